@@ -1,0 +1,62 @@
+package command
+
+import (
+	"context"
+	"errors"
+
+	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Exit codes, listed in `planx --help`.
+const (
+	ExitOK          = 0
+	ExitInternal    = 1
+	ExitUsage       = 2
+	ExitTaskFailed  = 3
+	ExitPlanInvalid = 4
+	ExitRepoState   = 5
+	ExitDrift       = 6
+	ExitInterrupted = 130
+)
+
+const exitCodeHelp = `EXIT CODES:
+   0    ok
+   1    internal error
+   2    usage error
+   3    a task or a gate failed
+   4    the plan is invalid
+   5    repository state (dirty, locked, detached, operation in progress, run in progress)
+   6    plan drift (a committed task's text changed)
+   130  interrupted
+`
+
+// errUsage marks command-line mistakes.
+var errUsage = errors.New("usage")
+
+// exitCode is the one mapping from errors to process exit codes.
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, executor.ErrManual):
+		// Like `git rebase -i` stopping at "edit": the run is healthy and waits.
+		return ExitOK
+	case errors.Is(err, errUsage):
+		return ExitUsage
+	case errors.Is(err, executor.ErrInterrupted), errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.Is(err, executor.ErrDrift):
+		return ExitDrift
+	case errors.Is(err, planparse.ErrInvalid), errors.Is(err, planparse.ErrUnreadable):
+		return ExitPlanInvalid
+	case errors.Is(err, gitops.ErrRepoState), errors.Is(err, gitops.ErrLocked),
+		errors.Is(err, gitops.ErrHeadMoved), errors.Is(err, executor.ErrRunInProgress):
+		return ExitRepoState
+	case errors.Is(err, executor.ErrTaskFailed):
+		return ExitTaskFailed
+	default:
+		return ExitInternal
+	}
+}

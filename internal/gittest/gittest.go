@@ -1,0 +1,80 @@
+// Package gittest makes hermetic git repositories for tests: no developer
+// config, fixed identity and dates, C locale, no colour.
+package gittest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Env returns the environment variables that make git hermetic, with home as HOME.
+func Env(home string) map[string]string {
+	return map[string]string{
+		"HOME":                home,
+		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
+		"GIT_CONFIG_GLOBAL":   filepath.Join(home, ".gitconfig"),
+		"GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_AUTHOR_NAME":     "Planx Test",
+		"GIT_AUTHOR_EMAIL":    "test@planx.invalid",
+		"GIT_COMMITTER_NAME":  "Planx Test",
+		"GIT_COMMITTER_EMAIL": "test@planx.invalid",
+		"GIT_AUTHOR_DATE":     "2026-01-02T03:04:05Z",
+		"GIT_COMMITTER_DATE":  "2026-01-02T03:04:05Z",
+		"LC_ALL":              "C",
+		"NO_COLOR":            "1",
+		"TZ":                  "UTC",
+		"CI":                  "",
+		"GIT_TERMINAL_PROMPT": "0",
+	}
+}
+
+// Setenv applies Env to the test's process environment (restored after the test).
+// Tests that call it cannot run in parallel.
+func Setenv(t testing.TB) string {
+	t.Helper()
+	home := t.TempDir()
+	for k, v := range Env(home) {
+		t.Setenv(k, v)
+	}
+	return home
+}
+
+// Init creates a repository in a new temp dir on branch main and returns its path.
+// Call Setenv first.
+func Init(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	Git(t, dir, "init", "-q", "-b", "main")
+	return dir
+}
+
+// Git runs git in dir and returns its trimmed stdout; it fails the test on error.
+func Git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr)
+	}
+	return strings.TrimRight(string(out), "\n")
+}
+
+// WriteFile writes content to dir/name, creating parent directories.
+func WriteFile(t testing.TB, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
