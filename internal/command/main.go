@@ -69,6 +69,7 @@ func commands(stdio *IO) []*cli.Command {
 	return []*cli.Command{
 		newValidateCmd(stdio),
 		newRunCmd(stdio),
+		newResumeCmd(stdio),
 		newDemoCmd(stdio),
 	}
 }

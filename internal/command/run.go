@@ -3,21 +3,84 @@ package command
 import (
 	"context"
 	"fmt"
+	"os"
 
+	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/urfave/cli/v3"
 )
 
-// placeholder until the executor lands in this session.
-func newRunCmd(stdio *IO) *cli.Command {
-	return &cli.Command{Name: "run", Usage: "run a plan", Action: func(context.Context, *cli.Command) error {
-		return fmt.Errorf("run: not built yet")
-	}}
+// runOptions are `planx run`'s flags.
+type runOptions struct {
+	exec executor.Options
+	ci   bool
 }
 
-func newDemoCmd(stdio *IO) *cli.Command {
-	return &cli.Command{Name: "demo", Usage: "demo", Action: func(context.Context, *cli.Command) error {
-		return fmt.Errorf("demo: not built yet")
-	}}
+func newRunCmd(stdio *IO) *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run a plan: rollback commit, then per task execute, verify, gate and commit",
+		ArgsUsage: "PLAN",
+		Flags: []cli.Flag{
+			dirFlag(),
+			&cli.StringFlag{Name: "format", Usage: "plan dialect (native, speckit, kiro, superpowers, phased, taskmaster); detected when unset"},
+			&cli.BoolFlag{Name: "all", Usage: "also run tasks already ticked done in the plan"},
+			&cli.BoolFlag{Name: "require-clean", Usage: "refuse a dirty work tree instead of snapshotting it in the rollback commit"},
+			&cli.BoolFlag{Name: "allow-detached", Usage: "run on a detached HEAD"},
+			&cli.BoolFlag{Name: "no-verify", Usage: "skip the pre-commit and commit-msg hooks on task commits"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the order, steps and gates, change nothing"},
+			&cli.DurationFlag{Name: "step-timeout", Usage: "time limit of one step (Go duration, e.g. 5m)"},
+			&cli.DurationFlag{Name: "task-timeout", Usage: "time limit of one task's steps"},
+			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command (repeatable)"},
+			&cli.StringFlag{Name: "log-dir", Usage: "directory of execution logs (default memory-bank/execute)"},
+			ciFlag(),
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() != 1 {
+				return fmt.Errorf("%w: run takes exactly one PLAN argument (planx run memory-bank/plan/x.md)", errUsage)
+			}
+			opts := runOptions{
+				exec: executor.Options{
+					PlanPath:      cmd.Args().First(),
+					Dir:           cmd.String("C"),
+					Format:        planparse.Format(cmd.String("format")),
+					All:           cmd.Bool("all"),
+					RequireClean:  cmd.Bool("require-clean"),
+					AllowDetached: cmd.Bool("allow-detached"),
+					NoVerify:      cmd.Bool("no-verify"),
+					DryRun:        cmd.Bool("dry-run"),
+					StepTimeout:   cmd.Duration("step-timeout"),
+					TaskTimeout:   cmd.Duration("task-timeout"),
+					Gates:         cmd.StringSlice("gate"),
+					LogDir:        cmd.String("log-dir"),
+				},
+				ci: ciMode(cmd),
+			}
+			return runRun(ctx, opts, stdio)
+		},
+	}
+}
+
+// runRun is `planx run` without the flag parsing.
+func runRun(ctx context.Context, opts runOptions, stdio *IO) error {
+	o := opts.exec
+	o.Out = stdio.Out
+	o.Terminal = stdio.Terminal && !opts.ci
+	o.Color = o.Terminal && os.Getenv("NO_COLOR") == ""
+	_, err := executor.Run(ctx, o)
+	return err
+}
+
+func dirFlag() cli.Flag {
+	return &cli.StringFlag{Name: "C", Usage: "run as if planx was started in `DIR`"}
+}
+
+func ciFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "ci", Usage: "CI mode: plain output, never prompt (default when CI=true)"}
+}
+
+func ciMode(cmd *cli.Command) bool {
+	return cmd.Bool("ci") || os.Getenv("CI") == "true"
 }
 
 func newValidateCmd(stdio *IO) *cli.Command {

@@ -1,0 +1,161 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// commit ticks the task in the plan, writes the log and makes the task's one
+// commit. When a hook refuses the commit the tick is undone, so the plan never
+// claims a task git does not have.
+func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) (gitops.SHA, error) {
+	before := r.planSrc
+	if err := r.tick(t); err != nil {
+		return "", err
+	}
+	now := r.o.now()
+	lt.Status, lt.Finished, lt.Commit = "done", now, ""
+	if last {
+		r.log.Status, r.log.Finished = StateCompleted, now
+	}
+	if err := r.log.WriteFile(r.repo.Root); err != nil {
+		return "", fmt.Errorf("write execution log: %w", err)
+	}
+	undo := func() {
+		lt.Status = "failed"
+		if last {
+			r.log.Status, r.log.Finished = StateRunning, time.Time{}
+		}
+		if string(r.planSrc) != string(before) {
+			_ = r.writePlan(before)
+		}
+	}
+	if err := r.repo.StageAll(ctx); err != nil {
+		undo()
+		return "", fmt.Errorf("commit %s: %w", t.ID, err)
+	}
+	sha, err := r.repo.Commit(ctx, taskMessage(r, t, lt), gitops.CommitOptions{NoVerify: r.o.NoVerify})
+	var hook *gitops.HookError
+	if errors.As(err, &hook) {
+		undo()
+		return "", &taskFailure{what: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip hooks)", firstNonEmpty(hook.Hook, "commit")), tail: hook.Output}
+	}
+	if err != nil {
+		undo()
+		return "", fmt.Errorf("commit %s: %w", t.ID, err)
+	}
+	lt.Commit = string(sha)
+	// A hook that rewrote files leaves them out of the commit: say so rather
+	// than sweep them into the next task.
+	if left, err := r.repo.Status(ctx); err == nil && len(left) > 0 {
+		msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), summarize(left))
+		r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
+		r.out.warn(t.ID, msg)
+	}
+	r.st.Current = ""
+	if err := r.st.save(r.repo); err != nil {
+		return sha, err
+	}
+	return sha, nil
+}
+
+// tick sets the task's checkbox in the plan file, byte for byte in place.
+func (r *runner) tick(t *planparse.Task) error {
+	cur, err := os.ReadFile(r.planAbs)
+	if err != nil {
+		return fmt.Errorf("tick %s: %w", t.ID, err)
+	}
+	target := t
+	if string(cur) != string(r.planSrc) {
+		// The plan changed under us (a task edited it): positions are stale.
+		p, err := planparse.Parse(r.planAbs, cur, planparse.Options{Format: r.plan.Format})
+		if err != nil {
+			return fmt.Errorf("tick %s: %w", t.ID, err)
+		}
+		if target = p.Task(t.ID); target == nil {
+			return nil
+		}
+	}
+	ticked, ok := planparse.Tick(cur, target)
+	if !ok {
+		r.planSrc = cur
+		return nil
+	}
+	return r.writePlan(ticked)
+}
+
+// Trailer keys planx writes on its commits.
+const (
+	TrailerRefs     = "Refs"
+	TrailerRun      = "Planx-Run"
+	TrailerTask     = "Planx-Task"
+	TrailerTaskHash = "Planx-Task-Hash"
+	TrailerExecutor = "Planx-Executor"
+	TrailerGate     = "Planx-Gate"
+	TrailerRollback = "Planx-Rollback"
+)
+
+func rollbackMessage(topic, planRel, runID string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rollback: before executing plan %s\n\n", topic)
+	b.WriteString("Snapshot of the work tree before planx ran the plan: reset to this commit to\nundo the run.\n\n")
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n%s: true\n", TrailerRefs, planRel, TrailerRun, runID, TrailerRollback)
+	return b.String()
+}
+
+// taskMessage is the task commit's message: subject, a short description,
+// then trailers `git interpret-trailers --parse` reads.
+func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, oneLine(t.Title, 72-len(t.ID)-2))
+	label := ""
+	if t.Label != "" && t.Label != string(t.ID) {
+		label = " (" + t.Label + ")"
+	}
+	fmt.Fprintf(&b, "Task %s%s of plan %s, executed by %s", t.ID, label, r.planRel, lt.Executor)
+	if len(lt.Commands) > 0 {
+		fmt.Fprintf(&b, " in %d step(s)", len(lt.Commands))
+	}
+	fmt.Fprintf(&b, "; %d file(s) changed", len(lt.Files))
+	if len(lt.Gates) > 0 {
+		fmt.Fprintf(&b, "; %d gate(s) passed", len(lt.Gates))
+	}
+	b.WriteString(".\n\n")
+	fmt.Fprintf(&b, "%s: %s\n", TrailerRefs, r.planRel)
+	fmt.Fprintf(&b, "%s: %s\n", TrailerRun, r.st.RunID)
+	fmt.Fprintf(&b, "%s: %s\n", TrailerTask, t.ID)
+	fmt.Fprintf(&b, "%s: sha256:%s\n", TrailerTaskHash, t.Hash())
+	fmt.Fprintf(&b, "%s: %s\n", TrailerExecutor, lt.Executor)
+	for _, g := range lt.Gates {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerGate, gateTrailer(g))
+	}
+	return b.String()
+}
+
+// gateTrailer renders one gate result as `name=pass 1234ms`.
+func gateTrailer(g execlog.Gate) string {
+	verdict := "fail"
+	if g.Passed {
+		verdict = "pass"
+	}
+	return fmt.Sprintf("%s=%s %dms", g.Name, verdict, g.Duration.Milliseconds())
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if max < 10 {
+		max = 10
+	}
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}

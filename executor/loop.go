@@ -1,0 +1,231 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// taskFailure is a failed task: what failed, and the output that shows why.
+type taskFailure struct {
+	what string
+	tail string
+}
+
+func (f *taskFailure) Error() string { return f.what }
+
+// loop runs tasks in order. When resumeFirst is set the first task's work is
+// already in the tree (a manual task done, or a failure fixed by hand): it is
+// verified, gated and committed without executing it again.
+func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst bool) (*Result, error) {
+	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
+	for i, t := range tasks {
+		last := i == len(tasks)-1
+		r.out.taskStart(i+1, len(tasks), t)
+		sha, err := r.runTask(ctx, t, last, resumeFirst && i == 0)
+		var fail *taskFailure
+		switch {
+		case errors.As(err, &fail):
+			res.Status, res.Next = StateFailed, r.nextSteps(t)
+			return res, r.stop(t, StateFailed, fail.what, fail.tail, ErrTaskFailed)
+		case errors.Is(err, ErrManual):
+			res.Status, res.Next = StateWaiting, "do the task by hand, then run `planx resume`"
+			return res, r.stop(t, StateWaiting, "manual task: waiting for a person", "", ErrManual)
+		case ctx.Err() != nil || errors.Is(err, context.Canceled):
+			res.Status, res.Next = StateInterrupted, r.nextSteps(t)
+			return res, r.stop(t, StateInterrupted, "interrupted", "", ErrInterrupted)
+		case err != nil:
+			_ = r.stop(t, StateFailed, err.Error(), "", err)
+			return res, err
+		}
+		res.Done = append(res.Done, t.ID)
+		r.out.taskDone(t, sha)
+	}
+	r.st.Status, r.st.Current = StateCompleted, ""
+	if err := clearState(r.repo); err != nil {
+		return res, err
+	}
+	res.Status = StateCompleted
+	r.out.runDone(r.log.Path, len(res.Done))
+	return res, nil
+}
+
+// runTask executes, verifies, gates and commits one task.
+func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already bool) (gitops.SHA, error) {
+	lt := r.logTask(t)
+	lt.Status, lt.Started, lt.Failure = "running", r.o.now(), ""
+	lt.Attempts++
+	r.st.Status, r.st.Current, r.st.Reason = StateRunning, t.ID, ""
+	if err := r.save(); err != nil {
+		return "", err
+	}
+	kind := r.executorFor(t)
+	lt.Executor = kind
+	if !already {
+		switch kind {
+		case "shell":
+			if err := r.runSteps(ctx, t, lt); err != nil {
+				return "", err
+			}
+		case "manual":
+			return "", ErrManual
+		default:
+			return "", &taskFailure{what: fmt.Sprintf("executor %q is not available in this version of planx; use shell steps (```sh run) or Executor: manual", kind)}
+		}
+	}
+	files, err := r.verify(ctx, t)
+	if err != nil {
+		return "", err
+	}
+	lt.Files = files
+	if err := r.runGates(ctx, t, lt, last); err != nil {
+		return "", err
+	}
+	return r.commit(ctx, t, lt, last)
+}
+
+// executorFor picks how a task is executed: its own Executor field, else
+// shell when it has steps, else the plan's or the config's default, else manual.
+func (r *runner) executorFor(t *planparse.Task) string {
+	if t.Executor != "" {
+		return t.Executor
+	}
+	if len(t.Steps) > 0 {
+		return "shell"
+	}
+	return firstNonEmpty(r.plan.Executor, r.cfg.Executor, "manual")
+}
+
+// taskBudget returns the timeout for the next step given the task's start.
+func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
+	d := r.o.StepTimeout
+	if r.o.TaskTimeout > 0 {
+		left := r.o.TaskTimeout - time.Since(taskStart)
+		if left < time.Millisecond {
+			left = time.Millisecond
+		}
+		if d == 0 || left < d {
+			d = left
+		}
+	}
+	return d
+}
+
+// env is the environment of steps, gates and agents.
+func (r *runner) env(t *planparse.Task) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		// A hook that runs planx sets these for its own repository; steps must
+		// see the work tree as it is, not a hook's index.
+		if strings.HasPrefix(kv, "GIT_DIR=") || strings.HasPrefix(kv, "GIT_WORK_TREE=") ||
+			strings.HasPrefix(kv, "GIT_INDEX_FILE=") || strings.HasPrefix(kv, "GIT_PREFIX=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"PLANX_TASK_ID="+string(t.ID),
+		"PLANX_PLAN="+r.planAbs,
+		"PLANX_RUN_ID="+r.st.RunID,
+		"PLANX_REPO="+r.repo.Root,
+	)
+}
+
+func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) error {
+	sel := gates.Select(r.gates, t.Gates, last)
+	if len(sel) == 0 {
+		return nil
+	}
+	results, err := gates.Run(ctx, sel, gates.RunOptions{
+		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
+		BlastRadius: t.BlastRadius, Live: r.out.live(),
+	})
+	lt.Gates = lt.Gates[:0]
+	for _, g := range results {
+		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
+			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath})
+		r.out.gate(g)
+	}
+	if err != nil {
+		return err
+	}
+	if failed := gates.Failed(results); len(failed) > 0 {
+		f := failed[0]
+		what := fmt.Sprintf("gate %s failed (exit %d)", f.Name, f.ExitCode)
+		if f.TimedOut {
+			what = fmt.Sprintf("gate %s timed out after %s", f.Name, f.Duration.Round(time.Millisecond))
+		}
+		if len(failed) > 1 {
+			what += fmt.Sprintf(" and %d more gate(s) failed", len(failed)-1)
+		}
+		return &taskFailure{what: what, tail: f.Tail}
+	}
+	return nil
+}
+
+// logTask returns the log's entry for t, adding it on first use.
+func (r *runner) logTask(t *planparse.Task) *execlog.Task {
+	if lt := r.log.TaskByID(string(t.ID)); lt != nil {
+		return lt
+	}
+	r.log.Tasks = append(r.log.Tasks, execlog.Task{ID: string(t.ID), Label: t.Label, Title: t.Title, Status: "pending"})
+	return &r.log.Tasks[len(r.log.Tasks)-1]
+}
+
+// save writes the execution log into the work tree and the run state under .git/planx.
+func (r *runner) save() error {
+	if err := r.log.WriteFile(r.repo.Root); err != nil {
+		return fmt.Errorf("write execution log: %w", err)
+	}
+	return r.st.save(r.repo)
+}
+
+// stop records why the run stopped, in the log and the state, and returns
+// the error the caller maps to an exit code.
+func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) error {
+	now := r.o.now()
+	if lt := r.log.TaskByID(string(t.ID)); lt != nil {
+		lt.Status, lt.Finished = status, now
+		if status == StateFailed || status == StateInterrupted {
+			lt.Failure = what
+			if tail != "" {
+				lt.Failure += "\n\n" + tail
+			}
+		}
+	}
+	r.log.Status = status
+	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: what, Time: now})
+	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
+	saveErr := r.save()
+	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
+	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
+	if saveErr != nil {
+		return errors.Join(err, saveErr)
+	}
+	return err
+}
+
+func (r *runner) nextSteps(t *planparse.Task) string {
+	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.ID)
+}
+
+// writePlan replaces the plan file's bytes, keeping its mode.
+func (r *runner) writePlan(b []byte) error {
+	if err := fsutil.WriteAtomic(r.planAbs, b, 0o644); err != nil {
+		return err
+	}
+	r.planSrc = b
+	return nil
+}
+
+func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

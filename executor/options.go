@@ -1,0 +1,46 @@
+package executor
+
+import (
+	"io"
+	"time"
+
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Options configure a run. Zero values are sensible defaults.
+type Options struct {
+	PlanPath      string // the plan file, absolute or relative to the process's cwd
+	Dir           string // -C: where to find the repository; default: the plan's directory
+	Format        planparse.Format
+	All           bool // also run tasks already ticked done in the plan
+	RequireClean  bool // refuse a dirty tree instead of snapshotting it
+	AllowDetached bool
+	NoVerify      bool // skip commit hooks
+	DryRun        bool
+	StepTimeout   time.Duration
+	TaskTimeout   time.Duration
+	Gates         []string // raw --gate name=command values
+	LogDir        string   // default from config, else memory-bank/execute
+
+	Out      io.Writer // progress and messages
+	Terminal bool      // Out is a terminal: live progress view
+	Color    bool
+	Now      func() time.Time
+}
+
+func (o *Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// Result summarises a run (or a resume) for the caller.
+type Result struct {
+	RunID   string
+	LogPath string // repo-relative
+	Base    string // rollback commit
+	Done    []planparse.TaskID
+	Status  string
+	Next    string // what to do next, when the run stopped
+}

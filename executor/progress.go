@@ -1,0 +1,177 @@
+package executor
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// progress prints what the run does: permanent lines everywhere, plus on a
+// terminal a status line (task n/N, current step or gate, elapsed) redrawn
+// in place.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	color bool
+
+	mu      sync.Mutex
+	status  string
+	since   time.Time
+	stopped chan struct{}
+}
+
+func newProgress(w io.Writer, tty, color bool) *progress {
+	return &progress{w: w, tty: tty, color: color}
+}
+
+// live is where child output is streamed: nowhere, since output is kept in
+// files and shown as a tail on failure; streaming would garble the view.
+func (p *progress) live() io.Writer { return nil }
+
+func (p *progress) paint(code, s string) string {
+	if !p.color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+// println prints a permanent line, clearing the status line first on a terminal.
+func (p *progress) println(format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+	fmt.Fprintf(p.w, format+"\n", args...)
+	if p.tty && p.status != "" {
+		p.drawLocked()
+	}
+}
+
+func (p *progress) setStatus(s string) {
+	if !p.tty {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.status, p.since = s, time.Now()
+	if p.stopped == nil {
+		p.stopped = make(chan struct{})
+		go p.tick(p.stopped)
+	}
+	p.drawLocked()
+}
+
+func (p *progress) tick(stop chan struct{}) {
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			if p.status != "" {
+				p.drawLocked()
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+func (p *progress) drawLocked() {
+	fmt.Fprintf(p.w, "\r\x1b[K%s %s", p.status, p.paint("2", time.Since(p.since).Round(100*time.Millisecond).String()))
+}
+
+func (p *progress) clearStatus() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped != nil {
+		close(p.stopped)
+		p.stopped = nil
+	}
+	if p.tty && p.status != "" {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+	p.status = ""
+}
+
+func (p *progress) runStart(plan, runID string, base gitops.SHA, n int) {
+	p.println("planx: running %s: %d task(s), run %s", plan, n, runID)
+	p.println("planx: rollback commit %s", base.Short())
+}
+
+func (p *progress) taskStart(i, n int, t *planparse.Task) {
+	p.println("[%d/%d] %s %s", i, n, t.ID, oneLine(t.Title, 70))
+	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, t.ID))
+}
+
+func (p *progress) step(name, code string) {
+	first := strings.TrimSpace(strings.SplitN(strings.TrimSpace(code), "\n", 2)[0])
+	if p.tty {
+		p.mu.Lock()
+		base := p.status
+		if i := strings.Index(base, " · "); i >= 0 {
+			base = base[:i]
+		}
+		p.mu.Unlock()
+		p.setStatus(base + " · " + name + ": " + oneLine(first, 40))
+		return
+	}
+	p.println("      %s: %s", name, oneLine(first, 60))
+}
+
+func (p *progress) gate(g gates.Result) {
+	verdict := p.paint("32", "pass")
+	if !g.Passed {
+		verdict = p.paint("31", "FAIL")
+	}
+	p.println("      gate %s: %s (%s)", g.Name, verdict, g.Duration.Round(time.Millisecond))
+}
+
+func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
+	p.clearStatus()
+	p.println("      %s committed %s", p.paint("32", "✓"), sha.Short())
+}
+
+func (p *progress) warn(id planparse.TaskID, msg string) {
+	p.println("      %s %s: %s", p.paint("33", "warning"), id, msg)
+}
+
+func (p *progress) taskStopped(t *planparse.Task, status, what, tail, next string) {
+	p.clearStatus()
+	mark := p.paint("31", "✗ "+status)
+	if status == StateWaiting {
+		mark = p.paint("33", "⏸ "+status)
+	}
+	p.println("      %s: %s", mark, what)
+	if tail != "" {
+		for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
+			p.println("      │ %s", l)
+		}
+	}
+	if status == StateWaiting {
+		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", t.ID, indent(t.Body, "    "))
+		return
+	}
+	p.println("planx: %s", next)
+}
+
+func (p *progress) runDone(logPath string, n int) {
+	p.clearStatus()
+	p.println("planx: done: %d task(s) committed; execution log %s", n, logPath)
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pre + l
+	}
+	return strings.Join(lines, "\n")
+}

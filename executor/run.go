@@ -1,0 +1,280 @@
+package executor
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// runner carries one run (or resume) through its tasks.
+type runner struct {
+	o       Options
+	repo    *gitops.Repo
+	plan    *planparse.Plan
+	planRel string // repo-relative, slash-separated
+	planAbs string
+	planSrc []byte // the plan's bytes as planx last saw or wrote them
+	cfg     gates.Config
+	gates   []gates.Gate
+	st      *State
+	log     *execlog.Log
+	out     *progress
+
+	preChecks []execlog.Check
+}
+
+// Run executes a plan: preflight, rollback commit, then each pending task.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	r, err := prepare(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	tasks := r.pending(nil)
+	if o.DryRun {
+		r.dryRun(tasks)
+		return &Result{Status: "dry-run"}, nil
+	}
+	lk, err := acquireLock(r.repo, "run")
+	if err != nil {
+		return nil, err
+	}
+	defer lk.release()
+	if prev, err := LoadState(r.repo); err != nil {
+		return nil, err
+	} else if prev != nil && prev.Status != StateCompleted {
+		return nil, fmt.Errorf("%w: a run of %s stopped at %s (%s); continue it with `planx resume`, see it with `planx status`",
+			ErrRunInProgress, prev.PlanPath, prev.Current, prev.Status)
+	}
+	head, err := r.preflight(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(tasks) == 0 {
+		fmt.Fprintf(r.o.Out, "planx: nothing to do: every task of %s is done (use --all to run them again)\n", r.planRel)
+		return &Result{Status: StateCompleted}, nil
+	}
+	started := o.now()
+	runID := newRunID(started)
+	logDir := firstNonEmpty(o.LogDir, r.cfg.LogDir, "memory-bank/execute")
+	r.log = &execlog.Log{
+		Path:     path.Join(filepath.ToSlash(logDir), execlog.FileName(started, r.plan.Topic)),
+		Title:    r.plan.Title,
+		Topic:    r.plan.Topic,
+		PlanPath: r.planRel,
+		RunID:    runID,
+		Branch:   head.Branch,
+		Started:  started,
+		Status:   StateRunning,
+	}
+	r.st = &State{
+		RunID: runID, PlanPath: r.planRel, Topic: r.plan.Topic, Branch: head.Branch,
+		OrigHead: head.SHA, Status: StateRunning, Started: started, Log: r.log,
+		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
+			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format)},
+	}
+	base, err := r.rollback(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	r.st.Base, r.log.StartCommit = base, string(base)
+	r.out.runStart(r.planRel, runID, base, len(tasks))
+	return r.loop(ctx, tasks, false)
+}
+
+// prepare opens the repository, parses and validates the plan and merges the gates.
+func prepare(ctx context.Context, o Options) (*runner, error) {
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+	planAbs := o.PlanPath
+	if !filepath.IsAbs(planAbs) && o.Dir != "" {
+		planAbs = filepath.Join(o.Dir, planAbs)
+	}
+	planAbs, err := filepath.Abs(planAbs)
+	if err != nil {
+		return nil, fmt.Errorf("plan %s: %w", o.PlanPath, err)
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = filepath.Dir(planAbs)
+	}
+	repo, err := gitops.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := repo.Rel(planAbs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return nil, fmt.Errorf("%w: plan %s is outside the repository %s; move it into the repository or use -C", gitops.ErrRepoState, o.PlanPath, repo.Root)
+	}
+	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
+	if err != nil {
+		return nil, err
+	}
+	if err := plan.Err(); err != nil {
+		return nil, err
+	}
+	cfg, err := gates.LoadConfig(repo.Root)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
+	}
+	if o.StepTimeout == 0 {
+		o.StepTimeout = cfg.StepTimeout
+	}
+	if o.TaskTimeout == 0 {
+		o.TaskTimeout = cfg.TaskTimeout
+	}
+	gs, err := mergeGates(cfg, plan, o.Gates)
+	if err != nil {
+		return nil, err
+	}
+	return &runner{
+		o: o, repo: repo, plan: plan, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
+		cfg: cfg, gates: gs, out: newProgress(o.Out, o.Terminal, o.Color),
+	}, nil
+}
+
+func mergeGates(cfg gates.Config, plan *planparse.Plan, flags []string) ([]gates.Gate, error) {
+	fromPlan, err := gates.FromPlan(plan.Gates)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: front matter gates: %v", planparse.ErrInvalid, plan.Path, err)
+	}
+	var fromFlags []gates.Gate
+	for _, f := range flags {
+		g, err := gates.ParseFlag(f)
+		if err != nil {
+			return nil, err
+		}
+		fromFlags = append(fromFlags, g)
+	}
+	all := gates.Merge(cfg.Gates, fromPlan, fromFlags)
+	var bad []string
+	for _, t := range plan.Tasks {
+		for _, name := range gates.Unknown(all, t.Gates) {
+			bad = append(bad, fmt.Sprintf("%s:%d: task %s selects unknown gate %q", plan.Path, t.Line, t.ID, name))
+		}
+	}
+	if len(bad) > 0 {
+		return nil, fmt.Errorf("%w:\n%s\ndeclare the gate in .planx.yaml, the plan's front matter or with --gate name=command",
+			planparse.ErrInvalid, strings.Join(bad, "\n"))
+	}
+	return all, nil
+}
+
+// pending lists the tasks still to run, in execution order; done holds tasks
+// git already has commits for.
+func (r *runner) pending(done map[planparse.TaskID]bool) []*planparse.Task {
+	var out []*planparse.Task
+	for _, t := range r.plan.Order() {
+		if done[t.ID] || (t.Status == planparse.StatusDone && !r.o.All) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// preflight checks the repository can take a run and returns its HEAD.
+func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
+	var checks []execlog.Check
+	if op := r.repo.InProgress(); op != "" {
+		return gitops.Head{}, fmt.Errorf("%w: a %s is in progress; finish it or abort it (git %s --continue / --abort) before running a plan",
+			gitops.ErrRepoState, op, op)
+	}
+	checks = append(checks, execlog.Check{Name: "no merge, rebase, cherry-pick or bisect in progress", OK: true})
+	head, err := r.repo.Head(ctx)
+	if err != nil {
+		return head, err
+	}
+	if head.Detached && !r.o.AllowDetached {
+		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
+	}
+	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
+	changes, err := r.repo.Status(ctx)
+	if err != nil {
+		return head, err
+	}
+	if len(changes) > 0 && r.o.RequireClean {
+		return head, fmt.Errorf("%w: the work tree has %d uncommitted change(s) (%s); commit or stash them, or drop --require-clean to have planx snapshot them in the rollback commit",
+			gitops.ErrRepoState, len(changes), summarize(changes))
+	}
+	checks = append(checks,
+		execlog.Check{Name: "work tree", OK: true, Detail: fmt.Sprintf("%d uncommitted path(s) go into the rollback commit", len(changes))},
+		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.plan.Tasks), r.plan.Format)},
+		execlog.Check{Name: "gates", OK: true, Detail: gateNames(r.gates)},
+	)
+	r.preChecks = checks
+	return head, nil
+}
+
+// rollback makes the run's first commit, snapshotting uncommitted work.
+func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, error) {
+	if err := r.repo.StageAll(ctx); err != nil {
+		return "", fmt.Errorf("rollback commit: %w", err)
+	}
+	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID)
+	// Hooks are skipped for the snapshot: the user's work in progress may not
+	// pass them, and refusing to save it would defeat the purpose.
+	sha, err := r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
+	if err != nil {
+		return "", fmt.Errorf("rollback commit: %w", err)
+	}
+	if err := r.repo.UpdateRef(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
+		return "", fmt.Errorf("record run base: %w", err)
+	}
+	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})
+	if err := r.st.save(r.repo); err != nil {
+		return "", err
+	}
+	return sha, nil
+}
+
+func baseRef(runID string) string { return "refs/planx/runs/" + runID + "/base" }
+
+func newRunID(t time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return t.Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func summarize(cs []gitops.Change) string {
+	var names []string
+	for i, c := range cs {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("and %d more", len(cs)-3))
+			break
+		}
+		names = append(names, c.Path)
+	}
+	return strings.Join(names, ", ")
+}
+
+func gateNames(gs []gates.Gate) string {
+	if len(gs) == 0 {
+		return "none configured"
+	}
+	var names []string
+	for _, g := range gs {
+		names = append(names, g.Name)
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,94 @@
+package executor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Run states, as saved in State.Status.
+const (
+	StateRunning     = "running"
+	StateFailed      = "failed"
+	StateWaiting     = "waiting" // a manual task waits for a person
+	StateInterrupted = "interrupted"
+	StateCompleted   = "completed"
+)
+
+// State is what planx keeps about a run outside the history, under
+// .git/planx/ (per work tree, never committed). What is done is what git says
+// is done: State only says where the run stopped and why.
+type State struct {
+	RunID     string           `json:"run_id"`
+	PlanPath  string           `json:"plan_path"` // repo-relative
+	Topic     string           `json:"topic"`
+	Branch    string           `json:"branch"`
+	OrigHead  gitops.SHA       `json:"orig_head"` // HEAD before the rollback commit ("" when unborn)
+	Base      gitops.SHA       `json:"base"`      // the rollback commit
+	Status    string           `json:"status"`
+	Current   planparse.TaskID `json:"current,omitempty"`
+	Reason    string           `json:"reason,omitempty"`
+	Started   time.Time        `json:"started"`
+	Updated   time.Time        `json:"updated"`
+	Options   SavedOptions     `json:"options"`
+	Log       *execlog.Log     `json:"log"`
+}
+
+// SavedOptions are the run options a resume must reuse.
+type SavedOptions struct {
+	All         bool          `json:"all,omitempty"`
+	NoVerify    bool          `json:"no_verify,omitempty"`
+	StepTimeout time.Duration `json:"step_timeout,omitempty"`
+	TaskTimeout time.Duration `json:"task_timeout,omitempty"`
+	FlagGates   []string      `json:"flag_gates,omitempty"` // raw --gate values
+	Format      string        `json:"format,omitempty"`
+}
+
+func statePath(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "state.json") }
+
+// runDir holds a run's step and gate output files.
+func runDir(repo *gitops.Repo, runID string) string {
+	return filepath.Join(repo.PlanxDir(), "runs", runID)
+}
+
+// LoadState reads the saved run state; (nil, nil) when there is none.
+func LoadState(repo *gitops.Repo) (*State, error) {
+	data, err := os.ReadFile(statePath(repo))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read run state: %w", err)
+	}
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("read run state %s: %w (remove it with `planx unlock --force` if it is corrupt)", statePath(repo), err)
+	}
+	return &st, nil
+}
+
+func (st *State) save(repo *gitops.Repo) error {
+	st.Updated = time.Now().UTC()
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save run state: %w", err)
+	}
+	return fsutil.WriteAtomic(statePath(repo), data, 0o644)
+}
+
+func clearState(repo *gitops.Repo) error {
+	err := os.Remove(statePath(repo))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("clear run state: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// runSteps runs a task's marked steps in order with `bash -e`, repository
+// root as cwd; the first failing step fails the task.
+func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
+	start := time.Now()
+	lt.Commands = lt.Commands[:0]
+	for i, s := range t.Steps {
+		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
+		r.out.step(name, s.Code)
+		res, err := proc.Run(ctx, proc.Spec{
+			Name:       fmt.Sprintf("%s %s", t.ID, name),
+			Script:     s.Code,
+			Dir:        r.repo.Root,
+			Env:        r.env(t),
+			Timeout:    r.stepTimeout(start),
+			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
+			Live:       r.out.live(),
+		})
+		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
+			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail})
+		if err != nil {
+			return fmt.Errorf("%s of %s (plan line %d): %w", name, t.ID, s.Line, err)
+		}
+		switch {
+		case res.Interrupted || ctx.Err() != nil:
+			return context.Canceled
+		case res.TimedOut:
+			return &taskFailure{what: fmt.Sprintf("%s (plan line %d) timed out after %s", name, s.Line, res.Duration.Round(time.Millisecond)), tail: res.Tail}
+		case !res.OK():
+			return &taskFailure{what: fmt.Sprintf("%s (plan line %d) failed with exit code %d", name, s.Line, res.ExitCode), tail: res.Tail}
+		}
+	}
+	return nil
+}
