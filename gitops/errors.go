@@ -13,4 +13,7 @@ var (
 	// ErrHeadMoved reports a compare-and-swap ref update that lost: someone else
 	// moved the branch while planx was working (exit code 5).
 	ErrHeadMoved = errors.New("HEAD moved")
+	// ErrNothingToCommit reports a Commit without AllowEmpty whose index
+	// matched HEAD: the task changed nothing that is not ignored.
+	ErrNothingToCommit = errors.New("nothing to commit")
 )

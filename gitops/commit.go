@@ -1,0 +1,145 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// CommitOptions adjusts Commit.
+type CommitOptions struct {
+	AllowEmpty bool // record a commit even when the index matches HEAD
+	NoVerify   bool // skip the pre-commit and commit-msg hooks (prepare-commit-msg still runs)
+}
+
+// HookError is a commit that a hook refused. Hook is "pre-commit",
+// "prepare-commit-msg", "commit-msg", or "" when the failing hook could not be
+// told apart. Output is what git and the hook printed (git sends hook stdout
+// to stderr).
+type HookError struct {
+	Hook   string
+	Output string
+	err    *GitError
+}
+
+func (e *HookError) Error() string {
+	hook := e.Hook
+	if hook == "" {
+		hook = "a commit hook"
+	} else {
+		hook = "the " + hook + " hook"
+	}
+	if e.Output == "" {
+		return "commit rejected by " + hook
+	}
+	return "commit rejected by " + hook + ":\n" + e.Output
+}
+
+// Unwrap gives the underlying *GitError (exit code, args).
+func (e *HookError) Unwrap() error { return e.err }
+
+// Commit records the index as a new commit on HEAD and returns its id. It
+// works on an unborn branch. Hooks, signing and every commit.* setting apply
+// as for a person's git commit.
+//
+// The message goes in on stdin with --cleanup=whitespace: surrounding blank
+// lines and trailing spaces are removed, but lines starting with '#' are kept
+// (a plan's markdown headings are not comments) and the trailer block is left
+// intact. An explicit mode also overrides a user's commit.cleanup=strip.
+func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (SHA, error) {
+	args := []string{"commit", "-q", "--cleanup=whitespace", "-F", "-"}
+	if opts.AllowEmpty {
+		args = append(args, "--allow-empty")
+	}
+	if opts.NoVerify {
+		args = append(args, "--no-verify")
+	}
+	before := statMsgFile(r.GitDir)
+	out, err := r.write(ctx, []byte(message), args...)
+	if err != nil {
+		var ge *GitError
+		if !errors.As(err, &ge) || errors.Is(err, ErrLocked) || ctx.Err() != nil {
+			return "", err
+		}
+		if s := string(out); strings.Contains(s, "nothing to commit") || strings.Contains(s, "no changes added to commit") {
+			return "", fmt.Errorf("commit: %w", ErrNothingToCommit)
+		}
+		if he := r.hookFailure(ctx, ge, out, opts, before); he != nil {
+			return "", he
+		}
+		return "", err
+	}
+	sha, err := r.ResolveRef(ctx, "HEAD")
+	if err == nil && sha == "" {
+		err = errors.New("commit: HEAD does not resolve after a successful git commit")
+	}
+	return sha, err
+}
+
+// msgFileState is what is known of COMMIT_EDITMSG before a commit.
+type msgFileState struct {
+	exists  bool
+	modTime time.Time
+	content []byte
+}
+
+func statMsgFile(gitDir string) msgFileState {
+	p := filepath.Join(gitDir, "COMMIT_EDITMSG")
+	fi, err := os.Stat(p)
+	if err != nil {
+		return msgFileState{}
+	}
+	content, _ := os.ReadFile(p)
+	return msgFileState{exists: true, modTime: fi.ModTime(), content: content}
+}
+
+// hookFailure decides whether a failed commit was refused by a hook; nil
+// means it was not (or it cannot be told). Git does not say which hook failed,
+// so this is inferred: a hook can only be blamed if it is installed and
+// executable under the hooks path git uses (core.hooksPath honoured), and
+// git writes COMMIT_EDITMSG after pre-commit passes and before
+// prepare-commit-msg and commit-msg run, so a rewritten message file
+// clears pre-commit.
+func (r *Repo) hookFailure(ctx context.Context, ge *GitError, stdout []byte, opts CommitOptions, before msgFileState) *HookError {
+	if strings.Contains(ge.Stderr, "gpg failed to sign") || strings.Contains(ge.Stderr, "empty commit message") {
+		return nil
+	}
+	hooksOut, err := r.run(ctx, nil, true, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return nil
+	}
+	hooks := strings.TrimRight(string(hooksOut), "\n")
+	installed := func(name string) bool {
+		fi, err := os.Stat(filepath.Join(hooks, name))
+		return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+	}
+	after := statMsgFile(r.GitDir)
+	msgWritten := after.exists && (!before.exists || !after.modTime.Equal(before.modTime) || !bytes.Equal(after.content, before.content))
+
+	var suspects []string
+	if !msgWritten {
+		if !opts.NoVerify && installed("pre-commit") {
+			suspects = append(suspects, "pre-commit")
+		}
+	} else {
+		if installed("prepare-commit-msg") {
+			suspects = append(suspects, "prepare-commit-msg")
+		}
+		if !opts.NoVerify && installed("commit-msg") {
+			suspects = append(suspects, "commit-msg")
+		}
+	}
+	if len(suspects) == 0 {
+		return nil
+	}
+	he := &HookError{Output: strings.TrimSpace(ge.Stderr + "\n" + strings.TrimSpace(string(stdout))), err: ge}
+	if len(suspects) == 1 {
+		he.Hook = suspects[0]
+	}
+	return he
+}

@@ -1,0 +1,90 @@
+package gitops
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Commit is one commit read back from history.
+type Commit struct {
+	SHA      SHA
+	Parents  []SHA
+	Subject  string    // the message's first line
+	Body     string    // the rest of the message, leading blank lines and final newline removed
+	Trailers []Trailer // ParseTrailers of the full message
+	Time     time.Time // committer time, in the committer's zone
+}
+
+// logFields is the number of NUL-separated fields logFormat prints per commit.
+const (
+	logFormat = "--format=%H%x00%P%x00%cI%x00%B"
+	logFields = 4
+)
+
+// Log walks first parents from `from`, newest first, stopping before stopAt
+// ("" walks to the root) and after max commits (0: no limit). stopAt need not
+// be on the path: the walk excludes everything reachable from it, as
+// `git log from ^stopAt` does.
+//
+// It runs git log rather than go-git so history is read the way the rest of
+// planx writes it (replace refs, grafts and the user's git version included).
+func (r *Repo) Log(ctx context.Context, from SHA, stopAt SHA, max int) ([]Commit, error) {
+	if err := checkArg("revision", string(from)); err != nil {
+		return nil, err
+	}
+	// -z ends every commit with a NUL, %x00 separates fields inside one;
+	// a commit message cannot contain NUL, so the split is unambiguous.
+	args := []string{"log", "-z", "--first-parent", "--no-show-signature", "--no-color",
+		"--encoding=UTF-8", logFormat}
+	if max > 0 {
+		args = append(args, "--max-count="+strconv.Itoa(max))
+	}
+	args = append(args, "--end-of-options", string(from))
+	if stopAt != "" {
+		if err := checkArg("revision", string(stopAt)); err != nil {
+			return nil, err
+		}
+		args = append(args, "^"+string(stopAt))
+	}
+	out, err := r.run(ctx, nil, true, args...)
+	if err != nil {
+		return nil, err
+	}
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	if len(out) == 0 {
+		return nil, nil
+	}
+	if len(fields)%logFields != 0 {
+		return nil, fmt.Errorf("git log: %d fields, not a multiple of %d", len(fields), logFields)
+	}
+	commits := make([]Commit, 0, len(fields)/logFields)
+	for i := 0; i < len(fields); i += logFields {
+		c, err := parseLogEntry(fields[i : i+logFields])
+		if err != nil {
+			return nil, err
+		}
+		commits = append(commits, c)
+	}
+	return commits, nil
+}
+
+func parseLogEntry(f []string) (Commit, error) {
+	c := Commit{SHA: SHA(f[0])}
+	for _, p := range strings.Fields(f[1]) {
+		c.Parents = append(c.Parents, SHA(p))
+	}
+	t, err := time.Parse(time.RFC3339, f[2])
+	if err != nil {
+		return Commit{}, fmt.Errorf("git log: commit %s: %w", f[0], err)
+	}
+	c.Time = t
+	msg := f[3]
+	subject, body, _ := strings.Cut(msg, "\n")
+	c.Subject = subject
+	c.Body = strings.TrimRight(strings.TrimLeft(body, "\n"), "\n")
+	c.Trailers = ParseTrailers(msg)
+	return c, nil
+}

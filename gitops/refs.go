@@ -1,0 +1,149 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+// checkArg refuses values git would read as options; refs and revs come from
+// plan files and state on disk, so they are not trusted to be well formed.
+func checkArg(what, v string) error {
+	if v == "" || strings.HasPrefix(v, "-") || strings.ContainsAny(v, "\x00\n") {
+		return fmt.Errorf("invalid %s %q", what, v)
+	}
+	return nil
+}
+
+// UpdateRef points ref at newSHA, recording reason in the reflog. With oldSHA
+// != "" it is a compare-and-swap: the update happens only if ref is at oldSHA
+// (ZeroSHA: only if ref does not exist), and losing the race is an error
+// wrapping ErrHeadMoved. oldSHA == "" updates unconditionally.
+func (r *Repo) UpdateRef(ctx context.Context, ref string, newSHA, oldSHA SHA, reason string) error {
+	if err := checkArg("ref", ref); err != nil {
+		return err
+	}
+	if err := checkArg("object id", string(newSHA)); err != nil {
+		return err
+	}
+	args := []string{"update-ref", "-m", reason, ref, string(newSHA)}
+	if oldSHA != "" {
+		if err := checkArg("object id", string(oldSHA)); err != nil {
+			return err
+		}
+		args = append(args, string(oldSHA))
+	}
+	_, err := r.write(ctx, nil, args...)
+	var ge *GitError
+	if err != nil && oldSHA != "" && !errors.Is(err, ErrLocked) && errors.As(err, &ge) && isCASLoss(ge.Stderr) {
+		return fmt.Errorf("%w: %s is no longer at %s: %s", ErrHeadMoved, ref, oldSHA.Short(), ge.Stderr)
+	}
+	return err
+}
+
+// isCASLoss recognises update-ref's messages for an old value that did not
+// match: moved, created, or deleted behind planx's back.
+func isCASLoss(stderr string) bool {
+	return strings.Contains(stderr, "but expected") ||
+		strings.Contains(stderr, "reference already exists") ||
+		strings.Contains(stderr, "unable to resolve reference")
+}
+
+// DeleteRef removes ref (a no-op when it does not exist), logging nothing:
+// git drops a deleted ref's reflog.
+func (r *Repo) DeleteRef(ctx context.Context, ref string) error {
+	if err := checkArg("ref", ref); err != nil {
+		return err
+	}
+	_, err := r.write(ctx, nil, "update-ref", "-d", ref)
+	return err
+}
+
+// ResolveRef returns the commit rev names, or ("", nil) when there is none
+// (unborn HEAD, missing ref, or a rev that is not a commit).
+func (r *Repo) ResolveRef(ctx context.Context, rev string) (SHA, error) {
+	if err := checkArg("revision", rev); err != nil {
+		return "", err
+	}
+	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", rev+"^{commit}")
+	var ge *GitError
+	if errors.As(err, &ge) && ge.ExitCode == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// emptyTree asks git for the empty tree's id rather than hard-coding the
+// SHA-1 one, so SHA-256 repositories work too. Nothing is written.
+func (r *Repo) emptyTree(ctx context.Context) (SHA, error) {
+	out, err := r.run(ctx, []byte{}, true, "hash-object", "-t", "tree", "--stdin")
+	return SHA(strings.TrimSpace(string(out))), err
+}
+
+// ChangedFiles lists the repo-relative paths that differ between two commits;
+// from == "" means the empty tree. Renames count as a deletion plus an
+// addition, so both paths are listed.
+func (r *Repo) ChangedFiles(ctx context.Context, from, to SHA) ([]string, error) {
+	if from == "" {
+		var err error
+		if from, err = r.emptyTree(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range []SHA{from, to} {
+		if err := checkArg("object id", string(s)); err != nil {
+			return nil, err
+		}
+	}
+	out, err := r.run(ctx, nil, true, "diff-tree", "-r", "-z", "--name-only", "--no-renames",
+		"--no-commit-id", "--no-ext-diff", string(from), string(to))
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	return paths, nil
+}
+
+// IsAncestor reports whether a is b or an ancestor of b.
+func (r *Repo) IsAncestor(ctx context.Context, a, b SHA) (bool, error) {
+	for _, s := range []SHA{a, b} {
+		if err := checkArg("object id", string(s)); err != nil {
+			return false, err
+		}
+	}
+	_, err := r.run(ctx, nil, true, "merge-base", "--is-ancestor", string(a), string(b))
+	var ge *GitError
+	if errors.As(err, &ge) && ge.ExitCode == 1 {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// ShowFile returns the blob at path in rev as stored, without smudge or
+// end-of-line filters. A missing path wraps fs.ErrNotExist.
+func (r *Repo) ShowFile(ctx context.Context, rev SHA, path string) ([]byte, error) {
+	if err := checkArg("revision", string(rev)); err != nil {
+		return nil, err
+	}
+	out, err := r.run(ctx, nil, true, "cat-file", "blob", string(rev)+":"+path)
+	var ge *GitError
+	if errors.As(err, &ge) && ge.ExitCode == 128 &&
+		(strings.Contains(ge.Stderr, "does not exist") || strings.Contains(ge.Stderr, "Not a valid object name")) {
+		return nil, fmt.Errorf("%s:%s: %w: %w", rev.Short(), path, fs.ErrNotExist, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

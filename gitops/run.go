@@ -1,0 +1,174 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// GitError is a git child that failed. Stderr is trimmed; ExitCode is -1 when
+// git could not be started or was killed.
+type GitError struct {
+	Args     []string
+	ExitCode int
+	Stderr   string
+	err      error // the exec error, or a sentinel such as ErrLocked
+}
+
+func (e *GitError) Error() string {
+	msg := fmt.Sprintf("git %s: exit %d", strings.Join(e.Args, " "), e.ExitCode)
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
+	} else if e.err != nil && e.ExitCode < 0 {
+		msg += ": " + e.err.Error()
+	}
+	return msg
+}
+
+// Unwrap exposes ErrLocked for a lock-contention failure so callers can test
+// any git error with errors.Is, retried or not.
+func (e *GitError) Unwrap() error { return e.err }
+
+// lockRE matches git's message for a held lock file (index.lock, a ref's
+// .lock, packed-refs.lock...). The path is captured for error messages.
+var lockRE = regexp.MustCompile(`Unable to create '([^']*\.lock)': File exists`)
+
+// dropEnv reports the variables not passed on to git. The GIT_* ones are
+// those git exports to hooks to pin the repository location: inherited by a
+// planx started from a hook they would make every git child act on the hook's
+// repository or index, whatever -C says. LC_ALL and GIT_TERMINAL_PROMPT are
+// replaced by planx's own values.
+func dropEnv(key string) bool {
+	switch key {
+	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX",
+		"GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_IMPLICIT_WORK_TREE",
+		"GIT_INTERNAL_SUPER_PREFIX", "LC_ALL", "GIT_TERMINAL_PROMPT":
+		return true
+	}
+	return false
+}
+
+// baseEnv is os.Environ less dropEnv, plus the variables that make git's
+// output parseable and stop it from ever waiting for a person.
+func baseEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !dropEnv(k) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
+}
+
+// lockRetry says how long a write waits for somebody else's lock.
+type lockRetry struct {
+	attempts int
+	minWait  time.Duration
+	maxWait  time.Duration
+}
+
+func defaultLockRetry() lockRetry {
+	return lockRetry{attempts: 20, minWait: 50 * time.Millisecond, maxWait: 100 * time.Millisecond}
+}
+
+// runner is the process layer shared by Open (which has no Repo yet) and Repo.
+type runner struct {
+	dir   string
+	env   []string
+	retry lockRetry
+}
+
+// run executes git -C dir args. A read passes read=true so it never takes
+// optional locks (status refreshing the index would race the user's git).
+func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...string) ([]byte, error) {
+	full := make([]string, 0, len(args)+3)
+	full = append(full, "-C", g.dir)
+	if read {
+		full = append(full, "--no-optional-locks")
+	}
+	full = append(full, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Env = g.env
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if err == nil {
+		return stdout.Bytes(), nil
+	}
+	ge := &GitError{Args: args, ExitCode: -1, Stderr: strings.TrimSpace(stderr.String()), err: err}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		ge.ExitCode = ee.ExitCode()
+	}
+	if ctx.Err() != nil {
+		ge.err = ctx.Err()
+	} else if lockRE.MatchString(ge.Stderr) {
+		ge.err = ErrLocked
+		// Keep only git's first line: the rest is advice to delete the lock,
+		// which planx must not echo as if it were its own suggestion.
+		ge.Stderr, _, _ = strings.Cut(ge.Stderr, "\n")
+	}
+	// Stdout rides along for callers that need it (commit prints
+	// "nothing to commit" there).
+	return stdout.Bytes(), ge
+}
+
+// write runs a command that takes a lock, retrying while another process holds
+// it. The lock is never removed: it may belong to a live git the user started.
+func (g *runner) write(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	var lastErr error
+	for i := 0; i < max(g.retry.attempts, 1); i++ {
+		if i > 0 {
+			wait := g.retry.minWait
+			if span := g.retry.maxWait - g.retry.minWait; span > 0 {
+				wait += rand.N(span)
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil, ctx.Err()
+			case <-t.C:
+			}
+		}
+		out, err := g.run(ctx, stdin, false, args...)
+		if err == nil || !errors.Is(err, ErrLocked) {
+			return out, err
+		}
+		lastErr = err
+	}
+	return nil, fmt.Errorf("gave up after %d attempts (another git process is running, or one crashed and left its lock; planx never removes it): %w", max(g.retry.attempts, 1), lastErr)
+}
+
+// Git runs git in r.Root with planx's environment and returns its stdout.
+// A nil stdin means no input. It does not retry locks; the error wraps
+// ErrLocked when one was held.
+func (r *Repo) Git(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	var in []byte
+	if stdin != nil {
+		var err error
+		if in, err = io.ReadAll(stdin); err != nil {
+			return nil, fmt.Errorf("git %s: reading stdin: %w", strings.Join(args, " "), err)
+		}
+		if in == nil {
+			in = []byte{}
+		}
+	}
+	out, err := r.run(ctx, in, false, args...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
