@@ -3,6 +3,7 @@
 package gittest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,4 +78,50 @@ func WriteFile(t testing.TB, dir, name, content string) {
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// WriteFileMode is WriteFile with an explicit permission mode (0o755 makes an
+// executable file; the mode is set even if the file existed).
+func WriteFileMode(t testing.TB, dir, name, content string, mode os.FileMode) {
+	t.Helper()
+	WriteFile(t, dir, name, content)
+	if err := os.Chmod(filepath.Join(dir, filepath.FromSlash(name)), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Commit stages everything in dir and commits it with msg, returning the new
+// HEAD id. Hooks are skipped so a test's own hooks do not interfere with setup.
+func Commit(t testing.TB, dir, msg string) string {
+	t.Helper()
+	Git(t, dir, "add", "-A")
+	Git(t, dir, "commit", "-q", "--no-verify", "--allow-empty", "-m", msg)
+	return Git(t, dir, "rev-parse", "HEAD")
+}
+
+// GitInput runs git in dir with stdin and returns its stdout untrimmed; it
+// fails the test on error.
+func GitInput(t testing.TB, dir, stdin string, args ...string) string {
+	t.Helper()
+	out, err := TryGit(dir, stdin, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TryGit runs git in dir with stdin and returns its untrimmed stdout; the
+// error, for a command expected to fail (a merge that conflicts), carries
+// stderr.
+func TryGit(dir, stdin string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out), fmt.Errorf("git %s: %w\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return string(out), nil
 }
