@@ -1,0 +1,7 @@
+// Package proc runs the child processes planx starts: plan steps, quality
+// gates and agent commands. Every child runs in its own process group so
+// that a timeout, a Ctrl-C or a finished step can stop the whole tree it
+// spawned (pipelines, background jobs), and its combined output goes to a
+// file rather than to memory, because gate and agent output can be huge and
+// must survive for the execution log.
+package proc

@@ -1,0 +1,265 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Grace is how long a process group gets between SIGTERM and SIGKILL, and
+// how long Run waits for output still buffered in the pipe.
+const Grace = 2 * time.Second
+
+// DefaultTailLines is used when Spec.TailLines is zero.
+const DefaultTailLines = 20
+
+// DefaultShell returns the interpreter used for Spec.Script when Spec.Shell
+// is nil. -e stops a step at its first failing command and pipefail makes
+// `go test ./... | tail` fail when the tests fail, which is what a person
+// reading a plan step expects.
+func DefaultShell() []string {
+	return []string{"bash", "-e", "-o", "pipefail"}
+}
+
+// Spec describes one child process.
+type Spec struct {
+	Name string // for messages, e.g. "step 2" or "gate test"
+
+	// Script is shell source, run as Shell followed by the path of a temporary
+	// file holding the script. A file rather than `-c` because a single
+	// argument is limited to 128 KiB on Linux, and rather than stdin because
+	// commands in the script that read stdin would swallow the rest of it.
+	Script string
+	Shell  []string // nil means DefaultShell()
+	// Args is an argv, used for agents. Exactly one of Script and Args is set.
+	Args []string
+
+	Dir     string
+	Env     []string      // full environment; nil inherits planx's (as os/exec does)
+	Stdin   io.Reader     // nil means /dev/null
+	Timeout time.Duration // 0 means none
+
+	// OutputPath receives the combined stdout and stderr (created or
+	// truncated, parent directories created). Empty keeps only the tail.
+	OutputPath string
+	Live       io.Writer // optional copy of the output, e.g. a progress view
+	TailLines  int       // lines kept in Result.Tail; 0 means DefaultTailLines
+}
+
+// Result is how a child process ended.
+type Result struct {
+	ExitCode    int // -1 when killed by a signal or never started
+	Duration    time.Duration
+	TimedOut    bool // Spec.Timeout or the context's deadline expired
+	Interrupted bool // the context was cancelled (Ctrl-C, SIGTERM)
+	Tail        string
+	OutputPath  string
+}
+
+// OK reports a zero exit that was neither timed out nor interrupted.
+func (r Result) OK() bool {
+	return r.ExitCode == 0 && !r.TimedOut && !r.Interrupted
+}
+
+// Run starts the process described by s and waits for it and for every
+// process it left in its process group. A non-zero exit is reported in the
+// Result, not as an error: the error is for a process that could not start
+// or output that could not be saved.
+//
+// Processes still running in the group after the main process exits are
+// stopped too: a step cannot leave daemons behind, because they would
+// outlive planx and keep writing to a log that is already committed.
+func Run(ctx context.Context, s Spec) (Result, error) {
+	res := Result{ExitCode: -1, OutputPath: s.OutputPath}
+	if (s.Script == "") == (len(s.Args) == 0) {
+		return res, fmt.Errorf("%s: exactly one of Script and Args must be set", s.Name)
+	}
+	if err := ctx.Err(); err != nil {
+		markCtx(&res, err)
+		return res, nil
+	}
+	argv := s.Args
+	if s.Script != "" {
+		script, err := writeScript(s.Name, s.Script)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", s.Name, err)
+		}
+		defer os.Remove(script)
+		argv = append(append([]string(nil), shellOf(s)...), script)
+	}
+
+	var file *os.File
+	if s.OutputPath != "" {
+		if err := os.MkdirAll(filepath.Dir(s.OutputPath), 0o755); err != nil {
+			return res, fmt.Errorf("%s: output: %w", s.Name, err)
+		}
+		f, err := os.Create(s.OutputPath)
+		if err != nil {
+			return res, fmt.Errorf("%s: output: %w", s.Name, err)
+		}
+		defer f.Close()
+		file = f
+	}
+
+	// Our own pipe rather than exec's: Wait then returns as soon as the main
+	// process exits, and we decide how long to wait for stragglers holding
+	// the write end.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = s.Dir
+	cmd.Env = s.Env
+	cmd.Stdin = s.Stdin
+	cmd.Stdout = pw
+	cmd.Stderr = pw
+	cmd.WaitDelay = Grace // bounds the copy of a Stdin that is not a file
+	setProcessGroup(cmd)
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pw.Close()
+		pr.Close()
+		return res, fmt.Errorf("%s: start %s: %w", s.Name, argv[0], err)
+	}
+	pw.Close()
+
+	out := &sink{file: file, live: s.Live}
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(out, pr)
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var timeout <-chan time.Time
+	if s.Timeout > 0 {
+		t := time.NewTimer(s.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	pgid := cmd.Process.Pid
+	var waitErr error
+	exited := false
+	select {
+	case waitErr = <-waited:
+		exited = true
+	case <-timeout:
+		res.TimedOut = true
+	case <-ctx.Done():
+		markCtx(&res, ctx.Err())
+	}
+	if groupAlive(pgid) {
+		stopGroup(pgid, Grace)
+	}
+	if !exited {
+		waitErr = <-waited
+	}
+	res.Duration = time.Since(start)
+
+	select {
+	case <-copied:
+	case <-time.After(Grace):
+		// A process that left the group still holds the pipe; give up on it.
+		pr.Close()
+		<-copied
+	}
+	pr.Close()
+
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	} else if waitErr != nil {
+		return res, fmt.Errorf("%s: wait: %w", s.Name, waitErr)
+	}
+	n := s.TailLines
+	if n == 0 {
+		n = DefaultTailLines
+	}
+	res.Tail = out.tail.lines(n)
+	if out.err != nil {
+		return res, fmt.Errorf("%s: output %s: %w", s.Name, s.OutputPath, out.err)
+	}
+	if file != nil {
+		if err := file.Close(); err != nil {
+			return res, fmt.Errorf("%s: output %s: %w", s.Name, s.OutputPath, err)
+		}
+	}
+	return res, nil
+}
+
+// markCtx records why the context ended: a deadline is a timeout (a task
+// timeout implemented by the caller), anything else an interruption.
+func markCtx(r *Result, err error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		r.TimedOut = true
+	} else {
+		r.Interrupted = true
+	}
+}
+
+func shellOf(s Spec) []string {
+	if s.Shell != nil {
+		return s.Shell
+	}
+	return DefaultShell()
+}
+
+// writeScript stores the script in a temporary file. Its name carries the
+// spec's name because bash quotes it in error messages ("line 3: ...").
+func writeScript(name, script string) (string, error) {
+	f, err := os.CreateTemp("", "planx-"+slug(name)+"-*.sh")
+	if err != nil {
+		return "", fmt.Errorf("script: %w", err)
+	}
+	_, werr := f.WriteString(script)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("script: %w", err)
+	}
+	return f.Name(), nil
+}
+
+func slug(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			return r
+		}
+		return '-'
+	}, s)
+	if s == "" {
+		return "run"
+	}
+	return s
+}
+
+// sink fans the output out. A failing Live writer is ignored, since a broken
+// progress view must not fail a step; a failing file is remembered, since the
+// output is then lost.
+type sink struct {
+	file *os.File
+	live io.Writer
+	tail tailBuffer
+	err  error
+}
+
+func (s *sink) Write(p []byte) (int, error) {
+	if s.file != nil && s.err == nil {
+		if _, err := s.file.Write(p); err != nil {
+			s.err = err
+		}
+	}
+	if s.live != nil {
+		_, _ = s.live.Write(p)
+	}
+	return s.tail.Write(p)
+}
