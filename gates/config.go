@@ -1,0 +1,236 @@
+package gates
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ConfigFile is the repository config file, at the repository root.
+const ConfigFile = ".planx.yaml"
+
+// DefaultLogDir is where execution logs go when Config.LogDir is empty.
+const DefaultLogDir = "memory-bank/execute"
+
+// Config is the repository's .planx.yaml. Zero fields mean "not set": the
+// caller applies defaults (DefaultLogDir, DefaultTimeout) so that it can
+// tell a setting from its absence when flags and plans override it.
+type Config struct {
+	Gates        []Gate
+	StepTimeout  time.Duration
+	TaskTimeout  time.Duration
+	LogDir       string
+	Agent        string
+	Executor     string
+	RequireClean bool
+}
+
+// ConfigError is a problem at a line of the config file.
+type ConfigError struct {
+	File string
+	Line int // 0 when unknown
+	Msg  string
+	Hint string
+}
+
+func (e *ConfigError) Error() string {
+	s := e.File
+	if e.Line > 0 {
+		s += ":" + strconv.Itoa(e.Line)
+	}
+	s += ": " + e.Msg
+	if e.Hint != "" {
+		s += " (hint: " + e.Hint + ")"
+	}
+	return s
+}
+
+// LoadConfig reads repoRoot/.planx.yaml. A missing file is not an error:
+// planx works without one. Unknown keys are errors, because a misspelt
+// setting silently ignored is worse than a refusal to start.
+func LoadConfig(repoRoot string) (Config, error) {
+	path := filepath.Join(repoRoot, ConfigFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Config{}, nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	return parseConfig(path, b)
+}
+
+const topKeys = "agent, executor, gates, log_dir, require_clean, step_timeout, task_timeout"
+const gateKeys = "name, command, timeout, when, default_radius"
+
+// configParser walks the YAML node tree by hand rather than decoding into a
+// struct, so that every error, including unknown keys, carries its line.
+type configParser struct {
+	file string
+}
+
+func (p configParser) errf(n *yaml.Node, hint, format string, args ...any) error {
+	return &ConfigError{File: p.file, Line: n.Line, Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+func parseConfig(file string, b []byte) (Config, error) {
+	p := configParser{file: file}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return Config{}, p.syntaxError(err)
+	}
+	var c Config
+	if len(doc.Content) == 0 {
+		return c, nil // empty file
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return c, p.errf(root, "write settings as key: value lines", "the file must be a mapping of settings")
+	}
+	err := p.mapping(root, topKeys, func(k, v *yaml.Node) error {
+		var err error
+		switch k.Value {
+		case "gates":
+			c.Gates, err = p.gates(v)
+		case "step_timeout":
+			c.StepTimeout, err = p.duration(k, v)
+		case "task_timeout":
+			c.TaskTimeout, err = p.duration(k, v)
+		case "log_dir":
+			c.LogDir, err = p.str(k, v)
+		case "agent":
+			c.Agent, err = p.str(k, v)
+		case "executor":
+			c.Executor, err = p.str(k, v)
+		case "require_clean":
+			err = p.decode(k, v, &c.RequireClean, "write true or false")
+		default:
+			return p.errf(k, "known keys: "+topKeys, "unknown key %q", k.Value)
+		}
+		return err
+	})
+	return c, err
+}
+
+// mapping calls f for each key and value, rejecting non-mappings and
+// repeated keys (a yaml.Node keeps duplicates the decoder would reject).
+func (p configParser) mapping(n *yaml.Node, keys string, f func(k, v *yaml.Node) error) error {
+	if n.Kind != yaml.MappingNode {
+		return p.errf(n, "known keys: "+keys, "want a mapping of key: value")
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if line, dup := seen[k.Value]; dup {
+			return p.errf(k, "", "key %q repeats the one at line %d", k.Value, line)
+		}
+		seen[k.Value] = k.Line
+		if err := f(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p configParser) gates(n *yaml.Node) ([]Gate, error) {
+	hint := "write each gate as a list item: '- name: test' with 'command: go test {blast_radius}' under it"
+	if n.Kind != yaml.SequenceNode {
+		return nil, p.errf(n, hint, "gates must be a list")
+	}
+	var gs []Gate
+	names := map[string]int{}
+	for _, item := range n.Content {
+		var g Gate
+		err := p.mapping(item, gateKeys, func(k, v *yaml.Node) error {
+			var err error
+			switch k.Value {
+			case "name":
+				g.Name, err = p.str(k, v)
+				g.Name = strings.TrimSpace(g.Name)
+			case "command":
+				g.Command, err = p.str(k, v)
+			case "timeout":
+				g.Timeout, err = p.duration(k, v)
+			case "default_radius":
+				g.DefaultRadius, err = p.str(k, v)
+			case "when":
+				var s string
+				if s, err = p.str(k, v); err == nil {
+					if g.When, err = parseWhen(s); err != nil {
+						err = p.errf(v, "", "%v", err)
+					}
+				}
+			default:
+				return p.errf(k, "gate keys: "+gateKeys, "unknown gate key %q", k.Value)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case g.Name == "":
+			return nil, p.errf(item, "", "gate without a name")
+		case strings.TrimSpace(g.Command) == "":
+			return nil, p.errf(item, "", "gate %s has no command", g.Name)
+		}
+		if line, dup := names[g.Name]; dup {
+			return nil, p.errf(item, "", "gate %s is already defined at line %d", g.Name, line)
+		}
+		names[g.Name] = item.Line
+		gs = append(gs, g)
+	}
+	return gs, nil
+}
+
+func (p configParser) str(k, v *yaml.Node) (string, error) {
+	var s string
+	err := p.decode(k, v, &s, "write a plain string")
+	return s, err
+}
+
+func (p configParser) duration(k, v *yaml.Node) (time.Duration, error) {
+	hint := "use a Go duration such as 90s, 5m or 1h30m"
+	if v.Kind != yaml.ScalarNode {
+		return 0, p.errf(v, hint, "%s must be a duration", k.Value)
+	}
+	d, err := time.ParseDuration(v.Value)
+	if err != nil {
+		return 0, p.errf(v, hint, "%s: %q is not a duration", k.Value, v.Value)
+	}
+	if d <= 0 {
+		return 0, p.errf(v, hint, "%s: %q must be positive", k.Value, v.Value)
+	}
+	return d, nil
+}
+
+func (p configParser) decode(k, v *yaml.Node, dst any, hint string) error {
+	if v.Kind != yaml.ScalarNode {
+		return p.errf(v, hint, "%s: want a single value", k.Value)
+	}
+	if err := v.Decode(dst); err != nil {
+		return p.errf(v, hint, "%s: %q is not valid here", k.Value, v.Value)
+	}
+	return nil
+}
+
+// syntaxError turns yaml's "yaml: line 3: message" into file:3: message.
+func (p configParser) syntaxError(err error) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	e := &ConfigError{File: p.file, Msg: msg, Hint: "check the indentation and quote values that contain ': ' or '#'"}
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if num, m, ok := strings.Cut(rest, ": "); ok {
+			if line, err := strconv.Atoi(num); err == nil {
+				e.Line, e.Msg = line, m
+			}
+		}
+	}
+	return e
+}

@@ -1,0 +1,117 @@
+package gates
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestLoadConfig(t *testing.T) {
+	dir := writeConfig(t, `# planx settings
+step_timeout: 5m
+task_timeout: "1h30m"
+log_dir: docs/runs
+agent: claude -p
+executor: agent
+require_clean: true
+gates:
+  - name: test
+    command: go test {blast_radius}
+    default_radius: ./...
+    timeout: 20m
+  - name: e2e
+    command: make e2e
+    when: final
+`)
+	c, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		Gates: []Gate{
+			{Name: "test", Command: "go test {blast_radius}", DefaultRadius: "./...", Timeout: 20 * time.Minute},
+			{Name: "e2e", Command: "make e2e", When: WhenFinal},
+		},
+		StepTimeout:  5 * time.Minute,
+		TaskTimeout:  90 * time.Minute,
+		LogDir:       "docs/runs",
+		Agent:        "claude -p",
+		Executor:     "agent",
+		RequireClean: true,
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("LoadConfig =\n%+v\nwant\n%+v", c, want)
+	}
+}
+
+func TestLoadConfigMissingOrEmpty(t *testing.T) {
+	c, err := LoadConfig(t.TempDir())
+	if err != nil || !reflect.DeepEqual(c, Config{}) {
+		t.Errorf("missing file: %+v, %v; want zero Config, nil", c, err)
+	}
+	c, err = LoadConfig(writeConfig(t, "# nothing yet\n"))
+	if err != nil || !reflect.DeepEqual(c, Config{}) {
+		t.Errorf("empty file: %+v, %v; want zero Config, nil", c, err)
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	cases := []struct {
+		name, text string
+		line       int
+		msg, hint  string
+	}{
+		{"unknown key", "log_dir: x\nstep_timout: 5m\n", 2, `unknown key "step_timout"`, "step_timeout"},
+		{"unknown gate key", "gates:\n  - name: t\n    command: x\n    cmd: y\n", 4, `unknown gate key "cmd"`, "command"},
+		{"bad duration", "agent: a\nstep_timeout: 5 minutes\n", 2, `"5 minutes" is not a duration`, "90s"},
+		{"bare number", "task_timeout: 300\n", 1, `"300" is not a duration`, "5m"},
+		{"negative", "gates:\n  - name: t\n    command: x\n    timeout: -1s\n", 4, "must be positive", ""},
+		{"bad when", "gates:\n  - name: t\n    command: x\n    when: later\n", 4, `when is "later"`, ""},
+		{"no command", "gates:\n  - name: t\n", 2, "gate t has no command", ""},
+		{"no name", "gates:\n  - command: x\n", 2, "gate without a name", ""},
+		{"duplicate gate", "gates:\n  - name: t\n    command: x\n  - name: t\n    command: y\n", 4, "already defined at line 2", ""},
+		{"duplicate key", "agent: a\nagent: b\n", 2, `key "agent" repeats the one at line 1`, ""},
+		{"gates not a list", "gates:\n  test: go test\n", 2, "gates must be a list", "- name: test"},
+		{"bad bool", "require_clean: maybe\n", 1, `require_clean: "maybe"`, "true or false"},
+		{"list for string", "agent:\n  - a\n", 2, "agent: want a single value", ""},
+		{"syntax", "agent: a\n  log_dir: b\n", 2, "mapping values are not allowed", "indentation"},
+		{"not a mapping", "- a\n- b\n", 1, "must be a mapping", ""},
+	}
+	for _, c := range cases {
+		dir := writeConfig(t, c.text)
+		_, err := LoadConfig(dir)
+		var ce *ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: error %v is not a *ConfigError", c.name, err)
+			continue
+		}
+		file := filepath.Join(dir, ConfigFile)
+		if ce.File != file || ce.Line != c.line || !strings.Contains(ce.Msg, c.msg) || !strings.Contains(ce.Hint, c.hint) {
+			t.Errorf("%s: got %+v, want line %d, message containing %q, hint containing %q", c.name, *ce, c.line, c.msg, c.hint)
+		}
+		if prefix := file + ":" + strconv.Itoa(c.line) + ": "; !strings.HasPrefix(err.Error(), prefix) {
+			t.Errorf("%s: error %q does not start with %q", c.name, err, prefix)
+		}
+	}
+}
+
+func TestConfigErrorWithoutLine(t *testing.T) {
+	e := &ConfigError{File: ".planx.yaml", Msg: "broken"}
+	if e.Error() != ".planx.yaml: broken" {
+		t.Errorf("Error() = %q", e.Error())
+	}
+}
