@@ -172,3 +172,26 @@ func TestCommitNonExecutableHookIgnored(t *testing.T) {
 		t.Errorf("empty message: err = %#v, want a GitError", err)
 	}
 }
+
+func TestCommitPrepareMsgHookRunsWithNoVerify(t *testing.T) {
+	ctx := context.Background()
+	r, dir := newRepo(t)
+	writeHook(t, dir, ".git/hooks/prepare-commit-msg", "echo refused >&2; exit 1")
+	_, err := r.Commit(ctx, "m", CommitOptions{AllowEmpty: true, NoVerify: true})
+	var he *HookError
+	if !errors.As(err, &he) || he.Hook != "prepare-commit-msg" || !strings.Contains(he.Error(), "refused") {
+		t.Fatalf("err = %v, want prepare-commit-msg HookError", err)
+	}
+	if sha, _ := r.ResolveRef(ctx, "HEAD"); sha != "" {
+		t.Errorf("commit made: %s", sha)
+	}
+}
+
+func TestCommitCancelled(t *testing.T) {
+	r, _ := newRepo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Commit(ctx, "m", CommitOptions{AllowEmpty: true}); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
