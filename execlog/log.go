@@ -1,0 +1,163 @@
+package execlog
+
+import (
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Run statuses (Log.Status).
+const (
+	RunRunning     = "running"
+	RunCompleted   = "completed"
+	RunFailed      = "failed"
+	RunInterrupted = "interrupted"
+	RunWaiting     = "waiting" // stopped at a manual task
+	RunAborted     = "aborted"
+)
+
+// Task statuses (Task.Status).
+const (
+	TaskPending = "pending"
+	TaskRunning = "running"
+	TaskDone    = "done"
+	TaskFailed  = "failed"
+	TaskSkipped = "skipped"
+	TaskWaiting = "waiting"
+)
+
+// Log is one run's execution log. It is not safe for concurrent use: the
+// executor is its only writer.
+type Log struct {
+	Path        string    `json:"path"` // repo-relative, slash-separated
+	Title       string    `json:"title"`
+	Topic       string    `json:"topic"`
+	PlanPath    string    `json:"plan_path"`
+	RunID       string    `json:"run_id"`
+	StartCommit string    `json:"start_commit"` // the rollback commit
+	Branch      string    `json:"branch"`
+	Started     time.Time `json:"started"`
+	Finished    time.Time `json:"finished,omitzero"` // zero while running
+	Status      string    `json:"status"`
+	// NextStep replaces the summary's default advice, which is derived
+	// from Status, when the executor knows better.
+	NextStep  string  `json:"next_step,omitempty"`
+	Preflight []Check `json:"preflight"`
+	Tasks     []Task  `json:"tasks"`
+	Issues    []Issue `json:"issues"`
+}
+
+// Check is a pre-flight check.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Issue is a problem met during the run and what was done about it.
+type Issue struct {
+	Task       string    `json:"task,omitempty"`
+	What       string    `json:"what"`
+	Resolution string    `json:"resolution,omitempty"` // empty while open
+	Time       time.Time `json:"time,omitzero"`
+}
+
+// Task is one task's record.
+type Task struct {
+	ID       string `json:"id"`
+	Label    string `json:"label,omitempty"` // the plan's own identifier when it differs
+	Title    string `json:"title"`
+	Status   string `json:"status"`
+	Executor string `json:"executor,omitempty"`
+	// Commit is the task's commit. A commit cannot contain its own SHA, so
+	// the log committed with a task shows "this commit" and the SHA is
+	// filled in when a later task commits.
+	Commit   string    `json:"commit,omitempty"`
+	Files    []string  `json:"files,omitempty"`
+	Commands []Command `json:"commands,omitempty"`
+	Gates    []Gate    `json:"gates,omitempty"`
+	Started  time.Time `json:"started,omitzero"`
+	Finished time.Time `json:"finished,omitzero"`
+	Failure  string    `json:"failure,omitempty"` // what failed and how
+	Attempts int       `json:"attempts,omitempty"`
+}
+
+// Command is a step or agent command that ran.
+type Command struct {
+	Name     string        `json:"name"` // e.g. "step 2"
+	Command  string        `json:"command"`
+	ExitCode int           `json:"exit_code"`
+	Duration time.Duration `json:"duration"`
+	TimedOut bool          `json:"timed_out,omitempty"`
+	Tail     string        `json:"tail,omitempty"`
+}
+
+// Gate is a gate result.
+type Gate struct {
+	Name       string        `json:"name"`
+	Command    string        `json:"command"`
+	Passed     bool          `json:"passed"`
+	ExitCode   int           `json:"exit_code"`
+	Duration   time.Duration `json:"duration"`
+	TimedOut   bool          `json:"timed_out,omitempty"`
+	Tail       string        `json:"tail,omitempty"`
+	OutputPath string        `json:"output_path,omitempty"`
+}
+
+// New starts the log of a run of plan p, with every task pending. Run id,
+// rollback commit and branch are the caller's to fill in.
+func New(path string, p *planparse.Plan, started time.Time) *Log {
+	l := &Log{
+		Path:     path,
+		Title:    p.Title,
+		Topic:    p.Topic,
+		PlanPath: p.Path,
+		Started:  started,
+		Status:   RunRunning,
+	}
+	for _, t := range p.Tasks {
+		label := t.Label
+		if label == string(t.ID) {
+			label = ""
+		}
+		l.Tasks = append(l.Tasks, Task{ID: string(t.ID), Label: label, Title: t.Title, Status: TaskPending})
+	}
+	return l
+}
+
+// TaskByID returns the task with the given ID, or nil. The pointer is into
+// l.Tasks, so changes through it are part of the log.
+func (l *Log) TaskByID(id string) *Task {
+	for i := range l.Tasks {
+		if l.Tasks[i].ID == id {
+			return &l.Tasks[i]
+		}
+	}
+	return nil
+}
+
+// FileName is the log's file name for a run started at started:
+// "2006-01-02_15-04-05_<topic>.md" (UTC), the memory-bank convention.
+// Characters unsafe in a file name become '-'.
+func FileName(started time.Time, topic string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range topic {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.'
+		if !ok {
+			dash = b.Len() > 0
+			continue
+		}
+		if dash {
+			b.WriteByte('-')
+			dash = false
+		}
+		b.WriteRune(r)
+	}
+	t := strings.TrimLeft(b.String(), ".")
+	if t == "" {
+		t = "run"
+	}
+	return started.UTC().Format("2006-01-02_15-04-05") + "_" + t + ".md"
+}

@@ -1,0 +1,216 @@
+package execlog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Render returns the whole markdown file. It depends only on the log's
+// contents (no clock, no map order), so the same log renders to the same
+// bytes and commits show only real changes.
+func (l *Log) Render() []byte {
+	var b strings.Builder
+	l.frontMatter(&b)
+	fmt.Fprintf(&b, "# Execution Log – %s\n\n", text(l.Title))
+	l.header(&b)
+	l.preflight(&b)
+	l.tasks(&b)
+	l.gateMatrix(&b)
+	l.issues(&b)
+	l.summary(&b)
+	return []byte(b.String())
+}
+
+func (l *Log) frontMatter(b *strings.Builder) {
+	b.WriteString("---\n")
+	field := func(k, v string) { fmt.Fprintf(b, "%s: %s\n", k, strconv.Quote(v)) }
+	field("title", text(l.Title)+" – Execution Log")
+	b.WriteString("phase: Execute\n")
+	field("topic", l.Topic)
+	field("plan_path", l.PlanPath)
+	field("run_id", l.RunID)
+	field("start_commit", l.StartCommit)
+	field("branch", l.Branch)
+	field("started", formatTime(l.Started))
+	if !l.Finished.IsZero() {
+		field("finished", formatTime(l.Finished))
+	}
+	field("status", l.Status)
+	b.WriteString("---\n\n")
+}
+
+func (l *Log) header(b *strings.Builder) {
+	item := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(b, "- **%s:** %s\n", k, v)
+		}
+	}
+	item("Plan", code(l.PlanPath))
+	item("Branch", code(l.Branch))
+	if l.StartCommit != "" {
+		item("Rollback point", code(l.StartCommit)+" — undo the whole run with "+code("git reset --hard "+l.StartCommit))
+	}
+	item("Run", code(l.RunID))
+	item("Started", formatTime(l.Started))
+	if !l.Finished.IsZero() {
+		item("Finished", formatTime(l.Finished))
+	}
+	item("Status", text(l.Status))
+	b.WriteString("\n")
+}
+
+func (l *Log) preflight(b *strings.Builder) {
+	b.WriteString("## Pre-flight checks\n\n")
+	if len(l.Preflight) == 0 {
+		b.WriteString("None recorded.\n\n")
+		return
+	}
+	for _, c := range l.Preflight {
+		box := " "
+		if c.OK {
+			box = "x"
+		}
+		fmt.Fprintf(b, "- [%s] %s", box, text(c.Name))
+		if c.Detail != "" {
+			fmt.Fprintf(b, " — %s", text(c.Detail))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+func (t *Task) commitCell() string {
+	switch {
+	case t.Commit != "":
+		return code(shortSHA(t.Commit))
+	case t.Status == TaskDone:
+		return "this commit"
+	}
+	return "—"
+}
+
+func (l *Log) tasks(b *strings.Builder) {
+	b.WriteString("## Tasks\n\n")
+	if len(l.Tasks) == 0 {
+		b.WriteString("The plan has no tasks.\n\n")
+		return
+	}
+	b.WriteString("| Task | Status | Commit | Title |\n|------|--------|--------|-------|\n")
+	for i := range l.Tasks {
+		t := &l.Tasks[i]
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(t.ID), cell(t.Status), t.commitCell(), cell(t.Title))
+	}
+	b.WriteString("\n")
+	for i := range l.Tasks {
+		if t := &l.Tasks[i]; t.started() {
+			t.render(b)
+		}
+	}
+}
+
+// started reports whether the task gets its own section. Pending and
+// skipped tasks (already done before the run) are only listed in the table.
+func (t *Task) started() bool {
+	switch t.Status {
+	case TaskPending, TaskSkipped, "":
+		return !t.Started.IsZero()
+	}
+	return true
+}
+
+func (t *Task) render(b *strings.Builder) {
+	fmt.Fprintf(b, "### %s – %s\n\n", text(t.ID), text(t.Title))
+	item := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(b, "- **%s:** %s\n", k, v)
+		}
+	}
+	item("Status", text(t.Status))
+	if t.Label != "" && t.Label != t.ID {
+		item("Plan label", text(t.Label))
+	}
+	item("Executor", text(t.Executor))
+	if c := t.commitCell(); c != "—" {
+		item("Commit", c)
+	}
+	if !t.Started.IsZero() {
+		s := formatTime(t.Started)
+		if !t.Finished.IsZero() {
+			s += " (" + formatDuration(t.Finished.Sub(t.Started)) + ")"
+		}
+		item("Started", s)
+	}
+	if t.Attempts > 1 {
+		item("Attempts", strconv.Itoa(t.Attempts))
+	}
+	if len(t.Files) > 0 {
+		files := make([]string, len(t.Files))
+		for i, f := range t.Files {
+			files[i] = code(f)
+		}
+		item("Files changed", strings.Join(files, ", "))
+	}
+	if len(t.Commands) > 0 {
+		b.WriteString("- **Commands:**\n")
+		for _, c := range t.Commands {
+			fmt.Fprintf(b, "  - %s %s — %s, %s\n", text(c.Name), code(c.Command), outcome(c.ExitCode, c.TimedOut), formatDuration(c.Duration))
+		}
+	}
+	b.WriteString("\n")
+	if len(t.Gates) > 0 {
+		b.WriteString("| Gate | Result | Exit | Duration | Command |\n|------|--------|------|----------|---------|\n")
+		for _, g := range t.Gates {
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", cell(g.Name), verdict(g), exitCell(g.ExitCode), formatDuration(g.Duration), cell(code(g.Command)))
+		}
+		b.WriteString("\n")
+	}
+	if t.Failure != "" {
+		fmt.Fprintf(b, "**Failure:** %s\n\n", text(t.Failure))
+	}
+	for _, c := range t.Commands {
+		if (c.ExitCode != 0 || c.TimedOut) && strings.TrimSpace(c.Tail) != "" {
+			fmt.Fprintf(b, "Last lines of %s:\n\n", text(c.Name))
+			fenced(b, "text", c.Tail)
+			b.WriteString("\n")
+		}
+	}
+	for _, g := range t.Gates {
+		if !g.Passed && strings.TrimSpace(g.Tail) != "" {
+			fmt.Fprintf(b, "Last lines of gate %s", text(g.Name))
+			if g.OutputPath != "" {
+				fmt.Fprintf(b, " (whole output: %s)", code(g.OutputPath))
+			}
+			b.WriteString(":\n\n")
+			fenced(b, "text", g.Tail)
+			b.WriteString("\n")
+		}
+	}
+}
+
+func outcome(exit int, timedOut bool) string {
+	switch {
+	case timedOut:
+		return "timed out"
+	case exit < 0:
+		return "killed"
+	}
+	return "exit " + strconv.Itoa(exit)
+}
+
+func exitCell(exit int) string {
+	if exit < 0 {
+		return "—"
+	}
+	return strconv.Itoa(exit)
+}
+
+func verdict(g Gate) string {
+	switch {
+	case g.Passed:
+		return "PASS"
+	case g.TimedOut:
+		return "**TIMEOUT**"
+	}
+	return "**FAIL**"
+}

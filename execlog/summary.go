@@ -1,0 +1,137 @@
+package execlog
+
+import (
+	"fmt"
+	"strings"
+)
+
+// gateMatrix renders every gate run as a task × gate table, columns in the
+// order the gates first ran.
+func (l *Log) gateMatrix(b *strings.Builder) {
+	b.WriteString("## Gate Results\n\n")
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range l.Tasks {
+		for _, g := range t.Gates {
+			if !seen[g.Name] {
+				seen[g.Name] = true
+				names = append(names, g.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		b.WriteString("No gates have run.\n\n")
+		return
+	}
+	b.WriteString("| Task |")
+	for _, n := range names {
+		fmt.Fprintf(b, " %s |", cell(n))
+	}
+	b.WriteString("\n|------|" + strings.Repeat("------|", len(names)) + "\n")
+	for _, t := range l.Tasks {
+		if len(t.Gates) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "| %s |", cell(t.ID))
+		for _, n := range names {
+			r := "—"
+			// The last result of a gate counts: a resumed task reruns its gates.
+			for _, g := range t.Gates {
+				if g.Name == n {
+					r = verdict(g) + " " + formatDuration(g.Duration)
+				}
+			}
+			fmt.Fprintf(b, " %s |", r)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+func (l *Log) issues(b *strings.Builder) {
+	b.WriteString("## Issues & Resolutions\n\n")
+	if len(l.Issues) == 0 {
+		b.WriteString("None.\n\n")
+		return
+	}
+	for _, is := range l.Issues {
+		b.WriteString("- ")
+		if is.Task != "" {
+			fmt.Fprintf(b, "**%s** ", text(is.Task))
+		}
+		if !is.Time.IsZero() {
+			fmt.Fprintf(b, "(%s) ", formatTime(is.Time))
+		}
+		b.WriteString(text(is.What))
+		res := "open"
+		if is.Resolution != "" {
+			res = text(is.Resolution)
+		}
+		fmt.Fprintf(b, " — **Resolution:** %s\n", res)
+	}
+	b.WriteString("\n")
+}
+
+func (l *Log) summary(b *strings.Builder) {
+	b.WriteString("## Summary\n\n")
+	count := map[string]int{}
+	for _, t := range l.Tasks {
+		count[t.Status]++
+	}
+	fmt.Fprintf(b, "- **Tasks:** %d total — %d done, %d failed, %d skipped, %d pending",
+		len(l.Tasks), count[TaskDone], count[TaskFailed], count[TaskSkipped], count[TaskPending])
+	for _, s := range []string{TaskRunning, TaskWaiting} {
+		if count[s] > 0 {
+			fmt.Fprintf(b, ", %d %s", count[s], s)
+		}
+	}
+	b.WriteString("\n")
+	if !l.Finished.IsZero() && !l.Started.IsZero() {
+		fmt.Fprintf(b, "- **Duration:** %s\n", formatDuration(l.Finished.Sub(l.Started)))
+	}
+	if next := l.next(); next != "" {
+		fmt.Fprintf(b, "- **Next step:** %s\n", next)
+	}
+}
+
+// next is the advice for the person reading the log of a run that did not
+// complete.
+func (l *Log) next() string {
+	if l.NextStep != "" {
+		return text(l.NextStep)
+	}
+	undo := ""
+	if l.StartCommit != "" {
+		undo = " To undo the whole run instead: " + code("git reset --hard "+l.StartCommit) + "."
+	}
+	switch l.Status {
+	case RunCompleted:
+		return ""
+	case RunFailed:
+		if t := l.firstWith(TaskFailed); t != nil {
+			return fmt.Sprintf("fix %s (its changes are still in the work tree), then run %s.%s", text(t.ID), code("planx resume"), undo)
+		}
+		return "fix the failure above, then run " + code("planx resume") + "." + undo
+	case RunWaiting:
+		if t := l.firstWith(TaskWaiting); t != nil {
+			return fmt.Sprintf("%s is a manual task: do it, then run %s.", text(t.ID), code("planx resume"))
+		}
+		return "do the manual task, then run " + code("planx resume") + "."
+	case RunInterrupted:
+		return "run " + code("planx resume") + " to continue where the run stopped." + undo
+	case RunAborted:
+		return "the run was aborted." + undo
+	case RunRunning:
+		return "the run is in progress."
+	}
+	return ""
+}
+
+func (l *Log) firstWith(status string) *Task {
+	for i := range l.Tasks {
+		if l.Tasks[i].Status == status {
+			return &l.Tasks[i]
+		}
+	}
+	return nil
+}
