@@ -155,7 +155,7 @@ func FileName(started time.Time, topic string) string {
 		}
 		b.WriteRune(r)
 	}
-	t := strings.TrimLeft(b.String(), ".")
+	t := strings.TrimLeft(b.String(), ".-")
 	if t == "" {
 		t = "run"
 	}

@@ -1,0 +1,105 @@
+package execlog
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestWriteFileAtomic(t *testing.T) {
+	root := t.TempDir()
+	l := sampleLog()
+	for i := 0; i < 2; i++ { // the second write replaces the first
+		if i == 1 {
+			l.Status = RunCompleted
+		}
+		if err := l.WriteFile(root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(root, filepath.FromSlash(l.Path))
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(l.Render()) {
+		t.Error("file content differs from Render")
+	}
+	dir := filepath.Dir(path)
+	if names := dirNames(t, dir); !reflect.DeepEqual(names, []string{filepath.Base(path)}) {
+		t.Errorf("directory holds %q, want only the log (no temporary files)", names)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o044 != 0o044 {
+		t.Errorf("mode %v: the log is a repository file and must be readable by all", perm)
+	}
+}
+
+func TestWriteFileFailureLeavesNoTemp(t *testing.T) {
+	root := t.TempDir()
+	l := &Log{Path: "logs/run.md", Title: "x"}
+	// A directory where the file should be makes the rename fail after the
+	// temporary file was written.
+	if err := os.MkdirAll(filepath.Join(root, "logs", "run.md", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.WriteFile(root); err == nil {
+		t.Fatal("no error writing over a directory")
+	}
+	if names := dirNames(t, filepath.Join(root, "logs")); !reflect.DeepEqual(names, []string{"run.md"}) {
+		t.Errorf("logs/ holds %q after a failed write, want only the blocking directory", names)
+	}
+	if err := (&Log{}).WriteFile(root); err == nil {
+		t.Error("no error for a log without a path")
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "planx", "runs", "r1", "log.json")
+	l := sampleLog()
+	l.NextStep = "ask Ana about the French wording"
+	if err := l.SaveJSON(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, l) {
+		t.Errorf("round trip changed the log:\n got %+v\nwant %+v", back, l)
+	}
+	if string(back.Render()) != string(l.Render()) {
+		t.Error("reloaded log renders differently")
+	}
+	if names := dirNames(t, filepath.Dir(path)); len(names) != 1 {
+		t.Errorf("directory holds %q, want only log.json", names)
+	}
+
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+		t.Error("Load of a missing file: no error")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(bad); err == nil {
+		t.Error("Load of bad JSON: no error")
+	}
+}

@@ -1,0 +1,71 @@
+package execlog
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/planx-dev/planx/planparse"
+)
+
+func TestNewAndTaskByID(t *testing.T) {
+	p := &planparse.Plan{
+		Path: "memory-bank/plan/x.md", Title: "X", Topic: "x",
+		Tasks: []*planparse.Task{
+			{ID: "T001", Label: "T001", Title: "one"},
+			{ID: "T002", Label: "Task 2", Title: "two"},
+		},
+	}
+	l := New("memory-bank/execute/x.md", p, t0)
+	if l.Status != RunRunning || l.PlanPath != p.Path || l.Title != "X" || !l.Started.Equal(t0) || len(l.Tasks) != 2 {
+		t.Fatalf("New = %+v", l)
+	}
+	if l.Tasks[0].Label != "" || l.Tasks[1].Label != "Task 2" || l.Tasks[1].Status != TaskPending {
+		t.Errorf("tasks = %+v", l.Tasks)
+	}
+	l.TaskByID("T002").Status = TaskDone
+	if l.Tasks[1].Status != TaskDone {
+		t.Error("TaskByID does not point into the log")
+	}
+	if l.TaskByID("T009") != nil {
+		t.Error("TaskByID of an unknown ID is not nil")
+	}
+}
+
+func TestFileName(t *testing.T) {
+	at := time.Date(2026, 11, 21, 11, 0, 5, 0, time.FixedZone("CET", 3600))
+	cases := map[string]string{
+		"web-fetch-tool":    "2026-11-21_10-00-05_web-fetch-tool.md",
+		"prompt_versioning": "2026-11-21_10-00-05_prompt_versioning.md",
+		"../Odd name/ é!":   "2026-11-21_10-00-05_Odd-name.md",
+		"":                  "2026-11-21_10-00-05_run.md",
+	}
+	for topic, want := range cases {
+		if got := FileName(at, topic); got != want {
+			t.Errorf("FileName(%q) = %q, want %q", topic, got, want)
+		}
+	}
+}
+
+func TestNextStep(t *testing.T) {
+	l := &Log{Title: "x", StartCommit: "abc", Tasks: []Task{{ID: "T001", Status: TaskDone}, {ID: "T002", Status: TaskWaiting}}}
+	cases := map[string]string{
+		RunWaiting:     "T002 is a manual task: do it, then run `planx resume`.",
+		RunInterrupted: "run `planx resume` to continue where the run stopped. To undo the whole run instead: `git reset --hard abc`.",
+		RunAborted:     "the run was aborted. To undo the whole run instead: `git reset --hard abc`.",
+	}
+	for status, want := range cases {
+		l.Status = status
+		if got := string(l.Render()); !strings.Contains(got, "- **Next step:** "+want+"\n") {
+			t.Errorf("%s: no next step %q in summary:\n%s", status, want, got[strings.Index(got, "## Summary"):])
+		}
+	}
+	l.Status = RunCompleted
+	if strings.Contains(string(l.Render()), "Next step") {
+		t.Error("completed run has a next step")
+	}
+	l.Status, l.NextStep = RunFailed, "call the owner"
+	if !strings.Contains(string(l.Render()), "- **Next step:** call the owner\n") {
+		t.Error("NextStep does not replace the default advice")
+	}
+}
