@@ -16,6 +16,9 @@ const (
 	FormatSuperpowers Format = "superpowers"
 	FormatPhased      Format = "phased"
 	FormatTaskMaster  Format = "taskmaster"
+	// FormatChecklist is the fallback for plain GFM checklists without a known
+	// dialect: every checkbox item outside acceptance/DoD-style lists is a task.
+	FormatChecklist Format = "checklist"
 )
 
 // Status is a task's state as written in the plan.
@@ -105,7 +108,7 @@ type Task struct {
 	Steps       []Step   `json:"steps"`
 	Gates       []string `json:"gates,omitempty"` // per-task gate selection by name; nil means all
 	BlastRadius string   `json:"blast_radius,omitempty"`
-	Executor    string   `json:"executor,omitempty"` // shell, agent, manual; empty means plan default
+	Executor    string   `json:"executor,omitempty"`   // shell, agent, manual; empty means plan default
 	Checkpoint  bool     `json:"checkpoint,omitempty"` // verification-only: may change nothing
 
 	Line int `json:"line"` // 1-based line of the task's first line

@@ -1,0 +1,225 @@
+package planparse
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+var (
+	taskMasterTextRe = regexp.MustCompile(`(?m)\A\s*# Task ID:\s*\d+`)
+	phaseRe          = regexp.MustCompile(`(?i)^(?:phase|milestone|stage|chunk|wave|part|sprint|iteration|work package|user story)\b`)
+	// Lists under these headings or lead-ins are criteria, not work.
+	excludeRe = regexp.MustCompile(`(?i)^(?:acceptance|readiness|requirements|verification|validation|pre-?flight|quality gates?|success criteria|exit criteria|definition of (?:done|ready)|dod|dor|done when)\b|\b(?:dod|dor|definition of done|definition of ready|acceptance criteria|quality gates|success criteria)\b|\S\s+check-?list\s*$`)
+	// Task lines of each dialect, matched on item or heading text.
+	specItemRe    = regexp.MustCompile(`^(?:\*\*)?T(\d{1,6})(?:\*\*)?:?(?:\s|$)`)
+	nativeHeadRe  = regexp.MustCompile(`^(?:\[([ xX\-])\]\s+)?(?:(?:Task|Subtask)\s+)?T(\d{1,6})(?:\s*[:.\-–—]\s*|\s+|$)(.*)$`)
+	kiroItemRe    = regexp.MustCompile(`^(\d{1,4}(?:\.\d{1,4})*)(\.?)(?:\s+|$)(.*)$`)
+	kiroTrailerRe = regexp.MustCompile(`(?m)^\s*(?:[-*]\s+)?_[^_\n:]{1,30}[:：]`)
+	taskHeadRe    = regexp.MustCompile(`^(?:[^\p{L}\p{N}\s]+\s*)?(?:Task|TASK)\s+(\d{1,4}(?:[.\-]\d{1,4})*)(?:\s*[:.\-–—]\s*|\s+|$)(.*)$`)
+	taskParaRe    = regexp.MustCompile(`^\*\*(?:Task|TASK)\s+(\d{1,4}(?:[.\-]\d{1,4})*)\s*[:.\-–—]\s*(.*?)\s*\*\*\s*$`)
+)
+
+// label normalises a heading or lead-in for the exclusion and phase tests.
+func label(s string) string {
+	s = plainText(s)
+	s = strings.TrimLeftFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r)
+	})
+	return strings.TrimSpace(strings.TrimRight(s, ": "))
+}
+
+// sections computes, for every block, the heading that names its phase.
+func (b *builder) sections() {
+	d := b.d
+	b.phase = make([]int, len(d.blocks))
+	b.phaseSeen = map[int]bool{}
+	var stack []int
+	for i := range d.blocks {
+		blk := &d.blocks[i]
+		if blk.kind == bHeading {
+			for len(stack) > 0 && d.blocks[stack[len(stack)-1]].level >= blk.level {
+				stack = stack[:len(stack)-1]
+			}
+		}
+		b.phase[i] = -1
+		for j := len(stack) - 1; j >= 0; j-- {
+			if phaseRe.MatchString(label(d.blocks[stack[j]].text)) {
+				b.phase[i] = stack[j]
+				break
+			}
+		}
+		if b.phase[i] < 0 {
+			for j := len(stack) - 1; j >= 0; j-- {
+				if d.blocks[stack[j]].level == 2 {
+					b.phase[i] = stack[j]
+					break
+				}
+			}
+		}
+		b.stack = append(b.stack, nil)
+		if blk.kind == bHeading {
+			stack = append(stack, i)
+		}
+	}
+	// Exclusion needs the whole enclosing chain; store it only for items.
+	// The same pass finds where each heading's section ends.
+	b.hend = make([]int, len(d.blocks))
+	stack = stack[:0]
+	for i := range d.blocks {
+		blk := &d.blocks[i]
+		if blk.kind == bHeading {
+			for len(stack) > 0 && d.blocks[stack[len(stack)-1]].level >= blk.level {
+				b.hend[stack[len(stack)-1]] = i
+				stack = stack[:len(stack)-1]
+			}
+			stack = append(stack, i)
+			continue
+		}
+		if blk.kind == bItem {
+			b.stack[i] = append([]int(nil), stack...)
+		}
+	}
+	for _, h := range stack {
+		b.hend[h] = len(d.blocks)
+	}
+}
+
+// sectionEnd is the offset where heading i's section ends: the next heading
+// of the same or a higher level.
+func (b *builder) sectionEnd(i int) int {
+	end := len(b.d.src)
+	if n := b.hend[i]; n < len(b.d.blocks) {
+		end = b.d.blocks[n].start
+	}
+	return b.d.trimBlank(b.d.blocks[i].start, end)
+}
+
+// nextHeadingStart is the offset of the first heading after block i.
+func (b *builder) nextHeading(i int) int {
+	for j := i + 1; j < len(b.d.blocks); j++ {
+		if b.d.blocks[j].kind == bHeading {
+			return b.d.blocks[j].start
+		}
+	}
+	return len(b.d.src)
+}
+
+// excluded reports whether item i sits in a criteria list (Acceptance
+// Criteria, Definition of Done, ...) rather than in a list of work.
+func (b *builder) excluded(i int) bool {
+	d := b.d
+	for _, h := range b.stack[i] {
+		if excludeRe.MatchString(label(d.blocks[h].text)) {
+			return true
+		}
+	}
+	for it := i; it >= 0; it = d.blocks[it].item {
+		if lead := b.leadIn(it); lead != "" && excludeRe.MatchString(label(lead)) {
+			return true
+		}
+		if it != i && excludeRe.MatchString(label(d.blocks[it].text)) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadIn returns the paragraph line introducing the list that holds item i.
+func (b *builder) leadIn(i int) string {
+	d := b.d
+	j := d.blocks[i].up
+	if j < 1 || d.blocks[j].kind != bOther {
+		return ""
+	}
+	if p := &d.blocks[j-1]; p.kind == bPara && p.next == j && p.item == d.blocks[j].item {
+		return p.last
+	}
+	return ""
+}
+
+// detect picks the dialect from the document's shape.
+func (b *builder) detect() Format {
+	d := b.d
+	if fm := b.p.FrontMatter; fm != nil {
+		for _, k := range []string{"gates", "executor", "agent"} {
+			if _, ok := fm[k]; ok {
+				return FormatNative
+			}
+		}
+	}
+	var nativeHeads, specBoxes, specBullets, kiro, taskHeads, taskItems, boxes int
+	for i := range d.blocks {
+		blk := &d.blocks[i]
+		switch blk.kind {
+		case bHeading:
+			if nativeHeadRe.MatchString(blk.text) {
+				nativeHeads++
+			}
+			if m := taskHeadRe.FindStringSubmatch(blk.text); m != nil {
+				taskHeads++
+			}
+		case bPara:
+			if taskParaRe.MatchString(blk.text) {
+				taskHeads++
+			}
+		case bItem:
+			if specItemRe.MatchString(blk.text) {
+				if blk.cb >= 0 {
+					specBoxes++
+				} else {
+					specBullets++
+				}
+			}
+			if blk.cb < 0 {
+				continue
+			}
+			boxes++
+			if kiroItemRe.MatchString(blk.text) {
+				kiro++
+			}
+			if taskHeadRe.MatchString(plainText(blk.text)) {
+				taskItems++
+			}
+		}
+	}
+	switch {
+	case nativeHeads > 0 && nativeHeads >= specBoxes:
+		return FormatNative
+	case specBoxes > 0 && specBoxes*2 >= boxes:
+		return FormatSpecKit
+	case kiro > 0 && (kiro*2 >= boxes || kiroTrailerRe.Match(d.src)):
+		return FormatKiro
+	case specBoxes > 0:
+		return FormatSpecKit
+	case taskHeads > 0:
+		return b.headingDialect()
+	case taskItems > 0:
+		return FormatPhased
+	case specBullets >= 3:
+		// Bare "- T001 ..." bullets (spec-kit without checkboxes); a stray
+		// "- **T5**: note" in prose is not enough.
+		return FormatSpecKit
+	case boxes > 0:
+		return FormatChecklist
+	}
+	return FormatNative
+}
+
+// headingDialect tells superpowers plans ("Task 3:") from phased ones ("Task 1.2:").
+func (b *builder) headingDialect() Format {
+	for i := range b.d.blocks {
+		blk := &b.d.blocks[i]
+		var m []string
+		switch blk.kind {
+		case bHeading:
+			m = taskHeadRe.FindStringSubmatch(blk.text)
+		case bPara:
+			m = taskParaRe.FindStringSubmatch(blk.text)
+		}
+		if m != nil && strings.ContainsAny(m[1], ".-") {
+			return FormatPhased
+		}
+	}
+	return FormatSuperpowers
+}

@@ -1,0 +1,290 @@
+package planparse
+
+import (
+	"regexp"
+	"strings"
+)
+
+var (
+	// A field line: optional bullet and checkbox, then "Label: value" with the
+	// label possibly bold or italic ("**Files:**", "**Dependencies**:", "_Requirements: 1.2_").
+	bulletRe   = regexp.MustCompile(`^(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX\-]\]\*?\s+)?`)
+	fieldRe    = regexp.MustCompile(`^([\p{L}][\p{L}\p{N} /&()'-]{0,40}?)\s*[:：]\s*(.*)$`)
+	refTRe     = regexp.MustCompile(`\b[Tt](\d{1,6})(?:\s*[-–]\s*[Tt](\d{1,6}))?\b`)
+	refTaskRe  = regexp.MustCompile(`(?i)\b(?:task|subtask)\s+(\d+(?:[.\-]\d+)*)`)
+	refNumRe   = regexp.MustCompile(`(?:^|[\s,(\[])(\d+(?:\.\d+)*)\b`)
+	noneRe     = regexp.MustCompile(`(?i)^\s*(?:-+|—|none|n/?a|no|nothing|\[\])\s*(?:$|[\s(.,;])`)
+	yesRe      = regexp.MustCompile(`(?i)^(?:yes|true|y|on|x|✓|✅)\b`)
+	fileNoteRe = regexp.MustCompile(`(?i)\((new|create|created|modify|modified|edit|delete|deleted|removed?|test)\)`)
+)
+
+type fieldKind uint8
+
+const (
+	fNone fieldKind = iota
+	fFiles
+	fDeps
+	fAcceptance
+	fGates
+	fBlast
+	fExecutor
+	fCheckpoint
+	fStatus
+	fAction // a single file line: Create:/Modify:/Test:/Delete:
+)
+
+var fieldNames = map[string]fieldKind{
+	"files": fFiles, "file": fFiles, "files/modules touched": fFiles, "files/interfaces": fFiles,
+	"files to modify": fFiles, "files touched": fFiles, "files to create": fFiles, "files changed": fFiles,
+	"depends on": fDeps, "depends": fDeps, "dependencies": fDeps, "dependency": fDeps, "dep": fDeps,
+	"deps": fDeps, "blocked by": fDeps, "requires": fDeps,
+	"acceptance": fAcceptance, "acceptance criteria": fAcceptance, "acceptance test": fAcceptance,
+	"acceptance tests": fAcceptance, "done when": fAcceptance, "definition of done": fAcceptance,
+	"gates": fGates, "gate": fGates,
+	"blast radius": fBlast, "boundary": fBlast,
+	"executor":   fExecutor,
+	"checkpoint": fCheckpoint,
+	"status":     fStatus,
+	"create":     fAction, "modify": fAction, "test": fAction, "tests": fAction, "delete": fAction,
+	"new": fAction, "edit": fAction, "remove": fAction,
+}
+
+var actionNames = map[string]FileAction{
+	"create": ActionCreate, "new": ActionCreate, "modify": ActionModify, "edit": ActionModify,
+	"test": ActionTest, "tests": ActionTest, "delete": ActionDelete, "remove": ActionDelete,
+}
+
+var noteActions = map[string]FileAction{
+	"new": ActionCreate, "create": ActionCreate, "created": ActionCreate,
+	"modify": ActionModify, "modified": ActionModify, "edit": ActionModify,
+	"delete": ActionDelete, "deleted": ActionDelete, "remove": ActionDelete, "removed": ActionDelete,
+	"test": ActionTest,
+}
+
+// fieldLine splits a body line into its field kind and value.
+func fieldLine(s string) (fieldKind, string, string) {
+	s = strings.TrimSpace(bulletRe.ReplaceAllString(strings.TrimSpace(s), ""))
+	s = strings.ReplaceAll(s, "**", "")
+	s = strings.Trim(s, "_")
+	m := fieldRe.FindStringSubmatch(s)
+	if m == nil {
+		return fNone, "", ""
+	}
+	key := strings.ToLower(strings.TrimSpace(m[1]))
+	k, ok := fieldNames[key]
+	if !ok {
+		return fNone, "", ""
+	}
+	return k, key, strings.TrimSpace(strings.Trim(strings.TrimSpace(m[2]), "_"))
+}
+
+// scanFields reads the planx fields from task body lines first..last
+// (1-based, inclusive), skipping code blocks. Continuation bullets belong to
+// the last list-valued field (Files, Depends on, Acceptance).
+func (b *builder) scanFields(t *Task, first, last int) {
+	cur := fNone
+	curIndent := -1
+	for n := first; n <= last; n++ {
+		if n-1 < len(b.d.inCode) && b.d.inCode[n-1] {
+			continue
+		}
+		raw := b.d.lineText(n)
+		trim := strings.TrimSpace(raw)
+		if trim == "" {
+			continue
+		}
+		indent := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		isBullet := bulletRe.MatchString(trim)
+		k, key, val := fieldLine(trim)
+		if k == fAction && cur != fFiles {
+			// "Test: ..." outside a Files list is prose unless it names a path.
+			if p := cleanPath(val); !pathLike(p) {
+				k = fNone
+			}
+		}
+		if k != fNone {
+			b.applyField(t, k, key, val)
+			switch k {
+			case fFiles, fDeps, fAcceptance:
+				cur, curIndent = k, indent
+			case fAction:
+				// stays inside the Files list
+			default:
+				cur = fNone
+			}
+			continue
+		}
+		if cur == fNone {
+			continue
+		}
+		if !isBullet && indent <= curIndent {
+			cur = fNone
+			continue
+		}
+		item := strings.TrimSpace(bulletRe.ReplaceAllString(trim, ""))
+		switch cur {
+		case fFiles:
+			b.addFile(t, item, ActionTouch, true)
+		case fDeps:
+			b.addRefs(t, item)
+		case fAcceptance:
+			if item != "" {
+				t.Acceptance = append(t.Acceptance, plainText(item))
+			}
+		}
+	}
+}
+
+func (b *builder) applyField(t *Task, k fieldKind, key, val string) {
+	switch k {
+	case fFiles:
+		if val == "" {
+			return
+		}
+		for _, part := range splitList(val) {
+			b.addFile(t, part, ActionTouch, true)
+		}
+	case fAction:
+		b.addFile(t, val, actionNames[key], true)
+	case fDeps:
+		b.addRefs(t, val)
+	case fAcceptance:
+		if v := plainText(val); v != "" && !noneRe.MatchString(v) {
+			t.Acceptance = append(t.Acceptance, v)
+		}
+	case fGates:
+		t.Gates = []string{}
+		for _, g := range splitList(val) {
+			if g = strings.Trim(strings.TrimSpace(g), "`"); g != "" && !noneRe.MatchString(g) {
+				t.Gates = append(t.Gates, g)
+			}
+		}
+	case fBlast:
+		t.BlastRadius = strings.Trim(plainText(val), "`")
+	case fExecutor:
+		t.Executor = strings.ToLower(strings.Trim(plainText(val), "`"))
+	case fCheckpoint:
+		t.Checkpoint = yesRe.MatchString(plainText(val))
+	case fStatus:
+		if s, ok := statusWord(val); ok {
+			t.Status = s
+		}
+	}
+}
+
+func statusWord(v string) (Status, bool) {
+	v = strings.ToLower(plainText(v))
+	switch {
+	case strings.HasPrefix(v, "done"), strings.HasPrefix(v, "complete"), strings.HasPrefix(v, "✅"):
+		return StatusDone, true
+	case strings.HasPrefix(v, "in progress"), strings.HasPrefix(v, "in-progress"), strings.HasPrefix(v, "doing"):
+		return StatusInProgress, true
+	case strings.HasPrefix(v, "optional"):
+		return StatusOptional, true
+	case strings.HasPrefix(v, "open"), strings.HasPrefix(v, "todo"), strings.HasPrefix(v, "pending"):
+		return StatusOpen, true
+	}
+	return "", false
+}
+
+// splitList splits "a, b and c" style lists, keeping backticked parts whole.
+func splitList(s string) []string {
+	var out []string
+	var cur strings.Builder
+	tick := false
+	for _, r := range s {
+		switch {
+		case r == '`':
+			tick = !tick
+			cur.WriteRune(r)
+		case !tick && (r == ',' || r == ';'):
+			out = append(out, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	out = append(out, cur.String())
+	return out
+}
+
+// addFile records a declared file. Explicit entries (a Files field) are
+// checked for escaping the repository; heuristic ones from prose are not
+// trusted enough for that and are dropped instead.
+func (b *builder) addFile(t *Task, entry string, action FileAction, explicit bool) {
+	entry = strings.TrimSpace(entry)
+	if k, key, val := fieldLine(entry); k == fAction {
+		action, entry = actionNames[key], val
+	} else if strings.EqualFold(key, "reference") {
+		return
+	}
+	if strings.HasPrefix(strings.ToLower(entry), "reference:") {
+		return
+	}
+	if m := fileNoteRe.FindStringSubmatch(entry); m != nil && action == ActionTouch {
+		action = noteActions[strings.ToLower(m[1])]
+	}
+	p := cleanPath(entry)
+	if p == "" || !(pathLike(p) || knownFile(p)) {
+		return
+	}
+	if !explicit {
+		p = strings.TrimPrefix(p, "/")
+		if escapes(p) {
+			return
+		}
+	}
+	for _, f := range t.Files {
+		if f.Path == p {
+			return
+		}
+	}
+	t.Files = append(t.Files, File{Path: p, Action: action})
+}
+
+func knownFile(p string) bool {
+	l := strings.ToLower(p)
+	return strings.HasSuffix(l, "file") || l == "license" || l == "readme" || l == "changelog"
+}
+
+// addRefs records raw dependency references; they are resolved once all
+// tasks are known.
+func (b *builder) addRefs(t *Task, s string) {
+	s = plainText(s)
+	if noneRe.MatchString(s) {
+		return
+	}
+	b.refs[t] = append(b.refs[t], extractRefs(s, b.numericRefs)...)
+}
+
+// extractRefs finds task references: T-IDs (with ranges T004-T007),
+// "Task 1.2", and, in dialects whose labels are numbers, bare "1.2".
+func extractRefs(s string, numeric bool) []string {
+	var out []string
+	for _, m := range refTRe.FindAllStringSubmatch(s, -1) {
+		from, ok := parseTID("T" + m[1])
+		if !ok {
+			continue
+		}
+		to, ok2 := parseTID("T" + m[2])
+		if !ok2 || to < from || to-from > 200 {
+			to = from
+		}
+		for n := from; n <= to; n++ {
+			out = append(out, string(canonicalID(n)))
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, m := range refTaskRe.FindAllStringSubmatch(s, -1) {
+		out = append(out, "task "+m[1])
+	}
+	if len(out) > 0 || !numeric {
+		return out
+	}
+	for _, m := range refNumRe.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}

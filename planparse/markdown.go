@@ -1,0 +1,313 @@
+package planparse
+
+import (
+	"bytes"
+	"regexp"
+	"sort"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"go.abhg.dev/goldmark/frontmatter"
+)
+
+type blockKind uint8
+
+const (
+	bOther blockKind = iota
+	bHeading
+	bItem
+	bPara
+	bFence
+)
+
+// block is a flattened goldmark block node. Dialect parsers work on this
+// pre-order list rather than on the AST so they can look ahead and behind
+// cheaply, and so every position is a byte offset into the original source.
+type block struct {
+	kind  blockKind
+	level int // heading level, or list nesting depth for items (0 = outermost)
+	pos   int // offset of the block's marker or first character
+	start int // offset of the start of the line holding pos
+	line  int // 1-based line of pos
+	next  int // index in doc.blocks of the first block after this block's subtree
+	item  int // index of the nearest enclosing list item, -1 at top level
+	up    int // index of the parent block, -1 at top level
+
+	text string // heading text, item text after marker and checkbox, paragraph first line
+	last string // paragraph: its last line, where a lead-in label such as "**Acceptance:**" sits
+
+	// list items
+	cb      int  // offset of the checkbox character, -1 when none
+	mark    byte // checkbox character: ' ', 'x', 'X' or '-'
+	star    bool // Kiro's "[ ]*" optional marker
+	ordered bool
+
+	// fenced code blocks
+	info     string
+	code     string
+	codeLine int
+	closed   bool
+}
+
+// doc is a markdown source parsed once and shared by all dialect parsers.
+type doc struct {
+	src     []byte
+	lines   []int // offset of the start of each line
+	blocks  []block
+	inCode  []bool // per 0-based line: inside a code block (fence lines included)
+	fm      *frontmatter.Data
+	fmLines int // number of lines the front matter occupies
+}
+
+// Item lines: marker, spacing, optional checkbox with Kiro's optional star.
+var itemHeadRe = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])([ \t]+|$)(?:\[([ xX\-])\](\*?)(?:[ \t]+|$))?`)
+
+func newDoc(src []byte) *doc {
+	d := &doc{src: src, lines: lineStarts(src)}
+	d.inCode = make([]bool, len(d.lines))
+
+	p := parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		// Only the task-list inline parser: planx needs block structure, and
+		// skipping emphasis and link parsing keeps the parse linear.
+		parser.WithInlineParsers(util.Prioritized(extension.NewTaskCheckBoxParser(), 0)),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)
+	p.AddOptions(parser.WithBlockParsers(util.Prioritized(&frontmatter.Parser{}, 0)))
+	pc := parser.NewContext()
+	root := p.Parse(text.NewReader(src), parser.WithContext(pc))
+	d.fm = frontmatter.Get(pc)
+	if d.fm != nil {
+		d.fmLines = frontMatterLines(src, d.lines)
+	}
+	d.walk(root, -1, -1, 0)
+	return d
+}
+
+// frontMatterLines counts the lines of a front-matter block including both
+// delimiters, or all lines when the closing delimiter is missing.
+func frontMatterLines(src []byte, lines []int) int {
+	first := bytes.TrimRight(lineBytes(src, lines, 0), " \t")
+	for i := 1; i < len(lines); i++ {
+		if bytes.Equal(bytes.TrimRight(lineBytes(src, lines, i), " \t"), first) {
+			return i + 1
+		}
+	}
+	return len(lines)
+}
+
+// lineBytes returns 0-based line i without its line ending.
+func lineBytes(src []byte, lines []int, i int) []byte {
+	s := lines[i]
+	e := len(src)
+	if i+1 < len(lines) {
+		e = lines[i+1]
+	}
+	b := src[s:e]
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+// lineOf returns the 0-based line holding offset off.
+func (d *doc) lineOf(off int) int {
+	return sort.Search(len(d.lines), func(i int) bool { return d.lines[i] > off }) - 1
+}
+
+// lineText returns 1-based line n without its line ending.
+func (d *doc) lineText(n int) string {
+	if n < 1 || n > len(d.lines) {
+		return ""
+	}
+	return string(lineBytes(d.src, d.lines, n-1))
+}
+
+// lineStart returns the offset of 1-based line n, or len(src) past the end.
+func (d *doc) lineStart(n int) int {
+	if n-1 >= len(d.lines) {
+		return len(d.src)
+	}
+	if n < 1 {
+		return 0
+	}
+	return d.lines[n-1]
+}
+
+func nodePos(n ast.Node) int {
+	if p := n.Pos(); p >= 0 {
+		return p
+	}
+	if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+		return n.Lines().At(0).Start
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Type() == ast.TypeBlock {
+			if p := nodePos(c); p >= 0 {
+				return p
+			}
+		}
+	}
+	return -1
+}
+
+func (d *doc) walk(n ast.Node, up, item, depth int) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Type() != ast.TypeBlock {
+			continue
+		}
+		pos := nodePos(c)
+		if pos < 0 || pos > len(d.src) {
+			d.walk(c, up, item, depth)
+			continue
+		}
+		ln := d.lineOf(pos)
+		idx := len(d.blocks)
+		d.blocks = append(d.blocks, block{pos: pos, start: d.lines[ln], line: ln + 1, item: item, up: up, cb: -1})
+		childItem, childDepth := item, depth
+		switch v := c.(type) {
+		case *ast.Heading:
+			d.heading(idx, v)
+		case *ast.ListItem:
+			d.listItem(idx, depth)
+			if l, ok := v.Parent().(*ast.List); ok {
+				d.blocks[idx].ordered = l.IsOrdered()
+			}
+			childItem, childDepth = idx, depth+1
+		case *ast.Paragraph, *ast.TextBlock:
+			d.paragraph(idx, c)
+		case *ast.FencedCodeBlock:
+			d.fence(idx, v)
+		case *ast.CodeBlock:
+			d.markCode(c.Lines())
+		}
+		d.walk(c, idx, childItem, childDepth)
+		d.blocks[idx].next = len(d.blocks)
+	}
+}
+
+func (d *doc) heading(idx int, h *ast.Heading) {
+	b := &d.blocks[idx]
+	b.kind, b.level = bHeading, h.Level
+	if h.Lines().Len() > 0 {
+		seg := h.Lines().At(0)
+		b.text = cleanHeading(string(seg.Value(d.src)))
+	}
+}
+
+func (d *doc) listItem(idx, depth int) {
+	b := &d.blocks[idx]
+	b.kind, b.level = bItem, depth
+	end := len(d.src)
+	if b.line < len(d.lines) {
+		end = d.lines[b.line]
+	}
+	raw := d.src[b.pos:end]
+	raw = bytes.TrimSuffix(bytes.TrimSuffix(raw, []byte("\n")), []byte("\r"))
+	m := itemHeadRe.FindSubmatchIndex(raw)
+	if m == nil {
+		return
+	}
+	if m[6] >= 0 {
+		b.cb = b.pos + m[6]
+		b.mark = raw[m[6]]
+		b.star = m[9] > m[8]
+	}
+	b.text = string(bytes.TrimSpace(raw[m[1]:]))
+}
+
+func (d *doc) paragraph(idx int, n ast.Node) {
+	b := &d.blocks[idx]
+	b.kind = bPara
+	lines := n.Lines()
+	if lines.Len() == 0 {
+		return
+	}
+	first, lastSeg := lines.At(0), lines.At(lines.Len()-1)
+	b.text = string(bytes.TrimSpace(first.Value(d.src)))
+	b.last = string(bytes.TrimSpace(lastSeg.Value(d.src)))
+}
+
+func (d *doc) fence(idx int, f *ast.FencedCodeBlock) {
+	b := &d.blocks[idx]
+	b.kind = bFence
+	if f.Info != nil {
+		b.info = string(bytes.TrimSpace(f.Info.Segment.Value(d.src)))
+	}
+	open := b.line - 1 // 0-based line of the opening fence
+	lines := f.Lines()
+	var buf bytes.Buffer
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		buf.Write(seg.Value(d.src))
+	}
+	b.code = string(bytes.ReplaceAll(buf.Bytes(), []byte("\r\n"), []byte("\n")))
+	b.codeLine = b.line + 1
+	last := open
+	if lines.Len() > 0 {
+		b.codeLine = d.lineOf(lines.At(0).Start) + 1
+		last = d.lineOf(lines.At(lines.Len() - 1).Start)
+	}
+	opener := bytes.TrimLeft(lineBytes(d.src, d.lines, open), " \t>")
+	closeAt := last + 1
+	if closeAt < len(d.lines) && isClosingFence(opener, lineBytes(d.src, d.lines, closeAt)) {
+		b.closed = true
+		last = closeAt
+	}
+	for i := open; i <= last && i < len(d.inCode); i++ {
+		d.inCode[i] = true
+	}
+}
+
+// isClosingFence reports whether line closes a fence opened by opener
+// (same character, at least as long, nothing else on the line).
+func isClosingFence(opener, line []byte) bool {
+	if len(opener) == 0 {
+		return false
+	}
+	c := opener[0]
+	n := 0
+	for n < len(opener) && opener[n] == c {
+		n++
+	}
+	l := bytes.TrimLeft(line, " \t>")
+	m := 0
+	for m < len(l) && l[m] == c {
+		m++
+	}
+	return m >= n && len(bytes.TrimSpace(l[m:])) == 0
+}
+
+func (d *doc) markCode(lines *text.Segments) {
+	for i := 0; i < lines.Len(); i++ {
+		if ln := d.lineOf(lines.At(i).Start); ln >= 0 && ln < len(d.inCode) {
+			d.inCode[ln] = true
+		}
+	}
+}
+
+// subtreeEnd is the offset just past block i's last non-blank line: the
+// start of the next block outside its subtree, with blank lines given back.
+func (d *doc) subtreeEnd(i int) int {
+	end := len(d.src)
+	if n := d.blocks[i].next; n < len(d.blocks) {
+		end = d.blocks[n].start
+	}
+	return d.trimBlank(d.blocks[i].start, end)
+}
+
+// trimBlank moves end back over blank lines, never before start.
+func (d *doc) trimBlank(start, end int) int {
+	for end > start {
+		ln := d.lineOf(end - 1)
+		if ln < 0 || d.lines[ln] < start || d.lines[ln] >= end {
+			break
+		}
+		if len(bytes.TrimSpace(d.src[d.lines[ln]:end])) != 0 {
+			break
+		}
+		end = d.lines[ln]
+	}
+	return end
+}

@@ -1,0 +1,147 @@
+package planparse
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+var (
+	leadLabelsRe = regexp.MustCompile(`^(?:\[[^\]\n]{1,40}\]\s*)+`)
+	oneLabelRe   = regexp.MustCompile(`\[([^\]\n]{1,40})\]`)
+	dependsOnRe  = regexp.MustCompile(`(?i)\(\s*(?:depends on|after|requires|blocked by)\s*:?\s*([^)]*)\)`)
+	backtickRe   = regexp.MustCompile("`([^`\n]+)`")
+	inTailRe     = regexp.MustCompile(`(?i)\s(?:in|at|to|under|from)\s+(\S[^()]*?)\s*$`)
+	trailJunkRe  = regexp.MustCompile(`[\s✅⚠️🎯]+$`)
+)
+
+// parseNative reads planx's own format and spec-kit task lists: T-numbered
+// headings ("### T001: Title") or T-numbered list items ("- [ ] T001 [P] Title").
+func (b *builder) parseNative(spec bool) {
+	b.tids = true
+	d := b.d
+	if !spec {
+		for i := range d.blocks {
+			blk := &d.blocks[i]
+			if blk.kind != bHeading {
+				continue
+			}
+			m := nativeHeadRe.FindStringSubmatch(blk.text)
+			if m == nil {
+				continue
+			}
+			b.headingTask(i, "T"+m[2], m[3], m[1])
+		}
+		if len(b.p.Tasks) > 0 {
+			return
+		}
+	}
+	boxed := false
+	for i := range d.blocks {
+		if blk := &d.blocks[i]; blk.kind == bItem && blk.cb >= 0 && specItemRe.MatchString(blk.text) {
+			boxed = true
+			break
+		}
+	}
+	for i := range d.blocks {
+		blk := &d.blocks[i]
+		if blk.kind != bItem || (boxed && blk.cb < 0) {
+			continue
+		}
+		m := specItemRe.FindStringSubmatch(blk.text)
+		if m == nil {
+			continue
+		}
+		rest := strings.TrimSpace(blk.text[len(m[0]):])
+		t := b.newTask("T"+m[1], "", blk.line, blk.start, d.subtreeEnd(i))
+		b.placeTask(t, i)
+		if blk.cb >= 0 {
+			t.setCheckbox(blk.cb, blk.mark, blk.star)
+		}
+		b.specLine(t, rest)
+	}
+}
+
+// headingTask adds a task whose heading is block i. mark is the checkbox
+// character written in the heading ("### [ ] T001: ..."), or "".
+func (b *builder) headingTask(i int, lbl, title, mark string) *Task {
+	blk := &b.d.blocks[i]
+	t := b.newTask(lbl, title, blk.line, blk.start, b.sectionEnd(i))
+	b.placeTask(t, i)
+	if mark != "" {
+		eol := b.d.lineStart(blk.line + 1)
+		if k := bytes.Index(b.d.src[blk.pos:eol], []byte("["+mark+"]")); k >= 0 {
+			t.setCheckbox(blk.pos+k+1, mark[0], false)
+		}
+	}
+	low := strings.ToLower(title)
+	if strings.Contains(title, "✅") || strings.Contains(low, "**complete**") || strings.HasSuffix(low, "(done)") {
+		t.Status = StatusDone
+	}
+	t.Title = cleanTitle(title)
+	return t
+}
+
+var statusSuffixRe = regexp.MustCompile(`(?i)\s*[-–—]?\s*\**\s*(?:complete|completed|done)\s*\**\s*$`)
+
+func cleanTitle(s string) string {
+	s = strings.ReplaceAll(s, "✅", "")
+	s = statusSuffixRe.ReplaceAllString(s, "")
+	s = trailJunkRe.ReplaceAllString(s, "")
+	return plainText(s)
+}
+
+// placeTask records the phase a task belongs to.
+func (b *builder) placeTask(t *Task, i int) {
+	h := b.phase[i]
+	if h < 0 {
+		return
+	}
+	t.Phase = plainText(b.d.blocks[h].text)
+	if !b.phaseSeen[h] {
+		b.phaseSeen[h] = true
+		b.p.Phases = append(b.p.Phases, Phase{Title: t.Phase, Line: b.d.blocks[h].line})
+	}
+}
+
+// specLine reads the rest of a spec-kit line after the ID: bracket labels,
+// "(depends on ...)" and the file paths the description ends with.
+func (b *builder) specLine(t *Task, rest string) {
+	if m := leadLabelsRe.FindString(rest); m != "" {
+		for _, l := range oneLabelRe.FindAllStringSubmatch(m, -1) {
+			l := strings.TrimSpace(l[1])
+			if strings.EqualFold(l, "P") {
+				t.Parallel = true
+			} else if l != "" {
+				t.Labels = append(t.Labels, l)
+			}
+		}
+		rest = strings.TrimSpace(rest[len(m):])
+	}
+	if strings.HasPrefix(rest, "(P)") {
+		t.Parallel = true
+		rest = strings.TrimSpace(rest[3:])
+	}
+	for _, m := range dependsOnRe.FindAllStringSubmatch(rest, -1) {
+		b.addRefs(t, m[1])
+	}
+	desc := strings.TrimSpace(dependsOnRe.ReplaceAllString(rest, ""))
+	desc = trailJunkRe.ReplaceAllString(desc, "")
+	t.Title = cleanTitle(desc)
+	for _, m := range backtickRe.FindAllStringSubmatch(desc, -1) {
+		if p := cleanPath(m[1]); pathLike(p) && !strings.Contains(m[1], " ") {
+			b.addFile(t, p, ActionTouch, false)
+		}
+	}
+	if m := inTailRe.FindStringSubmatch(desc); m != nil {
+		for _, part := range strings.FieldsFunc(strings.ReplaceAll(m[1], " and ", ","), func(r rune) bool { return r == ',' }) {
+			part = strings.TrimSpace(part)
+			if strings.Contains(part, " ") && !strings.HasPrefix(part, "`") {
+				break
+			}
+			if p := cleanPath(part); pathLike(p) {
+				b.addFile(t, p, ActionTouch, false)
+			}
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package planparse
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// MaxSize is the largest plan planx reads; anything bigger is not a plan.
+const MaxSize = 10 << 20
+
+// Options control parsing.
+type Options struct {
+	// Format forces a dialect; FormatAuto detects one.
+	Format Format
+}
+
+// Formats lists the dialects Options.Format accepts, FormatAuto excluded.
+func Formats() []Format {
+	return []Format{FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist}
+}
+
+// ParseFile reads the plan at path (at most MaxSize bytes) and parses it.
+func ParseFile(path string, opts Options) (*Plan, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w: %w", path, ErrUnreadable, err)
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("parse %s: %w: %w", path, ErrUnreadable, err)
+	}
+	return Parse(path, src, opts)
+}
+
+// Parse turns src into a Plan. It fails only when src is not a readable
+// text plan (ErrUnreadable); problems in the plan itself are reported as
+// Plan.Diagnostics, see Plan.Err.
+func Parse(path string, src []byte, opts Options) (*Plan, error) {
+	switch {
+	case len(src) > MaxSize:
+		return nil, fmt.Errorf("parse %s: %w: larger than %d MiB", path, ErrUnreadable, MaxSize>>20)
+	case bytes.IndexByte(src, 0) >= 0:
+		return nil, fmt.Errorf("parse %s: %w: binary file (NUL bytes)", path, ErrUnreadable)
+	}
+	switch opts.Format {
+	case FormatAuto, FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist:
+	default:
+		return nil, fmt.Errorf("parse %s: unknown format %q (want one of %s)", path, opts.Format, formatList())
+	}
+	p := &Plan{Path: path, Source: src, Tasks: []*Task{}, Diagnostics: []Diagnostic{}}
+	b := &builder{p: p, refs: map[*Task][]string{}, parent: map[*Task]*Task{}}
+
+	format := opts.Format
+	if format == FormatAuto && looksLikeJSON(src) {
+		format = FormatTaskMaster
+	}
+	if format == FormatTaskMaster || (format == FormatAuto && taskMasterTextRe.Match(src)) {
+		p.Format = FormatTaskMaster
+		b.numericRefs = true
+		if looksLikeJSON(src) {
+			b.parseTaskMasterJSON(src)
+		} else {
+			b.parseTaskMasterText(src)
+		}
+	} else {
+		b.d = newDoc(src)
+		b.frontMatter()
+		b.sections()
+		if format == FormatAuto {
+			format = b.detect()
+		}
+		p.Format = format
+		b.parseMarkdown(format)
+		b.finishMarkdown()
+	}
+	b.finish()
+	return p, nil
+}
+
+func formatList() string {
+	var s []string
+	for _, f := range Formats() {
+		s = append(s, string(f))
+	}
+	return strings.Join(s, ", ")
+}
+
+// ParseFormat checks a user-supplied dialect name; "" and "auto" mean detect.
+func ParseFormat(s string) (Format, error) {
+	switch s = strings.ToLower(strings.TrimSpace(s)); s {
+	case "", "auto":
+		return FormatAuto, nil
+	case "memory-bank", "memorybank":
+		return FormatNative, nil
+	case "spec-kit":
+		return FormatSpecKit, nil
+	case "cc-sdd":
+		return FormatKiro, nil
+	case "task-master":
+		return FormatTaskMaster, nil
+	}
+	for _, f := range Formats() {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return FormatAuto, errors.New("unknown plan format " + fmt.Sprintf("%q", s) + " (want auto, " + formatList() + ")")
+}
+
+func looksLikeJSON(src []byte) bool {
+	t := bytes.TrimLeft(src, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+func (b *builder) parseMarkdown(f Format) {
+	switch f {
+	case FormatNative:
+		b.parseNative(false)
+	case FormatSpecKit:
+		b.parseNative(true)
+	case FormatKiro:
+		b.parseKiro()
+	case FormatSuperpowers, FormatPhased:
+		b.parseTaskHeadings()
+	case FormatChecklist:
+		b.parseChecklist()
+	}
+}
+
+// builder accumulates a Plan while a dialect parser runs.
+type builder struct {
+	p    *Plan
+	d    *doc
+	refs map[*Task][]string // raw dependency references, resolved in finish
+	// numericRefs lets bare numbers ("1.2") in dependency fields refer to labels.
+	numericRefs bool
+	// tids: the dialect's own T-numbers are the IDs; otherwise IDs are positional.
+	tids bool
+
+	parent map[*Task]*Task // parent links, turned into IDs once IDs are final
+	// post runs dialect-specific body reading after the generic fields.
+	post func(t *Task, first, last int)
+
+	hend      []int // per heading block: index of the block ending its section
+	phase     []int // per block: index of the heading naming its phase, -1 for none
+	stack     [][]int
+	phaseSeen map[int]bool
+}
+
+func (b *builder) diag(sev Severity, line int, msg, hint string) {
+	b.p.Diagnostics = append(b.p.Diagnostics, Diagnostic{Severity: sev, Line: line, Message: msg, Hint: hint})
+}
+
+// newTask adds a task whose text spans [start, end) of the source.
+func (b *builder) newTask(label, title string, line, start, end int) *Task {
+	if end < start {
+		end = start
+	}
+	t := &Task{
+		Label:     label,
+		Title:     plainText(title),
+		Status:    StatusOpen,
+		DependsOn: []TaskID{},
+		Files:     []File{},
+		Steps:     []Step{},
+		Line:      line,
+		Start:     start,
+		End:       end,
+		Checkbox:  -1,
+	}
+	b.p.Tasks = append(b.p.Tasks, t)
+	return t
+}
+
+// setCheckbox records a task's checkbox and the status it encodes.
+func (t *Task) setCheckbox(off int, mark byte, star bool) {
+	t.Checkbox = off
+	switch mark {
+	case 'x', 'X':
+		t.Status = StatusDone
+	case '-':
+		t.Status = StatusInProgress
+	default:
+		t.Status = StatusOpen
+		if star {
+			t.Status = StatusOptional
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package planparse
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// finishMarkdown fixes task ranges (a task ends where the next one starts),
+// then reads bodies, executable steps and fields.
+func (b *builder) finishMarkdown() {
+	d := b.d
+	tasks := b.p.Tasks
+	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].Start < tasks[j].Start })
+	var fences []int
+	for i := range d.blocks {
+		if d.blocks[i].kind == bFence {
+			fences = append(fences, i)
+			if !d.blocks[i].closed {
+				b.unterminated(i)
+			}
+		}
+	}
+	f := 0
+	for k, t := range tasks {
+		if k+1 < len(tasks) && tasks[k+1].Start >= t.Start && t.End > tasks[k+1].Start {
+			t.End = d.trimBlank(t.Start, tasks[k+1].Start)
+		}
+		if t.End < t.Start {
+			t.End = t.Start
+		}
+		t.Body = string(d.src[t.Start:t.End])
+		for f < len(fences) && d.blocks[fences[f]].pos < t.Start {
+			f++
+		}
+		for g := f; g < len(fences) && d.blocks[fences[g]].pos < t.End; g++ {
+			blk := &d.blocks[fences[g]]
+			if lang, ok := runInfo(blk.info); ok {
+				t.Steps = append(t.Steps, Step{Lang: lang, Code: blk.code, Line: blk.codeLine})
+			}
+		}
+		last := t.Line
+		if t.End > t.Start {
+			last = d.lineOf(t.End-1) + 1
+		}
+		b.scanFields(t, t.Line+1, last)
+		if b.post != nil {
+			b.post(t, t.Line+1, last)
+		}
+		if t.Title == "" {
+			t.Title = t.Label
+		}
+	}
+}
+
+// runInfo reports whether a fence info string marks an executable step
+// ("sh run", "bash run"): the word run must follow the language.
+func runInfo(info string) (string, bool) {
+	f := strings.Fields(info)
+	if len(f) < 2 {
+		return "", false
+	}
+	for _, w := range f[1:] {
+		if w == "run" {
+			return strings.Trim(f[0], "{}."), true
+		}
+	}
+	return "", false
+}
+
+func (b *builder) unterminated(i int) {
+	blk := &b.d.blocks[i]
+	if _, run := runInfo(blk.info); run {
+		b.diag(SeverityError, blk.line, "executable code fence is never closed",
+			"close the ``` block; an open fence swallows the rest of the plan")
+		return
+	}
+	b.diag(SeverityWarning, blk.line, "code fence is never closed",
+		"close the ``` block; an open fence swallows the rest of the plan")
+}
+
+// finish assigns IDs, resolves parents and dependencies, fills in the plan
+// title and topic and validates the result.
+func (b *builder) finish() {
+	p := b.p
+	for i, t := range p.Tasks {
+		if n, ok := parseTID(t.Label); ok && b.tids {
+			t.ID = canonicalID(n)
+		} else {
+			t.ID = canonicalID(i + 1)
+		}
+	}
+	for t, par := range b.parent {
+		t.Parent = par.ID
+	}
+	b.resolveRefs()
+	if p.Title == "" && b.d != nil {
+		for _, lvl := range []int{1, 2, 3, 4, 5, 6} {
+			for i := range b.d.blocks {
+				if blk := &b.d.blocks[i]; blk.kind == bHeading && blk.level == lvl && blk.text != "" {
+					p.Title = plainText(blk.text)
+					break
+				}
+			}
+			if p.Title != "" {
+				break
+			}
+		}
+	}
+	if p.Topic == "" {
+		p.Topic = topicFromPath(p.Path)
+	}
+	if p.Topic == "" {
+		p.Topic = slugify(p.Title)
+	}
+	if p.Topic == "" {
+		p.Topic = "plan"
+	}
+	if p.Title == "" {
+		p.Title = p.Topic
+	}
+	b.validate()
+}
+
+func (b *builder) resolveRefs() {
+	p := b.p
+	byID := make(map[TaskID]*Task, len(p.Tasks))
+	byLabel := make(map[string]*Task, len(p.Tasks))
+	for _, t := range p.Tasks {
+		if _, ok := byID[t.ID]; !ok {
+			byID[t.ID] = t
+		}
+		if k := refKey(t.Label); k != "" {
+			if _, ok := byLabel[k]; !ok {
+				byLabel[k] = t
+			}
+		}
+	}
+	for _, t := range p.Tasks {
+		seen := map[TaskID]bool{}
+		for _, r := range b.refs[t] {
+			var dep *Task
+			if n, ok := parseTID(r); ok && b.tids {
+				dep = byID[canonicalID(n)]
+			}
+			if dep == nil {
+				dep = byLabel[refKey(r)]
+			}
+			if dep == nil {
+				b.diag(SeverityError, t.Line, fmt.Sprintf("%s depends on unknown task %s", t.ID, r),
+					"refer to a task that exists in this plan, or remove the dependency")
+				continue
+			}
+			if !seen[dep.ID] {
+				seen[dep.ID] = true
+				t.DependsOn = append(t.DependsOn, dep.ID)
+			}
+		}
+	}
+}

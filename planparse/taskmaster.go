@@ -1,0 +1,278 @@
+package planparse
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// tmTask is one task-master task or subtask.
+type tmTask struct {
+	ID           json.RawMessage   `json:"id"`
+	Title        string            `json:"title"`
+	Description  string            `json:"description"`
+	Details      string            `json:"details"`
+	TestStrategy string            `json:"testStrategy"`
+	Status       string            `json:"status"`
+	Priority     string            `json:"priority"`
+	Dependencies []json.RawMessage `json:"dependencies"`
+}
+
+var tmSubRe = regexp.MustCompile(`^## (\d+)\.\s+(.*?)\s*(?:\[([\w-]+)\])?\s*$`)
+
+// span is a JSON value's byte range in the source.
+type span struct{ start, end int }
+
+func lineStarts(src []byte) []int {
+	lines := []int{0}
+	for i, c := range src {
+		if c == '\n' && i+1 < len(src) {
+			lines = append(lines, i+1)
+		}
+	}
+	return lines
+}
+
+func lineAt(lines []int, off int) int {
+	return sort.Search(len(lines), func(i int) bool { return lines[i] > off })
+}
+
+// parseTaskMasterJSON reads task-master's tasks.json, tagged
+// ({"master": {"tasks": [...]}}) or legacy ({"tasks": [...]}). Subtasks
+// become tasks of their own whose Parent is the enclosing task.
+func (b *builder) parseTaskMasterJSON(src []byte) {
+	b.numericRefs = true
+	lines := lineStarts(src)
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(src, &top); err != nil {
+		line := 1
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line = lineAt(lines, int(se.Offset))
+		}
+		b.diag(SeverityError, line, "task-master JSON: "+err.Error(), "fix the JSON syntax")
+		return
+	}
+	path := []string{"tasks"}
+	if _, ok := top["tasks"]; !ok {
+		tags := make([]string, 0, len(top))
+		for k := range top {
+			tags = append(tags, k)
+		}
+		sort.Strings(tags)
+		if _, ok := top["master"]; ok {
+			tags = append([]string{"master"}, tags...)
+		}
+		path = nil
+		for _, k := range tags {
+			var inner map[string]json.RawMessage
+			if json.Unmarshal(top[k], &inner) == nil && inner["tasks"] != nil {
+				path = []string{k, "tasks"}
+				b.p.Title = k
+				break
+			}
+		}
+		if path == nil {
+			return
+		}
+	}
+	elems, err := arrayAt(src, 0, path)
+	if err != nil {
+		b.diag(SeverityError, 1, "task-master JSON: "+err.Error(), "tasks must be a list of task objects")
+		return
+	}
+	for _, e := range elems {
+		b.tmTask(src, lines, e, "", nil)
+	}
+}
+
+func (b *builder) tmTask(src []byte, lines []int, e span, parentLabel string, parent *Task) {
+	raw := src[e.start:e.end]
+	var tt tmTask
+	if err := json.Unmarshal(raw, &tt); err != nil {
+		b.diag(SeverityError, lineAt(lines, e.start), "task-master task: "+err.Error(), "each task must be an object with id, title, status")
+		return
+	}
+	id := strings.Trim(string(tt.ID), `"`)
+	lbl := id
+	if parentLabel != "" {
+		lbl = parentLabel + "." + id
+	}
+	t := b.newTask(lbl, tt.Title, lineAt(lines, e.start), e.start, e.end)
+	t.Body = string(raw)
+	t.Status = tmStatus(tt.Status)
+	if tt.Priority != "" {
+		t.Labels = append(t.Labels, "priority:"+tt.Priority)
+	}
+	if s := strings.TrimSpace(tt.TestStrategy); s != "" {
+		t.Acceptance = append(t.Acceptance, s)
+	}
+	if parent != nil {
+		b.parent[t] = parent
+	}
+	for _, d := range tt.Dependencies {
+		s := strings.Trim(string(d), `"`)
+		if s == "" {
+			continue
+		}
+		if parentLabel != "" && !strings.Contains(s, ".") && d[0] != '"' {
+			s = parentLabel + "." + s // a subtask's integer dependency names a sibling
+		}
+		b.refs[t] = append(b.refs[t], s)
+	}
+	subs, err := arrayAt(raw, e.start, []string{"subtasks"})
+	if err != nil {
+		return
+	}
+	for _, s := range subs {
+		b.tmTask(src, lines, s, lbl, t)
+	}
+}
+
+func tmStatus(s string) Status {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "done", "completed", "complete":
+		return StatusDone
+	case "in-progress", "in_progress", "review":
+		return StatusInProgress
+	case "deferred", "cancelled", "canceled":
+		return StatusOptional
+	}
+	return StatusOpen
+}
+
+// arrayAt walks the object keys in path and returns the byte spans of the
+// array elements found there; offsets are relative to data plus base.
+func arrayAt(data []byte, base int, path []string) ([]span, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for _, key := range path {
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return nil, fmt.Errorf("expected an object holding %q", key)
+		}
+		for {
+			if !dec.More() {
+				return nil, fmt.Errorf("no %q key", key)
+			}
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			if k, _ := tok.(string); k == key {
+				break
+			}
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, errors.New("expected a list")
+	}
+	var out []span
+	for dec.More() {
+		start := skipSep(data, int(dec.InputOffset()))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return out, err
+		}
+		out = append(out, span{base + start, base + int(dec.InputOffset())})
+	}
+	return out, nil
+}
+
+func skipSep(data []byte, off int) int {
+	for off < len(data) && strings.IndexByte(" \t\r\n,", data[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+// parseTaskMasterText reads task-master's per-task task_NNN.txt: "# Key:
+// value" headers, then "# Subtasks:" with "## N. Title [status]" entries.
+func (b *builder) parseTaskMasterText(src []byte) {
+	b.numericRefs = true
+	lines := lineStarts(src)
+	text := func(i int) string { return string(lineBytes(src, lines, i)) }
+	var main *Task
+	var cur *Task
+	key := ""
+	mainID := ""
+	closeTask := func(t *Task, endLine int) {
+		if t == nil {
+			return
+		}
+		end := len(src)
+		if endLine < len(lines) {
+			end = lines[endLine]
+		}
+		t.End = end
+		t.Body = string(src[t.Start:t.End])
+	}
+	for i := range lines {
+		l := text(i)
+		switch {
+		case strings.HasPrefix(l, "# ") && strings.Contains(l, ":"):
+			k, v, _ := strings.Cut(strings.TrimPrefix(l, "# "), ":")
+			key, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
+			switch key {
+			case "task id":
+				mainID = v
+				main = b.newTask(v, "", i+1, lines[i], len(src))
+				cur = main
+			case "title":
+				if main != nil {
+					main.Title = v
+				}
+			case "status":
+				if main != nil {
+					main.Status = tmStatus(v)
+				}
+			case "dependencies":
+				if main != nil && !noneRe.MatchString(v) && v != "" {
+					b.diag(SeverityInfo, i+1, fmt.Sprintf("task %s depends on task(s) %s kept in other task-master files; planx does not follow them", mainID, v),
+						"run tasks.json to get cross-task ordering")
+				}
+			case "test strategy":
+				if main != nil && v != "" {
+					main.Acceptance = append(main.Acceptance, v)
+				}
+			case "subtasks":
+				closeTask(main, i)
+				cur = nil
+			}
+		case strings.HasPrefix(l, "## ") && main != nil:
+			closeTask(cur, i)
+			m := tmSubRe.FindStringSubmatch(l)
+			if m == nil {
+				cur = nil
+				continue
+			}
+			cur = b.newTask(mainID+"."+m[1], m[2], i+1, lines[i], len(src))
+			b.parent[cur] = main
+			if m[3] != "" {
+				cur.Status = tmStatus(m[3])
+			}
+		case strings.HasPrefix(l, "### Dependencies:") && cur != nil && cur != main:
+			v := strings.TrimSpace(strings.TrimPrefix(l, "### Dependencies:"))
+			if !noneRe.MatchString(v) {
+				for _, r := range splitList(v) {
+					if r = strings.TrimSpace(r); r != "" {
+						if _, err := strconv.Atoi(r); err == nil {
+							r = mainID + "." + r
+						}
+						b.refs[cur] = append(b.refs[cur], r)
+					}
+				}
+			}
+		case key == "test strategy" && cur == main && main != nil && strings.TrimSpace(l) != "":
+			main.Acceptance = append(main.Acceptance, strings.TrimSpace(l))
+		}
+	}
+	closeTask(cur, len(lines))
+}
