@@ -36,7 +36,9 @@ func (b *builder) parseNative(spec bool) {
 			return
 		}
 	}
-	boxed := false
+	// planx's own list form always has a checkbox; bare "- T001" bullets are
+	// read only in spec-kit files that have no checkbox tasks at all.
+	boxed := !spec
 	for i := range d.blocks {
 		if blk := &d.blocks[i]; blk.kind == bItem && blk.cb >= 0 && specItemRe.MatchString(blk.text) {
 			boxed = true

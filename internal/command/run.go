@@ -82,9 +82,3 @@ func ciFlag() cli.Flag {
 func ciMode(cmd *cli.Command) bool {
 	return cmd.Bool("ci") || os.Getenv("CI") == "true"
 }
-
-func newValidateCmd(stdio *IO) *cli.Command {
-	return &cli.Command{Name: "validate", Usage: "validate", Action: func(context.Context, *cli.Command) error {
-		return fmt.Errorf("validate: not built yet")
-	}}
-}
