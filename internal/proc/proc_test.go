@@ -202,7 +202,7 @@ func TestTimeoutKillsProcessTree(t *testing.T) {
 	r, err := Run(context.Background(), Spec{
 		Name:       "tree",
 		Script:     "sleep 30 &\necho $!\nsleep 30 | cat\nwait\n",
-		Timeout:    300 * time.Millisecond,
+		Timeout:    500 * time.Millisecond,
 		OutputPath: out,
 	})
 	if err != nil {
@@ -224,7 +224,7 @@ func TestTimeoutEscalatesToSIGKILL(t *testing.T) {
 	r, err := Run(context.Background(), Spec{
 		Name:       "stubborn",
 		Script:     "trap '' TERM\nsleep 30 &\necho $!\nwait\n",
-		Timeout:    200 * time.Millisecond,
+		Timeout:    500 * time.Millisecond,
 		OutputPath: out,
 	})
 	if err != nil {
@@ -257,7 +257,7 @@ func TestBackgroundJobDoesNotOutliveStep(t *testing.T) {
 func TestContextCancelInterrupts(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
+	time.AfterFunc(500*time.Millisecond, cancel)
 	out := filepath.Join(t.TempDir(), "out.log")
 	start := time.Now()
 	r, err := Run(ctx, Spec{Name: "c", Script: "sleep 30 &\necho $!\nwait\n", OutputPath: out})
