@@ -74,7 +74,7 @@ func TestRunTimeout(t *testing.T) {
 
 func TestRunInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
+	time.AfterFunc(500*time.Millisecond, cancel)
 	rs, err := Run(ctx, []Gate{
 		{Name: "first", Command: "true"},
 		{Name: "slow", Command: "sleep 30"},
