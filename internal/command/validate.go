@@ -127,6 +127,7 @@ func writeValidateJSON(w io.Writer, p *planparse.Plan) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(r)
 }
 
