@@ -148,6 +148,7 @@ func (b *builder) detect() Format {
 			}
 		}
 	}
+	runSteps := 0
 	var nativeHeads, specBoxes, specBullets, kiro, taskHeads, taskItems, boxes int
 	for i := range d.blocks {
 		blk := &d.blocks[i]
@@ -162,6 +163,10 @@ func (b *builder) detect() Format {
 		case bPara:
 			if taskParaRe.MatchString(blk.text) {
 				taskHeads++
+			}
+		case bFence:
+			if _, ok := runInfo(blk.info); ok {
+				runSteps++
 			}
 		case bItem:
 			if specItemRe.MatchString(blk.text) {
@@ -185,6 +190,9 @@ func (b *builder) detect() Format {
 	}
 	switch {
 	case nativeHeads > 0 && nativeHeads >= specBoxes:
+		return FormatNative
+	case specBoxes > 0 && runSteps > 0:
+		// `run` steps are planx's own: a T-numbered checklist with them is native.
 		return FormatNative
 	case specBoxes > 0 && specBoxes*2 >= boxes:
 		return FormatSpecKit

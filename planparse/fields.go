@@ -84,6 +84,7 @@ func fieldLine(s string) (fieldKind, string, string) {
 func (b *builder) scanFields(t *Task, first, last int) {
 	cur := fNone
 	curIndent := -1
+	curBullet := false // the field line was itself a bullet: its list is nested deeper
 	for n := first; n <= last; n++ {
 		if n-1 < len(b.d.inCode) && b.d.inCode[n-1] {
 			continue
@@ -106,7 +107,7 @@ func (b *builder) scanFields(t *Task, first, last int) {
 			b.applyField(t, k, key, val)
 			switch k {
 			case fFiles, fDeps, fAcceptance:
-				cur, curIndent = k, indent
+				cur, curIndent, curBullet = k, indent, isBullet
 			case fAction:
 				// stays inside the Files list
 			default:
@@ -117,7 +118,7 @@ func (b *builder) scanFields(t *Task, first, last int) {
 		if cur == fNone {
 			continue
 		}
-		if !isBullet && indent <= curIndent {
+		if indent <= curIndent && (!isBullet || curBullet) {
 			cur = fNone
 			continue
 		}
@@ -250,7 +251,7 @@ func knownFile(p string) bool {
 // addRefs records raw dependency references; they are resolved once all
 // tasks are known.
 func (b *builder) addRefs(t *Task, s string) {
-	s = plainText(s)
+	s = strings.Trim(plainText(s), "_")
 	if noneRe.MatchString(s) {
 		return
 	}

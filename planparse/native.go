@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -62,6 +63,40 @@ func (b *builder) parseNative(spec bool) {
 		}
 		b.specLine(t, rest)
 	}
+	if spec {
+		b.otherSeries()
+	}
+}
+
+var otherSeriesRe = regexp.MustCompile(`^(?:\*\*)?([A-SU-Z][A-Z]?\d{2,6})(?:\*\*)?:?\s`)
+
+// otherSeries reports checklist items numbered in a series other than T
+// (spec-kit forks add A001 audits, Q001 checks, ...): they are not tasks.
+func (b *builder) otherSeries() {
+	var ids []string
+	first := 0
+	for i := range b.d.blocks {
+		blk := &b.d.blocks[i]
+		if blk.kind != bItem || blk.cb < 0 {
+			continue
+		}
+		if m := otherSeriesRe.FindStringSubmatch(blk.text); m != nil {
+			if first == 0 {
+				first = blk.line
+			}
+			ids = append(ids, m[1])
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	shown := ids
+	if len(shown) > 5 {
+		shown = shown[:5]
+	}
+	b.diag(SeverityInfo, first, fmt.Sprintf("%d checklist item(s) numbered outside the T series are not tasks: %s",
+		len(ids), strings.Join(shown, ", ")+map[bool]string{true: ", ...", false: ""}[len(ids) > 5]),
+		"renumber them T### if planx should run them")
 }
 
 // headingTask adds a task whose heading is block i. mark is the checkbox
