@@ -63,11 +63,6 @@ func (b *builder) parseTaskHeadings() {
 			b.placeTask(t, c.i)
 		}
 	}
-	for _, t := range b.p.Tasks {
-		if strings.HasPrefix(strings.ToLower(t.Title), "checkpoint") {
-			t.Checkpoint = true
-		}
-	}
 }
 
 var (
@@ -107,9 +102,6 @@ func (b *builder) parseChecklist() {
 		}
 		t.Label = lbl
 		t.Title = cleanTitle(text)
-		if strings.HasPrefix(strings.ToLower(t.Title), "checkpoint") {
-			t.Checkpoint = true
-		}
 		for it := blk.item; it >= 0; it = d.blocks[it].item {
 			if p, ok := itemTask[it]; ok {
 				b.parent[t] = p

@@ -40,9 +40,6 @@ func (b *builder) parseKiro() {
 			rest = strings.TrimSpace(strings.TrimSuffix(rest, "(P)"))
 		}
 		t.Title = cleanTitle(rest)
-		if strings.HasPrefix(strings.ToLower(t.Title), "checkpoint") {
-			t.Checkpoint = true
-		}
 		// The enclosing checkbox task is the parent when sub-tasks are
 		// indented; flat layouts fall back to the label ("1.2" -> "1").
 		for it := blk.item; it >= 0; it = d.blocks[it].item {

@@ -50,6 +50,9 @@ func (b *builder) finishMarkdown() {
 		if t.Title == "" {
 			t.Title = t.Label
 		}
+		if strings.HasPrefix(strings.ToLower(t.Title), "checkpoint") {
+			t.Checkpoint = true
+		}
 	}
 }
 
