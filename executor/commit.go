@@ -59,6 +59,10 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), summarize(left))
 		r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
 		r.out.warn(t.ID, msg)
+		// The tree is dirty anyway; the log on disk must say why.
+		if err := r.log.WriteFile(r.repo.Root); err != nil {
+			return sha, fmt.Errorf("write execution log: %w", err)
+		}
 	}
 	r.st.Current = ""
 	if err := r.st.save(r.repo); err != nil {
