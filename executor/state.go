@@ -28,19 +28,19 @@ const (
 // .git/planx/ (per work tree, never committed). What is done is what git says
 // is done: State only says where the run stopped and why.
 type State struct {
-	RunID     string           `json:"run_id"`
-	PlanPath  string           `json:"plan_path"` // repo-relative
-	Topic     string           `json:"topic"`
-	Branch    string           `json:"branch"`
-	OrigHead  gitops.SHA       `json:"orig_head"` // HEAD before the rollback commit ("" when unborn)
-	Base      gitops.SHA       `json:"base"`      // the rollback commit
-	Status    string           `json:"status"`
-	Current   planparse.TaskID `json:"current,omitempty"`
-	Reason    string           `json:"reason,omitempty"`
-	Started   time.Time        `json:"started"`
-	Updated   time.Time        `json:"updated"`
-	Options   SavedOptions     `json:"options"`
-	Log       *execlog.Log     `json:"log"`
+	RunID    string           `json:"run_id"`
+	PlanPath string           `json:"plan_path"` // repo-relative
+	Topic    string           `json:"topic"`
+	Branch   string           `json:"branch"`
+	OrigHead gitops.SHA       `json:"orig_head"` // HEAD before the rollback commit ("" when unborn)
+	Base     gitops.SHA       `json:"base"`      // the rollback commit
+	Status   string           `json:"status"`
+	Current  planparse.TaskID `json:"current,omitempty"`
+	Reason   string           `json:"reason,omitempty"`
+	Started  time.Time        `json:"started"`
+	Updated  time.Time        `json:"updated"`
+	Options  SavedOptions     `json:"options"`
+	Log      *execlog.Log     `json:"log"`
 }
 
 // SavedOptions are the run options a resume must reuse.
