@@ -26,9 +26,11 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if last {
 		r.log.Status, r.log.Finished = StateCompleted, now
 	}
+	r.fault("after-tick")
 	if err := r.log.WriteFile(r.repo.Root); err != nil {
 		return "", fmt.Errorf("write execution log: %w", err)
 	}
+	r.fault("after-log")
 	undo := func() {
 		lt.Status = "failed"
 		if last {
@@ -42,7 +44,10 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		undo()
 		return "", fmt.Errorf("commit %s: %w", t.ID, err)
 	}
+	r.fault("after-stage")
+	disarm := r.faultSoon("during-commit", 50*time.Millisecond)
 	sha, err := r.repo.Commit(ctx, taskMessage(r, t, lt), gitops.CommitOptions{NoVerify: r.o.NoVerify})
+	disarm()
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
 		undo()
@@ -52,10 +57,14 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		undo()
 		return "", fmt.Errorf("commit %s: %w", t.ID, err)
 	}
+	r.fault("after-commit")
 	lt.Commit = string(sha)
+	r.st.SkipPending = nil
+	r.dirty = nil
 	// A hook that rewrote files leaves them out of the commit: say so rather
 	// than sweep them into the next task.
 	if left, err := r.repo.Status(ctx); err == nil && len(left) > 0 {
+		r.dirty = r.dirtyPaths(left)
 		msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), summarize(left))
 		r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
 		r.out.warn(t.ID, msg)
@@ -64,10 +73,11 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 			return sha, fmt.Errorf("write execution log: %w", err)
 		}
 	}
-	r.st.Current = ""
+	r.st.Current, r.st.Phase = "", ""
 	if err := r.st.save(r.repo); err != nil {
 		return sha, err
 	}
+	r.fault("after-commit-state")
 	return sha, nil
 }
 
@@ -105,6 +115,7 @@ const (
 	TrailerExecutor = "Planx-Executor"
 	TrailerGate     = "Planx-Gate"
 	TrailerRollback = "Planx-Rollback"
+	TrailerSkipped  = "Planx-Skipped"
 )
 
 func rollbackMessage(topic, planRel, runID string) string {
@@ -140,6 +151,9 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
 	fmt.Fprintf(&b, "%s: %s\n", TrailerExecutor, lt.Executor)
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", TrailerGate, gateTrailer(g))
+	}
+	for _, id := range r.st.SkipPending {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerSkipped, id)
 	}
 	return b.String()
 }

@@ -60,15 +60,21 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 	return res, nil
 }
 
-// runTask executes, verifies, gates and commits one task.
+// runTask executes, verifies, gates and commits one task. Each phase is
+// saved before it starts, so a crash anywhere can be resumed.
 func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already bool) (gitops.SHA, error) {
 	lt := r.logTask(t)
 	lt.Status, lt.Started, lt.Failure = "running", r.o.now(), ""
 	lt.Attempts++
-	r.st.Status, r.st.Current, r.st.Reason = StateRunning, t.ID, ""
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Attempt = StateRunning, t.ID, "", nil
+	r.st.Phase, r.st.PreExisting = PhaseExecute, r.dirty
+	if already {
+		r.st.Phase = PhaseVerify
+	}
 	if err := r.save(); err != nil {
 		return "", err
 	}
+	r.fault("task-start")
 	kind := r.executorFor(t)
 	lt.Executor = kind
 	if !already {
@@ -82,16 +88,33 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		default:
 			return "", &taskFailure{what: fmt.Sprintf("executor %q is not available in this version of planx; use shell steps (```sh run) or Executor: manual", kind)}
 		}
+		if err := r.setPhase(PhaseVerify); err != nil {
+			return "", err
+		}
+		r.fault("after-steps")
 	}
 	files, err := r.verify(ctx, t)
 	if err != nil {
 		return "", err
 	}
 	lt.Files = files
+	r.fault("after-verify")
+	if err := r.setPhase(PhaseGates); err != nil {
+		return "", err
+	}
 	if err := r.runGates(ctx, t, lt, last); err != nil {
 		return "", err
 	}
+	r.fault("after-gates")
+	if err := r.setPhase(PhaseCommit); err != nil {
+		return "", err
+	}
 	return r.commit(ctx, t, lt, last)
+}
+
+func (r *runner) setPhase(p string) error {
+	r.st.Phase = p
+	return r.st.save(r.repo)
 }
 
 // executorFor picks how a task is executed: its own Executor field, else
@@ -146,6 +169,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	if len(sel) == 0 {
 		return nil
 	}
+	defer r.faultSoon("during-gate", 100*time.Millisecond)()
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(),
@@ -206,6 +230,9 @@ func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) 
 	r.log.Status = status
 	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: what, Time: now})
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
+	if status != StateWaiting {
+		r.recordAttempt(context.Background())
+	}
 	saveErr := r.save()
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,9 @@ type runner struct {
 	log     *execlog.Log
 	out     *progress
 
-	preChecks []execlog.Check
+	preChecks  []execlog.Check
+	faultPoint string
+	dirty      []string // paths dirty before the next task starts (clean after a commit)
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -83,11 +86,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format)},
 	}
+	for _, t := range r.plan.Order() {
+		r.st.Plan = append(r.st.Plan, PlannedTask{ID: t.ID, Hash: t.Hash()})
+	}
+	for _, t := range tasks {
+		r.st.ToRun = append(r.st.ToRun, t.ID)
+	}
 	base, err := r.rollback(ctx, head)
 	if err != nil {
 		return nil, err
 	}
-	r.st.Base, r.log.StartCommit = base, string(base)
 	r.out.runStart(r.planRel, runID, base, len(tasks))
 	return r.loop(ctx, tasks, false)
 }
@@ -141,6 +149,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	return &runner{
 		o: o, repo: repo, plan: plan, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
 		cfg: cfg, gates: gs, out: newProgress(o.Out, o.Terminal, o.Color),
+		faultPoint: os.Getenv(faultEnv),
 	}, nil
 }
 
@@ -219,6 +228,18 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 
 // rollback makes the run's first commit, snapshotting uncommitted work.
 func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, error) {
+	// Saved first so that a crash during the commit leaves a run that
+	// `planx resume` can find (and adopt the commit if it landed).
+	r.st.Status = StateStarting
+	if err := r.st.save(r.repo); err != nil {
+		return "", err
+	}
+	r.fault("before-rollback")
+	return r.makeRollback(ctx)
+}
+
+// makeRollback commits the snapshot and records it as the run's base.
+func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 	if err := r.repo.StageAll(ctx); err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
@@ -229,14 +250,20 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 	if err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
+	r.fault("after-rollback-commit")
+	return sha, r.recordBase(ctx, sha)
+}
+
+// recordBase keeps the rollback commit in a ref and in the run state.
+func (r *runner) recordBase(ctx context.Context, sha gitops.SHA) error {
 	if err := r.repo.UpdateRef(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
-		return "", fmt.Errorf("record run base: %w", err)
+		return fmt.Errorf("record run base: %w", err)
 	}
+	r.fault("after-rollback-ref")
 	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})
-	if err := r.st.save(r.repo); err != nil {
-		return "", err
-	}
-	return sha, nil
+	r.st.Base, r.log.StartCommit = sha, string(sha)
+	r.st.Status = StateRunning
+	return r.st.save(r.repo)
 }
 
 func baseRef(runID string) string { return "refs/planx/runs/" + runID + "/base" }

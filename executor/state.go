@@ -22,6 +22,16 @@ const (
 	StateWaiting     = "waiting" // a manual task waits for a person
 	StateInterrupted = "interrupted"
 	StateCompleted   = "completed"
+	StateStarting    = "starting" // before the rollback commit is recorded
+)
+
+// Phases of a task attempt, saved so a resume after a crash knows whether the
+// task's work is complete (verify, gates, commit) or must be redone (execute).
+const (
+	PhaseExecute = "execute"
+	PhaseVerify  = "verify"
+	PhaseGates   = "gates"
+	PhaseCommit  = "commit"
 )
 
 // State is what planx keeps about a run outside the history, under
@@ -36,11 +46,39 @@ type State struct {
 	Base     gitops.SHA       `json:"base"`      // the rollback commit
 	Status   string           `json:"status"`
 	Current  planparse.TaskID `json:"current,omitempty"`
+	Phase    string           `json:"phase,omitempty"`
 	Reason   string           `json:"reason,omitempty"`
-	Started  time.Time        `json:"started"`
-	Updated  time.Time        `json:"updated"`
-	Options  SavedOptions     `json:"options"`
-	Log      *execlog.Log     `json:"log"`
+	// Plan is the plan's tasks as they were when the run started, in
+	// execution order: drift detection compares the plan against it.
+	Plan []PlannedTask `json:"plan"`
+	// ToRun lists the tasks this run set out to do, in order.
+	ToRun []planparse.TaskID `json:"to_run"`
+	// Skipped tasks; SkipPending are those no commit has recorded yet.
+	Skipped     []planparse.TaskID `json:"skipped,omitempty"`
+	SkipPending []planparse.TaskID `json:"skip_pending,omitempty"`
+	// PreExisting are the paths already dirty when the current attempt
+	// started: discarding the attempt never touches them.
+	PreExisting []string `json:"pre_existing,omitempty"`
+	// Attempt lists what the current attempt changed, recorded when it stopped.
+	Attempt []AttemptFile `json:"attempt,omitempty"`
+	Started time.Time     `json:"started"`
+	Updated time.Time     `json:"updated"`
+	Options SavedOptions  `json:"options"`
+	Log     *execlog.Log  `json:"log"`
+}
+
+// PlannedTask is a task as the plan had it when the run started.
+type PlannedTask struct {
+	ID   planparse.TaskID `json:"id"`
+	Hash string           `json:"hash"`
+}
+
+// AttemptFile is a path a failed attempt changed.
+type AttemptFile struct {
+	Path string `json:"path"`
+	// InHead: the path exists in HEAD, so discarding restores it; otherwise
+	// the attempt created it and discarding removes it.
+	InHead bool `json:"in_head"`
 }
 
 // SavedOptions are the run options a resume must reuse.

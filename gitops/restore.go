@@ -1,0 +1,53 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Discard undoes changes to the given repo-relative paths: paths in HEAD are
+// restored from HEAD (index and work tree); created paths are unstaged and
+// deleted, with directories they leave empty. It never touches other paths.
+func (r *Repo) Discard(ctx context.Context, inHead, created []string) error {
+	if len(inHead) > 0 {
+		// Paths go through stdin so names with spaces, newlines or glob
+		// characters reach git literally and no argument limit applies.
+		if _, err := r.write(ctx, nulList(inHead), "-c", "core.literalPathspecs=true",
+			"checkout", "-q", "HEAD", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return fmt.Errorf("restore %d path(s) from HEAD: %w", len(inHead), err)
+		}
+	}
+	if len(created) == 0 {
+		return nil
+	}
+	if _, err := r.write(ctx, nulList(created), "-c", "core.literalPathspecs=true",
+		"rm", "-q", "--cached", "--ignore-unmatch", "-r", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+		return fmt.Errorf("unstage %d created path(s): %w", len(created), err)
+	}
+	for _, p := range created {
+		abs := filepath.Join(r.Root, filepath.FromSlash(p))
+		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+		r.removeEmptyParents(filepath.Dir(abs))
+	}
+	return nil
+}
+
+func (r *Repo) removeEmptyParents(dir string) {
+	for dir != r.Root && strings.HasPrefix(dir, r.Root+string(filepath.Separator)) {
+		if os.Remove(dir) != nil { // not empty, or gone
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+func nulList(paths []string) []byte {
+	return []byte(strings.Join(paths, "\x00") + "\x00")
+}
