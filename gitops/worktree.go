@@ -1,0 +1,65 @@
+package gitops
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// AddWorktree checks rev out, detached, into the new directory dir as a
+// linked work tree, leaving the caller's work tree and index untouched.
+// Hooks are disabled for the checkout: a verification must not run the
+// user's post-checkout hook as a side effect.
+func (r *Repo) AddWorktree(ctx context.Context, dir string, rev SHA) error {
+	if err := checkArg("directory", dir); err != nil {
+		return err
+	}
+	if err := checkArg("revision", string(rev)); err != nil {
+		return err
+	}
+	_, err := r.write(ctx, nil, "-c", "core.hooksPath="+os.DevNull,
+		"worktree", "add", "--detach", "--quiet", dir, string(rev))
+	if err != nil {
+		return fmt.Errorf("add worktree at %s: %w", dir, err)
+	}
+	return nil
+}
+
+// RemoveWorktree deletes a linked work tree made by AddWorktree, whatever
+// was left in it, and its administrative files under the common git dir.
+func (r *Repo) RemoveWorktree(ctx context.Context, dir string) error {
+	if err := checkArg("directory", dir); err != nil {
+		return err
+	}
+	if _, err := r.write(ctx, nil, "worktree", "remove", "--force", "--force", dir); err != nil {
+		return fmt.Errorf("remove worktree %s: %w", dir, err)
+	}
+	return nil
+}
+
+// HooksDir is the absolute directory git runs this repository's hooks
+// from: core.hooksPath when set (resolved the way git resolves it), else
+// the common git dir's hooks. It may not exist yet.
+func (r *Repo) HooksDir(ctx context.Context) (string, error) {
+	out, err := r.run(ctx, nil, true, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return "", fmt.Errorf("locate hooks: %w", err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.Root, dir)
+	}
+	return dir, nil
+}
+
+// IsShallow reports whether the repository is a shallow clone, whose
+// history ends at grafted commits rather than at its real roots.
+func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
+	out, err := r.run(ctx, nil, true, "rev-parse", "--is-shallow-repository")
+	if err != nil {
+		return false, fmt.Errorf("is shallow: %w", err)
+	}
+	return strings.TrimSpace(string(out)) == "true", nil
+}
