@@ -126,6 +126,19 @@ func rollbackMessage(topic, planRel, runID string) string {
 	return b.String()
 }
 
+// finishMessage closes a run whose last task was skipped.
+func finishMessage(r *runner) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "planx: finish run of plan %s\n\n", r.plan.Topic)
+	fmt.Fprintf(&b, "The run ended without a task commit to carry its log: record the log%s.\n\n",
+		map[bool]string{true: " and the skipped tasks", false: ""}[len(r.st.SkipPending) > 0])
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n", TrailerRefs, r.planRel, TrailerRun, r.st.RunID)
+	for _, id := range r.st.SkipPending {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerSkipped, id)
+	}
+	return b.String()
+}
+
 // taskMessage is the task commit's message: subject, a short description,
 // then trailers `git interpret-trailers --parse` reads.
 func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {

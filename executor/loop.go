@@ -228,7 +228,7 @@ func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) 
 		}
 	}
 	r.log.Status = status
-	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: what, Time: now})
+	r.log.Issues = append(r.log.Issues, r.issue(t.ID, what))
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
 	if status != StateWaiting {
 		r.recordAttempt(context.Background())
@@ -256,3 +256,7 @@ func (r *runner) writePlan(b []byte) error {
 }
 
 func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+
+func (r *runner) issue(id planparse.TaskID, what string) execlog.Issue {
+	return execlog.Issue{Task: string(id), What: what, Time: r.o.now()}
+}

@@ -3,117 +3,166 @@ package executor
 import (
 	"context"
 	"fmt"
-	"io"
+	"slices"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
-// ResumeOptions configure `planx resume`.
-type ResumeOptions struct {
-	Dir      string
-	Out      io.Writer
-	Terminal bool
-	Color    bool
-}
-
 // Resume continues a stopped run. What is done is read from git: task
-// commits of this run on the branch since its rollback commit. If the stopped
-// task's changes are in the tree (a manual task done, a failure fixed by
-// hand) they are verified, gated and committed; otherwise the task runs again.
+// commits of this run on the branch since its rollback commit. The stopped
+// task is then either committed as it stands in the tree (a manual task done,
+// a failure fixed by hand, a crash after its work was complete) or executed
+// again from a clean slate (--retry, or a crash or interrupt mid-execution).
 func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
-	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
+	r, h, unlock, err := open(ctx, ro, "resume")
 	if err != nil {
 		return nil, err
 	}
-	lk, err := acquireLock(repo, "resume")
-	if err != nil {
+	defer unlock()
+	if err := r.checkDrift(ctx, h, ro.AcceptDrift); err != nil {
 		return nil, err
 	}
-	defer lk.release()
-	st, err := LoadState(repo)
-	if err != nil {
-		return nil, err
-	}
-	if st == nil {
-		return nil, fmt.Errorf("%w: no stopped run to resume; start one with `planx run PLAN`", gitops.ErrRepoState)
-	}
-	o := Options{
-		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
-		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
-		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
-		Out: ro.Out, Terminal: ro.Terminal, Color: ro.Color,
-	}
-	r, err := prepare(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	r.st, r.log = st, st.Log
-	head, err := repo.Head(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if head.Branch != st.Branch {
-		return nil, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; switch back (git switch %s) to resume",
-			gitops.ErrRepoState, st.Branch, head.Branch, st.Branch)
-	}
-	if ok, err := repo.IsAncestor(ctx, st.Base, head.SHA); err != nil || !ok {
-		return nil, fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten", gitops.ErrRepoState, st.Base.Short())
-	}
-	done, err := doneTasks(ctx, repo, st, head.SHA)
-	if err != nil {
-		return nil, err
-	}
-	tasks := r.pending(done)
+	tasks := r.remaining(h)
 	if len(tasks) == 0 {
-		if err := clearState(repo); err != nil {
-			return nil, err
-		}
-		fmt.Fprintln(r.o.Out, "planx: nothing left to do; the run is complete")
-		return &Result{RunID: st.RunID, Status: StateCompleted}, nil
+		return r.finish(ctx)
 	}
-	resumeFirst := false
-	if tasks[0].ID == st.Current {
-		changes, err := repo.Status(ctx)
+	first := tasks[0]
+	already := false
+	if first.ID == r.st.Current {
+		already, err = r.reuseAttempt(ctx, first, ro.Retry)
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range changes {
-			if c.Path != r.log.Path && c.Path != r.planRel {
-				resumeFirst = true
-				break
-			}
-		}
-		// A manual task is never executed by planx: the person's work, or the
-		// lack of it, is what gets verified.
-		if r.executorFor(tasks[0]) == "manual" {
-			resumeFirst = true
-		}
 	}
-	fmt.Fprintf(r.o.Out, "planx: resuming run %s of %s at %s (%d task(s) left)\n", st.RunID, st.PlanPath, tasks[0].ID, len(tasks))
-	return r.loop(ctx, tasks, resumeFirst)
+	if !already {
+		changes, err := r.repo.Status(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.dirty = r.dirtyPaths(changes)
+	}
+	r.out.println("planx: resuming run %s of %s at %s (%d task(s) left)", r.st.RunID, r.st.PlanPath, first.ID, len(tasks))
+	return r.loop(ctx, tasks, already)
 }
 
-// doneTasks reads from history the tasks this run has committed.
-func doneTasks(ctx context.Context, repo *gitops.Repo, st *State, head gitops.SHA) (map[planparse.TaskID]bool, error) {
-	commits, err := repo.Log(ctx, head, st.Base, 0)
+// reuseAttempt decides whether the stopped task's work in the tree is kept
+// (true: verify, gate, commit it) or discarded so the task runs again.
+func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool) (bool, error) {
+	changes, err := r.repo.Status(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("read run history: %w", err)
+		return false, err
 	}
-	done := map[planparse.TaskID]bool{}
-	for _, c := range commits {
-		var run, task string
-		for _, tr := range c.Trailers {
-			switch tr.Key {
-			case TrailerRun:
-				run = tr.Value
-			case TrailerTask:
-				task = tr.Value
-			}
+	if r.st.Attempt == nil && (retry || r.st.Phase == PhaseExecute) {
+		// A crash left no record of the attempt: everything dirty beyond
+		// what was dirty before it is the attempt's.
+		r.st.Attempt = r.attemptFiles(changes)
+	}
+	switch {
+	case retry:
+		return false, r.discard(ctx, r.st.Attempt)
+	case r.executorFor(t) == "manual" && r.st.Status == StateWaiting:
+		return true, nil // the person's work, or the lack of it, is verified
+	case r.st.Phase == PhaseExecute && r.st.Status != StateFailed:
+		// Killed or interrupted mid-step: the output is partial. Start over.
+		return false, r.discard(ctx, r.st.Attempt)
+	case r.st.Phase != PhaseExecute && r.st.Status != StateFailed:
+		return true, nil // crashed after execution: the work is complete
+	}
+	// A failure: if the tree holds work, the person fixed it by hand.
+	return len(r.attemptFiles(changes)) > 0, nil
+}
+
+// Skip marks the stopped task skipped, discards what its attempt changed and
+// goes on. The next commit records the skip in a Planx-Skipped trailer.
+func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
+	r, h, unlock, err := open(ctx, ro, "skip")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := r.checkDrift(ctx, h, ro.AcceptDrift); err != nil {
+		return nil, err
+	}
+	tasks := r.remaining(h)
+	if len(tasks) == 0 || tasks[0].ID != r.st.Current {
+		return nil, fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
+	}
+	t := tasks[0]
+	if r.st.Attempt == nil {
+		changes, err := r.repo.Status(ctx)
+		if err != nil {
+			return nil, err
 		}
-		if run == st.RunID && task != "" {
-			done[planparse.TaskID(task)] = true
+		r.st.Attempt = r.attemptFiles(changes)
+	}
+	if err := r.discard(ctx, r.st.Attempt); err != nil {
+		return nil, err
+	}
+	r.st.Skipped = append(r.st.Skipped, t.ID)
+	r.st.SkipPending = append(r.st.SkipPending, t.ID)
+	r.st.Current, r.st.Phase = "", ""
+	lt := r.logTask(t)
+	lt.Status, lt.Finished = "skipped", r.o.now()
+	r.log.Issues = append(r.log.Issues, r.issue(t.ID, "skipped by `planx skip`"))
+	if err := r.save(); err != nil {
+		return nil, err
+	}
+	r.out.println("planx: skipped %s %s", t.ID, oneLine(t.Title, 60))
+	if len(tasks) == 1 {
+		return r.finish(ctx)
+	}
+	return r.loop(ctx, tasks[1:], false)
+}
+
+// open takes the lock and reopens the stopped run.
+func open(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {
+	return openRun(ctx, ro, command, true)
+}
+
+func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan bool) (*runner, *history, func(), error) {
+	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	lk, err := acquireLock(repo, command)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	r, h, err := reopen(ctx, repo, ro, needPlan)
+	if err != nil {
+		lk.release()
+		return nil, nil, nil, err
+	}
+	return r, h, lk.release, nil
+}
+
+// finish ends a run with nothing left to execute. When the log or a skip is
+// not yet in any commit, one last commit records them, so the run's end is in
+// the history and the tree is clean.
+func (r *runner) finish(ctx context.Context) (*Result, error) {
+	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base), Status: StateCompleted}
+	r.log.Status, r.log.Finished = StateCompleted, r.o.now()
+	if err := r.log.WriteFile(r.repo.Root); err != nil {
+		return nil, err
+	}
+	changes, err := r.repo.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(changes, func(c gitops.Change) bool { return c.Path == r.log.Path }) || len(r.st.SkipPending) > 0 {
+		msg := finishMessage(r)
+		// Only the log: anything else in the tree is not the run's to commit.
+		if err := r.repo.Stage(ctx, r.log.Path); err != nil {
+			return nil, err
+		}
+		if _, err := r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: r.o.NoVerify}); err != nil {
+			return nil, fmt.Errorf("finish run: %w", err)
 		}
 	}
-	return done, nil
+	if err := clearState(r.repo); err != nil {
+		return nil, err
+	}
+	r.out.runDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
+	return res, nil
 }

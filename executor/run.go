@@ -35,6 +35,7 @@ type runner struct {
 	preChecks  []execlog.Check
 	faultPoint string
 	dirty      []string // paths dirty before the next task starts (clean after a commit)
+	head       gitops.Head
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.

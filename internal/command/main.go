@@ -70,6 +70,10 @@ func commands(stdio *IO) []*cli.Command {
 		newValidateCmd(stdio),
 		newRunCmd(stdio),
 		newResumeCmd(stdio),
+		newSkipCmd(stdio),
+		newAbortCmd(stdio),
+		newStatusCmd(stdio),
+		newUnlockCmd(stdio),
 		newDemoCmd(stdio),
 	}
 }

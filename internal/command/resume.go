@@ -12,18 +12,43 @@ func newResumeCmd(stdio *IO) *cli.Command {
 	return &cli.Command{
 		Name:    "resume",
 		Aliases: []string{"continue"},
-		Usage:   "continue a stopped run: commit a task fixed or done by hand, then go on",
-		Flags:   []cli.Flag{dirFlag(), ciFlag()},
+		Usage:   "continue a stopped run: commit the stopped task as fixed or done by hand, then go on",
+		Flags: []cli.Flag{dirFlag(), ciFlag(), acceptDriftFlag(),
+			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again"},
+		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runResume(ctx, executor.ResumeOptions{Dir: cmd.String("C")}, ciMode(cmd), stdio)
+			o := resumeOptions(cmd, stdio)
+			o.Retry = cmd.Bool("retry")
+			_, err := executor.Resume(ctx, o)
+			return err
 		},
 	}
 }
 
-func runResume(ctx context.Context, o executor.ResumeOptions, ci bool, stdio *IO) error {
-	o.Out = stdio.Out
-	o.Terminal = stdio.Terminal && !ci
-	o.Color = o.Terminal && os.Getenv("NO_COLOR") == ""
-	_, err := executor.Resume(ctx, o)
-	return err
+func newSkipCmd(stdio *IO) *cli.Command {
+	return &cli.Command{
+		Name:  "skip",
+		Usage: "skip the stopped task (discarding what its attempt changed) and go on",
+		Flags: []cli.Flag{dirFlag(), ciFlag(), acceptDriftFlag()},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			_, err := executor.Skip(ctx, resumeOptions(cmd, stdio))
+			return err
+		},
+	}
+}
+
+// resumeOptions fills the options resume, skip and abort share.
+func resumeOptions(cmd *cli.Command, stdio *IO) executor.ResumeOptions {
+	ci := ciMode(cmd)
+	return executor.ResumeOptions{
+		Dir:         cmd.String("C"),
+		AcceptDrift: cmd.Bool("accept-drift"),
+		Out:         stdio.Out,
+		Terminal:    stdio.Terminal && !ci,
+		Color:       stdio.Terminal && !ci && os.Getenv("NO_COLOR") == "",
+	}
+}
+
+func acceptDriftFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "accept-drift", Usage: "go on although committed tasks changed in the plan"}
 }

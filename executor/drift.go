@@ -1,0 +1,120 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/planx-dev/planx/planparse"
+	"github.com/sergi/go-diff/diffmatchpatch"
+)
+
+// Drift is a difference between the plan as it stands and the run: a
+// committed task whose text changed, or tasks added, removed or reordered
+// after the run started.
+type Drift struct {
+	Task planparse.TaskID `json:"task"`
+	Kind string           `json:"kind"` // changed, added, removed, reordered
+	Line int              `json:"line,omitempty"`
+	Diff string           `json:"diff,omitempty"`
+}
+
+func (d Drift) String() string {
+	s := fmt.Sprintf("%s %s", d.Task, d.Kind)
+	if d.Line > 0 {
+		s += fmt.Sprintf(" (plan line %d)", d.Line)
+	}
+	if d.Diff != "" {
+		s += ":\n" + indent(strings.TrimRight(d.Diff, "\n"), "    ")
+	}
+	return s
+}
+
+// drift compares the current plan with the run's start and its commits.
+// Pending tasks that changed are not drift: they simply run in their new form.
+func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
+	var out []Drift
+	started := map[planparse.TaskID]bool{}
+	for _, p := range r.st.Plan {
+		started[p.ID] = true
+	}
+	for _, t := range r.plan.Order() {
+		if !started[t.ID] {
+			out = append(out, Drift{Task: t.ID, Kind: "added", Line: t.Line})
+		}
+	}
+	var common []planparse.TaskID
+	for _, p := range r.st.Plan {
+		if r.plan.Task(p.ID) == nil {
+			out = append(out, Drift{Task: p.ID, Kind: "removed"})
+		} else {
+			common = append(common, p.ID)
+		}
+	}
+	i := 0
+	for _, t := range r.plan.Order() {
+		if started[t.ID] {
+			if i < len(common) && common[i] != t.ID {
+				out = append(out, Drift{Task: t.ID, Kind: "reordered", Line: t.Line})
+				break
+			}
+			i++
+		}
+	}
+	for id, c := range h.commits {
+		t := r.plan.Task(id)
+		if t == nil || "sha256:"+t.Hash() == trailer(c, TrailerTaskHash) {
+			continue
+		}
+		old := ""
+		if src, err := r.repo.ShowFile(ctx, c.SHA, r.planRel); err == nil {
+			if p, err := planparse.Parse(r.planAbs, src, planparse.Options{Format: r.plan.Format}); err == nil && p.Task(id) != nil {
+				old = p.Task(id).Body
+			}
+		}
+		out = append(out, Drift{Task: id, Kind: "changed", Line: t.Line, Diff: lineDiff(old, t.Body)})
+	}
+	return out, nil
+}
+
+// checkDrift fails with ErrDrift unless accepted.
+func (r *runner) checkDrift(ctx context.Context, h *history, accept bool) error {
+	ds, err := r.drift(ctx, h)
+	if err != nil || len(ds) == 0 {
+		return err
+	}
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString("\n  " + d.String())
+	}
+	if accept {
+		r.log.Issues = append(r.log.Issues, r.issue("", "plan drift accepted with --accept-drift:"+b.String()))
+		r.out.println("planx: plan drift accepted:%s", b.String())
+		return nil
+	}
+	return fmt.Errorf("%w: %s changed since the run started:%s\nrestore the plan's text, or pass --accept-drift to go on with the plan as it is",
+		ErrDrift, r.planRel, b.String())
+}
+
+// lineDiff is a unified-style line diff of old and new task text.
+func lineDiff(old, new string) string {
+	dmp := diffmatchpatch.New()
+	a, b, lines := dmp.DiffLinesToChars(old, new)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
+	var sb strings.Builder
+	for _, d := range diffs {
+		prefix := "  "
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			prefix = "- "
+		case diffmatchpatch.DiffInsert:
+			prefix = "+ "
+		}
+		for _, l := range strings.SplitAfter(d.Text, "\n") {
+			if l != "" {
+				sb.WriteString(prefix + strings.TrimRight(l, "\r\n") + "\n")
+			}
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,174 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// ResumeOptions configure `planx resume`, `planx skip` and `planx abort`.
+type ResumeOptions struct {
+	Dir         string
+	Retry       bool // discard the stopped attempt and execute the task again
+	AcceptDrift bool // go on although committed tasks changed in the plan
+	Out         io.Writer
+	Terminal    bool
+	Color       bool
+}
+
+// history is what git says about a run: its task commits and skipped tasks.
+type history struct {
+	commits map[planparse.TaskID]gitops.Commit
+	skipped map[planparse.TaskID]bool
+}
+
+// reopen loads a stopped run: state, plan, gates, and what git has of it.
+// The caller holds the lock.
+func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan bool) (*runner, *history, error) {
+	st, err := LoadState(repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st == nil {
+		return nil, nil, fmt.Errorf("%w: no stopped run here; start one with `planx run PLAN`", gitops.ErrRepoState)
+	}
+	if !needPlan {
+		// Abort must work even when the plan no longer parses.
+		r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath,
+			out: newProgress(firstWriter(ro.Out), ro.Terminal, ro.Color)}
+		return r, nil, r.checkHead(ctx)
+	}
+	o := Options{
+		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
+		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
+		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
+		Out: ro.Out, Terminal: ro.Terminal, Color: ro.Color,
+	}
+	r, err := prepare(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.st, r.log = st, st.Log
+	if err := r.checkHead(ctx); err != nil {
+		return nil, nil, err
+	}
+	h, err := readHistory(ctx, repo, st.RunID, st.Base, r.head.SHA)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Commits a crash kept planx from recording are git's word: take it.
+	for id, c := range h.commits {
+		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != "done" {
+			lt.Status, lt.Commit, lt.Failure = "done", string(c.SHA), ""
+		}
+	}
+	r.st.SkipPending = nil
+	for _, id := range r.st.Skipped {
+		if !h.skipped[id] {
+			r.st.SkipPending = append(r.st.SkipPending, id)
+		}
+	}
+	return r, h, nil
+}
+
+// checkHead checks HEAD is still on the run's branch, above its rollback
+// commit (adopting one a crash kept planx from recording).
+func (r *runner) checkHead(ctx context.Context) error {
+	head, err := r.repo.Head(ctx)
+	if err != nil {
+		return err
+	}
+	r.head = head
+	if head.Branch != r.st.Branch {
+		return fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; switch back (git switch %s) first",
+			gitops.ErrRepoState, r.st.Branch, head.Branch, r.st.Branch)
+	}
+	if err := r.adoptBase(ctx, head); err != nil {
+		return err
+	}
+	if ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA); err != nil || !ok {
+		return fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",
+			gitops.ErrRepoState, r.st.Base.Short())
+	}
+	return nil
+}
+
+func firstWriter(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
+
+// adoptBase finishes a rollback a crash interrupted: a rollback commit of
+// this run at HEAD is adopted, otherwise the snapshot is made now.
+func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
+	if r.st.Base != "" {
+		return nil
+	}
+	if head.SHA != "" {
+		cs, err := r.repo.Log(ctx, head.SHA, "", 1)
+		if err != nil {
+			return err
+		}
+		if len(cs) == 1 && trailer(cs[0], TrailerRun) == r.st.RunID && trailer(cs[0], TrailerRollback) == "true" {
+			return r.recordBase(ctx, cs[0].SHA)
+		}
+	}
+	_, err := r.makeRollback(ctx)
+	return err
+}
+
+func readHistory(ctx context.Context, repo *gitops.Repo, runID string, base, head gitops.SHA) (*history, error) {
+	commits, err := repo.Log(ctx, head, base, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read run history: %w", err)
+	}
+	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
+	for _, c := range commits {
+		if trailer(c, TrailerRun) != runID {
+			continue
+		}
+		if id := trailer(c, TrailerTask); id != "" {
+			h.commits[planparse.TaskID(id)] = c
+		}
+		for _, tr := range c.Trailers {
+			if tr.Key == TrailerSkipped {
+				h.skipped[planparse.TaskID(tr.Value)] = true
+			}
+		}
+	}
+	return h, nil
+}
+
+func trailer(c gitops.Commit, key string) string {
+	for _, t := range c.Trailers {
+		if t.Key == key {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+// remaining lists the run's tasks not yet committed nor skipped, in the
+// plan's current order.
+func (r *runner) remaining(h *history) []*planparse.Task {
+	want := map[planparse.TaskID]bool{}
+	for _, id := range r.st.ToRun {
+		want[id] = true
+	}
+	skipped := map[planparse.TaskID]bool{}
+	for _, id := range r.st.Skipped {
+		skipped[id] = true
+	}
+	var out []*planparse.Task
+	for _, t := range r.plan.Order() {
+		if want[t.ID] && h.commits[t.ID].SHA == "" && !skipped[t.ID] && !h.skipped[t.ID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}

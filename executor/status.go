@@ -1,0 +1,119 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// TaskStatus is one task of a run as `planx status` reports it.
+type TaskStatus struct {
+	ID     planparse.TaskID `json:"id"`
+	Title  string           `json:"title"`
+	Status string           `json:"status"` // done, failed, interrupted, waiting, running, pending, skipped
+	Commit string           `json:"commit,omitempty"`
+	Reason string           `json:"reason,omitempty"`
+}
+
+// StatusReport describes the run in progress, if any.
+type StatusReport struct {
+	InProgress bool         `json:"in_progress"`
+	RunID      string       `json:"run_id,omitempty"`
+	Plan       string       `json:"plan,omitempty"`
+	Branch     string       `json:"branch,omitempty"`
+	Base       string       `json:"rollback_commit,omitempty"`
+	Status     string       `json:"status,omitempty"`
+	Current    string       `json:"current,omitempty"`
+	Reason     string       `json:"reason,omitempty"`
+	Tasks      []TaskStatus `json:"tasks,omitempty"`
+	Drift      []Drift      `json:"drift,omitempty"`
+	LockHolder string       `json:"lock_holder,omitempty"`
+	Next       string       `json:"next,omitempty"`
+}
+
+// Status reads the run state without changing anything. It returns the
+// report and, when the run stopped on a failure or the plan drifted, an error
+// wrapping ErrTaskFailed or ErrDrift for the exit code.
+func Status(ctx context.Context, dir string) (*StatusReport, error) {
+	repo, err := gitops.Open(ctx, firstNonEmpty(dir, "."))
+	if err != nil {
+		return nil, err
+	}
+	st, err := LoadState(repo)
+	if err != nil || st == nil {
+		return &StatusReport{Next: "no run in progress; start one with `planx run PLAN`"}, err
+	}
+	rep := &StatusReport{InProgress: true, RunID: st.RunID, Plan: st.PlanPath, Branch: st.Branch,
+		Base: string(st.Base), Status: st.Status, Current: string(st.Current), Reason: st.Reason}
+	host, _ := os.Hostname()
+	li, lerr := readLock(lockPath(repo))
+	live := lerr == nil && li.alive(host)
+	if live {
+		rep.LockHolder = fmt.Sprintf("pid %d on %s since %s (%s)", li.PID, li.Host, li.Started.Format(time.RFC3339), li.Command)
+	} else if st.Status == StateRunning || st.Status == StateStarting {
+		rep.Status = StateInterrupted
+		rep.Reason = "planx stopped without saying why (killed or crashed)"
+	}
+	r, err := prepare(ctx, Options{PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format)})
+	if err != nil {
+		return rep, err
+	}
+	r.st, r.log = st, st.Log
+	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
+	if head, err := repo.Head(ctx); err == nil && st.Base != "" {
+		if h, err = readHistory(ctx, repo, st.RunID, st.Base, head.SHA); err != nil {
+			return rep, err
+		}
+	}
+	rep.Tasks = r.taskStatuses(h, rep.Status)
+	if rep.Drift, err = r.drift(ctx, h); err != nil {
+		return rep, err
+	}
+	switch {
+	case len(rep.Drift) > 0:
+		rep.Next = "restore the plan's text, or `planx resume --accept-drift`"
+		return rep, fmt.Errorf("%w: %d difference(s) between %s and the run", ErrDrift, len(rep.Drift), st.PlanPath)
+	case live:
+		rep.Next = "a planx process is working on it"
+	case rep.Status == StateWaiting:
+		rep.Next = fmt.Sprintf("do %s by hand, then `planx resume`", st.Current)
+	default:
+		rep.Next = "fix the cause and `planx resume`; or `planx resume --retry`, `planx skip`, `planx abort`"
+		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, st.Current, rep.Status)
+	}
+	return rep, nil
+}
+
+func (r *runner) taskStatuses(h *history, runStatus string) []TaskStatus {
+	want := map[planparse.TaskID]bool{}
+	for _, id := range r.st.ToRun {
+		want[id] = true
+	}
+	skipped := map[planparse.TaskID]bool{}
+	for _, id := range r.st.Skipped {
+		skipped[id] = true
+	}
+	var out []TaskStatus
+	for _, t := range r.plan.Order() {
+		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: "pending"}
+		switch c, ok := h.commits[t.ID]; {
+		case ok:
+			ts.Status, ts.Commit = "done", string(c.SHA)
+		case skipped[t.ID] || h.skipped[t.ID]:
+			ts.Status = "skipped"
+		case t.ID == r.st.Current:
+			ts.Status, ts.Reason = runStatus, r.st.Reason
+		case !want[t.ID]:
+			ts.Status = "not in run"
+			if t.Status == planparse.StatusDone {
+				ts.Status = "done before run"
+			}
+		}
+		out = append(out, ts)
+	}
+	return out
+}
