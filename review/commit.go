@@ -1,0 +1,179 @@
+package review
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/gitops"
+)
+
+// TrailerSkipped names tasks a run skipped. The executor may write it on any
+// commit of a run; review only reads it.
+const TrailerSkipped = "Planx-Skipped"
+
+// Gate is one gate result as a Planx-Gate trailer records it.
+type Gate struct {
+	Name       string `json:"name"`
+	Passed     bool   `json:"passed"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// TaskCommit is one task commit read back from its trailers.
+type TaskCommit struct {
+	ID       string     `json:"id"`
+	Subject  string     `json:"subject"`
+	Commit   gitops.SHA `json:"commit"`
+	Parent   gitops.SHA `json:"-"` // first parent; "" for a root commit
+	Plan     string     `json:"plan"`
+	Time     time.Time  `json:"time"`
+	Executor string     `json:"executor"`
+	TaskHash string     `json:"task_hash"`
+	Gates    []Gate     `json:"gates"`
+	// DurationMS is the time since the run's previous commit, from committer
+	// timestamps (one-second resolution); nil when there is none to compare.
+	DurationMS *int64 `json:"duration_ms"`
+	// Problems lists what is wrong with the trailers; empty when well formed.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// GatesPassed reports whether every recorded gate passed.
+func (t TaskCommit) GatesPassed() bool {
+	for _, g := range t.Gates {
+		if !g.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// Status is "done", "gate-failed" or "malformed", in that order of
+// precedence from worst: malformed trailers prove nothing.
+func (t TaskCommit) Status() string {
+	switch {
+	case len(t.Problems) > 0:
+		return "malformed"
+	case !t.GatesPassed():
+		return "gate-failed"
+	}
+	return "done"
+}
+
+type commitKind int
+
+const (
+	kindOther    commitKind = iota // no Planx-Run: not planx's
+	kindRollback                   // Planx-Rollback: true
+	kindTask                       // Planx-Task
+	kindRunOther                   // Planx-Run without task or rollback (unknown to this version)
+)
+
+// parsed is a commit classified by its trailers.
+type parsed struct {
+	kind    commitKind
+	run     string
+	plan    string
+	task    TaskCommit
+	skipped []string
+}
+
+var (
+	gateRE  = regexp.MustCompile(`^([^\s=]+)=(pass|fail) ([0-9]+)ms$`)
+	runRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	taskRE  = regexp.MustCompile(`^T[0-9]{3,}$`)
+	hashRE  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	splitRE = regexp.MustCompile(`[\s,]+`)
+)
+
+// ParseGate parses a Planx-Gate value, `name=pass 12ms`.
+func ParseGate(v string) (Gate, error) {
+	m := gateRE.FindStringSubmatch(v)
+	if m == nil {
+		return Gate{}, fmt.Errorf("malformed %s %q (want name=pass|fail Nms)", executor.TrailerGate, v)
+	}
+	ms, err := strconv.ParseInt(m[3], 10, 64)
+	if err != nil {
+		return Gate{}, fmt.Errorf("malformed %s %q: %w", executor.TrailerGate, v, err)
+	}
+	return Gate{Name: m[1], Passed: m[2] == "pass", DurationMS: ms}, nil
+}
+
+// values groups trailer values by key, case-insensitively as git matches keys.
+func values(ts []gitops.Trailer) map[string][]string {
+	m := map[string][]string{}
+	for _, t := range ts {
+		k := strings.ToLower(t.Key)
+		m[k] = append(m[k], t.Value)
+	}
+	return m
+}
+
+func classify(c gitops.Commit) parsed {
+	v := values(c.Trailers)
+	get := func(key string) []string { return v[strings.ToLower(key)] }
+	runs := get(executor.TrailerRun)
+	if len(runs) == 0 {
+		return parsed{kind: kindOther}
+	}
+	p := parsed{kind: kindRunOther, run: runs[0]}
+	if refs := get(executor.TrailerRefs); len(refs) > 0 {
+		p.plan = refs[0]
+	}
+	for _, s := range get(TrailerSkipped) {
+		for _, id := range splitRE.Split(strings.TrimSpace(s), -1) {
+			if id != "" {
+				p.skipped = append(p.skipped, id)
+			}
+		}
+	}
+	tasks := get(executor.TrailerTask)
+	if len(tasks) == 0 {
+		for _, r := range get(executor.TrailerRollback) {
+			if strings.EqualFold(r, "true") {
+				p.kind = kindRollback
+			}
+		}
+		return p
+	}
+	p.kind = kindTask
+	t := TaskCommit{ID: tasks[0], Subject: c.Subject, Commit: c.SHA, Plan: p.plan, Time: c.Time, Gates: []Gate{}}
+	if len(c.Parents) > 0 {
+		t.Parent = c.Parents[0]
+	}
+	bad := func(format string, args ...any) { t.Problems = append(t.Problems, fmt.Sprintf(format, args...)) }
+	one := func(key string, re *regexp.Regexp) string {
+		vs := get(key)
+		switch {
+		case len(vs) == 0:
+			bad("no %s trailer", key)
+			return ""
+		case len(vs) > 1:
+			bad("%d %s trailers, want one", len(vs), key)
+		}
+		if re != nil && !re.MatchString(vs[0]) {
+			bad("malformed %s %q", key, vs[0])
+		}
+		return vs[0]
+	}
+	one(executor.TrailerRun, runRE)
+	one(executor.TrailerTask, taskRE)
+	one(executor.TrailerRefs, nil)
+	t.TaskHash = one(executor.TrailerTaskHash, hashRE)
+	t.Executor = one(executor.TrailerExecutor, nil)
+	if !strings.HasPrefix(c.Subject, t.ID+": ") {
+		bad("subject %q does not start with %q", c.Subject, t.ID+": ")
+	}
+	for _, g := range get(executor.TrailerGate) {
+		gate, err := ParseGate(g)
+		if err != nil {
+			bad("%v", err)
+			continue
+		}
+		t.Gates = append(t.Gates, gate)
+	}
+	p.task = t
+	return p
+}

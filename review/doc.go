@@ -1,0 +1,21 @@
+// Package review reads planx runs back from git history and verifies them.
+//
+// Everything it knows comes from commit trailers (see executor.TrailerRun and
+// friends), the plan file as committed, and optional git notes: no state
+// under .git/planx is read, so review works the same on a fresh clone, in CI
+// and inside a pre-push hook.
+//
+// A run is its rollback commit (Planx-Rollback: true) plus the task commits
+// carrying the same Planx-Run, found on the first-parent history. Reading is
+// paged and stops at the rollback commit of the last run asked for, so the
+// cost follows the length of the runs read, not the age of the repository.
+//
+// Verify checks each task commit in scope: trailers well formed, the task
+// still in the plan with the same text (else drift, with a line diff), its
+// gates recorded as passed, its dependencies committed before it, and real
+// changes besides the plan and the execution log. Its error wraps the
+// sentinel that gives planx's exit code: planparse.ErrInvalid (4) for a plan
+// that no longer parses, executor.ErrTaskFailed (3) for failed gates and
+// unproven commits, executor.ErrDrift (6) for changed or removed tasks, in
+// that order of precedence.
+package review

@@ -1,0 +1,190 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/planx-dev/planx/gitops"
+)
+
+// Run is one planx run as its commits record it.
+type Run struct {
+	ID       string     `json:"id"`
+	Plan     string     `json:"plan"`
+	Rollback gitops.SHA `json:"rollback"` // "" when the rollback commit was not found
+	Started  time.Time  `json:"started,omitzero"`
+	// Tasks are the run's task commits in the order they were made.
+	Tasks []TaskCommit `json:"tasks"`
+	// Skipped lists the task ids Planx-Skipped trailers name.
+	Skipped []string `json:"skipped"`
+	// Other lists commits of the run that are neither its rollback nor a task
+	// (trailers from a newer planx); they are kept, not judged.
+	Other []gitops.SHA `json:"other_commits,omitempty"`
+	// Complete is true when the rollback commit was found.
+	Complete bool     `json:"complete"`
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Task returns the run's last commit for task id, or nil.
+func (r *Run) Task(id string) *TaskCommit {
+	for i := len(r.Tasks) - 1; i >= 0; i-- {
+		if r.Tasks[i].ID == id {
+			return &r.Tasks[i]
+		}
+	}
+	return nil
+}
+
+// Runs returns every run on the first-parent history of from ("" for HEAD),
+// newest first; plan, when not empty, keeps only the runs of that plan (as
+// their Refs trailer names it). In a shallow clone cut inside a run it
+// returns the runs read so far and a *ShallowError.
+func Runs(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) ([]Run, error) {
+	return collect(ctx, repo, from, plan, nil)
+}
+
+// Latest returns the most recent run (of plan, when given) reachable from
+// from, reading history only back to its rollback commit; nil when there is
+// none.
+func Latest(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) (*Run, error) {
+	runs, err := collect(ctx, repo, from, plan, func(*Run) bool { return true })
+	if len(runs) == 0 {
+		return nil, err
+	}
+	return &runs[0], err
+}
+
+// collect walks first parents from `from`, grouping planx commits into runs.
+// stop is asked after each run that passes the plan filter; true ends the
+// walk there.
+func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string, stop func(*Run) bool) ([]Run, error) {
+	if from == "" {
+		head, err := repo.ResolveRef(ctx, "HEAD")
+		if err != nil {
+			return nil, fmt.Errorf("read runs: %w", err)
+		}
+		if from = head; from == "" {
+			return nil, nil // unborn branch: no history, no runs
+		}
+	}
+	pg := &pager{repo: repo, from: from, size: 32}
+	var (
+		runs []Run
+		open *Run
+		last gitops.SHA
+	)
+	// finish closes the open run; it reports whether the walk should stop.
+	finish := func() bool {
+		r := open
+		open = nil
+		slices.Reverse(r.Tasks)
+		slices.Reverse(r.Skipped)
+		slices.Reverse(r.Other)
+		durations(r)
+		if plan != "" && r.Plan != plan {
+			return false
+		}
+		runs = append(runs, *r)
+		return stop != nil && stop(&runs[len(runs)-1])
+	}
+	for {
+		c, ok, err := pg.next(ctx)
+		if err != nil {
+			return runs, fmt.Errorf("read runs: %w", err)
+		}
+		if !ok {
+			break
+		}
+		last = c.SHA
+		p := classify(c)
+		if p.kind == kindOther {
+			continue
+		}
+		if open != nil && open.ID != p.run {
+			open.Problems = append(open.Problems, "no rollback commit on the first-parent history before the run's first commit")
+			if finish() {
+				return runs, nil
+			}
+		}
+		if open == nil {
+			open = &Run{ID: p.run, Tasks: []TaskCommit{}, Skipped: []string{}}
+		}
+		if open.Plan == "" || p.kind == kindRollback {
+			open.Plan = p.plan
+		}
+		open.Skipped = append(open.Skipped, p.skipped...)
+		switch p.kind {
+		case kindRollback:
+			open.Rollback, open.Started, open.Complete = c.SHA, c.Time, true
+			if finish() {
+				return runs, nil
+			}
+		case kindTask:
+			open.Tasks = append(open.Tasks, p.task)
+		default:
+			open.Other = append(open.Other, c.SHA)
+		}
+	}
+	if open == nil {
+		return runs, nil
+	}
+	shallow, err := repo.IsShallow(ctx)
+	if err != nil {
+		return runs, fmt.Errorf("read runs: %w", err)
+	}
+	id := open.ID
+	open.Problems = append(open.Problems, "history ends before the run's rollback commit")
+	finish()
+	if shallow {
+		return runs, &ShallowError{Run: id, Boundary: last}
+	}
+	return runs, nil
+}
+
+// durations fills DurationMS from the committer time of the run's previous
+// commit (the rollback commit for the first task).
+func durations(r *Run) {
+	prev := r.Started
+	for i := range r.Tasks {
+		t := &r.Tasks[i]
+		if !prev.IsZero() {
+			ms := t.Time.Sub(prev).Milliseconds()
+			t.DurationMS = &ms
+		}
+		prev = t.Time
+	}
+}
+
+// pager reads first-parent history in growing pages, so a recent run costs
+// one or two git processes and an old one a handful, never the whole log.
+type pager struct {
+	repo *gitops.Repo
+	from gitops.SHA // where the next page starts; "" at the root
+	size int
+	buf  []gitops.Commit
+}
+
+func (p *pager) next(ctx context.Context) (gitops.Commit, bool, error) {
+	if len(p.buf) == 0 {
+		if p.from == "" {
+			return gitops.Commit{}, false, nil
+		}
+		cs, err := p.repo.Log(ctx, p.from, "", p.size)
+		if err != nil {
+			return gitops.Commit{}, false, err
+		}
+		p.from = ""
+		if len(cs) == 0 {
+			return gitops.Commit{}, false, nil
+		}
+		if ps := cs[len(cs)-1].Parents; len(ps) > 0 {
+			p.from = ps[0]
+		}
+		p.buf, p.size = cs, min(p.size*4, 4096)
+	}
+	c := p.buf[0]
+	p.buf = p.buf[1:]
+	return c, true, nil
+}

@@ -1,0 +1,123 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/review/note"
+)
+
+// NoteRef is the notes ref holding each task's whole gate output.
+const NoteRef = note.Ref
+
+// ErrNotFound: no task commit matches what show was asked for.
+var ErrNotFound = errors.New("no such task commit")
+
+var taskIDRE = regexp.MustCompile(`^T[0-9]+$`)
+
+// IsTaskID reports whether s names a task (T003) rather than a revision.
+func IsTaskID(s string) bool { return taskIDRE.MatchString(s) }
+
+// FindTask returns the commit of task id in the most recent run reachable
+// from from ("" for HEAD), with that run.
+func FindTask(ctx context.Context, repo *gitops.Repo, from gitops.SHA, id string) (*Run, *TaskCommit, error) {
+	run, err := Latest(ctx, repo, from, "")
+	if run == nil {
+		if err == nil {
+			err = fmt.Errorf("%w: no planx run in the history of %s", ErrNotFound, firstNonEmpty(string(from.Short()), "HEAD"))
+		}
+		return nil, nil, err
+	}
+	t := run.Task(id)
+	if t == nil {
+		return run, nil, fmt.Errorf("%w: run %s has no commit for %s", ErrNotFound, run.ID, id)
+	}
+	return run, t, err
+}
+
+// TaskAt reads the task commit rev names.
+func TaskAt(ctx context.Context, repo *gitops.Repo, rev string) (TaskCommit, string, error) {
+	sha, err := repo.ResolveRef(ctx, rev)
+	if err != nil {
+		return TaskCommit{}, "", err
+	}
+	if sha == "" {
+		return TaskCommit{}, "", fmt.Errorf("%w: %q is neither a task id (T003) nor a commit", ErrNotFound, rev)
+	}
+	cs, err := repo.Log(ctx, sha, "", 1)
+	if err != nil {
+		return TaskCommit{}, "", err
+	}
+	if len(cs) == 0 {
+		return TaskCommit{}, "", fmt.Errorf("%w: %s", ErrNotFound, rev)
+	}
+	p := classify(cs[0])
+	if p.kind != kindTask {
+		return TaskCommit{}, "", fmt.Errorf("%w: %s is not a planx task commit (no %s trailer)", ErrNotFound, sha.Short(), "Planx-Task")
+	}
+	return p.task, p.run, nil
+}
+
+// LogSection returns the execution log the task commit changed and the
+// task's section of it: from its "### <id> " heading up to the next "### "
+// or "## " heading. path is "" when the commit changed no execution log.
+func LogSection(ctx context.Context, repo *gitops.Repo, t TaskCommit) (path, section string, err error) {
+	files, err := repo.ChangedFiles(ctx, t.Parent, t.Commit)
+	if err != nil {
+		return "", "", err
+	}
+	for _, f := range files {
+		if IsExecutionLog(f) {
+			path = f
+			break
+		}
+	}
+	if path == "" {
+		return "", "", nil
+	}
+	src, err := repo.ShowFile(ctx, t.Commit, path)
+	if err != nil {
+		return path, "", err
+	}
+	return path, Section(string(src), t.ID), nil
+}
+
+// Section extracts the "### <id> " section of an execution log.
+func Section(log, id string) string {
+	lines := strings.SplitAfter(log, "\n")
+	start := -1
+	for i, l := range lines {
+		if start < 0 {
+			if strings.HasPrefix(l, "### "+id+" ") || strings.TrimRight(l, "\r\n") == "### "+id {
+				start = i
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "### ") || strings.HasPrefix(l, "## ") {
+			return strings.TrimRight(strings.Join(lines[start:i], ""), "\n") + "\n"
+		}
+	}
+	if start < 0 {
+		return ""
+	}
+	return strings.TrimRight(strings.Join(lines[start:], ""), "\n") + "\n"
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// FormatNote is note.Format, for callers that already import review.
+func FormatNote(task string, gs []execlog.Gate, outputs map[string]string) []byte {
+	return note.Format(task, gs, outputs)
+}

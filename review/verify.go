@@ -1,0 +1,286 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Options say what Verify checks.
+type Options struct {
+	// Range "A..B" checks the task commits in it (first-parent, as pushed);
+	// empty checks the most recent run reachable from Rev.
+	Range string
+	// Rev is where history is read from without a Range; "" means HEAD.
+	Rev string
+	// Plan, when set, considers only runs of that plan (repo-relative path).
+	Plan string
+	// RerunGates runs the plan's gates again on the tip's tree, in a
+	// temporary detached worktree.
+	RerunGates bool
+	// GateOutput receives the re-run gates' live output; nil discards it.
+	GateOutput io.Writer
+}
+
+// Finding severities and kinds.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+
+	KindMalformed   = "malformed"    // trailers missing or ill-formed
+	KindGateFailed  = "gate-failed"  // a recorded gate failed
+	KindGateMissing = "gate-missing" // a configured gate is not recorded
+	KindDrift       = "drift"        // the task's text changed since its commit
+	KindNotInPlan   = "not-in-plan"  // the task (or the plan) is gone
+	KindPlanInvalid = "plan-invalid" // the plan at the tip has errors
+	KindOrder       = "order"        // committed before a dependency
+	KindEmpty       = "empty"        // changed nothing but the plan and the log
+	KindMissing     = "missing"      // a plan task not done yet
+	KindShallow     = "shallow"      // history cut by a shallow clone
+	KindRerunFailed = "rerun-failed" // a gate re-run on the tip failed
+)
+
+// Finding is one problem Verify found.
+type Finding struct {
+	Severity string     `json:"severity"`
+	Kind     string     `json:"kind"`
+	Run      string     `json:"run,omitempty"`
+	Task     string     `json:"task,omitempty"`
+	Commit   gitops.SHA `json:"commit,omitempty"`
+	Message  string     `json:"message"`
+	// Diff is the task's text at its commit against the tip, one line each
+	// prefixed "-", "+" or " ", for drift.
+	Diff string `json:"diff,omitempty"`
+}
+
+// TaskReport is a checked task commit.
+type TaskReport struct {
+	ID      string     `json:"id"`
+	Commit  gitops.SHA `json:"commit"`
+	Subject string     `json:"subject"`
+	Gates   []Gate     `json:"gates"`
+	OK      bool       `json:"ok"` // no error finding concerns this commit
+}
+
+// RunReport is a run Verify looked at.
+type RunReport struct {
+	ID       string       `json:"id"`
+	Plan     string       `json:"plan"`
+	Rollback gitops.SHA   `json:"rollback"`
+	Tasks    []TaskReport `json:"tasks"`
+	Missing  []string     `json:"missing"` // plan tasks neither done nor skipped
+}
+
+// GateRun is a gate re-run by RerunGates.
+type GateRun struct {
+	Name       string `json:"name"`
+	Command    string `json:"command"`
+	Passed     bool   `json:"passed"`
+	ExitCode   int    `json:"exit_code"`
+	DurationMS int64  `json:"duration_ms"`
+	TimedOut   bool   `json:"timed_out,omitempty"`
+	Tail       string `json:"tail,omitempty"`
+}
+
+// Report is the outcome of Verify.
+type Report struct {
+	Range    string      `json:"range,omitempty"`
+	Tip      gitops.SHA  `json:"tip"`
+	Runs     []RunReport `json:"runs"`
+	Findings []Finding   `json:"findings"`
+	Gates    []GateRun   `json:"rerun_gates,omitempty"`
+	OK       bool        `json:"ok"`
+}
+
+// Verify checks the task commits opts selects. The Report is filled as far
+// as the checks got; the error is nil when no finding is an error, else it
+// wraps the sentinel of the most serious finding (see the package doc).
+// Errors reading the repository are returned as they are.
+func Verify(ctx context.Context, repo *gitops.Repo, opts Options) (Report, error) {
+	rep := Report{Range: opts.Range, Runs: []RunReport{}, Findings: []Finding{}}
+	runs, scope, err := selectRuns(ctx, repo, opts, &rep)
+	var shallow *ShallowError
+	if errors.As(err, &shallow) {
+		rep.add(Finding{Severity: SeverityError, Kind: KindShallow, Run: shallow.Run, Message: shallow.Error()})
+		return rep, rep.err()
+	}
+	if err != nil {
+		return rep, err
+	}
+	c := newChecker(ctx, repo, rep.Tip, &rep)
+	defer c.close()
+	for i := range runs {
+		if err := c.run(&runs[i], scope); err != nil {
+			return rep, err
+		}
+	}
+	if opts.RerunGates && len(runs) > 0 {
+		if err := c.rerun(runs[0].Plan, opts.GateOutput); err != nil {
+			return rep, err
+		}
+	}
+	return rep, rep.err()
+}
+
+// selectRuns finds the runs to check and, for a range, the commits in it
+// (nil scope: every task commit of the runs).
+func selectRuns(ctx context.Context, repo *gitops.Repo, opts Options, rep *Report) ([]Run, map[gitops.SHA]bool, error) {
+	if opts.Range == "" {
+		rev := opts.Rev
+		if rev == "" {
+			rev = "HEAD"
+		}
+		tip, err := repo.ResolveRef(ctx, rev)
+		if err != nil {
+			return nil, nil, err
+		}
+		if tip == "" && rev != "HEAD" {
+			return nil, nil, fmt.Errorf("%w: %q is not a commit", ErrRange, rev)
+		}
+		if rep.Tip = tip; tip == "" {
+			return nil, nil, nil
+		}
+		run, err := Latest(ctx, repo, tip, opts.Plan)
+		if run == nil && err == nil {
+			noteShallow(ctx, repo, rep)
+			return nil, nil, nil
+		}
+		if run == nil {
+			return nil, nil, err
+		}
+		return []Run{*run}, nil, err
+	}
+	from, to, err := parseRange(ctx, repo, opts.Range)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.Tip = to
+	commits, err := repo.Log(ctx, to, from, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", opts.Range, err)
+	}
+	scope := map[gitops.SHA]bool{}
+	need := map[string]bool{}
+	for _, c := range commits {
+		scope[c.SHA] = true
+		if p := classify(c); p.kind != kindOther && (opts.Plan == "" || p.plan == opts.Plan) {
+			need[p.run] = true
+		}
+	}
+	if len(need) == 0 {
+		return nil, nil, nil
+	}
+	// Read back to the rollback commit of the oldest run the range touches,
+	// so dependency order and missing tasks are judged over whole runs.
+	runs, err := collect(ctx, repo, to, opts.Plan, func(r *Run) bool {
+		delete(need, r.ID)
+		return len(need) == 0
+	})
+	var keep []Run
+	for _, r := range runs {
+		if touches(r, scope) {
+			keep = append(keep, r)
+		}
+	}
+	return keep, scope, err
+}
+
+func touches(r Run, scope map[gitops.SHA]bool) bool {
+	if scope[r.Rollback] {
+		return true
+	}
+	for _, t := range r.Tasks {
+		if scope[t.Commit] {
+			return true
+		}
+	}
+	return false
+}
+
+// parseRange resolves "A..B" (B defaults to HEAD, as in git).
+func parseRange(ctx context.Context, repo *gitops.Repo, rng string) (from, to gitops.SHA, err error) {
+	a, b, ok := strings.Cut(rng, "..")
+	if !ok || a == "" || strings.HasPrefix(b, ".") {
+		return "", "", fmt.Errorf("%w %q: want A..B", ErrRange, rng)
+	}
+	if b == "" {
+		b = "HEAD"
+	}
+	for _, end := range []struct {
+		rev string
+		sha *gitops.SHA
+	}{{a, &from}, {b, &to}} {
+		s, err := repo.ResolveRef(ctx, end.rev)
+		if err != nil {
+			return "", "", fmt.Errorf("%w %q: %w", ErrRange, rng, err)
+		}
+		if s == "" {
+			return "", "", fmt.Errorf("%w %q: %q is not a commit here", ErrRange, rng, end.rev)
+		}
+		*end.sha = s
+	}
+	return from, to, nil
+}
+
+// noteShallow warns that a shallow clone may hide runs when none was found.
+func noteShallow(ctx context.Context, repo *gitops.Repo, rep *Report) {
+	if shallow, err := repo.IsShallow(ctx); err == nil && shallow {
+		rep.add(Finding{Severity: SeverityWarning, Kind: KindShallow,
+			Message: "no planx run in the history this shallow clone has; older runs are not checked (git fetch --unshallow, or fetch-depth: 0 in CI)"})
+	}
+}
+
+func (r *Report) add(f Finding) { r.Findings = append(r.Findings, f) }
+
+// err picks the sentinel of the most serious error finding: an invalid plan
+// makes every other check doubtful; a failed or unproven task is worse than
+// a task whose text was edited afterwards.
+func (r *Report) err() error {
+	first := map[string]*Finding{}
+	n := 0
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		if f.Severity != SeverityError {
+			continue
+		}
+		n++
+		if first[f.Kind] == nil {
+			first[f.Kind] = f
+		}
+	}
+	r.OK = n == 0
+	if n == 0 {
+		return nil
+	}
+	order := []struct {
+		kind     string
+		sentinel error
+	}{
+		{KindPlanInvalid, planparse.ErrInvalid},
+		{KindShallow, ErrShallow},
+		{KindGateFailed, executor.ErrTaskFailed},
+		{KindRerunFailed, executor.ErrTaskFailed},
+		{KindMalformed, ErrUnverified},
+		{KindEmpty, ErrUnverified},
+		{KindGateMissing, ErrUnverified},
+		{KindOrder, ErrUnverified},
+		{KindDrift, executor.ErrDrift},
+		{KindNotInPlan, executor.ErrDrift},
+	}
+	for _, o := range order {
+		if f := first[o.kind]; f != nil {
+			more := ""
+			if n > 1 {
+				more = fmt.Sprintf(" (and %d more problem(s))", n-1)
+			}
+			return fmt.Errorf("verify: %w: %s%s", o.sentinel, f.Message, more)
+		}
+	}
+	return fmt.Errorf("verify: %w: %d problem(s)", ErrUnverified, n)
+}
