@@ -212,7 +212,6 @@ func (b *builder) parseTaskMasterText(src []byte) {
 			end = lines[endLine]
 		}
 		t.End = end
-		t.Body = string(src[t.Start:t.End])
 	}
 	for i := range lines {
 		l := text(i)
@@ -222,6 +221,7 @@ func (b *builder) parseTaskMasterText(src []byte) {
 			key, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
 			switch key {
 			case "task id":
+				closeTask(cur, i)
 				mainID = v
 				main = b.newTask(v, "", i+1, lines[i], len(src))
 				cur = main
@@ -275,4 +275,7 @@ func (b *builder) parseTaskMasterText(src []byte) {
 		}
 	}
 	closeTask(cur, len(lines))
+	for _, t := range b.p.Tasks {
+		t.Body = string(src[t.Start:t.End])
+	}
 }
