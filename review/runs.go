@@ -69,7 +69,7 @@ func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 			return nil, nil // unborn branch: no history, no runs
 		}
 	}
-	pg := &pager{repo: repo, from: from, size: 32}
+	pg := &pager{repo: repo, from: from, size: 8}
 	var (
 		runs []Run
 		open *Run
@@ -80,7 +80,6 @@ func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 		r := open
 		open = nil
 		slices.Reverse(r.Tasks)
-		slices.Reverse(r.Skipped)
 		slices.Reverse(r.Other)
 		durations(r)
 		if plan != "" && r.Plan != plan {
@@ -114,7 +113,8 @@ func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 		if open.Plan == "" || p.kind == kindRollback {
 			open.Plan = p.plan
 		}
-		open.Skipped = append(open.Skipped, p.skipped...)
+		// Walking backwards: an older commit's skips go first, in their own order.
+		open.Skipped = append(slices.Clone(p.skipped), open.Skipped...)
 		switch p.kind {
 		case kindRollback:
 			open.Rollback, open.Started, open.Complete = c.SHA, c.Time, true
