@@ -46,8 +46,9 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	r.fault("after-stage")
 	disarm := r.faultSoon("during-commit", 50*time.Millisecond)
-	sha, err := r.repo.Commit(ctx, taskMessage(r, t, lt), gitops.CommitOptions{NoVerify: r.o.NoVerify})
+	sha, err := r.repo.Commit(ctx, taskMessage(r, t, lt), gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted})
 	disarm()
+	r.st.GitCommit = 0
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
 		undo()
@@ -79,6 +80,13 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	r.fault("after-commit-state")
 	return sha, nil
+}
+
+// gitStarted records the task commit's git process group before git can
+// write anything, for a resume after planx is killed (see waitGit).
+func (r *runner) gitStarted(pgid int) {
+	r.st.GitCommit = pgid
+	_ = r.st.save(r.repo)
 }
 
 // tick sets the task's checkbox in the plan file, byte for byte in place.

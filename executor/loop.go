@@ -112,6 +112,13 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	return r.commit(ctx, t, lt, last)
 }
 
+// childStarted records a step's or gate's process group before it does any
+// work, so a resume after planx is killed can stop the orphan.
+func (r *runner) childStarted(pgid int) {
+	r.st.Child = pgid
+	_ = r.st.save(r.repo)
+}
+
 func (r *runner) setPhase(p string) error {
 	r.st.Phase = p
 	return r.st.save(r.repo)
@@ -172,8 +179,9 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	defer r.faultSoon("during-gate", 100*time.Millisecond)()
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
-		BlastRadius: t.BlastRadius, Live: r.out.live(),
+		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
 	})
+	r.st.Child = 0
 	lt.Gates = lt.Gates[:0]
 	for _, g := range results {
 		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,

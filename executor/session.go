@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -39,6 +41,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		// Abort must work even when the plan no longer parses.
 		r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath,
 			out: newProgress(firstWriter(ro.Out), ro.Terminal, ro.Color)}
+		r.killOrphan()
 		return r, nil, r.checkHead(ctx)
 	}
 	o := Options{
@@ -52,6 +55,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		return nil, nil, err
 	}
 	r.st, r.log = st, st.Log
+	r.killOrphan()
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -74,6 +78,27 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 	return r, h, nil
 }
 
+// killOrphan stops a step or gate left running by a planx that was killed,
+// and waits for a git commit it left running: killing git mid-commit could
+// leave a ref lock behind, while letting it finish is safe, and resume then
+// finds the commit in the history. The caller holds the lock, so no live
+// planx owns those groups.
+func (r *runner) killOrphan() {
+	if r.st.Child != 0 {
+		proc.KillGroup(r.st.Child)
+		r.st.Child = 0
+	}
+	if r.st.GitCommit != 0 {
+		for i := 0; proc.GroupAlive(r.st.GitCommit); i++ {
+			if i == 0 {
+				r.out.println("planx: waiting for the git commit (pid %d) the stopped planx left running", r.st.GitCommit)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		r.st.GitCommit = 0
+	}
+}
+
 // checkHead checks HEAD is still on the run's branch, above its rollback
 // commit (adopting one a crash kept planx from recording).
 func (r *runner) checkHead(ctx context.Context) error {
@@ -86,8 +111,14 @@ func (r *runner) checkHead(ctx context.Context) error {
 		return fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; switch back (git switch %s) first",
 			gitops.ErrRepoState, r.st.Branch, head.Branch, r.st.Branch)
 	}
-	if err := r.adoptBase(ctx, head); err != nil {
-		return err
+	if r.st.Base == "" {
+		if err := r.adoptBase(ctx, head); err != nil {
+			return err
+		}
+		if head, err = r.repo.Head(ctx); err != nil {
+			return err
+		}
+		r.head = head
 	}
 	if ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA); err != nil || !ok {
 		return fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",

@@ -33,7 +33,8 @@ type RunOptions struct {
 	// BlastRadius is the task's declared blast radius, substituted into the
 	// commands (see Gate.Expand).
 	BlastRadius string
-	Live        io.Writer // optional copy of the output for a progress view
+	Live        io.Writer      // optional copy of the output for a progress view
+	Started     func(pgid int) // see proc.Spec.Started
 }
 
 // Run runs every gate in order and returns all their results: it does not
@@ -59,6 +60,7 @@ func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 			Env:     o.Env,
 			Timeout: timeout,
 			Live:    o.Live,
+			Started: o.Started,
 		}
 		if o.OutDir != "" {
 			spec.OutputPath = filepath.Join(o.OutDir, LogName(o.Task, g.Name))

@@ -15,6 +15,11 @@ import (
 type CommitOptions struct {
 	AllowEmpty bool // record a commit even when the index matches HEAD
 	NoVerify   bool // skip the pre-commit and commit-msg hooks (prepare-commit-msg still runs)
+	// Started, when set, runs git in a process group of its own and is
+	// called with its id once git runs: a caller that may be killed outright
+	// records it, so whoever comes next can wait for that commit to land
+	// instead of racing it.
+	Started func(pgid int)
 }
 
 // HookError is a commit that a hook refused. Hook is "pre-commit",
@@ -60,7 +65,9 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 		args = append(args, "--no-verify")
 	}
 	before := statMsgFile(r.GitDir)
-	out, err := r.write(ctx, []byte(message), args...)
+	g := r.runner
+	g.started = opts.Started
+	out, err := g.write(ctx, []byte(message), args...)
 	if err != nil {
 		var ge *GitError
 		if !errors.As(err, &ge) || errors.Is(err, ErrLocked) || ctx.Err() != nil {

@@ -84,6 +84,9 @@ type runner struct {
 	dir   string
 	env   []string
 	retry lockRetry
+	// started, when set, gets git's process group (its own, see
+	// CommitOptions.Started) as soon as git runs.
+	started func(pgid int)
 }
 
 // run executes git -C dir args. A read passes read=true so it never takes
@@ -103,7 +106,16 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	err := cmd.Run()
+	var err error
+	if g.started == nil {
+		err = cmd.Run()
+	} else {
+		ownProcessGroup(cmd)
+		if err = cmd.Start(); err == nil {
+			g.started(cmd.Process.Pid)
+			err = cmd.Wait()
+		}
+	}
 	if err == nil {
 		return stdout.Bytes(), nil
 	}

@@ -40,3 +40,15 @@ func stopGroup(pgid int, grace time.Duration) {
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
+
+// KillGroup kills what is left of a process group a previous planx started
+// and could not stop because it was itself killed: a resumed run must not
+// race an orphaned step still writing to the work tree.
+func KillGroup(pgid int) {
+	if pgid > 1 && groupAlive(pgid) {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+}
+
+// GroupAlive reports whether a process group still has a live member.
+func GroupAlive(pgid int) bool { return pgid > 1 && groupAlive(pgid) }

@@ -50,6 +50,9 @@ type Spec struct {
 	OutputPath string
 	Live       io.Writer // optional copy of the output, e.g. a progress view
 	TailLines  int       // lines kept in Result.Tail; 0 means DefaultTailLines
+	// Started, when set, is called with the child's process group id once it
+	// runs, so a caller can record it and clean up after a crash of its own.
+	Started func(pgid int)
 }
 
 // Result is how a child process ended.
@@ -130,6 +133,9 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		return res, fmt.Errorf("%s: start %s: %w", s.Name, argv[0], err)
 	}
 	pw.Close()
+	if s.Started != nil {
+		s.Started(cmd.Process.Pid)
+	}
 
 	out := &sink{file: file, live: s.Live}
 	copied := make(chan struct{})

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package gitops
+
+import "os/exec"
+
+// ownProcessGroup is a no-op where there are no process groups.
+func ownProcessGroup(*exec.Cmd) {}

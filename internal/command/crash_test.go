@@ -1,0 +1,136 @@
+package command
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/gittest"
+)
+
+// crashPlan's first task is slow and appends, so that running it twice, or
+// committing a half-run step, shows in the final tree; its gate is slow for
+// T001 only, so a kill can land inside it.
+const crashPlan = `---
+topic: crash
+gates:
+  - name: check
+    command: if [ "$PLANX_TASK_ID" = T001 ]; then sleep 0.4; fi; test -f a.txt
+---
+- [ ] T001 Slow append
+  ` + "```sh run" + `
+  echo start >> a.txt
+  sleep 0.4
+  echo end >> a.txt
+  ` + "```" + `
+- [ ] T002 Add b
+  ` + "```sh run" + `
+  echo b > b.txt
+  ` + "```" + `
+- [ ] T003 Add c
+  ` + "```sh run" + `
+  mkdir -p sub && echo c > sub/c.txt
+  ` + "```" + `
+`
+
+// TestKillAtEveryPoint kills planx with SIGKILL at every fault point, resumes,
+// and compares the result with an uninterrupted run: the same commits in the
+// same order, exactly one per task, the same files, a clean tree and fsck.
+func TestKillAtEveryPoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills and resumes planx once per fault point")
+	}
+	gittest.Setenv(t)
+	planx := planxBinary(t)
+	want := crashScenario(t, planx, "")
+	for _, point := range executor.FaultPoints() {
+		t.Run(point, func(t *testing.T) {
+			got := crashScenario(t, planx, point)
+			if got != want {
+				t.Fatalf("after a kill at %s and resume:\n%s\nuninterrupted run:\n%s", point, got, want)
+			}
+		})
+	}
+}
+
+// crashScenario runs the plan, killed at point when it is not empty, resumes
+// until done, and returns a summary of the outcome to compare.
+func crashScenario(t *testing.T, planx, point string) string {
+	t.Helper()
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, "plan.md", crashPlan)
+	gittest.WriteFile(t, dir, "wip.txt", "uncommitted work before the run\n")
+	if point == "during-commit" {
+		// Make git commit slow enough for the kill to land inside it.
+		gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 0.3\n", 0o755)
+	}
+	cmd := exec.Command(planx, "run", "plan.md")
+	cmd.Dir = dir
+	if point != "" {
+		cmd.Env = append(os.Environ(), "PLANX_FAULT="+point)
+	}
+	out, err := cmd.CombinedOutput()
+	if point == "" {
+		if err != nil {
+			t.Fatalf("uninterrupted run: %v\n%s", err, out)
+		}
+	} else {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("planx was not killed at %s: %v\n%s", point, err, out)
+		}
+		waitForGit(t, dir)
+		res := exec.Command(planx, "resume")
+		res.Dir = dir
+		if out, err := res.CombinedOutput(); err != nil {
+			t.Fatalf("resume after a kill at %s: %v\n%s", point, err, out)
+		}
+	}
+	if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
+		t.Fatalf("tree not clean:\n%s", st)
+	}
+	gittest.Git(t, dir, "fsck", "--strict", "--no-progress")
+	var b strings.Builder
+	b.WriteString(gittest.Git(t, dir, "log", "--format=%s") + "\n")
+	// Every file of HEAD but the log, whose times and run id differ by nature.
+	for _, line := range strings.Split(gittest.Git(t, dir, "ls-tree", "-r", "HEAD"), "\n") {
+		if !strings.Contains(line, "memory-bank/execute/") {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString(gittest.Git(t, dir, "show", "HEAD:a.txt") + "\n")
+	return b.String()
+}
+
+// waitForGit waits for a git that outlived the killed planx (a commit in
+// progress) to release the index, as a person would before resuming.
+func waitForGit(t *testing.T, dir string) {
+	lock := filepath.Join(dir, ".git", "index.lock")
+	for i := 0; i < 100; i++ {
+		if _, err := os.Stat(lock); os.IsNotExist(err) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("index.lock still held")
+}
+
+// planxBinary returns a path that runs this test binary as planx (see TestMain).
+func planxBinary(t *testing.T) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "planx")
+	if err := os.Symlink(self, link); err != nil {
+		t.Fatal(err)
+	}
+	return link
+}
