@@ -9,6 +9,10 @@ import (
 	"github.com/planx-dev/planx/internal/command"
 )
 
+// Set by release builds: -ldflags "-X main.version=v1.2.3 -X main.commit=abc123".
+// Written only by the linker; empty means "ask the module build info".
+var version, commit string
+
 func main() {
-	os.Exit(command.Main(context.Background(), os.Args, command.StdIO()))
+	os.Exit(command.MainWithBuild(context.Background(), os.Args, command.StdIO(), command.Build{Version: version, Commit: commit}))
 }

@@ -74,6 +74,7 @@ func commands(stdio *IO) []*cli.Command {
 		newAbortCmd(stdio),
 		newStatusCmd(stdio),
 		newUnlockCmd(stdio),
+		newLogCmd(stdio), newShowCmd(stdio), newVerifyCmd(stdio), newHookCmd(stdio),
 		newDemoCmd(stdio),
 	}
 }

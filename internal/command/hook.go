@@ -1,0 +1,237 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/review"
+	"github.com/urfave/cli/v3"
+)
+
+// hookOptions are `planx hook`'s arguments.
+type hookOptions struct {
+	Dir        string
+	RerunGates bool
+	Planx      string // what the hook runs; the installing binary by default
+}
+
+const (
+	hookMarker  = "# installed by planx hook install"
+	chainedName = "pre-push.planx-chained"
+)
+
+func newHookCmd(stdio *IO) *cli.Command {
+	return &cli.Command{
+		Name:  "hook",
+		Usage: "install or remove a pre-push hook that runs planx verify on what is pushed",
+		Description: "install writes a pre-push hook into git's hooks directory (core.hooksPath is honoured).\n" +
+			"An existing pre-push hook is kept as pre-push.planx-chained and runs first, with the same\n" +
+			"input; uninstall puts it back. The hook runs the planx that installed it (its absolute path),\n" +
+			"or planx from PATH when that file is gone. See docs/review.md.",
+		Commands: []*cli.Command{
+			{
+				Name:  "install",
+				Usage: "install the pre-push hook (idempotent)",
+				Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the plan's gates before each push"}},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					return runHookInstall(ctx, hookOptions{Dir: cmd.String("C"), RerunGates: cmd.Bool("rerun-gates")}, stdio)
+				},
+			},
+			{
+				Name:  "uninstall",
+				Usage: "remove the pre-push hook, restoring a chained one",
+				Flags: []cli.Flag{dirFlag()},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					return runHookUninstall(ctx, hookOptions{Dir: cmd.String("C")}, stdio)
+				},
+			},
+			{
+				// What the installed script calls; git's stdin lines come through.
+				Name:   "pre-push",
+				Hidden: true,
+				Flags:  []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "rerun-gates"}},
+				Action: func(ctx context.Context, cmd *cli.Command) error {
+					return runPrePush(ctx, hookOptions{Dir: cmd.String("C"), RerunGates: cmd.Bool("rerun-gates")}, stdio)
+				},
+			},
+		},
+	}
+}
+
+// hookScript is the pre-push hook. It keeps git's stdin byte for byte (the
+// trailing "x" stops $(...) from eating final newlines) so the chained hook
+// and planx both read all of it.
+func hookScript(planx string, rerun bool) string {
+	flags := ""
+	if rerun {
+		flags = " --rerun-gates"
+	}
+	return `#!/bin/sh
+` + hookMarker + `: checks planx runs before they are pushed.
+# Remove with "planx hook uninstall"; skip once with "git push --no-verify".
+# A pre-push hook can only check: a commit made here would not be pushed.
+planx=` + shellQuote(planx) + `
+[ -x "$planx" ] || planx=$(command -v planx) || {
+	echo "planx pre-push hook: planx not found (installed from $planx); put it on PATH or git push --no-verify" >&2
+	exit 1
+}
+hooks=$(dirname -- "$0")
+input=$(cat; echo x)
+input=${input%x}
+if [ -x "$hooks/` + chainedName + `" ]; then
+	printf '%s' "$input" | "$hooks/` + chainedName + `" "$@" || exit $?
+fi
+printf '%s' "$input" | "$planx" hook pre-push` + flags + `
+`
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func hookPaths(ctx context.Context, dir string) (hook, chained string, err error) {
+	repo, err := openReviewRepo(ctx, dir)
+	if err != nil {
+		return "", "", err
+	}
+	hooks, err := repo.HooksDir(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	return filepath.Join(hooks, "pre-push"), filepath.Join(hooks, chainedName), nil
+}
+
+func isPlanxHook(path string) (exists, ours bool, err error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		_, lerr := os.Lstat(path) // a dangling symlink is still somebody's hook
+		return lerr == nil, false, nil
+	}
+	if err != nil {
+		return false, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return true, strings.Contains(string(b), hookMarker), nil
+}
+
+func runHookInstall(ctx context.Context, o hookOptions, stdio *IO) error {
+	hook, chained, err := hookPaths(ctx, o.Dir)
+	if err != nil {
+		return err
+	}
+	if o.Planx == "" {
+		if o.Planx, err = os.Executable(); err != nil {
+			return fmt.Errorf("hook install: locate planx: %w", err)
+		}
+	}
+	exists, ours, err := isPlanxHook(hook)
+	if err != nil {
+		return err
+	}
+	if exists && !ours {
+		if _, err := os.Lstat(chained); err == nil {
+			return fmt.Errorf("hook install: both %s and %s exist and neither is planx's; merge them by hand", hook, chained)
+		}
+		if err := os.Rename(hook, chained); err != nil {
+			return fmt.Errorf("hook install: %w", err)
+		}
+		fmt.Fprintf(stdio.Out, "planx: kept your pre-push hook as %s; it runs first\n", chained)
+	}
+	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
+		return fmt.Errorf("hook install: %w", err)
+	}
+	// Write then rename, so a push running meanwhile never sees half a script.
+	tmp := hook + ".planx-tmp"
+	if err := os.WriteFile(tmp, []byte(hookScript(o.Planx, o.RerunGates)), 0o755); err != nil {
+		return fmt.Errorf("hook install: %w", err)
+	}
+	if err := os.Rename(tmp, hook); err != nil {
+		return fmt.Errorf("hook install: %w", err)
+	}
+	fmt.Fprintf(stdio.Out, "planx: pre-push hook installed at %s (runs %s)\n", hook, o.Planx)
+	return nil
+}
+
+func runHookUninstall(ctx context.Context, o hookOptions, stdio *IO) error {
+	hook, chained, err := hookPaths(ctx, o.Dir)
+	if err != nil {
+		return err
+	}
+	exists, ours, err := isPlanxHook(hook)
+	if err != nil {
+		return err
+	}
+	if exists && !ours {
+		fmt.Fprintf(stdio.Out, "planx: %s is not planx's hook; left alone\n", hook)
+		return nil
+	}
+	if ours {
+		if err := os.Remove(hook); err != nil {
+			return fmt.Errorf("hook uninstall: %w", err)
+		}
+	}
+	if _, err := os.Lstat(chained); err == nil {
+		if err := os.Rename(chained, hook); err != nil {
+			return fmt.Errorf("hook uninstall: %w", err)
+		}
+		fmt.Fprintf(stdio.Out, "planx: restored your pre-push hook %s\n", hook)
+	}
+	if ours {
+		fmt.Fprintf(stdio.Out, "planx: pre-push hook removed from %s\n", hook)
+	} else {
+		fmt.Fprintln(stdio.Out, "planx: no planx pre-push hook installed")
+	}
+	return nil
+}
+
+// runPrePush reads git's "<local ref> <local sha> <remote ref> <remote sha>"
+// lines and verifies each update: the pushed range when the remote tip is
+// known here, else the latest run reachable from the local tip (a new branch,
+// or a remote tip this clone never fetched). Deletions are skipped.
+func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
+	repo, err := openReviewRepo(ctx, o.Dir)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	sc := bufio.NewScanner(stdio.In)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 4 {
+			return fmt.Errorf("%w: pre-push: unexpected input line %q", errUsage, sc.Text())
+		}
+		local, remote := f[1], f[3]
+		if zeroSHA(local) {
+			continue
+		}
+		opts := review.Options{Rev: local, RerunGates: o.RerunGates, GateOutput: stdio.Err}
+		if !zeroSHA(remote) {
+			if known, err := repo.ResolveRef(ctx, remote); err == nil && known != "" {
+				opts = review.Options{Range: remote + ".." + local, RerunGates: o.RerunGates, GateOutput: stdio.Err}
+			}
+		}
+		fmt.Fprintf(stdio.Out, "planx pre-push: %s\n", f[0])
+		rep, err := review.Verify(ctx, repo, opts)
+		writeVerifyText(stdio.Out, rep)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f[0], err))
+		}
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("pre-push: read refs: %w", err)
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("push refused (git push --no-verify skips the check): %w", errors.Join(errs...))
+	}
+	return nil
+}
+
+func zeroSHA(s string) bool { return strings.Trim(s, "0") == "" && len(s) >= len(gitops.ZeroSHA) }

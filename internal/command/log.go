@@ -1,0 +1,229 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/review"
+	"github.com/urfave/cli/v3"
+)
+
+// logOptions are `planx log`'s arguments.
+type logOptions struct {
+	Dir     string
+	Plan    string // as given; resolved against Dir
+	JSON    bool
+	MaxRuns int  // 0: all
+	Notes   bool // print gate-output notes whole
+}
+
+func newLogCmd(stdio *IO) *cli.Command {
+	return &cli.Command{
+		Name:      "log",
+		Usage:     "list planx runs, newest first, with each task's commit, status and gates, read from commit trailers",
+		ArgsUsage: "[PLAN]",
+		Description: "log reads the first-parent history of HEAD: it needs nothing but the commits, so it works\n" +
+			"on a fresh clone. With PLAN only that plan's runs are listed. JSON output follows docs/schema/log.json.",
+		Flags: []cli.Flag{
+			dirFlag(),
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/log.json)"},
+			&cli.IntFlag{Name: "max-runs", Aliases: []string{"n"}, Usage: "list at most `N` runs (reading stops there)"},
+			&cli.BoolFlag{Name: "notes", Usage: "print each task's gate output note (refs/notes/planx) whole"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.NArg() > 1 {
+				return fmt.Errorf("%w: log takes at most one PLAN argument", errUsage)
+			}
+			if cmd.Int("max-runs") < 0 {
+				return fmt.Errorf("%w: --max-runs must not be negative", errUsage)
+			}
+			return runLog(ctx, logOptions{Dir: cmd.String("C"), Plan: cmd.Args().First(), JSON: cmd.Bool("json"),
+				MaxRuns: int(cmd.Int("max-runs")), Notes: cmd.Bool("notes")}, stdio)
+		},
+	}
+}
+
+// logTask is a task commit as `planx log --json` prints it.
+type logTask struct {
+	review.TaskCommit
+	Status string  `json:"status"`
+	Note   *string `json:"note"` // gate output note; null when none
+}
+
+type logRun struct {
+	review.Run
+	Tasks []logTask `json:"tasks"`
+}
+
+type logReport struct {
+	Runs     []logRun `json:"runs"`
+	Warnings []string `json:"warnings"`
+}
+
+func runLog(ctx context.Context, o logOptions, stdio *IO) error {
+	repo, err := openReviewRepo(ctx, o.Dir)
+	if err != nil {
+		return err
+	}
+	plan := reviewPlanArg(repo, o.Dir, o.Plan)
+	var runs []review.Run
+	if o.MaxRuns == 1 {
+		var r *review.Run
+		if r, err = review.Latest(ctx, repo, "", plan); r != nil {
+			runs = []review.Run{*r}
+		}
+	} else {
+		runs, err = review.Runs(ctx, repo, "", plan)
+		if o.MaxRuns > 0 && len(runs) > o.MaxRuns {
+			runs = runs[:o.MaxRuns]
+		}
+	}
+	rep := logReport{Runs: []logRun{}, Warnings: []string{}}
+	var shallow *review.ShallowError
+	if errors.As(err, &shallow) {
+		// Listing what history there is still helps; say what is missing.
+		rep.Warnings = append(rep.Warnings, shallow.Error())
+	} else if err != nil {
+		return err
+	}
+	for _, r := range runs {
+		lr := logRun{Run: r, Tasks: []logTask{}}
+		for _, t := range r.Tasks {
+			lt := logTask{TaskCommit: t, Status: t.Status()}
+			note, err := repo.Note(ctx, review.NoteRef, t.Commit)
+			if err != nil {
+				return err
+			}
+			if note != nil {
+				s := string(note)
+				lt.Note = &s
+			}
+			lr.Tasks = append(lr.Tasks, lt)
+		}
+		rep.Runs = append(rep.Runs, lr)
+	}
+	if o.JSON {
+		return printReviewJSON(stdio.Out, rep)
+	}
+	writeLogText(stdio.Out, rep, o.Notes)
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stdio.Err, "planx: warning: %s\n", w)
+	}
+	return nil
+}
+
+func writeLogText(w io.Writer, rep logReport, notes bool) {
+	if len(rep.Runs) == 0 {
+		fmt.Fprintln(w, "no planx runs in the history of HEAD")
+	}
+	for i, r := range rep.Runs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		rb := "rollback commit not found"
+		if r.Rollback != "" {
+			rb = "rollback " + r.Rollback.Short()
+		}
+		fmt.Fprintf(w, "run %s  %s  %s", r.ID, r.Plan, rb)
+		if !r.Started.IsZero() {
+			fmt.Fprintf(w, "  %s", r.Started.Format("2006-01-02 15:04:05 -0700"))
+		}
+		fmt.Fprintf(w, "  %d task(s)\n", len(r.Tasks))
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "  ! %s\n", p)
+		}
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, t := range r.Tasks {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", t.ID, t.Commit.Short(), t.Status, gateSummary(t.Gates), taskTitle(t.TaskCommit))
+		}
+		tw.Flush()
+		for _, t := range r.Tasks {
+			if t.Note == nil {
+				continue
+			}
+			if !notes {
+				fmt.Fprintf(w, "  %s: gate output note, %d line(s): planx show %s\n", t.ID, strings.Count(*t.Note, "\n"), t.Commit.Short())
+				continue
+			}
+			fmt.Fprintf(w, "  %s gate output:\n%s", t.ID, indent(*t.Note, "    "))
+		}
+		if len(r.Skipped) > 0 {
+			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(r.Skipped, ", "))
+		}
+	}
+}
+
+// gateSummary renders gates as their trailers do: "test=pass 12ms, vet=fail 3ms".
+func gateSummary(gs []review.Gate) string {
+	if len(gs) == 0 {
+		return "no gates"
+	}
+	var s []string
+	for _, g := range gs {
+		v := "fail"
+		if g.Passed {
+			v = "pass"
+		}
+		s = append(s, fmt.Sprintf("%s=%s %dms", g.Name, v, g.DurationMS))
+	}
+	return strings.Join(s, ", ")
+}
+
+func taskTitle(t review.TaskCommit) string {
+	return oneLine(strings.TrimPrefix(t.Subject, t.ID+": "), 60)
+}
+
+func indent(s, prefix string) string {
+	lines := strings.SplitAfter(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "") + "\n"
+}
+
+// openReviewRepo opens the repository at dir ("" for the current directory).
+func openReviewRepo(ctx context.Context, dir string) (*gitops.Repo, error) {
+	if dir == "" {
+		dir = "."
+	}
+	return gitops.Open(ctx, dir)
+}
+
+// reviewPlanArg turns a plan argument into the repo-relative path the Refs
+// trailer holds. A path that exists is taken relative to dir (as planx run
+// does); anything else is assumed to be repo-relative already, so a plan
+// deleted since its run can still be named.
+func reviewPlanArg(repo *gitops.Repo, dir, plan string) string {
+	if plan == "" {
+		return ""
+	}
+	p := plan
+	if !filepath.IsAbs(p) {
+		base := dir
+		if base == "" {
+			base = "."
+		}
+		p = filepath.Join(base, p)
+	}
+	if _, err := os.Stat(p); err == nil {
+		if rel, err := repo.Rel(p); err == nil {
+			return rel
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(plan))
+}
+
+func printReviewJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

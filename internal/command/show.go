@@ -1,0 +1,107 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/planx-dev/planx/review"
+	"github.com/urfave/cli/v3"
+)
+
+// showOptions are `planx show`'s arguments.
+type showOptions struct {
+	Dir  string
+	What string // a task id (T003) or a revision
+	JSON bool
+}
+
+func newShowCmd(stdio *IO) *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "show one task's commit: trailers, gates with their output note, and its execution log section",
+		ArgsUsage: "T003|COMMIT",
+		Description: "show T003 looks the task up in the most recent run reachable from HEAD; show COMMIT takes\n" +
+			"any revision naming a task commit. The gate output note (refs/notes/planx) is printed when present.",
+		Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.NArg() != 1 {
+				return fmt.Errorf("%w: show takes one task id or commit (planx show T003)", errUsage)
+			}
+			return runShow(ctx, showOptions{Dir: cmd.String("C"), What: cmd.Args().First(), JSON: cmd.Bool("json")}, stdio)
+		},
+	}
+}
+
+type showReport struct {
+	review.TaskCommit
+	Run        string  `json:"run"`
+	Status     string  `json:"status"`
+	Note       *string `json:"note"`
+	LogPath    string  `json:"log_path"`
+	LogSection string  `json:"log_section"`
+}
+
+func runShow(ctx context.Context, o showOptions, stdio *IO) error {
+	repo, err := openReviewRepo(ctx, o.Dir)
+	if err != nil {
+		return err
+	}
+	var rep showReport
+	if review.IsTaskID(o.What) {
+		run, t, err := review.FindTask(ctx, repo, "", o.What)
+		if t == nil {
+			return err
+		}
+		rep.TaskCommit, rep.Run = *t, run.ID
+	} else {
+		if rep.TaskCommit, rep.Run, err = review.TaskAt(ctx, repo, o.What); err != nil {
+			return err
+		}
+	}
+	rep.Status = rep.TaskCommit.Status()
+	note, err := repo.Note(ctx, review.NoteRef, rep.Commit)
+	if err != nil {
+		return err
+	}
+	if note != nil {
+		s := string(note)
+		rep.Note = &s
+	}
+	if rep.LogPath, rep.LogSection, err = review.LogSection(ctx, repo, rep.TaskCommit); err != nil {
+		return err
+	}
+	if o.JSON {
+		return printReviewJSON(stdio.Out, rep)
+	}
+	writeShowText(stdio.Out, rep)
+	return nil
+}
+
+func writeShowText(w io.Writer, r showReport) {
+	fmt.Fprintf(w, "%s\n\n", r.Subject)
+	fmt.Fprintf(w, "commit    %s\n", r.Commit)
+	fmt.Fprintf(w, "run       %s\n", r.Run)
+	fmt.Fprintf(w, "plan      %s\n", r.Plan)
+	fmt.Fprintf(w, "status    %s\n", r.Status)
+	fmt.Fprintf(w, "executor  %s\n", r.Executor)
+	fmt.Fprintf(w, "task hash %s\n", r.TaskHash)
+	if r.DurationMS != nil {
+		fmt.Fprintf(w, "duration  %ds (since the run's previous commit)\n", *r.DurationMS/1000)
+	}
+	fmt.Fprintf(w, "gates     %s\n", gateSummary(r.Gates))
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "problem   %s\n", p)
+	}
+	if r.Note != nil {
+		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s", review.NoteRef, r.Commit.Short(), indent(*r.Note, "  "))
+	}
+	switch {
+	case r.LogPath == "":
+		fmt.Fprintln(w, "\nno execution log changed by this commit")
+	case r.LogSection == "":
+		fmt.Fprintf(w, "\nexecution log %s has no section for %s\n", r.LogPath, r.ID)
+	default:
+		fmt.Fprintf(w, "\nexecution log %s:\n\n%s", r.LogPath, r.LogSection)
+	}
+}

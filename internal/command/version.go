@@ -1,0 +1,75 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/urfave/cli/v3"
+)
+
+// Build says which planx this is. Release builds set both from ldflags in
+// package main (-X main.version=v1.2.3 -X main.commit=abc123); anything left
+// empty is taken from the module build info (go install …@v1.2.3 records the
+// version, a build from a checkout records vcs.revision).
+type Build struct {
+	Version string
+	Commit  string
+}
+
+// resolve fills what ldflags did not from debug.ReadBuildInfo.
+func (b Build) resolve(info *debug.BuildInfo, ok bool) Build {
+	if ok && b.Version == "" && info.Main.Version != "" {
+		b.Version = info.Main.Version
+	}
+	if ok && b.Commit == "" {
+		modified := false
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				b.Commit = s.Value
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+		if b.Commit != "" && modified {
+			b.Commit += "-dirty"
+		}
+	}
+	if b.Version == "" {
+		b.Version = "(devel)"
+	}
+	if b.Commit == "" {
+		b.Commit = "unknown"
+	}
+	return b
+}
+
+// String is what --version prints after "planx version ".
+func (b Build) String() string { return fmt.Sprintf("%s (commit %s)", b.Version, b.Commit) }
+
+// MainWithBuild is Main for the real binary: it adds --version and lists the
+// completion command (hidden by urfave/cli by default) in help.
+func MainWithBuild(ctx context.Context, args []string, stdio *IO, b Build) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := withBuild(newRoot(stdio), b.resolve(debug.ReadBuildInfo()))
+	err := root.Run(ctx, args)
+	code := exitCode(err)
+	if err != nil && code != ExitOK {
+		fmt.Fprintf(stdio.Err, "planx: %v\n", err)
+	}
+	return code
+}
+
+func withBuild(root *cli.Command, b Build) *cli.Command {
+	root.Version = b.String()
+	root.ConfigureShellCompletionCommand = func(c *cli.Command) {
+		c.Hidden = false
+		c.Usage = "print a shell completion script: source <(planx completion bash), or zsh, fish, pwsh"
+	}
+	return root
+}
