@@ -34,6 +34,16 @@ func (b *builder) sections() {
 	d := b.d
 	b.phase = make([]int, len(d.blocks))
 	b.phaseSeen = map[int]bool{}
+	// Heading labels are tested once each, not once per block below them.
+	isPhase := make(map[int]bool)
+	b.excl = make(map[int]bool)
+	for i := range d.blocks {
+		if d.blocks[i].kind == bHeading {
+			l := label(d.blocks[i].text)
+			isPhase[i] = phaseRe.MatchString(l)
+			b.excl[i] = excludeRe.MatchString(l)
+		}
+	}
 	var stack []int
 	for i := range d.blocks {
 		blk := &d.blocks[i]
@@ -44,7 +54,7 @@ func (b *builder) sections() {
 		}
 		b.phase[i] = -1
 		for j := len(stack) - 1; j >= 0; j-- {
-			if phaseRe.MatchString(label(d.blocks[stack[j]].text)) {
+			if isPhase[stack[j]] {
 				b.phase[i] = stack[j]
 				break
 			}
@@ -95,22 +105,12 @@ func (b *builder) sectionEnd(i int) int {
 	return b.d.trimBlank(b.d.blocks[i].start, end)
 }
 
-// nextHeadingStart is the offset of the first heading after block i.
-func (b *builder) nextHeading(i int) int {
-	for j := i + 1; j < len(b.d.blocks); j++ {
-		if b.d.blocks[j].kind == bHeading {
-			return b.d.blocks[j].start
-		}
-	}
-	return len(b.d.src)
-}
-
 // excluded reports whether item i sits in a criteria list (Acceptance
 // Criteria, Definition of Done, ...) rather than in a list of work.
 func (b *builder) excluded(i int) bool {
 	d := b.d
 	for _, h := range b.stack[i] {
-		if excludeRe.MatchString(label(d.blocks[h].text)) {
+		if b.excl[h] {
 			return true
 		}
 	}

@@ -63,6 +63,9 @@ var noteActions = map[string]FileAction{
 
 // fieldLine splits a body line into its field kind and value.
 func fieldLine(s string) (fieldKind, string, string) {
+	if !strings.Contains(s, ":") && !strings.Contains(s, "：") {
+		return fNone, "", "" // most body lines; skip the regexps
+	}
 	s = strings.TrimSpace(bulletRe.ReplaceAllString(strings.TrimSpace(s), ""))
 	s = strings.ReplaceAll(s, "**", "")
 	s = strings.Trim(s, "_")

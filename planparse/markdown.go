@@ -83,6 +83,8 @@ func newDoc(src []byte) *doc {
 	if d.fm != nil {
 		d.fmLines = frontMatterLines(src, d.lines)
 	}
+	// Roughly one block per two lines; growing the slice dominated allocation.
+	d.blocks = make([]block, 0, len(d.lines)/2+16)
 	d.walk(root, -1, -1, 0)
 	return d
 }

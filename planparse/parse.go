@@ -146,8 +146,9 @@ type builder struct {
 	// post runs dialect-specific body reading after the generic fields.
 	post func(t *Task, first, last int)
 
-	hend      []int // per heading block: index of the block ending its section
-	phase     []int // per block: index of the heading naming its phase, -1 for none
+	hend      []int        // per heading block: index of the block ending its section
+	excl      map[int]bool // per heading: it introduces criteria, not work
+	phase     []int        // per block: index of the heading naming its phase, -1 for none
 	stack     [][]int
 	phaseSeen map[int]bool
 }

@@ -31,7 +31,9 @@ func cleanHeading(s string) string {
 // plainText strips the inline markup that decorates titles in plans:
 // emphasis markers, HTML comments, escapes and surrounding whitespace.
 func plainText(s string) string {
-	s = htmlCommentRe.ReplaceAllString(s, " ")
+	if strings.Contains(s, "<!--") {
+		s = htmlCommentRe.ReplaceAllString(s, " ")
+	}
 	s = strings.ReplaceAll(s, "**", "")
 	s = strings.ReplaceAll(s, "__", "")
 	s = strings.ReplaceAll(s, `\_`, "_")
