@@ -123,6 +123,15 @@ func (b *builder) finish() {
 		p.Title = p.Topic
 	}
 	b.validate()
+	// Report in reading order, errors before warnings on the same line.
+	rank := map[Severity]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
+	sort.SliceStable(p.Diagnostics, func(i, j int) bool {
+		a, c := p.Diagnostics[i], p.Diagnostics[j]
+		if a.Line != c.Line {
+			return a.Line < c.Line
+		}
+		return rank[a.Severity] < rank[c.Severity]
+	})
 }
 
 func (b *builder) resolveRefs() {
