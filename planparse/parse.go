@@ -68,7 +68,14 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 			b.parseTaskMasterText(src)
 		}
 	} else {
-		b.d = newDoc(src)
+		// A UTF-8 byte-order mark would hide the front matter and the first
+		// heading from the markdown parser: parse after it, then shift the
+		// offsets back so they index the original bytes.
+		bom := 0
+		if bytes.HasPrefix(src, []byte("\ufeff")) {
+			bom = 3
+		}
+		b.d = newDoc(src[bom:])
 		b.frontMatter()
 		b.sections()
 		if format == FormatAuto {
@@ -77,6 +84,13 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 		p.Format = format
 		b.parseMarkdown(format)
 		b.finishMarkdown()
+		for _, t := range p.Tasks {
+			t.Start += bom
+			t.End += bom
+			if t.Checkbox >= 0 {
+				t.Checkbox += bom
+			}
+		}
 	}
 	b.finish()
 	return p, nil

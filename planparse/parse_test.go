@@ -478,3 +478,15 @@ func TestItemsInFencesAreNotTasks(t *testing.T) {
 		t.Errorf("tasks = %s", ids(p.Tasks))
 	}
 }
+
+func TestByteOrderMark(t *testing.T) {
+	src := []byte("\ufeff---\ntitle: BOM\n---\n- [ ] T001 first\n")
+	p := mustParse(t, "bom.md", string(src), Options{})
+	if p.Title != "BOM" || len(p.Tasks) != 1 {
+		t.Fatalf("title %q, %d tasks", p.Title, len(p.Tasks))
+	}
+	out, ok := Tick(src, p.Tasks[0])
+	if !ok || !bytes.HasSuffix(out, []byte("- [x] T001 first\n")) || string(src[p.Tasks[0].Start:p.Tasks[0].End]) != p.Tasks[0].Body {
+		t.Errorf("offsets ignore the BOM: %q", out)
+	}
+}
