@@ -81,6 +81,9 @@ func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 		open = nil
 		slices.Reverse(r.Tasks)
 		slices.Reverse(r.Other)
+		if r.Skipped == nil {
+			r.Skipped = []string{} // JSON: [] rather than null
+		}
 		durations(r)
 		if plan != "" && r.Plan != plan {
 			return false
