@@ -208,7 +208,7 @@ func (b *builder) detect() Format {
 		// Bare "- T001 ..." bullets (spec-kit without checkboxes); a stray
 		// "- **T5**: note" in prose is not enough.
 		return FormatSpecKit
-	case boxes > 0:
+	case boxes > 0 && b.tableTasks(false) == 0:
 		return FormatChecklist
 	}
 	return FormatNative

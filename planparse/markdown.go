@@ -7,6 +7,7 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
@@ -21,6 +22,7 @@ const (
 	bItem
 	bPara
 	bFence
+	bTable
 )
 
 // block is a flattened goldmark block node. Dialect parsers work on this
@@ -75,6 +77,8 @@ func newDoc(src []byte) *doc {
 		// skipping emphasis and link parsing keeps the parse linear.
 		parser.WithInlineParsers(util.Prioritized(extension.NewTaskCheckBoxParser(), 0)),
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		// GFM tables: memory-bank plans list their tasks in one.
+		parser.WithParagraphTransformers(util.Prioritized(extension.NewTableParagraphTransformer(), 200)),
 	)
 	p.AddOptions(parser.WithBlockParsers(util.Prioritized(&frontmatter.Parser{}, 0)))
 	pc := parser.NewContext()
@@ -183,6 +187,8 @@ func (d *doc) walk(n ast.Node, up, item, depth int) {
 			d.fence(idx, v)
 		case *ast.CodeBlock:
 			d.markCode(c.Lines())
+		case *east.Table:
+			d.blocks[idx].kind = bTable
 		}
 		d.walk(c, idx, childItem, childDepth)
 		d.blocks[idx].next = len(d.blocks)

@@ -63,6 +63,9 @@ func (b *builder) parseNative(spec bool) {
 		}
 		b.specLine(t, rest)
 	}
+	if len(b.p.Tasks) == 0 && !spec {
+		b.tableTasks(true)
+	}
 	if spec {
 		b.otherSeries()
 	}

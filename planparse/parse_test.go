@@ -490,3 +490,25 @@ func TestByteOrderMark(t *testing.T) {
 		t.Errorf("offsets ignore the BOM: %q", out)
 	}
 }
+
+func TestTableTasks(t *testing.T) {
+	src, err := os.ReadFile("testdata/native/table.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustParse(t, "table.md", string(src), Options{})
+	if p.Format != FormatNative || ids(p.Tasks) != "T001 T002" {
+		t.Fatalf("%s: %s", p.Format, ids(p.Tasks))
+	}
+	t1, t2 := p.Tasks[0], p.Tasks[1]
+	if t1.Title != "Define `PromptVersion \\| None` type" || t1.Status != StatusDone || t2.Status != StatusOpen {
+		t.Errorf("T1 %q %s, T2 %s", t1.Title, t1.Status, t2.Status)
+	}
+	if len(t2.DependsOn) != 1 || len(t2.Files) != 2 || t2.Files[1].Path != "tests/test_versioning.py" || t2.Acceptance[0] != "equal inputs, equal hashes" {
+		t.Errorf("T2 = %+v", t2)
+	}
+	out, ok := Tick(src, t2)
+	if !ok || !bytes.Contains(out, []byte("`tests/test_versioning.py` | [x] |")) {
+		t.Errorf("table checkbox not ticked")
+	}
+}
