@@ -257,7 +257,8 @@ func (d *doc) fence(idx int, f *ast.FencedCodeBlock) {
 		b.codeLine = d.lineOf(lines.At(0).Start) + 1
 		last = d.lineOf(lines.At(lines.Len() - 1).Start)
 	}
-	opener := bytes.TrimLeft(lineBytes(d.src, d.lines, open), " \t>")
+	// The block starts at the fence characters, even after a list marker.
+	opener := d.src[b.pos:d.lineStart(b.line+1)]
 	closeAt := last + 1
 	if closeAt < len(d.lines) && isClosingFence(opener, lineBytes(d.src, d.lines, closeAt)) {
 		b.closed = true

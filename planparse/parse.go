@@ -2,10 +2,12 @@ package planparse
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -56,13 +58,13 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 	b := &builder{p: p, refs: map[*Task][]string{}, parent: map[*Task]*Task{}}
 
 	format := opts.Format
-	if format == FormatAuto && looksLikeJSON(src) {
+	if format == FormatAuto && looksLikeJSON(path, src) {
 		format = FormatTaskMaster
 	}
 	if format == FormatTaskMaster || (format == FormatAuto && taskMasterTextRe.Match(src)) {
 		p.Format = FormatTaskMaster
 		b.numericRefs = true
-		if looksLikeJSON(src) {
+		if looksLikeJSON(path, src) {
 			b.parseTaskMasterJSON(src)
 		} else {
 			b.parseTaskMasterText(src)
@@ -126,9 +128,14 @@ func ParseFormat(s string) (Format, error) {
 	return FormatAuto, errors.New("unknown plan format " + fmt.Sprintf("%q", s) + " (want auto, " + formatList() + ")")
 }
 
-func looksLikeJSON(src []byte) bool {
+// looksLikeJSON tells task-master JSON from markdown; a README that opens
+// with a "[![badge]..." line must stay markdown.
+func looksLikeJSON(path string, src []byte) bool {
 	t := bytes.TrimLeft(src, " \t\r\n\ufeff")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	return strings.EqualFold(filepath.Ext(path), ".json") || json.Valid(t)
 }
 
 func (b *builder) parseMarkdown(f Format) {

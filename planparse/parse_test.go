@@ -512,3 +512,14 @@ func TestTableTasks(t *testing.T) {
 		t.Errorf("table checkbox not ticked")
 	}
 }
+
+func TestMarkdownOpeningWithALink(t *testing.T) {
+	p := mustParse(t, "README.md", "[![ci](https://x/badge.svg)](https://x)\n\n- [ ] T001 a\n", Options{})
+	if p.Format == FormatTaskMaster || len(p.Tasks) != 1 || p.Err() != nil {
+		t.Errorf("format %s, %d tasks, %v", p.Format, len(p.Tasks), p.Err())
+	}
+	fence := mustParse(t, "f.md", "1. ```sh run\n   echo hi\n   ```\n", Options{Format: FormatNative})
+	if hasDiag(fence, SeverityError, "never closed") || hasDiag(fence, SeverityWarning, "never closed") {
+		t.Errorf("a fence opened after a list marker is closed: %v", fence.Diagnostics)
+	}
+}

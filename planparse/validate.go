@@ -134,22 +134,16 @@ func (b *builder) executable() {
 		return
 	}
 	var ids []string
-	first := 0
+	first, n := 0, 0
 	for _, t := range p.Tasks {
 		if t.Status == StatusDone || t.Checkpoint || t.Executable() || t.Executor == "agent" || t.Executor == "manual" {
 			continue
 		}
-		if first == 0 {
+		if n++; first == 0 {
 			first = t.Line
 		}
 		if len(ids) < 5 {
 			ids = append(ids, fmt.Sprintf("%s (line %d)", t.ID, t.Line))
-		}
-	}
-	n := 0
-	for _, t := range p.Tasks {
-		if !(t.Status == StatusDone || t.Checkpoint || t.Executable() || t.Executor == "agent" || t.Executor == "manual") {
-			n++
 		}
 	}
 	if n == 0 {
