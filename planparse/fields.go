@@ -33,32 +33,46 @@ const (
 	fAction // a single file line: Create:/Modify:/Test:/Delete:
 )
 
-var fieldNames = map[string]fieldKind{
-	"files": fFiles, "file": fFiles, "files/modules touched": fFiles, "files/interfaces": fFiles,
-	"files to modify": fFiles, "files touched": fFiles, "files to create": fFiles, "files changed": fFiles,
-	"depends on": fDeps, "depends": fDeps, "dependencies": fDeps, "dependency": fDeps, "dep": fDeps,
-	"deps": fDeps, "blocked by": fDeps, "requires": fDeps,
-	"acceptance": fAcceptance, "acceptance criteria": fAcceptance, "acceptance test": fAcceptance,
-	"acceptance tests": fAcceptance, "done when": fAcceptance, "definition of done": fAcceptance,
-	"gates": fGates, "gate": fGates,
-	"blast radius": fBlast, "boundary": fBlast,
-	"executor":   fExecutor,
-	"checkpoint": fCheckpoint,
-	"status":     fStatus,
-	"create":     fAction, "modify": fAction, "test": fAction, "tests": fAction, "delete": fAction,
-	"new": fAction, "edit": fAction, "remove": fAction,
+// fieldKindOf maps a field label, lower-cased, to its kind.
+func fieldKindOf(key string) (fieldKind, bool) {
+	switch key {
+	case "files", "file", "files/modules touched", "files/interfaces", "files to modify",
+		"files touched", "files to create", "files changed":
+		return fFiles, true
+	case "depends on", "depends", "dependencies", "dependency", "dep", "deps", "blocked by", "requires":
+		return fDeps, true
+	case "acceptance", "acceptance criteria", "acceptance test", "acceptance tests", "done when", "definition of done":
+		return fAcceptance, true
+	case "gates", "gate":
+		return fGates, true
+	case "blast radius", "boundary":
+		return fBlast, true
+	case "executor":
+		return fExecutor, true
+	case "checkpoint":
+		return fCheckpoint, true
+	case "status":
+		return fStatus, true
+	case "create", "modify", "test", "tests", "delete", "new", "edit", "remove":
+		return fAction, true
+	}
+	return fNone, false
 }
 
-var actionNames = map[string]FileAction{
-	"create": ActionCreate, "new": ActionCreate, "modify": ActionModify, "edit": ActionModify,
-	"test": ActionTest, "tests": ActionTest, "delete": ActionDelete, "remove": ActionDelete,
-}
-
-var noteActions = map[string]FileAction{
-	"new": ActionCreate, "create": ActionCreate, "created": ActionCreate,
-	"modify": ActionModify, "modified": ActionModify, "edit": ActionModify,
-	"delete": ActionDelete, "deleted": ActionDelete, "remove": ActionDelete, "removed": ActionDelete,
-	"test": ActionTest,
+// actionOf maps a file-line label (Create:, Modify:, ...) or a note word
+// ("(new)", "(modified)") to a file action; ActionTouch when unknown.
+func actionOf(word string) FileAction {
+	switch strings.ToLower(word) {
+	case "create", "created", "new":
+		return ActionCreate
+	case "modify", "modified", "edit":
+		return ActionModify
+	case "test", "tests":
+		return ActionTest
+	case "delete", "deleted", "remove", "removed":
+		return ActionDelete
+	}
+	return ActionTouch
 }
 
 // fieldLine splits a body line into its field kind and value.
@@ -74,7 +88,7 @@ func fieldLine(s string) (fieldKind, string, string) {
 		return fNone, "", ""
 	}
 	key := strings.ToLower(strings.TrimSpace(m[1]))
-	k, ok := fieldNames[key]
+	k, ok := fieldKindOf(key)
 	if !ok {
 		return fNone, "", ""
 	}
@@ -149,7 +163,7 @@ func (b *builder) applyField(t *Task, k fieldKind, key, val string) {
 			b.addFile(t, part, ActionTouch, true)
 		}
 	case fAction:
-		b.addFile(t, val, actionNames[key], true)
+		b.addFile(t, val, actionOf(key), true)
 	case fDeps:
 		b.addRefs(t, val)
 	case fAcceptance:
@@ -218,7 +232,7 @@ func splitList(s string) []string {
 func (b *builder) addFile(t *Task, entry string, action FileAction, explicit bool) {
 	entry = strings.TrimSpace(entry)
 	if k, key, val := fieldLine(entry); k == fAction {
-		action, entry = actionNames[key], val
+		action, entry = actionOf(key), val
 	} else if strings.EqualFold(key, "reference") {
 		return
 	}
@@ -226,7 +240,7 @@ func (b *builder) addFile(t *Task, entry string, action FileAction, explicit boo
 		return
 	}
 	if m := fileNoteRe.FindStringSubmatch(entry); m != nil && action == ActionTouch {
-		action = noteActions[strings.ToLower(m[1])]
+		action = actionOf(m[1])
 	}
 	p := cleanPath(entry)
 	if p == "" || !(pathLike(p) || knownFile(p)) {

@@ -73,7 +73,7 @@ func (b *builder) kiroTrailers(t *Task, first, last int) {
 			continue
 		}
 		key, val := strings.TrimSpace(m[1]), strings.TrimSpace(m[2])
-		if _, known := fieldNames[strings.ToLower(key)]; known {
+		if _, known := fieldKindOf(strings.ToLower(key)); known {
 			continue // _Depends:_ and _Boundary:_ are read by scanFields
 		}
 		t.Acceptance = append(t.Acceptance, plainText(key+": "+val))
