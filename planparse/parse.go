@@ -170,8 +170,8 @@ type builder struct {
 	hend      []int        // per heading block: index of the block ending its section
 	excl      map[int]bool // per heading: it introduces criteria, not work
 	phase     []int        // per block: index of the heading naming its phase, -1 for none
-	stack     [][]int
-	phaseSeen map[int]bool
+	stack     [][]int      // per item: the headings enclosing it, for the criteria-list test
+	phaseSeen map[int]bool // headings already listed in Plan.Phases
 }
 
 func (b *builder) diag(sev Severity, line int, msg, hint string) {
