@@ -60,6 +60,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	r.fault("after-commit")
 	lt.Commit = string(sha)
+	r.expect, r.folded = sha, nil
 	r.st.SkipPending = nil
 	r.dirty = nil
 	// A hook that rewrote files leaves them out of the commit: say so rather
@@ -165,6 +166,10 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
 		fmt.Fprintf(&b, "; %d gate(s) passed", len(lt.Gates))
 	}
 	b.WriteString(".\n\n")
+	for _, m := range r.folded {
+		// Indented so the folded messages can never be read as this commit's trailers.
+		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", indent(m, "    "))
+	}
 	fmt.Fprintf(&b, "%s: %s\n", TrailerRefs, r.planRel)
 	fmt.Fprintf(&b, "%s: %s\n", TrailerRun, r.st.RunID)
 	fmt.Fprintf(&b, "%s: %s\n", TrailerTask, t.ID)

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -61,55 +59,94 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 }
 
 // runTask executes, verifies, gates and commits one task. Each phase is
-// saved before it starts, so a crash anywhere can be resumed.
+// saved before it starts, so a crash anywhere can be resumed. An agent task
+// may get several attempts, each told why the previous one failed.
 func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already bool) (gitops.SHA, error) {
 	lt := r.logTask(t)
 	lt.Status, lt.Started, lt.Failure = "running", r.o.now(), ""
 	lt.Attempts++
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Attempt = StateRunning, t.ID, "", nil
-	r.st.Phase, r.st.PreExisting = PhaseExecute, r.dirty
-	if already {
-		r.st.Phase = PhaseVerify
-	}
-	if err := r.save(); err != nil {
-		return "", err
-	}
-	r.fault("task-start")
+	r.st.PreExisting = r.dirty
 	kind := r.executorFor(t)
 	lt.Executor = kind
-	if !already {
-		switch kind {
-		case "shell":
-			if err := r.runSteps(ctx, t, lt); err != nil {
-				return "", err
+	guard := r.repo.Guard()
+	feedback := ""
+	for attempt := 1; ; attempt++ {
+		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
+		var f *taskFailure
+		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts {
+			r.log.Issues = append(r.log.Issues, r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what)))
+			r.out.warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.what, attempt+1, r.o.Attempts))
+			feedback = f.what
+			if f.tail != "" {
+				feedback += "\n\n" + f.tail
 			}
-		case "manual":
-			return "", ErrManual
-		default:
-			return "", &taskFailure{what: fmt.Sprintf("executor %q is not available in this version of planx; use shell steps (```sh run) or Executor: manual", kind)}
+			lt.Attempts++
+			already = false
+			continue
 		}
-		if err := r.setPhase(PhaseVerify); err != nil {
+		if err != nil {
 			return "", err
 		}
-		r.fault("after-steps")
+		break
 	}
-	files, err := r.verify(ctx, t)
-	if err != nil {
-		return "", err
-	}
-	lt.Files = files
-	r.fault("after-verify")
-	if err := r.setPhase(PhaseGates); err != nil {
-		return "", err
-	}
-	if err := r.runGates(ctx, t, lt, last); err != nil {
-		return "", err
-	}
-	r.fault("after-gates")
 	if err := r.setPhase(PhaseCommit); err != nil {
 		return "", err
 	}
 	return r.commit(ctx, t, lt, last)
+}
+
+// attempt is one try at a task: execute (unless its work is already in the
+// tree), verify, run acceptance checks and gates.
+func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string, already bool, guard gitops.Guard, last bool) error {
+	r.st.Phase = PhaseExecute
+	if already {
+		r.st.Phase = PhaseVerify
+	}
+	if err := r.save(); err != nil {
+		return err
+	}
+	r.fault("task-start")
+	if !already {
+		var err error
+		switch kind {
+		case "shell":
+			err = r.runSteps(ctx, t, lt)
+		case "agent":
+			err = r.runAgent(ctx, t, lt, n, feedback)
+		case "manual":
+			return ErrManual
+		default:
+			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
+		}
+		if err != nil {
+			return err
+		}
+		if err := r.setPhase(PhaseVerify); err != nil {
+			return err
+		}
+		r.fault("after-steps")
+	}
+	files, err := r.verify(ctx, t, guard)
+	var f *taskFailure
+	if errors.As(err, &f) && f.tail == "" && len(lt.Commands) > 0 {
+		// What the executor said next to what git shows: the claim and the evidence.
+		last := lt.Commands[len(lt.Commands)-1]
+		f.tail = fmt.Sprintf("(output of %s)\n%s", last.Name, last.Tail)
+	}
+	if err != nil {
+		return err
+	}
+	lt.Files = files
+	r.fault("after-verify")
+	if err := r.setPhase(PhaseGates); err != nil {
+		return err
+	}
+	if err := r.runGates(ctx, t, lt, last); err != nil {
+		return err
+	}
+	r.fault("after-gates")
+	return nil
 }
 
 // childStarted records a step's or gate's process group before it does any
@@ -125,7 +162,8 @@ func (r *runner) setPhase(p string) error {
 }
 
 // executorFor picks how a task is executed: its own Executor field, else
-// shell when it has steps, else the plan's or the config's default, else manual.
+// shell when it has steps, else the plan's or the config's default, else the
+// agent when one is configured, else a person.
 func (r *runner) executorFor(t *planparse.Task) string {
 	if t.Executor != "" {
 		return t.Executor
@@ -133,7 +171,13 @@ func (r *runner) executorFor(t *planparse.Task) string {
 	if len(t.Steps) > 0 {
 		return "shell"
 	}
-	return firstNonEmpty(r.plan.Executor, r.cfg.Executor, "manual")
+	if d := firstNonEmpty(r.plan.Executor, r.cfg.Executor); d != "" {
+		return d
+	}
+	if r.agentSpec() != "" {
+		return "agent"
+	}
+	return "manual"
 }
 
 // taskBudget returns the timeout for the next step given the task's start.
@@ -151,28 +195,14 @@ func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
 	return d
 }
 
-// env is the environment of steps, gates and agents.
-func (r *runner) env(t *planparse.Task) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		// A hook that runs planx sets these for its own repository; steps must
-		// see the work tree as it is, not a hook's index.
-		if strings.HasPrefix(kv, "GIT_DIR=") || strings.HasPrefix(kv, "GIT_WORK_TREE=") ||
-			strings.HasPrefix(kv, "GIT_INDEX_FILE=") || strings.HasPrefix(kv, "GIT_PREFIX=") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"PLANX_TASK_ID="+string(t.ID),
-		"PLANX_PLAN="+r.planAbs,
-		"PLANX_RUN_ID="+r.st.RunID,
-		"PLANX_REPO="+r.repo.Root,
-	)
-}
-
 func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) error {
-	sel := gates.Select(r.gates, t.Gates, last)
+	// Acceptance criteria written as commands are checks like gates, run
+	// first: they are the task's own definition of done.
+	var sel []gates.Gate
+	for i, c := range acceptanceCommands(t) {
+		sel = append(sel, gates.Gate{Name: fmt.Sprintf("acceptance-%d", i+1), Command: c, Timeout: gates.DefaultTimeout})
+	}
+	sel = append(sel, gates.Select(r.gates, t.Gates, last)...)
 	if len(sel) == 0 {
 		return nil
 	}

@@ -21,6 +21,9 @@ type Options struct {
 	TaskTimeout   time.Duration
 	Gates         []string // raw --gate name=command values
 	LogDir        string   // default from config, else memory-bank/execute
+	Agent         string   // agent preset or command; overrides plan and config
+	Attempts      int      // how many times an agent may try a task (default 1)
+	StrictFiles   bool     // changes outside a task's declared files fail it
 
 	Out      io.Writer // progress and messages
 	Terminal bool      // Out is a terminal: live progress view

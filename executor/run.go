@@ -36,6 +36,8 @@ type runner struct {
 	faultPoint string
 	dirty      []string // paths dirty before the next task starts (clean after a commit)
 	head       gitops.Head
+	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
+	folded     []string   // messages of commits an executor made, for the task commit
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -85,7 +87,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		RunID: runID, PlanPath: r.planRel, Topic: r.plan.Topic, Branch: head.Branch,
 		OrigHead: head.SHA, Status: StateRunning, Started: started, Log: r.log,
 		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
-			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format)},
+			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
+			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles},
 	}
 	for _, t := range r.plan.Order() {
 		r.st.Plan = append(r.st.Plan, PlannedTask{ID: t.ID, Hash: t.Hash()})
@@ -142,6 +145,9 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}
 	if o.TaskTimeout == 0 {
 		o.TaskTimeout = cfg.TaskTimeout
+	}
+	if o.Attempts == 0 {
+		o.Attempts = max(cfg.Attempts, 1)
 	}
 	gs, err := mergeGates(cfg, plan, o.Gates)
 	if err != nil {
@@ -263,6 +269,7 @@ func (r *runner) recordBase(ctx context.Context, sha gitops.SHA) error {
 	r.fault("after-rollback-ref")
 	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})
 	r.st.Base, r.log.StartCommit = sha, string(sha)
+	r.expect = sha
 	r.st.Status = StateRunning
 	return r.st.save(r.repo)
 }

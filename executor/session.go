@@ -48,6 +48,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
 		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
+		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
 		Out: ro.Out, Terminal: ro.Terminal, Color: ro.Color,
 	}
 	r, err := prepare(ctx, o)
@@ -120,6 +121,7 @@ func (r *runner) checkHead(ctx context.Context) error {
 		}
 		r.head = head
 	}
+	r.expect = r.head.SHA
 	if ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA); err != nil || !ok {
 		return fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",
 			gitops.ErrRepoState, r.st.Base.Short())

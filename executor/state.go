@@ -95,6 +95,9 @@ type SavedOptions struct {
 	TaskTimeout time.Duration `json:"task_timeout,omitempty"`
 	FlagGates   []string      `json:"flag_gates,omitempty"` // raw --gate values
 	Format      string        `json:"format,omitempty"`
+	Agent       string        `json:"agent,omitempty"`
+	Attempts    int           `json:"attempts,omitempty"`
+	StrictFiles bool          `json:"strict_files,omitempty"`
 }
 
 func statePath(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "state.json") }

@@ -6,16 +6,26 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
-// verify checks with git that the task did real work: something changed
-// (unless it is a checkpoint) and its declared files exist, or are gone when
-// declared deleted. It returns the changed paths.
-func (r *runner) verify(ctx context.Context, t *planparse.Task) ([]string, error) {
+// verify checks with git, never with the executor's word, that the task did
+// real work: HEAD is where planx left it (commits of the executor's own are
+// folded into the task), .git/ was not written, something changed (unless
+// the task is a checkpoint), and the declared files exist, or are gone when
+// declared deleted, and were touched. It returns the changed paths.
+func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
+	if err := r.foldCommits(ctx, t); err != nil {
+		return nil, err
+	}
+	if changed := guard.Changed(r.repo.Guard()); len(changed) > 0 {
+		return nil, &taskFailure{what: "the task wrote to the git directory (" + strings.Join(changed, ", ") + "); .git/ is never a task's output: restore it by hand"}
+	}
 	changes, err := r.repo.Status(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
@@ -33,24 +43,97 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task) ([]string, error
 	if len(files) == 0 && !t.Checkpoint {
 		return nil, &taskFailure{what: "no changes: the task was expected to change the repository and changed nothing (mark it `Checkpoint: yes` if it only verifies)"}
 	}
+	if err := r.checkDeclared(t, files); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// checkDeclared compares the changed files with the task's declared ones.
+func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	var problems []string
 	for _, f := range t.Files {
 		_, err := os.Lstat(relJoin(r.repo.Root, f.Path))
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("verify %s: %w", t.ID, err)
+			return fmt.Errorf("verify %s: %w", t.ID, err)
 		}
 		switch {
 		case f.Action == planparse.ActionDelete && exists:
 			problems = append(problems, fmt.Sprintf("%s was declared deleted but still exists", f.Path))
 		case f.Action != planparse.ActionDelete && !exists:
 			problems = append(problems, fmt.Sprintf("%s was declared (%s) but does not exist", f.Path, f.Action))
+		case !touched(f.Path, files) && !t.Checkpoint:
+			problems = append(problems, fmt.Sprintf("%s was declared (%s) but the task did not change it", f.Path, f.Action))
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
+		return &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
 	}
-	return files, nil
+	if len(t.Files) == 0 {
+		return nil
+	}
+	var outside []string
+	for _, f := range files {
+		if !slices.ContainsFunc(t.Files, func(d planparse.File) bool { return covers(d.Path, f) }) {
+			outside = append(outside, f)
+		}
+	}
+	if len(outside) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("changed %d file(s) outside its declared files: %s", len(outside), strings.Join(outside, ", "))
+	if r.o.StrictFiles {
+		return &taskFailure{what: msg + " (--strict-files)"}
+	}
+	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	r.out.warn(t.ID, msg)
+	return nil
+}
+
+// covers reports whether a declared path names file: the file itself, or a
+// directory above it.
+func covers(declared, file string) bool {
+	declared = strings.TrimSuffix(declared, "/")
+	return file == declared || strings.HasPrefix(file, declared+"/")
+}
+
+func touched(declared string, files []string) bool {
+	return slices.ContainsFunc(files, func(f string) bool { return covers(declared, f) })
+}
+
+// foldCommits turns commits the executor made on its own into staged changes
+// of the task, keeping their messages for the task commit's body. A branch
+// switch or a rewrite of history planx had fails the task.
+func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
+	head, err := r.repo.Head(ctx)
+	if err != nil {
+		return err
+	}
+	if head.Branch != r.st.Branch {
+		return &taskFailure{what: fmt.Sprintf("the task switched HEAD from branch %q to %q; switch back (git switch %s) and resume", r.st.Branch, firstNonEmpty(head.Branch, "a detached HEAD"), r.st.Branch)}
+	}
+	if head.SHA == r.expect {
+		return nil
+	}
+	ok, err := r.repo.IsAncestor(ctx, r.expect, head.SHA)
+	if err != nil || !ok {
+		return &taskFailure{what: fmt.Sprintf("the task rewrote history: %s is no longer below HEAD (%s); planx will not build on it", r.expect.Short(), head.SHA.Short())}
+	}
+	own, err := r.repo.Log(ctx, head.SHA, r.expect, 0)
+	if err != nil {
+		return err
+	}
+	if err := r.repo.ResetSoft(ctx, r.expect); err != nil {
+		return err
+	}
+	for i := len(own) - 1; i >= 0; i-- {
+		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
+	}
+	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit", len(own))
+	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	r.out.warn(t.ID, msg)
+	return nil
 }
 
 // planUnchanged reports whether the plan file still has the bytes planx knows,

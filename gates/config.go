@@ -30,6 +30,11 @@ type Config struct {
 	Agent        string
 	Executor     string
 	RequireClean bool
+	// Env names variables passed to steps, gates and agents on top of the
+	// minimal environment planx gives them (API keys, proxies, tool settings).
+	Env []string
+	// Attempts is how many times an agent may try a task (default 1).
+	Attempts int
 }
 
 // ConfigError is a problem at a line of the config file.
@@ -67,7 +72,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 	return parseConfig(path, b)
 }
 
-const topKeys = "agent, executor, gates, log_dir, require_clean, step_timeout, task_timeout"
+const topKeys = "agent, attempts, env, executor, gates, log_dir, require_clean, step_timeout, task_timeout"
 const gateKeys = "name, command, timeout, when, default_radius"
 
 // configParser walks the YAML node tree by hand rather than decoding into a
@@ -111,6 +116,10 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.Executor, err = p.str(k, v)
 		case "require_clean":
 			err = p.decode(k, v, &c.RequireClean, "write true or false")
+		case "env":
+			c.Env, err = p.strList(k, v, "write a list of variable names, e.g. [GOFLAGS, HTTPS_PROXY]")
+		case "attempts":
+			err = p.decode(k, v, &c.Attempts, "write a whole number, e.g. 2")
 		default:
 			return p.errf(k, "known keys: "+topKeys, "unknown key %q", k.Value)
 		}
@@ -219,6 +228,21 @@ func (p configParser) decode(k, v *yaml.Node, dst any, hint string) error {
 		return p.errf(v, hint, "%s: %q is not valid here", k.Value, v.Value)
 	}
 	return nil
+}
+
+// strList reads a sequence of plain strings.
+func (p configParser) strList(k, v *yaml.Node, hint string) ([]string, error) {
+	if v.Kind != yaml.SequenceNode {
+		return nil, p.errf(v, hint, "%s: want a list", k.Value)
+	}
+	var out []string
+	for _, item := range v.Content {
+		if item.Kind != yaml.ScalarNode || item.Value == "" {
+			return nil, p.errf(item, hint, "%s: want a name", k.Value)
+		}
+		out = append(out, item.Value)
+	}
+	return out, nil
 }
 
 // syntaxError turns yaml's "yaml: line 3: message" into file:3: message.

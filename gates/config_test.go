@@ -115,3 +115,23 @@ func TestConfigErrorWithoutLine(t *testing.T) {
 		t.Errorf("Error() = %q", e.Error())
 	}
 }
+
+func TestLoadConfigEnvAndAttempts(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".planx.yaml"), []byte("env: [GOFLAGS, HTTPS_PROXY]\nattempts: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := LoadConfig(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Env) != 2 || c.Env[0] != "GOFLAGS" || c.Env[1] != "HTTPS_PROXY" || c.Attempts != 3 {
+		t.Fatalf("config = %+v", c)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".planx.yaml"), []byte("env: GOFLAGS\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), ".planx.yaml:1") {
+		t.Fatalf("env as a scalar: %v, want an error at line 1", err)
+	}
+}

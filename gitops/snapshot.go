@@ -74,3 +74,12 @@ func (r *Repo) Unborn(ctx context.Context, branch string) error {
 	}
 	return nil
 }
+
+// ResetSoft moves the current branch to rev keeping index and work tree:
+// the changes of the commits above rev become staged changes.
+func (r *Repo) ResetSoft(ctx context.Context, rev SHA) error {
+	if _, err := r.write(ctx, nil, "reset", "-q", "--soft", string(rev)); err != nil {
+		return fmt.Errorf("reset --soft %s: %w", rev.Short(), err)
+	}
+	return nil
+}

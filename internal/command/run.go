@@ -33,6 +33,9 @@ func newRunCmd(stdio *IO) *cli.Command {
 			&cli.DurationFlag{Name: "task-timeout", Usage: "time limit of one task's steps"},
 			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command (repeatable)"},
 			&cli.StringFlag{Name: "log-dir", Usage: "directory of execution logs (default memory-bank/execute)"},
+			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin"},
+			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (default 1)"},
+			&cli.BoolFlag{Name: "strict-files", Usage: "fail a task that changes files outside its declared Files"},
 			ciFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -53,6 +56,9 @@ func newRunCmd(stdio *IO) *cli.Command {
 					TaskTimeout:   cmd.Duration("task-timeout"),
 					Gates:         cmd.StringSlice("gate"),
 					LogDir:        cmd.String("log-dir"),
+					Agent:         cmd.String("agent"),
+					Attempts:      cmd.Int("attempts"),
+					StrictFiles:   cmd.Bool("strict-files"),
 				},
 				ci: ciMode(cmd),
 			}

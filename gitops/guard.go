@@ -1,0 +1,72 @@
+package gitops
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Guard is a cheap fingerprint of the parts of the git directory that a task
+// could use to change what git does later (config, hooks, info/). A task that
+// writes there is refused: `.git/` is never a task's output.
+type Guard string
+
+// Guard returns the current fingerprint: names, sizes, modes and modification
+// times, read with stat alone (no git child, no file contents).
+func (r *Repo) Guard() Guard {
+	var parts []string
+	add := func(p string) {
+		if fi, err := os.Lstat(p); err == nil {
+			rel, _ := filepath.Rel(r.CommonDir, p)
+			parts = append(parts, fmt.Sprintf("%s %d %v %d", rel, fi.Size(), fi.Mode(), fi.ModTime().UnixNano()))
+		}
+	}
+	add(filepath.Join(r.CommonDir, "config"))
+	for _, dir := range []string{"hooks", "info"} {
+		d := filepath.Join(r.CommonDir, dir)
+		add(d)
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			add(filepath.Join(d, e.Name()))
+		}
+	}
+	if r.GitDir != r.CommonDir {
+		add(filepath.Join(r.GitDir, "config.worktree"))
+	}
+	sort.Strings(parts)
+	return Guard(strings.Join(parts, "\n"))
+}
+
+// Changed lists what differs between two fingerprints.
+func (g Guard) Changed(now Guard) []string {
+	before := map[string]bool{}
+	for _, l := range strings.Split(string(g), "\n") {
+		before[l] = true
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range strings.Split(string(now), "\n") {
+		if l != "" && !before[l] {
+			name, _, _ := strings.Cut(l, " ")
+			if !seen[name] {
+				out = append(out, ".git/"+filepath.ToSlash(name))
+				seen[name] = true
+			}
+		}
+	}
+	nowSet := map[string]bool{}
+	for _, l := range strings.Split(string(now), "\n") {
+		name, _, _ := strings.Cut(l, " ")
+		nowSet[name] = true
+	}
+	for l := range before {
+		if name, _, _ := strings.Cut(l, " "); l != "" && !nowSet[name] && !seen[name] {
+			out = append(out, ".git/"+filepath.ToSlash(name)+" (deleted)")
+			seen[name] = true
+		}
+	}
+	sort.Strings(out)
+	return out
+}
