@@ -1,0 +1,67 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// HashObject stores data as a blob in the object database and returns its
+// id. The bytes are stored as given: --no-filters keeps autocrlf and
+// clean filters (LFS) away from a record that must hash the same everywhere.
+func (r *Repo) HashObject(ctx context.Context, data []byte) (SHA, error) {
+	if data == nil {
+		data = []byte{}
+	}
+	// Writing a loose object takes no lock git could leave behind, but a
+	// concurrent gc may be repacking: plain run, no retry.
+	out, err := r.run(ctx, data, false, "hash-object", "-w", "--no-filters", "--stdin")
+	if err != nil {
+		return "", fmt.Errorf("store object: %w", err)
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// CatBlob returns the content of the blob sha. Anything else (a commit, a
+// missing object) is an error.
+func (r *Repo) CatBlob(ctx context.Context, sha SHA) ([]byte, error) {
+	if err := checkArg("object id", string(sha)); err != nil {
+		return nil, err
+	}
+	out, err := r.run(ctx, nil, true, "cat-file", "blob", string(sha))
+	if err != nil {
+		return nil, fmt.Errorf("read blob %s: %w", sha.Short(), err)
+	}
+	return out, nil
+}
+
+// ResolveObject returns the object ref points at, whatever its type (refs
+// may point at blobs), or ("", nil) when ref does not exist. Unlike
+// ResolveRef it does not peel to a commit.
+func (r *Repo) ResolveObject(ctx context.Context, ref string) (SHA, error) {
+	if err := checkArg("ref", ref); err != nil {
+		return "", err
+	}
+	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", ref)
+	var ge *GitError
+	if errors.As(err, &ge) && ge.ExitCode == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// CommitterIdent is who git would record as committer now, as
+// `git var GIT_COMMITTER_IDENT` prints it: "Name <email> 1767323045 +0000".
+// It honours GIT_COMMITTER_NAME/EMAIL/DATE and user.name/user.email, and
+// fails as git commit would when no identity is configured.
+func (r *Repo) CommitterIdent(ctx context.Context) (string, error) {
+	out, err := r.run(ctx, nil, true, "var", "GIT_COMMITTER_IDENT")
+	if err != nil {
+		return "", fmt.Errorf("committer identity (set user.name and user.email): %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
