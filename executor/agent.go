@@ -65,6 +65,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	r.st.Child = 0
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
+	r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
 	switch {
 	case err != nil:
 		return fmt.Errorf("agent for %s: %w", t.ID, err)

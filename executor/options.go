@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"io"
 	"time"
 
 	"github.com/planx-dev/planx/planparse"
@@ -25,10 +24,8 @@ type Options struct {
 	Attempts      int      // how many times an agent may try a task (default 1)
 	StrictFiles   bool     // changes outside a task's declared files fail it
 
-	Out      io.Writer // progress and messages
-	Terminal bool      // Out is a terminal: live progress view
-	Color    bool
-	Now      func() time.Time
+	Output
+	Now func() time.Time
 }
 
 func (o *Options) now() time.Time {

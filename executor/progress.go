@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -16,9 +17,14 @@ import (
 // terminal a status line (task n/N, current step or gate, elapsed) redrawn
 // in place.
 type progress struct {
-	w     io.Writer
-	tty   bool
-	color bool
+	w           io.Writer
+	tty         bool
+	color       bool
+	ev          *events
+	github      bool
+	summaryPath string
+	plan        string
+	rows        []string // step summary rows
 
 	mu      sync.Mutex
 	status  string
@@ -26,8 +32,19 @@ type progress struct {
 	stopped chan struct{}
 }
 
-func newProgress(w io.Writer, tty, color bool) *progress {
-	return &progress{w: w, tty: tty, color: color}
+func newProgress(o Output) *progress {
+	p := &progress{w: o.Out, tty: o.Terminal, color: o.Color, github: o.GitHub, summaryPath: o.SummaryPath}
+	if p.w == nil {
+		p.w = io.Discard
+	}
+	if o.JSON {
+		p.ev = &events{enc: json.NewEncoder(p.w)}
+		p.w, p.tty, p.color = o.Err, false, false
+		if p.w == nil {
+			p.w = io.Discard
+		}
+	}
+	return p
 }
 
 // live is where child output is streamed: nowhere, since output is kept in
@@ -103,11 +120,14 @@ func (p *progress) clearStatus() {
 }
 
 func (p *progress) runStart(plan, runID string, base gitops.SHA, n int) {
+	p.plan = plan
+	p.ev.emit(Event{Event: "run_start", RunID: runID, Plan: plan, Total: n, Commit: string(base)})
 	p.println("planx: running %s: %d task(s), run %s", plan, n, runID)
 	p.println("planx: rollback commit %s", base.Short())
 }
 
 func (p *progress) taskStart(i, n int, t *planparse.Task) {
+	p.ev.emit(Event{Event: "task_start", Task: string(t.ID), Title: t.Title, Index: i, Total: n})
 	p.println("[%d/%d] %s %s", i, n, t.ID, oneLine(t.Title, 70))
 	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, t.ID))
 }
@@ -127,7 +147,9 @@ func (p *progress) step(name, code string) {
 	p.println("      %s: %s", name, oneLine(first, 60))
 }
 
-func (p *progress) gate(g gates.Result) {
+func (p *progress) gate(id planparse.TaskID, g gates.Result) {
+	p.ev.emit(Event{Event: "gate", Task: string(id), Name: g.Name, Passed: ptr(g.Passed),
+		ExitCode: ptr(g.ExitCode), DurationMS: ptr(g.Duration.Milliseconds())})
 	verdict := p.paint("32", "pass")
 	if !g.Passed {
 		verdict = p.paint("31", "FAIL")
@@ -135,17 +157,33 @@ func (p *progress) gate(g gates.Result) {
 	p.println("      gate %s: %s (%s)", g.Name, verdict, g.Duration.Round(time.Millisecond))
 }
 
+// stepEnd reports a finished step or agent run.
+func (p *progress) stepEnd(id planparse.TaskID, name string, exit int, d time.Duration) {
+	p.ev.emit(Event{Event: "step_end", Task: string(id), Name: name, ExitCode: ptr(exit), DurationMS: ptr(d.Milliseconds())})
+}
+
 func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
+	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: "done", Commit: string(sha)})
+	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.ID, sha.Short(), t.Title))
 	p.clearStatus()
 	p.println("      %s committed %s", p.paint("32", "✓"), sha.Short())
 }
 
 func (p *progress) warn(id planparse.TaskID, msg string) {
+	p.ev.emit(Event{Event: "warning", Task: string(id), Message: msg})
+	p.annotate("warning", p.plan, 0, string(id)+": "+msg)
 	p.println("      %s %s: %s", p.paint("33", "warning"), id, msg)
 }
 
 func (p *progress) taskStopped(t *planparse.Task, status, what, tail, next string) {
 	p.clearStatus()
+	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: status, Message: what})
+	p.ev.emit(Event{Event: "run_end", Status: status, Message: next})
+	p.rows = append(p.rows, fmt.Sprintf("| %s | **%s** | | %s: %s |", t.ID, status, t.Title, what))
+	p.writeSummary(status)
+	if status != StateWaiting {
+		p.annotate("error", p.plan, t.Line, fmt.Sprintf("%s %s: %s", t.ID, status, what))
+	}
 	mark := p.paint("31", "✗ "+status)
 	if status == StateWaiting {
 		mark = p.paint("33", "⏸ "+status)
@@ -165,6 +203,8 @@ func (p *progress) taskStopped(t *planparse.Task, status, what, tail, next strin
 
 func (p *progress) runDone(logPath string, n int) {
 	p.clearStatus()
+	p.ev.emit(Event{Event: "run_end", Status: StateCompleted, Log: logPath, Done: ptr(n)})
+	p.writeSummary(StateCompleted)
 	p.println("planx: done: %d task(s) committed; execution log %s", n, logPath)
 }
 
@@ -174,4 +214,17 @@ func indent(s, pre string) string {
 		lines[i] = pre + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+func (p *progress) writeSummary(status string) {
+	if p.summaryPath == "" {
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "### planx: %s — %s\n\n| Task | Status | Commit | Title |\n|---|---|---|---|\n", p.plan, status)
+	for _, r := range p.rows {
+		b.WriteString(r + "\n")
+	}
+	b.WriteString("\n")
+	p.summary(b.String())
 }

@@ -155,7 +155,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}
 	return &runner{
 		o: o, repo: repo, plan: plan, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
-		cfg: cfg, gates: gs, out: newProgress(o.Out, o.Terminal, o.Color),
+		cfg: cfg, gates: gs, out: newProgress(o.Output),
 		faultPoint: os.Getenv(faultEnv),
 	}, nil
 }

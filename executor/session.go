@@ -16,9 +16,7 @@ type ResumeOptions struct {
 	Dir         string
 	Retry       bool // discard the stopped attempt and execute the task again
 	AcceptDrift bool // go on although committed tasks changed in the plan
-	Out         io.Writer
-	Terminal    bool
-	Color       bool
+	Output
 }
 
 // history is what git says about a run: its task commits and skipped tasks.
@@ -40,7 +38,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 	if !needPlan {
 		// Abort must work even when the plan no longer parses.
 		r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath,
-			out: newProgress(firstWriter(ro.Out), ro.Terminal, ro.Color)}
+			out: newProgress(ro.Output)}
 		r.killOrphan()
 		return r, nil, r.checkHead(ctx)
 	}
@@ -49,7 +47,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
-		Out: ro.Out, Terminal: ro.Terminal, Color: ro.Color,
+		Output: ro.Output,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {

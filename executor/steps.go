@@ -33,7 +33,8 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		disarm()
 		r.st.Child = 0 // persisted with the next save; the group is gone
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
-			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail})
+			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
+		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
 		if err != nil {
 			return fmt.Errorf("%s of %s (plan line %d): %w", name, t.ID, s.Line, err)
 		}

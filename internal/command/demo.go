@@ -80,8 +80,9 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 	}
 	fmt.Fprintf(stdio.Out, "planx demo: throwaway repository %s\n$ planx run %s\n\n", dir, demoPlanPath)
 	res, err := executor.Run(ctx, executor.Options{
-		PlanPath: planAbs, Dir: dir, Out: stdio.Out,
-		Terminal: stdio.Terminal, Color: stdio.Terminal && os.Getenv("NO_COLOR") == "",
+		PlanPath: planAbs, Dir: dir,
+		Output: executor.Output{Out: stdio.Out, Err: stdio.Err, Terminal: stdio.Terminal,
+			Color: stdio.Terminal && os.Getenv("NO_COLOR") == ""},
 	})
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"os"
 
 	"github.com/planx-dev/planx/executor"
 	"github.com/urfave/cli/v3"
@@ -13,7 +12,7 @@ func newResumeCmd(stdio *IO) *cli.Command {
 		Name:    "resume",
 		Aliases: []string{"continue"},
 		Usage:   "continue a stopped run: commit the stopped task as fixed or done by hand, then go on",
-		Flags: []cli.Flag{dirFlag(), ciFlag(), acceptDriftFlag(),
+		Flags: []cli.Flag{dirFlag(), ciFlag(), jsonEventsFlag(), acceptDriftFlag(),
 			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -29,7 +28,7 @@ func newSkipCmd(stdio *IO) *cli.Command {
 	return &cli.Command{
 		Name:  "skip",
 		Usage: "skip the stopped task (discarding what its attempt changed) and go on",
-		Flags: []cli.Flag{dirFlag(), ciFlag(), acceptDriftFlag()},
+		Flags: []cli.Flag{dirFlag(), ciFlag(), jsonEventsFlag(), acceptDriftFlag()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			_, err := executor.Skip(ctx, resumeOptions(cmd, stdio))
 			return err
@@ -39,13 +38,10 @@ func newSkipCmd(stdio *IO) *cli.Command {
 
 // resumeOptions fills the options resume, skip and abort share.
 func resumeOptions(cmd *cli.Command, stdio *IO) executor.ResumeOptions {
-	ci := ciMode(cmd)
 	return executor.ResumeOptions{
 		Dir:         cmd.String("C"),
 		AcceptDrift: cmd.Bool("accept-drift"),
-		Out:         stdio.Out,
-		Terminal:    stdio.Terminal && !ci,
-		Color:       stdio.Terminal && !ci && os.Getenv("NO_COLOR") == "",
+		Output:      outputFor(cmd, stdio),
 	}
 }
 

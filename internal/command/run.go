@@ -13,7 +13,6 @@ import (
 // runOptions are `planx run`'s flags.
 type runOptions struct {
 	exec executor.Options
-	ci   bool
 }
 
 func newRunCmd(stdio *IO) *cli.Command {
@@ -36,7 +35,7 @@ func newRunCmd(stdio *IO) *cli.Command {
 			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin"},
 			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (default 1)"},
 			&cli.BoolFlag{Name: "strict-files", Usage: "fail a task that changes files outside its declared Files"},
-			ciFlag(),
+			ciFlag(), jsonEventsFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 1 {
@@ -60,8 +59,8 @@ func newRunCmd(stdio *IO) *cli.Command {
 					Attempts:      cmd.Int("attempts"),
 					StrictFiles:   cmd.Bool("strict-files"),
 				},
-				ci: ciMode(cmd),
 			}
+			opts.exec.Output = outputFor(cmd, stdio)
 			return runRun(ctx, opts, stdio)
 		},
 	}
@@ -69,11 +68,7 @@ func newRunCmd(stdio *IO) *cli.Command {
 
 // runRun is `planx run` without the flag parsing.
 func runRun(ctx context.Context, opts runOptions, stdio *IO) error {
-	o := opts.exec
-	o.Out = stdio.Out
-	o.Terminal = stdio.Terminal && !opts.ci
-	o.Color = o.Terminal && os.Getenv("NO_COLOR") == ""
-	_, err := executor.Run(ctx, o)
+	_, err := executor.Run(ctx, opts.exec)
 	return err
 }
 
@@ -87,4 +82,23 @@ func ciFlag() cli.Flag {
 
 func ciMode(cmd *cli.Command) bool {
 	return cmd.Bool("ci") || os.Getenv("CI") == "true"
+}
+
+func jsonEventsFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "json", Usage: "print one JSON event per line (run, task, step, gate, warning); progress goes to stderr"}
+}
+
+// outputFor decides how a run reports: a live view on a terminal, plain
+// lines in CI or with --ci, JSON events with --json, and GitHub Actions
+// annotations and a step summary when GITHUB_ACTIONS=true.
+func outputFor(cmd *cli.Command, stdio *IO) executor.Output {
+	ci := ciMode(cmd)
+	tty := stdio.Terminal && !ci
+	gh := os.Getenv("GITHUB_ACTIONS") == "true"
+	o := executor.Output{Out: stdio.Out, Err: stdio.Err, Terminal: tty,
+		Color: tty && os.Getenv("NO_COLOR") == "", JSON: cmd.Bool("json"), GitHub: gh}
+	if gh {
+		o.SummaryPath = os.Getenv("GITHUB_STEP_SUMMARY")
+	}
+	return o
 }
