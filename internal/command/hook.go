@@ -78,9 +78,10 @@ func hookScript(planx string, rerun bool) string {
 ` + hookMarker + `: checks planx runs before they are pushed.
 # Remove with "planx hook uninstall"; skip once with "git push --no-verify".
 # A pre-push hook can only check: a commit made here would not be pushed.
-planx=` + shellQuote(planx) + `
+installed=` + shellQuote(planx) + `
+planx=$installed
 [ -x "$planx" ] || planx=$(command -v planx) || {
-	echo "planx pre-push hook: planx not found (installed from $planx); put it on PATH or git push --no-verify" >&2
+	echo "planx pre-push hook: planx is neither at $installed nor on PATH; reinstall it or git push --no-verify" >&2
 	exit 1
 }
 hooks=$(dirname -- "$0")
