@@ -50,7 +50,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		Live:       r.out.live(),
 		Started:    r.childStarted,
 	}
-	display := cmd.Name
+	var display string
 	if cmd.Shell != "" {
 		spec.Args, spec.Stdin, display = []string{"bash", "-c", cmd.Shell}, strings.NewReader(prompt), cmd.Shell
 	} else {

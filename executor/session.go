@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
@@ -125,13 +124,6 @@ func (r *runner) checkHead(ctx context.Context) error {
 			gitops.ErrRepoState, r.st.Base.Short())
 	}
 	return nil
-}
-
-func firstWriter(w io.Writer) io.Writer {
-	if w == nil {
-		return io.Discard
-	}
-	return w
 }
 
 // adoptBase finishes a rollback a crash interrupted: a rollback commit of
