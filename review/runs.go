@@ -45,6 +45,13 @@ func Runs(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) 
 	return collect(ctx, repo, from, plan, nil)
 }
 
+// Recent is Runs limited to the n most recent runs (n > 0); reading stops at
+// the rollback commit of the n-th.
+func Recent(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string, n int) ([]Run, error) {
+	seen := 0
+	return collect(ctx, repo, from, plan, func(*Run) bool { seen++; return seen >= n })
+}
+
 // Latest returns the most recent run (of plan, when given) reachable from
 // from, reading history only back to its rollback commit; nil when there is
 // none.

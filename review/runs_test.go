@@ -59,6 +59,12 @@ func TestRunsNewestFirst(t *testing.T) {
 		t.Errorf("unknown Planx-* trailer made the commit malformed: %q", tb.Problems)
 	}
 
+	if recent, err := Recent(ctx, h.repo, "", "", 1); err != nil || len(recent) != 1 || recent[0].ID != b.ID {
+		t.Errorf("Recent(1) = %+v, %v", recent, err)
+	}
+	if recent, err := Recent(ctx, h.repo, "", "", 5); err != nil || len(recent) != 2 {
+		t.Errorf("Recent(5) = %d runs, %v", len(recent), err)
+	}
 	only, err := Runs(ctx, h.repo, "", "other/plan.md")
 	if err != nil || len(only) != 0 {
 		t.Errorf("plan filter: %d runs, %v", len(only), err)

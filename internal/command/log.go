@@ -75,16 +75,10 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 	}
 	plan := reviewPlanArg(repo, o.Dir, o.Plan)
 	var runs []review.Run
-	if o.MaxRuns == 1 {
-		var r *review.Run
-		if r, err = review.Latest(ctx, repo, "", plan); r != nil {
-			runs = []review.Run{*r}
-		}
+	if o.MaxRuns > 0 {
+		runs, err = review.Recent(ctx, repo, "", plan, o.MaxRuns)
 	} else {
 		runs, err = review.Runs(ctx, repo, "", plan)
-		if o.MaxRuns > 0 && len(runs) > o.MaxRuns {
-			runs = runs[:o.MaxRuns]
-		}
 	}
 	rep := logReport{Runs: []logRun{}, Warnings: []string{}}
 	var shallow *review.ShallowError
