@@ -85,7 +85,8 @@ func Load(ctx context.Context, repo *gitops.Repo, planRel string) (*Record, erro
 // approved. With no approval the error wraps ErrNotApproved; when the plan
 // changed it wraps ErrChanged, the record is returned, and diff holds the
 // changed lines between the approved text and src ("-" approved, "+" now,
-// under "@@ -old +new @@" line headers).
+// under "@@ -old +new @@" line headers; checkbox states are ignored, as in
+// Hash).
 func Check(ctx context.Context, repo *gitops.Repo, planRel string, src []byte) (*Record, string, error) {
 	planRel = path.Clean(planRel)
 	rec, err := Load(ctx, repo, planRel)
@@ -99,7 +100,7 @@ func Check(ctx context.Context, repo *gitops.Repo, planRel string, src []byte) (
 	if rec.SHA256 == Hash(src) {
 		return rec, "", nil
 	}
-	return rec, LineDiff(string(rec.Text), string(src)),
+	return rec, LineDiff(string(clearCheckboxes(rec.Text)), string(clearCheckboxes(src))),
 		fmt.Errorf("%w: %s was approved by %s at %s (sha256 %s); review the changes and approve again: planx approve %s",
 			ErrChanged, planRel, rec.Approver, rec.Time.Format("2006-01-02 15:04 MST"), rec.SHA256[:12], planRel)
 }

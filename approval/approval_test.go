@@ -187,3 +187,29 @@ func TestLineDiff(t *testing.T) {
 		t.Errorf("no change gave %q", got)
 	}
 }
+
+// Ticking checkboxes (what planx run does as it commits tasks) keeps the
+// approval; any other edit voids it.
+func TestTicksKeepApproval(t *testing.T) {
+	ctx := context.Background()
+	r, _ := openRepo(t)
+	src := "# Tasks\n\n- [ ] T001 Build\n  1. [-] T002 Test\n* [ ]* T003 Optional\n```\n- [ ] in a fence\n```\n"
+	if _, err := Approve(ctx, r, "tasks.md", []byte(src), risk.LOW); err != nil {
+		t.Fatal(err)
+	}
+	ticked := strings.NewReplacer("- [ ] T001", "- [x] T001", "[-] T002", "[X] T002", "[ ]* T003", "[x]* T003").Replace(src)
+	if _, _, err := Check(ctx, r, "tasks.md", []byte(ticked)); err != nil {
+		t.Errorf("ticked plan: %v", err)
+	}
+	edited := strings.Replace(ticked, "T001 Build", "T001 Build and deploy", 1)
+	_, diff, err := Check(ctx, r, "tasks.md", []byte(edited))
+	if !errors.Is(err, ErrChanged) {
+		t.Fatalf("edited plan: %v", err)
+	}
+	if want := "@@ -3 +3 @@\n-- [ ] T001 Build\n+- [ ] T001 Build and deploy\n"; diff != want {
+		t.Errorf("diff ignores ticks:\n%s\nwant:\n%s", diff, want)
+	}
+	if Hash([]byte("- [x] a")) != Hash([]byte("- [ ] a")) || Hash([]byte("[x] a")) == Hash([]byte("[ ] a")) {
+		t.Error("only list-item checkboxes are blanked")
+	}
+}

@@ -3,7 +3,8 @@
 // that was accepted.
 //
 // An approval is a blob holding a small text record (format version, plan
-// path, sha256 of the plan's bytes, approver, time, the highest risk level)
+// path, sha256 of the plan's bytes with checkbox states blanked (see Hash),
+// approver, time, the highest risk level)
 // followed by the plan's full text, and the ref
 // refs/planx/approvals/<plan path> pointing straight at that blob. Refs may
 // name blobs; doing so keeps an approval out of every branch's history and

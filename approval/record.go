@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -24,7 +25,7 @@ const formatVersion = "planx-approval: 1"
 // Record is one approval.
 type Record struct {
 	Plan     string     `json:"plan"`     // repo-relative, slash-separated
-	SHA256   string     `json:"sha256"`   // hex sha256 of the plan's bytes as approved
+	SHA256   string     `json:"sha256"`   // Hash of the plan as approved
 	Approver string     `json:"approver"` // "Name <email>", git's committer identity
 	Time     time.Time  `json:"time"`
 	Level    risk.Level `json:"level"` // the plan's highest risk level when approved
@@ -33,10 +34,22 @@ type Record struct {
 	Object   gitops.SHA `json:"object"` // the blob holding the record
 }
 
-// Hash is the hex sha256 that binds an approval to a plan's bytes.
+// Hash is the hex sha256 that binds an approval to a plan: of its bytes,
+// with the state of every list-item checkbox blanked ("- [x]" hashes as
+// "- [ ]"). planx ticks a task's checkbox when it commits the task, and
+// that must not void the approval of the plan it is executing; which tasks
+// are done does not change what their steps do.
 func Hash(src []byte) string {
-	sum := sha256.Sum256(src)
+	sum := sha256.Sum256(clearCheckboxes(src))
 	return hex.EncodeToString(sum[:])
+}
+
+// checkboxRE matches a list item's checkbox; the state is group 2.
+var checkboxRE = regexp.MustCompile(`(?m)^([ \t]*(?:[-*+]|[0-9]+[.)])[ \t]+\[)([^\]\n])(\])`)
+
+// clearCheckboxes blanks the state of every list-item checkbox.
+func clearCheckboxes(src []byte) []byte {
+	return checkboxRE.ReplaceAll(src, []byte("$1 $3"))
 }
 
 // marshal writes the record: header lines, a blank line, the plan verbatim.
