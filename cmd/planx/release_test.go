@@ -49,6 +49,12 @@ type goreleaser struct {
 		Use  string `yaml:"use"`
 		Sort string `yaml:"sort"`
 	} `yaml:"changelog"`
+	Release struct {
+		GitHub struct {
+			Owner string `yaml:"owner"`
+			Name  string `yaml:"name"`
+		} `yaml:"github"`
+	} `yaml:"release"`
 }
 
 func TestGoreleaserConfig(t *testing.T) {
@@ -97,6 +103,9 @@ func TestGoreleaserConfig(t *testing.T) {
 				t.Errorf("archive file %s: %v", f, err)
 			}
 		}
+	}
+	if cfg.Release.GitHub.Owner+"/"+cfg.Release.GitHub.Name != "planx-dev/planx" {
+		t.Errorf("release target = %+v, want the module's repository", cfg.Release.GitHub)
 	}
 	if cfg.Checksum.Algorithm != "sha256" || cfg.Checksum.NameTemplate == "" {
 		t.Errorf("checksum = %+v", cfg.Checksum)
