@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
@@ -49,6 +50,16 @@ func exitCode(err error) int {
 		return ExitInterrupted
 	case errors.Is(err, executor.ErrDrift):
 		return ExitDrift
+	// A plan edited since `planx approve` is no longer the text a person
+	// accepted: drift, like a committed task whose text changed.
+	case errors.Is(err, approval.ErrChanged):
+		return ExitDrift
+	// No approval is repository state, not a task failure (nothing ran) nor
+	// an invalid plan: the fix is acting on the repository (planx approve,
+	// or fetching refs/planx/approvals/*), like a dirty tree under
+	// --require-clean.
+	case errors.Is(err, approval.ErrNotApproved):
+		return ExitRepoState
 	case errors.Is(err, planparse.ErrInvalid), errors.Is(err, planparse.ErrUnreadable):
 		return ExitPlanInvalid
 	case errors.Is(err, gitops.ErrRepoState), errors.Is(err, gitops.ErrLocked),

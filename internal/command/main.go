@@ -75,6 +75,7 @@ func commands(stdio *IO) []*cli.Command {
 		newStatusCmd(stdio),
 		newUnlockCmd(stdio),
 		newLogCmd(stdio), newShowCmd(stdio), newVerifyCmd(stdio), newHookCmd(stdio),
+		newApproveCmd(stdio),
 		newDemoCmd(stdio),
 	}
 }

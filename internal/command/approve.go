@@ -1,0 +1,205 @@
+package command
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/planx-dev/planx/approval"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/risk"
+	"github.com/urfave/cli/v3"
+)
+
+// approveOptions are `planx approve`'s arguments.
+type approveOptions struct {
+	Path   string
+	Dir    string
+	Format planparse.Format
+	JSON   bool
+	Yes    bool
+	Check  bool
+	CI     bool
+}
+
+func newApproveCmd(stdio *IO) *cli.Command {
+	return &cli.Command{
+		Name:      "approve",
+		Usage:     "review a plan's risk and record your approval of its exact text in git",
+		ArgsUsage: "PLAN",
+		Description: "approve classifies every run step (LOW, MEDIUM, HIGH, CRITICAL; see docs/risk.md), prints\n" +
+			"the table, and records an approval bound to the plan's sha256 as a blob under\n" +
+			"refs/planx/approvals/<plan path>, readable with git cat-file and shareable with git push.\n" +
+			"HIGH and CRITICAL plans ask for confirmation on a terminal; elsewhere they need --yes.\n" +
+			"--check records nothing: it exits 0 when the plan is approved as it stands, 6 with a diff\n" +
+			"when it changed since, 5 when it has no approval.",
+		Flags: []cli.Flag{
+			dirFlag(),
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve HIGH and CRITICAL plans without asking"},
+			&cli.BoolFlag{Name: "check", Usage: "only tell whether the plan is approved as it stands"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table"},
+			&cli.StringFlag{Name: "format", Usage: "plan dialect; detected when unset"},
+			ciFlag(),
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.NArg() != 1 {
+				return fmt.Errorf("%w: approve takes exactly one PLAN argument", errUsage)
+			}
+			format, err := planparse.ParseFormat(cmd.String("format"))
+			if err != nil {
+				return fmt.Errorf("%w: --format: %v", errUsage, err)
+			}
+			return runApprove(ctx, approveOptions{Path: cmd.Args().First(), Dir: cmd.String("C"), Format: format,
+				JSON: cmd.Bool("json"), Yes: cmd.Bool("yes"), Check: cmd.Bool("check"), CI: ciMode(cmd)}, stdio)
+		},
+	}
+}
+
+// approveTask is one task's assessment, as printed by --json.
+type approveTask struct {
+	ID       planparse.TaskID `json:"id"`
+	Title    string           `json:"title"`
+	Level    risk.Level       `json:"level"`
+	Findings []risk.Finding   `json:"findings"`
+}
+
+type approveReport struct {
+	Plan     string           `json:"plan"`
+	Level    risk.Level       `json:"level"`
+	Tasks    []approveTask    `json:"tasks"`
+	Approved bool             `json:"approved"`
+	Changed  bool             `json:"changed,omitempty"`
+	Diff     string           `json:"diff,omitempty"`
+	Record   *approval.Record `json:"approval,omitempty"`
+}
+
+// runApprove is `planx approve` without the flag parsing.
+func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
+	repo, rel, plan, err := openApprovePlan(ctx, o)
+	if err != nil {
+		return err
+	}
+	rep := approveReport{Plan: rel, Tasks: []approveTask{}}
+	for _, t := range plan.Tasks {
+		l, fs := risk.Task(t)
+		rep.Tasks = append(rep.Tasks, approveTask{ID: t.ID, Title: t.Title, Level: l, Findings: append([]risk.Finding{}, fs...)})
+		rep.Level = max(rep.Level, l)
+	}
+	if o.Check {
+		rec, diff, cerr := approval.Check(ctx, repo, rel, plan.Source)
+		rep.Record, rep.Diff = rec, diff
+		rep.Approved, rep.Changed = cerr == nil, errors.Is(cerr, approval.ErrChanged)
+		if !errors.Is(cerr, approval.ErrChanged) && !errors.Is(cerr, approval.ErrNotApproved) && cerr != nil {
+			return cerr
+		}
+		if o.JSON {
+			return errors.Join(approveJSON(stdio.Out, rep), cerr)
+		}
+		if cerr == nil {
+			fmt.Fprintf(stdio.Out, "planx: %s is approved as it stands (%s, by %s at %s)\n", rel, rec.Level, rec.Approver, rec.Time.Format("2006-01-02 15:04 MST"))
+		} else if diff != "" {
+			fmt.Fprintf(stdio.Out, "planx: %s changed since it was approved:\n%s", rel, diff)
+		}
+		return cerr
+	}
+	if !o.JSON {
+		fmt.Fprintf(stdio.Out, "planx: risk of %s (%d task(s)), highest %s\n\n", rel, len(plan.Tasks), rep.Level)
+		risk.Table(stdio.Out, plan.Tasks)
+		approveSevere(stdio.Out, rep.Tasks)
+	}
+	if risk.NeedsApproval(rep.Level) && !o.Yes {
+		if !stdio.Terminal || o.CI || o.JSON {
+			return fmt.Errorf("%w: %s has %s steps: approving it needs --yes when planx cannot ask (no terminal, --ci or --json)",
+				errUsage, rel, rep.Level)
+		}
+		if !approveConfirm(stdio, fmt.Sprintf("Approve %s with %s steps? [y/N] ", rel, rep.Level)) {
+			return fmt.Errorf("%w: %s: declined", approval.ErrNotApproved, rel)
+		}
+	}
+	rec, err := approval.Approve(ctx, repo, rel, plan.Source, rep.Level)
+	if err != nil {
+		return err
+	}
+	rep.Approved, rep.Record = true, &rec
+	if o.JSON {
+		return approveJSON(stdio.Out, rep)
+	}
+	fmt.Fprintf(stdio.Out, "\nplanx: approved %s (%s, sha256 %s) by %s\n  recorded as %s (%s); share it with: git push origin '%s*'\n",
+		rel, rec.Level, rec.SHA256[:12], rec.Approver, rec.Ref, rec.Object.Short(), approval.RefPrefix)
+	return nil
+}
+
+// openApprovePlan resolves PLAN against -C like planx run, opens its repository
+// and parses it; an invalid plan cannot be approved (exit 4).
+func openApprovePlan(ctx context.Context, o approveOptions) (*gitops.Repo, string, *planparse.Plan, error) {
+	planAbs := o.Path
+	if !filepath.IsAbs(planAbs) && o.Dir != "" {
+		planAbs = filepath.Join(o.Dir, planAbs)
+	}
+	planAbs, err := filepath.Abs(planAbs)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("plan %s: %w", o.Path, err)
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = filepath.Dir(planAbs)
+	}
+	repo, err := gitops.Open(ctx, dir)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	rel, err := repo.Rel(planAbs)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("%w: plan %s is outside the repository %s", gitops.ErrRepoState, o.Path, repo.Root)
+	}
+	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
+	if err != nil {
+		return nil, "", nil, err
+	}
+	if err := plan.Err(); err != nil {
+		return nil, "", nil, err
+	}
+	return repo, rel, plan, nil
+}
+
+// approveSevere lists every finding that needs approval, not only the first
+// per task the table shows: this is what the person is agreeing to.
+func approveSevere(w io.Writer, tasks []approveTask) {
+	header := false
+	for _, t := range tasks {
+		for _, f := range t.Findings {
+			if !risk.NeedsApproval(f.Level) {
+				continue
+			}
+			if !header {
+				fmt.Fprintln(w, "\nNeeds approval:")
+				header = true
+			}
+			fmt.Fprintf(w, "  %s line %d: %s %s: %s\n", t.ID, f.Line, f.Level, f.Rule, f.Detail)
+		}
+	}
+}
+
+// approveConfirm asks on the terminal; anything but y or yes is a no.
+func approveConfirm(stdio *IO, question string) bool {
+	fmt.Fprint(stdio.Out, "\n"+question)
+	line, _ := bufio.NewReader(stdio.In).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true
+	}
+	return false
+}
+
+func approveJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
