@@ -11,10 +11,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 )
 
-// TrailerSkipped names tasks a run skipped. The executor may write it on any
-// commit of a run; review only reads it.
-const TrailerSkipped = "Planx-Skipped"
-
 // Gate is one gate result as a Planx-Gate trailer records it.
 type Gate struct {
 	Name       string `json:"name"`
@@ -122,7 +118,7 @@ func classify(c gitops.Commit) parsed {
 	if refs := get(executor.TrailerRefs); len(refs) > 0 {
 		p.plan = refs[0]
 	}
-	for _, s := range get(TrailerSkipped) {
+	for _, s := range get(executor.TrailerSkipped) {
 		for _, id := range splitRE.Split(strings.TrimSpace(s), -1) {
 			if id != "" {
 				p.skipped = append(p.skipped, id)
