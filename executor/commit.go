@@ -40,19 +40,28 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 			_ = r.writePlan(before)
 		}
 	}
-	if err := r.repo.StageAll(ctx); err != nil {
+	// The task's work is staged since verify (and again after the gates);
+	// only planx's own two files changed since.
+	if err := r.repo.Stage(ctx, r.planRel, r.log.Path); err != nil {
 		undo()
 		return "", fmt.Errorf("commit %s: %w", t.ID, err)
 	}
 	r.fault("after-stage")
-	disarm := r.faultSoon("during-commit", 50*time.Millisecond)
-	sha, err := r.repo.Commit(ctx, taskMessage(r, t, lt), gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted})
-	disarm()
-	r.st.GitCommit = 0
+	msg := taskMessage(r, t, lt)
+	var sha gitops.SHA
+	var err error
+	if r.porcelain {
+		disarm := r.faultSoon("during-commit", 50*time.Millisecond)
+		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted})
+		disarm()
+		r.st.GitCommit = 0
+	} else {
+		sha, err = r.repo.CommitIndex(ctx, msg, r.expect, "HEAD")
+	}
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
 		undo()
-		return "", &taskFailure{what: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip hooks)", firstNonEmpty(hook.Hook, "commit")), tail: hook.Output}
+		return "", &taskFailure{what: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", firstNonEmpty(hook.Hook, "commit")), tail: hook.Output}
 	}
 	if err != nil {
 		undo()
@@ -63,17 +72,8 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	r.expect, r.folded = sha, nil
 	r.st.SkipPending = nil
 	r.dirty = nil
-	// A hook that rewrote files leaves them out of the commit: say so rather
-	// than sweep them into the next task.
-	if left, err := r.repo.Status(ctx); err == nil && len(left) > 0 {
-		r.dirty = r.dirtyPaths(left)
-		msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), summarize(left))
-		r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
-		r.out.warn(t.ID, msg)
-		// The tree is dirty anyway; the log on disk must say why.
-		if err := r.log.WriteFile(r.repo.Root); err != nil {
-			return sha, fmt.Errorf("write execution log: %w", err)
-		}
+	if r.porcelain {
+		r.checkHookLeftovers(ctx, t, sha)
 	}
 	r.st.Current, r.st.Phase = "", ""
 	if err := r.st.save(r.repo); err != nil {
@@ -81,6 +81,22 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	r.fault("after-commit-state")
 	return sha, nil
+}
+
+// checkHookLeftovers reports files a commit hook changed and left out of the
+// commit, rather than sweep them into the next task. Only hooks run between
+// the staging and the commit, so only the hooks path needs this scan.
+func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, sha gitops.SHA) {
+	left, err := r.repo.Status(ctx)
+	if err != nil || len(left) == 0 {
+		return
+	}
+	r.dirty = r.dirtyPaths(left)
+	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), summarize(left))
+	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
+	r.out.warn(t.ID, msg)
+	// The tree is dirty anyway; the log on disk must say why.
+	_ = r.log.WriteFile(r.repo.Root)
 }
 
 // gitStarted records the task commit's git process group before git can

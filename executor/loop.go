@@ -215,7 +215,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	lt.Gates = lt.Gates[:0]
 	for _, g := range results {
 		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
-			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath})
+			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut})
 		r.out.gate(t.ID, g)
 	}
 	if err != nil {
@@ -232,7 +232,9 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		}
 		return &taskFailure{what: what, tail: f.Tail}
 	}
-	return nil
+	// Gates may write files (formatters, generated code): stage again so the
+	// commit holds the tree the gates passed on.
+	return r.repo.StageAll(ctx)
 }
 
 // logTask returns the log's entry for t, adding it on first use.

@@ -38,6 +38,10 @@ type runner struct {
 	head       gitops.Head
 	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	folded     []string   // messages of commits an executor made, for the task commit
+	// porcelain: commits go through git commit because hooks or signing
+	// apply; otherwise write-tree + commit-tree + update-ref, which skips the
+	// second work-tree scan git commit makes.
+	porcelain bool
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -66,6 +70,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.head = head
 	if len(tasks) == 0 {
 		fmt.Fprintf(r.o.Out, "planx: nothing to do: every task of %s is done (use --all to run them again)\n", r.planRel)
 		return &Result{Status: StateCompleted}, nil
@@ -136,6 +141,10 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	if err := plan.Err(); err != nil {
 		return nil, err
 	}
+	porcelain, _, err := repo.CommitNeedsPorcelain(ctx)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := gates.LoadConfig(repo.Root)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
@@ -156,7 +165,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	return &runner{
 		o: o, repo: repo, plan: plan, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
 		cfg: cfg, gates: gs, out: newProgress(o.Output),
-		faultPoint: os.Getenv(faultEnv),
+		faultPoint: os.Getenv(faultEnv), porcelain: porcelain,
 	}, nil
 }
 
@@ -251,9 +260,15 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
 	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID)
-	// Hooks are skipped for the snapshot: the user's work in progress may not
-	// pass them, and refusing to save it would defeat the purpose.
-	sha, err := r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
+	var sha gitops.SHA
+	var err error
+	if r.porcelain {
+		// Hooks are skipped for the snapshot: the user's work in progress
+		// may not pass them, and refusing to save it would defeat the purpose.
+		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
+	} else {
+		sha, err = r.repo.CommitIndex(ctx, msg, r.head.SHA, "HEAD")
+	}
 	if err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}

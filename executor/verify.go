@@ -14,7 +14,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// verify checks with git, never with the executor's word, that the task did
+// verify stages the task's work and checks with git, never with the executor's word, that the task did
 // real work: HEAD is where planx left it (commits of the executor's own are
 // folded into the task), .git/ was not written, something changed (unless
 // the task is a checkpoint), and the declared files exist, or are gone when
@@ -26,7 +26,12 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	if changed := guard.Changed(r.repo.Guard()); len(changed) > 0 {
 		return nil, &taskFailure{what: "the task wrote to the git directory (" + strings.Join(changed, ", ") + "); .git/ is never a task's output: restore it by hand"}
 	}
-	changes, err := r.repo.Status(ctx)
+	// One scan of the work tree per task: stage everything (every ignore
+	// rule honoured), then read what changed from the index alone.
+	if err := r.repo.StageAll(ctx); err != nil {
+		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
+	}
+	changes, err := r.repo.StagedChanges(ctx, r.expect)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
 	}
@@ -106,7 +111,7 @@ func touched(declared string, files []string) bool {
 // of the task, keeping their messages for the task commit's body. A branch
 // switch or a rewrite of history planx had fails the task.
 func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
-	head, err := r.repo.Head(ctx)
+	head, err := r.repo.HeadNow()
 	if err != nil {
 		return err
 	}
