@@ -11,6 +11,10 @@ import (
 // maxDepth bounds how deep `bash -c 'bash -c ...'` and eval are followed.
 const maxDepth = 5
 
+// maxCommands bounds the commands judged per Classify: `find -exec` is
+// judged once per start path, so nested finds would multiply.
+const maxCommands = 20000
+
 // Classify returns the level of a bash script (a step's code) and why.
 // Findings are ordered most severe first; LOW comes with no findings.
 func Classify(script string) (Level, []Finding) {
@@ -27,6 +31,7 @@ type shared struct {
 	resetHard  bool            // a `git reset --hard` was seen
 	cleanAll   bool            // a `git clean -fdx`-like was seen
 	downloaded map[string]bool // files a downloader wrote: running them is running downloaded code
+	commands   int             // judged so far, see maxCommands
 }
 
 // analyzer reads one script: the step itself, or a script nested in it

@@ -9,6 +9,12 @@ import (
 
 // command judges one command line (prefix commands included).
 func (a *analyzer) command(s site, args []arg) {
+	if a.commands++; a.commands > maxCommands {
+		if a.commands == maxCommands+1 {
+			a.report(MEDIUM, "dynamic-code", s, "too many commands to judge; the rest were not read")
+		}
+		return
+	}
 	in := unwrap(args)
 	for _, w := range in.wrappers {
 		switch w {
