@@ -50,7 +50,7 @@ func (a *analyzer) command(s site, args []arg) {
 			}
 		}
 	case name == "cp" || name == "mv" || name == "install" || name == "ln" || name == "tee" ||
-		name == "touch" || name == "truncate" || name == "sed" || name == "perl" && hasInPlace(args):
+		name == "touch" || name == "truncate" || name == "sed" || (name == "perl" || name == "yq") && hasInPlace(args):
 		a.writes(s, name, args)
 	case name == "git":
 		a.git(s, args)
@@ -239,7 +239,7 @@ func (a *analyzer) writes(s site, name string, args []arg) {
 		case len(f.operands) >= 2:
 			targets = f.operands[len(f.operands)-1:]
 		}
-	case "sed", "perl":
+	case "sed", "perl", "yq":
 		if !hasInPlace(args) {
 			return
 		}

@@ -77,6 +77,13 @@ sub:
 		}
 	case "config":
 		a.gitConfig(s, rest)
+	case "rm", "mv":
+		for _, op := range f.operands {
+			if where(op.s, a.cwd) == gitDir {
+				a.report(CRITICAL, "git-dir-write", s, "git "+sub+" inside .git")
+			}
+			a.sensitive(s, op, "git "+sub+" changes")
+		}
 	}
 }
 

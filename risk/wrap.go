@@ -72,7 +72,7 @@ func skipOptions(args []arg, withValue string) []arg {
 			return args
 		}
 		args = args[1:]
-		if !strings.HasPrefix(s, "--") && len(s) == 2 && strings.Contains(withValue, s[1:]) && len(args) > 0 {
+		if takesValue(s, withValue) && len(args) > 0 {
 			args = args[1:]
 		}
 	}
@@ -99,7 +99,7 @@ func parseFlags(args []arg, withValue string) flagSet {
 			f.long = append(f.long, s)
 		case opts && strings.HasPrefix(s, "-") && len(s) > 1 && !args[i].dyn:
 			f.short += s[1:]
-			if len(s) == 2 && strings.Contains(withValue, s[1:]) {
+			if takesValue(s, withValue) {
 				i++ // the option's value
 			}
 		default:
@@ -107,6 +107,12 @@ func parseFlags(args []arg, withValue string) flagSet {
 		}
 	}
 	return f
+}
+
+// takesValue reports whether the short-option cluster s (-o, -euo) ends
+// with an option whose value is the next word.
+func takesValue(s, withValue string) bool {
+	return !strings.HasPrefix(s, "--") && len(s) >= 2 && strings.Contains(withValue, s[len(s)-1:])
 }
 
 func (f flagSet) has(short string, long ...string) bool {
@@ -150,10 +156,15 @@ func interpreterReadsStdin(name string, args []arg) bool {
 		return false
 	}
 	f := parseFlags(args[1:], "o")
-	if isShell(name) && f.has("s") {
-		return true
-	}
-	if f.has("cem", "--command", "--eval") {
+	if isShell(name) {
+		// -e is errexit for a shell, not a program as for perl or node.
+		if f.has("c", "--command") {
+			return false
+		}
+		if f.has("s") {
+			return true
+		}
+	} else if f.has("cem", "--command", "--eval") {
 		return false
 	}
 	return len(f.operands) == 0 || f.operands[0].s == "-"
