@@ -2,6 +2,7 @@ package risk
 
 import (
 	"errors"
+	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -72,8 +73,6 @@ func (a *analyzer) script(src string, lineOff int) {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			a.stmt(n)
-		case *syntax.Redirect:
-			a.redirect(n)
 		case *syntax.BinaryCmd:
 			if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
 				a.pipeline(n)
@@ -116,6 +115,17 @@ func (a *analyzer) stmt(st *syntax.Stmt) {
 		a.report(MEDIUM, "background", a.site(st, st), "starts a background process that outlives the step")
 	}
 	call, ok := st.Cmd.(*syntax.CallExpr)
+	fetches := ok && len(call.Args) > 0 && isDownload(words(call.Args))
+	for _, r := range st.Redirs {
+		if !writeOps[r.Op] || r.Word == nil {
+			continue
+		}
+		t := words([]*syntax.Word{r.Word})[0]
+		a.write(a.site(r, st), t, "redirects output")
+		if fetches {
+			a.downloaded[path.Clean(t.s)] = true
+		}
+	}
 	if !ok {
 		if _, ok := st.Cmd.(*syntax.CoprocClause); ok {
 			a.report(MEDIUM, "background", a.site(st, st), "starts a coprocess")
@@ -148,12 +158,10 @@ var writeOps = map[syntax.RedirOperator]bool{syntax.RdrOut: true, syntax.AppOut:
 	syntax.RdrInOut: true, syntax.RdrClob: true, syntax.AppClob: true, syntax.RdrAll: true,
 	syntax.AppAll: true, syntax.RdrAllClob: true, syntax.AppAllClob: true}
 
-func (a *analyzer) redirect(r *syntax.Redirect) {
-	if !writeOps[r.Op] || r.Word == nil {
-		return
-	}
-	t := words([]*syntax.Word{r.Word})[0]
-	a.write(a.site(r, r), t, "redirects output to")
+// isDownload reports a command line that runs a downloader.
+func isDownload(args []arg) bool {
+	in := unwrap(args)
+	return len(in.args) > 0 && downloaders[cmdName(in.args[0].s)]
 }
 
 // pipeline finds a downloader feeding an interpreter that reads its program

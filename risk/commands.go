@@ -44,7 +44,7 @@ func (a *analyzer) command(s site, args []arg) {
 	case name == "dd":
 		for _, x := range args[1:] {
 			if t, ok := strings.CutPrefix(x.s, "of="); ok {
-				a.write(s, arg{s: t, dyn: x.dyn}, "dd writes to")
+				a.write(s, arg{s: t, dyn: x.dyn}, "dd writes")
 			}
 		}
 	case name == "cp" || name == "mv" || name == "install" || name == "ln" || name == "tee" ||
@@ -260,9 +260,9 @@ func (a *analyzer) writes(s site, name string, args []arg) {
 func (a *analyzer) write(s site, t arg, how string) {
 	switch where(t.s, a.cwd) {
 	case gitDir:
-		a.report(CRITICAL, "git-dir-write", s, how+" inside .git (hooks and config run code)")
+		a.report(CRITICAL, "git-dir-write", s, how+" into .git (hooks and config run code)")
 	case device:
-		a.report(CRITICAL, "disk-destroy", s, how+" a device")
+		a.report(CRITICAL, "disk-destroy", s, how+" to a device")
 	case broad, outside, emptyVar:
 		a.report(HIGH, "write-outside", s, how+" outside the repository")
 		a.sensitive(s, t, "writes")

@@ -70,7 +70,7 @@ func isAnchored(p string) bool {
 func expandKnownVars(p string) string {
 	for _, r := range []struct{ v, to string }{
 		{"$HOME", "~"}, {"${HOME:?}", "~"}, {"$TMPDIR", "/tmp"}, {"${TMPDIR:?}", "/tmp"},
-		{"$PWD", "."}, {"${PWD:?}", "."}, {"$(…)", "$(…)"},
+		{"$PWD", "."}, {"${PWD:?}", "."},
 	} {
 		if p == r.v || strings.HasPrefix(p, r.v+"/") {
 			return r.to + strings.TrimPrefix(p, r.v)

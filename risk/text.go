@@ -17,7 +17,7 @@ func (a *analyzer) fallback(src string, err error) {
 		if strings.Contains(strings.ReplaceAll(line, " ", ""), "(){:|:&") {
 			a.report(CRITICAL, "fork-bomb", s, "spawns copies of itself without end")
 		}
-		if strings.Contains(line, "&") && !strings.Contains(line, "&&") && !strings.Contains(line, ">&") {
+		if strings.Contains(strings.NewReplacer("&&", "", ">&", "", "&>", "").Replace(line), "&") {
 			a.report(MEDIUM, "background", s, "may start a background process")
 		}
 		for _, list := range splitAny(line, "&&", "||", ";", "&") {
@@ -25,7 +25,7 @@ func (a *analyzer) fallback(src string, err error) {
 			for _, stage := range splitAny(list, "|") {
 				args, targets := textArgs(stage)
 				for _, t := range targets {
-					a.write(s, t, "redirects output to")
+					a.write(s, t, "redirects output")
 				}
 				stages = append(stages, args)
 				if len(args) > 0 {

@@ -115,6 +115,11 @@ func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
 	}
 	if risk.NeedsApproval(rep.Level) && !o.Yes {
 		if !stdio.Terminal || o.CI || o.JSON {
+			if o.JSON { // the assessment, for the tool that will have to pass --yes
+				if err := approveJSON(stdio.Out, rep); err != nil {
+					return err
+				}
+			}
 			return fmt.Errorf("%w: %s has %s steps: approving it needs --yes when planx cannot ask (no terminal, --ci or --json)",
 				errUsage, rel, rep.Level)
 		}
