@@ -62,7 +62,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	disarm := r.faultSoon("during-step", 150*time.Millisecond)
 	res, err := proc.Run(ctx, spec)
 	disarm()
-	r.st.Child = 0
+	r.childDone()
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 	r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)

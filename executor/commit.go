@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/review/note"
 )
 
 // commit ticks the task in the plan, writes the log and makes the task's one
@@ -54,7 +55,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		disarm := r.faultSoon("during-commit", 50*time.Millisecond)
 		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted})
 		disarm()
-		r.st.GitCommit = 0
+		r.gitDone()
 	} else {
 		sha, err = r.repo.CommitIndex(ctx, msg, r.expect, "HEAD")
 	}
@@ -75,12 +76,30 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if r.porcelain {
 		r.checkHookLeftovers(ctx, t, sha)
 	}
+	r.noteGates(ctx, t, lt, sha)
+	// No state write here: git now says the task is done, and the next
+	// task's start (or the run's end) saves the state anyway.
 	r.st.Current, r.st.Phase = "", ""
-	if err := r.st.save(r.repo); err != nil {
-		return sha, err
-	}
 	r.fault("after-commit-state")
 	return sha, nil
+}
+
+// noteGates attaches the whole output of the task's gates to its commit as a
+// git note (refs/notes/planx), so it can travel with the history. The commit
+// exists already: a failure here is only a warning.
+func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA) {
+	if len(lt.Gates) == 0 {
+		return
+	}
+	outs := map[string]string{}
+	for _, g := range lt.Gates {
+		if b, err := os.ReadFile(g.OutputPath); err == nil {
+			outs[g.Name] = string(b)
+		}
+	}
+	if err := r.repo.AddNote(ctx, note.Ref, sha, note.Format(string(t.ID), lt.Gates, outs)); err != nil {
+		r.out.warn(t.ID, "could not attach the gate output note: "+err.Error())
+	}
 }
 
 // checkHookLeftovers reports files a commit hook changed and left out of the
@@ -97,13 +116,6 @@ func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, sha 
 	r.out.warn(t.ID, msg)
 	// The tree is dirty anyway; the log on disk must say why.
 	_ = r.log.WriteFile(r.repo.Root)
-}
-
-// gitStarted records the task commit's git process group before git can
-// write anything, for a resume after planx is killed (see waitGit).
-func (r *runner) gitStarted(pgid int) {
-	r.st.GitCommit = pgid
-	_ = r.st.save(r.repo)
 }
 
 // tick sets the task's checkbox in the plan file, byte for byte in place.

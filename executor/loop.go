@@ -69,6 +69,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	r.st.PreExisting = r.dirty
 	kind := r.executorFor(t)
 	lt.Executor = kind
+	r.cheapRedo = kind == "shell"
 	guard := r.repo.Guard()
 	feedback := ""
 	for attempt := 1; ; attempt++ {
@@ -149,14 +150,14 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	return nil
 }
 
-// childStarted records a step's or gate's process group before it does any
-// work, so a resume after planx is killed can stop the orphan.
-func (r *runner) childStarted(pgid int) {
-	r.st.Child = pgid
-	_ = r.st.save(r.repo)
-}
-
+// setPhase records how far the attempt got. Only agent and manual work is
+// worth saving a phase for: after a crash a shell task's steps simply run
+// again from a clean slate (the phase stays "execute"), which costs less than
+// an fsynced state write at every phase of every task.
 func (r *runner) setPhase(p string) error {
+	if r.st.Phase == PhaseExecute && r.cheapRedo {
+		return nil
+	}
 	r.st.Phase = p
 	return r.st.save(r.repo)
 }
@@ -211,7 +212,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
 	})
-	r.st.Child = 0
+	r.childDone()
 	lt.Gates = lt.Gates[:0]
 	for _, g := range results {
 		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,

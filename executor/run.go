@@ -42,6 +42,7 @@ type runner struct {
 	// apply; otherwise write-tree + commit-tree + update-ref, which skips the
 	// second work-tree scan git commit makes.
 	porcelain bool
+	cheapRedo bool // the current task is redone, not resumed, after a crash
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.

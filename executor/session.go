@@ -3,10 +3,8 @@ package executor
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -38,7 +36,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		// Abort must work even when the plan no longer parses.
 		r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath,
 			out: newProgress(ro.Output)}
-		r.killOrphan()
+		r.cleanOrphans()
 		return r, nil, r.checkHead(ctx)
 	}
 	o := Options{
@@ -53,7 +51,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		return nil, nil, err
 	}
 	r.st, r.log = st, st.Log
-	r.killOrphan()
+	r.cleanOrphans()
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -74,27 +72,6 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		}
 	}
 	return r, h, nil
-}
-
-// killOrphan stops a step or gate left running by a planx that was killed,
-// and waits for a git commit it left running: killing git mid-commit could
-// leave a ref lock behind, while letting it finish is safe, and resume then
-// finds the commit in the history. The caller holds the lock, so no live
-// planx owns those groups.
-func (r *runner) killOrphan() {
-	if r.st.Child != 0 {
-		proc.KillGroup(r.st.Child)
-		r.st.Child = 0
-	}
-	if r.st.GitCommit != 0 {
-		for i := 0; proc.GroupAlive(r.st.GitCommit); i++ {
-			if i == 0 {
-				r.out.println("planx: waiting for the git commit (pid %d) the stopped planx left running", r.st.GitCommit)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-		r.st.GitCommit = 0
-	}
 }
 
 // checkHead checks HEAD is still on the run's branch, above its rollback

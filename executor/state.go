@@ -61,16 +61,10 @@ type State struct {
 	PreExisting []string `json:"pre_existing,omitempty"`
 	// Attempt lists what the current attempt changed, recorded when it stopped.
 	Attempt []AttemptFile `json:"attempt,omitempty"`
-	// Child is the process group of the step or gate running now: a planx
-	// killed outright cannot stop it, so the next one does.
-	Child int `json:"child,omitempty"`
-	// GitCommit is the process group of a git commit in progress: a resume
-	// waits for it to land (or fail) rather than race it.
-	GitCommit int          `json:"git_commit,omitempty"`
-	Started   time.Time    `json:"started"`
-	Updated   time.Time    `json:"updated"`
-	Options   SavedOptions `json:"options"`
-	Log       *execlog.Log `json:"log"`
+	Started time.Time     `json:"started"`
+	Updated time.Time     `json:"updated"`
+	Options SavedOptions  `json:"options"`
+	Log     *execlog.Log  `json:"log"`
 }
 
 // PlannedTask is a task as the plan had it when the run started.

@@ -31,7 +31,7 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 			Started:    r.childStarted,
 		})
 		disarm()
-		r.st.Child = 0 // persisted with the next save; the group is gone
+		r.childDone()
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
 			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)

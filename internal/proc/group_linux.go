@@ -12,6 +12,11 @@ import (
 // where orphans are reaped slowly, e.g. in a container whose init does not
 // reap.
 func groupAlive(pgid int) bool {
+	// The common case, a step whose processes have all exited and been
+	// reaped, is answered by one kill(2) instead of a walk of /proc.
+	if !groupExists(pgid) {
+		return false
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return groupExists(pgid)
