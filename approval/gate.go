@@ -1,0 +1,75 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/risk"
+)
+
+// GateOptions say how strict Gate is and whether it may ask.
+type GateOptions struct {
+	// Require refuses any plan not approved as it stands (planx run
+	// --require-approval): for CI, where nobody can be asked.
+	Require bool
+	// Ask puts a yes/no question to the person at the terminal; nil when
+	// planx cannot ask (no terminal, --ci).
+	Ask func(question string) bool
+	// Out receives the risk table, the diff and warnings.
+	Out io.Writer
+}
+
+// Gate decides whether a run of plan (at planRel) may start with tasks,
+// the tasks it is about to run:
+//
+//   - approved as it stands: yes;
+//   - Require: no, with the error of Check (ErrNotApproved, or ErrChanged
+//     after printing the diff);
+//   - otherwise, tasks at LOW or MEDIUM: yes, as before approvals existed;
+//   - HIGH or CRITICAL with Ask: the table (and diff) is printed and the
+//     person asked; yes records the approval (Approve) and runs, no is
+//     ErrNotApproved;
+//   - HIGH or CRITICAL without Ask: yes, with a warning, so existing
+//     unattended runs keep working until they opt in with Require.
+func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planparse.Plan, tasks []*planparse.Task, o GateOptions) error {
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+	_, diff, err := Check(ctx, repo, planRel, plan.Source)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, ErrNotApproved) && !errors.Is(err, ErrChanged) {
+		return err
+	}
+	if diff != "" {
+		fmt.Fprintf(o.Out, "planx: %s changed since it was approved:\n%s", planRel, diff)
+	}
+	if o.Require {
+		return err
+	}
+	level := risk.Highest(tasks)
+	if !risk.NeedsApproval(level) {
+		return nil
+	}
+	fmt.Fprintf(o.Out, "planx: %s has %s steps and is not approved as it stands:\n\n", planRel, level)
+	risk.Table(o.Out, tasks)
+	if o.Ask == nil {
+		fmt.Fprintf(o.Out, "\nplanx: warning: running unapproved %s steps (use --require-approval to refuse, planx approve to record a review)\n", level)
+		return nil
+	}
+	if !o.Ask(fmt.Sprintf("\nApprove %s with %s steps and run it? [y/N] ", planRel, level)) {
+		return fmt.Errorf("%w: %s: declined", ErrNotApproved, planRel)
+	}
+	// The whole plan is approved, not only this run's tasks: record its level.
+	rec, aerr := Approve(ctx, repo, planRel, plan.Source, risk.Highest(plan.Tasks))
+	if aerr != nil {
+		return aerr
+	}
+	fmt.Fprintf(o.Out, "planx: approved %s (%s) by %s as %s\n", planRel, rec.Level, rec.Approver, rec.Ref)
+	return nil
+}

@@ -1,0 +1,77 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/risk"
+)
+
+func TestGate(t *testing.T) {
+	ctx := context.Background()
+	r, _ := openRepo(t)
+	parse := func(src string) *planparse.Plan {
+		p, err := planparse.Parse("plan.md", []byte(src), planparse.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	low := parse(planV1)
+	high := parse(strings.Replace(planV1, "echo hi > hi.txt", "git push origin main", 1))
+	var out strings.Builder
+	asked := 0
+	answer := func(yes bool) func(string) bool {
+		return func(q string) bool {
+			asked++
+			if !strings.Contains(q, "Approve plan.md with HIGH steps and run it? [y/N]") {
+				t.Errorf("question %q", q)
+			}
+			return yes
+		}
+	}
+
+	// Unapproved LOW plan: runs, nobody asked; with Require: refused.
+	if err := Gate(ctx, r, "plan.md", low, low.Tasks, GateOptions{Ask: answer(true), Out: &out}); err != nil || asked != 0 {
+		t.Fatalf("LOW plan: %v, asked %d", err, asked)
+	}
+	if err := Gate(ctx, r, "plan.md", low, low.Tasks, GateOptions{Require: true}); !errors.Is(err, ErrNotApproved) {
+		t.Fatalf("Require, unapproved: %v", err)
+	}
+	// Unapproved HIGH plan without a terminal: runs with a warning.
+	out.Reset()
+	if err := Gate(ctx, r, "plan.md", high, high.Tasks, GateOptions{Out: &out}); err != nil ||
+		!strings.Contains(out.String(), "warning: running unapproved HIGH steps") || !strings.Contains(out.String(), "T001  HIGH") {
+		t.Fatalf("HIGH without Ask: %v\n%s", err, out.String())
+	}
+	// On a terminal: no is ErrNotApproved and records nothing; yes approves.
+	if err := Gate(ctx, r, "plan.md", high, high.Tasks, GateOptions{Ask: answer(false)}); !errors.Is(err, ErrNotApproved) || asked != 1 {
+		t.Fatalf("declined: %v", err)
+	}
+	if rec, _ := Load(ctx, r, "plan.md"); rec != nil {
+		t.Fatal("a declined gate recorded an approval")
+	}
+	// The level is that of the tasks about to run: none left to run is LOW.
+	if err := Gate(ctx, r, "plan.md", high, nil, GateOptions{Ask: answer(true), Out: &out}); err != nil || asked != 1 {
+		t.Fatalf("nothing to run: %v, asked %d", err, asked)
+	}
+	if err := Gate(ctx, r, "plan.md", high, high.Tasks, GateOptions{Ask: answer(true), Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ := Load(ctx, r, "plan.md"); rec == nil || rec.Level != risk.HIGH {
+		t.Fatalf("approval recorded by the gate: %+v", rec)
+	}
+	// Approved as it stands: Require passes, nobody is asked.
+	if err := Gate(ctx, r, "plan.md", high, high.Tasks, GateOptions{Require: true, Ask: answer(false)}); err != nil || asked != 2 {
+		t.Fatalf("approved: %v, asked %d", err, asked)
+	}
+	// Changed since: Require refuses with ErrChanged and prints the diff.
+	out.Reset()
+	if err := Gate(ctx, r, "plan.md", low, low.Tasks, GateOptions{Require: true, Out: &out}); !errors.Is(err, ErrChanged) ||
+		!strings.Contains(out.String(), "-git push origin main\n+echo hi > hi.txt\n") {
+		t.Fatalf("changed: %v\n%s", err, out.String())
+	}
+}
