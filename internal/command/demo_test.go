@@ -49,6 +49,10 @@ func TestDemoRunsEndToEnd(t *testing.T) {
 	if !strings.Contains(out.String(), "$ git log --oneline") {
 		t.Fatalf("demo did not print the history:\n%s", out.String())
 	}
+	plan := gittest.Git(t, dir, "show", "HEAD:"+demoPlanPath)
+	if strings.Count(plan, "### [x] T00") != 4 || strings.Contains(plan, "### [ ]") {
+		t.Fatalf("the plan at HEAD is not ticked for all four tasks:\n%s", plan)
+	}
 	if got := gittest.Git(t, dir, "show", "HEAD:greet.sh"); !strings.Contains(got, "--shout") {
 		t.Fatalf("greet.sh at HEAD lacks the T003 change:\n%s", got)
 	}
