@@ -19,6 +19,9 @@ type GateOptions struct {
 	// Ask puts a yes/no question to the person at the terminal; nil when
 	// planx cannot ask (no terminal, --ci).
 	Ask func(question string) bool
+	// Yes approves HIGH and CRITICAL steps for this run without asking
+	// (--yes): scripts state their consent explicitly.
+	Yes bool
 	// Out receives the risk table, the diff and warnings.
 	Out io.Writer
 }
@@ -33,8 +36,8 @@ type GateOptions struct {
 //   - HIGH or CRITICAL with Ask: the table (and diff) is printed and the
 //     person asked; yes records the approval (Approve) and runs, no is
 //     ErrNotApproved;
-//   - HIGH or CRITICAL without Ask: yes, with a warning, so existing
-//     unattended runs keep working until they opt in with Require.
+//   - HIGH or CRITICAL with Yes: yes, saying so; without Ask or Yes: no,
+//     ErrNotApproved before anything changed (nobody consented to them).
 func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planparse.Plan, tasks []*planparse.Task, o GateOptions) error {
 	if o.Out == nil {
 		o.Out = io.Discard
@@ -58,9 +61,13 @@ func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planpars
 	}
 	fmt.Fprintf(o.Out, "planx: %s has %s steps and is not approved as it stands:\n\n", planRel, level)
 	risk.Table(o.Out, tasks)
-	if o.Ask == nil {
-		fmt.Fprintf(o.Out, "\nplanx: warning: running unapproved %s steps (use --require-approval to refuse, planx approve to record a review)\n", level)
+	if o.Yes {
+		fmt.Fprintf(o.Out, "\nplanx: running unapproved %s steps: --yes given\n", level)
 		return nil
+	}
+	if o.Ask == nil {
+		return fmt.Errorf("%w: %s has %s steps; confirm with --yes, or review it and record an approval with `planx approve %s`",
+			ErrNotApproved, planRel, level, planRel)
 	}
 	if !o.Ask(fmt.Sprintf("\nApprove %s with %s steps and run it? [y/N] ", planRel, level)) {
 		return fmt.Errorf("%w: %s: declined", ErrNotApproved, planRel)

@@ -41,11 +41,19 @@ func TestGate(t *testing.T) {
 	if err := Gate(ctx, r, "plan.md", low, low.Tasks, GateOptions{Require: true}); !errors.Is(err, ErrNotApproved) {
 		t.Fatalf("Require, unapproved: %v", err)
 	}
-	// Unapproved HIGH plan without a terminal: runs with a warning.
+	// Unapproved HIGH plan without a terminal: refused unless --yes.
 	out.Reset()
-	if err := Gate(ctx, r, "plan.md", high, high.Tasks, GateOptions{Out: &out}); err != nil ||
-		!strings.Contains(out.String(), "warning: running unapproved HIGH steps") || !strings.Contains(out.String(), "T001  HIGH") {
+	if err := Gate(ctx, r, "plan.md", high, high.Tasks, GateOptions{Out: &out}); !errors.Is(err, ErrNotApproved) ||
+		!strings.Contains(err.Error(), "confirm with --yes") || !strings.Contains(out.String(), "T001  HIGH") {
 		t.Fatalf("HIGH without Ask: %v\n%s", err, out.String())
+	}
+	out.Reset()
+	if err := Gate(ctx, r, "plan.md", high, high.Tasks, GateOptions{Yes: true, Out: &out}); err != nil ||
+		!strings.Contains(out.String(), "--yes given") {
+		t.Fatalf("HIGH with --yes: %v\n%s", err, out.String())
+	}
+	if rec, _ := Load(ctx, r, "plan.md"); rec != nil {
+		t.Fatal("--yes recorded an approval; it only consents to this run")
 	}
 	// On a terminal: no is ErrNotApproved and records nothing; yes approves.
 	if err := Gate(ctx, r, "plan.md", high, high.Tasks, GateOptions{Ask: answer(false)}); !errors.Is(err, ErrNotApproved) || asked != 1 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/risk"
 )
 
 // dryRun prints the order, steps and gates a run would use, and changes nothing.
@@ -25,6 +26,8 @@ func (r *runner) dryRun(tasks []*planparse.Task) {
 			firstNonEmpty(strings.Join(names, ","), "-"), oneLine(t.Title, 50))
 	}
 	_ = tw.Flush()
+	fmt.Fprintln(w, "\nRisk (docs/risk.md; HIGH and CRITICAL need --yes, a confirmation or planx approve):")
+	risk.Table(w, tasks)
 	for _, t := range tasks {
 		for i, s := range t.Steps {
 			fmt.Fprintf(w, "\n%s step %d (plan line %d, %s):\n%s\n", t.ID, i+1, s.Line, s.Lang, indent(s.Code, "    "))

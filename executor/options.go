@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"io"
 	"time"
 
 	"github.com/planx-dev/planx/planparse"
@@ -23,6 +24,11 @@ type Options struct {
 	Agent         string   // agent preset or command; overrides plan and config
 	Attempts      int      // how many times an agent may try a task (default 1)
 	StrictFiles   bool     // changes outside a task's declared files fail it
+	// Yes consents to HIGH and CRITICAL steps without asking; without it
+	// they need a confirmation on a terminal or a recorded approval.
+	Yes             bool
+	RequireApproval bool      // refuse a plan not approved as it stands
+	In              io.Reader // answers to confirmations on a terminal
 
 	Output
 	Now func() time.Time

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
@@ -76,6 +78,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		fmt.Fprintf(r.o.Out, "planx: nothing to do: every task of %s is done (use --all to run them again)\n", r.planRel)
 		return &Result{Status: StateCompleted}, nil
 	}
+	// Risky steps need consent before anything changes.
+	if err := approval.Gate(ctx, r.repo, r.planRel, r.plan, tasks, approval.GateOptions{
+		Require: o.RequireApproval, Ask: r.ask(), Yes: o.Yes, Out: r.out.w}); err != nil {
+		return nil, err
+	}
 	started := o.now()
 	runID := newRunID(started)
 	logDir := firstNonEmpty(o.LogDir, r.cfg.LogDir, "memory-bank/execute")
@@ -108,6 +115,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	r.out.runStart(r.planRel, runID, base, len(tasks))
 	return r.loop(ctx, tasks, false)
+}
+
+// ask returns how to put a yes/no question to the person at the terminal,
+// or nil when there is nobody to ask (no terminal, CI mode, JSON output).
+func (r *runner) ask() func(string) bool {
+	if !r.o.Terminal || r.o.JSON || r.o.In == nil {
+		return nil
+	}
+	return func(q string) bool {
+		fmt.Fprint(r.o.Out, q)
+		line, _ := bufio.NewReader(r.o.In).ReadString('\n')
+		a := strings.ToLower(strings.TrimSpace(line))
+		return a == "y" || a == "yes"
+	}
 }
 
 // prepare opens the repository, parses and validates the plan and merges the gates.
