@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
 // Drift is a difference between the plan as it stands and the run: a
@@ -72,7 +72,7 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 				old = p.Task(id).Body
 			}
 		}
-		out = append(out, Drift{Task: id, Kind: "changed", Line: t.Line, Diff: lineDiff(old, t.Body)})
+		out = append(out, Drift{Task: id, Kind: "changed", Line: t.Line, Diff: linediff.Lines(old, t.Body)})
 	}
 	return out, nil
 }
@@ -94,27 +94,4 @@ func (r *runner) checkDrift(ctx context.Context, h *history, accept bool) error 
 	}
 	return fmt.Errorf("%w: %s changed since the run started:%s\nrestore the plan's text, or pass --accept-drift to go on with the plan as it is",
 		ErrDrift, r.planRel, b.String())
-}
-
-// lineDiff is a unified-style line diff of old and new task text.
-func lineDiff(old, new string) string {
-	dmp := diffmatchpatch.New()
-	a, b, lines := dmp.DiffLinesToChars(old, new)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMain(a, b, false), lines)
-	var sb strings.Builder
-	for _, d := range diffs {
-		prefix := "  "
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			prefix = "- "
-		case diffmatchpatch.DiffInsert:
-			prefix = "+ "
-		}
-		for _, l := range strings.SplitAfter(d.Text, "\n") {
-			if l != "" {
-				sb.WriteString(prefix + strings.TrimRight(l, "\r\n") + "\n")
-			}
-		}
-	}
-	return sb.String()
 }

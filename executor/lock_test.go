@@ -77,11 +77,3 @@ func TestLockRefusesALiveHolderAndTakesOverADeadOne(t *testing.T) {
 		t.Fatalf("lock still there after Unlock: %v", err)
 	}
 }
-
-func TestLineDiff(t *testing.T) {
-	got := lineDiff("- [x] T001 Add a\n  echo a > a.txt\n", "- [x] T001 Add a\n  echo A > a.txt\n")
-	want := "  - [x] T001 Add a\n-   echo a > a.txt\n+   echo A > a.txt\n"
-	if got != want {
-		t.Fatalf("lineDiff:\n%s\nwant:\n%s", got, want)
-	}
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/planx-dev/planx/internal/linediff"
 	"io/fs"
 	"path"
 	"regexp"
@@ -157,7 +158,7 @@ func (c *checker) task(r *Run, t *TaskCommit, tip, before *planparse.Plan, pos m
 	if t.TaskHash != "" && t.TaskHash != "sha256:"+now.Hash() {
 		f := add(SeverityError, KindDrift, "%s: the text of task %s changed in %s since it was committed", at, t.ID, r.Plan)
 		if then != nil {
-			f.Diff = lineDiff(then.Body, now.Body)
+			f.Diff = linediff.Lines(then.Body, now.Body)
 			if "sha256:"+then.Hash() != t.TaskHash {
 				f.Message += " (the commit's own plan does not match its recorded hash either)"
 			}

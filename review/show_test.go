@@ -67,11 +67,3 @@ func TestFindTaskLogSectionAndNote(t *testing.T) {
 		t.Errorf("note read by git: %q", got)
 	}
 }
-
-func TestLineDiff(t *testing.T) {
-	got := lineDiff("a\nb \r\nc\n", "a\nB\nc\nd")
-	want := " a\n-b\n+B\n c\n+d\n"
-	if got != want {
-		t.Errorf("lineDiff = %q, want %q", got, want)
-	}
-}
