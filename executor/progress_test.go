@@ -1,0 +1,44 @@
+package executor
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// On a terminal the status line (task n/N, current step, elapsed) is redrawn
+// in place and cleared before permanent lines; elsewhere only plain lines.
+func TestProgressTerminalAndPlain(t *testing.T) {
+	task := &planparse.Task{ID: "T002", Title: "Add b"}
+	var tty bytes.Buffer
+	p := newProgress(Output{Out: &tty, Terminal: true, Color: true})
+	p.taskStart(2, 3, task)
+	p.step("step 1/1", "echo b > b.txt")
+	time.Sleep(300 * time.Millisecond) // one tick of the redraw
+	p.taskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
+	got := tty.String()
+	for _, want := range []string{"[2/3] T002 Add b\n", "\r\x1b[K[2/3] T002 · step 1/1: echo b > b.txt", "\x1b[32m✓\x1b[0m committed 0123456"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("terminal output lacks %q:\n%q", want, got)
+		}
+	}
+	if strings.Count(got, "step 1/1: echo b") < 2 {
+		t.Errorf("status line not redrawn while the step runs:\n%q", got)
+	}
+
+	var plain bytes.Buffer
+	p = newProgress(Output{Out: &plain})
+	p.taskStart(2, 3, task)
+	p.step("step 1/1", "echo b > b.txt")
+	p.taskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
+	if strings.ContainsAny(plain.String(), "\r\x1b") {
+		t.Errorf("plain output has terminal control codes:\n%q", plain.String())
+	}
+	if want := "[2/3] T002 Add b\n      step 1/1: echo b > b.txt\n      ✓ committed 0123456\n"; plain.String() != want {
+		t.Errorf("plain output:\n%q\nwant:\n%q", plain.String(), want)
+	}
+}
