@@ -224,6 +224,16 @@ func TestCycleNamesTasksAndLines(t *testing.T) {
 	}
 }
 
+func TestDeclaredFileInGitDir(t *testing.T) {
+	p := mustParse(t, "g.md", "### T001: a\nFiles: .git/hooks/pre-commit, src/.gitkeep, .github/x.yml\n", Options{})
+	if !hasDiag(p, SeverityError, `T001 declares file ".git/hooks/pre-commit" inside .git/`) {
+		t.Fatalf("no error for a .git/ path: %v", p.Diagnostics)
+	}
+	if n := len(p.Diagnostics); hasDiag(p, SeverityError, "src/.gitkeep") || hasDiag(p, SeverityError, ".github/x.yml") {
+		t.Fatalf("files merely named like .git flagged (%d diagnostics): %v", n, p.Diagnostics)
+	}
+}
+
 func TestInvalidPlan(t *testing.T) {
 	p, err := ParseFile("testdata/native/invalid.md", Options{})
 	if err != nil {

@@ -159,6 +159,12 @@ func pathLike(s string) bool {
 }
 
 // escapes reports whether a repository-relative path leaves the repository.
+// inGitDir reports a path in the repository's git directory.
+func inGitDir(p string) bool {
+	c := path.Clean(p)
+	return c == ".git" || strings.HasPrefix(c, ".git/")
+}
+
 func escapes(p string) bool {
 	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || (len(p) > 1 && p[1] == ':') {
 		return true

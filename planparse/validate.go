@@ -49,6 +49,9 @@ func (b *builder) checkTask(t *Task) {
 		if escapes(f.Path) {
 			b.diag(SeverityError, t.Line, fmt.Sprintf("%s declares file %q outside the repository", t.ID, f.Path),
 				"declare files relative to the repository root, without ../ or a leading /")
+		} else if inGitDir(f.Path) {
+			b.diag(SeverityError, t.Line, fmt.Sprintf("%s declares file %q inside .git/, which is never a task's output", t.ID, f.Path),
+				"a task changes the work tree; planx makes the commits and git owns .git/")
 		}
 	}
 	if t.Executor != "" && !validExecutor(t.Executor) {
