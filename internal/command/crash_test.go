@@ -134,3 +134,49 @@ func planxBinary(t *testing.T) string {
 	}
 	return link
 }
+
+// SIGTERM (and SIGINT) stop the step's process group, record the run as
+// interrupted and exit 130; resume then finishes the plan.
+func TestSIGTERMExits130(t *testing.T) {
+	gittest.Setenv(t)
+	planx := planxBinary(t)
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, "plan.md", "---\ntopic: term\n---\n- [ ] T001 Slow\n  ```sh run\n  echo start > a.txt\n  touch started\n  sleep 30\n  ```\n")
+	cmd := exec.Command(planx, "run", "plan.md")
+	cmd.Dir = dir
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+			break
+		}
+		if i > 200 {
+			t.Fatalf("step never started:\n%s", out.String())
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v, want 130\n%s", err, out.String())
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %s to stop: the sleep was not killed", d)
+	}
+	if !strings.Contains(out.String(), "interrupted") {
+		t.Fatalf("no 'interrupted' in the output:\n%s", out.String())
+	}
+	st := exec.Command(planx, "status")
+	st.Dir = dir
+	so, _ := st.CombinedOutput()
+	if !strings.Contains(string(so), "T001  interrupted") {
+		t.Fatalf("status after SIGTERM:\n%s", so)
+	}
+}
