@@ -17,6 +17,7 @@ usage: bash bench/run.sh [options]
   --cache DIR      where generated base repositories are kept between runs
                    (default ${TMPDIR:-/tmp}/planx-bench-cache)
   --keep           keep the scratch directory (printed at the end)
+  --summarize TSV  only print the table of a previous run's raw results
   -h, --help       this text
 EOF
 }
@@ -28,6 +29,7 @@ tasks=5
 hooks=none,pre-commit
 cache="${TMPDIR:-/tmp}/planx-bench-cache"
 keep=0
+summarize_only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--sizes) sizes=$2; shift 2 ;;
@@ -38,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--quick) sizes=200,20000; changes=1,10; reps=3; shift ;;
 	--cache) cache=$2; shift 2 ;;
 	--keep) keep=1; shift ;;
+	--summarize) summarize_only=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
 	esac
@@ -52,6 +55,56 @@ for h in "${hook_list[@]}"; do
 	case $h in none | pre-commit) ;; *) echo "run.sh: unknown --hooks value $h" >&2; exit 2 ;; esac
 done
 
+# summarize TSV prints the table: per case, the median ms/task of each side,
+# their ratio, the median of the per-repetition ratios (paired: each
+# repetition ran both under the same load) and the median peak RSS.
+summarize() {
+	awk -F'\t' '
+	function median(s,    a, n, i, j, t) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	function minmax(s,    a, n, i, lo, hi) {
+		n = split(s, a, " "); lo = hi = a[1] + 0
+		for (i = 2; i <= n; i++) { if (a[i] + 0 < lo) lo = a[i] + 0; if (a[i] + 0 > hi) hi = a[i] + 0 }
+		return sprintf("%.0f-%.0f", lo, hi)
+	}
+	{
+		key = $1 SUBSEP $2 SUBSEP $3
+		if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+		ms = $6 / 1000 / $9
+		t[key, $5] = t[key, $5] " " ms
+		r[key, $5] = r[key, $5] " " $7
+		per[key, $4, $5] = ms
+		reps[key] = reps[key] " " $4
+	}
+	END {
+		printf "%7s %7s %10s %16s %16s %6s %7s %9s %9s  %s\n", "files", "changed", "hooks", "planx_ms/task", "naive_ms/task", "ratio", "paired", "planx_MB", "naive_MB", "target"
+		for (i = 1; i <= nk; i++) {
+			key = keys[i]; split(key, f, SUBSEP)
+			p = median(t[key, "planx"]); n = median(t[key, "naive"])
+			nr = split(reps[key], rr, " "); pr = ""
+			for (j = 1; j <= nr; j++) if (!(rr[j] in done)) { done[rr[j]] = 1; pr = pr " " per[key, rr[j], "planx"] / per[key, rr[j], "naive"] }
+			delete done
+			pm = r[key, "planx"] ~ /NA/ ? "NA" : sprintf("%.1f", median(r[key, "planx"]) / 1024)
+			nm = r[key, "naive"] ~ /NA/ ? "NA" : sprintf("%.1f", median(r[key, "naive"]) / 1024)
+			# Targets from the issue: ratio <= 0.8 at 80,000 files, <= 1.0 below,
+			# <= 1.1 with hooks; peak RSS < 100 MB at 80,000 files.
+			limit = f[3] != "none" ? 1.1 : (f[1] >= 80000 ? 0.8 : 1.0)
+			verdict = sprintf("ratio<=%.1f %s", limit, p / n <= limit ? "met" : "NOT met")
+			if (f[1] >= 80000 && pm != "NA") verdict = verdict sprintf(", rss<100MB %s", pm + 0 < 100 ? "met" : "NOT met")
+			printf "%7s %7s %10s %6.1f %9s %6.1f %9s %6.2f %7.2f %9s %9s  %s\n", f[1], f[2], f[3],
+				p, "[" minmax(t[key, "planx"]) "]", n, "[" minmax(t[key, "naive"]) "]", p / n, median(pr), pm, nm, verdict
+		}
+	}' "$1"
+}
+
+if [ -n "$summarize_only" ]; then
+	summarize "$summarize_only"
+	exit 0
+fi
+
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/planx-bench.XXXXXX")
 cleanup() {
@@ -65,6 +118,11 @@ trap cleanup EXIT
 
 echo "== building planx and the generator" >&2
 (cd "$root" && go build -o "$tmp/planx" ./cmd/planx && go build -o "$tmp/gen" ./bench/gen)
+# What was built: HEAD, the last commit of the per-task path, and how many Go
+# files differed from HEAD (the work tree is what gets built).
+build_rev=$(git -C "$root" log -1 --format='%h %s' | cut -c1-72)
+path_rev=$(git -C "$root" log -1 --format='%h %s' -- executor gitops | cut -c1-72)
+build_dirty=$(git -C "$root" status --porcelain -- '*.go' | wc -l)
 gen_key=$( (echo v1; cat "$root/bench/gen/main.go") | sha256sum | cut -c1-12)
 
 # Hermetic git from here on: no user or system config, C locale, fixed
@@ -211,7 +269,7 @@ for size in "${size_list[@]}"; do
 						measure "$tmp/wc-naive" naive bash "$plandir/naive.sh"
 						files=$(check "$tmp/wc-naive" "$tasks")
 					fi
-					printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$k" "$hook" "$rep" "$tool" "$us" "$rss_kb" "$files" >>"$results"
+					printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$k" "$hook" "$rep" "$tool" "$us" "$rss_kb" "$files" "$tasks" >>"$results"
 					printf '   %-5s %8.1f ms/task  peak RSS %s KB  (%s task files changed)\n' "$tool" \
 						"$(awk -v us="$us" -v n="$tasks" 'BEGIN { printf "%.1f", us / n / 1000 }')" "$rss_kb" "$files" >&2
 				done
@@ -225,46 +283,11 @@ load_after=$(uptime)
 echo
 echo "planx run vs naive loop ($tasks tasks per run, $reps repetitions, medians; min-max in brackets)"
 echo "started $started; $(nproc) CPUs; $(git --version)"
-echo "planx at $(git -C "$root" log -1 --format='%h %s' | cut -c1-72)"
+echo "planx built at $build_rev ($build_dirty Go file(s) modified in the work tree)"
+echo "last per-task path commit (executor/, gitops/): $path_rev"
 echo "load before: ${load_before#*load average: }; after: ${load_after#*load average: }"
 echo
-# Per case: median ms/task of each side, their ratio, the median of the
-# per-repetition ratios (paired: each repetition ran both under the same load)
-# and the median peak RSS.
-awk -F'\t' -v tasks="$tasks" '
-function median(s,    a, n, i, j, t) {
-	n = split(s, a, " ")
-	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function minmax(s,    a, n, i, lo, hi) {
-	n = split(s, a, " "); lo = hi = a[1] + 0
-	for (i = 2; i <= n; i++) { if (a[i] + 0 < lo) lo = a[i] + 0; if (a[i] + 0 > hi) hi = a[i] + 0 }
-	return sprintf("%.0f-%.0f", lo, hi)
-}
-{
-	key = $1 SUBSEP $2 SUBSEP $3
-	if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
-	ms = $6 / 1000 / tasks
-	t[key, $5] = t[key, $5] " " ms
-	r[key, $5] = r[key, $5] " " $7
-	per[key, $4, $5] = ms
-	reps[key] = reps[key] " " $4
-}
-END {
-	printf "%7s %7s %10s %16s %16s %6s %7s %9s %9s\n", "files", "changed", "hooks", "planx_ms/task", "naive_ms/task", "ratio", "paired", "planx_MB", "naive_MB"
-	for (i = 1; i <= nk; i++) {
-		key = keys[i]; split(key, f, SUBSEP)
-		p = median(t[key, "planx"]); n = median(t[key, "naive"])
-		nr = split(reps[key], rr, " "); pr = ""
-		for (j = 1; j <= nr; j++) if (!(rr[j] in done)) { done[rr[j]] = 1; pr = pr " " per[key, rr[j], "planx"] / per[key, rr[j], "naive"] }
-		delete done
-		pm = r[key, "planx"] ~ /NA/ ? "NA" : sprintf("%.1f", median(r[key, "planx"]) / 1024)
-		nm = r[key, "naive"] ~ /NA/ ? "NA" : sprintf("%.1f", median(r[key, "naive"]) / 1024)
-		printf "%7s %7s %10s %6.1f %9s %6.1f %9s %6.2f %7.2f %9s %9s\n", f[1], f[2], f[3],
-			p, "[" minmax(t[key, "planx"]) "]", n, "[" minmax(t[key, "naive"]) "]", p / n, median(pr), pm, nm
-	}
-}' "$results"
+summarize "$results"
 echo
 echo "ratio = median planx / median naive; paired = median over repetitions of planx/naive of the same repetition."
 echo "planx_MB / naive_MB: median peak RSS (GNU time %M: the largest of the process and the children it waited for, so git's own peak counts)."
