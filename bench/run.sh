@@ -68,7 +68,7 @@ summarize() {
 	function minmax(s,    a, n, i, lo, hi) {
 		n = split(s, a, " "); lo = hi = a[1] + 0
 		for (i = 2; i <= n; i++) { if (a[i] + 0 < lo) lo = a[i] + 0; if (a[i] + 0 > hi) hi = a[i] + 0 }
-		return sprintf("%.0f-%.0f", lo, hi)
+		return sprintf("%.1f-%.1f", lo, hi)
 	}
 	{
 		key = $1 SUBSEP $2 SUBSEP $3
@@ -80,7 +80,7 @@ summarize() {
 		reps[key] = reps[key] " " $4
 	}
 	END {
-		printf "%7s %7s %10s %16s %16s %6s %7s %9s %9s  %s\n", "files", "changed", "hooks", "planx_ms/task", "naive_ms/task", "ratio", "paired", "planx_MB", "naive_MB", "target"
+		printf "%7s %7s %10s %20s %20s %6s %7s %9s %9s  %s\n", "files", "changed", "hooks", "planx_ms/task", "naive_ms/task", "ratio", "paired", "planx_MB", "naive_MB", "target"
 		for (i = 1; i <= nk; i++) {
 			key = keys[i]; split(key, f, SUBSEP)
 			p = median(t[key, "planx"]); n = median(t[key, "naive"])
@@ -94,7 +94,7 @@ summarize() {
 			limit = f[3] != "none" ? 1.1 : (f[1] >= 80000 ? 0.8 : 1.0)
 			verdict = sprintf("ratio<=%.1f %s", limit, p / n <= limit ? "met" : "NOT met")
 			if (f[1] >= 80000 && pm != "NA") verdict = verdict sprintf(", rss<100MB %s", pm + 0 < 100 ? "met" : "NOT met")
-			printf "%7s %7s %10s %6.1f %9s %6.1f %9s %6.2f %7.2f %9s %9s  %s\n", f[1], f[2], f[3],
+			printf "%7s %7s %10s %6.1f %13s %6.1f %13s %6.2f %7.2f %9s %9s  %s\n", f[1], f[2], f[3],
 				p, "[" minmax(t[key, "planx"]) "]", n, "[" minmax(t[key, "naive"]) "]", p / n, median(pr), pm, nm, verdict
 		}
 	}' "$1"
