@@ -53,6 +53,8 @@ trap cleanup EXIT
 
 echo "== building planx and the generator" >&2
 (cd "$root" && go build -o "$tmp/planx" ./cmd/planx && go build -o "$tmp/gen" ./bench/gen)
+build_rev=$(git -C "$root" log -1 --format='%h %s' | cut -c1-72)
+build_dirty=$(git -C "$root" status --porcelain -- '*.go' | wc -l)
 
 parse_out=
 if [ "$parse" = 1 ]; then
@@ -180,7 +182,7 @@ help_times=$(timeit "$help_reps" "$tmp" "$tmp/planx" --help)
 
 echo
 echo "planx scaling checks, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) CPUs, $(git --version)"
-echo "planx at $(git -C "$root" log -1 --format='%h %s' | cut -c1-72)"
+echo "planx built at $build_rev ($build_dirty Go file(s) modified in the work tree)"
 echo "load: $(uptime | sed 's/.*load average: //')"
 echo
 if [ -n "$parse_out" ]; then
