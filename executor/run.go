@@ -239,7 +239,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 			gitops.ErrRepoState, op, op)
 	}
 	checks = append(checks, execlog.Check{Name: "no merge, rebase, cherry-pick or bisect in progress", OK: true})
-	head, err := r.repo.Head(ctx)
+	head, err := r.repo.HeadNow()
 	if err != nil {
 		return head, err
 	}
@@ -247,16 +247,22 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
-	changes, err := r.repo.Status(ctx)
-	if err != nil {
-		return head, err
-	}
-	if len(changes) > 0 && r.o.RequireClean {
-		return head, fmt.Errorf("%w: the work tree has %d uncommitted change(s) (%s); commit or stash them, or drop --require-clean to have planx snapshot them in the rollback commit",
-			gitops.ErrRepoState, len(changes), summarize(changes))
+	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
+	// Only --require-clean needs a status scan here: otherwise the rollback
+	// commit's own staging is the one scan of the tree before the first task.
+	if r.o.RequireClean {
+		changes, err := r.repo.Status(ctx)
+		if err != nil {
+			return head, err
+		}
+		if len(changes) > 0 {
+			return head, fmt.Errorf("%w: the work tree has %d uncommitted change(s) (%s); commit or stash them, or drop --require-clean to have planx snapshot them in the rollback commit",
+				gitops.ErrRepoState, len(changes), summarize(changes))
+		}
+		work = "clean (--require-clean)"
 	}
 	checks = append(checks,
-		execlog.Check{Name: "work tree", OK: true, Detail: fmt.Sprintf("%d uncommitted path(s) go into the rollback commit", len(changes))},
+		execlog.Check{Name: "work tree", OK: true, Detail: work},
 		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.plan.Tasks), r.plan.Format)},
 		execlog.Check{Name: "gates", OK: true, Detail: gateNames(r.gates)},
 	)
@@ -289,19 +295,22 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 		// may not pass them, and refusing to save it would defeat the purpose.
 		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
 	} else {
-		sha, err = r.repo.CommitIndex(ctx, msg, r.head.SHA, "HEAD")
+		// The run's base ref is created in the same transaction as HEAD moves.
+		sha, err = r.repo.CommitIndex(ctx, msg, r.head.SHA, "HEAD", baseRef(r.st.RunID))
 	}
 	if err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
 	r.fault("after-rollback-commit")
-	return sha, r.recordBase(ctx, sha)
+	return sha, r.recordBase(ctx, sha, !r.porcelain)
 }
 
 // recordBase keeps the rollback commit in a ref and in the run state.
-func (r *runner) recordBase(ctx context.Context, sha gitops.SHA) error {
-	if err := r.repo.UpdateRef(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
-		return fmt.Errorf("record run base: %w", err)
+func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) error {
+	if !refDone {
+		if err := r.repo.UpdateRef(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
+			return fmt.Errorf("record run base: %w", err)
+		}
 	}
 	r.fault("after-rollback-ref")
 	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})

@@ -115,7 +115,7 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 			return err
 		}
 		if len(cs) == 1 && trailer(cs[0], TrailerRun) == r.st.RunID && trailer(cs[0], TrailerRollback) == "true" {
-			return r.recordBase(ctx, cs[0].SHA)
+			return r.recordBase(ctx, cs[0].SHA, false)
 		}
 	}
 	_, err := r.makeRollback(ctx)

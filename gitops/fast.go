@@ -66,8 +66,9 @@ func (r *Repo) StagedChanges(ctx context.Context, base SHA) ([]Change, error) {
 // ErrHeadMoved). It is git commit without the second work-tree scan, and
 // without hooks or signing: callers use Commit when CommitNeedsPorcelain.
 // parent "" makes a root commit on an unborn ref. The ref's reflog (and
-// HEAD's, when HEAD points at ref) records it as "commit: <subject>".
-func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref string) (SHA, error) {
+// HEAD's, when HEAD points at ref) records it as "commit: <subject>". The
+// refs in create are created at the new commit in the same transaction.
+func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
 	tree, err := r.write(ctx, nil, "write-tree")
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
@@ -88,10 +89,25 @@ func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref 
 	if parent == "" {
 		reason = "commit (initial): " + subject
 	}
-	if err := r.UpdateRef(ctx, ref, sha, old, reason); err != nil {
-		return "", err
+	if len(create) == 0 {
+		return sha, r.UpdateRef(ctx, ref, sha, old, reason)
 	}
-	return sha, nil
+	for _, c := range append([]string{ref}, create...) {
+		if err := checkArg("ref", c); err != nil {
+			return "", err
+		}
+	}
+	// One update-ref transaction: all refs move, or none.
+	stdin := fmt.Sprintf("update %s %s %s\n", ref, sha, old)
+	for _, c := range create {
+		stdin += fmt.Sprintf("create %s %s\n", c, sha)
+	}
+	_, err = r.write(ctx, []byte(stdin), "update-ref", "-m", reason, "--stdin")
+	var ge *GitError
+	if err != nil && !errors.Is(err, ErrLocked) && errors.As(err, &ge) && isCASLoss(ge.Stderr) {
+		return "", fmt.Errorf("%w: %s is no longer at %s: %s", ErrHeadMoved, ref, old.Short(), ge.Stderr)
+	}
+	return sha, err
 }
 
 // cleanMessage does what git commit --cleanup=whitespace does, so both
@@ -120,11 +136,10 @@ func cleanMessage(m string) string {
 // commit-msg, post-commit, in the hooks directory git uses), or commits are
 // to be signed.
 func (r *Repo) CommitNeedsPorcelain(ctx context.Context) (bool, string, error) {
-	out, err := r.run(ctx, nil, true, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
-	if err != nil {
-		return false, "", err
+	dir := r.hooks
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(r.Root, dir)
 	}
-	dir := strings.TrimSpace(string(out))
 	for _, h := range []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"} {
 		if fi, err := os.Stat(filepath.Join(dir, h)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 			return true, "hook " + h, nil

@@ -79,6 +79,25 @@ func TestCommitIndex(t *testing.T) {
 	if got := gittest.Git(t, dir, "reflog", "-1", "--format=%gs", "HEAD"); got != "commit (initial): first" {
 		t.Fatalf("HEAD reflog %q", got)
 	}
+	// A second commit that also creates a ref, in one transaction.
+	gittest.WriteFile(t, dir, "c.txt", "c\n")
+	if err := r.StageAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	second, err := r.CommitIndex(ctx, "second\n", root, "HEAD", "refs/planx/runs/x/base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gittest.Git(t, dir, "rev-parse", "refs/heads/main", "refs/planx/runs/x/base"); got != string(second)+"\n"+string(second) {
+		t.Fatalf("refs after the transaction: %s", got)
+	}
+	if _, err := r.CommitIndex(ctx, "third\n", root, "HEAD", "refs/planx/runs/y/base"); err == nil || !strings.Contains(err.Error(), "HEAD moved") {
+		t.Fatalf("stale parent: %v, want ErrHeadMoved", err)
+	}
+	if out := gittest.Git(t, dir, "for-each-ref", "refs/planx/runs/y/"); out != "" {
+		t.Fatalf("a failed transaction created %s", out)
+	}
+	root = second
 	changes, err := r.StagedChanges(ctx, root)
 	if err != nil || len(changes) != 0 {
 		t.Fatalf("staged after commit: %v %v", changes, err)

@@ -30,6 +30,7 @@ type Repo struct {
 	Root      string // work-tree top level
 	GitDir    string // this work tree's git dir (.git/worktrees/x in a linked worktree)
 	CommonDir string // the git dir shared by all work trees
+	hooks     string // where git runs hooks from (core.hooksPath honoured), as git said at Open
 	runner
 }
 
@@ -62,22 +63,26 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	}
 	// --path-format=absolute (git 2.31) because --git-common-dir is otherwise
 	// relative, and relative to what has changed between git versions.
+	// The hooks directory rides along: every run needs it, and a separate
+	// rev-parse would be one more process per run.
 	out, err = g.run(ctx, nil, true, "rev-parse", "--path-format=absolute",
-		"--show-toplevel", "--absolute-git-dir", "--git-common-dir")
+		"--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--git-path", "hooks")
 	if err != nil {
 		return nil, err
 	}
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 3 {
+	if len(lines) != 4 {
 		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
+	hooks := lines[3]
+	lines = lines[:3]
 	for i, p := range lines {
 		if lines[i], err = filepath.EvalSymlinks(p); err != nil {
 			return nil, err
 		}
 	}
 	g.dir = lines[0]
-	return &Repo{Root: lines[0], GitDir: lines[1], CommonDir: lines[2], runner: g}, nil
+	return &Repo{Root: lines[0], GitDir: lines[1], CommonDir: lines[2], hooks: hooks, runner: g}, nil
 }
 
 // PlanxDir is planx's per-worktree state directory. It lives in GitDir so it
