@@ -42,6 +42,10 @@ func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planpars
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
+	level := risk.Highest(tasks)
+	if !o.Require && !risk.NeedsApproval(level) {
+		return nil // nothing to consent to: no need to read approvals from git
+	}
 	_, diff, err := Check(ctx, repo, planRel, plan.Source)
 	if err == nil {
 		return nil
@@ -54,10 +58,6 @@ func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planpars
 	}
 	if o.Require {
 		return err
-	}
-	level := risk.Highest(tasks)
-	if !risk.NeedsApproval(level) {
-		return nil
 	}
 	fmt.Fprintf(o.Out, "planx: %s has %s steps and is not approved as it stands:\n\n", planRel, level)
 	risk.Table(o.Out, tasks)
