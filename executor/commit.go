@@ -102,16 +102,22 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	}
 }
 
-// checkHookLeftovers reports files a commit hook changed and left out of the
-// commit, rather than sweep them into the next task. Only hooks run between
-// the staging and the commit, so only the hooks path needs this scan.
+// checkHookLeftovers reports tracked files a commit hook rewrote and left
+// out of the commit (a formatter that did not re-stage), rather than sweep
+// them into the next task. Only hooks run between the staging and the
+// commit, so only the hooks path needs this look, and it stats tracked files
+// only: hooks rewrite files, they do not usually create them.
 func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, sha gitops.SHA) {
-	left, err := r.repo.Status(ctx)
+	left, err := r.repo.ModifiedTracked(ctx)
 	if err != nil || len(left) == 0 {
 		return
 	}
-	r.dirty = r.dirtyPaths(left)
-	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), summarize(left))
+	r.dirty = left
+	shown := left
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(left)-3))
+	}
+	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), strings.Join(shown, ", "))
 	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
 	r.out.warn(t.ID, msg)
 	// The tree is dirty anyway; the log on disk must say why.

@@ -154,3 +154,20 @@ func (r *Repo) CommitNeedsPorcelain(ctx context.Context) (bool, string, error) {
 	}
 	return false, "", nil
 }
+
+// ModifiedTracked lists tracked files whose work-tree content differs from
+// the index: what a commit hook rewrote after staging. It stats tracked files
+// only, cheaper than a status that also walks for untracked files.
+func (r *Repo) ModifiedTracked(ctx context.Context) ([]string, error) {
+	out, err := r.run(ctx, nil, true, "diff-files", "--name-only", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
