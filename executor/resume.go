@@ -15,15 +15,11 @@ import (
 // a failure fixed by hand, a crash after its work was complete) or executed
 // again from a clean slate (--retry, or a crash or interrupt mid-execution).
 func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
-	r, h, unlock, err := open(ctx, ro, "resume")
+	r, tasks, unlock, err := openStopped(ctx, ro, "resume")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := r.checkDrift(ctx, h, ro.AcceptDrift); err != nil {
-		return nil, err
-	}
-	tasks := r.remaining(h)
 	if len(tasks) == 0 {
 		return r.finish(ctx)
 	}
@@ -76,15 +72,11 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 // Skip marks the stopped task skipped, discards what its attempt changed and
 // goes on. The next commit records the skip in a Planx-Skipped trailer.
 func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
-	r, h, unlock, err := open(ctx, ro, "skip")
+	r, tasks, unlock, err := openStopped(ctx, ro, "skip")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := r.checkDrift(ctx, h, ro.AcceptDrift); err != nil {
-		return nil, err
-	}
-	tasks := r.remaining(h)
 	if len(tasks) == 0 || tasks[0].ID != r.st.Current {
 		return nil, fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
 	}
@@ -115,9 +107,18 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	return r.loop(ctx, tasks[1:], false)
 }
 
-// open takes the lock and reopens the stopped run.
-func open(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {
-	return openRun(ctx, ro, command, true)
+// openStopped takes the lock, reopens the stopped run, refuses drift unless
+// accepted, and returns the tasks left to run.
+func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner, []*planparse.Task, func(), error) {
+	r, h, unlock, err := openRun(ctx, ro, command, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := r.checkDrift(ctx, h, ro.AcceptDrift); err != nil {
+		unlock()
+		return nil, nil, nil, err
+	}
+	return r, r.remaining(h), unlock, nil
 }
 
 func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan bool) (*runner, *history, func(), error) {

@@ -15,12 +15,12 @@ import (
 
 const schemaBase = "https://github.com/planx-dev/planx/docs/schema/"
 
-// schemas compiles docs/schema/{log,verify}.json, asserting formats too.
+// schemas compiles docs/schema/{log,verify,run-events}.json, asserting formats too.
 func schemas(t *testing.T) map[string]*jsonschema.Schema {
 	t.Helper()
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	for _, name := range []string{"log.json", "verify.json"} {
+	for _, name := range []string{"log.json", "verify.json", "run-events.json"} {
 		f, err := os.Open(filepath.Join("..", "..", "docs", "schema", name))
 		if err != nil {
 			t.Fatal(err)
@@ -35,7 +35,7 @@ func schemas(t *testing.T) map[string]*jsonschema.Schema {
 		}
 	}
 	out := map[string]*jsonschema.Schema{}
-	for _, name := range []string{"log.json", "verify.json"} {
+	for _, name := range []string{"log.json", "verify.json", "run-events.json"} {
 		s, err := c.Compile(schemaBase + name)
 		if err != nil {
 			t.Fatalf("compile %s: %v", name, err)

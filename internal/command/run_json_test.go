@@ -13,29 +13,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-func runEventsSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "docs", "schema", "run-events.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(schemaBase+"run-events.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(schemaBase + "run-events.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // events runs planx with --json and returns the event names in order, each
 // line validated against docs/schema/run-events.json.
 func events(t *testing.T, s *jsonschema.Schema, wantCode int, args ...string) []string {
@@ -69,7 +46,7 @@ func str(inst any, key string) string {
 }
 
 func TestRunJSONEvents(t *testing.T) {
-	s := runEventsSchema(t)
+	s := schemas(t)["run-events.json"]
 	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "plan.md", "---\ntopic: ev\ngates:\n  - name: check\n    command: \"! test -f bad.txt\"\n---\n"+
