@@ -43,20 +43,22 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
-	if err := r.repo.Stage(ctx, r.planRel, r.log.Path); err != nil {
-		undo()
-		return "", fmt.Errorf("commit %s: %w", t.ID, err)
-	}
-	r.fault("after-stage")
 	msg := taskMessage(r, t, lt)
 	var sha gitops.SHA
 	var err error
 	if r.porcelain {
+		r.fault("after-stage")
 		disarm := r.faultSoon("during-commit", 50*time.Millisecond)
-		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted})
+		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted,
+			Include: []string{r.planRel, r.log.Path}})
 		disarm()
 		r.gitDone()
 	} else {
+		if err := r.repo.Stage(ctx, r.planRel, r.log.Path); err != nil {
+			undo()
+			return "", fmt.Errorf("commit %s: %w", t.ID, err)
+		}
+		r.fault("after-stage")
 		sha, err = r.repo.CommitIndex(ctx, msg, r.expect, "HEAD")
 	}
 	var hook *gitops.HookError

@@ -20,6 +20,9 @@ type CommitOptions struct {
 	// records it, so whoever comes next can wait for that commit to land
 	// instead of racing it.
 	Started func(pgid int)
+	// Include stages these paths as part of the commit (git commit
+	// --include), sparing a separate git add that rewrites the index.
+	Include []string
 }
 
 // HookError is a commit that a hook refused. Hook is "pre-commit",
@@ -63,6 +66,14 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 	}
 	if opts.NoVerify {
 		args = append(args, "--no-verify")
+	}
+	if len(opts.Include) > 0 {
+		for _, p := range opts.Include {
+			if err := checkArg("path", p); err != nil {
+				return "", err
+			}
+		}
+		args = append(append(args, "--include", "--"), opts.Include...)
 	}
 	before := statMsgFile(r.GitDir)
 	g := r.runner
