@@ -27,22 +27,19 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 		return nil, &taskFailure{what: "the task wrote to the git directory (" + strings.Join(changed, ", ") + "); .git/ is never a task's output: restore it by hand"}
 	}
 	// One scan of the work tree per task: stage everything (every ignore
-	// rule honoured), then read what changed from the index alone.
-	if err := r.repo.StageAll(ctx); err != nil {
-		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
-	}
-	changes, err := r.repo.StagedChanges(ctx, r.expect)
+	// rule honoured); git add says what it staged.
+	changed, err := r.repo.StageChanges(ctx, r.expect)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
 	}
 	var files []string
-	for _, c := range changes {
+	for _, p := range changed {
 		// The log is planx's own output and the plan gets ticked by planx:
 		// neither is evidence of the task's work.
-		if c.Path == r.log.Path || (c.Path == r.planRel && r.planUnchanged()) {
+		if p == r.log.Path || (p == r.planRel && r.planUnchanged()) {
 			continue
 		}
-		files = append(files, c.Path)
+		files = append(files, p)
 	}
 	sort.Strings(files)
 	if len(files) == 0 && !t.Checkpoint {

@@ -90,7 +90,11 @@ func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref 
 		reason = "commit (initial): " + subject
 	}
 	if len(create) == 0 {
-		return sha, r.UpdateRef(ctx, ref, sha, old, reason)
+		if err := r.UpdateRef(ctx, ref, sha, old, reason); err != nil {
+			return sha, err
+		}
+		r.noteCommitted(sha)
+		return sha, nil
 	}
 	for _, c := range append([]string{ref}, create...) {
 		if err := checkArg("ref", c); err != nil {
@@ -107,7 +111,11 @@ func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref 
 	if err != nil && !errors.Is(err, ErrLocked) && errors.As(err, &ge) && isCASLoss(ge.Stderr) {
 		return "", fmt.Errorf("%w: %s is no longer at %s: %s", ErrHeadMoved, ref, old.Short(), ge.Stderr)
 	}
-	return sha, err
+	if err != nil {
+		return sha, err
+	}
+	r.noteCommitted(sha)
+	return sha, nil
 }
 
 // cleanMessage does what git commit --cleanup=whitespace does, so both

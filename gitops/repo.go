@@ -27,10 +27,11 @@ func (s SHA) Short() string {
 // Repo is a git work tree. Its paths are absolute with symlinks resolved, so
 // they compare equal to what git prints.
 type Repo struct {
-	Root      string // work-tree top level
-	GitDir    string // this work tree's git dir (.git/worktrees/x in a linked worktree)
-	CommonDir string // the git dir shared by all work trees
-	hooks     string // where git runs hooks from (core.hooksPath honoured), as git said at Open
+	Root      string      // work-tree top level
+	GitDir    string      // this work tree's git dir (.git/worktrees/x in a linked worktree)
+	CommonDir string      // the git dir shared by all work trees
+	hooks     string      // where git runs hooks from (core.hooksPath honoured), as git said at Open
+	clean     *cleanIndex // set while the index is known to hold a commit's tree
 	runner
 }
 
