@@ -44,22 +44,28 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
 	msg := taskMessage(r, t, lt)
+	own := []string{r.planRel, r.log.Path}
 	var sha gitops.SHA
 	var err error
-	if r.porcelain {
+	switch {
+	case r.porcelain:
 		r.fault("after-stage")
 		disarm := r.faultSoon("during-commit", 50*time.Millisecond)
 		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted,
-			Include: []string{r.planRel, r.log.Path}})
+			Include: own, Parent: r.expect})
 		disarm()
 		r.gitDone()
-	} else {
-		if err := r.repo.Stage(ctx, r.planRel, r.log.Path); err != nil {
+	case last:
+		// The run ends here: leave the index as git commit would.
+		if err := r.repo.Stage(ctx, own...); err != nil {
 			undo()
 			return "", fmt.Errorf("commit %s: %w", t.ID, err)
 		}
 		r.fault("after-stage")
 		sha, err = r.repo.CommitIndex(ctx, msg, r.expect, "HEAD")
+	default:
+		r.fault("after-stage")
+		sha, err = r.repo.CommitIndexWith(ctx, msg, r.expect, "HEAD", own)
 	}
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
@@ -75,8 +81,8 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	r.expect, r.folded = sha, nil
 	r.st.SkipPending = nil
 	r.dirty = nil
-	if r.porcelain {
-		r.checkHookLeftovers(ctx, t, sha)
+	if r.hooks {
+		r.checkHookLeftovers(ctx, t, lt)
 	}
 	r.noteGates(ctx, t, lt, sha)
 	// No state write here: git now says the task is done, and the next
@@ -104,13 +110,15 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	}
 }
 
-// checkHookLeftovers reports tracked files a commit hook rewrote and left
-// out of the commit (a formatter that did not re-stage), rather than sweep
-// them into the next task. Only hooks run between the staging and the
-// commit, so only the hooks path needs this look, and it stats tracked files
-// only: hooks rewrite files, they do not usually create them.
-func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, sha gitops.SHA) {
-	left, err := r.repo.ModifiedTracked(ctx)
+// checkHookLeftovers reports files of the commit that a commit hook
+// rewrote and left out of it (a formatter that did not re-stage), rather
+// than sweep them into the next task. Only hooks run between the staging
+// and the commit, so only then is this look needed. It looks at the
+// commit's own files, which is what formatters and linters touch: checking
+// every tracked file would cost a stat of each, as much as git commit's own
+// scan in a large repository (docs/plan-format.md says so).
+func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, lt *execlog.Task) {
+	left, err := r.repo.ModifiedTracked(ctx, append([]string{r.planRel, r.log.Path}, lt.Files...)...)
 	if err != nil || len(left) == 0 {
 		return
 	}

@@ -50,6 +50,9 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		r.out.taskDone(t, sha)
 	}
 	r.st.Status, r.st.Current = StateCompleted, ""
+	if err := r.repo.SyncIndex(ctx); err != nil {
+		return res, err
+	}
 	if err := clearState(r.repo); err != nil {
 		return res, err
 	}
@@ -274,7 +277,7 @@ func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) 
 	if status != StateWaiting {
 		r.recordAttempt(context.Background())
 	}
-	saveErr := r.save()
+	saveErr := errors.Join(r.save(), r.repo.SyncIndex(context.Background()))
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
 	if saveErr != nil {

@@ -40,10 +40,7 @@ type runner struct {
 	head       gitops.Head
 	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	folded     []string   // messages of commits an executor made, for the task commit
-	// porcelain: commits go through git commit because hooks or signing
-	// apply; otherwise write-tree + commit-tree + update-ref, which skips the
-	// second work-tree scan git commit makes.
-	porcelain bool
+	commitPath
 	cheapRedo bool // the current task is redone, not resumed, after a crash
 }
 
@@ -163,7 +160,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	if err := plan.Err(); err != nil {
 		return nil, err
 	}
-	porcelain, _, err := repo.CommitNeedsPorcelain(ctx)
+	paths, err := chooseCommitPath(ctx, repo, o.NoVerify)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +184,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	return &runner{
 		o: o, repo: repo, plan: plan, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
 		cfg: cfg, gates: gs, out: newProgress(o.Output),
-		faultPoint: os.Getenv(faultEnv), porcelain: porcelain,
+		faultPoint: os.Getenv(faultEnv), commitPath: paths,
 	}, nil
 }
 
@@ -290,7 +287,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID)
 	var sha gitops.SHA
 	var err error
-	if r.porcelain {
+	if r.rollbackPorcelain {
 		// Hooks are skipped for the snapshot: the user's work in progress
 		// may not pass them, and refusing to save it would defeat the purpose.
 		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
@@ -302,7 +299,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
 	r.fault("after-rollback-commit")
-	return sha, r.recordBase(ctx, sha, !r.porcelain)
+	return sha, r.recordBase(ctx, sha, !r.rollbackPorcelain)
 }
 
 // recordBase keeps the rollback commit in a ref and in the run state.

@@ -23,6 +23,10 @@ type CommitOptions struct {
 	// Include stages these paths as part of the commit (git commit
 	// --include), sparing a separate git add that rewrites the index.
 	Include []string
+	// Parent, when set, is the commit HEAD must have been on: git commit
+	// moves HEAD from wherever it found it, so a HEAD that moved meanwhile
+	// is reported (ErrHeadMoved) once the commit is made.
+	Parent SHA
 }
 
 // HookError is a commit that a hook refused. Hook is "pre-commit",
@@ -92,11 +96,26 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 		}
 		return "", err
 	}
-	sha, err := r.ResolveRef(ctx, "HEAD")
-	if err == nil && sha == "" {
-		err = errors.New("commit: HEAD does not resolve after a successful git commit")
+	r.restaged(opts.Include...)
+	sha, parents, err := r.headCommit()
+	if err != nil {
+		// go-git v5 reads neither SHA-256 repositories nor every object
+		// store layout: ask git.
+		sha, parents, err = r.headCommitCLI(ctx)
 	}
-	return sha, err
+	if err != nil {
+		return "", fmt.Errorf("commit: read the new HEAD: %w", err)
+	}
+	if opts.Parent != "" && (len(parents) == 0 || parents[0] != opts.Parent) {
+		return sha, fmt.Errorf("%w: the commit %s was made on top of %v, not %s: something else committed while git commit ran",
+			ErrHeadMoved, sha.Short(), parents, opts.Parent.Short())
+	}
+	if len(r.commitHooks()) == 0 {
+		// No hook ran that could have staged after the tree was written:
+		// the index holds the commit's tree.
+		r.noteCommitted(sha)
+	}
+	return sha, nil
 }
 
 // msgFileState is what is known of COMMIT_EDITMSG before a commit.

@@ -46,6 +46,43 @@ func (r *Repo) HeadNow() (Head, error) {
 	return h, nil
 }
 
+// headCommit reads HEAD's commit id and its parents in-process.
+func (r *Repo) headCommit() (SHA, []SHA, error) {
+	repo, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return "", nil, err
+	}
+	ref, err := repo.Reference(plumbing.HEAD, true)
+	if err != nil {
+		return "", nil, err
+	}
+	c, err := repo.CommitObject(ref.Hash())
+	if err != nil {
+		return "", nil, err
+	}
+	parents := make([]SHA, len(c.ParentHashes))
+	for i, p := range c.ParentHashes {
+		parents[i] = SHA(p.String())
+	}
+	return SHA(ref.Hash().String()), parents, nil
+}
+
+func (r *Repo) headCommitCLI(ctx context.Context) (SHA, []SHA, error) {
+	out, err := r.run(ctx, nil, true, "rev-list", "--parents", "-n", "1", "HEAD", "--")
+	if err != nil {
+		return "", nil, err
+	}
+	f := strings.Fields(string(out))
+	if len(f) == 0 {
+		return "", nil, errors.New("HEAD does not resolve after a successful git commit")
+	}
+	parents := make([]SHA, len(f)-1)
+	for i, p := range f[1:] {
+		parents[i] = SHA(p)
+	}
+	return SHA(f[0]), parents, nil
+}
+
 // StagedChanges lists what the index holds beyond the commit base, without
 // scanning the work tree: Index is 'A' (added), 'M', 'D' or 'T'.
 func (r *Repo) StagedChanges(ctx context.Context, base SHA) ([]Change, error) {
@@ -64,16 +101,36 @@ func (r *Repo) StagedChanges(ctx context.Context, base SHA) ([]Change, error) {
 // CommitIndex commits the index as a child of parent and moves ref to it if
 // ref still points at parent (compare-and-swap: a moved branch fails with
 // ErrHeadMoved). It is git commit without the second work-tree scan, and
-// without hooks or signing: callers use Commit when CommitNeedsPorcelain.
+// without hooks or signing: callers use Commit when CommitRules say so.
 // parent "" makes a root commit on an unborn ref. The ref's reflog (and
 // HEAD's, when HEAD points at ref) records it as "commit: <subject>". The
 // refs in create are created at the new commit in the same transaction.
 func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
-	tree, err := r.write(ctx, nil, "write-tree")
+	r.stale = nil
+	tree, err := r.writeTree(ctx)
+	if err != nil {
+		return "", err
+	}
+	sha, err := r.commitTree(ctx, tree, message, parent, ref, create...)
+	if err != nil {
+		return sha, err
+	}
+	r.noteCommitted(sha)
+	return sha, nil
+}
+
+func (r *Repo) writeTree(ctx context.Context) (SHA, error) {
+	out, err := r.write(ctx, nil, "write-tree")
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
-	args := []string{"commit-tree", strings.TrimSpace(string(tree)), "-F", "-"}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// commitTree records tree as a commit and moves ref (compare-and-swap) and
+// creates the refs in create, in one transaction.
+func (r *Repo) commitTree(ctx context.Context, tree SHA, message string, parent SHA, ref string, create ...string) (SHA, error) {
+	args := []string{"commit-tree", string(tree), "-F", "-"}
 	old := ZeroSHA
 	if parent != "" {
 		args = append(args, "-p", string(parent))
@@ -90,11 +147,7 @@ func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref 
 		reason = "commit (initial): " + subject
 	}
 	if len(create) == 0 {
-		if err := r.UpdateRef(ctx, ref, sha, old, reason); err != nil {
-			return sha, err
-		}
-		r.noteCommitted(sha)
-		return sha, nil
+		return sha, r.UpdateRef(ctx, ref, sha, old, reason)
 	}
 	for _, c := range append([]string{ref}, create...) {
 		if err := checkArg("ref", c); err != nil {
@@ -111,11 +164,7 @@ func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref 
 	if err != nil && !errors.Is(err, ErrLocked) && errors.As(err, &ge) && isCASLoss(ge.Stderr) {
 		return "", fmt.Errorf("%w: %s is no longer at %s: %s", ErrHeadMoved, ref, old.Short(), ge.Stderr)
 	}
-	if err != nil {
-		return sha, err
-	}
-	r.noteCommitted(sha)
-	return sha, nil
+	return sha, err
 }
 
 // cleanMessage does what git commit --cleanup=whitespace does, so both
@@ -139,43 +188,87 @@ func cleanMessage(m string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-// CommitNeedsPorcelain reports whether commits in this repository must go
-// through git commit: a commit hook would run (pre-commit, prepare-commit-msg,
-// commit-msg, post-commit, in the hooks directory git uses), or commits are
-// to be signed.
-func (r *Repo) CommitNeedsPorcelain(ctx context.Context) (bool, string, error) {
+// CommitRules is what makes a commit in this repository more than an
+// object and a ref update: hooks that run and signing.
+type CommitRules struct {
+	Hooks []string // installed and executable, of pre-commit, prepare-commit-msg, commit-msg, post-commit
+	Sign  bool     // commit.gpgSign
+}
+
+// Porcelain reports whether a commit must go through git commit for its
+// hooks to run and its signature to be made; noVerify is git commit's
+// --no-verify, which skips pre-commit and commit-msg only.
+func (c CommitRules) Porcelain(noVerify bool) (bool, string) {
+	if c.Sign {
+		return true, "commit.gpgSign"
+	}
+	for _, h := range c.Hooks {
+		if noVerify && (h == "pre-commit" || h == "commit-msg") {
+			continue
+		}
+		return true, "hook " + h
+	}
+	return false, ""
+}
+
+// CommitRules reads which commit hooks are installed, in the hooks
+// directory git uses, and whether commits are to be signed.
+func (r *Repo) CommitRules(ctx context.Context) (CommitRules, error) {
+	c := CommitRules{Hooks: r.commitHooks()}
+	sign, err := r.run(ctx, nil, true, "config", "--type=bool", "--default=false", "commit.gpgSign")
+	if err != nil {
+		return c, err
+	}
+	c.Sign = strings.TrimSpace(string(sign)) == "true"
+	return c, nil
+}
+
+func (r *Repo) commitHooks() []string {
 	dir := r.hooks
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(r.Root, dir)
 	}
+	var hooks []string
 	for _, h := range []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"} {
 		if fi, err := os.Stat(filepath.Join(dir, h)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-			return true, "hook " + h, nil
+			hooks = append(hooks, h)
 		}
 	}
-	sign, err := r.run(ctx, nil, true, "config", "--type=bool", "--default=false", "commit.gpgSign")
+	return hooks
+}
+
+// IndexSize is the size in bytes of the index file (0 when there is none):
+// about 60 bytes plus the path per tracked file.
+func (r *Repo) IndexSize() int64 {
+	fi, err := os.Stat(r.indexPath())
 	if err != nil {
-		return false, "", err
+		return 0
 	}
-	if strings.TrimSpace(string(sign)) == "true" {
-		return true, "commit.gpgSign", nil
-	}
-	return false, "", nil
+	return fi.Size()
 }
 
 // ModifiedTracked lists tracked files whose work-tree content differs from
 // the index: what a commit hook rewrote after staging. It stats tracked files
-// only, cheaper than a status that also walks for untracked files.
-func (r *Repo) ModifiedTracked(ctx context.Context) ([]string, error) {
-	out, err := r.run(ctx, nil, true, "diff-files", "--name-only", "-z")
+// only, cheaper than a status that also walks for untracked files; given
+// paths, only those (literally, not as patterns).
+func (r *Repo) ModifiedTracked(ctx context.Context, paths ...string) ([]string, error) {
+	args := []string{"-c", "core.literalPathspecs=true", "diff-files", "--name-only", "-z"}
+	if len(paths) > 0 {
+		// Past a few thousand names the command line could grow beyond
+		// the system's limit (ARG_MAX); the whole index is checked then.
+		if len(paths) <= 2000 {
+			args = append(append(args, "--"), paths...)
+		}
+	}
+	out, err := r.run(ctx, nil, true, args...)
 	if err != nil {
 		return nil, err
 	}
-	var paths []string
+	var left []string
 	for _, p := range strings.Split(string(out), "\x00") {
 		if p != "" {
-			paths = append(paths, p)
+			left = append(left, p)
 		}
 	}
-	return paths, nil
+	return left, nil
 }

@@ -126,23 +126,44 @@ func TestCommitIndex(t *testing.T) {
 	gittest.Git(t, dir, "fsck", "--strict")
 }
 
-func TestCommitNeedsPorcelain(t *testing.T) {
+func TestCommitRules(t *testing.T) {
 	gittest.Setenv(t)
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	r, _ := Open(ctx, dir)
-	if need, why, err := r.CommitNeedsPorcelain(ctx); err != nil || need {
-		t.Fatalf("fresh repo: %v %q %v", need, why, err)
+	porcelain := func(noVerify bool) (bool, string) {
+		t.Helper()
+		c, err := r.CommitRules(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Porcelain(noVerify)
+	}
+	if need, why := porcelain(false); need {
+		t.Fatalf("fresh repo: %v %q", need, why)
 	}
 	gittest.WriteFileMode(t, dir, ".git/hooks/commit-msg", "#!/bin/sh\n", 0o755)
-	if need, why, _ := r.CommitNeedsPorcelain(ctx); !need || why != "hook commit-msg" {
+	if need, why := porcelain(false); !need || why != "hook commit-msg" {
 		t.Fatalf("with a hook: %v %q", need, why)
 	}
-	if err := os.Remove(filepath.Join(dir, ".git/hooks/commit-msg")); err != nil {
-		t.Fatal(err)
+	if need, why := porcelain(true); need {
+		t.Fatalf("--no-verify skips commit-msg: %v %q", need, why)
+	}
+	gittest.WriteFileMode(t, dir, ".git/hooks/post-commit", "#!/bin/sh\n", 0o755)
+	if need, why := porcelain(true); !need || why != "hook post-commit" {
+		t.Fatalf("--no-verify does not skip post-commit: %v %q", need, why)
+	}
+	gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\n", 0o644)
+	if c, _ := r.CommitRules(ctx); len(c.Hooks) != 2 {
+		t.Fatalf("a hook that is not executable counts: %v", c.Hooks)
+	}
+	for _, h := range []string{"commit-msg", "post-commit"} {
+		if err := os.Remove(filepath.Join(dir, ".git/hooks", h)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	gittest.Git(t, dir, "config", "commit.gpgSign", "true")
-	if need, why, _ := r.CommitNeedsPorcelain(ctx); !need || why != "commit.gpgSign" {
+	if need, why := porcelain(true); !need || why != "commit.gpgSign" {
 		t.Fatalf("signing: %v %q", need, why)
 	}
 }

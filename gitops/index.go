@@ -77,7 +77,8 @@ func (r *Repo) indexCleanAt(base SHA) bool {
 
 // StageChanges stages every change in the work tree (git add -A, as
 // StageAll) and returns the paths whose staged content now differs from
-// commit base, sorted.
+// commit base, sorted. Files the last CommitIndexWith spliced in are listed
+// when git add restages them, whether they changed since or not.
 //
 // When the index is still the one planx left holding base's tree, git add
 // itself says what it changed (--verbose), so the list costs no process of
@@ -92,7 +93,7 @@ func (r *Repo) StageChanges(ctx context.Context, base SHA) ([]string, error) {
 		args = append(args, "--verbose")
 	}
 	out, err := r.write(ctx, nil, args...)
-	r.clean = nil
+	r.clean, r.stale = nil, nil
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +112,11 @@ func (r *Repo) StageChanges(ctx context.Context, base SHA) ([]string, error) {
 	}
 	slices.Sort(paths)
 	return paths, nil
+}
+
+// restaged notes that paths were staged from the work tree.
+func (r *Repo) restaged(paths ...string) {
+	r.stale = slices.DeleteFunc(r.stale, func(p string) bool { return slices.Contains(paths, p) })
 }
 
 // parseAddVerbose reads git add --verbose: one "add 'path'" per path

@@ -32,6 +32,7 @@ type Repo struct {
 	CommonDir string      // the git dir shared by all work trees
 	hooks     string      // where git runs hooks from (core.hooksPath honoured), as git said at Open
 	clean     *cleanIndex // set while the index is known to hold a commit's tree
+	stale     []string    // paths whose index entries lag HEAD after CommitIndexWith
 	runner
 }
 

@@ -15,5 +15,6 @@ func (r *Repo) Stage(ctx context.Context, paths ...string) error {
 		"add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		return fmt.Errorf("stage %d path(s): %w", len(paths), err)
 	}
+	r.restaged(paths...)
 	return nil
 }

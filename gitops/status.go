@@ -94,5 +94,8 @@ func parseStatus(out []byte) ([]Change, error) {
 // info/exclude, core.excludesFile) and .gitattributes filters honoured.
 func (r *Repo) StageAll(ctx context.Context) error {
 	_, err := r.write(ctx, nil, "add", "-A")
+	if err == nil {
+		r.stale = nil
+	}
 	return err
 }

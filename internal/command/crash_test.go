@@ -48,12 +48,21 @@ func TestKillAtEveryPoint(t *testing.T) {
 	}
 	gittest.Setenv(t)
 	planx := planxBinary(t)
-	want := crashScenario(t, planx, "")
-	for _, point := range executor.FaultPoints() {
-		t.Run(point, func(t *testing.T) {
-			got := crashScenario(t, planx, point)
-			if got != want {
-				t.Fatalf("after a kill at %s and resume:\n%s\nuninterrupted run:\n%s", point, got, want)
+	// Both commit paths: git commit (what small repositories get) and
+	// plumbing with the plan and the log spliced into the tree (large ones).
+	for _, path := range []struct{ name, smallIndex string }{{"git-commit", ""}, {"plumbing", "0"}} {
+		t.Run(path.name, func(t *testing.T) {
+			if path.smallIndex != "" {
+				t.Setenv("PLANX_SMALL_INDEX", path.smallIndex)
+			}
+			want := crashScenario(t, planx, "")
+			for _, point := range executor.FaultPoints() {
+				t.Run(point, func(t *testing.T) {
+					got := crashScenario(t, planx, point)
+					if got != want {
+						t.Fatalf("after a kill at %s and resume:\n%s\nuninterrupted run:\n%s", point, got, want)
+					}
+				})
 			}
 		})
 	}

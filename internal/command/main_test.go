@@ -21,8 +21,32 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end scenarios in testdata/script against the real
 // planx binary (re-executed test binary) and the real git.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script", nil, nil))
+}
+
+// TestScriptsPlumbing runs the scenarios that commit again with the commit
+// path large repositories get (write-tree, commit-tree, update-ref, the
+// plan and the log spliced into the tree): the test repositories are small,
+// so TestScripts sees git commit, which small ones get.
+func TestScriptsPlumbing(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"run_*.txtar", "recover_*.txtar", "agent_*.txtar"} {
+		m, err := filepath.Glob(filepath.Join("testdata/script", glob))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 10 {
+		t.Fatalf("only %d scenarios found", len(files))
+	}
+	testscript.Run(t, scriptParams("", files, map[string]string{"PLANX_SMALL_INDEX": "0"}))
+}
+
+func scriptParams(dir string, files []string, extra map[string]string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		Files:               files,
 		RequireExplicitExec: false,
 		Cmds:                scriptCmds(),
 		Setup: func(env *testscript.Env) error {
@@ -33,7 +57,10 @@ func TestScripts(t *testing.T) {
 			for k, v := range gittest.Env(home) {
 				env.Setenv(k, v)
 			}
+			for k, v := range extra {
+				env.Setenv(k, v)
+			}
 			return nil
 		},
-	})
+	}
 }

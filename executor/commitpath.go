@@ -1,0 +1,63 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/planx-dev/planx/gitops"
+)
+
+// smallIndexEnv overrides smallIndex (bytes), for the tests and benchmarks
+// that exercise both commit paths on repositories of any size.
+const smallIndexEnv = "PLANX_SMALL_INDEX"
+
+// smallIndex is the index size under which task commits go through git
+// commit even when nothing requires it. git commit re-scans the work tree,
+// which plumbing avoids, but it is one process where plumbing needs three
+// or four; measured on the bench repositories (bench/README.md), the scan
+// costs less than the processes up to a few thousand files. 256 KiB is
+// about 2,500 tracked files.
+const smallIndex = 256 << 10
+
+// commitPath is how the run's commits are made.
+type commitPath struct {
+	// porcelain: task commits go through git commit (--include the plan
+	// and the log), because hooks or signing apply or the index is small.
+	// Otherwise write-tree + commit-tree + a compare-and-swap update-ref,
+	// with the plan and the log spliced into the tree, not staged.
+	porcelain bool
+	// rollbackPorcelain: the rollback commit goes through git commit: it
+	// skips pre-commit and commit-msg (--no-verify), but other hooks and
+	// signing still apply.
+	rollbackPorcelain bool
+	// hooks: commit hooks run on task commits; they may rewrite files.
+	hooks bool
+	why   string // why porcelain, for the log
+}
+
+func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (commitPath, error) {
+	rules, err := repo.CommitRules(ctx)
+	if err != nil {
+		return commitPath{}, err
+	}
+	var p commitPath
+	p.porcelain, p.why = rules.Porcelain(noVerify)
+	for _, h := range rules.Hooks {
+		if !noVerify || (h != "pre-commit" && h != "commit-msg") {
+			p.hooks = true
+		}
+	}
+	p.rollbackPorcelain, _ = rules.Porcelain(true)
+	limit := int64(smallIndex)
+	if v := os.Getenv(smallIndexEnv); v != "" {
+		if limit, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return p, fmt.Errorf("%s=%q: want a size in bytes", smallIndexEnv, v)
+		}
+	}
+	if !p.porcelain && repo.IndexSize() < limit {
+		p.porcelain, p.why = true, "small index"
+	}
+	return p, nil
+}
