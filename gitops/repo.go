@@ -48,30 +48,21 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		return nil, fmt.Errorf("open %s: not a directory", dir)
 	}
 	g := runner{dir: abs, env: baseEnv(), retry: defaultLockRetry()}
-	out, err := g.run(ctx, nil, true, "rev-parse", "--is-inside-work-tree")
-	if err != nil {
-		var ge *GitError
-		if errors.As(err, &ge) && ge.ExitCode == 128 {
-			// Covers "not a git repository" and "dubious ownership"; git's own
-			// words say which, and how to fix the latter.
-			return nil, fmt.Errorf("%w: %s is not in a usable git work tree (%s); run planx inside a git repository: git init",
-				ErrRepoState, dir, ge.Stderr)
-		}
-		return nil, err
-	}
-	if strings.TrimSpace(string(out)) != "true" {
-		return nil, fmt.Errorf("%w: %s is inside a git directory or a bare repository, not a work tree; run planx inside a git repository's work tree (git init, or git worktree add)",
-			ErrRepoState, dir)
-	}
-	// --path-format=absolute (git 2.31) because --git-common-dir is otherwise
-	// relative, and relative to what has changed between git versions.
-	// The hooks directory rides along: every run needs it, and a separate
-	// rev-parse would be one more process per run.
-	out, err = g.run(ctx, nil, true, "rev-parse", "--path-format=absolute",
+	// One rev-parse answers everything a command needs to start: every
+	// planx command opens the repository, so each process saved here is
+	// saved everywhere. --path-format=absolute (git 2.31) because
+	// --git-common-dir is otherwise relative, and relative to what has
+	// changed between git versions.
+	out, err := g.run(ctx, nil, true, "rev-parse", "--is-inside-work-tree", "--path-format=absolute",
 		"--show-toplevel", "--absolute-git-dir", "--git-common-dir", "--git-path", "hooks")
 	if err != nil {
-		return nil, err
+		return nil, openError(ctx, g, dir, err)
 	}
+	first, rest, _ := strings.Cut(string(out), "\n")
+	if first != "true" {
+		return nil, notWorkTree(dir)
+	}
+	out = []byte(rest)
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(lines) != 4 {
 		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
@@ -85,6 +76,31 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	}
 	g.dir = lines[0]
 	return &Repo{Root: lines[0], GitDir: lines[1], CommonDir: lines[2], hooks: hooks, runner: g}, nil
+}
+
+// openError explains why rev-parse failed: outside any repository, or
+// inside a git directory or a bare repository, where --show-toplevel fails.
+func openError(ctx context.Context, g runner, dir string, err error) error {
+	var ge *GitError
+	if !errors.As(err, &ge) || ge.ExitCode != 128 {
+		return err
+	}
+	out, err2 := g.run(ctx, nil, true, "rev-parse", "--is-inside-work-tree")
+	if err2 == nil && strings.TrimSpace(string(out)) != "true" {
+		return notWorkTree(dir)
+	}
+	if errors.As(err2, &ge) && ge.ExitCode == 128 {
+		// Covers "not a git repository" and "dubious ownership"; git's own
+		// words say which, and how to fix the latter.
+		return fmt.Errorf("%w: %s is not in a usable git work tree (%s); run planx inside a git repository: git init",
+			ErrRepoState, dir, ge.Stderr)
+	}
+	return err
+}
+
+func notWorkTree(dir string) error {
+	return fmt.Errorf("%w: %s is inside a git directory or a bare repository, not a work tree; run planx inside a git repository's work tree (git init, or git worktree add)",
+		ErrRepoState, dir)
 }
 
 // PlanxDir is planx's per-worktree state directory. It lives in GitDir so it

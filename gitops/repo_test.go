@@ -69,12 +69,12 @@ func TestOpenNotARepo(t *testing.T) {
 
 	bare := t.TempDir()
 	gittest.Git(t, bare, "init", "-q", "--bare")
-	if _, err := Open(context.Background(), bare); !errors.Is(err, ErrRepoState) {
-		t.Errorf("bare: err = %v, want ErrRepoState", err)
+	if _, err := Open(context.Background(), bare); !errors.Is(err, ErrRepoState) || !strings.Contains(err.Error(), "not a work tree") {
+		t.Errorf("bare: err = %v, want ErrRepoState saying not a work tree", err)
 	}
 	repo := gittest.Init(t)
-	if _, err := Open(context.Background(), filepath.Join(repo, ".git")); !errors.Is(err, ErrRepoState) {
-		t.Errorf("inside .git: err = %v, want ErrRepoState", err)
+	if _, err := Open(context.Background(), filepath.Join(repo, ".git")); !errors.Is(err, ErrRepoState) || !strings.Contains(err.Error(), "not a work tree") {
+		t.Errorf("inside .git: err = %v, want ErrRepoState saying not a work tree", err)
 	}
 	if _, err := Open(context.Background(), filepath.Join(repo, "missing")); err == nil {
 		t.Error("missing dir: no error")
