@@ -26,10 +26,18 @@ func (r *runner) gitFile() string   { return filepath.Join(r.repo.PlanxDir(), "g
 func (r *runner) childStarted(pgid int) { writePid(r.childFile(), pgid) }
 
 // childDone forgets it once it has exited, so a reused pid is never killed.
-func (r *runner) childDone() { _ = os.Remove(r.childFile()) }
+// The file is emptied, not removed: rewriting a file is cheaper than
+// creating one, and this happens for every step and every commit.
+func (r *runner) childDone() { forgetPid(r.childFile()) }
 
 func (r *runner) gitStarted(pgid int) { writePid(r.gitFile(), pgid) }
-func (r *runner) gitDone()            { _ = os.Remove(r.gitFile()) }
+func (r *runner) gitDone()            { forgetPid(r.gitFile()) }
+
+func forgetPid(path string) {
+	if err := os.Truncate(path, 0); err != nil && !os.IsNotExist(err) {
+		_ = os.Remove(path)
+	}
+}
 
 func writePid(path string, pid int) {
 	_ = os.MkdirAll(filepath.Dir(path), 0o755)

@@ -9,9 +9,13 @@ import (
 )
 
 // WriteAtomic writes data to path through a temporary file in the same
-// directory, fsynced and renamed over path, then fsyncs the directory so the
-// rename itself survives a power loss. perm applies when path does not exist
-// yet; an existing file keeps its mode.
+// directory, fsynced and renamed over path: a crash of planx, or of the
+// machine, leaves the old content or the new, never a mix or an empty file.
+// The directory is not fsynced: after a power loss the rename may be lost,
+// which leaves the previous version, as if the crash had come a moment
+// earlier; git itself (core.fsync's default) does not fsync its refs or
+// index either. perm applies when path does not exist yet; an existing file
+// keeps its mode.
 func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -48,9 +52,5 @@ func WriteAtomic(path string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	ok = true
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
 	return nil
 }
