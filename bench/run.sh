@@ -80,10 +80,13 @@ summarize() {
 		reps[key] = reps[key] " " $4
 	}
 	END {
-		printf "%7s %7s %10s %20s %20s %6s %7s %9s %9s  %s\n", "files", "changed", "hooks", "planx_ms/task", "naive_ms/task", "ratio", "paired", "planx_MB", "naive_MB", "target"
+		printf "%7s %7s %10s %20s %20s %6s %7s %20s %6s %9s %9s  %s\n", "files", "changed", "hooks", "planx_ms/task", "naive_ms/task", "ratio", "paired", "floor_ms/task", "floor", "planx_MB", "naive_MB", "target"
 		for (i = 1; i <= nk; i++) {
 			key = keys[i]; split(key, f, SUBSEP)
 			p = median(t[key, "planx"]); n = median(t[key, "naive"])
+			fl = t[key, "floor"] == "" ? "NA" : sprintf("%.1f", median(t[key, "floor"]))
+			flr = fl == "NA" ? "NA" : sprintf("%.2f", fl / n)
+			flmm = fl == "NA" ? "" : "[" minmax(t[key, "floor"]) "]"
 			nr = split(reps[key], rr, " "); pr = ""
 			for (j = 1; j <= nr; j++) if (!(rr[j] in done)) { done[rr[j]] = 1; pr = pr " " per[key, rr[j], "planx"] / per[key, rr[j], "naive"] }
 			delete done
@@ -94,8 +97,8 @@ summarize() {
 			limit = f[3] != "none" ? 1.1 : (f[1] >= 80000 ? 0.8 : 1.0)
 			verdict = sprintf("ratio<=%.1f %s", limit, p / n <= limit ? "met" : "NOT met")
 			if (f[1] >= 80000 && pm != "NA") verdict = verdict sprintf(", rss<100MB %s", pm + 0 < 100 ? "met" : "NOT met")
-			printf "%7s %7s %10s %6.1f %13s %6.1f %13s %6.2f %7.2f %9s %9s  %s\n", f[1], f[2], f[3],
-				p, "[" minmax(t[key, "planx"]) "]", n, "[" minmax(t[key, "naive"]) "]", p / n, median(pr), pm, nm, verdict
+			printf "%7s %7s %10s %6.1f %13s %6.1f %13s %6.2f %7.2f %6s %13s %6s %9s %9s  %s\n", f[1], f[2], f[3],
+				p, "[" minmax(t[key, "planx"]) "]", n, "[" minmax(t[key, "naive"]) "]", p / n, median(pr), fl, flmm, flr, pm, nm, verdict
 		}
 	}' "$1"
 }
@@ -253,8 +256,17 @@ for size in "${size_list[@]}"; do
 			if [ ! -d "$plandir" ]; then
 				mkdir -p "$plandir"
 				"$tmp/gen" plan -files "$size" -changes "$k" -tasks "$tasks" \
-					-plan "$plandir/plan.md" -steps "$plandir/steps" -naive "$plandir/naive.sh"
+					-plan "$plandir/plan.md" -steps "$plandir/steps" -naive "$plandir/naive.sh" -floor "$plandir/floor.sh"
+				# Where a hook must run, the floor is git commit's: the naive
+				# loop plus the rollback commit (hooks skipped, as planx does).
+				{
+					sed -n 1,3p "$plandir/naive.sh"
+					echo 'git add -A && git commit -q --allow-empty --no-verify -m "rollback: before executing plan bench"'
+					sed -n '4,$p' "$plandir/naive.sh"
+				} >"$plandir/floor-hooks.sh"
 			fi
+			floor=$plandir/floor.sh
+			if [ "$hook" != none ]; then floor=$plandir/floor-hooks.sh; fi
 			for ((rep = 1; rep <= reps; rep++)); do
 				echo "== $size files, $k changed/task, hooks=$hook, rep $rep/$reps" >&2
 				# Both copies at once (not timed; cp of 80,000 files takes a while).
@@ -262,23 +274,37 @@ for size in "${size_list[@]}"; do
 				p1=$!
 				prepare "$base" "$tmp/wc-naive" "$plandir" "$hook" &
 				p2=$!
+				prepare "$base" "$tmp/wc-floor" "$plandir" "$hook" &
+				p3=$!
 				wait "$p1"
 				wait "$p2"
-				order=(planx naive)
-				if ((rep % 2 == 0)); then order=(naive planx); fi
+				wait "$p3"
+				# Each side goes first, second and third in turn.
+				case $((rep % 3)) in
+				1) order=(planx naive floor) ;;
+				2) order=(naive floor planx) ;;
+				0) order=(floor planx naive) ;;
+				esac
 				for tool in "${order[@]}"; do
-					if [ "$tool" = planx ]; then
+					case $tool in
+					planx)
 						measure "$tmp/wc-planx" planx "$tmp/planx" run plan.md
 						files=$(check "$tmp/wc-planx" $((tasks + 1)))
-					else
+						;;
+					naive)
 						measure "$tmp/wc-naive" naive bash "$plandir/naive.sh"
 						files=$(check "$tmp/wc-naive" "$tasks")
-					fi
+						;;
+					floor)
+						measure "$tmp/wc-floor" floor bash "$floor"
+						files=$(check "$tmp/wc-floor" $((tasks + 1)))
+						;;
+					esac
 					printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$k" "$hook" "$rep" "$tool" "$us" "$rss_kb" "$files" "$tasks" >>"$results"
 					printf '   %-5s %8.1f ms/task  peak RSS %s KB  (%s task files changed)\n' "$tool" \
 						"$(awk -v us="$us" -v n="$tasks" 'BEGIN { printf "%.1f", us / n / 1000 }')" "$rss_kb" "$files" >&2
 				done
-				rm -rf "$tmp/wc-planx" "$tmp/wc-naive"
+				rm -rf "$tmp/wc-planx" "$tmp/wc-naive" "$tmp/wc-floor"
 			done
 		done
 	done
@@ -295,6 +321,7 @@ echo
 summarize "$results"
 echo
 echo "ratio = median planx / median naive; paired = median over repetitions of planx/naive of the same repetition."
+echo "floor = bash doing only the git work planx's contract needs (rollback commit, then per task add -A, write-tree, commit-tree, update-ref): its ratio to naive is the best any git-CLI implementation could reach."
 echo "planx_MB / naive_MB: median peak RSS (GNU time %M: the largest of the process and the children it waited for, so git's own peak counts)."
 cp "$results" "${TMPDIR:-/tmp}/planx-bench-last.tsv"
 echo "raw results: ${TMPDIR:-/tmp}/planx-bench-last.tsv"

@@ -134,6 +134,7 @@ func planCmd(args []string) error {
 	planOut := fs.String("plan", "", "plan file to write")
 	stepsDir := fs.String("steps", "", "directory for the naive loop's step scripts (T001.sh, ...)")
 	naiveOut := fs.String("naive", "", "naive loop script to write")
+	floorOut := fs.String("floor", "", "floor script to write (optional): a rollback commit, then per task the step and git add -A + write-tree + commit-tree + update-ref")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -147,6 +148,13 @@ func planCmd(args []string) error {
 	var plan, naive strings.Builder
 	fmt.Fprintf(&plan, "---\ntitle: Benchmark %d files x %d changes\ntopic: bench\n---\n\n# Benchmark\n\n", *files, k)
 	naive.WriteString("#!/usr/bin/env bash\n# The naive loop: each task's step, then git add -A && git commit.\nset -euo pipefail\n")
+	// The floor: the least git work a tool needs for planx's contract (a
+	// rollback commit first, one commit per task, the branch moved with
+	// compare-and-swap) through the git CLI with one work-tree scan per
+	// commit, and nothing else: no log, no ticks, no state.
+	var floor strings.Builder
+	floor.WriteString("#!/usr/bin/env bash\n# The floor: a rollback commit, then each task's step and add -A, write-tree, commit-tree, update-ref.\nset -euo pipefail\n")
+	floor.WriteString("h=$(git rev-parse HEAD)\ncommit() {\n  git add -A\n  local t c\n  t=$(git write-tree)\n  c=$(printf '%s\\n' \"$1\" | git commit-tree \"$t\" -p \"$h\")\n  git update-ref -m \"commit: $1\" HEAD \"$c\" \"$h\"\n  h=$c\n}\ncommit \"rollback: before executing plan bench\"\n")
 	for t := 1; t <= *tasks; t++ {
 		title := fmt.Sprintf("Change %d file(s), batch %d", k, t)
 		code := step(t, k, *files)
@@ -156,6 +164,12 @@ func planCmd(args []string) error {
 			return err
 		}
 		fmt.Fprintf(&naive, "bash -e -o pipefail %q\ngit add -A && git commit -q -m \"T%03d: %s\"\n", script, t, title)
+		fmt.Fprintf(&floor, "bash -e -o pipefail %q\ncommit \"T%03d: %s\"\n", script, t, title)
+	}
+	if *floorOut != "" {
+		if err := os.WriteFile(*floorOut, []byte(floor.String()), 0o755); err != nil {
+			return err
+		}
 	}
 	if err := os.WriteFile(*planOut, []byte(plan.String()), 0o644); err != nil {
 		return err
