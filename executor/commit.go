@@ -19,6 +19,13 @@ import (
 // claims a task git does not have.
 func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) (gitops.SHA, error) {
 	before := r.planSrc
+	var tree *gitops.TreeJob
+	if !r.porcelain && !last {
+		// The index is final: git writes it as a tree while planx ticks
+		// the plan and writes the log, which are spliced in afterwards.
+		tree = r.repo.StartWriteTree(ctx)
+		defer func() { _, _ = tree.Wait() }()
+	}
 	if err := r.tick(t); err != nil {
 		return "", err
 	}
@@ -65,7 +72,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		sha, err = r.repo.CommitIndex(ctx, msg, r.expect, "HEAD")
 	default:
 		r.fault("after-stage")
-		sha, err = r.repo.CommitIndexWith(ctx, msg, r.expect, "HEAD", own)
+		sha, err = r.repo.CommitIndexWith(ctx, msg, r.expect, "HEAD", own, tree)
 	}
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {

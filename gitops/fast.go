@@ -16,10 +16,25 @@ import (
 // -A), every other question answered from the index, the object store or,
 // in-process, from the refs.
 
+// inProcess returns the go-git handle for in-process reads, opened once:
+// opening reads the config and probes the layout, which is worth doing once
+// per planx process rather than at each of several reads per task. Refs and
+// loose objects are read from disk at every call; objects are immutable.
+func (r *Repo) inProcess() (*git.Repository, error) {
+	if r.gogit == nil {
+		repo, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+		if err != nil {
+			return nil, err
+		}
+		r.gogit = repo
+	}
+	return r.gogit, nil
+}
+
 // HeadNow reads HEAD in-process with go-git: no child process, which matters
 // when it is asked once per task. A test checks it agrees with Head.
 func (r *Repo) HeadNow() (Head, error) {
-	repo, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	repo, err := r.inProcess()
 	if err != nil {
 		return Head{}, fmt.Errorf("read HEAD: %w", err)
 	}
@@ -48,7 +63,7 @@ func (r *Repo) HeadNow() (Head, error) {
 
 // headCommit reads HEAD's commit id and its parents in-process.
 func (r *Repo) headCommit() (SHA, []SHA, error) {
-	repo, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	repo, err := r.inProcess()
 	if err != nil {
 		return "", nil, err
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	git "github.com/go-git/go-git/v5"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -27,12 +29,13 @@ func (s SHA) Short() string {
 // Repo is a git work tree. Its paths are absolute with symlinks resolved, so
 // they compare equal to what git prints.
 type Repo struct {
-	Root      string      // work-tree top level
-	GitDir    string      // this work tree's git dir (.git/worktrees/x in a linked worktree)
-	CommonDir string      // the git dir shared by all work trees
-	hooks     string      // where git runs hooks from (core.hooksPath honoured), as git said at Open
-	clean     *cleanIndex // set while the index is known to hold a commit's tree
-	stale     []string    // paths whose index entries lag HEAD after CommitIndexWith
+	Root      string          // work-tree top level
+	GitDir    string          // this work tree's git dir (.git/worktrees/x in a linked worktree)
+	CommonDir string          // the git dir shared by all work trees
+	hooks     string          // where git runs hooks from (core.hooksPath honoured), as git said at Open
+	clean     *cleanIndex     // set while the index is known to hold a commit's tree
+	stale     []string        // paths whose index entries lag HEAD after CommitIndexWith
+	gogit     *git.Repository // opened on first in-process read
 	runner
 }
 
@@ -48,6 +51,9 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 		return nil, fmt.Errorf("open %s: not a directory", dir)
 	}
 	g := runner{dir: abs, env: baseEnv(), retry: defaultLockRetry()}
+	// Looked up once: exec.Command would search PATH again for each of the
+	// several git processes a task needs.
+	g.git, _ = exec.LookPath("git")
 	// One rev-parse answers everything a command needs to start: every
 	// planx command opens the repository, so each process saved here is
 	// saved everywhere. --path-format=absolute (git 2.31) because

@@ -81,12 +81,20 @@ func defaultLockRetry() lockRetry {
 
 // runner is the process layer shared by Open (which has no Repo yet) and Repo.
 type runner struct {
+	git   string // the git binary, looked up in PATH once
 	dir   string
 	env   []string
 	retry lockRetry
 	// started, when set, gets git's process group (its own, see
 	// CommitOptions.Started) as soon as git runs.
 	started func(pgid int)
+}
+
+func (g *runner) gitPath() string {
+	if g.git == "" {
+		return "git" // exec looks it up, and says so when it is missing
+	}
+	return g.git
 }
 
 // run executes git -C dir args. A read passes read=true so it never takes
@@ -98,7 +106,7 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 		full = append(full, "--no-optional-locks")
 	}
 	full = append(full, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd := exec.CommandContext(ctx, g.gitPath(), full...)
 	cmd.Env = g.env
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -32,13 +31,14 @@ var errNotSpliceable = errors.New("not a regular file in the index")
 // result, and the commit is made from that tree. The index keeps the old
 // entries of those files: the next staging (StageChanges, StageAll, Stage,
 // or SyncIndex) brings them up to date.
-func (r *Repo) CommitIndexWith(ctx context.Context, message string, parent SHA, ref string, files []string) (SHA, error) {
-	tree, err := r.writeTree(ctx)
-	if err != nil {
-		return "", err
+func (r *Repo) CommitIndexWith(ctx context.Context, message string, parent SHA, ref string, files []string, tree *TreeJob) (SHA, error) {
+	if tree == nil {
+		tree = r.StartWriteTree(ctx)
 	}
-	mark, marked := r.markIndex()
 	spliced, err := r.splice(ctx, tree, files)
+	if _, terr := tree.Wait(); terr != nil {
+		return "", terr
+	}
 	if err != nil {
 		// An unusual index (a symlink or a submodule at the path, the file
 		// not staged at all) or object store (alternates, SHA-256, which
@@ -53,19 +53,51 @@ func (r *Repo) CommitIndexWith(ctx context.Context, message string, parent SHA, 
 		return sha, err
 	}
 	r.clean = nil
-	if marked {
+	if tree.marked {
 		// The index holds tree, which differs from the commit's in files
 		// only; git add --verbose still reports every other change, and
 		// restages files (reported too, whether changed since or not).
-		r.clean = &cleanIndex{at: sha, mark: mark}
+		r.clean = &cleanIndex{at: sha, mark: tree.mark}
 	}
 	r.stale = slices.Clone(files)
 	return sha, nil
 }
 
+// TreeJob is a git write-tree running in the background.
+type TreeJob struct {
+	done   chan struct{}
+	sha    SHA
+	err    error
+	mark   indexMark
+	marked bool
+}
+
+// StartWriteTree starts writing the index as a tree. The index must be
+// final; meanwhile the caller may write work-tree files (not stage them):
+// planx ticks the plan and writes its log while git writes the tree, which
+// in a large repository means rewriting the whole index.
+func (r *Repo) StartWriteTree(ctx context.Context) *TreeJob {
+	j := &TreeJob{done: make(chan struct{})}
+	go func() {
+		defer close(j.done)
+		j.sha, j.err = r.writeTree(ctx)
+		if j.err == nil {
+			j.mark, j.marked = r.markIndex()
+		}
+	}()
+	return j
+}
+
+// Wait returns the tree's id once git has written it.
+func (j *TreeJob) Wait() (SHA, error) {
+	<-j.done
+	return j.sha, j.err
+}
+
 // splice returns the id of tree with files' blobs replaced by the work
-// tree's content, storing the new blobs and trees.
-func (r *Repo) splice(ctx context.Context, tree SHA, files []string) (SHA, error) {
+// tree's content, storing the new blobs and trees. The files are hashed
+// while the tree is still being written.
+func (r *Repo) splice(ctx context.Context, job *TreeJob, files []string) (SHA, error) {
 	var in bytes.Buffer
 	for _, f := range files {
 		// One path a line, C-quoted when it starts with a double quote.
@@ -82,11 +114,15 @@ func (r *Repo) splice(ctx context.Context, tree SHA, files []string) (SHA, error
 	if len(ids) != len(files) {
 		return "", fmt.Errorf("git hash-object: %d ids for %d files", len(ids), len(files))
 	}
+	tree, err := job.Wait()
+	if err != nil {
+		return "", err
+	}
 	edits := map[string]plumbing.Hash{}
 	for i, f := range files {
 		edits[f] = plumbing.NewHash(ids[i])
 	}
-	repo, err := git.PlainOpenWithOptions(r.Root, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	repo, err := r.inProcess()
 	if err != nil {
 		return "", err
 	}
