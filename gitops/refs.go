@@ -147,3 +147,22 @@ func (r *Repo) ShowFile(ctx context.Context, rev SHA, path string) ([]byte, erro
 	}
 	return out, nil
 }
+
+// Refs lists the refs under prefix (e.g. "refs/planx/runs/") with the
+// objects they point at.
+func (r *Repo) Refs(ctx context.Context, prefix string) (map[string]SHA, error) {
+	if err := checkArg("ref prefix", prefix); err != nil {
+		return nil, err
+	}
+	out, err := r.run(ctx, nil, true, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+	if err != nil {
+		return nil, err
+	}
+	refs := map[string]SHA{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if sha, name, ok := strings.Cut(line, " "); ok {
+			refs[name] = SHA(sha)
+		}
+	}
+	return refs, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
@@ -40,23 +41,77 @@ func (r *Run) Task(id string) *TaskCommit {
 // Runs returns every run on the first-parent history of from ("" for HEAD),
 // newest first; plan, when not empty, keeps only the runs of that plan (as
 // their Refs trailer names it). In a shallow clone cut inside a run it
-// returns the runs read so far and a *ShallowError.
+// returns the runs read so far and a *ShallowError. It reads the whole
+// history: see Indexed for a bounded read.
 func Runs(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) ([]Run, error) {
-	return collect(ctx, repo, from, plan, nil)
+	return collect(ctx, repo, from, plan, nil, nil)
+}
+
+// Indexed is Runs bounded by the runs this clone knows of. Every run leaves
+// refs/planx/runs/<id>/base at its rollback commit; once the oldest of
+// those rollback commits on the history has been read, Indexed stops and
+// returns it as stoppedAt, so that history older than any recorded run
+// (years of commits before planx came to the repository) is not read. The
+// runs of an abort (their commits are off the branch) do not count. Without
+// such refs (a fresh clone that did not fetch refs/planx/*), or when one of
+// them is not found, the whole history is read and stoppedAt is "".
+// History older than stoppedAt can still hold runs made in another clone:
+// Runs reads them.
+func Indexed(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) (runs []Run, stoppedAt gitops.SHA, err error) {
+	refs, err := repo.Refs(ctx, "refs/planx/runs/")
+	if err != nil {
+		return nil, "", fmt.Errorf("read runs: %w", err)
+	}
+	left := map[gitops.SHA]bool{}
+	for name, sha := range refs {
+		id, kind, ok := runRef(name)
+		_, aborted := refs["refs/planx/runs/"+id+"/aborted"]
+		if _, head := refs["refs/planx/runs/"+id+"/head"]; head {
+			aborted = true
+		}
+		if ok && kind == "base" && !aborted {
+			left[sha] = true
+		}
+	}
+	if len(left) == 0 {
+		runs, err := collect(ctx, repo, from, plan, nil, nil)
+		return runs, "", err
+	}
+	runs, err = collect(ctx, repo, from, plan, nil, func(r *Run) bool {
+		if r.Rollback != "" && left[r.Rollback] {
+			delete(left, r.Rollback)
+			if len(left) == 0 {
+				stoppedAt = r.Rollback
+				return true
+			}
+		}
+		return false
+	})
+	return runs, stoppedAt, err
+}
+
+// runRef splits refs/planx/runs/<id>/<kind>.
+func runRef(name string) (id, kind string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "refs/planx/runs/")
+	if !ok {
+		return "", "", false
+	}
+	id, kind, ok = strings.Cut(rest, "/")
+	return id, kind, ok && id != "" && !strings.Contains(kind, "/")
 }
 
 // Recent is Runs limited to the n most recent runs (n > 0); reading stops at
 // the rollback commit of the n-th.
 func Recent(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string, n int) ([]Run, error) {
 	seen := 0
-	return collect(ctx, repo, from, plan, func(*Run) bool { seen++; return seen >= n })
+	return collect(ctx, repo, from, plan, func(*Run) bool { seen++; return seen >= n }, nil)
 }
 
 // Latest returns the most recent run (of plan, when given) reachable from
 // from, reading history only back to its rollback commit; nil when there is
 // none.
 func Latest(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) (*Run, error) {
-	runs, err := collect(ctx, repo, from, plan, func(*Run) bool { return true })
+	runs, err := collect(ctx, repo, from, plan, func(*Run) bool { return true }, nil)
 	if len(runs) == 0 {
 		return nil, err
 	}
@@ -64,9 +119,9 @@ func Latest(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string
 }
 
 // collect walks first parents from `from`, grouping planx commits into runs.
-// stop is asked after each run that passes the plan filter; true ends the
-// walk there.
-func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string, stop func(*Run) bool) ([]Run, error) {
+// stop is asked after each run that passes the plan filter, after after every
+// run; true from either ends the walk there.
+func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string, stop, after func(*Run) bool) ([]Run, error) {
 	if from == "" {
 		head, err := repo.ResolveRef(ctx, "HEAD")
 		if err != nil {
@@ -92,11 +147,12 @@ func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 			r.Skipped = []string{} // JSON: [] rather than null
 		}
 		durations(r)
+		end := after != nil && after(r)
 		if plan != "" && r.Plan != plan {
-			return false
+			return end
 		}
 		runs = append(runs, *r)
-		return stop != nil && stop(&runs[len(runs)-1])
+		return stop != nil && stop(&runs[len(runs)-1]) || end
 	}
 	for {
 		c, ok, err := pg.next(ctx)

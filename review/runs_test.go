@@ -154,3 +154,65 @@ func TestClassifyMalformed(t *testing.T) {
 		t.Error("a commit without trailers is planx's")
 	}
 }
+
+// Indexed reads back to the oldest rollback commit refs/planx/runs records
+// and no further: history older than every recorded run is never read.
+func TestIndexedStopsAtOldestRecordedRun(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	old := gittest.Commit(t, h.dir, "years of history before planx")
+	// History is read in pages (8, 32, 128... commits): enough commits
+	// that the page holding the last recorded run ends before old.
+	for i := 0; i < 60; i++ {
+		gittest.Commit(t, h.dir, "filler")
+	}
+	h.fullRun("20260101-000000-aaaaaa") // made in another clone: no ref here
+	gittest.Commit(t, h.dir, "a human commit")
+	rbB := h.fullRun("20260102-000000-bbbbbb")
+	gittest.Commit(t, h.dir, "another human commit")
+	rbD := h.fullRun("20260104-000000-dddddd")
+	ref := func(name string, sha gitops.SHA) { gittest.Git(t, h.dir, "update-ref", name, string(sha)) }
+	ref("refs/planx/runs/20260102-000000-bbbbbb/base", rbB)
+	ref("refs/planx/runs/20260104-000000-dddddd/base", rbD)
+	// An aborted run: its base is off the branch, so it must not keep the
+	// walk going to the root.
+	off := gitops.SHA(strings.TrimSpace(gittest.GitInput(t, h.dir, "aborted\n", "commit-tree", "HEAD^{tree}", "-p", "HEAD")))
+	ref("refs/planx/runs/20260103-000000-cccccc/base", off)
+	ref("refs/planx/runs/20260103-000000-cccccc/head", off)
+	obj := filepath.Join(h.dir, ".git", "objects", old[:2], old[2:])
+	if err := os.Remove(obj); err != nil {
+		t.Fatal(err)
+	}
+
+	runs, stopped, err := Indexed(ctx, h.repo, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || runs[0].Rollback != rbD || runs[1].Rollback != rbB || stopped != rbB {
+		t.Fatalf("Indexed = %d runs, stopped at %s; want the runs at %s and %s, stopped at the latter", len(runs), stopped, rbD.Short(), rbB.Short())
+	}
+	// With a plan filter the walk still ends at the oldest recorded run.
+	if runs, stopped, err := Indexed(ctx, h.repo, "", "other/plan.md"); err != nil || len(runs) != 0 || stopped != rbB {
+		t.Fatalf("filtered: %d runs, stopped at %s, %v", len(runs), stopped, err)
+	}
+	if _, err := Runs(ctx, h.repo, "", ""); err == nil {
+		t.Fatal("a full walk over a missing commit succeeded: the test does not prove anything")
+	}
+	// Without B's ref the walk ends at D, the oldest run still recorded.
+	gittest.Git(t, h.dir, "update-ref", "-d", "refs/planx/runs/20260102-000000-bbbbbb/base")
+	if runs, stopped, err := Indexed(ctx, h.repo, "", ""); err != nil || len(runs) != 1 || stopped != rbD {
+		t.Fatalf("one recorded run: %d runs, stopped at %s, %v", len(runs), stopped, err)
+	}
+	// Without any (a fresh clone that did not fetch refs/planx/*), or with a
+	// recorded run that is not on the history, everything is read.
+	gittest.Git(t, h.dir, "update-ref", "refs/planx/runs/20260105-000000-eeeeee/base", string(off))
+	if _, stopped, err := Indexed(ctx, h.repo, "", ""); err == nil || stopped != "" {
+		t.Fatalf("a recorded run off the history must mean a full read: stopped %s, %v", stopped, err)
+	}
+	for _, id := range []string{"20260103-000000-cccccc/base", "20260103-000000-cccccc/head", "20260104-000000-dddddd/base", "20260105-000000-eeeeee/base"} {
+		gittest.Git(t, h.dir, "update-ref", "-d", "refs/planx/runs/"+id)
+	}
+	if _, stopped, err := Indexed(ctx, h.repo, "", ""); err == nil || stopped != "" {
+		t.Fatalf("no recorded run must mean a full read: stopped %s, %v", stopped, err)
+	}
+}

@@ -181,7 +181,7 @@ func selectRuns(ctx context.Context, repo *gitops.Repo, opts Options, rep *Repor
 	runs, err := collect(ctx, repo, to, opts.Plan, func(r *Run) bool {
 		delete(need, r.ID)
 		return len(need) == 0
-	})
+	}, nil)
 	var keep []Run
 	for _, r := range runs {
 		if touches(r, scope) {

@@ -23,6 +23,7 @@ type logOptions struct {
 	JSON    bool
 	MaxRuns int  // 0: all
 	Notes   bool // print gate-output notes whole
+	All     bool // read the whole history, not only back to the oldest run refs/planx/runs records
 }
 
 func newLogCmd(stdio *IO) *cli.Command {
@@ -31,12 +32,16 @@ func newLogCmd(stdio *IO) *cli.Command {
 		Usage:     "list planx runs, newest first, with each task's commit, status and gates, read from commit trailers",
 		ArgsUsage: "[PLAN]",
 		Description: "log reads the first-parent history of HEAD: it needs nothing but the commits, so it works\n" +
-			"on a fresh clone. With PLAN only that plan's runs are listed. JSON output follows docs/schema/log.json.",
+			"on a fresh clone. It stops at the oldest run this clone recorded in refs/planx/runs/ (planx run\n" +
+			"writes one ref per run), so years of history before planx are not read; --all reads it all\n" +
+			"(a clone without those refs always does). With PLAN only that plan's runs are listed.\n" +
+			"JSON output follows docs/schema/log.json.",
 		Flags: []cli.Flag{
 			dirFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/log.json)"},
 			&cli.IntFlag{Name: "max-runs", Aliases: []string{"n"}, Usage: "list at most `N` runs (reading stops there)"},
 			&cli.BoolFlag{Name: "notes", Usage: "print each task's gate output note (refs/notes/planx) whole"},
+			&cli.BoolFlag{Name: "all", Usage: "read the whole history, also before the oldest run recorded in refs/planx/runs/ (runs made in other clones)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() > 1 {
@@ -46,7 +51,7 @@ func newLogCmd(stdio *IO) *cli.Command {
 				return fmt.Errorf("%w: --max-runs must not be negative", errUsage)
 			}
 			return runLog(ctx, logOptions{Dir: cmd.String("C"), Plan: cmd.Args().First(), JSON: cmd.Bool("json"),
-				MaxRuns: int(cmd.Int("max-runs")), Notes: cmd.Bool("notes")}, stdio)
+				MaxRuns: int(cmd.Int("max-runs")), Notes: cmd.Bool("notes"), All: cmd.Bool("all")}, stdio)
 		},
 	}
 }
@@ -66,6 +71,9 @@ type logRun struct {
 type logReport struct {
 	Runs     []logRun `json:"runs"`
 	Warnings []string `json:"warnings"`
+	// ReadTo is the oldest commit read when the history was read only back
+	// to the oldest recorded run (see Indexed); absent when all was read.
+	ReadTo gitops.SHA `json:"read_to,omitempty"`
 }
 
 func runLog(ctx context.Context, o logOptions, stdio *IO) error {
@@ -75,12 +83,16 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 	}
 	plan := reviewPlanArg(repo, o.Dir, o.Plan)
 	var runs []review.Run
-	if o.MaxRuns > 0 {
+	var readTo gitops.SHA
+	switch {
+	case o.MaxRuns > 0:
 		runs, err = review.Recent(ctx, repo, "", plan, o.MaxRuns)
-	} else {
+	case o.All:
 		runs, err = review.Runs(ctx, repo, "", plan)
+	default:
+		runs, readTo, err = review.Indexed(ctx, repo, "", plan)
 	}
-	rep := logReport{Runs: []logRun{}, Warnings: []string{}}
+	rep := logReport{Runs: []logRun{}, Warnings: []string{}, ReadTo: readTo}
 	var shallow *review.ShallowError
 	if errors.As(err, &shallow) {
 		// Listing what history there is still helps; say what is missing.
@@ -108,6 +120,9 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 		return printReviewJSON(stdio.Out, rep)
 	}
 	writeLogText(stdio.Out, rep, o.Notes)
+	if rep.ReadTo != "" {
+		fmt.Fprintf(stdio.Err, "planx: history read back to %s, the oldest run recorded in refs/planx/runs/; --all reads older history too\n", rep.ReadTo.Short())
+	}
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(stdio.Err, "planx: warning: %s\n", w)
 	}

@@ -89,6 +89,14 @@ func TestReviewJSONMatchesSchemas(t *testing.T) {
 	if code != 0 || len(runs) != 1 || len(runs[0].(map[string]any)["tasks"].([]any)) != 2 {
 		t.Errorf("log: exit %d, %s", code, out)
 	}
+	// The run's ref bounds the read: history stops at its rollback commit.
+	if rb := runs[0].(map[string]any)["rollback"]; log["read_to"] != rb {
+		t.Errorf("log read to %v, want the rollback commit %v", log["read_to"], rb)
+	}
+	code, out = planx(t, "log", "--json", "--all", "-C", dir)
+	if all := validate(t, sch["log.json"], "log --json --all", out); code != 0 || all["read_to"] != nil {
+		t.Errorf("log --all: exit %d, read_to %v", code, all["read_to"])
+	}
 
 	code, out = planx(t, "verify", "--json", "--rerun-gates", "-C", dir)
 	rep := validate(t, sch["verify.json"], "verify --json", out)
