@@ -54,8 +54,12 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	own := []string{r.planRel, r.log.Path}
 	var sha gitops.SHA
 	var err error
+	var hookWatch fileStates // the commit's files as they were before hooks ran
 	switch {
 	case r.porcelain:
+		if r.hooks {
+			hookWatch = r.snapshotCommitFiles(lt)
+		}
 		r.fault("after-stage")
 		disarm := r.faultSoon("during-commit", 50*time.Millisecond)
 		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted,
@@ -88,8 +92,8 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	r.expect, r.folded = sha, nil
 	r.st.SkipPending = nil
 	r.dirty = nil
-	if r.hooks {
-		r.checkHookLeftovers(ctx, t, lt)
+	if hookWatch != nil {
+		r.checkHookLeftovers(ctx, t, hookWatch)
 	}
 	r.noteGates(ctx, t, lt, sha)
 	// No state write here: git now says the task is done, and the next
@@ -117,29 +121,6 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	}
 }
 
-// checkHookLeftovers reports files of the commit that a commit hook
-// rewrote and left out of it (a formatter that did not re-stage), rather
-// than sweep them into the next task. Only hooks run between the staging
-// and the commit, so only then is this look needed. It looks at the
-// commit's own files, which is what formatters and linters touch: checking
-// every tracked file would cost a stat of each, as much as git commit's own
-// scan in a large repository (docs/plan-format.md says so).
-func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, lt *execlog.Task) {
-	left, err := r.repo.ModifiedTracked(ctx, append([]string{r.planRel, r.log.Path}, lt.Files...)...)
-	if err != nil || len(left) == 0 {
-		return
-	}
-	r.dirty = left
-	shown := left
-	if len(shown) > 3 {
-		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(left)-3))
-	}
-	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), strings.Join(shown, ", "))
-	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
-	r.out.warn(t.ID, msg)
-	// The tree is dirty anyway; the log on disk must say why.
-	_ = r.log.WriteFile(r.repo.Root)
-}
 
 // tick sets the task's checkbox in the plan file, byte for byte in place.
 func (r *runner) tick(t *planparse.Task) error {

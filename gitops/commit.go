@@ -110,12 +110,29 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 		return sha, fmt.Errorf("%w: the commit %s was made on top of %v, not %s: something else committed while git commit ran",
 			ErrHeadMoved, sha.Short(), parents, opts.Parent.Short())
 	}
-	if len(r.commitHooks()) == 0 {
-		// No hook ran that could have staged after the tree was written:
-		// the index holds the commit's tree.
+	if !r.hookMayStageAfterTree(opts.NoVerify) {
+		// The index holds the commit's tree: git writes the tree from the
+		// index after pre-commit (which may stage) has run, and no hook
+		// that runs later is installed.
 		r.noteCommitted(sha)
 	}
 	return sha, nil
+}
+
+// hookMayStageAfterTree reports whether a hook that runs after git commit
+// has written the tree is installed: prepare-commit-msg, commit-msg (unless
+// --no-verify), post-commit. Such a hook could leave the index different
+// from the commit.
+func (r *Repo) hookMayStageAfterTree(noVerify bool) bool {
+	for _, h := range r.commitHooks() {
+		switch {
+		case h == "pre-commit":
+		case h == "commit-msg" && noVerify:
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // msgFileState is what is known of COMMIT_EDITMSG before a commit.

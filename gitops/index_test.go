@@ -163,3 +163,47 @@ func rm(t *testing.T, dir, name string) {
 		t.Fatal(err)
 	}
 }
+
+// After git commit the index is trusted only when no hook that runs after
+// the tree is written is installed; a pre-commit hook that stages is fine,
+// since git writes the tree from the index after it.
+func TestStageChangesAfterGitCommit(t *testing.T) {
+	gittest.Setenv(t)
+	ctx := context.Background()
+	for _, c := range []struct {
+		hook    string
+		body    string
+		trusted bool
+	}{
+		{"", "", true},
+		{"pre-commit", "#!/bin/sh\necho formatted > by-hook.txt && git add by-hook.txt\n", true},
+		{"post-commit", "#!/bin/sh\necho late > late.txt && git add late.txt\n", false},
+		{"commit-msg", "#!/bin/sh\nexit 0\n", false},
+	} {
+		t.Run("hook "+c.hook, func(t *testing.T) {
+			r, dir, base := stageChangesRepo(t)
+			if c.hook != "" {
+				gittest.WriteFileMode(t, dir, ".git/hooks/"+c.hook, c.body, 0o755)
+			}
+			gittest.WriteFile(t, dir, "a.txt", "task one\n")
+			if _, err := r.StageChanges(ctx, base); err != nil {
+				t.Fatal(err)
+			}
+			sha, err := r.Commit(ctx, "one\n", CommitOptions{Parent: base})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := r.indexCleanAt(sha); got != c.trusted {
+				t.Fatalf("index trusted = %v, want %v", got, c.trusted)
+			}
+			gittest.WriteFile(t, dir, "d/b.txt", "task two\n")
+			got, err := r.StageChanges(ctx, sha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := oracle(t, dir, sha); !slices.Equal(got, want) {
+				t.Fatalf("StageChanges %q, diff-index %q", got, want)
+			}
+		})
+	}
+}
