@@ -121,7 +121,6 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	}
 }
 
-
 // tick sets the task's checkbox in the plan file, byte for byte in place.
 func (r *runner) tick(t *planparse.Task) error {
 	cur, err := os.ReadFile(r.planAbs)
