@@ -143,7 +143,39 @@ func (r *runner) tick(t *planparse.Task) error {
 		r.planSrc = cur
 		return nil
 	}
-	return r.writePlan(ticked)
+	return r.writeTick(cur, ticked)
+}
+
+// writeTick writes the ticked plan. A tick changes one byte ("[ ]" to
+// "[x]"): that byte is written in place, which a crash cannot tear and
+// which spares creating a temporary file per task; anything else is
+// written atomically through a temporary file.
+func (r *runner) writeTick(cur, ticked []byte) error {
+	at := -1
+	if len(cur) == len(ticked) {
+		for i := range cur {
+			if cur[i] != ticked[i] {
+				if at >= 0 {
+					at = -1
+					break
+				}
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		return r.writePlan(ticked)
+	}
+	f, err := os.OpenFile(r.planAbs, os.O_WRONLY, 0)
+	if err != nil {
+		return r.writePlan(ticked)
+	}
+	_, werr := f.WriteAt(ticked[at:at+1], int64(at))
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return fmt.Errorf("tick: %w", err)
+	}
+	r.planSrc = ticked
+	return nil
 }
 
 // Trailer keys planx writes on its commits.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -107,7 +108,17 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	if already {
 		r.st.Phase = PhaseVerify
 	}
-	if err := r.save(); err != nil {
+	// The state must say which task runs before it runs. The log on disk
+	// shows it too for work a person may watch for a while (an agent, a
+	// manual task) and at the run's first task (so that the task's git add
+	// stages the new file); a shell task's section is otherwise written when
+	// it commits or stops, and after a crash resume rewrites the log from
+	// the state.
+	save := r.save
+	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && r.cheapRedo {
+		save = func() error { return r.st.save(r.repo) }
+	}
+	if err := save(); err != nil {
 		return err
 	}
 	r.fault("task-start")

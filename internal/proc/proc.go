@@ -88,7 +88,13 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		return res, nil
 	}
 	argv := s.Args
-	if s.Script != "" {
+	switch {
+	case s.Script != "" && s.Shell == nil && len(s.Script) <= maxInlineScript:
+		// bash -c SCRIPT NAME: no temporary file to create and remove for
+		// every step and gate, and NAME ($0) is what bash's error messages
+		// start with ("planx-T001-step-1: line 3: ...").
+		argv = append(append([]string(nil), DefaultShell()...), "-c", s.Script, "planx-"+slug(s.Name))
+	case s.Script != "":
 		script, err := writeScript(s.Name, s.Script)
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", s.Name, err)
@@ -217,6 +223,11 @@ func shellOf(s Spec) []string {
 	}
 	return DefaultShell()
 }
+
+// maxInlineScript is the largest script passed as an argument; Linux caps
+// one argument at 128 KiB (MAX_ARG_STRLEN), and a larger script goes
+// through a temporary file.
+const maxInlineScript = 64 << 10
 
 // writeScript stores the script in a temporary file. Its name carries the
 // spec's name because bash quotes it in error messages ("line 3: ...").

@@ -143,6 +143,22 @@ func TestScriptStopsAtFirstFailure(t *testing.T) {
 	}
 }
 
+// Scripts run as bash -c with the step's name as $0 (so errors name the
+// step), or, past the argument size limit, from a temporary file; both
+// behave the same.
+func TestScriptInlineAndFromFile(t *testing.T) {
+	t.Parallel()
+	r := run(t, Spec{Name: "T001 step 2", Script: "echo ok\nno-such-command-here\n"})
+	if r.ExitCode != 127 || !strings.HasPrefix(r.Tail, "ok\nplanx-T001-step-2: line 2: no-such-command-here") {
+		t.Errorf("inline: ExitCode=%d Tail=%q", r.ExitCode, r.Tail)
+	}
+	big := "x=" + strings.Repeat("a", maxInlineScript) + "\necho ${#x}\nfalse\necho never\n"
+	r = run(t, Spec{Name: "big", Script: big})
+	if r.ExitCode != 1 || r.Tail != fmt.Sprint(maxInlineScript) {
+		t.Errorf("from a file: ExitCode=%d Tail=%q", r.ExitCode, r.Tail)
+	}
+}
+
 func TestScriptReadingStdinDoesNotEatScript(t *testing.T) {
 	t.Parallel()
 	r := run(t, Spec{Name: "stdin", Script: "cat\necho done\n", Stdin: strings.NewReader("input\n")})
