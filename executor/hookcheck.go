@@ -34,7 +34,7 @@ func stateOf(path string, keep bool) fileState {
 	}
 	s := fileState{exists: true, size: fi.Size(), mtime: fi.ModTime()}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		s.ino, s.ctime = st.Ino, st.Ctim.Nano()
+		s.ino, s.ctime = uint64(st.Ino), changeTime(st)
 	}
 	if keep && fi.Mode().IsRegular() {
 		s.content, _ = os.ReadFile(path)
