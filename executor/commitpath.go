@@ -35,7 +35,6 @@ type commitPath struct {
 	rollbackPorcelain bool
 	// hooks: commit hooks run on task commits; they may rewrite files.
 	hooks bool
-	why   string // why porcelain, for the log
 }
 
 func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (commitPath, error) {
@@ -44,12 +43,8 @@ func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (co
 		return commitPath{}, err
 	}
 	var p commitPath
-	p.porcelain, p.why = rules.Porcelain(noVerify)
-	for _, h := range rules.Hooks {
-		if !noVerify || (h != "pre-commit" && h != "commit-msg") {
-			p.hooks = true
-		}
-	}
+	p.porcelain, _ = rules.Porcelain(noVerify)
+	p.hooks = len(rules.Running(noVerify)) > 0
 	p.rollbackPorcelain, _ = rules.Porcelain(true)
 	limit := int64(smallIndex)
 	if v := os.Getenv(smallIndexEnv); v != "" {
@@ -57,8 +52,8 @@ func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (co
 			return p, fmt.Errorf("%s=%q: want a size in bytes", smallIndexEnv, v)
 		}
 	}
-	if !p.porcelain && repo.IndexSize() < limit {
-		p.porcelain, p.why = true, "small index"
+	if repo.IndexSize() < limit {
+		p.porcelain = true
 	}
 	return p, nil
 }

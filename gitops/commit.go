@@ -120,15 +120,12 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 }
 
 // hookMayStageAfterTree reports whether a hook that runs after git commit
-// has written the tree is installed: prepare-commit-msg, commit-msg (unless
-// --no-verify), post-commit. Such a hook could leave the index different
-// from the commit.
+// has written the tree is installed (prepare-commit-msg, commit-msg,
+// post-commit; pre-commit runs before): such a hook could leave the index
+// different from the commit.
 func (r *Repo) hookMayStageAfterTree(noVerify bool) bool {
-	for _, h := range r.commitHooks() {
-		switch {
-		case h == "pre-commit":
-		case h == "commit-msg" && noVerify:
-		default:
+	for _, h := range (CommitRules{Hooks: r.commitHooks()}).Running(noVerify) {
+		if h != "pre-commit" {
 			return true
 		}
 	}

@@ -212,18 +212,27 @@ type CommitRules struct {
 
 // Porcelain reports whether a commit must go through git commit for its
 // hooks to run and its signature to be made; noVerify is git commit's
-// --no-verify, which skips pre-commit and commit-msg only.
+// --no-verify.
 func (c CommitRules) Porcelain(noVerify bool) (bool, string) {
 	if c.Sign {
 		return true, "commit.gpgSign"
 	}
-	for _, h := range c.Hooks {
-		if noVerify && (h == "pre-commit" || h == "commit-msg") {
-			continue
-		}
-		return true, "hook " + h
+	if run := c.Running(noVerify); len(run) > 0 {
+		return true, "hook " + run[0]
 	}
 	return false, ""
+}
+
+// Running lists the installed hooks a commit runs: --no-verify skips
+// pre-commit and commit-msg, not prepare-commit-msg or post-commit.
+func (c CommitRules) Running(noVerify bool) []string {
+	var run []string
+	for _, h := range c.Hooks {
+		if !noVerify || (h != "pre-commit" && h != "commit-msg") {
+			run = append(run, h)
+		}
+	}
+	return run
 }
 
 // CommitRules reads which commit hooks are installed, in the hooks
@@ -268,12 +277,10 @@ func (r *Repo) IndexSize() int64 {
 // paths, only those (literally, not as patterns).
 func (r *Repo) ModifiedTracked(ctx context.Context, paths ...string) ([]string, error) {
 	args := []string{"-c", "core.literalPathspecs=true", "diff-files", "--name-only", "-z"}
-	if len(paths) > 0 {
-		// Past a few thousand names the command line could grow beyond
-		// the system's limit (ARG_MAX); the whole index is checked then.
-		if len(paths) <= 2000 {
-			args = append(append(args, "--"), paths...)
-		}
+	// Past a few thousand names the command line could grow beyond the
+	// system's limit (ARG_MAX); the whole index is checked then.
+	if len(paths) > 0 && len(paths) <= 2000 {
+		args = append(append(args, "--"), paths...)
 	}
 	out, err := r.run(ctx, nil, true, args...)
 	if err != nil {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	git "github.com/go-git/go-git/v5"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	git "github.com/go-git/go-git/v5"
 )
 
 // SHA is a full hexadecimal object id; "" means none.
@@ -64,12 +65,11 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	if err != nil {
 		return nil, openError(ctx, g, dir, err)
 	}
-	first, rest, _ := strings.Cut(string(out), "\n")
-	if first != "true" {
+	inside, rest, _ := strings.Cut(string(out), "\n")
+	if inside != "true" {
 		return nil, notWorkTree(dir)
 	}
-	out = []byte(rest)
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(rest, "\n"), "\n")
 	if len(lines) != 4 {
 		return nil, fmt.Errorf("git rev-parse: unexpected output %q", out)
 	}
