@@ -1,0 +1,158 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// MergeTrees merges commit theirs into commit ours without touching any
+// work tree or index (git merge-tree --write-tree, git >= 2.38), the merge
+// base being the one git finds. It returns the merged tree; on a conflict
+// it returns the conflicting paths as well (and the tree, with conflict
+// markers, which callers should not commit).
+func (r *Repo) MergeTrees(ctx context.Context, ours, theirs SHA) (SHA, []string, error) {
+	for _, s := range []SHA{ours, theirs} {
+		if err := checkArg("commit", string(s)); err != nil {
+			return "", nil, err
+		}
+	}
+	out, err := r.run(ctx, nil, false, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z",
+		string(ours), string(theirs))
+	var ge *GitError
+	conflicted := errors.As(err, &ge) && ge.ExitCode == 1
+	if err != nil && !conflicted {
+		return "", nil, fmt.Errorf("merge %s into %s: %w (planx needs git 2.38 or later for merge-tree --write-tree)", theirs.Short(), ours.Short(), err)
+	}
+	fields := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
+	tree := SHA(fields[0])
+	if !conflicted {
+		return tree, nil, nil
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, p := range fields[1:] {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return tree, paths, nil
+}
+
+// CommitTreeOnly records tree as a commit with parent (none when "") and
+// moves no ref: the commit is staged, to be reached by a later ref update.
+func (r *Repo) CommitTreeOnly(ctx context.Context, tree SHA, message string, parent SHA) (SHA, error) {
+	if err := checkArg("tree", string(tree)); err != nil {
+		return "", err
+	}
+	args := []string{"commit-tree", string(tree), "-F", "-"}
+	if parent != "" {
+		if err := checkArg("commit", string(parent)); err != nil {
+			return "", err
+		}
+		args = append(args, "-p", string(parent))
+	}
+	out, err := r.run(ctx, []byte(cleanMessage(message)), false, args...)
+	if err != nil {
+		return "", fmt.Errorf("commit tree %s: %w", tree.Short(), err)
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// TreeWithFiles returns the id of tree with files (repo-relative path to
+// content, regular non-executable files) put in place, through a temporary
+// index so that neither the user's index nor work tree is touched.
+func (r *Repo) TreeWithFiles(ctx context.Context, tree SHA, files map[string][]byte) (SHA, error) {
+	if err := checkArg("tree", string(tree)); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(r.PlanxDir(), "index-")
+	if err != nil {
+		if err := os.MkdirAll(r.PlanxDir(), 0o755); err != nil {
+			return "", err
+		}
+		if tmp, err = os.MkdirTemp(r.PlanxDir(), "index-"); err != nil {
+			return "", err
+		}
+	}
+	defer os.RemoveAll(tmp)
+	g := r.runner
+	g.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
+	if _, err := g.run(ctx, nil, false, "read-tree", string(tree)); err != nil {
+		return "", fmt.Errorf("read tree %s: %w", tree.Short(), err)
+	}
+	names := make([]string, 0, len(files))
+	for p := range files {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	var info bytes.Buffer
+	for _, p := range names {
+		if err := checkArg("path", p); err != nil || strings.ContainsAny(p, "\n\x00") {
+			return "", fmt.Errorf("put %q in a tree: unusable path", p)
+		}
+		out, err := r.run(ctx, files[p], false, "hash-object", "-w", "--stdin")
+		if err != nil {
+			return "", fmt.Errorf("store %s: %w", p, err)
+		}
+		fmt.Fprintf(&info, "100644 %s\t%s\n", strings.TrimSpace(string(out)), p)
+	}
+	if _, err := g.run(ctx, info.Bytes(), false, "update-index", "--add", "--index-info"); err != nil {
+		return "", fmt.Errorf("update temporary index: %w", err)
+	}
+	out, err := g.run(ctx, nil, false, "write-tree")
+	if err != nil {
+		return "", fmt.Errorf("write tree: %w", err)
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// Advance moves the current branch from old to new (a descendant) and brings
+// the index and work tree along with a two-tree merge (git read-tree -m -u):
+// only the files that differ between the two commits are written, and a
+// local change to one of them stops the move before anything changes. The
+// branch moves by compare-and-swap: if it left old, ErrHeadMoved.
+func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
+	for _, s := range []SHA{old, new} {
+		if err := checkArg("commit", string(s)); err != nil {
+			return err
+		}
+	}
+	if err := r.SyncIndex(ctx); err != nil {
+		return err
+	}
+	r.clean, r.stale = nil, nil
+	if _, err := r.write(ctx, nil, "read-tree", "-m", "-u", string(old), string(new)); err != nil {
+		return fmt.Errorf("%w: update the work tree from %s to %s: %v", ErrRepoState, old.Short(), new.Short(), err)
+	}
+	return r.UpdateRef(ctx, "HEAD", new, old, reason)
+}
+
+// TreeOf returns the tree of commit rev.
+func (r *Repo) TreeOf(ctx context.Context, rev SHA) (SHA, error) {
+	if err := checkArg("commit", string(rev)); err != nil {
+		return "", err
+	}
+	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "--end-of-options", string(rev)+"^{tree}")
+	if err != nil {
+		return "", fmt.Errorf("tree of %s: %w", rev.Short(), err)
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// WriteIndexTree stages everything in the work tree (git add -A) and writes
+// the index as a tree: the whole state of a linked work tree as one id.
+func (r *Repo) WriteIndexTree(ctx context.Context) (SHA, error) {
+	if err := r.StageAll(ctx); err != nil {
+		return "", err
+	}
+	r.stale = nil
+	return r.writeTree(ctx)
+}
