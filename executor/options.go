@@ -29,6 +29,9 @@ type Options struct {
 	Yes             bool
 	RequireApproval bool      // refuse a plan not approved as it stands
 	In              io.Reader // answers to confirmations on a terminal
+	// Jobs is how many tasks of a parallel wave run at once, each in its
+	// own linked work tree; 0 or 1 runs every task in turn in the work tree.
+	Jobs int
 
 	Output
 	Now func() time.Time

@@ -53,6 +53,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	tasks := r.pending(nil)
 	if o.DryRun {
 		r.dryRun(tasks)
+		if o.Jobs > 1 {
+			r.dryRunWaves(tasks)
+		}
 		return &Result{Status: "dry-run"}, nil
 	}
 	lk, err := acquireLock(r.repo, "run")
@@ -111,6 +114,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.out.runStart(r.planRel, runID, base, len(tasks))
+	if o.Jobs > 1 {
+		return r.loopWaves(ctx, tasks)
+	}
 	return r.loop(ctx, tasks, false)
 }
 
@@ -173,6 +179,9 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}
 	if o.TaskTimeout == 0 {
 		o.TaskTimeout = cfg.TaskTimeout
+	}
+	if o.Jobs == 0 {
+		o.Jobs = cfg.Jobs
 	}
 	if o.Attempts == 0 {
 		o.Attempts = max(cfg.Attempts, 1)

@@ -65,6 +65,8 @@ type State struct {
 	Updated time.Time     `json:"updated"`
 	Options SavedOptions  `json:"options"`
 	Log     *execlog.Log  `json:"log"`
+	// Wave lists the tasks of the parallel wave in flight (--jobs > 1).
+	Wave []planparse.TaskID `json:"wave,omitempty"`
 }
 
 // PlannedTask is a task as the plan had it when the run started.

@@ -35,6 +35,8 @@ type Config struct {
 	Env []string
 	// Attempts is how many times an agent may try a task (default 1).
 	Attempts int
+	// Jobs is how many tasks of a parallel wave run at once (default 1).
+	Jobs int
 }
 
 // ConfigError is a problem at a line of the config file.
@@ -72,7 +74,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 	return parseConfig(path, b)
 }
 
-const topKeys = "agent, attempts, env, executor, gates, log_dir, require_clean, step_timeout, task_timeout"
+const topKeys = "agent, attempts, env, executor, gates, jobs, log_dir, require_clean, step_timeout, task_timeout"
 const gateKeys = "name, command, timeout, when, default_radius"
 
 // configParser walks the YAML node tree by hand rather than decoding into a
@@ -120,6 +122,10 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.Env, err = p.strList(k, v, "write a list of variable names, e.g. [GOFLAGS, HTTPS_PROXY]")
 		case "attempts":
 			err = p.decode(k, v, &c.Attempts, "write a whole number, e.g. 2")
+		case "jobs":
+			if err = p.decode(k, v, &c.Jobs, "write a whole number, e.g. 4"); err == nil && c.Jobs < 1 {
+				err = p.errf(v, "write a whole number of at least 1, e.g. 4", "jobs must be at least 1")
+			}
 		default:
 			return p.errf(k, "known keys: "+topKeys, "unknown key %q", k.Value)
 		}

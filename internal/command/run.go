@@ -35,6 +35,7 @@ func newRunCmd(stdio *IO) *cli.Command {
 			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin"},
 			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (default 1)"},
 			&cli.BoolFlag{Name: "strict-files", Usage: "fail a task that changes files outside its declared Files"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "run up to N parallel-marked ([P]) tasks of a wave at once, each in its own linked work tree, committed in plan order (default 1, or jobs: in .planx.yaml)"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "consent to HIGH and CRITICAL steps without being asked (see planx run --dry-run)"},
 			&cli.BoolFlag{Name: "require-approval", Usage: "refuse a plan that is not approved as it stands (planx approve)"},
 			ciFlag(), jsonEventsFlag(),
@@ -42,6 +43,9 @@ func newRunCmd(stdio *IO) *cli.Command {
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 1 {
 				return fmt.Errorf("%w: run takes exactly one PLAN argument (planx run memory-bank/plan/x.md)", errUsage)
+			}
+			if cmd.Int("jobs") < 0 {
+				return fmt.Errorf("%w: --jobs takes a number of at least 1", errUsage)
 			}
 			opts := runOptions{
 				exec: executor.Options{
@@ -60,6 +64,7 @@ func newRunCmd(stdio *IO) *cli.Command {
 					Agent:           cmd.String("agent"),
 					Attempts:        cmd.Int("attempts"),
 					StrictFiles:     cmd.Bool("strict-files"),
+					Jobs:            int(cmd.Int("jobs")),
 					Yes:             cmd.Bool("yes"),
 					RequireApproval: cmd.Bool("require-approval"),
 					In:              stdio.In,

@@ -1,0 +1,251 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// TrailerWave marks a task commit integrated from a parallel wave: the
+// wave's number and the commit all its tasks started from.
+const TrailerWave = "Planx-Wave"
+
+// staged is a task commit built on the wave's staging chain.
+type staged struct {
+	it     *isolated
+	commit gitops.SHA
+	plan   []byte // the plan as this commit has it
+}
+
+// integrate applies a wave's results to the branch one at a time in plan
+// order, each as its own task commit made by a three-way merge onto the
+// chain so far (no work tree involved), gates the combined tree once, and
+// only then moves the branch and the user's work tree, in one step.
+func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA, number int, last bool, res *Result) error {
+	for _, it := range its {
+		if it.err != nil {
+			r.dropWorktrees(its, nil)
+			return r.stopTask(ctx, it.t, it.err, res)
+		}
+	}
+	anyFailed := false
+	for _, it := range its {
+		anyFailed = anyFailed || it.fail != nil
+	}
+	tip, plan := base, r.planSrc
+	var chain []staged
+	for i, it := range its {
+		if it.fail != nil {
+			continue
+		}
+		merged, conflicts, err := r.repo.MergeTrees(ctx, tip, it.work)
+		if err != nil {
+			return r.stopTask(ctx, it.t, err, res)
+		}
+		if len(conflicts) > 0 {
+			it.fail = &taskFailure{what: fmt.Sprintf("its changes conflict with the tasks integrated before it (%s) in: %s",
+				strings.Join(chainIDs(chain), ", "), strings.Join(conflicts, ", "))}
+			anyFailed = true
+			continue
+		}
+		final := last && i == len(its)-1 && !anyFailed
+		c, p, err := r.stageCommit(ctx, it, merged, tip, plan, number, base, final)
+		if err != nil {
+			return r.stopTask(ctx, it.t, err, res)
+		}
+		chain = append(chain, staged{it: it, commit: c, plan: p})
+		tip, plan = c, p
+		r.fault("after-stage-commit")
+	}
+	keep, err := r.gateWave(ctx, chain, number, last)
+	if err != nil {
+		r.dropWorktrees(its, nil)
+		return r.stopTask(ctx, its[0].t, err, res)
+	}
+	return r.land(ctx, its, chain[:keep], base, res)
+}
+
+// stageCommit makes it's task commit on parent: the merged tree with the
+// plan ticked and the log updated, moving no ref.
+func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent gitops.SHA, plan []byte, number int, base gitops.SHA, final bool) (gitops.SHA, []byte, error) {
+	t, lt := it.t, it.lt
+	ticked, _ := planparse.Tick(plan, t)
+	now := r.o.now()
+	lt.Status, lt.Finished, lt.Commit = "done", now, ""
+	if final {
+		r.log.Status, r.log.Finished = StateCompleted, now
+	}
+	tree, err := r.repo.TreeWithFiles(ctx, merged, map[string][]byte{r.planRel: ticked, r.log.Path: r.log.Render()})
+	if err != nil {
+		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
+	}
+	msg := taskMessage(r, t, lt) + fmt.Sprintf("%s: %d %s\n", TrailerWave, number, base)
+	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent)
+	if err != nil {
+		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
+	}
+	lt.Commit = string(c)
+	r.st.SkipPending = nil
+	return c, ticked, nil
+}
+
+// gateWave runs the gates once on the wave's combined tree. When they fail
+// it bisects over the chain for the first task whose addition breaks them
+// (the wave's base is taken as passing: each task passed alone on it), and
+// returns how many commits of the chain to keep, marking the breaking
+// task failed.
+func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last bool) (int, error) {
+	sel := gates.Select(r.gates, nil, last)
+	if len(chain) == 0 || len(sel) == 0 {
+		return len(chain), nil
+	}
+	ref := "refs/planx/runs/" + r.st.RunID + "/wave"
+	if err := r.repo.UpdateRef(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
+		return 0, err
+	}
+	defer func() { _ = r.repo.DeleteRef(context.Background(), ref) }()
+	check := func(i int) (*taskFailure, error) {
+		name := fmt.Sprintf("wave%d-%s", number, chain[i].it.t.ID)
+		results, err := r.gateAt(ctx, chain[i].commit, name, sel)
+		if err != nil {
+			return nil, err
+		}
+		var f *taskFailure
+		errors.As(gateFailure(results), &f)
+		return f, nil
+	}
+	hi := len(chain) - 1
+	fail, err := check(hi)
+	if err != nil || fail == nil {
+		return len(chain), err
+	}
+	r.out.warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", number, fail.what))
+	lo := -1 // the base: passing
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		f, err := check(mid)
+		if err != nil {
+			return 0, err
+		}
+		if f != nil {
+			hi, fail = mid, f
+		} else {
+			lo = mid
+		}
+	}
+	before := chainIDs(chain[:hi])
+	with := "on the wave's base"
+	if len(before) > 0 {
+		with = "after " + strings.Join(before, ", ")
+	}
+	fail.what = fmt.Sprintf("integration gate: %s once %s is added %s (it passed its gates alone; %s breaks the combined tree)",
+		fail.what, chain[hi].it.t.ID, with, chain[hi].it.t.ID)
+	chain[hi].it.fail = fail
+	return hi, nil
+}
+
+// gateAt runs gates on commit c in a work tree of its own, then removes it.
+func (r *runner) gateAt(ctx context.Context, c gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, error) {
+	dir := worktreeDir(r.repo, r.st.RunID, name)
+	if _, err := os.Stat(dir); err == nil {
+		_ = r.repo.RemoveWorktree(ctx, dir)
+		_ = os.RemoveAll(dir)
+	}
+	if err := r.repo.AddWorktree(ctx, dir, c); err != nil {
+		return nil, err
+	}
+	defer func() { _ = r.repo.RemoveWorktree(context.Background(), dir) }()
+	id := planparse.TaskID(name)
+	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: append(r.env(&planparse.Task{ID: id}), "PLANX_WORKTREE="+dir),
+		OutDir: runDir(r.repo, r.st.RunID), Task: id})
+	for _, g := range results {
+		r.out.gate(id, g)
+	}
+	return results, err
+}
+
+func chainIDs(chain []staged) []string {
+	ids := make([]string, len(chain))
+	for i, s := range chain {
+		ids[i] = string(s.it.t.ID)
+	}
+	return ids
+}
+
+// land moves the branch and the user's work tree to the last kept commit in
+// one step, removes the work trees of integrated tasks, and stops the run
+// at the first task of the wave that failed, keeping its work tree.
+func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base gitops.SHA, res *Result) error {
+	integrated := map[*isolated]bool{}
+	if len(keep) > 0 {
+		tip := keep[len(keep)-1]
+		if err := r.repo.Advance(ctx, base, tip.commit, "planx: integrate wave"); err != nil {
+			return r.stopTask(ctx, keep[0].it.t, err, res)
+		}
+		r.fault("after-advance")
+		r.expect, r.planSrc, r.dirty = tip.commit, tip.plan, nil
+		for _, s := range keep {
+			integrated[s.it] = true
+			res.Done = append(res.Done, s.it.t.ID)
+			r.out.taskDone(s.it.t, s.commit)
+			r.noteGates(ctx, s.it.t, s.it.lt, s.commit)
+		}
+	}
+	r.st.Wave = nil
+	var first *isolated
+	for _, it := range its {
+		switch {
+		case integrated[it]:
+		case it.fail != nil:
+			it.lt.Status, it.lt.Commit = StateFailed, ""
+			it.fail.what += "; its work is kept in the work tree " + r.relDir(it.dir)
+			if first == nil {
+				first = it
+				continue // r.stop records it
+			}
+			it.lt.Failure = it.fail.what
+			r.log.Issues = append(r.log.Issues, r.issue(it.t.ID, it.fail.what))
+		default:
+			// Passed, but after the task that broke the integration gate:
+			// not integrated; it runs again when the run goes on.
+			it.lt.Status, it.lt.Commit = "pending", ""
+		}
+	}
+	r.dropWorktrees(its, func(it *isolated) bool { return it.fail == nil })
+	if first == nil {
+		return nil
+	}
+	r.log.Status, r.log.Finished = StateRunning, time.Time{}
+	res.Status = StateFailed
+	res.Next = fmt.Sprintf("see why in %s; `planx resume` runs %s again (and the rest) in the work tree, `planx skip` skips it",
+		r.relDir(first.dir), first.t.ID)
+	return r.stop(first.t, StateFailed, first.fail.what, first.fail.tail, ErrTaskFailed)
+}
+
+// dropWorktrees removes the work trees of the tasks for which drop says so
+// (all when drop is nil).
+func (r *runner) dropWorktrees(its []*isolated, drop func(*isolated) bool) {
+	for _, it := range its {
+		if drop == nil || drop(it) {
+			if err := r.repo.RemoveWorktree(context.Background(), it.dir); err != nil {
+				_ = os.RemoveAll(it.dir)
+			}
+		}
+	}
+}
+
+// relDir names a directory under the repository relative to its root when
+// it can (.git/planx/worktrees/...).
+func (r *runner) relDir(dir string) string {
+	if rel, err := r.repo.Rel(dir); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return dir
+}

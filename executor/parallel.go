@@ -1,0 +1,148 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/planx-dev/planx/planparse"
+)
+
+// parallelSafe says whether a task may share a wave: marked parallel in
+// the plan and run by its shell steps. Agent and manual tasks run alone in
+// the user's work tree, as with --jobs 1.
+func (r *runner) parallelSafe(t *planparse.Task) bool {
+	return t.Parallel && r.executorFor(t) == "shell"
+}
+
+// waves groups the tasks to run for --jobs > 1.
+func (r *runner) waves(tasks []*planparse.Task) [][]*planparse.Task {
+	return planparse.Waves(tasks, r.parallelSafe)
+}
+
+// loopWaves is loop for --jobs > 1: a wave of one task takes loop's path in
+// the user's work tree; a wider wave runs its tasks at once, each in its own
+// linked work tree, and integrates them in plan order (runWave).
+func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
+	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
+	waves := r.waves(tasks)
+	n := 0
+	for wi, w := range waves {
+		last := wi == len(waves)-1
+		if len(w) > 1 {
+			if err := r.runWave(ctx, w, wi+1, last, &n, len(tasks), res); err != nil {
+				return res, err
+			}
+			continue
+		}
+		t := w[0]
+		n++
+		r.out.taskStart(n, len(tasks), t)
+		sha, err := r.runTask(ctx, t, last, false)
+		if err != nil {
+			return res, r.stopTask(ctx, t, err, res)
+		}
+		res.Done = append(res.Done, t.ID)
+		r.out.taskDone(t, sha)
+	}
+	r.st.Status, r.st.Current = StateCompleted, ""
+	if err := r.repo.SyncIndex(ctx); err != nil {
+		return res, err
+	}
+	if err := clearState(r.repo); err != nil {
+		return res, err
+	}
+	res.Status = StateCompleted
+	r.out.runDone(r.log.Path, len(res.Done))
+	return res, nil
+}
+
+// stopTask is loop's handling of a task that did not commit.
+func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res *Result) error {
+	var fail *taskFailure
+	switch {
+	case errors.As(err, &fail):
+		res.Status, res.Next = StateFailed, r.nextSteps(t)
+		return r.stop(t, StateFailed, fail.what, fail.tail, ErrTaskFailed)
+	case errors.Is(err, ErrManual):
+		res.Status, res.Next = StateWaiting, "do the task by hand, then run `planx resume`"
+		return r.stop(t, StateWaiting, "manual task: waiting for a person", "", ErrManual)
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		res.Status, res.Next = StateInterrupted, r.nextSteps(t)
+		return r.stop(t, StateInterrupted, "interrupted", "", ErrInterrupted)
+	}
+	_ = r.stop(t, StateFailed, err.Error(), "", err)
+	return err
+}
+
+// runWave runs the tasks of one wave at once, at most Jobs at a time, each
+// in its own work tree made from the branch's tip, then integrates them.
+func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, last bool, n *int, total int, res *Result) error {
+	base := r.expect
+	// Log entries first: workers hold pointers into r.log.Tasks.
+	for _, t := range w {
+		r.logTask(t)
+	}
+	its := make([]*isolated, len(w))
+	now := r.o.now()
+	for i, t := range w {
+		lt := r.log.TaskByID(string(t.ID))
+		lt.Status, lt.Started, lt.Failure, lt.Executor = "running", now, "", "shell"
+		lt.Attempts++
+		its[i] = &isolated{t: t, lt: lt, dir: worktreeDir(r.repo, r.st.RunID, string(t.ID))}
+		*n++
+		r.out.taskStart(*n, total, t)
+	}
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = StateRunning, w[0].ID, "", PhaseExecute
+	r.st.Wave = waveIDs(w)
+	if err := r.st.save(r.repo); err != nil {
+		return err
+	}
+	r.out.println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
+		number, strings.Join(waveNames(w), " "), r.o.Jobs, base.Short())
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, max(r.o.Jobs, 1))
+	for _, it := range its {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			r.runIsolated(ctx, it, base, &mu)
+		}()
+	}
+	wg.Wait()
+	r.fault("after-wave")
+	return r.integrate(ctx, its, base, number, last, res)
+}
+
+func waveIDs(w []*planparse.Task) []planparse.TaskID {
+	ids := make([]planparse.TaskID, len(w))
+	for i, t := range w {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// dryRunWaves prints the waves --jobs would run.
+func (r *runner) dryRunWaves(tasks []*planparse.Task) {
+	fmt.Fprintf(r.o.Out, "\nWaves (--jobs %d; a wave of several tasks runs them at once, each in its own work tree, committed in this order):\n", r.o.Jobs)
+	for i, w := range r.waves(tasks) {
+		mode := "alone, in the work tree"
+		if len(w) > 1 {
+			mode = "parallel"
+		}
+		fmt.Fprintf(r.o.Out, "  wave %d: %s (%s)\n", i+1, strings.Join(waveNames(w), " "), mode)
+	}
+}
+
+func waveNames(w []*planparse.Task) []string {
+	names := make([]string, len(w))
+	for i, t := range w {
+		names[i] = string(t.ID)
+	}
+	return names
+}

@@ -1,0 +1,238 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// isolated is one task of a wave run in its own linked work tree.
+type isolated struct {
+	t    *planparse.Task
+	lt   *execlog.Task
+	dir  string     // the linked work tree
+	work gitops.SHA // the task's work: a commit whose parent is the wave's base
+	fail *taskFailure
+	err  error // could not be run at all, or interrupted
+}
+
+// worktreeDir is where a task of a run gets its own work tree: under the
+// common git dir, so it is never part of any work tree's status.
+func worktreeDir(repo *gitops.Repo, runID string, name string) string {
+	return filepath.Join(repo.CommonDir, "planx", "worktrees", runID, name)
+}
+
+// runIsolated executes, verifies and gates one task in a fresh work tree
+// made from base, and records its whole result as a commit on base. It
+// never touches the user's work tree; its output lines go through mu.
+func (r *runner) runIsolated(ctx context.Context, it *isolated, base gitops.SHA, mu *sync.Mutex) {
+	it.err = r.isolatedErr(ctx, it, base, mu)
+	if errors.As(it.err, &it.fail) {
+		it.err = nil
+	}
+}
+
+func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA, mu *sync.Mutex) error {
+	t := it.t
+	if _, err := os.Stat(it.dir); err == nil {
+		// Left by a crashed or failed earlier attempt: start afresh.
+		_ = r.repo.RemoveWorktree(ctx, it.dir)
+		_ = os.RemoveAll(it.dir)
+	}
+	if err := os.MkdirAll(filepath.Dir(it.dir), 0o755); err != nil {
+		return err
+	}
+	if err := r.repo.AddWorktree(ctx, it.dir, base); err != nil {
+		return err
+	}
+	wt, err := gitops.Open(ctx, it.dir)
+	if err != nil {
+		return err
+	}
+	env := append(r.env(t), "PLANX_REPO="+wt.Root, "PLANX_WORKTREE="+wt.Root)
+	if err := r.isolatedSteps(ctx, it, wt.Root, env, mu); err != nil {
+		return err
+	}
+	tree, err := wt.WriteIndexTree(ctx)
+	if err != nil {
+		return err
+	}
+	files, err := wt.ChangedFiles(ctx, base, tree)
+	if err != nil {
+		return err
+	}
+	files = dropPaths(files, r.planRel, r.log.Path)
+	it.lt.Files = files
+	if len(files) == 0 && !t.Checkpoint {
+		return &taskFailure{what: "no changes: the task was expected to change the repository and changed nothing (mark it `Checkpoint: yes` if it only verifies)"}
+	}
+	if err := r.declaredIn(wt.Root, t, files, mu); err != nil {
+		return err
+	}
+	if err := r.isolatedGates(ctx, it, wt.Root, env, mu); err != nil {
+		return err
+	}
+	// Gates may write files (formatters): the work is what they passed on.
+	if tree, err = wt.WriteIndexTree(ctx); err != nil {
+		return err
+	}
+	it.work, err = wt.CommitTreeOnly(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base)
+	return err
+}
+
+// isolatedSteps is runSteps with the linked work tree as cwd.
+func (r *runner) isolatedSteps(ctx context.Context, it *isolated, dir string, env []string, mu *sync.Mutex) error {
+	t, lt := it.t, it.lt
+	start := time.Now()
+	lt.Commands = lt.Commands[:0]
+	for i, s := range t.Steps {
+		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
+		res, err := proc.Run(ctx, proc.Spec{
+			Name:       fmt.Sprintf("%s %s", t.ID, name),
+			Script:     s.Code,
+			Dir:        dir,
+			Env:        env,
+			Timeout:    r.stepTimeout(start),
+			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
+		})
+		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
+			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
+		mu.Lock()
+		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
+		mu.Unlock()
+		if err != nil {
+			return fmt.Errorf("%s of %s (plan line %d): %w", name, t.ID, s.Line, err)
+		}
+		switch {
+		case res.Interrupted || ctx.Err() != nil:
+			return context.Canceled
+		case res.TimedOut:
+			return &taskFailure{what: fmt.Sprintf("%s (plan line %d) timed out after %s", name, s.Line, res.Duration.Round(time.Millisecond)), tail: res.Tail}
+		case !res.OK():
+			return &taskFailure{what: fmt.Sprintf("%s (plan line %d) failed with exit code %d", name, s.Line, res.ExitCode), tail: res.Tail}
+		}
+	}
+	return nil
+}
+
+// isolatedGates runs the task's acceptance commands and gates (not the
+// final ones: those run on the integrated tree) in its work tree.
+func (r *runner) isolatedGates(ctx context.Context, it *isolated, dir string, env []string, mu *sync.Mutex) error {
+	var sel []gates.Gate
+	for i, c := range acceptanceCommands(it.t) {
+		sel = append(sel, gates.Gate{Name: fmt.Sprintf("acceptance-%d", i+1), Command: c, Timeout: gates.DefaultTimeout})
+	}
+	sel = append(sel, gates.Select(r.gates, it.t.Gates, false)...)
+	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: env, OutDir: runDir(r.repo, r.st.RunID),
+		Task: it.t.ID, BlastRadius: it.t.BlastRadius})
+	it.lt.Gates = it.lt.Gates[:0]
+	mu.Lock()
+	for _, g := range results {
+		it.lt.Gates = append(it.lt.Gates, logGate(g))
+		r.out.gate(it.t.ID, g)
+	}
+	mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return gateFailure(results)
+}
+
+func logGate(g gates.Result) execlog.Gate {
+	return execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
+		Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut}
+}
+
+// gateFailure describes the first failed gate of results, or is nil.
+func gateFailure(results []gates.Result) error {
+	failed := gates.Failed(results)
+	if len(failed) == 0 {
+		return nil
+	}
+	f := failed[0]
+	what := fmt.Sprintf("gate %s failed (exit %d)", f.Name, f.ExitCode)
+	if f.TimedOut {
+		what = fmt.Sprintf("gate %s timed out after %s", f.Name, f.Duration.Round(time.Millisecond))
+	}
+	if len(failed) > 1 {
+		what += fmt.Sprintf(" and %d more gate(s) failed", len(failed)-1)
+	}
+	return &taskFailure{what: what, tail: f.Tail}
+}
+
+// declaredIn is checkDeclared for a task whose work is in root.
+func (r *runner) declaredIn(root string, t *planparse.Task, files []string, mu *sync.Mutex) error {
+	var problems, outside []string
+	for _, f := range t.Files {
+		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f.Path)))
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("verify %s: %w", t.ID, err)
+		}
+		switch {
+		case f.Action == planparse.ActionDelete && exists:
+			problems = append(problems, fmt.Sprintf("%s was declared deleted but still exists", f.Path))
+		case f.Action != planparse.ActionDelete && !exists:
+			problems = append(problems, fmt.Sprintf("%s was declared (%s) but does not exist", f.Path, f.Action))
+		case !touched(f.Path, files) && !t.Checkpoint:
+			problems = append(problems, fmt.Sprintf("%s was declared (%s) but the task did not change it", f.Path, f.Action))
+		}
+	}
+	if len(problems) > 0 {
+		return &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
+	}
+	for _, f := range files {
+		if len(t.Files) > 0 && !anyCovers(t.Files, f) {
+			outside = append(outside, f)
+		}
+	}
+	if len(outside) == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("changed %d file(s) outside its declared files: %s", len(outside), strings.Join(outside, ", "))
+	if r.o.StrictFiles {
+		return &taskFailure{what: msg + " (--strict-files)"}
+	}
+	mu.Lock()
+	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	r.out.warn(t.ID, msg)
+	mu.Unlock()
+	return nil
+}
+
+func anyCovers(declared []planparse.File, f string) bool {
+	for _, d := range declared {
+		if covers(d.Path, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func dropPaths(files []string, drop ...string) []string {
+	var out []string
+	for _, f := range files {
+		keep := true
+		for _, d := range drop {
+			keep = keep && f != d
+		}
+		if keep {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
