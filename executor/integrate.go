@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -238,6 +239,9 @@ func (r *runner) dropWorktrees(its []*isolated, drop func(*isolated) bool) {
 				_ = os.RemoveAll(it.dir)
 			}
 		}
+	}
+	if len(its) > 0 {
+		_ = os.Remove(filepath.Dir(its[0].dir)) // the run's directory, once empty
 	}
 }
 
