@@ -225,8 +225,7 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 	}
 	r.log.Status, r.log.Finished = StateRunning, time.Time{}
 	res.Status = StateFailed
-	res.Next = fmt.Sprintf("see why in %s; `planx resume` runs %s again (and the rest) in the work tree, `planx skip` skips it",
-		r.relDir(first.dir), first.t.ID)
+	res.Next = r.nextSteps(first.t)
 	return r.stop(first.t, StateFailed, first.fail.what, first.fail.tail, ErrTaskFailed)
 }
 
@@ -252,4 +251,16 @@ func (r *runner) relDir(dir string) string {
 		return rel
 	}
 	return dir
+}
+
+// keptWorktree is the work tree a failed task of a parallel wave left, or "".
+func (r *runner) keptWorktree(t *planparse.Task) string {
+	if r.st == nil || r.repo == nil {
+		return ""
+	}
+	dir := worktreeDir(r.repo, r.st.RunID, string(t.ID))
+	if _, err := os.Stat(dir); err != nil {
+		return ""
+	}
+	return r.relDir(dir)
 }

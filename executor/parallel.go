@@ -102,7 +102,7 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	}
 	r.out.println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		number, strings.Join(waveNames(w), " "), r.o.Jobs, base.Short())
-	var mu sync.Mutex
+	var mu, addMu sync.Mutex
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, max(r.o.Jobs, 1))
 	for _, it := range its {
@@ -111,7 +111,7 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 			defer wg.Done()
 			slots <- struct{}{}
 			defer func() { <-slots }()
-			r.runIsolated(ctx, it, base, &mu)
+			r.runIsolated(ctx, it, base, &mu, &addMu)
 		}()
 	}
 	wg.Wait()

@@ -38,14 +38,14 @@ func worktreeDir(repo *gitops.Repo, runID string, name string) string {
 // runIsolated executes, verifies and gates one task in a fresh work tree
 // made from base, and records its whole result as a commit on base. It
 // never touches the user's work tree; its output lines go through mu.
-func (r *runner) runIsolated(ctx context.Context, it *isolated, base gitops.SHA, mu *sync.Mutex) {
-	it.err = r.isolatedErr(ctx, it, base, mu)
+func (r *runner) runIsolated(ctx context.Context, it *isolated, base gitops.SHA, mu, addMu *sync.Mutex) {
+	it.err = r.isolatedErr(ctx, it, base, mu, addMu)
 	if errors.As(it.err, &it.fail) {
 		it.err = nil
 	}
 }
 
-func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA, mu *sync.Mutex) error {
+func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA, mu, addMu *sync.Mutex) error {
 	t := it.t
 	if _, err := os.Stat(it.dir); err == nil {
 		// Left by a crashed or failed earlier attempt: start afresh.
@@ -55,7 +55,12 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	if err := os.MkdirAll(filepath.Dir(it.dir), 0o755); err != nil {
 		return err
 	}
-	if err := r.repo.AddWorktree(ctx, it.dir, base); err != nil {
+	// One git worktree add at a time: git reads the other work trees'
+	// administrative files while adding one, and a half-made one fails it.
+	addMu.Lock()
+	err := r.repo.AddWorktree(ctx, it.dir, base)
+	addMu.Unlock()
+	if err != nil {
 		return err
 	}
 	wt, err := gitops.Open(ctx, it.dir)
