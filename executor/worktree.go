@@ -241,3 +241,24 @@ func dropPaths(files []string, drop ...string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// dropRunWorktrees removes the work trees failed tasks of parallel waves
+// kept, once their run is over (completed or aborted). Without parallel
+// waves there is nothing to remove and it costs one stat.
+func dropRunWorktrees(repo *gitops.Repo) {
+	root := filepath.Join(repo.CommonDir, "planx", "worktrees")
+	runs, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, run := range runs {
+		tasks, _ := os.ReadDir(filepath.Join(root, run.Name()))
+		for _, t := range tasks {
+			dir := filepath.Join(root, run.Name(), t.Name())
+			if err := repo.RemoveWorktree(context.Background(), dir); err != nil {
+				_ = os.RemoveAll(dir)
+			}
+		}
+		_ = os.Remove(filepath.Join(root, run.Name()))
+	}
+}
