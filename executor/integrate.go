@@ -199,7 +199,12 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 			r.noteGates(ctx, s.it.t, s.it.lt, s.commit)
 		}
 	}
-	r.st.Wave = nil
+	for _, it := range its {
+		if it.work != "" {
+			_ = r.repo.DeleteRef(ctx, workRef(r.st.RunID, it.t.ID))
+		}
+	}
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
 	var first *isolated
 	for _, it := range its {
 		switch {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -81,42 +82,92 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 // in its own work tree made from the branch's tip, then integrates them.
 func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, last bool, n *int, total int, res *Result) error {
 	base := r.expect
-	// Log entries first: workers hold pointers into r.log.Tasks.
 	for _, t := range w {
-		r.logTask(t)
-	}
-	its := make([]*isolated, len(w))
-	now := r.o.now()
-	for i, t := range w {
-		lt := r.log.TaskByID(string(t.ID))
-		lt.Status, lt.Started, lt.Failure, lt.Executor = "running", now, "", "shell"
-		lt.Attempts++
-		its[i] = &isolated{t: t, lt: lt, dir: worktreeDir(r.repo, r.st.RunID, string(t.ID))}
 		*n++
 		r.out.taskStart(*n, total, t)
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = StateRunning, w[0].ID, "", PhaseExecute
-	r.st.Wave = waveIDs(w)
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = waveIDs(w), base, nil, number
+	its := r.isolate(w)
 	if err := r.st.save(r.repo); err != nil {
 		return err
 	}
 	r.out.println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
-		number, strings.Join(waveNames(w), " "), r.o.Jobs, base.Short())
+		number, strings.Join(waveNames(w), " "), max(r.o.Jobs, 1), base.Short())
+	r.execWave(ctx, its, base)
+	return r.integrate(ctx, its, base, number, last, res)
+}
+
+// isolate makes the wave's log entries and its tasks' isolated runs.
+func (r *runner) isolate(w []*planparse.Task) []*isolated {
+	its := make([]*isolated, len(w))
+	now := r.o.now()
+	for i, t := range w {
+		lt := r.logTask(t)
+		lt.Status, lt.Started, lt.Failure, lt.Executor = "running", now, "", "shell"
+		lt.Attempts++
+		its[i] = &isolated{t: t, own: *lt, dir: worktreeDir(r.repo, r.st.RunID, string(t.ID))}
+		its[i].lt = &its[i].own
+	}
+	return its
+}
+
+// execWave runs the tasks of its that have no work yet, at most Jobs at
+// once. Each worker writes only its own log entry (a copy): the run's log
+// and state take it, under mu, when the task is done, and a task done is
+// recorded (a ref to its work, and the state) before the next one ends, so
+// that a crash does not lose it.
+func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA) {
 	var mu, addMu sync.Mutex
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, max(r.o.Jobs, 1))
 	for _, it := range its {
+		if it.work != "" {
+			// Done before a crash, recovered by resume.
+			*r.log.TaskByID(string(it.t.ID)) = it.own
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			slots <- struct{}{}
 			defer func() { <-slots }()
 			r.runIsolated(ctx, it, base, &mu, &addMu)
+			mu.Lock()
+			defer mu.Unlock()
+			r.finished(ctx, it)
 		}()
 	}
 	wg.Wait()
+	for _, it := range its {
+		it.lt = r.log.TaskByID(string(it.t.ID))
+	}
 	r.fault("after-wave")
-	return r.integrate(ctx, its, base, number, last, res)
+}
+
+// finished records one task of a wave done in its work tree. The caller
+// holds the wave's lock.
+func (r *runner) finished(ctx context.Context, it *isolated) {
+	*r.log.TaskByID(string(it.t.ID)) = it.own
+	if it.work == "" || it.err != nil || it.fail != nil {
+		return
+	}
+	if err := r.repo.UpdateRef(ctx, workRef(r.st.RunID, it.t.ID), it.work, "", "planx: work of "+string(it.t.ID)); err != nil {
+		it.err = err
+		return
+	}
+	r.st.WaveDone = append(r.st.WaveDone, it.t.ID)
+	if err := r.st.save(r.repo); err != nil {
+		it.err = err
+		return
+	}
+	r.fault("after-wave-task")
+}
+
+// workRef keeps a wave task's work, done but not yet integrated, reachable
+// and findable after a crash.
+func workRef(runID string, id planparse.TaskID) string {
+	return "refs/planx/runs/" + runID + "/work/" + string(id)
 }
 
 func waveIDs(w []*planparse.Task) []planparse.TaskID {

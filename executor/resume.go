@@ -23,6 +23,9 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if len(tasks) == 0 {
 		return r.finish(ctx)
 	}
+	if len(r.st.Wave) > 0 {
+		return r.resumeWave(ctx, tasks)
+	}
 	first := tasks[0]
 	already := false
 	if first.ID == r.st.Current {

@@ -65,8 +65,14 @@ type State struct {
 	Updated time.Time     `json:"updated"`
 	Options SavedOptions  `json:"options"`
 	Log     *execlog.Log  `json:"log"`
-	// Wave lists the tasks of the parallel wave in flight (--jobs > 1).
-	Wave []planparse.TaskID `json:"wave,omitempty"`
+	// Wave lists the tasks of the parallel wave in flight (--jobs > 1),
+	// WaveBase the commit their work trees were made from, and WaveDone
+	// those whose work is done and kept in refs/planx/runs/<run>/work/<task>,
+	// to be integrated, not run again, after a crash.
+	Wave       []planparse.TaskID `json:"wave,omitempty"`
+	WaveBase   gitops.SHA         `json:"wave_base,omitempty"`
+	WaveDone   []planparse.TaskID `json:"wave_done,omitempty"`
+	WaveNumber int                `json:"wave_number,omitempty"`
 }
 
 // PlannedTask is a task as the plan had it when the run started.
@@ -94,6 +100,7 @@ type SavedOptions struct {
 	Agent       string        `json:"agent,omitempty"`
 	Attempts    int           `json:"attempts,omitempty"`
 	StrictFiles bool          `json:"strict_files,omitempty"`
+	Jobs        int           `json:"jobs,omitempty"`
 }
 
 func statePath(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "state.json") }

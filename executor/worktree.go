@@ -22,7 +22,8 @@ import (
 // isolated is one task of a wave run in its own linked work tree.
 type isolated struct {
 	t    *planparse.Task
-	lt   *execlog.Task
+	lt   *execlog.Task // the task's log entry: own while it runs, r.log's after
+	own  execlog.Task
 	dir  string     // the linked work tree
 	work gitops.SHA // the task's work: a commit whose parent is the wave's base
 	fail *taskFailure

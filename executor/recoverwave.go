@@ -1,0 +1,64 @@
+package executor
+
+import (
+	"context"
+	"slices"
+
+	"github.com/planx-dev/planx/planparse"
+)
+
+// resumeWave goes on with a run stopped (killed, interrupted) inside a
+// parallel wave: tasks whose work was done in their work trees are
+// integrated as they are, not run again; the others run again in fresh work
+// trees; then the run goes on with the tasks after the wave.
+func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
+	var wave, rest []*planparse.Task
+	for _, t := range tasks {
+		if slices.Contains(r.st.Wave, t.ID) {
+			wave = append(wave, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	r.o.Jobs = max(r.o.Jobs, 2)
+	if len(wave) == 0 {
+		// The wave landed before the stop.
+		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
+		return r.loopWaves(ctx, rest)
+	}
+	r.out.println("planx: resuming run %s of %s in a parallel wave (%d task(s) left)", r.st.RunID, r.st.PlanPath, len(tasks))
+	n := len(r.st.ToRun) - len(tasks)
+	its := r.isolate(wave)
+	for _, it := range its {
+		n++
+		r.out.taskStart(n, len(r.st.ToRun), it.t)
+		if !slices.Contains(r.st.WaveDone, it.t.ID) {
+			continue
+		}
+		sha, err := r.repo.ResolveRef(ctx, workRef(r.st.RunID, it.t.ID))
+		if err != nil || sha == "" {
+			continue // no work kept after all: run it again
+		}
+		it.work = sha
+		// The log entry as the task left it (isolate counted a new attempt).
+		it.own.Attempts--
+		it.own.Status = "running"
+		r.out.println("      %s's work, done before the stop, is integrated as it is (%s)", it.t.ID, sha.Short())
+	}
+	base := r.expect
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = StateRunning, wave[0].ID, "", PhaseExecute
+	r.st.Wave, r.st.WaveBase = waveIDs(wave), base
+	if err := r.st.save(r.repo); err != nil {
+		return nil, err
+	}
+	r.execWave(ctx, its, base)
+	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
+	if err := r.integrate(ctx, its, base, r.st.WaveNumber, len(rest) == 0, res); err != nil {
+		return res, err
+	}
+	more, err := r.loopWaves(ctx, rest)
+	if more != nil {
+		more.Done = append(res.Done, more.Done...)
+	}
+	return more, err
+}
