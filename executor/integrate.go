@@ -29,7 +29,7 @@ type staged struct {
 // order, each as its own task commit made by a three-way merge onto the
 // chain so far (no work tree involved), gates the combined tree once, and
 // only then moves the branch and the user's work tree, in one step.
-func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA, number int, last bool, res *Result) error {
+func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA, number int, last bool, gateDir string, res *Result) error {
 	for _, it := range its {
 		if it.err != nil {
 			r.dropWorktrees(its, nil)
@@ -65,7 +65,7 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 		tip, plan = c, p
 		r.fault("after-stage-commit")
 	}
-	keep, err := r.gateWave(ctx, chain, number, last)
+	keep, err := r.gateWave(ctx, chain, number, last, gateDir)
 	if err != nil {
 		r.dropWorktrees(its, nil)
 		return r.stopTask(ctx, its[0].t, err, res)
@@ -102,10 +102,17 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 // (the wave's base is taken as passing: each task passed alone on it), and
 // returns how many commits of the chain to keep, marking the breaking
 // task failed.
-func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last bool) (int, error) {
+func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last bool, dir string) (int, error) {
 	sel := gates.Select(r.gates, nil, last)
-	if len(chain) == 0 || len(sel) == 0 {
+	if dir != "" {
+		defer func() { _ = r.repo.RemoveWorktree(context.Background(), dir) }()
+	}
+	if len(chain) == 0 || len(sel) == 0 || dir == "" {
 		return len(chain), nil
+	}
+	wt, err := gitops.Open(ctx, dir)
+	if err != nil {
+		return 0, err
 	}
 	ref := "refs/planx/runs/" + r.st.RunID + "/wave"
 	if err := r.repo.UpdateRef(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
@@ -114,7 +121,7 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 	defer func() { _ = r.repo.DeleteRef(context.Background(), ref) }()
 	check := func(i int) (*taskFailure, error) {
 		name := fmt.Sprintf("wave%d-%s", number, chain[i].it.t.ID)
-		results, err := r.gateAt(ctx, chain[i].commit, name, sel)
+		results, err := r.gateAt(ctx, wt, chain[i].commit, name, sel)
 		if err != nil {
 			return nil, err
 		}
@@ -152,19 +159,14 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 	return hi, nil
 }
 
-// gateAt runs gates on commit c in a work tree of its own, then removes it.
-func (r *runner) gateAt(ctx context.Context, c gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, error) {
-	dir := worktreeDir(r.repo, r.st.RunID, name)
-	if _, err := os.Stat(dir); err == nil {
-		_ = r.repo.RemoveWorktree(ctx, dir)
-		_ = os.RemoveAll(dir)
-	}
-	if err := r.repo.AddWorktree(ctx, dir, c); err != nil {
+// gateAt runs gates on commit c in the wave's gate work tree wt.
+func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, error) {
+	if err := wt.CheckoutClean(ctx, c); err != nil {
 		return nil, err
 	}
-	defer func() { _ = r.repo.RemoveWorktree(context.Background(), dir) }()
 	id := planparse.TaskID(name)
-	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: append(r.env(&planparse.Task{ID: id}), "PLANX_WORKTREE="+dir),
+	defer r.faultSoon("during-wave-gate", 100*time.Millisecond)()
+	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: append(r.env(&planparse.Task{ID: id}), "PLANX_WORKTREE="+wt.Root),
 		OutDir: runDir(r.repo, r.st.RunID), Task: id})
 	for _, g := range results {
 		r.out.gate(id, g)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -94,8 +95,12 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	}
 	r.out.println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		number, strings.Join(waveNames(w), " "), max(r.o.Jobs, 1), base.Short())
-	r.execWave(ctx, its, base)
-	return r.integrate(ctx, its, base, number, last, res)
+	gateDir := r.waveGateDir(number, last)
+	if err := r.execWave(ctx, its, base, gateDir); err != nil {
+		r.dropWorktrees(its, nil)
+		return r.stopTask(ctx, w[0], err, res)
+	}
+	return r.integrate(ctx, its, base, number, last, gateDir, res)
 }
 
 // isolate makes the wave's log entries and its tasks' isolated runs.
@@ -117,10 +122,21 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 // and state take it, under mu, when the task is done, and a task done is
 // recorded (a ref to its work, and the state) before the next one ends, so
 // that a crash does not lose it.
-func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA) {
+func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA, gateDir string) error {
 	var mu, addMu sync.Mutex
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, max(r.o.Jobs, 1))
+	var gateErr error
+	if gateDir != "" {
+		// The integration gate's work tree is made while the tasks run.
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			addMu.Lock()
+			defer addMu.Unlock()
+			gateErr = r.freshWorktree(ctx, gateDir, base)
+		}()
+	}
 	for _, it := range its {
 		if it.work != "" {
 			// Done before a crash, recovered by resume.
@@ -143,6 +159,16 @@ func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA)
 		it.lt = r.log.TaskByID(string(it.t.ID))
 	}
 	r.fault("after-wave")
+	return gateErr
+}
+
+// waveGateDir is where a wave's integration gate runs, or "" when it has
+// no gate to run.
+func (r *runner) waveGateDir(number int, last bool) string {
+	if len(gates.Select(r.gates, nil, last)) == 0 {
+		return ""
+	}
+	return worktreeDir(r.repo, r.st.RunID, fmt.Sprintf("wave%d-gate", number))
 }
 
 // finished records one task of a wave done in its work tree. The caller
@@ -196,4 +222,10 @@ func waveNames(w []*planparse.Task) []string {
 		names[i] = string(t.ID)
 	}
 	return names
+}
+
+// ParallelFaultPoints lists the fault points only --jobs > 1 meets, in the
+// order a wave meets them (see FaultPoints).
+func ParallelFaultPoints() []string {
+	return []string{"after-wave-task", "after-wave", "after-stage-commit", "during-wave-gate", "after-advance"}
 }

@@ -51,9 +51,13 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 	if err := r.st.save(r.repo); err != nil {
 		return nil, err
 	}
-	r.execWave(ctx, its, base)
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
-	if err := r.integrate(ctx, its, base, r.st.WaveNumber, len(rest) == 0, res); err != nil {
+	gateDir := r.waveGateDir(r.st.WaveNumber, len(rest) == 0)
+	if err := r.execWave(ctx, its, base, gateDir); err != nil {
+		r.dropWorktrees(its, nil)
+		return res, r.stopTask(ctx, wave[0], err, res)
+	}
+	if err := r.integrate(ctx, its, base, r.st.WaveNumber, len(rest) == 0, gateDir, res); err != nil {
 		return res, err
 	}
 	more, err := r.loopWaves(ctx, rest)

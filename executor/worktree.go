@@ -48,18 +48,10 @@ func (r *runner) runIsolated(ctx context.Context, it *isolated, base gitops.SHA,
 
 func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA, mu, addMu *sync.Mutex) error {
 	t := it.t
-	if _, err := os.Stat(it.dir); err == nil {
-		// Left by a crashed or failed earlier attempt: start afresh.
-		_ = r.repo.RemoveWorktree(ctx, it.dir)
-		_ = os.RemoveAll(it.dir)
-	}
-	if err := os.MkdirAll(filepath.Dir(it.dir), 0o755); err != nil {
-		return err
-	}
 	// One git worktree add at a time: git reads the other work trees'
 	// administrative files while adding one, and a half-made one fails it.
 	addMu.Lock()
-	err := r.repo.AddWorktree(ctx, it.dir, base)
+	err := r.freshWorktree(ctx, it.dir, base)
 	addMu.Unlock()
 	if err != nil {
 		return err
@@ -97,6 +89,19 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	}
 	it.work, err = wt.CommitTreeOnly(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base)
 	return err
+}
+
+// freshWorktree makes a linked work tree at dir from base, replacing one a
+// crashed or failed earlier attempt left there.
+func (r *runner) freshWorktree(ctx context.Context, dir string, base gitops.SHA) error {
+	if _, err := os.Stat(dir); err == nil {
+		_ = r.repo.RemoveWorktree(ctx, dir)
+		_ = os.RemoveAll(dir)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	return r.repo.AddWorktree(ctx, dir, base)
 }
 
 // isolatedSteps is runSteps with the linked work tree as cwd.

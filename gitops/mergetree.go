@@ -156,3 +156,20 @@ func (r *Repo) WriteIndexTree(ctx context.Context) (SHA, error) {
 	r.stale = nil
 	return r.writeTree(ctx)
 }
+
+// CheckoutClean puts this (linked) work tree at rev, detached, discarding
+// local changes and removing untracked files that are not ignored (ignored
+// ones, build caches, stay). Hooks are disabled, as for AddWorktree.
+func (r *Repo) CheckoutClean(ctx context.Context, rev SHA) error {
+	if err := checkArg("revision", string(rev)); err != nil {
+		return err
+	}
+	if _, err := r.write(ctx, nil, "-c", "core.hooksPath="+os.DevNull, "checkout", "--detach", "--force", "--quiet", string(rev)); err != nil {
+		return fmt.Errorf("check out %s: %w", rev.Short(), err)
+	}
+	if _, err := r.write(ctx, nil, "clean", "-ffdq"); err != nil {
+		return fmt.Errorf("clean work tree: %w", err)
+	}
+	r.clean, r.stale = nil, nil
+	return nil
+}
