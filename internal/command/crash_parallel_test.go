@@ -1,0 +1,149 @@
+package command
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/gittest"
+)
+
+// crashWavePlan has a wave of three [P] tasks between two serial ones. Each
+// [P] step notes that it ran in runs.log next to the repository, so a task
+// run again after a crash shows; T003 is slow, so a kill when the first task
+// of the wave is done lands while it still runs; T001's gate and the
+// integration gate are slow so a kill can land inside them.
+const crashWavePlan = `---
+topic: crashwave
+gates:
+  - name: check
+    command: case "$PLANX_TASK_ID" in T001|wave*) sleep 0.4;; esac; test -f a.txt
+---
+- [ ] T001 Slow append
+  ` + "```sh run" + `
+  echo start >> a.txt
+  sleep 0.2
+  echo end >> a.txt
+  ` + "```" + `
+- [ ] T002 [P] Add b
+  ` + "```sh run" + `
+  echo T002 >> "$(dirname "$PLANX_PLAN")/../runs.log"
+  echo b > b.txt
+  ` + "```" + `
+- [ ] T003 [P] Add c
+  ` + "```sh run" + `
+  echo T003 >> "$(dirname "$PLANX_PLAN")/../runs.log"
+  sleep 0.6
+  mkdir -p sub && echo c > sub/c.txt
+  ` + "```" + `
+- [ ] T004 [P] Add d
+  ` + "```sh run" + `
+  echo T004 >> "$(dirname "$PLANX_PLAN")/../runs.log"
+  echo d > d.txt
+  ` + "```" + `
+- [ ] T005 Sum
+  ` + "```sh run" + `
+  cat b.txt sub/c.txt d.txt > sum.txt
+  ` + "```" + `
+`
+
+// TestKillAtEveryPointParallel is TestKillAtEveryPoint with --jobs 3: after
+// a SIGKILL at any point (the serial ones, met by T001 first, and the
+// wave's) and a resume, the history and files are those of an uninterrupted
+// --jobs 1 run, and a [P] task whose work was done is not run again.
+func TestKillAtEveryPointParallel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills and resumes planx once per fault point")
+	}
+	gittest.Setenv(t)
+	planx := planxBinary(t)
+	want, _ := crashWaveScenario(t, planx, "1", "")
+	points := append(executor.FaultPoints(), executor.ParallelFaultPoints()...)
+	for _, point := range points {
+		t.Run(point, func(t *testing.T) {
+			got, runs := crashWaveScenario(t, planx, "3", point)
+			if got != want {
+				t.Fatalf("after a kill at %s and resume:\n%s\nuninterrupted --jobs 1 run:\n%s", point, got, want)
+			}
+			once := 0
+			for _, id := range []string{"T002", "T003", "T004"} {
+				if strings.Count(runs, id) == 1 {
+					once++
+				}
+			}
+			switch point {
+			case "after-wave-task":
+				// Killed mid-wave: the task recorded done is not run again.
+				if once == 0 {
+					t.Fatalf("every [P] task ran again after a kill mid-wave:\n%s", runs)
+				}
+			case "after-wave", "after-stage-commit", "during-wave-gate", "after-advance":
+				if once != 3 {
+					t.Fatalf("a [P] task done before the kill ran again:\n%s", runs)
+				}
+			}
+		})
+	}
+}
+
+// crashWaveScenario runs crashWavePlan with --jobs jobs, killed at point
+// when it is not empty, resumes until done, and returns a summary of the
+// outcome and the [P] steps' runs.
+func crashWaveScenario(t *testing.T, planx, jobs, point string) (string, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.WriteFile(t, dir, "plan.md", crashWavePlan)
+	gittest.WriteFile(t, dir, "wip.txt", "uncommitted work before the run\n")
+	if point == "during-commit" {
+		// Make git commit slow enough for the kill to land inside it.
+		gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 0.3\n", 0o755)
+	}
+	cmd := exec.Command(planx, "run", "--jobs", jobs, "plan.md")
+	cmd.Dir = dir
+	if point != "" {
+		cmd.Env = append(os.Environ(), "PLANX_FAULT="+point)
+	}
+	out, err := cmd.CombinedOutput()
+	if point == "" {
+		if err != nil {
+			t.Fatalf("uninterrupted run: %v\n%s", err, out)
+		}
+	} else {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("planx was not killed at %s: %v\n%s", point, err, out)
+		}
+		waitForGit(t, dir)
+		res := exec.Command(planx, "resume")
+		res.Dir = dir
+		if out, err := res.CombinedOutput(); err != nil {
+			t.Fatalf("resume after a kill at %s: %v\n%s", point, err, out)
+		}
+	}
+	if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
+		t.Fatalf("tree not clean:\n%s", st)
+	}
+	if wt := gittest.Git(t, dir, "worktree", "list"); strings.Contains(wt, "planx/worktrees") {
+		t.Fatalf("work trees left after the run:\n%s", wt)
+	}
+	gittest.Git(t, dir, "fsck", "--strict", "--no-progress")
+	var b strings.Builder
+	b.WriteString(gittest.Git(t, dir, "log", "--format=%s") + "\n")
+	for _, line := range strings.Split(gittest.Git(t, dir, "ls-tree", "-r", "HEAD"), "\n") {
+		if !strings.Contains(line, "memory-bank/execute/") {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString(gittest.Git(t, dir, "show", "HEAD:a.txt") + "\n")
+	runs, _ := os.ReadFile(filepath.Join(dir, "..", "runs.log"))
+	return b.String(), string(runs)
+}
