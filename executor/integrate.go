@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,6 +190,9 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 	integrated := map[*isolated]bool{}
 	if len(keep) > 0 {
 		tip := keep[len(keep)-1]
+		if err := r.restoreLog(ctx, base); err != nil {
+			return r.stopTask(ctx, keep[0].it.t, err, res)
+		}
 		if err := r.repo.Advance(ctx, base, tip.commit, "planx: integrate wave"); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, res)
 		}
@@ -270,4 +274,23 @@ func (r *runner) keptWorktree(t *planparse.Task) string {
 		return ""
 	}
 	return r.relDir(dir)
+}
+
+// restoreLog puts the execution log in the work tree back to what commit
+// base has (removing it when base has none): a stop writes the log there,
+// and the commits being landed carry it whole, so the copy in the way of
+// the work tree's update is planx's own and nothing is lost.
+func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
+	path := relJoin(r.repo.Root, r.log.Path)
+	b, err := r.repo.ShowFile(ctx, base, r.log.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	case err != nil:
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }

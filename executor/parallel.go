@@ -27,8 +27,10 @@ func (r *runner) waves(tasks []*planparse.Task) [][]*planparse.Task {
 // loopWaves is loop for --jobs > 1: a wave of one task takes loop's path in
 // the user's work tree; a wider wave runs its tasks at once, each in its own
 // linked work tree, and integrates them in plan order (runWave).
-func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
-	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
+func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Result) (*Result, error) {
+	if res == nil {
+		res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
+	}
 	waves := r.waves(tasks)
 	r.warnParallel(waves)
 	n := 0

@@ -24,7 +24,7 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 	if len(wave) == 0 {
 		// The wave landed before the stop.
 		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
-		return r.loopWaves(ctx, rest)
+		return r.loopWaves(ctx, rest, nil)
 	}
 	r.out.println("planx: resuming run %s of %s in a parallel wave (%d task(s) left)", r.st.RunID, r.st.PlanPath, len(tasks))
 	n := len(r.st.ToRun) - len(tasks)
@@ -60,9 +60,5 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 	if err := r.integrate(ctx, its, base, r.st.WaveNumber, len(rest) == 0, gateDir, res); err != nil {
 		return res, err
 	}
-	more, err := r.loopWaves(ctx, rest)
-	if more != nil {
-		more.Done = append(res.Done, more.Done...)
-	}
-	return more, err
+	return r.loopWaves(ctx, rest, res)
 }

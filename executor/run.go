@@ -115,7 +115,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	r.out.runStart(r.planRel, runID, base, len(tasks))
 	if o.Jobs > 1 {
-		return r.loopWaves(ctx, tasks)
+		return r.loopWaves(ctx, tasks, nil)
 	}
 	return r.loop(ctx, tasks, false)
 }
