@@ -264,6 +264,17 @@ func (r *runner) relDir(dir string) string {
 	return dir
 }
 
+// waveNext is what to do after a stop in or after a parallel wave, or "".
+func (r *runner) waveNext(t *planparse.Task) string {
+	if r.st != nil && len(r.st.Wave) > 0 {
+		return "the run stopped inside a parallel wave; `planx resume` integrates the tasks whose work was done, without running them again, and runs the others again"
+	}
+	if dir := r.keptWorktree(t); dir != "" {
+		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in the work tree, or `planx skip` skips it", t.ID, dir)
+	}
+	return ""
+}
+
 // keptWorktree is the work tree a failed task of a parallel wave left, or "".
 func (r *runner) keptWorktree(t *planparse.Task) string {
 	if r.st == nil || r.repo == nil {
@@ -291,6 +302,9 @@ func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 		return nil
 	case err != nil:
 		return err
+	}
+	if cur, err := os.ReadFile(path); err == nil && string(cur) == string(b) {
+		return nil
 	}
 	return os.WriteFile(path, b, 0o644)
 }

@@ -298,8 +298,8 @@ func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) 
 }
 
 func (r *runner) nextSteps(t *planparse.Task) string {
-	if dir := r.keptWorktree(t); dir != "" {
-		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in the work tree, or `planx skip` skips it", t.ID, dir)
+	if next := r.waveNext(t); next != "" {
+		return next
 	}
 	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.ID)
 }

@@ -129,6 +129,9 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 		return err
 	}
 	r.clean, r.stale = nil, nil
+	// Stat data first: a file rewritten with the same content must not
+	// count as a local change. (Exit 1 only means some file is changed.)
+	_, _ = r.write(ctx, nil, "update-index", "-q", "--refresh")
 	if _, err := r.write(ctx, nil, "read-tree", "-m", "-u", string(old), string(new)); err != nil {
 		return fmt.Errorf("%w: update the work tree from %s to %s: %v", ErrRepoState, old.Short(), new.Short(), err)
 	}
