@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,7 +29,7 @@ type staged struct {
 // order, each as its own task commit made by a three-way merge onto the
 // chain so far (no work tree involved), gates the combined tree once, and
 // only then moves the branch and the user's work tree, in one step.
-func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA, number int, last bool, gateDir string, res *Result) error {
+func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA, number int, last bool, res *Result) error {
 	for _, it := range its {
 		if it.err != nil {
 			r.dropWorktrees(its, nil)
@@ -66,7 +65,7 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 		tip, plan = c, p
 		r.fault("after-stage-commit")
 	}
-	keep, err := r.gateWave(ctx, chain, number, last, gateDir)
+	keep, err := r.gateWave(ctx, chain, number, last)
 	if err != nil {
 		r.dropWorktrees(its, nil)
 		return r.stopTask(ctx, its[0].t, err, res)
@@ -103,14 +102,17 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 // (the wave's base is taken as passing: each task passed alone on it), and
 // returns how many commits of the chain to keep, marking the breaking
 // task failed.
-func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last bool, dir string) (int, error) {
+func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last bool) (int, error) {
 	sel := gates.Select(r.gates, nil, last)
-	if dir != "" {
-		defer func() { _ = r.repo.RemoveWorktree(context.Background(), dir) }()
-	}
-	if len(chain) == 0 || len(sel) == 0 || dir == "" {
+	if len(chain) == 0 || len(sel) == 0 {
 		return len(chain), nil
 	}
+	// A slot the wave's tasks are done with, checked out at each commit to gate.
+	dir, err := r.pool.take(ctx, r.repo, chain[len(chain)-1].commit)
+	if err != nil {
+		return 0, err
+	}
+	defer r.pool.put(dir)
 	wt, err := gitops.Open(ctx, dir)
 	if err != nil {
 		return 0, err
@@ -206,6 +208,13 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 		}
 	}
 	for _, it := range its {
+		if it.fail != nil && it.work != "" {
+			// Failed at integration: its slot went to the next task; its
+			// work is checked out again under its name for the person.
+			if _, err := os.Stat(it.dir); err != nil {
+				_ = freshWorktree(ctx, r.repo, it.dir, it.work)
+			}
+		}
 		if it.work != "" {
 			_ = r.repo.DeleteRef(ctx, workRef(r.st.RunID, it.t.ID))
 		}
@@ -244,14 +253,14 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 // (all when drop is nil).
 func (r *runner) dropWorktrees(its []*isolated, drop func(*isolated) bool) {
 	for _, it := range its {
+		if _, err := os.Stat(it.dir); err != nil {
+			continue
+		}
 		if drop == nil || drop(it) {
 			if err := r.repo.RemoveWorktree(context.Background(), it.dir); err != nil {
 				_ = os.RemoveAll(it.dir)
 			}
 		}
-	}
-	if len(its) > 0 {
-		_ = os.Remove(filepath.Dir(its[0].dir)) // the run's directory, once empty
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -98,12 +97,8 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	}
 	r.out.println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		number, strings.Join(waveNames(w), " "), max(r.o.Jobs, 1), base.Short())
-	gateDir := r.waveGateDir(number, last)
-	if err := r.execWave(ctx, its, base, gateDir); err != nil {
-		r.dropWorktrees(its, nil)
-		return r.stopTask(ctx, w[0], err, res)
-	}
-	return r.integrate(ctx, its, base, number, last, gateDir, res)
+	r.execWave(ctx, its, base)
+	return r.integrate(ctx, its, base, number, last, res)
 }
 
 // isolate makes the wave's log entries and its tasks' isolated runs.
@@ -125,21 +120,13 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 // and state take it, under mu, when the task is done, and a task done is
 // recorded (a ref to its work, and the state) before the next one ends, so
 // that a crash does not lose it.
-func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA, gateDir string) error {
-	var mu, addMu sync.Mutex
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, max(r.o.Jobs, 1))
-	var gateErr error
-	if gateDir != "" {
-		// The integration gate's work tree is made while the tasks run.
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			addMu.Lock()
-			defer addMu.Unlock()
-			gateErr = r.freshWorktree(ctx, gateDir, base)
-		}()
+func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA) {
+	if r.pool == nil {
+		r.pool = newSlots(r.repo, r.st.RunID)
 	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	jobs := make(chan struct{}, max(r.o.Jobs, 1))
 	for _, it := range its {
 		if it.work != "" {
 			// Done before a crash, recovered by resume.
@@ -149,9 +136,9 @@ func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			r.runIsolated(ctx, it, base, &mu, &addMu)
+			jobs <- struct{}{}
+			defer func() { <-jobs }()
+			r.runIsolated(ctx, it, base, &mu)
 			mu.Lock()
 			defer mu.Unlock()
 			r.finished(ctx, it)
@@ -162,16 +149,6 @@ func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA,
 		it.lt = r.log.TaskByID(string(it.t.ID))
 	}
 	r.fault("after-wave")
-	return gateErr
-}
-
-// waveGateDir is where a wave's integration gate runs, or "" when it has
-// no gate to run.
-func (r *runner) waveGateDir(number int, last bool) string {
-	if len(gates.Select(r.gates, nil, last)) == 0 {
-		return ""
-	}
-	return worktreeDir(r.repo, r.st.RunID, fmt.Sprintf("wave%d-gate", number))
 }
 
 // finished records one task of a wave done in its work tree. The caller

@@ -52,12 +52,8 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		return nil, err
 	}
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
-	gateDir := r.waveGateDir(r.st.WaveNumber, len(rest) == 0)
-	if err := r.execWave(ctx, its, base, gateDir); err != nil {
-		r.dropWorktrees(its, nil)
-		return res, r.stopTask(ctx, wave[0], err, res)
-	}
-	if err := r.integrate(ctx, its, base, r.st.WaveNumber, len(rest) == 0, gateDir, res); err != nil {
+	r.execWave(ctx, its, base)
+	if err := r.integrate(ctx, its, base, r.st.WaveNumber, len(rest) == 0, res); err != nil {
 		return res, err
 	}
 	return r.loopWaves(ctx, rest, res)

@@ -24,7 +24,8 @@ type isolated struct {
 	t    *planparse.Task
 	lt   *execlog.Task // the task's log entry: own while it runs, r.log's after
 	own  execlog.Task
-	dir  string     // the linked work tree
+	dir  string     // where the task's work tree is kept if it fails
+	slot string     // the work tree it runs in
 	work gitops.SHA // the task's work: a commit whose parent is the wave's base
 	fail *taskFailure
 	err  error // could not be run at all, or interrupted
@@ -39,24 +40,30 @@ func worktreeDir(repo *gitops.Repo, runID string, name string) string {
 // runIsolated executes, verifies and gates one task in a fresh work tree
 // made from base, and records its whole result as a commit on base. It
 // never touches the user's work tree; its output lines go through mu.
-func (r *runner) runIsolated(ctx context.Context, it *isolated, base gitops.SHA, mu, addMu *sync.Mutex) {
-	it.err = r.isolatedErr(ctx, it, base, mu, addMu)
+func (r *runner) runIsolated(ctx context.Context, it *isolated, base gitops.SHA, mu *sync.Mutex) {
+	it.err = r.isolatedErr(ctx, it, base, mu)
 	if errors.As(it.err, &it.fail) {
 		it.err = nil
 	}
+	switch {
+	case it.slot == "":
+	case it.fail != nil:
+		if err := r.pool.keep(ctx, r.repo, it.slot, it.dir); err != nil {
+			it.fail.what += " (its work tree could not be kept: " + err.Error() + ")"
+		}
+	default:
+		r.pool.put(it.slot)
+	}
 }
 
-func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA, mu, addMu *sync.Mutex) error {
+func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA, mu *sync.Mutex) error {
 	t := it.t
-	// One git worktree add at a time: git reads the other work trees'
-	// administrative files while adding one, and a half-made one fails it.
-	addMu.Lock()
-	err := r.freshWorktree(ctx, it.dir, base)
-	addMu.Unlock()
+	slot, err := r.pool.take(ctx, r.repo, base)
 	if err != nil {
 		return err
 	}
-	wt, err := gitops.Open(ctx, it.dir)
+	it.slot = slot
+	wt, err := gitops.Open(ctx, slot)
 	if err != nil {
 		return err
 	}
@@ -89,19 +96,6 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	}
 	it.work, err = wt.CommitTreeOnly(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base)
 	return err
-}
-
-// freshWorktree makes a linked work tree at dir from base, replacing one a
-// crashed or failed earlier attempt left there.
-func (r *runner) freshWorktree(ctx context.Context, dir string, base gitops.SHA) error {
-	if _, err := os.Stat(dir); err == nil {
-		_ = r.repo.RemoveWorktree(ctx, dir)
-		_ = os.RemoveAll(dir)
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return err
-	}
-	return r.repo.AddWorktree(ctx, dir, base)
 }
 
 // isolatedSteps is runSteps with the linked work tree as cwd.

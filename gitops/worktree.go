@@ -63,3 +63,17 @@ func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
 	}
 	return strings.TrimSpace(string(out)) == "true", nil
 }
+
+// MoveWorktree moves a linked work tree made by AddWorktree to dir, which
+// must not exist, keeping git's record of it right.
+func (r *Repo) MoveWorktree(ctx context.Context, from, to string) error {
+	for _, d := range []string{from, to} {
+		if err := checkArg("directory", d); err != nil {
+			return err
+		}
+	}
+	if _, err := r.write(ctx, nil, "worktree", "move", from, to); err != nil {
+		return fmt.Errorf("move worktree %s: %w", from, err)
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/planx-dev/planx/gitops"
+)
+
+// slots are a run's reusable linked work trees for parallel tasks. A slot
+// is made once (a whole checkout, which costs most in a large repository)
+// and then moved from task to task and wave to wave by checking out the
+// next base, which rewrites only the files that differ.
+type slots struct {
+	root string // .git/planx/worktrees/<run>
+	mu   sync.Mutex
+	free []string
+	next int
+	add  sync.Mutex // one git worktree add at a time (see take)
+}
+
+func newSlots(repo *gitops.Repo, runID string) *slots {
+	return &slots{root: worktreeDir(repo, runID, "")}
+}
+
+// take returns a slot checked out, clean, at rev.
+func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (string, error) {
+	s.mu.Lock()
+	var dir string
+	if n := len(s.free); n > 0 {
+		dir, s.free = s.free[n-1], s.free[:n-1]
+	} else {
+		s.next++
+		dir = filepath.Join(s.root, fmt.Sprintf("slot%d", s.next))
+	}
+	s.mu.Unlock()
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		// A slot of this run (reused, or left by a stop before a resume).
+		wt, err := gitops.Open(ctx, dir)
+		if err == nil {
+			if err = wt.CheckoutClean(ctx, rev); err == nil {
+				return dir, nil
+			}
+		}
+	}
+	// git worktree add reads the other work trees' administrative files,
+	// and one half made by a concurrent add fails it: one at a time.
+	s.add.Lock()
+	defer s.add.Unlock()
+	if err := freshWorktree(ctx, repo, dir, rev); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// put gives a slot back for another task.
+func (s *slots) put(dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.free = append(s.free, dir)
+}
+
+// keep moves a failed task's slot to the task's own name, where it stays
+// for the person to look at; the pool makes a new slot when it needs one.
+func (s *slots) keep(ctx context.Context, repo *gitops.Repo, slot, dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		_ = repo.RemoveWorktree(ctx, dir)
+		_ = os.RemoveAll(dir)
+	}
+	return repo.MoveWorktree(ctx, slot, dir)
+}
+
+// freshWorktree makes a linked work tree at dir from base, replacing one a
+// crashed or failed earlier attempt left there.
+func freshWorktree(ctx context.Context, repo *gitops.Repo, dir string, base gitops.SHA) error {
+	if _, err := os.Stat(dir); err == nil {
+		_ = repo.RemoveWorktree(ctx, dir)
+		_ = os.RemoveAll(dir)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	return repo.AddWorktree(ctx, dir, base)
+}
