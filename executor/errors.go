@@ -1,6 +1,11 @@
 package executor
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/planx-dev/planx/gitops"
+)
 
 // Sentinel errors. Callers test them with errors.Is.
 var (
@@ -16,3 +21,6 @@ var (
 	// used for it: the run is healthy and waits for `planx resume`).
 	ErrManual = errors.New("manual task")
 )
+
+// errNoRun: resume, skip or abort where no run is stopped (exit 5).
+var errNoRun = fmt.Errorf("%w: no stopped run here; start one with `planx run PLAN`", gitops.ErrRepoState)

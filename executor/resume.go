@@ -2,7 +2,10 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 
 	"github.com/planx-dev/planx/gitops"
@@ -125,6 +128,11 @@ func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan boo
 	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	// Nothing to continue: say so before the lock, whose file would create
+	// .git/planx/ in a repository that never ran planx.
+	if _, err := os.Stat(statePath(repo)); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, errNoRun
 	}
 	lk, err := acquireLock(repo, command)
 	if err != nil {

@@ -30,7 +30,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		return nil, nil, err
 	}
 	if st == nil {
-		return nil, nil, fmt.Errorf("%w: no stopped run here; start one with `planx run PLAN`", gitops.ErrRepoState)
+		return nil, nil, errNoRun
 	}
 	if !needPlan {
 		// Abort must work even when the plan no longer parses.
@@ -96,7 +96,11 @@ func (r *runner) checkHead(ctx context.Context) error {
 		r.head = head
 	}
 	r.expect = r.head.SHA
-	if ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA); err != nil || !ok {
+	ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA)
+	if err != nil {
+		return fmt.Errorf("check rollback commit %s is below HEAD: %w", r.st.Base.Short(), err)
+	}
+	if !ok {
 		return fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",
 			gitops.ErrRepoState, r.st.Base.Short())
 	}

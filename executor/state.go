@@ -112,7 +112,7 @@ func LoadState(repo *gitops.Repo) (*State, error) {
 	}
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("read run state %s: %w (remove it with `planx unlock --force` if it is corrupt)", statePath(repo), err)
+		return nil, fmt.Errorf("read run state %s: %w (if it is corrupt, delete it: the run's commits stay in git, its rollback commit under refs/planx/runs/)", statePath(repo), err)
 	}
 	return &st, nil
 }

@@ -28,38 +28,45 @@ const (
 	chainedName = "pre-push.planx-chained"
 )
 
-func newHookCmd(stdio *IO) *cli.Command {
+func newHookCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &hookOptions{}
+	rerun := &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the plan's gates before each push", Destination: &o.RerunGates}
 	return &cli.Command{
 		Name:  "hook",
 		Usage: "install or remove a pre-push hook that runs planx verify on what is pushed",
-		Description: "install writes a pre-push hook into git's hooks directory (core.hooksPath is honoured).\n" +
-			"An existing pre-push hook is kept as pre-push.planx-chained and runs first, with the same\n" +
-			"input; uninstall puts it back. The hook runs the planx that installed it (its absolute path),\n" +
-			"or planx from PATH when that file is gone. See docs/review.md.",
+		Description: describe(`install writes a pre-push hook into git's hooks directory (core.hooksPath is honoured).
+An existing pre-push hook is kept as pre-push.planx-chained and runs first, with the same
+input; uninstall puts it back. The hook runs the planx that installed it (its absolute path),
+or planx from PATH when that file is gone. See docs/review.md.`,
+			"planx hook install",
+			"planx hook install --rerun-gates",
+			"planx hook uninstall"),
 		Commands: []*cli.Command{
 			{
 				Name:  "install",
 				Usage: "install the pre-push hook (idempotent)",
-				Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the plan's gates before each push"}},
+				Flags: []cli.Flag{rerun},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runHookInstall(ctx, hookOptions{Dir: cmd.String("C"), RerunGates: cmd.Bool("rerun-gates")}, stdio)
+					o.Dir = g.dir
+					return runHookInstall(ctx, *o, stdio)
 				},
 			},
 			{
 				Name:  "uninstall",
 				Usage: "remove the pre-push hook, restoring a chained one",
-				Flags: []cli.Flag{dirFlag()},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runHookUninstall(ctx, hookOptions{Dir: cmd.String("C")}, stdio)
+					o.Dir = g.dir
+					return runHookUninstall(ctx, *o, stdio)
 				},
 			},
 			{
 				// What the installed script calls; git's stdin lines come through.
 				Name:   "pre-push",
 				Hidden: true,
-				Flags:  []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "rerun-gates"}},
+				Flags:  []cli.Flag{rerun},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runPrePush(ctx, hookOptions{Dir: cmd.String("C"), RerunGates: cmd.Bool("rerun-gates")}, stdio)
+					o.Dir = g.dir
+					return runPrePush(ctx, *o, stdio)
 				},
 			},
 		},

@@ -26,32 +26,36 @@ type logOptions struct {
 	All     bool // read the whole history, not only back to the oldest run refs/planx/runs records
 }
 
-func newLogCmd(stdio *IO) *cli.Command {
+func newLogCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &logOptions{}
 	return &cli.Command{
 		Name:      "log",
 		Usage:     "list planx runs, newest first, with each task's commit, status and gates, read from commit trailers",
 		ArgsUsage: "[PLAN]",
-		Description: "log reads the first-parent history of HEAD: it needs nothing but the commits, so it works\n" +
-			"on a fresh clone. It stops at the oldest run this clone recorded in refs/planx/runs/ (planx run\n" +
-			"writes one ref per run), so years of history before planx are not read; --all reads it all\n" +
-			"(a clone without those refs always does). With PLAN only that plan's runs are listed.\n" +
-			"JSON output follows docs/schema/log.json.",
+		Description: describe(`log reads the first-parent history of HEAD: it needs nothing but the commits, so it works
+on a fresh clone. It stops at the oldest run this clone recorded in refs/planx/runs/ (planx run
+writes one ref per run), so years of history before planx are not read; --all reads it all
+(a clone without those refs always does). With PLAN only that plan's runs are listed.
+JSON output follows docs/schema/log.json.`,
+			"planx log",
+			"planx log -n 1 memory-bank/plan/x.md",
+			"planx log --notes --all",
+			"planx log --json | jq '.runs[0].tasks[].status'"),
 		Flags: []cli.Flag{
-			dirFlag(),
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/log.json)"},
-			&cli.IntFlag{Name: "max-runs", Aliases: []string{"n"}, Usage: "list at most `N` runs (reading stops there)"},
-			&cli.BoolFlag{Name: "notes", Usage: "print each task's gate output note (refs/notes/planx) whole"},
-			&cli.BoolFlag{Name: "all", Usage: "read the whole history, also before the oldest run recorded in refs/planx/runs/ (runs made in other clones)"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/log.json)", Destination: &o.JSON},
+			&cli.IntFlag{Name: "max-runs", Aliases: []string{"n"}, Usage: "list at most `N` runs (reading stops there); 0 means no limit", Destination: &o.MaxRuns},
+			&cli.BoolFlag{Name: "notes", Usage: "print each task's gate output note (refs/notes/planx) whole", Destination: &o.Notes},
+			&cli.BoolFlag{Name: "all", Usage: "read the whole history, also before the oldest run recorded in refs/planx/runs/ (runs made in other clones)", Destination: &o.All},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() > 1 {
 				return fmt.Errorf("%w: log takes at most one PLAN argument", errUsage)
 			}
-			if cmd.Int("max-runs") < 0 {
+			if o.MaxRuns < 0 {
 				return fmt.Errorf("%w: --max-runs must not be negative", errUsage)
 			}
-			return runLog(ctx, logOptions{Dir: cmd.String("C"), Plan: cmd.Args().First(), JSON: cmd.Bool("json"),
-				MaxRuns: int(cmd.Int("max-runs")), Notes: cmd.Bool("notes"), All: cmd.Bool("all")}, stdio)
+			o.Dir, o.Plan = g.dir, cmd.Args().First()
+			return runLog(ctx, *o, stdio)
 		},
 	}
 }

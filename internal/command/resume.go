@@ -2,49 +2,79 @@ package command
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/planx-dev/planx/executor"
 	"github.com/urfave/cli/v3"
 )
 
-func newResumeCmd(stdio *IO) *cli.Command {
+// resumeOptions are the flags of `planx resume` and `planx skip`.
+type resumeOptions struct {
+	out         outputOptions
+	acceptDrift bool
+	retry       bool // resume only
+}
+
+// executor returns the options the executor takes for a run in dir.
+func (o resumeOptions) executor(dir string, stdio *IO) executor.ResumeOptions {
+	return executor.ResumeOptions{Dir: dir, AcceptDrift: o.acceptDrift, Retry: o.retry, Output: o.out.output(stdio)}
+}
+
+func newResumeCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &resumeOptions{}
 	return &cli.Command{
 		Name:    "resume",
 		Aliases: []string{"continue"},
 		Usage:   "continue a stopped run: commit the stopped task as fixed or done by hand, then go on",
-		Flags: []cli.Flag{dirFlag(), ciFlag(), jsonEventsFlag(), acceptDriftFlag(),
-			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again"},
+		Description: describe(`resume continues a run that stopped at a failed or manual task, like git rebase --continue.
+What is done is read from git. The stopped task's work in the tree is verified, gated and
+committed as it stands (you fixed it or did it by hand); with --retry what its attempt changed
+is discarded and the task runs again. Then the remaining tasks run.`,
+			"planx resume",
+			"planx resume --retry",
+			"planx resume --accept-drift   # go on although a committed task's text changed"),
+		Flags: []cli.Flag{ciFlag(&o.out), jsonEventsFlag(&o.out), acceptDriftFlag(o),
+			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again", Destination: &o.retry},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			o := resumeOptions(cmd, stdio)
-			o.Retry = cmd.Bool("retry")
-			_, err := executor.Resume(ctx, o)
-			return err
+			if cmd.NArg() > 0 {
+				return fmt.Errorf("%w: resume takes no arguments", errUsage)
+			}
+			return runResume(ctx, o.executor(g.dir, stdio))
 		},
 	}
 }
 
-func newSkipCmd(stdio *IO) *cli.Command {
+func runResume(ctx context.Context, o executor.ResumeOptions) error {
+	_, err := executor.Resume(ctx, o)
+	return err
+}
+
+func newSkipCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &resumeOptions{}
 	return &cli.Command{
 		Name:  "skip",
 		Usage: "skip the stopped task (discarding what its attempt changed) and go on",
-		Flags: []cli.Flag{dirFlag(), ciFlag(), jsonEventsFlag(), acceptDriftFlag()},
+		Description: describe(`skip gives up on the stopped task, like git rebase --skip: what its attempt changed is
+discarded, the skip is recorded in the execution log and in the next commit's Planx-Skipped
+trailer, and the remaining tasks run.`,
+			"planx skip",
+			"planx skip --ci"),
+		Flags: []cli.Flag{ciFlag(&o.out), jsonEventsFlag(&o.out), acceptDriftFlag(o)},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			_, err := executor.Skip(ctx, resumeOptions(cmd, stdio))
-			return err
+			if cmd.NArg() > 0 {
+				return fmt.Errorf("%w: skip takes no arguments", errUsage)
+			}
+			return runSkip(ctx, o.executor(g.dir, stdio))
 		},
 	}
 }
 
-// resumeOptions fills the options resume, skip and abort share.
-func resumeOptions(cmd *cli.Command, stdio *IO) executor.ResumeOptions {
-	return executor.ResumeOptions{
-		Dir:         cmd.String("C"),
-		AcceptDrift: cmd.Bool("accept-drift"),
-		Output:      outputFor(cmd, stdio),
-	}
+func runSkip(ctx context.Context, o executor.ResumeOptions) error {
+	_, err := executor.Skip(ctx, o)
+	return err
 }
 
-func acceptDriftFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "accept-drift", Usage: "go on although committed tasks changed in the plan"}
+func acceptDriftFlag(o *resumeOptions) cli.Flag {
+	return &cli.BoolFlag{Name: "accept-drift", Usage: "go on although committed tasks changed in the plan", Destination: &o.acceptDrift}
 }

@@ -16,19 +16,26 @@ type showOptions struct {
 	JSON bool
 }
 
-func newShowCmd(stdio *IO) *cli.Command {
+func newShowCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &showOptions{}
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show one task's commit: trailers, gates with their output note, and its execution log section",
 		ArgsUsage: "T003|COMMIT",
-		Description: "show T003 looks the task up in the most recent run reachable from HEAD; show COMMIT takes\n" +
-			"any revision naming a task commit. The gate output note (refs/notes/planx) is printed when present.",
-		Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"}},
+		Description: describe(`show T003 looks the task up in the most recent run reachable from HEAD; show COMMIT takes
+any revision naming a task commit. It prints the commit's Planx-* trailers, the gates it
+passed, the gate output note (refs/notes/planx) when present and the task's section of the
+execution log. A task or commit that does not exist exits 8.`,
+			"planx show T003",
+			"planx show HEAD~2",
+			"planx show --json T001 | jq .gates"),
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object", Destination: &o.JSON}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() != 1 {
 				return fmt.Errorf("%w: show takes one task id or commit (planx show T003)", errUsage)
 			}
-			return runShow(ctx, showOptions{Dir: cmd.String("C"), What: cmd.Args().First(), JSON: cmd.Bool("json")}, stdio)
+			o.Dir, o.What = g.dir, cmd.Args().First()
+			return runShow(ctx, *o, stdio)
 		},
 	}
 }
