@@ -63,6 +63,24 @@ type Issue struct {
 	Time       time.Time `json:"time,omitzero"`
 }
 
+// Resolve records how the open issues of task were resolved ("fixed: ...",
+// "retried: ...", "skipped: ..."). The returned func reopens them, for a
+// commit that did not happen after all.
+func (l *Log) Resolve(task, how string) (reopen func()) {
+	var idx []int
+	for i := range l.Issues {
+		if l.Issues[i].Task == task && l.Issues[i].Resolution == "" {
+			l.Issues[i].Resolution = how
+			idx = append(idx, i)
+		}
+	}
+	return func() {
+		for _, i := range idx {
+			l.Issues[i].Resolution = ""
+		}
+	}
+}
+
 // Task is one task's record.
 type Task struct {
 	ID       string `json:"id"`

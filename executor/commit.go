@@ -34,6 +34,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if last {
 		r.log.Status, r.log.Finished = StateCompleted, now
 	}
+	reopen := r.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
 	r.fault("after-tick")
 	if err := r.log.WriteFile(r.repo.Root); err != nil {
 		return "", fmt.Errorf("write execution log: %w", err)
@@ -41,6 +42,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	r.fault("after-log")
 	undo := func() {
 		lt.Status = "failed"
+		reopen()
 		if last {
 			r.log.Status, r.log.Finished = StateRunning, time.Time{}
 		}

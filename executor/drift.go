@@ -88,7 +88,9 @@ func (r *runner) checkDrift(ctx context.Context, h *history, accept bool) error 
 		b.WriteString("\n  " + d.String())
 	}
 	if accept {
-		r.log.Issues = append(r.log.Issues, r.issue("", "plan drift accepted with --accept-drift:"+b.String()))
+		is := r.issue("", "plan drift:"+b.String())
+		is.Resolution = "accepted with --accept-drift"
+		r.log.Issues = append(r.log.Issues, is)
 		r.out.println("planx: plan drift accepted:%s", b.String())
 		return nil
 	}

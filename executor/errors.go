@@ -20,6 +20,9 @@ var (
 	// ErrManual reports a run stopped on a manual task that a person must do (exit 3 is not
 	// used for it: the run is healthy and waits for `planx resume`).
 	ErrManual = errors.New("manual task")
+	// ErrAgentMissing reports agent tasks with no agent configured, or an
+	// agent whose program is not installed; found before the rollback commit.
+	ErrAgentMissing = errors.New("agent not available")
 )
 
 // errNoRun: resume, skip or abort where no run is stopped (exit 5).

@@ -80,7 +80,9 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
 		var f *taskFailure
 		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts {
-			r.log.Issues = append(r.log.Issues, r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what)))
+			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))
+			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", attempt+1, r.o.Attempts)
+			r.log.Issues = append(r.log.Issues, is)
 			r.out.warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.what, attempt+1, r.o.Attempts))
 			feedback = f.what
 			if f.tail != "" {

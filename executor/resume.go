@@ -59,6 +59,7 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 	}
 	switch {
 	case retry:
+		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, r.discard(ctx, r.st.Attempt)
 	case r.executorFor(t) == "manual" && r.st.Status == StateWaiting:
 		return true, nil // the person's work, or the lack of it, is verified
@@ -99,7 +100,10 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	r.st.Current, r.st.Phase = "", ""
 	lt := r.logTask(t)
 	lt.Status, lt.Finished = "skipped", r.o.now()
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, "skipped by `planx skip`"))
+	r.log.Resolve(string(t.ID), "skipped: `planx skip` discarded the attempt")
+	skip := r.issue(t.ID, "skipped by `planx skip`")
+	skip.Resolution = "skipped"
+	r.log.Issues = append(r.log.Issues, skip)
 	if err := r.save(); err != nil {
 		return nil, err
 	}

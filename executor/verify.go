@@ -88,7 +88,9 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	if r.o.StrictFiles {
 		return &taskFailure{what: msg + " (--strict-files)"}
 	}
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	is := r.issue(t.ID, msg)
+	is.Resolution = "allowed: --strict-files not set"
+	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
 	return nil
 }
@@ -136,7 +138,9 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
 	}
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit", len(own))
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	is := r.issue(t.ID, msg)
+	is.Resolution = "fixed: folded"
+	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
 	return nil
 }

@@ -69,6 +69,10 @@ func exitCode(err error) int {
 	// the prompt, or `planx approve` (or fetching refs/planx/approvals/*).
 	case errors.Is(err, approval.ErrNotApproved):
 		return ExitNotApproved
+	// The agent named by --agent, the plan or .planx.yaml cannot start: a
+	// setting to correct before anything ran, like a bad flag value.
+	case errors.Is(err, executor.ErrAgentMissing):
+		return ExitUsage
 	case errors.Is(err, review.ErrNotFound):
 		return ExitNotFound
 	case errors.Is(err, planparse.ErrInvalid), errors.Is(err, planparse.ErrUnreadable):
