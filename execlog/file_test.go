@@ -1,6 +1,7 @@
 package execlog
 
 import (
+	"github.com/planx-dev/planx/record"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -25,7 +26,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	l := sampleLog()
 	for i := 0; i < 2; i++ { // the second write replaces the first
 		if i == 1 {
-			l.Status = RunCompleted
+			l.Status = record.RunCompleted
 		}
 		if err := l.WriteFile(root); err != nil {
 			t.Fatal(err)

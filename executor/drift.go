@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Drift is a difference between the plan as it stands and the run: a
@@ -63,7 +64,7 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 	}
 	for id, c := range h.commits {
 		t := r.plan.Task(id)
-		if t == nil || "sha256:"+t.Hash() == trailer(c, TrailerTaskHash) {
+		if t == nil || "sha256:"+t.Hash() == trailer(c, record.TrailerTaskHash) {
 			continue
 		}
 		old := ""

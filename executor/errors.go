@@ -5,16 +5,17 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
 )
 
 // Sentinel errors. Callers test them with errors.Is.
 var (
 	// ErrTaskFailed reports a task whose step, verification, gate or commit hook failed (exit 3).
-	ErrTaskFailed = errors.New("task failed")
+	ErrTaskFailed = record.ErrTaskFailed
 	// ErrInterrupted reports a run stopped by a signal (exit 130).
 	ErrInterrupted = errors.New("interrupted")
 	// ErrDrift reports a committed task whose text changed in the plan (exit 6).
-	ErrDrift = errors.New("plan drift")
+	ErrDrift = record.ErrDrift
 	// ErrRunInProgress reports another run holding the repository (exit 5).
 	ErrRunInProgress = errors.New("run in progress")
 	// ErrManual reports a run stopped on a manual task that a person must do (exit 3 is not

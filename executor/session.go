@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // ResumeOptions configure `planx resume`, `planx skip` and `planx abort`.
@@ -61,8 +62,8 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 	}
 	// Commits a crash kept planx from recording are git's word: take it.
 	for id, c := range h.commits {
-		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != "done" {
-			lt.Status, lt.Commit, lt.Failure = "done", string(c.SHA), ""
+		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != record.TaskDone {
+			lt.Status, lt.Commit, lt.Failure = record.TaskDone, string(c.SHA), ""
 		}
 	}
 	r.st.SkipPending = nil
@@ -118,7 +119,7 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 		if err != nil {
 			return err
 		}
-		if len(cs) == 1 && trailer(cs[0], TrailerRun) == r.st.RunID && trailer(cs[0], TrailerRollback) == "true" {
+		if len(cs) == 1 && trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerRollback) == "true" {
 			return r.recordBase(ctx, cs[0].SHA, false)
 		}
 	}
@@ -133,14 +134,14 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, base, hea
 	}
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
 	for _, c := range commits {
-		if trailer(c, TrailerRun) != runID {
+		if trailer(c, record.TrailerRun) != runID {
 			continue
 		}
-		if id := trailer(c, TrailerTask); id != "" {
+		if id := trailer(c, record.TrailerTask); id != "" {
 			h.commits[planparse.TaskID(id)] = c
 		}
 		for _, tr := range c.Trailers {
-			if tr.Key == TrailerSkipped {
+			if tr.Key == record.TrailerSkipped {
 				h.skipped[planparse.TaskID(tr.Value)] = true
 			}
 		}

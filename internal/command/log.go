@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
@@ -108,7 +109,7 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 		lr := logRun{Run: r, Tasks: []logTask{}}
 		for _, t := range r.Tasks {
 			lt := logTask{TaskCommit: t, Status: t.Status()}
-			note, err := repo.Note(ctx, review.NoteRef, t.Commit)
+			note, err := repo.Note(ctx, record.NoteRef, t.Commit)
 			if err != nil {
 				return err
 			}

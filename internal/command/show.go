@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
@@ -67,7 +68,7 @@ func runShow(ctx context.Context, o showOptions, stdio *IO) error {
 		}
 	}
 	rep.Status = rep.TaskCommit.Status()
-	note, err := repo.Note(ctx, review.NoteRef, rep.Commit)
+	note, err := repo.Note(ctx, record.NoteRef, rep.Commit)
 	if err != nil {
 		return err
 	}
@@ -101,7 +102,7 @@ func writeShowText(w io.Writer, r showReport) {
 		fmt.Fprintf(w, "problem   %s\n", p)
 	}
 	if r.Note != nil {
-		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s", review.NoteRef, r.Commit.Short(), indent(*r.Note, "  "))
+		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s", record.NoteRef, r.Commit.Short(), indent(*r.Note, "  "))
 	}
 	switch {
 	case r.LogPath == "":
