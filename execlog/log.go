@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
 
@@ -102,27 +101,6 @@ type Gate struct {
 	TimedOut   bool          `json:"timed_out,omitempty"`
 	Tail       string        `json:"tail,omitempty"`
 	OutputPath string        `json:"output_path,omitempty"`
-}
-
-// New starts the log of a run of plan p, with every task pending. Run id,
-// rollback commit and branch are the caller's to fill in.
-func New(path string, p *planparse.Plan, started time.Time) *Log {
-	l := &Log{
-		Path:     path,
-		Title:    p.Title,
-		Topic:    p.Topic,
-		PlanPath: p.Path,
-		Started:  started,
-		Status:   record.RunRunning,
-	}
-	for _, t := range p.Tasks {
-		label := t.Label
-		if label == string(t.ID) {
-			label = ""
-		}
-		l.Tasks = append(l.Tasks, Task{ID: string(t.ID), Label: label, Title: t.Title, Status: record.TaskPending})
-	}
-	return l
 }
 
 // TaskByID returns the task with the given ID, or nil. The pointer is into

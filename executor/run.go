@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -17,6 +16,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -124,12 +124,7 @@ func (r *runner) ask() func(string) bool {
 	if !r.o.Terminal || r.o.JSON || r.o.In == nil {
 		return nil
 	}
-	return func(q string) bool {
-		fmt.Fprint(r.o.Out, q)
-		line, _ := bufio.NewReader(r.o.In).ReadString('\n')
-		a := strings.ToLower(strings.TrimSpace(line))
-		return a == "y" || a == "yes"
-	}
+	return func(q string) bool { return prompt.YesNo(r.o.In, r.o.Out, q) }
 }
 
 // prepare opens the repository, parses and validates the plan and merges the gates.

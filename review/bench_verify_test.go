@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
-	"github.com/planx-dev/planx/executor"
 )
 
 // benchRun makes a repository holding one real planx run of n tasks (the

@@ -22,18 +22,19 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":            {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":          {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff"},
+	"executor":          {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt"},
 	"approval":          {"planparse", "gitops", "risk"},
 	"risk":              {"planparse"},
 	"agent":             {"planparse"},
 	"planparse":         {},
 	"gates":             {"planparse", "internal/proc"},
-	"execlog":           {"planparse", "record"},
+	"execlog":           {"planparse", "record", "internal/fsutil"},
 	"gitops":            {},
 	"record":            {},
 	"internal/proc":     {},
 	"internal/fsutil":   {},
 	"internal/linediff": {},
+	"internal/prompt":   {},
 }
 
 // never are the arrows that must not appear even indirectly: what a

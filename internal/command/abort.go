@@ -1,12 +1,11 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/urfave/cli/v3"
 )
 
@@ -47,9 +46,7 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 		if !stdio.Terminal || o.out.isCI() {
 			return fmt.Errorf("%w: abort resets the branch; confirm with --yes when not on a terminal", errUsage)
 		}
-		fmt.Fprint(stdio.Out, "Abort the run and reset the branch to its state before the run? [y/N] ")
-		line, _ := bufio.NewReader(stdio.In).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		if !prompt.YesNo(stdio.In, stdio.Out, "Abort the run and reset the branch to its state before the run? [y/N] ") {
 			fmt.Fprintln(stdio.Out, "planx: not aborted")
 			return nil
 		}

@@ -1,17 +1,16 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/risk"
 	"github.com/urfave/cli/v3"
@@ -127,7 +126,7 @@ func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
 			return fmt.Errorf("%w: %s has %s steps: approving it needs --yes when planx cannot ask (no terminal, --ci or --json)",
 				errUsage, rel, rep.Level)
 		}
-		if !approveConfirm(stdio, fmt.Sprintf("Approve %s with %s steps? [y/N] ", rel, rep.Level)) {
+		if !prompt.YesNo(stdio.In, stdio.Out, fmt.Sprintf("\nApprove %s with %s steps? [y/N] ", rel, rep.Level)) {
 			return fmt.Errorf("%w: %s: declined", approval.ErrNotApproved, rel)
 		}
 	}
@@ -193,17 +192,6 @@ func approveSevere(w io.Writer, tasks []approveTask) {
 			fmt.Fprintf(w, "  %s line %d: %s %s: %s\n", t.ID, f.Line, f.Level, f.Rule, f.Detail)
 		}
 	}
-}
-
-// approveConfirm asks on the terminal; anything but y or yes is a no.
-func approveConfirm(stdio *IO, question string) bool {
-	fmt.Fprint(stdio.Out, "\n"+question)
-	line, _ := bufio.NewReader(stdio.In).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true
-	}
-	return false
 }
 
 func approveJSON(w io.Writer, v any) error {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
@@ -150,15 +151,8 @@ func runHookInstall(ctx context.Context, o hookOptions, stdio *IO) error {
 		}
 		fmt.Fprintf(stdio.Out, "planx: kept your pre-push hook as %s; it runs first\n", chained)
 	}
-	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
-		return fmt.Errorf("hook install: %w", err)
-	}
-	// Write then rename, so a push running meanwhile never sees half a script.
-	tmp := hook + ".planx-tmp"
-	if err := os.WriteFile(tmp, []byte(hookScript(o.Planx, o.RerunGates)), 0o755); err != nil {
-		return fmt.Errorf("hook install: %w", err)
-	}
-	if err := os.Rename(tmp, hook); err != nil {
+	// Atomic, so a push running meanwhile never sees half a script.
+	if err := fsutil.WriteAtomic(hook, []byte(hookScript(o.Planx, o.RerunGates)), 0o755); err != nil {
 		return fmt.Errorf("hook install: %w", err)
 	}
 	fmt.Fprintf(stdio.Out, "planx: pre-push hook installed at %s (runs %s)\n", hook, o.Planx)
