@@ -32,8 +32,8 @@ work tree at the abort from refs/planx/runs/<run>/work, and the execution log is
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation", Destination: &o.yes},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.NArg() > 0 {
-				return fmt.Errorf("%w: abort takes no arguments", errUsage)
+			if err := noArgs(cmd); err != nil {
+				return err
 			}
 			o.resume = executor.ResumeOptions{Dir: g.dir, Output: o.out.output(stdio)}
 			return runAbort(ctx, *o, stdio)

@@ -42,8 +42,8 @@ touching any repository of yours.`,
 			&cli.StringFlag{Name: "dir", Usage: "create the demo repository in `DIR` (must not exist or be empty)", Destination: &o.dir},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.NArg() > 0 {
-				return fmt.Errorf("%w: demo takes no arguments (--dir DIR chooses where)", errUsage)
+			if err := noArgs(cmd); err != nil {
+				return err
 			}
 			return runDemo(ctx, *o, stdio)
 		},

@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/planx-dev/planx/executor"
 	"github.com/urfave/cli/v3"
@@ -37,8 +36,8 @@ is discarded and the task runs again. Then the remaining tasks run.`,
 			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again", Destination: &o.retry},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.NArg() > 0 {
-				return fmt.Errorf("%w: resume takes no arguments", errUsage)
+			if err := noArgs(cmd); err != nil {
+				return err
 			}
 			return runResume(ctx, o.executor(g.dir, stdio))
 		},
@@ -62,8 +61,8 @@ trailer, and the remaining tasks run.`,
 			"planx skip --ci"),
 		Flags: []cli.Flag{ciFlag(&o.out), jsonEventsFlag(&o.out), acceptDriftFlag(o)},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.NArg() > 0 {
-				return fmt.Errorf("%w: skip takes no arguments", errUsage)
+			if err := noArgs(cmd); err != nil {
+				return err
 			}
 			return runSkip(ctx, o.executor(g.dir, stdio))
 		},

@@ -30,8 +30,8 @@ says so and creates nothing.`,
 			"planx -C ../service status"),
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object", Destination: &o.json}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.NArg() > 0 {
-				return fmt.Errorf("%w: status takes no arguments", errUsage)
+			if err := noArgs(cmd); err != nil {
+				return err
 			}
 			o.dir = g.dir
 			return runStatus(ctx, *o, stdio)

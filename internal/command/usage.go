@@ -140,3 +140,11 @@ func describe(paragraph string, examples ...string) string {
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
+
+// noArgs refuses arguments to a command that takes none.
+func noArgs(cmd *cli.Command) error {
+	if cmd.NArg() > 0 {
+		return fmt.Errorf("%w: %s takes no arguments, got %q", errUsage, cmd.Name, cmd.Args().First())
+	}
+	return nil
+}
