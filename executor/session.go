@@ -161,14 +161,7 @@ func trailer(c gitops.Commit, key string) string {
 // remaining lists the run's tasks not yet committed nor skipped, in the
 // plan's current order.
 func (r *runner) remaining(h *history) []*planparse.Task {
-	want := map[planparse.TaskID]bool{}
-	for _, id := range r.st.ToRun {
-		want[id] = true
-	}
-	skipped := map[planparse.TaskID]bool{}
-	for _, id := range r.st.Skipped {
-		skipped[id] = true
-	}
+	want, skipped := idSet(r.st.ToRun), idSet(r.st.Skipped)
 	var out []*planparse.Task
 	for _, t := range r.plan.Order() {
 		if want[t.ID] && h.commits[t.ID].SHA == "" && !skipped[t.ID] && !h.skipped[t.ID] {
@@ -176,4 +169,12 @@ func (r *runner) remaining(h *history) []*planparse.Task {
 		}
 	}
 	return out
+}
+
+func idSet(ids []planparse.TaskID) map[planparse.TaskID]bool {
+	set := make(map[planparse.TaskID]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set
 }

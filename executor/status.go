@@ -90,14 +90,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 }
 
 func (r *runner) taskStatuses(h *history, runStatus record.RunStatus) []TaskStatus {
-	want := map[planparse.TaskID]bool{}
-	for _, id := range r.st.ToRun {
-		want[id] = true
-	}
-	skipped := map[planparse.TaskID]bool{}
-	for _, id := range r.st.Skipped {
-		skipped[id] = true
-	}
+	want, skipped := idSet(r.st.ToRun), idSet(r.st.Skipped)
 	var out []TaskStatus
 	for _, t := range r.plan.Order() {
 		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: record.TaskPending}
