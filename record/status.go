@@ -33,4 +33,8 @@ const (
 	// and one that was ticked done before the run started.
 	TaskNotInRun      TaskStatus = "not in run"
 	TaskDoneBeforeRun TaskStatus = "done before run"
+	// Only read back from history (planx log, show): a task commit whose
+	// recorded gates did not all pass, and one whose trailers are malformed.
+	TaskGateFailed TaskStatus = "gate-failed"
+	TaskMalformed  TaskStatus = "malformed"
 )

@@ -46,16 +46,16 @@ func (t TaskCommit) GatesPassed() bool {
 	return true
 }
 
-// Status is "done", "gate-failed" or "malformed", in that order of
-// precedence from worst: malformed trailers prove nothing.
-func (t TaskCommit) Status() string {
+// Status is done, gate-failed or malformed, in that order of precedence
+// from worst: malformed trailers prove nothing.
+func (t TaskCommit) Status() record.TaskStatus {
 	switch {
 	case len(t.Problems) > 0:
-		return "malformed"
+		return record.TaskMalformed
 	case !t.GatesPassed():
-		return "gate-failed"
+		return record.TaskGateFailed
 	}
-	return "done"
+	return record.TaskDone
 }
 
 type commitKind int

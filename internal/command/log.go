@@ -64,8 +64,8 @@ JSON output follows docs/schema/log.json.`,
 // logTask is a task commit as `planx log --json` prints it.
 type logTask struct {
 	review.TaskCommit
-	Status string  `json:"status"`
-	Note   *string `json:"note"` // gate output note; null when none
+	Status record.TaskStatus `json:"status"`
+	Note   *string           `json:"note"` // gate output note; null when none
 }
 
 type logRun struct {

@@ -43,11 +43,11 @@ execution log. A task or commit that does not exist exits 8.`,
 
 type showReport struct {
 	review.TaskCommit
-	Run        string  `json:"run"`
-	Status     string  `json:"status"`
-	Note       *string `json:"note"`
-	LogPath    string  `json:"log_path"`
-	LogSection string  `json:"log_section"`
+	Run        string            `json:"run"`
+	Status     record.TaskStatus `json:"status"`
+	Note       *string           `json:"note"`
+	LogPath    string            `json:"log_path"`
+	LogSection string            `json:"log_section"`
 }
 
 func runShow(ctx context.Context, o showOptions, stdio *IO) error {
