@@ -36,7 +36,7 @@ work tree at the abort from refs/planx/runs/<run>/work, and the execution log is
 				return err
 			}
 			o.resume = executor.ResumeOptions{Dir: g.dir, Output: o.out.output(stdio)}
-			return runAbort(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runAbort)
 		},
 	}
 }

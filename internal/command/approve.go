@@ -59,7 +59,7 @@ when it changed since, 7 when it has no approval.`,
 				return fmt.Errorf("%w: --format: %v", errUsage, err)
 			}
 			o.Path, o.Dir = cmd.Args().First(), g.dir
-			return runApprove(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runApprove)
 		},
 	}
 }

@@ -27,7 +27,7 @@ type demoOptions struct {
 	dir string // where to create the throwaway repository; a new temp dir when empty
 }
 
-func newDemoCmd(stdio *IO) *cli.Command {
+func newDemoCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &demoOptions{}
 	return &cli.Command{
 		Name:  "demo",
@@ -45,7 +45,7 @@ touching any repository of yours.`,
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			return runDemo(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runDemo)
 		},
 	}
 }

@@ -49,7 +49,7 @@ or planx from PATH when that file is gone. See docs/review.md.`,
 				Flags: []cli.Flag{rerun},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					o.Dir = g.dir
-					return runHookInstall(ctx, *o, stdio)
+					return dispatch(ctx, g, *o, stdio, runHookInstall)
 				},
 			},
 			{
@@ -57,7 +57,7 @@ or planx from PATH when that file is gone. See docs/review.md.`,
 				Usage: "remove the pre-push hook, restoring a chained one",
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					o.Dir = g.dir
-					return runHookUninstall(ctx, *o, stdio)
+					return dispatch(ctx, g, *o, stdio, runHookUninstall)
 				},
 			},
 			{
@@ -67,7 +67,7 @@ or planx from PATH when that file is gone. See docs/review.md.`,
 				Flags:  []cli.Flag{rerun},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					o.Dir = g.dir
-					return runPrePush(ctx, *o, stdio)
+					return dispatch(ctx, g, *o, stdio, runPrePush)
 				},
 			},
 		},

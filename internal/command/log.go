@@ -56,7 +56,7 @@ JSON output follows docs/schema/log.json.`,
 				return fmt.Errorf("%w: --max-runs must not be negative", errUsage)
 			}
 			o.Dir, o.Plan = g.dir, cmd.Args().First()
-			return runLog(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runLog)
 		},
 	}
 }

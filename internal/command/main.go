@@ -35,6 +35,21 @@ func StdIO() *IO {
 // command name (planx -C DIR status, planx status -C DIR).
 type globalOptions struct {
 	dir string // -C: run as if started in dir, like git -C
+
+	// parsed, when set, receives each command's parsed options instead of
+	// the command running: the seam through which tests check what a
+	// command line parses to (gh's runF), without a repository or a run.
+	parsed func(opts any)
+}
+
+// dispatch hands a command's parsed options to its plain run function, or
+// to g.parsed in tests.
+func dispatch[O any](ctx context.Context, g *globalOptions, o O, stdio *IO, run func(context.Context, O, *IO) error) error {
+	if g.parsed != nil {
+		g.parsed(o)
+		return nil
+	}
+	return run(ctx, o, stdio)
 }
 
 // Main runs planx with args (args[0] is the program name) and returns the exit code.
@@ -59,8 +74,9 @@ func runRoot(ctx context.Context, root *cli.Command, args []string, stdio *IO) i
 	return code
 }
 
-func newRoot(stdio *IO) *cli.Command {
-	g := &globalOptions{}
+func newRoot(stdio *IO) *cli.Command { return newRootWith(stdio, &globalOptions{}) }
+
+func newRootWith(stdio *IO, g *globalOptions) *cli.Command {
 	root := &cli.Command{
 		Name:  "planx",
 		Usage: "execute a markdown implementation plan, one verified and gated git commit per task",
@@ -95,6 +111,6 @@ func commands(stdio *IO, g *globalOptions) []*cli.Command {
 		newUnlockCmd(stdio, g),
 		newLogCmd(stdio, g), newShowCmd(stdio, g), newVerifyCmd(stdio, g), newHookCmd(stdio, g),
 		newApproveCmd(stdio, g),
-		newDemoCmd(stdio),
+		newDemoCmd(stdio, g),
 	}
 }

@@ -39,12 +39,12 @@ is discarded and the task runs again. Then the remaining tasks run.`,
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			return runResume(ctx, o.executor(g.dir, stdio))
+			return dispatch(ctx, g, o.executor(g.dir, stdio), stdio, runResume)
 		},
 	}
 }
 
-func runResume(ctx context.Context, o executor.ResumeOptions) error {
+func runResume(ctx context.Context, o executor.ResumeOptions, _ *IO) error {
 	_, err := executor.Resume(ctx, o)
 	return err
 }
@@ -64,12 +64,12 @@ trailer, and the remaining tasks run.`,
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			return runSkip(ctx, o.executor(g.dir, stdio))
+			return dispatch(ctx, g, o.executor(g.dir, stdio), stdio, runSkip)
 		},
 	}
 }
 
-func runSkip(ctx context.Context, o executor.ResumeOptions) error {
+func runSkip(ctx context.Context, o executor.ResumeOptions, _ *IO) error {
 	_, err := executor.Skip(ctx, o)
 	return err
 }

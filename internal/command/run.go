@@ -61,7 +61,7 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			if !cmd.IsSet("attempts") {
 				e.Attempts = 0
 			}
-			return runRun(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runRun)
 		},
 	}
 }

@@ -36,7 +36,7 @@ execution log. A task or commit that does not exist exits 8.`,
 				return fmt.Errorf("%w: show takes one task id or commit (planx show T003)", errUsage)
 			}
 			o.Dir, o.What = g.dir, cmd.Args().First()
-			return runShow(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runShow)
 		},
 	}
 }

@@ -34,7 +34,7 @@ says so and creates nothing.`,
 				return err
 			}
 			o.dir = g.dir
-			return runStatus(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runStatus)
 		},
 	}
 }

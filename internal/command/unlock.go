@@ -31,7 +31,7 @@ abort it as before.`,
 				return fmt.Errorf("%w: unlock removes a lock another planx may hold; pass --force", errUsage)
 			}
 			o.dir = g.dir
-			return runUnlock(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runUnlock)
 		},
 	}
 }

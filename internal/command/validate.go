@@ -46,7 +46,7 @@ has errors; warnings alone exit 0. It reads only the plan: no repository is need
 				return fmt.Errorf("%w: --format: %v", errUsage, err)
 			}
 			o.Path = inDir(g.dir, cmd.Args().First())
-			return runValidate(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runValidate)
 		},
 	}
 }

@@ -52,7 +52,7 @@ JSON output follows docs/schema/verify.json.`,
 			if o.Range != "" && o.Rev != "" {
 				return fmt.Errorf("%w: give a range or --rev, not both", errUsage)
 			}
-			return runVerify(ctx, *o, stdio)
+			return dispatch(ctx, g, *o, stdio, runVerify)
 		},
 	}
 }
