@@ -249,7 +249,7 @@ func (r *Repo) CommitRules(ctx context.Context) (CommitRules, error) {
 func (r *Repo) commitHooks() []string {
 	var hooks []string
 	for _, h := range []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"} {
-		if hookInstalled(r.abs(r.hooks), h) {
+		if hookInstalled(absIn(r.Root, r.hooks), h) {
 			hooks = append(hooks, h)
 		}
 	}

@@ -49,15 +49,15 @@ func (r *Repo) HooksDir(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("locate hooks: %w", err)
 	}
-	return r.abs(strings.TrimSpace(string(out))), nil
+	return absIn(r.Root, strings.TrimSpace(string(out))), nil
 }
 
-// abs resolves a path git printed relative to the work tree.
-func (r *Repo) abs(p string) string {
+// absIn resolves a path git printed relative to the work tree root.
+func absIn(root, p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}
-	return filepath.Join(r.Root, p)
+	return filepath.Join(root, p)
 }
 
 // hookInstalled reports whether git would run hook name from dir: an
