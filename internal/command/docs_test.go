@@ -95,3 +95,21 @@ func manPage(md string) string {
 		"# COMMANDS\n" + strings.ReplaceAll(body, "\n## ", "\n# ")
 	return string(md2man.Render([]byte(src)))
 }
+
+// Every command explains itself like gh's: a paragraph on what it does and
+// when to use it, then two to four examples.
+func TestEveryCommandHasDescriptionAndExamples(t *testing.T) {
+	for _, c := range newRoot(&IO{In: strings.NewReader("")}).Commands {
+		if c.Hidden || c.Name == "help" || c.Name == "completion" {
+			continue
+		}
+		para, examples, ok := strings.Cut(c.Description, "\n\nExamples:\n")
+		if !ok || len(strings.Fields(para)) < 25 {
+			t.Errorf("planx %s: no description paragraph (25 words or more) followed by examples", c.Name)
+			continue
+		}
+		if n := strings.Count(examples, "  $ planx "); n < 2 || n > 4 {
+			t.Errorf("planx %s: %d examples, want 2 to 4", c.Name, n)
+		}
+	}
+}

@@ -24,7 +24,8 @@ func newUnlockCmd(stdio *IO, g *globalOptions) *cli.Command {
 taken over by the next planx anyway; unlock is for a lock held from another host or a
 process you know is dead. It does not touch the stopped run's state: resume, skip or
 abort it as before.`,
-			"planx unlock --force"),
+			"planx unlock --force",
+			"planx status && planx -C ../service unlock --force"),
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "required: remove the lock whoever holds it", Destination: &o.force}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if !o.force {
