@@ -105,7 +105,7 @@ printf '%s' "$input" | "$planx" hook pre-push` + flags + `
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func hookPaths(ctx context.Context, dir string) (hook, chained string, err error) {
-	repo, err := openReviewRepo(ctx, dir)
+	repo, err := openRepo(ctx, dir)
 	if err != nil {
 		return "", "", err
 	}
@@ -196,7 +196,7 @@ func runHookUninstall(ctx context.Context, o hookOptions, stdio *IO) error {
 // known here, else the latest run reachable from the local tip (a new branch,
 // or a remote tip this clone never fetched). Deletions are skipped.
 func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ type logReport struct {
 }
 
 func runLog(ctx context.Context, o logOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}
@@ -109,13 +109,8 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 		lr := logRun{Run: r, Tasks: []logTask{}}
 		for _, t := range r.Tasks {
 			lt := logTask{TaskCommit: t, Status: t.Status()}
-			note, err := repo.Note(ctx, record.NoteRef, t.Commit)
-			if err != nil {
+			if lt.Note, err = gateNote(ctx, repo, t.Commit); err != nil {
 				return err
-			}
-			if note != nil {
-				s := string(note)
-				lt.Note = &s
 			}
 			lr.Tasks = append(lr.Tasks, lt)
 		}
@@ -203,12 +198,23 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "") + "\n"
 }
 
-// openReviewRepo opens the repository at dir ("" for the current directory).
-func openReviewRepo(ctx context.Context, dir string) (*gitops.Repo, error) {
+// openRepo opens the repository at dir (-C; "" for the current directory).
+func openRepo(ctx context.Context, dir string) (*gitops.Repo, error) {
 	if dir == "" {
 		dir = "."
 	}
 	return gitops.Open(ctx, dir)
+}
+
+// gateNote is the gate output note of a task commit (refs/notes/planx),
+// nil when it has none.
+func gateNote(ctx context.Context, repo *gitops.Repo, sha gitops.SHA) (*string, error) {
+	note, err := repo.Note(ctx, record.NoteRef, sha)
+	if note == nil || err != nil {
+		return nil, err
+	}
+	s := string(note)
+	return &s, nil
 }
 
 // reviewPlanArg turns a plan argument into the repo-relative path the Refs

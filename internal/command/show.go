@@ -51,7 +51,7 @@ type showReport struct {
 }
 
 func runShow(ctx context.Context, o showOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}
@@ -68,13 +68,8 @@ func runShow(ctx context.Context, o showOptions, stdio *IO) error {
 		}
 	}
 	rep.Status = rep.TaskCommit.Status()
-	note, err := repo.Note(ctx, record.NoteRef, rep.Commit)
-	if err != nil {
+	if rep.Note, err = gateNote(ctx, repo, rep.Commit); err != nil {
 		return err
-	}
-	if note != nil {
-		s := string(note)
-		rep.Note = &s
 	}
 	if rep.LogPath, rep.LogSection, err = review.LogSection(ctx, repo, rep.TaskCommit); err != nil {
 		return err

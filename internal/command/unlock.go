@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/executor"
-	"github.com/planx-dev/planx/gitops"
 	"github.com/urfave/cli/v3"
 )
 
@@ -38,7 +37,7 @@ abort it as before.`,
 }
 
 func runUnlock(ctx context.Context, o unlockOptions, stdio *IO) error {
-	repo, err := gitops.Open(ctx, firstNonEmptyStr(o.dir, "."))
+	repo, err := openRepo(ctx, o.dir)
 	if err != nil {
 		return err
 	}
@@ -47,11 +46,4 @@ func runUnlock(ctx context.Context, o unlockOptions, stdio *IO) error {
 		fmt.Fprintf(stdio.Out, "planx: %s\n", msg)
 	}
 	return err
-}
-
-func firstNonEmptyStr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -58,7 +58,7 @@ JSON output follows docs/schema/verify.json.`,
 }
 
 func runVerify(ctx context.Context, o verifyOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}
