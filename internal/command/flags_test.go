@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"io"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -33,12 +34,13 @@ func parse(t *testing.T, args ...string) any {
 // a misspelt field does not compile), -C works before and after the
 // command, and defaults are what the run functions expect.
 func TestFlagsBindToOptions(t *testing.T) {
-	got := parse(t, "-C", "repo", "run", "--format", "kiro", "--all", "--require-clean", "--allow-detached",
+	dir := t.TempDir() // -C must name a directory
+	got := parse(t, "-C", dir, "run", "--format", "kiro", "--all", "--require-clean", "--allow-detached",
 		"--no-verify", "-n", "--step-timeout", "5m", "--task-timeout", "1h", "--gate", "a=x", "--gate", "b=y",
 		"--log-dir", "logs", "--agent", "claude", "--attempts", "3", "--strict-files", "-y", "--require-approval",
 		"--ci", "--json", "plan.md")
 	want := runOptions{
-		exec: executor.Options{PlanPath: "plan.md", Dir: "repo", All: true, RequireClean: true, AllowDetached: true,
+		exec: executor.Options{PlanPath: "plan.md", Dir: dir, All: true, RequireClean: true, AllowDetached: true,
 			NoVerify: true, DryRun: true, StepTimeout: 5 * time.Minute, TaskTimeout: time.Hour,
 			Gates: []string{"a=x", "b=y"}, LogDir: "logs", Agent: "claude", Attempts: 3, StrictFiles: true,
 			Yes: true, RequireApproval: true},
@@ -55,26 +57,26 @@ func TestFlagsBindToOptions(t *testing.T) {
 		t.Errorf("run defaults: %+v", got.exec)
 	}
 
-	if got, want := parse(t, "log", "-C", "repo", "-n", "2", "--notes", "--all", "--json", "p.md"),
-		(logOptions{Dir: "repo", Plan: "p.md", JSON: true, MaxRuns: 2, Notes: true, All: true}); !reflect.DeepEqual(got, want) {
+	if got, want := parse(t, "log", "-C", dir, "-n", "2", "--notes", "--all", "--json", "p.md"),
+		(logOptions{Dir: dir, Plan: "p.md", JSON: true, MaxRuns: 2, Notes: true, All: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("log options:\n got %+v\nwant %+v", got, want)
 	}
 	if got, want := parse(t, "verify", "--rerun-gates", "--rev", "v1", "--plan", "p.md", "--json"),
 		(verifyOptions{Rev: "v1", Plan: "p.md", RerunGates: true, JSON: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("verify options:\n got %+v\nwant %+v", got, want)
 	}
-	if got, want := parse(t, "-C", "/r", "show", "--json", "T003"), (showOptions{Dir: "/r", What: "T003", JSON: true}); !reflect.DeepEqual(got, want) {
+	if got, want := parse(t, "-C", dir, "show", "--json", "T003"), (showOptions{Dir: dir, What: "T003", JSON: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("show options:\n got %+v\nwant %+v", got, want)
 	}
-	if got, want := parse(t, "validate", "-C", "d", "--format", "speckit", "tasks.md"),
-		(validateOptions{Path: "d/tasks.md", Format: planparse.FormatSpecKit}); !reflect.DeepEqual(got, want) {
+	if got, want := parse(t, "validate", "-C", dir, "--format", "speckit", "tasks.md"),
+		(validateOptions{Path: filepath.Join(dir, "tasks.md"), Format: planparse.FormatSpecKit}); !reflect.DeepEqual(got, want) {
 		t.Errorf("validate options:\n got %+v\nwant %+v", got, want)
 	}
 	if got, want := parse(t, "approve", "--yes", "--check", "--ci", "p.md"),
 		(approveOptions{Path: "p.md", Yes: true, Check: true, out: outputOptions{ci: true}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("approve options:\n got %+v\nwant %+v", got, want)
 	}
-	if got := parse(t, "-C", "r", "resume", "--retry", "--accept-drift").(executor.ResumeOptions); got.Dir != "r" || !got.Retry || !got.AcceptDrift {
+	if got := parse(t, "-C", dir, "resume", "--retry", "--accept-drift").(executor.ResumeOptions); got.Dir != dir || !got.Retry || !got.AcceptDrift {
 		t.Errorf("resume options: %+v", got)
 	}
 	if got := parse(t, "skip").(executor.ResumeOptions); got.Retry || got.AcceptDrift || got.Dir != "" {
@@ -83,7 +85,7 @@ func TestFlagsBindToOptions(t *testing.T) {
 	if got, want := parse(t, "unlock", "--force"), (unlockOptions{force: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("unlock options: %+v", got)
 	}
-	if got, want := parse(t, "hook", "install", "--rerun-gates", "-C", "x"), (hookOptions{Dir: "x", RerunGates: true}); !reflect.DeepEqual(got, want) {
+	if got, want := parse(t, "hook", "install", "--rerun-gates", "-C", dir), (hookOptions{Dir: dir, RerunGates: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("hook install options: %+v", got)
 	}
 }

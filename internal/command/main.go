@@ -92,6 +92,7 @@ func newRootWith(stdio *IO, g *globalOptions) *cli.Command {
 		Suggest:               true,
 		// planx maps errors to exit codes itself (exit.go); keep urfave/cli from calling os.Exit.
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		Before:         checkDir(g),
 		Action:         rootAction,
 		Commands:       commands(stdio, g),
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -147,4 +148,18 @@ func noArgs(cmd *cli.Command) error {
 		return fmt.Errorf("%w: %s takes no arguments, got %q", errUsage, cmd.Name, cmd.Args().First())
 	}
 	return nil
+}
+
+// checkDir refuses a -C DIR that is not a directory before any command
+// runs, as git -C does ("cannot change to ..."), as a usage error.
+func checkDir(g *globalOptions) cli.BeforeFunc {
+	return func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+		if g.dir == "" {
+			return ctx, nil
+		}
+		if fi, err := os.Stat(g.dir); err != nil || !fi.IsDir() {
+			return ctx, &usageError{cmd: "planx", err: fmt.Errorf("%w: -C %s: not a directory", errUsage, g.dir)}
+		}
+		return ctx, nil
+	}
 }
