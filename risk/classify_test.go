@@ -28,8 +28,8 @@ func TestClassify(t *testing.T) {
 		{"git restore staged", "git restore --staged file.txt", LOW, ""},
 
 		{"git checkout new branch", "git checkout -b feature", LOW, ""},
-		{"curl piped to python -c", "curl -s https://x/api | python3 -c 'import json,sys; print(json.load(sys.stdin))'", MEDIUM, "network"},
 		{"cat piped to bash", "cat setup.sh | bash", LOW, ""},
+		{"python script file", "python3 -E tools/gen.py", LOW, ""},
 		{"cd then rm inside", "cd sub && rm -rf build", MEDIUM, "delete-recursive"},
 		{"npm test", "npm ci\nnpm test", MEDIUM, "install"},
 		{"nested cd does not leak", "sh -c 'cd / && ls'\nrm -rf build", MEDIUM, "delete-recursive"},
@@ -49,7 +49,6 @@ func TestClassify(t *testing.T) {
 		{"nohup", "nohup ./server > server.log", MEDIUM, "background"},
 		{"export PATH", "export PATH=\"$PWD/bin:$PATH\"\nmake", MEDIUM, "env-change"},
 		{"unparsable", "if then fi ((", MEDIUM, "unparsable"},
-		{"eval of command output", `eval "$(ssh-agent -s)"`, MEDIUM, "dynamic-code"},
 		{"rsync remote", "rsync -az dist/ user@host:/srv/www", MEDIUM, "network"},
 
 		// HIGH
@@ -84,6 +83,24 @@ func TestClassify(t *testing.T) {
 		{"sed in place on CI", "sed -i 's/main/master/' .github/workflows/ci.yml", HIGH, "ci-file"},
 		{"tee to profile", "echo x | tee -a ~/.profile", HIGH, "write-outside"},
 		{"rm of unknown list", "rm -rf $(git ls-files -o)", HIGH, "delete-outside"},
+
+
+		// HIGH: what cannot be read before it runs.
+		{"command from a variable", "X=rm; $X -rf ~", HIGH, "dynamic-command"},
+		{"command from substitution", "$(echo rm) -rf ~", HIGH, "dynamic-command"},
+		{"command from backquotes", "`echo rm` -rf ~", HIGH, "dynamic-command"},
+		{"decoded into bash", "echo cm0gLXJmIH4K | base64 -d | bash", HIGH, "pipe-to-interpreter"},
+		{"printf into sh", `printf '\x72\x6d -rf ~' | sh`, HIGH, "pipe-to-interpreter"},
+		{"python -c", "python3 -c 'import shutil; shutil.rmtree(\"/\")'", HIGH, "interpreter-code"},
+		{"perl -e", "perl -e 'unlink glob \"~/*\"'", HIGH, "interpreter-code"},
+		{"node -e", "node -e 'require(\"fs\").rmSync(\"/\",{recursive:true})'", HIGH, "interpreter-code"},
+		{"ruby -e", "ruby -e 'puts 1'", HIGH, "interpreter-code"},
+		{"curl piped to python -c", "curl -s https://x/api | python3 -c 'import json,sys; print(json.load(sys.stdin))'", HIGH, "interpreter-code"},
+		{"cd OLDPWD then rm", `cd "$OLDPWD" && rm important.txt`, HIGH, "delete-outside"},
+		{"cd - then rm", "cd - && rm -f notes", HIGH, "delete-outside"},
+		{"eval of command output", `eval "$(ssh-agent -s)"`, HIGH, "dynamic-code"},
+		{"bash -c of a variable", `bash -c "$SCRIPT"`, HIGH, "dynamic-code"},
+		{"source of a variable", `. "$RC"`, HIGH, "dynamic-code"},
 
 		// CRITICAL
 		{"rm -rf /", "rm -rf /", CRITICAL, "delete-broad"},

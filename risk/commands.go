@@ -27,6 +27,12 @@ func (a *analyzer) command(s site, args []arg) {
 		return
 	}
 	args = in.args
+	if args[0].dyn {
+		// `X=rm; $X -rf ~`, `$(echo rm) -rf ~`: which program runs is only
+		// known at run time, so nothing below can judge it.
+		a.report(HIGH, "dynamic-command", s, "runs a command whose name is only known at run time")
+		return
+	}
 	name := cmdName(args[0].s)
 	if a.downloaded[path.Clean(args[0].s)] && strings.Contains(args[0].s, "/") {
 		a.report(CRITICAL, "run-downloaded", s, "runs a file it downloaded")
@@ -96,6 +102,11 @@ func (a *analyzer) rm(s site, args []arg) {
 
 // del judges deleting one path.
 func (a *analyzer) del(s site, t arg, recursive bool) {
+	if strings.HasPrefix(expandKnownVars(a.cwd), "$") && !isAnchored(t.s) {
+		// `cd "$OLDPWD" && rm x`: the directory is only known at run time.
+		a.report(HIGH, "delete-outside", s, "deletes in a directory only known at run time")
+		return
+	}
 	switch where(t.s, a.cwd) {
 	case gitDir:
 		a.report(CRITICAL, "git-dir-write", s, "deletes inside .git")
