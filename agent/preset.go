@@ -72,3 +72,21 @@ func Resolve(spec, prompt string) (Command, error) {
 	}
 	return Command{Name: "custom", Shell: spec}, nil
 }
+
+// Describe says how an agent setting runs, for a review: the preset's name
+// and command line with "<prompt>" for the prompt, or "custom" and the
+// command. It also lists the variables passed through to it.
+func Describe(spec string) (name, line string, env []string) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return "", "", nil
+	}
+	c, err := Resolve(spec, "<prompt>")
+	if err != nil {
+		return "", "", nil
+	}
+	if c.Shell != "" {
+		return c.Name, c.Shell, c.Env
+	}
+	return c.Name, strings.Join(c.Argv, " "), c.Env
+}

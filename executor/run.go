@@ -18,6 +18,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/risk"
 )
 
 // runner carries one run (or resume) through its tasks.
@@ -76,7 +77,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return &Result{Status: StateCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
-	if err := approval.Gate(ctx, r.repo, r.planRel, r.plan, tasks, approval.GateOptions{
+	if err := approval.Gate(ctx, r.repo, r.planRel, r.subject(), r.assess(tasks), risk.Highest(r.assess(r.plan.Order())), approval.GateOptions{
 		Require: o.RequireApproval, Ask: r.ask(), Yes: o.Yes, Out: r.out.w}); err != nil {
 		return nil, err
 	}
