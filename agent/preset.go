@@ -74,14 +74,14 @@ func Resolve(spec, prompt string) (Command, error) {
 }
 
 // Describe says how an agent setting runs, for a review: the preset's name
-// and command line with "<prompt>" for the prompt, or "custom" and the
+// and command line with '<prompt>' (quoted, so it reads as shell) for the prompt, or "custom" and the
 // command. It also lists the variables passed through to it.
 func Describe(spec string) (name, line string, env []string) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
 		return "", "", nil
 	}
-	c, err := Resolve(spec, "<prompt>")
+	c, err := Resolve(spec, "'<prompt>'")
 	if err != nil {
 		return "", "", nil
 	}

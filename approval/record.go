@@ -38,8 +38,8 @@ type Record struct {
 	// setting (see Subject.Config); empty in version 1 records.
 	Config string     `json:"config,omitempty"`
 	Text   []byte     `json:"-"` // the plan as approved, checkboxes blanked
-	Ref      string     `json:"ref"`
-	Object   gitops.SHA `json:"object"` // the blob holding the record
+	Ref    string     `json:"ref"`
+	Object gitops.SHA `json:"object"` // the blob holding the record
 }
 
 // configLines splits a configuration into its lines, dropping empty ones.

@@ -84,7 +84,6 @@ func TestClassify(t *testing.T) {
 		{"tee to profile", "echo x | tee -a ~/.profile", HIGH, "write-outside"},
 		{"rm of unknown list", "rm -rf $(git ls-files -o)", HIGH, "delete-outside"},
 
-
 		// HIGH: what cannot be read before it runs.
 		{"command from a variable", "X=rm; $X -rf ~", HIGH, "dynamic-command"},
 		{"command from substitution", "$(echo rm) -rf ~", HIGH, "dynamic-command"},
