@@ -258,6 +258,12 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 				gitops.ErrRepoState, len(changes), summarize(changes))
 		}
 		work = "clean (--require-clean)"
+	} else {
+		c, err := r.checkSecrets(ctx)
+		if err != nil {
+			return head, err
+		}
+		checks = append(checks, c)
 	}
 	checks = append(checks,
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
