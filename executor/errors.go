@@ -15,4 +15,7 @@ var (
 	// ErrManual reports a run stopped on a manual task that a person must do (exit 3 is not
 	// used for it: the run is healthy and waits for `planx resume`).
 	ErrManual = errors.New("manual task")
+	// ErrAgentMissing reports an agent preset whose program is not installed
+	// (exit 2: the run was asked for something this machine cannot do).
+	ErrAgentMissing = errors.New("agent not installed")
 )

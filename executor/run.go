@@ -72,6 +72,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head = head
+	if err := r.checkAgentTool(tasks); err != nil {
+		return nil, err
+	}
 	if len(tasks) == 0 {
 		fmt.Fprintf(r.o.Out, "planx: nothing to do: every task of %s is done (use --all to run them again)\n", r.planRel)
 		return &Result{Status: StateCompleted}, nil

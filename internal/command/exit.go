@@ -25,7 +25,7 @@ const (
 const exitCodeHelp = `EXIT CODES:
    0    ok
    1    internal error
-   2    usage error
+   2    usage error (also: the chosen agent preset is not installed)
    3    a task or a gate failed
    4    the plan is invalid
    5    repository state (dirty, locked, detached, operation in progress, run in progress)
@@ -44,7 +44,7 @@ func exitCode(err error) int {
 	case errors.Is(err, executor.ErrManual):
 		// Like `git rebase -i` stopping at "edit": the run is healthy and waits.
 		return ExitOK
-	case errors.Is(err, errUsage):
+	case errors.Is(err, errUsage), errors.Is(err, executor.ErrAgentMissing):
 		return ExitUsage
 	case errors.Is(err, executor.ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
