@@ -27,7 +27,7 @@ func (a *analyzer) command(s site, args []arg) {
 		return
 	}
 	args = in.args
-	if args[0].dyn {
+	if args[0].dyn || expands(args[0].s) {
 		// `X=rm; $X -rf ~`, `$(echo rm) -rf ~`: which program runs is only
 		// known at run time, so nothing below can judge it.
 		a.report(HIGH, "dynamic-command", s, "runs a command whose name is only known at run time")
@@ -83,6 +83,17 @@ func (a *analyzer) command(s site, args []arg) {
 	default:
 		a.tools(s, name, args)
 	}
+}
+
+// expands reports a command name bash rewrites before running it: a glob
+// (/bin/r?) or a brace expansion ({r,}m).
+func expands(name string) bool {
+	if strings.ContainsAny(name, "*?[") {
+		return true
+	}
+	open := strings.IndexByte(name, '{')
+	return open >= 0 && strings.IndexByte(name[open:], '}') > 0 &&
+		(strings.Contains(name[open:], ",") || strings.Contains(name[open:], ".."))
 }
 
 // rm deletes its operands; -r makes the damage a whole tree.
