@@ -91,6 +91,8 @@ func TestClassify(t *testing.T) {
 		{"command from a glob", "/bin/r? -rf ~/x", HIGH, "dynamic-command"},
 		{"command from a brace expansion", "{r,}m -rf ~/x", HIGH, "dynamic-command"},
 		{"ANSI-C quoted command", `$'\x72\x6d' -rf ~`, CRITICAL, "delete-broad"},
+		{"env -S", "env -S 'rm -rf ~'", CRITICAL, "delete-broad"},
+		{"xargs sh -c of the input", `echo 'rm -rf ~' | xargs -I{} sh -c {}`, HIGH, "dynamic-code"},
 		{"ANSI-C quoted octal", `$'\162\155' -rf ~`, CRITICAL, "delete-broad"},
 		{"decoded into bash", "echo cm0gLXJmIH4K | base64 -d | bash", HIGH, "pipe-to-interpreter"},
 		{"printf into sh", `printf '\x72\x6d -rf ~' | sh`, HIGH, "pipe-to-interpreter"},

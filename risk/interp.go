@@ -55,6 +55,10 @@ func (a *analyzer) code(s site, x arg, what string) {
 		a.report(CRITICAL, "run-downloaded", s, what+" runs downloaded code")
 		return
 	}
+	if s.fromInput && strings.Contains(x.s, "{}") { // xargs -I{} sh -c {}
+		a.report(HIGH, "dynamic-code", s, what+" runs a script made from its input")
+		return
+	}
 	if x.dyn && strings.HasPrefix(x.s, "$") && !strings.ContainsAny(x.s, " ;|&") {
 		a.report(HIGH, "dynamic-code", s, what+" runs a script only known at run time")
 		return
