@@ -1,6 +1,7 @@
 package secretscan
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -100,8 +101,9 @@ func byContent(file string, rules []rule) (why string, ok bool, err error) {
 	if err != nil {
 		return "", true, err
 	}
+	lower := bytes.ToLower(b)
 	for _, r := range rules {
-		if r.re.Match(b) {
+		if r.matches(b, lower) {
 			return r.id, true, nil
 		}
 	}
