@@ -54,8 +54,8 @@ func (a Assessment) Why() string {
 		switch {
 		case a.Executor == "agent":
 			return "agent: " + a.agentName()
-		case len(a.Task.Steps) == 0 && len(a.Commands) == 0:
-			return "no run steps (" + firstOf(a.Executor, "manual") + ")"
+		case a.Executor == "manual" || (a.Executor == "" && len(a.Task.Steps) == 0):
+			return "no run steps (manual)"
 		}
 		return "-"
 	}
@@ -80,11 +80,4 @@ func (a Assessment) agentName() string {
 		}
 	}
 	return "none configured"
-}
-
-func firstOf(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

@@ -33,9 +33,11 @@ func newApproveCmd(stdio *IO) *cli.Command {
 		Name:      "approve",
 		Usage:     "review a plan's risk and record your approval of its exact text in git",
 		ArgsUsage: "PLAN",
-		Description: "approve classifies every run step (LOW, MEDIUM, HIGH, CRITICAL; see docs/risk.md), prints\n" +
-			"the table, and records an approval bound to the plan's sha256 as a blob under\n" +
-			"refs/planx/approvals/<plan path>, readable with git cat-file and shareable with git push.\n" +
+		Description: "approve classifies every command planx would run for the plan (steps, gates, acceptance\n" +
+			"commands, the agent: LOW, MEDIUM, HIGH, CRITICAL; see docs/risk.md), prints the table, and\n" +
+			"records an approval bound to the plan's task text and to its configuration (.planx.yaml gates,\n" +
+			"agent command, environment names) as a blob under refs/planx/approvals/<plan path>,\n" +
+			"readable with git cat-file and shareable with git push.\n" +
 			"HIGH and CRITICAL plans ask for confirmation on a terminal; elsewhere they need --yes.\n" +
 			"--check records nothing: it exits 0 when the plan is approved as it stands, 6 with a diff\n" +
 			"when it changed since, 5 when it has no approval.",
