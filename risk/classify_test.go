@@ -29,6 +29,7 @@ func TestClassify(t *testing.T) {
 
 		{"git checkout new branch", "git checkout -b feature", LOW, ""},
 		{"cat piped to bash", "cat setup.sh | bash", LOW, ""},
+		{"test command", `[ "$PLANX_TASK_ID" = T001 ] && echo ok`, LOW, ""},
 		{"python script file", "python3 -E tools/gen.py", LOW, ""},
 		{"cd then rm inside", "cd sub && rm -rf build", MEDIUM, "delete-recursive"},
 		{"npm test", "npm ci\nnpm test", MEDIUM, "install"},
@@ -89,6 +90,7 @@ func TestClassify(t *testing.T) {
 		{"command from substitution", "$(echo rm) -rf ~", HIGH, "dynamic-command"},
 		{"command from backquotes", "`echo rm` -rf ~", HIGH, "dynamic-command"},
 		{"command from a glob", "/bin/r? -rf ~/x", HIGH, "dynamic-command"},
+		{"command from a bracket glob", "/bin/r[m] -rf ~/x", HIGH, "dynamic-command"},
 		{"command from a brace expansion", "{r,}m -rf ~/x", HIGH, "dynamic-command"},
 		{"ANSI-C quoted command", `$'\x72\x6d' -rf ~`, CRITICAL, "delete-broad"},
 		{"env -S", "env -S 'rm -rf ~'", CRITICAL, "delete-broad"},

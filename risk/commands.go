@@ -88,8 +88,11 @@ func (a *analyzer) command(s site, args []arg) {
 // expands reports a command name bash rewrites before running it: a glob
 // (/bin/r?) or a brace expansion ({r,}m).
 func expands(name string) bool {
-	if strings.ContainsAny(name, "*?[") {
+	if strings.ContainsAny(name, "*?") {
 		return true
+	}
+	if i := strings.IndexByte(name, '['); i >= 0 && strings.IndexByte(name[i+1:], ']') >= 0 {
+		return true // a bracket glob; `[` alone is test
 	}
 	open := strings.IndexByte(name, '{')
 	return open >= 0 && strings.IndexByte(name[open:], '}') > 0 &&
