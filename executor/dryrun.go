@@ -38,9 +38,12 @@ func (r *runner) dryRun(tasks []*planparse.Task) {
 		for i, s := range t.Steps {
 			fmt.Fprintf(w, "\n%s step %d (plan line %d, %s):\n%s\n", t.ID, i+1, s.Line, textsafe.Line(s.Lang), indent(textsafe.Block(s.Code), "    "))
 		}
+		if t.BlastRadius != "" {
+			fmt.Fprintf(w, "\n%s blast radius (inserted unquoted into gate commands): %s\n", t.ID, textsafe.Line(t.BlastRadius))
+		}
 		for _, c := range a.Commands {
-			if c.Kind == risk.KindGate {
-				continue // listed once below
+			if c.Kind == risk.KindGate && c.Code == r.gateCommand(c.Name) {
+				continue // listed once below, as it runs
 			}
 			fmt.Fprintf(w, "\n%s %s:\n%s\n", t.ID, textsafe.Line(c.Describe()), indent(textsafe.Block(c.Code), "    "))
 		}
@@ -53,4 +56,14 @@ func (r *runner) dryRun(tasks []*planparse.Task) {
 				g.Timeout, indent(textsafe.Block(g.Command), "    "))
 		}
 	}
+}
+
+// gateCommand is the command of the gate named name, as configured.
+func (r *runner) gateCommand(name string) string {
+	for _, g := range r.gates {
+		if g.Name == name {
+			return g.Command
+		}
+	}
+	return ""
 }
