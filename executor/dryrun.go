@@ -52,8 +52,12 @@ func (r *runner) dryRun(tasks []*planparse.Task) {
 		fmt.Fprintln(w, "\nGates (run with bash -o pipefail; {blast_radius} is each task's radius):")
 		for _, g := range r.gates {
 			c := risk.Command{Kind: risk.KindGate, Name: g.Name, Origin: r.gateOrigin(g.Name), Code: g.Command}
+			timeout := g.Timeout
+			if timeout == 0 {
+				timeout = gates.DefaultTimeout
+			}
 			fmt.Fprintf(w, "  %s, %s, timeout %s:\n%s\n", textsafe.Line(c.Describe()), firstNonEmpty(string(g.When), "each"),
-				g.Timeout, indent(textsafe.Block(g.Command), "    "))
+				timeout, indent(textsafe.Block(g.Command), "    "))
 		}
 	}
 }
