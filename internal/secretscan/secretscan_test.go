@@ -33,6 +33,8 @@ func TestScan(t *testing.T) {
 		"nested/.environment":   "x\n",
 		"nested/my.keystore":    "x",
 		"nested/credentialsnot": "x",
+		"pkg/credentials.go":    "package pkg // loads credentials\n",
+		"docs/credentials.md":   "How to set up credentials.\n",
 	}
 	var paths []string
 	for p, c := range files {
