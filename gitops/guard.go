@@ -9,8 +9,10 @@ import (
 )
 
 // Guard is a cheap fingerprint of the parts of the git directory that a task
-// could use to change what git does later (config, hooks, info/). A task that
-// writes there is refused: `.git/` is never a task's output.
+// could use to change what git does later (config, hooks, info/) or to forge
+// planx's evidence (refs/notes/planx, refs/planx/**, the local records under
+// planx/records). A task that writes there is refused: `.git/` is never a
+// task's output.
 type Guard string
 
 // Guard returns the current fingerprint: names, sizes, modes and modification
@@ -34,6 +36,23 @@ func (r *Repo) Guard() Guard {
 	}
 	if r.GitDir != r.CommonDir {
 		add(filepath.Join(r.GitDir, "config.worktree"))
+	}
+	add(filepath.Join(r.CommonDir, "refs", "notes", "planx"))
+	for _, dir := range []string{filepath.Join("refs", "planx"), filepath.Join("planx", "records")} {
+		_ = filepath.WalkDir(filepath.Join(r.CommonDir, dir), func(p string, _ os.DirEntry, err error) error {
+			if err == nil {
+				add(p)
+			}
+			return nil
+		})
+	}
+	// A ref can also move inside packed-refs: keep planx's lines of it.
+	if b, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if _, name, ok := strings.Cut(l, " "); ok && (name == "refs/notes/planx" || strings.HasPrefix(name, "refs/planx/")) {
+				parts = append(parts, "packed-refs:"+name+" "+l)
+			}
+		}
 	}
 	sort.Strings(parts)
 	return Guard(strings.Join(parts, "\n"))
