@@ -89,13 +89,13 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	r.fault("after-commit")
 	lt.Commit = string(sha)
-	r.expect, r.folded = sha, nil
+	r.expect, r.folded, r.warnings = sha, nil, nil
 	r.st.SkipPending = nil
 	r.dirty = nil
 	if hookWatch != nil {
 		r.checkHookLeftovers(ctx, t, hookWatch)
 	}
-	r.noteGates(ctx, t, lt, sha)
+	r.noteGates(ctx, t, lt, sha, r.recordCommit(ctx, t, lt, sha))
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.
 	r.st.Current, r.st.Phase = "", ""
@@ -106,7 +106,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 // noteGates attaches the whole output of the task's gates to its commit as a
 // git note (refs/notes/planx), so it can travel with the history. The commit
 // exists already: a failure here is only a warning.
-func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA) {
+func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha, tree gitops.SHA) {
 	if len(lt.Gates) == 0 {
 		return
 	}
@@ -116,7 +116,7 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 			outs[g.Name] = string(b)
 		}
 	}
-	if err := r.repo.AddNote(ctx, note.Ref, sha, note.Format(string(t.ID), lt.Gates, outs)); err != nil {
+	if err := r.repo.AddNote(ctx, note.Ref, sha, note.FormatFor(note.Meta{Task: string(t.ID), Commit: string(sha), Tree: string(tree)}, lt.Gates, outs)); err != nil {
 		r.out.warn(t.ID, "could not attach the gate output note: "+err.Error())
 	}
 }
@@ -188,6 +188,9 @@ const (
 	TrailerGate     = "Planx-Gate"
 	TrailerRollback = "Planx-Rollback"
 	TrailerSkipped  = "Planx-Skipped"
+	// TrailerWarning carries what the task did that planx let pass but a
+	// reviewer should see: "outside-declared=a.go,b.go", "folded-commits=2".
+	TrailerWarning = "Planx-Warning"
 )
 
 func rollbackMessage(topic, planRel, runID string) string {
@@ -244,16 +247,28 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
 	for _, id := range r.st.SkipPending {
 		fmt.Fprintf(&b, "%s: %s\n", TrailerSkipped, id)
 	}
+	for _, w := range r.warnings {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerWarning, w)
+	}
 	return b.String()
 }
 
-// gateTrailer renders one gate result as `name=pass 1234ms`.
+// gateTrailer renders one gate result as `name=pass 1234ms`, followed by
+// "overridden" for a gate a --gate flag replaced and "cached" for one not
+// run again because it passed on the same tree before.
 func gateTrailer(g execlog.Gate) string {
 	verdict := "fail"
 	if g.Passed {
 		verdict = "pass"
 	}
-	return fmt.Sprintf("%s=%s %dms", g.Name, verdict, g.Duration.Milliseconds())
+	s := fmt.Sprintf("%s=%s %dms", g.Name, verdict, g.Duration.Milliseconds())
+	if g.Overridden {
+		s += " overridden"
+	}
+	if g.Cached {
+		s += " cached"
+	}
+	return s
 }
 
 func oneLine(s string, max int) string {

@@ -222,16 +222,40 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		return nil
 	}
 	defer r.faultSoon("during-gate", 100*time.Millisecond)()
-	results, err := gates.Run(ctx, sel, gates.RunOptions{
+	// A gate that passed on this very tree before (a resume after a commit
+	// hook refused, a crash after the gates) is not run again.
+	key := r.gateKey(ctx)
+	cached := r.cachedGates(key, t, sel)
+	var torun []gates.Gate
+	for _, g := range sel {
+		if _, ok := cached[g.Name]; !ok {
+			torun = append(torun, g)
+		}
+	}
+	results, err := gates.Run(ctx, torun, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
 	})
 	r.childDone()
+	if err == nil {
+		r.recordGated(key, t, torun, results)
+	}
+	over := r.overridden()
 	lt.Gates = lt.Gates[:0]
-	for _, g := range results {
-		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
-			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut})
-		r.out.gate(t.ID, g)
+	for _, g := range sel {
+		if rec, ok := cached[g.Name]; ok {
+			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
+			r.out.println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
+			continue
+		}
+		for _, res := range results {
+			if res.Name == g.Name {
+				lt.Gates = append(lt.Gates, execlog.Gate{Name: res.Name, Command: res.Command, Passed: res.Passed,
+					ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, OutputPath: res.OutputPath,
+					TimedOut: res.TimedOut, Overridden: over[res.Name]})
+				r.out.gate(t.ID, res)
+			}
+		}
 	}
 	if err != nil {
 		return err

@@ -14,7 +14,7 @@ import (
 type TaskStatus struct {
 	ID     planparse.TaskID `json:"id"`
 	Title  string           `json:"title"`
-	Status string           `json:"status"` // done, failed, interrupted, waiting, running, pending, skipped
+	Status string           `json:"status"` // done, rewritten, failed, interrupted, waiting, running, pending, skipped
 	Commit string           `json:"commit,omitempty"`
 	Reason string           `json:"reason,omitempty"`
 }
@@ -65,12 +65,16 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	r.st, r.log = st, st.Log
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
 	if head, err := repo.Head(ctx); err == nil && st.Base != "" {
-		if h, err = readHistory(ctx, repo, st.RunID, st.Base, head.SHA); err != nil {
+		if h, err = readHistory(ctx, repo, st.RunID, st.Current, st.Base, head.SHA); err != nil {
 			return rep, err
 		}
 	}
 	rep.Tasks = r.taskStatuses(h, rep.Status)
 	if rep.Drift, err = r.drift(ctx, h); err != nil {
+		return rep, err
+	}
+	if err := h.rewrittenError(); err != nil {
+		rep.Next = "put planx's commits back (git reset --hard <planx's commit>) or `planx abort`"
 		return rep, err
 	}
 	switch {
@@ -103,6 +107,9 @@ func (r *runner) taskStatuses(h *history, runStatus string) []TaskStatus {
 		switch c, ok := h.commits[t.ID]; {
 		case ok:
 			ts.Status, ts.Commit = "done", string(c.SHA)
+		case h.rewritten[t.ID].Found != "":
+			w := h.rewritten[t.ID]
+			ts.Status, ts.Commit, ts.Reason = "rewritten", string(w.Found), w.String(t.ID)
 		case skipped[t.ID] || h.skipped[t.ID]:
 			ts.Status = "skipped"
 		case t.ID == r.st.Current:

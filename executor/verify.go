@@ -20,6 +20,7 @@ import (
 // the task is a checkpoint), and the declared files exist, or are gone when
 // declared deleted, and were touched. It returns the changed paths.
 func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
+	r.warnings = nil
 	if err := r.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
@@ -90,6 +91,7 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	}
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
 	r.out.warn(t.ID, msg)
+	r.warnings = append(r.warnings, "outside-declared="+strings.Join(outside, ","))
 	return nil
 }
 
@@ -133,6 +135,7 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
 	}
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit", len(own))
+	r.warnings = append(r.warnings, fmt.Sprintf("folded-commits=%d", len(own)))
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
 	r.out.warn(t.ID, msg)
 	return nil

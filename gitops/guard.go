@@ -10,9 +10,10 @@ import (
 
 // Guard is a cheap fingerprint of the parts of the git directory that a task
 // could use to change what git does later (config, hooks, info/) or to forge
-// planx's evidence (refs/notes/planx, refs/planx/**, the local records under
-// planx/records). A task that writes there is refused: `.git/` is never a
-// task's output.
+// planx's evidence (refs/notes/planx, refs/planx/**). A task that writes
+// there is refused: `.git/` is never a task's output. (planx's local records
+// under planx/records are left out: planx writes them itself between an
+// agent's attempts.)
 type Guard string
 
 // Guard returns the current fingerprint: names, sizes, modes and modification
@@ -38,14 +39,12 @@ func (r *Repo) Guard() Guard {
 		add(filepath.Join(r.GitDir, "config.worktree"))
 	}
 	add(filepath.Join(r.CommonDir, "refs", "notes", "planx"))
-	for _, dir := range []string{filepath.Join("refs", "planx"), filepath.Join("planx", "records")} {
-		_ = filepath.WalkDir(filepath.Join(r.CommonDir, dir), func(p string, _ os.DirEntry, err error) error {
-			if err == nil {
-				add(p)
-			}
-			return nil
-		})
-	}
+	_ = filepath.WalkDir(filepath.Join(r.CommonDir, "refs", "planx"), func(p string, _ os.DirEntry, err error) error {
+		if err == nil {
+			add(p)
+		}
+		return nil
+	})
 	// A ref can also move inside packed-refs: keep planx's lines of it.
 	if b, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
