@@ -48,7 +48,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
 		NoCache: ro.NoCache,
-		Output: ro.Output,
+		Output:  ro.Output,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {
