@@ -192,8 +192,9 @@ func runHookUninstall(ctx context.Context, o hookOptions, stdio *IO) error {
 
 // runPrePush reads git's "<local ref> <local sha> <remote ref> <remote sha>"
 // lines and verifies each update: the pushed range when the remote tip is
-// known here, else the latest run reachable from the local tip (a new branch,
-// or a remote tip this clone never fetched). Deletions are skipped.
+// known here, else every commit of the local tip that no remote-tracking ref
+// reaches (a new branch, or a remote tip this clone never fetched).
+// Deletions are skipped.
 func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
 	repo, err := openReviewRepo(ctx, o.Dir)
 	if err != nil {
@@ -213,10 +214,18 @@ func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
 		if zeroSHA(local) {
 			continue
 		}
-		opts := review.Options{Rev: local, RerunGates: o.RerunGates, GateOutput: stdio.Err}
+		// A branch the remote has is checked from its tip there; a new
+		// one (or a remote tip never fetched here) is every commit no
+		// remote-tracking ref reaches, across all the runs they touch. The
+		// hook runs in the pusher's own clone: its gate definitions are the
+		// pusher's.
+		opts := review.Options{Rev: local, Unpushed: true, GateOutput: stdio.Err, TrustBranchConfig: true}
+		if o.RerunGates {
+			opts.Rerun = review.RerunUnverified
+		}
 		if !zeroSHA(remote) {
 			if known, err := repo.ResolveRef(ctx, remote); err == nil && known != "" {
-				opts = review.Options{Range: remote + ".." + local, RerunGates: o.RerunGates, GateOutput: stdio.Err}
+				opts.Rev, opts.Unpushed, opts.Range = "", false, remote+".."+local
 			}
 		}
 		fmt.Fprintf(stdio.Out, "planx pre-push: %s\n", f[0])
