@@ -41,14 +41,16 @@ func (r *Repo) Log(ctx context.Context, from SHA, stopAt SHA, max int) ([]Commit
 		}
 		not = append(not, "^"+string(stopAt))
 	}
-	return r.log(ctx, from, max, not)
+	return r.log(ctx, from, max, nil, not)
 }
 
 // Unpushed is Log without the commits any remote-tracking ref reaches
 // (git log from --not --remotes): what a push of a new branch would send,
 // as far as this clone knows the remotes.
 func (r *Repo) Unpushed(ctx context.Context, from SHA) ([]Commit, error) {
-	return r.log(ctx, from, 0, []string{"--not", "--remotes"})
+	// The pseudo-options go before --end-of-options; the second --not
+	// turns from back into an inclusion.
+	return r.log(ctx, from, 0, []string{"--not", "--remotes", "--not"}, nil)
 }
 
 // HasRemoteRefs reports whether any remote-tracking ref exists.
@@ -76,7 +78,9 @@ func (r *Repo) Upstream(ctx context.Context) (name string, sha SHA, err error) {
 	return name, sha, nil
 }
 
-func (r *Repo) log(ctx context.Context, from SHA, max int, not []string) ([]Commit, error) {
+// log runs git log from `from`; pre are options before --end-of-options,
+// post revisions after it.
+func (r *Repo) log(ctx context.Context, from SHA, max int, pre, post []string) ([]Commit, error) {
 	if err := checkArg("revision", string(from)); err != nil {
 		return nil, err
 	}
@@ -87,8 +91,9 @@ func (r *Repo) log(ctx context.Context, from SHA, max int, not []string) ([]Comm
 	if max > 0 {
 		args = append(args, "--max-count="+strconv.Itoa(max))
 	}
+	args = append(args, pre...)
 	args = append(args, "--end-of-options", string(from))
-	args = append(args, not...)
+	args = append(args, post...)
 	out, err := r.run(ctx, nil, true, args...)
 	if err != nil {
 		return nil, err

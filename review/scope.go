@@ -44,7 +44,7 @@ func selectRuns(ctx context.Context, repo *gitops.Repo, opts Options, rep *Repor
 				rep.Scope = scope
 				return runs, in, err
 			}
-			rep.Scope = scopeLatest + " (" + scope + " holds no planx task commit)"
+			rep.Scope = scopeLatest + " (no planx task commit in " + scope + ")"
 		}
 	}
 	tip, err := tipOf(ctx, repo, opts.Rev)
@@ -80,7 +80,7 @@ func pending(ctx context.Context, repo *gitops.Repo, tip gitops.SHA, opts Option
 		}
 		if up != "" {
 			cs, err := repo.Log(ctx, tip, up, 0)
-			return cs, name + "..HEAD (not yet on the upstream)", err
+			return cs, name + "..HEAD", err
 		}
 	}
 	has, err := repo.HasRemoteRefs(ctx)
@@ -88,7 +88,7 @@ func pending(ctx context.Context, repo *gitops.Repo, tip gitops.SHA, opts Option
 		return nil, "", err
 	}
 	cs, err := repo.Unpushed(ctx, tip)
-	return cs, tip.Short() + " --not --remotes (commits not on any remote)", err
+	return cs, "commits not on any remote", err
 }
 
 func tipOf(ctx context.Context, repo *gitops.Repo, rev string) (gitops.SHA, error) {

@@ -26,6 +26,7 @@ type verifyOptions struct {
 }
 
 func newVerifyCmd(stdio *IO) *cli.Command {
+	rerun := &rerunMode{}
 	return &cli.Command{
 		Name:      "verify",
 		Usage:     "check from git history that each task commit proves its task (for pre-push hooks and CI)",
@@ -44,7 +45,7 @@ func newVerifyCmd(stdio *IO) *cli.Command {
 			"JSON output follows docs/schema/verify.json.",
 		Flags: []cli.Flag{
 			dirFlag(),
-			&cli.GenericFlag{Name: "rerun-gates", Value: &rerunMode{},
+			&cli.GenericFlag{Name: "rerun-gates", Value: rerun,
 				Usage: "re-run gates of unverified commits (`=all`: every commit, =tip: the newest) and record them by tree"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "re-run gates even on a tree with a passing record"},
 			&cli.BoolFlag{Name: "strict", Usage: "commits not re-verified here and overridden gates are errors"},
@@ -59,7 +60,7 @@ func newVerifyCmd(stdio *IO) *cli.Command {
 				return fmt.Errorf("%w: verify takes at most one A..B range", errUsage)
 			}
 			o := verifyOptions{Dir: cmd.String("C"), Range: cmd.Args().First(), Rev: cmd.String("rev"),
-				Plan: cmd.String("plan"), Rerun: cmd.Generic("rerun-gates").(*rerunMode).mode,
+				Plan: cmd.String("plan"), Rerun: rerun.mode,
 				NoCache: cmd.Bool("no-cache"), Strict: cmd.Bool("strict"), Base: cmd.String("base"),
 				TrustBranchConfig: cmd.Bool("trust-branch-config"), JSON: cmd.Bool("json")}
 			if o.Range != "" && o.Rev != "" {
