@@ -108,7 +108,8 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 			if err != nil {
 				return err
 			}
-			if note != nil {
+			if note != nil && review.NoteProblem(note, t) == "" {
+				// A note that is not planx's for this commit is not shown as its output.
 				s := string(note)
 				lt.Note = &s
 			}

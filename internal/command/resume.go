@@ -14,10 +14,11 @@ func newResumeCmd(stdio *IO) *cli.Command {
 		Usage:   "continue a stopped run: commit the stopped task as fixed or done by hand, then go on",
 		Flags: []cli.Flag{dirFlag(), ciFlag(), jsonEventsFlag(), acceptDriftFlag(),
 			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again"},
+			noCacheFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			o := resumeOptions(cmd, stdio)
-			o.Retry = cmd.Bool("retry")
+			o.Retry, o.NoCache = cmd.Bool("retry"), cmd.Bool("no-cache")
 			_, err := executor.Resume(ctx, o)
 			return err
 		},
@@ -47,4 +48,8 @@ func resumeOptions(cmd *cli.Command, stdio *IO) executor.ResumeOptions {
 
 func acceptDriftFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "accept-drift", Usage: "go on although committed tasks changed in the plan"}
+}
+
+func noCacheFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-cache", Usage: "run every gate, even one that passed on the same tree before"}
 }

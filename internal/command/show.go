@@ -38,6 +38,9 @@ type showReport struct {
 	Run        string  `json:"run"`
 	Status     string  `json:"status"`
 	Note       *string `json:"note"`
+	// NoteRejected says why the note on the commit is not shown: it was
+	// written for another commit or tree, or contradicts the trailers.
+	NoteRejected string `json:"note_rejected,omitempty"`
 	LogPath    string  `json:"log_path"`
 	LogSection string  `json:"log_section"`
 }
@@ -64,7 +67,7 @@ func runShow(ctx context.Context, o showOptions, stdio *IO) error {
 	if err != nil {
 		return err
 	}
-	if note != nil {
+	if rep.NoteRejected = review.NoteProblem(note, rep.TaskCommit); note != nil && rep.NoteRejected == "" {
 		s := string(note)
 		rep.Note = &s
 	}
@@ -72,10 +75,14 @@ func runShow(ctx context.Context, o showOptions, stdio *IO) error {
 		return err
 	}
 	if o.JSON {
-		return printReviewJSON(stdio.Out, rep)
+		err = printReviewJSON(stdio.Out, rep)
+	} else {
+		writeShowText(stdio.Out, rep)
 	}
-	writeShowText(stdio.Out, rep)
-	return nil
+	if err == nil && rep.NoteRejected != "" {
+		err = fmt.Errorf("show %s: %w: %s", rep.Commit.Short(), review.ErrUnverified, rep.NoteRejected)
+	}
+	return err
 }
 
 func writeShowText(w io.Writer, r showReport) {
@@ -92,6 +99,9 @@ func writeShowText(w io.Writer, r showReport) {
 	fmt.Fprintf(w, "gates     %s\n", gateSummary(r.Gates))
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem   %s\n", p)
+	}
+	if r.NoteRejected != "" {
+		fmt.Fprintf(w, "\ngate output note rejected: %s\n", r.NoteRejected)
 	}
 	if r.Note != nil {
 		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s", review.NoteRef, r.Commit.Short(), indent(*r.Note, "  "))
