@@ -35,14 +35,14 @@ func newShowCmd(stdio *IO) *cli.Command {
 
 type showReport struct {
 	review.TaskCommit
-	Run        string  `json:"run"`
-	Status     string  `json:"status"`
-	Note       *string `json:"note"`
+	Run    string  `json:"run"`
+	Status string  `json:"status"`
+	Note   *string `json:"note"`
 	// NoteRejected says why the note on the commit is not shown: it was
 	// written for another commit or tree, or contradicts the trailers.
 	NoteRejected string `json:"note_rejected,omitempty"`
-	LogPath    string  `json:"log_path"`
-	LogSection string  `json:"log_section"`
+	LogPath      string `json:"log_path"`
+	LogSection   string `json:"log_section"`
 }
 
 func runShow(ctx context.Context, o showOptions, stdio *IO) error {
