@@ -82,15 +82,17 @@ func (c *checker) rerunTargets() []*checked {
 	return out
 }
 
-// trustedRev is where re-run gates are defined: Base, else the upstream,
-// else origin/HEAD; "" with --trust-branch-config (each commit's own). A
+// trustedRev is where re-run gates are defined: Base, else origin/HEAD,
+// else the upstream; "" with --trust-branch-config (each commit's own). A
 // branch's .planx.yaml and plan are the contributor's: taken from it, a
 // gate is whatever the branch wants to run with the runner's secrets.
 func (c *checker) trustedRev() (gitops.SHA, string, error) {
 	if c.opts.TrustBranchConfig {
 		return "", "each commit's own .planx.yaml and plan (--trust-branch-config)", nil
 	}
-	cands := []string{"@{upstream}", "refs/remotes/origin/HEAD"}
+	// The remote's default branch first: a pull request's own upstream is
+	// the contributor's branch.
+	cands := []string{"refs/remotes/origin/HEAD", "@{upstream}"}
 	if c.opts.Base != "" {
 		cands = []string{c.opts.Base}
 	}

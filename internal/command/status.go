@@ -61,6 +61,11 @@ func runStatus(ctx context.Context, o statusOptions, stdio *IO) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.Status, detail, t.Title)
 	}
 	_ = tw.Flush()
+	for _, t := range rep.Tasks {
+		if t.Status == "rewritten" {
+			fmt.Fprintf(w, "\nrewritten: %s\n", t.Reason)
+		}
+	}
 	for _, d := range rep.Drift {
 		fmt.Fprintf(w, "\ndrift: %s\n", d.String())
 	}
