@@ -82,17 +82,16 @@ func (c *checker) rerunTargets() []*checked {
 	return out
 }
 
-// trustedRev is where re-run gates are defined: Base, else origin/HEAD,
-// else the upstream; "" with --trust-branch-config (each commit's own). A
+// trustedRev is where re-run gates are defined: Base, else origin/HEAD
+// (the remote's default branch); "" with --trust-branch-config (each commit's own). A
 // branch's .planx.yaml and plan are the contributor's: taken from it, a
 // gate is whatever the branch wants to run with the runner's secrets.
 func (c *checker) trustedRev() (gitops.SHA, string, error) {
 	if c.opts.TrustBranchConfig {
 		return "", "each commit's own .planx.yaml and plan (--trust-branch-config)", nil
 	}
-	// The remote's default branch first: a pull request's own upstream is
-	// the contributor's branch.
-	cands := []string{"refs/remotes/origin/HEAD", "@{upstream}"}
+	// Not the upstream: a pull request's upstream is the contributor's branch.
+	cands := []string{"refs/remotes/origin/HEAD"}
 	if c.opts.Base != "" {
 		cands = []string{c.opts.Base}
 	}
@@ -111,7 +110,7 @@ func (c *checker) trustedRev() (gitops.SHA, string, error) {
 	if c.opts.Base != "" {
 		return "", "", fmt.Errorf("%w: --base %s is not a commit here", ErrRange, c.opts.Base)
 	}
-	return "", "", fmt.Errorf("%w: --rerun-gates takes gate definitions from a trusted branch, and there is no upstream or origin/HEAD here: give --base REF (e.g. origin/main), or --trust-branch-config to run the branch's own gates", ErrRange)
+	return "", "", fmt.Errorf("%w: --rerun-gates takes gate definitions from a trusted branch, and there is no origin/HEAD here: give --base REF (e.g. origin/main), or --trust-branch-config to run the branch's own gates", ErrRange)
 }
 
 // gatesFor returns the gates to re-run for ck as defined at rev ("" for

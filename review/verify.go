@@ -41,7 +41,7 @@ type Options struct {
 	// checked; otherwise they come from Base (see Trusted).
 	TrustBranchConfig bool
 	// Base is the trusted revision whose .planx.yaml and plan define the
-	// gates --rerun-gates runs; "" tries origin/HEAD, then the upstream.
+	// gates --rerun-gates runs; "" means origin/HEAD, the remote's default branch.
 	Base string
 	// GateOutput receives the re-run gates' live output; nil discards it.
 	GateOutput io.Writer

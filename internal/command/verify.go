@@ -40,7 +40,7 @@ func newVerifyCmd(stdio *IO) *cli.Command {
 			"A commit of a run made in another clone is \"gated locally, not re-verified here\": a warning,\n" +
 			"an error with --strict. --rerun-gates re-runs the gates of the unverified commits (=all: every\n" +
 			"one; =tip: the newest) in a temporary worktree, with gates defined by --base (default:\n" +
-			"origin/HEAD, else the upstream) and a minimal environment, and records them by tree; a tree with a\n" +
+			"origin/HEAD) and a minimal environment, and records them by tree; a tree with a\n" +
 			"passing record is not re-run (--no-cache re-runs it). A shallow clone cut inside a run exits 5.\n" +
 			"JSON output follows docs/schema/verify.json.",
 		Flags: []cli.Flag{
@@ -49,7 +49,7 @@ func newVerifyCmd(stdio *IO) *cli.Command {
 				Usage: "re-run gates of unverified commits (`=all`: every commit, =tip: the newest) and record them by tree"},
 			&cli.BoolFlag{Name: "no-cache", Usage: "re-run gates even on a tree with a passing record"},
 			&cli.BoolFlag{Name: "strict", Usage: "commits not re-verified here and overridden gates are errors"},
-			&cli.StringFlag{Name: "base", Usage: "take re-run gate definitions from `REV` (default: origin/HEAD, else the upstream)"},
+			&cli.StringFlag{Name: "base", Usage: "take re-run gate definitions from `REV` (default: origin/HEAD)"},
 			&cli.BoolFlag{Name: "trust-branch-config", Usage: "re-run the gates the checked commits define themselves"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/verify.json)"},
 			&cli.StringFlag{Name: "rev", Usage: "without a range, check the latest run reachable from `REV` instead of HEAD"},
