@@ -40,7 +40,7 @@ func newHookCmd(stdio *IO) *cli.Command {
 			{
 				Name:  "install",
 				Usage: "install the pre-push hook (idempotent)",
-				Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the plan's gates before each push"}},
+				Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the gates of unverified commits before each push"}},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					return runHookInstall(ctx, hookOptions{Dir: cmd.String("C"), RerunGates: cmd.Bool("rerun-gates")}, stdio)
 				},
