@@ -213,11 +213,7 @@ func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
 func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) error {
 	// Acceptance criteria written as commands are checks like gates, run
 	// first: they are the task's own definition of done.
-	var sel []gates.Gate
-	for i, c := range acceptanceCommands(t) {
-		sel = append(sel, gates.Gate{Name: fmt.Sprintf("acceptance-%d", i+1), Command: c, Timeout: gates.DefaultTimeout})
-	}
-	sel = append(sel, gates.Select(r.gates, t.Gates, last)...)
+	sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, last)...)
 	if len(sel) == 0 {
 		return nil
 	}

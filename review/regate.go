@@ -128,7 +128,7 @@ func (c *checker) gatesFor(rev gitops.SHA, ck *checked) ([]gates.Gate, string, [
 	if err != nil {
 		return nil, "", nil, fmt.Errorf("rerun gates: %s at %s: %w", ck.plan, rev.Short(), err)
 	}
-	var fromPlan []gates.Gate
+	var fromPlan, accept []gates.Gate
 	var names []string
 	radius := ""
 	if p != nil {
@@ -136,10 +136,11 @@ func (c *checker) gatesFor(rev gitops.SHA, ck *checked) ([]gates.Gate, string, [
 			return nil, "", nil, fmt.Errorf("rerun gates: %s at %s: %w", ck.plan, rev.Short(), err)
 		}
 		if pt := p.Task(planparse.TaskID(ck.t.ID)); pt != nil {
-			names, radius = pt.Gates, pt.BlastRadius
+			names, radius, accept = pt.Gates, pt.BlastRadius, gates.Acceptance(pt)
 		}
 	}
-	return gates.Select(gates.Merge(cfg.Gates, fromPlan, nil), names, ck.last), radius, cfg.Env, nil
+	// The task's acceptance commands first, as the executor runs them.
+	return append(accept, gates.Select(gates.Merge(cfg.Gates, fromPlan, nil), names, ck.last)...), radius, cfg.Env, nil
 }
 
 // regate re-runs ck's gates on its tree, in a temporary detached worktree
