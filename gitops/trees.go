@@ -33,26 +33,28 @@ func (r *Repo) TreeOf(ctx context.Context, sha SHA) (SHA, error) {
 // IndexTree writes the index as a tree and returns its id.
 func (r *Repo) IndexTree(ctx context.Context) (SHA, error) { return r.writeTree(ctx) }
 
-// TreeWithout returns the id tree would have without the entries at paths
-// (repo-relative; absent ones are ignored). It is computed in memory and not
-// stored: it is a key naming "this tree but for these files", such as the
+// TreeWithout returns the id git would give tree without the entries at
+// paths (repo-relative; absent ones are ignored; a directory left empty goes
+// too). It is computed in memory and not stored: it is a key naming "this tree but for these files", such as the
 // work of a task without the plan planx ticks and the log planx writes.
 func (r *Repo) TreeWithout(tree SHA, paths ...string) (SHA, error) {
 	repo, err := r.inProcess()
 	if err != nil {
 		return "", err
 	}
-	h, err := dropPaths(repo.Storer, plumbing.NewHash(string(tree)), paths)
+	h, _, err := dropPaths(repo.Storer, plumbing.NewHash(string(tree)), paths)
 	if err != nil {
 		return "", fmt.Errorf("tree %s without %s: %w", tree.Short(), strings.Join(paths, ", "), err)
 	}
 	return SHA(h.String()), nil
 }
 
-func dropPaths(s storer.EncodedObjectStorer, h plumbing.Hash, paths []string) (plumbing.Hash, error) {
+// dropPaths returns the id of tree h without paths, and whether nothing is
+// left of it (a directory git would then not record at all).
+func dropPaths(s storer.EncodedObjectStorer, h plumbing.Hash, paths []string) (plumbing.Hash, bool, error) {
 	t, err := object.GetTree(s, h)
 	if err != nil {
-		return plumbing.ZeroHash, err
+		return plumbing.ZeroHash, false, err
 	}
 	here := map[string]bool{}
 	below := map[string][]string{}
@@ -74,21 +76,27 @@ func dropPaths(s storer.EncodedObjectStorer, h plumbing.Hash, paths []string) (p
 			continue
 		}
 		if sub, ok := below[e.Name]; ok && e.Mode == filemode.Dir {
-			nh, err := dropPaths(s, e.Hash, sub)
+			nh, empty, err := dropPaths(s, e.Hash, sub)
 			if err != nil {
-				return plumbing.ZeroHash, err
+				return plumbing.ZeroHash, false, err
+			}
+			if empty {
+				entries = slices.Delete(entries, i, i+1)
+				i--
+				changed = true
+				continue
 			}
 			changed = changed || nh != e.Hash
 			e.Hash = nh
 		}
 	}
 	if !changed {
-		return h, nil
+		return h, len(entries) == 0, nil
 	}
 	nt := &object.Tree{Entries: entries}
 	var obj plumbing.MemoryObject
 	if err := nt.Encode(&obj); err != nil {
-		return plumbing.ZeroHash, err
+		return plumbing.ZeroHash, false, err
 	}
-	return obj.Hash(), nil
+	return obj.Hash(), len(entries) == 0, nil
 }
