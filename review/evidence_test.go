@@ -3,6 +3,8 @@ package review
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -117,5 +119,32 @@ func TestVerifyWarningsAndOverride(t *testing.T) {
 	}
 	if _, err := Verify(context.Background(), h.repo, Options{Strict: true}); !errors.Is(err, ErrUnverified) {
 		t.Errorf("strict override: %v", err)
+	}
+}
+
+// --rerun-gates re-runs a task's acceptance commands with its gates, from
+// the trusted plan, records both by tree, and a second verify runs nothing.
+func TestRerunAcceptanceAndRecords(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	h.elsewhere = true
+	counter := filepath.Join(t.TempDir(), "runs")
+	plan := strings.Replace(testPlan, "- [ ] T001 Add a\n", "- [ ] T001 Add a\n  Acceptance: `echo acc >> "+counter+"; test -f a.txt`\n", 1)
+	h.rollback(run1, plan)
+	h.task(run1, "T001", "a.txt", "Planx-Gate: acceptance-1=pass 3ms", "Planx-Gate: check=pass 3ms")
+	rep, err := Verify(ctx, h.repo, Options{Rerun: RerunUnverified, Base: "HEAD"})
+	if err != nil || len(rep.Gates) != 2 || rep.Gates[0].Name != "acceptance-1" || rep.Gates[0].Cached || rep.Runs[0].Tasks[0].Evidence != EvidenceRerun {
+		t.Fatalf("rerun: %v %+v %s", err, rep.Gates, kinds(rep))
+	}
+	rep, err = Verify(ctx, h.repo, Options{Strict: true})
+	if err != nil || rep.Runs[0].Tasks[0].Evidence != EvidenceRecorded {
+		t.Fatalf("after rerun: %v %+v %s", err, rep.Runs, kinds(rep))
+	}
+	rep, err = Verify(ctx, h.repo, Options{Rerun: RerunAll, Base: "HEAD"})
+	if err != nil || len(rep.Gates) != 2 || !rep.Gates[0].Cached || !rep.Gates[1].Cached {
+		t.Fatalf("cached rerun: %v %+v", err, rep.Gates)
+	}
+	if b, err := os.ReadFile(counter); err != nil || strings.Count(string(b), "acc") != 1 {
+		t.Errorf("acceptance command ran %q times, want once (%v)", b, err)
 	}
 }
