@@ -25,9 +25,17 @@ func (c *checker) settle() error {
 		}
 		c.rep.GateSource = name
 		for _, ck := range targets {
-			passed, err := c.regate(src, ck)
+			passed, ran, err := c.regate(src, ck)
 			if err != nil {
 				return err
+			}
+			if passed && !ran {
+				// Every gate passed on this tree before: the record vouches.
+				if ck.pending != nil {
+					c.rep.Runs[ck.at.run].Tasks[ck.at.task].Evidence = EvidenceRecorded
+				}
+				ck.pending = nil
+				continue
 			}
 			ck.pending = nil // re-run: its result, pass or fail, is the finding
 			if passed {
@@ -110,7 +118,7 @@ func (c *checker) trustedRev() (gitops.SHA, string, error) {
 	if c.opts.Base != "" {
 		return "", "", fmt.Errorf("%w: --base %s is not a commit here", ErrRange, c.opts.Base)
 	}
-	return "", "", fmt.Errorf("%w: --rerun-gates takes gate definitions from a trusted branch, and there is no origin/HEAD here: give --base REF (e.g. origin/main), or --trust-branch-config to run the branch's own gates", ErrRange)
+	return "", "", fmt.Errorf("%w: --rerun-gates takes gate definitions from a trusted branch, and there is no origin/HEAD here: give --base REF (e.g. origin/main), or --trust-branch-config to run the branch's own gates", ErrUntrusted)
 }
 
 // gatesFor returns the gates to re-run for ck as defined at rev ("" for
@@ -145,17 +153,18 @@ func (c *checker) gatesFor(rev gitops.SHA, ck *checked) ([]gates.Gate, string, [
 
 // regate re-runs ck's gates on its tree, in a temporary detached worktree
 // with a minimal environment, unless the tree has a passing record of the
-// same gate command already; it records the results by tree.
-func (c *checker) regate(rev gitops.SHA, ck *checked) (bool, error) {
+// same gate command already; it records the results by tree. ran is false
+// when no gate had to run.
+func (c *checker) regate(rev gitops.SHA, ck *checked) (passed, ran bool, err error) {
 	sel, radius, envNames, err := c.gatesFor(rev, ck)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	env := gates.MinimalEnv(unpinnedEnv(), envNames)
 	conf := gates.ConfiguredEnv(env, envNames)
 	recs, err := c.recordsOf(ck.t.Tree)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	var torun []gates.Gate
 	for _, g := range sel {
@@ -171,10 +180,10 @@ func (c *checker) regate(rev gitops.SHA, ck *checked) (bool, error) {
 		torun = append(torun, g)
 	}
 	if len(torun) == 0 {
-		return true, nil
+		return true, false, nil
 	}
 	rs, err := c.runIn(ck.t.Commit, torun, env, radius)
-	passed := true
+	passed = true
 	var out []gitops.GateRecord
 	for _, r := range rs {
 		c.rep.Gates = append(c.rep.Gates, GateRun{Task: ck.t.ID, Commit: ck.t.Commit, Name: r.Name, Command: r.Command, Passed: r.Passed,
@@ -188,13 +197,13 @@ func (c *checker) regate(rev gitops.SHA, ck *checked) (bool, error) {
 		}
 	}
 	if err != nil {
-		return false, fmt.Errorf("rerun gates of %s: %w", ck.t.ID, err)
+		return false, true, fmt.Errorf("rerun gates of %s: %w", ck.t.ID, err)
 	}
 	if err := c.repo.RecordGates(out...); err != nil {
-		return false, err
+		return false, true, err
 	}
 	c.ev.records[ck.t.Tree] = append(c.ev.records[ck.t.Tree], out...)
-	return passed, nil
+	return passed, true, nil
 }
 
 // runIn runs gs on commit's tree in a temporary detached worktree: the

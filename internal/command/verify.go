@@ -104,7 +104,7 @@ func runVerify(ctx context.Context, o verifyOptions, stdio *IO) error {
 		opts.GateOutput = stdio.Err
 	}
 	rep, err := review.Verify(ctx, repo, opts)
-	if errors.Is(err, review.ErrRange) {
+	if errors.Is(err, review.ErrRange) || errors.Is(err, review.ErrUntrusted) {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if err != nil && rep.Tip == "" && len(rep.Findings) == 0 {
