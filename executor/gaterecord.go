@@ -17,7 +17,7 @@ import (
 // made and the trees its gates passed on from anything else, and a gate
 // that already passed on an identical tree is not run again.
 
-// gateKey names the tree the gates are about to see: the index (staged
+// gateKey names the tree the gates see: the index (staged
 // since verify) without the plan and the execution log, which planx itself
 // changes between attempts (a tick, timestamps) and which the gates do not
 // judge. "" when it cannot be computed: nothing is then cached.
@@ -60,6 +60,41 @@ func (r *runner) cachedGates(key gitops.SHA, t *planparse.Task, sel []gates.Gate
 	return out
 }
 
+// recordGatesPassed records, under the tree key of the index as it stands,
+// the gates of lt that passed: called when a task stops after its gates
+// passed, so that a resume on the same tree runs none of them.
+func (r *runner) recordGatesPassed(ctx context.Context, t *planparse.Task, lt *execlog.Task) {
+	r.gatesPassed = false
+	if lt == nil || r.o.NoCache {
+		return
+	}
+	key := r.gateKey(ctx)
+	if key == "" {
+		return
+	}
+	var recs []gitops.GateRecord
+	for _, g := range lt.Gates {
+		if g.Passed && !g.Cached {
+			recs = append(recs, gitops.GateRecord{Tree: key, Gate: g.Name, CommandHash: r.commandHash(t, r.gateDef(g)),
+				Passed: true, DurationMS: g.Duration.Milliseconds(), By: "run", At: r.o.now()})
+		}
+	}
+	if err := r.repo.RecordGates(recs...); err != nil {
+		r.out.warn(t.ID, "could not record the gate results: "+err.Error())
+	}
+}
+
+// gateDef is the definition the logged gate g ran: a configured gate, or an
+// acceptance check whose command the log holds.
+func (r *runner) gateDef(g execlog.Gate) gates.Gate {
+	for _, d := range r.gates {
+		if d.Name == g.Name {
+			return d
+		}
+	}
+	return gates.Gate{Name: g.Name, Command: g.Command}
+}
+
 // recordGated records the gates just run on key, passed or not. A failure
 // to write is only a warning: the records save work, they do not decide it.
 func (r *runner) recordGated(key gitops.SHA, t *planparse.Task, sel []gates.Gate, results []gates.Result) {
@@ -96,20 +131,13 @@ func (r *runner) recordCommit(ctx context.Context, t *planparse.Task, lt *execlo
 		r.out.warn(t.ID, "could not record the commit: "+err.Error())
 		return ""
 	}
+	r.gatesPassed = false
 	var recs []gitops.GateRecord
-	byName := map[string]gates.Gate{}
-	for _, g := range r.gates {
-		byName[g.Name] = g
-	}
 	for _, g := range lt.Gates {
 		if !g.Passed {
 			continue
 		}
-		def, ok := byName[g.Name]
-		if !ok { // an acceptance check: its command is the task's own
-			def = gates.Gate{Name: g.Name, Command: g.Command}
-		}
-		recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: r.commandHash(t, def),
+		recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: r.commandHash(t, r.gateDef(g)),
 			Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: sha, By: "run", At: r.o.now()})
 	}
 	err = r.repo.RecordMade(r.st.RunID, gitops.MadeCommit{Task: string(t.ID), Commit: sha, Tree: tree})

@@ -157,7 +157,7 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	if err := r.setPhase(PhaseGates); err != nil {
 		return err
 	}
-	if err := r.runGates(ctx, t, lt, last); err != nil {
+	if err := r.runGates(ctx, t, lt, last, already); err != nil {
 		return err
 	}
 	r.fault("after-gates")
@@ -210,7 +210,11 @@ func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
 	return d
 }
 
-func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) error {
+// runGates runs the task's acceptance checks and gates. reuse (the work was
+// already in the tree: a resume) first looks for gates that passed on this
+// very tree before; a first attempt does not pay for the lookup.
+func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last, reuse bool) error {
+	r.gatesPassed = false
 	// Acceptance criteria written as commands are checks like gates, run
 	// first: they are the task's own definition of done.
 	sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, last)...)
@@ -219,8 +223,11 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	}
 	defer r.faultSoon("during-gate", 100*time.Millisecond)()
 	// A gate that passed on this very tree before (a resume after a commit
-	// hook refused, a crash after the gates) is not run again.
-	key := r.gateKey(ctx)
+	// hook refused) is not run again.
+	var key gitops.SHA
+	if reuse {
+		key = r.gateKey(ctx)
+	}
 	cached := r.cachedGates(key, t, sel)
 	var torun []gates.Gate
 	for _, g := range sel {
@@ -269,6 +276,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	}
 	// Gates may write files (formatters, generated code): stage again so the
 	// commit holds the tree the gates passed on.
+	r.gatesPassed = true
 	return r.repo.StageAll(ctx)
 }
 
@@ -305,6 +313,11 @@ func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) 
 	r.log.Status = status
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, what))
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
+	if r.gatesPassed {
+		// Stopped after its gates passed (a commit hook refused): a resume
+		// on the same tree need not run them again.
+		r.recordGatesPassed(context.Background(), t, r.log.TaskByID(string(t.ID)))
+	}
 	if status != StateWaiting {
 		r.recordAttempt(context.Background())
 	}
