@@ -51,6 +51,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
 	msg := taskMessage(r, t, lt)
+	r.recordPending(t)
 	own := []string{r.planRel, r.log.Path}
 	var sha gitops.SHA
 	var err error

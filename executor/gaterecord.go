@@ -122,6 +122,15 @@ func cachedResult(g gates.Gate, t *planparse.Task, rec gitops.GateRecord) execlo
 		Tail: "(passed on this tree before, at " + rec.At.Format(time.RFC3339) + "; not run again)\n"}
 }
 
+// recordPending records that planx is about to commit t on r.expect: a
+// commit a crash keeps planx from recording is then recognised as its own
+// (made.go), not as a stranger's with copied trailers.
+func (r *runner) recordPending(t *planparse.Task) {
+	if err := r.repo.RecordMade(r.st.RunID, gitops.MadeCommit{Task: string(t.ID), Parent: r.expect, Pending: true}); err != nil {
+		r.out.warn(t.ID, "could not record the commit: "+err.Error())
+	}
+}
+
 // recordCommit records the task commit planx just made and, by the
 // commit's tree, the gates that passed for it: verify's evidence that this
 // commit, and no rewrite of it, is what the gates judged.

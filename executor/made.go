@@ -24,21 +24,23 @@ func (w rewrite) String(id planparse.TaskID) string {
 
 // dropRewritten moves out of h.commits every task commit that is not the
 // one planx recorded making (an amend, a rebase, a hand-made commit with
-// copied trailers): such a task is not done. A commit of the task the run
-// stopped at that planx has no record of is the one a crash kept planx from
-// recording: it is adopted, and recorded now. Runs made before planx kept
-// records (no record of the run at all) are taken as git has them.
+// copied trailers): such a task is not done. A commit planx has no record
+// of, for the task the run stopped at, on the parent planx recorded it was
+// about to commit on, is the one a crash kept planx from recording: it is
+// adopted, and recorded now. Runs made before planx kept records (no record
+// of the run at all) are taken as git has them.
 func dropRewritten(repo *gitops.Repo, runID string, current planparse.TaskID, h *history) error {
-	made, known, err := repo.Made(runID)
-	if err != nil || !known {
+	rec, err := repo.Made(runID)
+	if err != nil || !rec.Known {
 		return err
 	}
 	for id, c := range h.commits {
-		m, ok := made[string(id)]
+		m, ok := rec.Commits[string(id)]
+		p, pending := rec.Pending[string(id)]
 		switch {
 		case ok && m.Commit == c.SHA:
 			continue
-		case !ok && id == current:
+		case !ok && id == current && pending && len(c.Parents) > 0 && c.Parents[0] == p.Parent:
 			if err := repo.RecordMade(runID, gitops.MadeCommit{Task: string(id), Commit: c.SHA, Tree: c.Tree}); err != nil {
 				return err
 			}

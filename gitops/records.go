@@ -37,11 +37,22 @@ type GateRecord struct {
 	At          time.Time `json:"at"`
 }
 
-// MadeCommit is a task commit planx made, with its tree.
+// MadeCommit is a task commit planx made, with its tree; or, with Pending,
+// one it is about to make on Parent (written first, so that a commit a crash
+// kept planx from recording can be told from one made by someone else).
 type MadeCommit struct {
-	Task   string `json:"task"`
-	Commit SHA    `json:"commit"`
-	Tree   SHA    `json:"tree"`
+	Task    string `json:"task"`
+	Commit  SHA    `json:"commit,omitempty"`
+	Tree    SHA    `json:"tree,omitempty"`
+	Parent  SHA    `json:"parent,omitempty"`
+	Pending bool   `json:"pending,omitempty"`
+}
+
+// RunRecord is what this repository recorded of a run.
+type RunRecord struct {
+	Known   bool                  // the run has a record here at all
+	Commits map[string]MadeCommit // task → the latest commit planx made for it
+	Pending map[string]MadeCommit // task → the latest commit planx was about to make
 }
 
 var (
@@ -117,32 +128,35 @@ func (r *Repo) RecordMade(run string, m MadeCommit) error {
 	return nil
 }
 
-// Made returns the task commits planx made in run, the latest per task,
-// and whether this repository has a record of the run at all (false in a
-// clone that did not make it).
-func (r *Repo) Made(run string) (map[string]MadeCommit, bool, error) {
+// Made returns what planx recorded of run: the task commits it made (the
+// latest per task) and those it was about to make. Known is false in a
+// clone that did not make the run.
+func (r *Repo) Made(run string) (RunRecord, error) {
+	rec := RunRecord{Commits: map[string]MadeCommit{}, Pending: map[string]MadeCommit{}}
 	p, err := r.runRecordPath(run)
 	if err != nil {
-		return nil, false, nil // not a run id planx would have written: no record
+		return rec, nil // not a run id planx would have written: no record
 	}
-	out := map[string]MadeCommit{}
-	known := false
 	err = readJSONLines(p, func(b []byte) error {
-		known = true
+		rec.Known = true
 		var m MadeCommit
 		if err := json.Unmarshal(b, &m); err != nil {
 			return err
 		}
-		out[m.Task] = m
+		if m.Pending {
+			rec.Pending[m.Task] = m
+		} else {
+			rec.Commits[m.Task] = m
+		}
 		return nil
 	})
 	if errors.Is(err, fs.ErrNotExist) {
-		return out, false, nil
+		return rec, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("read the commits of run %s: %w", run, err)
+		return RunRecord{}, fmt.Errorf("read the commits of run %s: %w", run, err)
 	}
-	return out, known, nil
+	return rec, nil
 }
 
 func appendJSONLine(path string, v any) error {

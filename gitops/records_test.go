@@ -49,17 +49,19 @@ func TestMadeCommits(t *testing.T) {
 	r, dir := newRepo(t)
 	a := SHA(gittest.Commit(t, dir, "one"))
 	b := SHA(gittest.Commit(t, dir, "two"))
-	if m, known, err := r.Made("20260102-030405-abcdef"); err != nil || known || len(m) != 0 {
-		t.Fatalf("unknown run: %v %v %v", m, known, err)
+	if rec, err := r.Made("20260102-030405-abcdef"); err != nil || rec.Known || len(rec.Commits) != 0 {
+		t.Fatalf("unknown run: %+v %v", rec, err)
 	}
-	for _, mc := range []MadeCommit{{Task: "T001", Commit: a}, {Task: "T002", Commit: a}, {Task: "T002", Commit: b}} {
+	for _, mc := range []MadeCommit{{Task: "T001", Commit: a}, {Task: "T002", Commit: a}, {Task: "T002", Commit: b},
+		{Task: "T003", Parent: b, Pending: true}} {
 		if err := r.RecordMade("20260102-030405-abcdef", mc); err != nil {
 			t.Fatal(err)
 		}
 	}
-	m, known, err := r.Made("20260102-030405-abcdef")
-	if err != nil || !known || m["T001"].Commit != a || m["T002"].Commit != b {
-		t.Fatalf("Made = %v %v %v", m, known, err)
+	rec, err := r.Made("20260102-030405-abcdef")
+	if err != nil || !rec.Known || rec.Commits["T001"].Commit != a || rec.Commits["T002"].Commit != b ||
+		len(rec.Commits) != 2 || rec.Pending["T003"].Parent != b {
+		t.Fatalf("Made = %+v %v", rec, err)
 	}
 }
 

@@ -46,12 +46,12 @@ func (c *checker) madeIn(run string) (map[string]gitops.MadeCommit, bool, error)
 	if m, ok := c.ev.made[run]; ok {
 		return m, c.ev.known[run], nil
 	}
-	m, known, err := c.repo.Made(run)
+	rec, err := c.repo.Made(run)
 	if err != nil {
 		return nil, false, err
 	}
-	c.ev.made[run], c.ev.known[run] = m, known
-	return m, known, nil
+	c.ev.made[run], c.ev.known[run] = rec.Commits, rec.Known
+	return rec.Commits, rec.Known, nil
 }
 
 func (c *checker) recordsOf(tree gitops.SHA) ([]gitops.GateRecord, error) {
