@@ -1,6 +1,6 @@
 // Package review reads planx runs back from git history and verifies them.
 //
-// What it reads comes from commit trailers (see executor.TrailerRun and
+// What it reads comes from commit trailers (see record.TrailerRun and
 // friends), the plan file as committed, and optional git notes, so review
 // works on a fresh clone, in CI and inside a pre-push hook. To tell the
 // commits planx made and gated from rewrites (amend, rebase, cherry-pick,
@@ -21,7 +21,7 @@
 // to it. --rerun-gates re-runs gates per commit in a temporary worktree with
 // trusted definitions (regate.go) and records them by tree. Its error wraps the
 // sentinel that gives planx's exit code: planparse.ErrInvalid (4) for a plan
-// that no longer parses, executor.ErrTaskFailed (3) for failed gates and
-// unproven commits, executor.ErrDrift (6) for changed or removed tasks, in
+// that no longer parses, record.ErrTaskFailed (3) for failed gates and
+// unproven commits, record.ErrDrift (6) for changed or removed tasks, in
 // that order of precedence.
 package review

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/review/note"
+	"github.com/planx-dev/planx/record"
 )
 
 // This file decides what vouches for each task commit. Trailers can be
@@ -77,7 +77,7 @@ func (c *checker) loadNotes(r *Run, scope map[gitops.SHA]bool) error {
 			shas = append(shas, t.Commit)
 		}
 	}
-	notes, err := c.repo.Notes(c.ctx, NoteRef, shas)
+	notes, err := c.repo.Notes(c.ctx, record.NoteRef, shas)
 	if err != nil {
 		return err
 	}
@@ -171,10 +171,10 @@ func noteProblem(b []byte, t *TaskCommit) string {
 	if b == nil {
 		return ""
 	}
-	p, ok := note.Parse(b)
+	p, ok := record.ParseNote(b)
 	switch {
 	case !ok:
-		return fmt.Sprintf("the note on %s in %s is not a planx gate note", t.Commit.Short(), NoteRef)
+		return fmt.Sprintf("the note on %s in %s is not a planx gate note", t.Commit.Short(), record.NoteRef)
 	case p.Commit == "":
 		return fmt.Sprintf("the gate note on %s names no commit: planx did not write it for this commit", t.Commit.Short())
 	case p.Commit != string(t.Commit):

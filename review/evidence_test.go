@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
 )
@@ -32,7 +32,7 @@ func TestVerifyAmendedCommitUnverified(t *testing.T) {
 	gittest.Git(t, h.dir, "commit", "-q", "-a", "--amend", "--no-edit")
 	amended := gittest.Git(t, h.dir, "rev-parse", "HEAD")
 	rep, err := Verify(context.Background(), h.repo, Options{})
-	if !errors.Is(err, ErrUnverified) || !errors.Is(err, executor.ErrTaskFailed) {
+	if !errors.Is(err, ErrUnverified) || !errors.Is(err, record.ErrTaskFailed) {
 		t.Fatalf("err %v, findings %s", err, kinds(rep))
 	}
 	f := findingOf(rep, KindUnverified)

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Options say what Verify checks.
@@ -237,8 +237,8 @@ func (r *Report) err() error {
 	}{
 		{KindPlanInvalid, planparse.ErrInvalid},
 		{KindShallow, ErrShallow},
-		{KindGateFailed, executor.ErrTaskFailed},
-		{KindRerunFailed, executor.ErrTaskFailed},
+		{KindGateFailed, record.ErrTaskFailed},
+		{KindRerunFailed, record.ErrTaskFailed},
 		{KindUnverified, ErrUnverified},
 		{KindNote, ErrUnverified},
 		{KindMalformed, ErrUnverified},
@@ -247,8 +247,8 @@ func (r *Report) err() error {
 		{KindOrder, ErrUnverified},
 		{KindElsewhere, ErrUnverified},
 		{KindOverridden, ErrUnverified},
-		{KindDrift, executor.ErrDrift},
-		{KindNotInPlan, executor.ErrDrift},
+		{KindDrift, record.ErrDrift},
+		{KindNotInPlan, record.ErrDrift},
 	}
 	for _, o := range order {
 		if f := first[o.kind]; f != nil {

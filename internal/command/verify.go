@@ -17,58 +17,12 @@ type verifyOptions struct {
 	Range             string
 	Rev               string
 	Plan              string
-	Rerun             string // review.Rerun* or ""
+	Rerun             rerunMode // review.Rerun* or ""
 	NoCache           bool
 	Strict            bool
 	TrustBranchConfig bool
 	Base              string
 	JSON              bool
-}
-
-func newVerifyCmd(stdio *IO) *cli.Command {
-	rerun := &rerunMode{}
-	return &cli.Command{
-		Name:      "verify",
-		Usage:     "check from git history that each task commit proves its task (for pre-push hooks and CI)",
-		ArgsUsage: "[A..B]",
-		Description: "Without a range or --rev, verify checks the current branch's commits not yet on its upstream,\n" +
-			"else those not on any remote, else the most recent run, and says which; with A..B, the task\n" +
-			"commits in it, across every run they touch. Each must have well-formed trailers, name a task still\n" +
-			"in the plan with the same text (else drift: exit 6, with a diff), record its gates as passed (else\n" +
-			"exit 3), come after its dependencies, change more than the plan and the log, and be the commit\n" +
-			"planx made or have a tree planx's gates passed on here (else unverified: a rewrite; exit 3).\n" +
-			"A commit of a run made in another clone is \"gated locally, not re-verified here\": a warning,\n" +
-			"an error with --strict. --rerun-gates re-runs the gates of the unverified commits (=all: every\n" +
-			"one; =tip: the newest) in a temporary worktree, with gates defined by --base (default:\n" +
-			"origin/HEAD) and a minimal environment, and records them by tree; a tree with a\n" +
-			"passing record is not re-run (--no-cache re-runs it). A shallow clone cut inside a run exits 5.\n" +
-			"JSON output follows docs/schema/verify.json.",
-		Flags: []cli.Flag{
-			dirFlag(),
-			&cli.GenericFlag{Name: "rerun-gates", Value: rerun,
-				Usage: "re-run gates of unverified commits (`=all`: every commit, =tip: the newest) and record them by tree"},
-			&cli.BoolFlag{Name: "no-cache", Usage: "re-run gates even on a tree with a passing record"},
-			&cli.BoolFlag{Name: "strict", Usage: "commits not re-verified here and overridden gates are errors"},
-			&cli.StringFlag{Name: "base", Usage: "take re-run gate definitions from `REV` (default: origin/HEAD)"},
-			&cli.BoolFlag{Name: "trust-branch-config", Usage: "re-run the gates the checked commits define themselves"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/verify.json)"},
-			&cli.StringFlag{Name: "rev", Usage: "without a range, check the latest run reachable from `REV` instead of HEAD"},
-			&cli.StringFlag{Name: "plan", Usage: "only consider runs of this `PLAN`"},
-		},
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.NArg() > 1 {
-				return fmt.Errorf("%w: verify takes at most one A..B range", errUsage)
-			}
-			o := verifyOptions{Dir: cmd.String("C"), Range: cmd.Args().First(), Rev: cmd.String("rev"),
-				Plan: cmd.String("plan"), Rerun: rerun.mode,
-				NoCache: cmd.Bool("no-cache"), Strict: cmd.Bool("strict"), Base: cmd.String("base"),
-				TrustBranchConfig: cmd.Bool("trust-branch-config"), JSON: cmd.Bool("json")}
-			if o.Range != "" && o.Rev != "" {
-				return fmt.Errorf("%w: give a range or --rev, not both", errUsage)
-			}
-			return runVerify(ctx, o, stdio)
-		},
-	}
 }
 
 // rerunMode is --rerun-gates: alone it means "unverified", or =all, =tip.
@@ -91,13 +45,59 @@ func (m *rerunMode) String() string   { return m.mode }
 func (m *rerunMode) Get() any         { return m.mode }
 func (m *rerunMode) IsBoolFlag() bool { return true }
 
+func newVerifyCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &verifyOptions{}
+	return &cli.Command{
+		Name:      "verify",
+		Usage:     "check from git history that each task commit proves its task (for pre-push hooks and CI)",
+		ArgsUsage: "[A..B]",
+		Description: describe(`Without a range or --rev, verify checks the current branch's commits not yet on its upstream,
+else those not on any remote, else the most recent run, and says which; with A..B, the task
+commits in it, across every run they touch. Each must have well-formed trailers, name a task still
+in the plan with the same text (else drift: exit 6, with a diff), record its gates as passed (else
+exit 3), come after its dependencies, change more than the plan and the log, and be the commit
+planx made or have a tree planx's gates passed on here (else unverified: a rewrite; exit 3).
+A commit of a run made in another clone is "gated locally, not re-verified here": a warning,
+an error with --strict. --rerun-gates re-runs the gates of the unverified commits (=all: every
+one; =tip: the newest) in a temporary worktree, with gates defined by --base (default:
+origin/HEAD) and a minimal environment, and records them by tree; a tree with a passing record
+is not re-run (--no-cache re-runs it). A shallow clone cut inside a run exits 5.
+JSON output follows docs/schema/verify.json.`,
+			"planx verify",
+			"planx verify origin/main..HEAD",
+			"planx verify --rerun-gates --base origin/main   # re-gate what is unverified, with main's gates",
+			"planx verify --json | jq .findings"),
+		Flags: []cli.Flag{
+			&cli.GenericFlag{Name: "rerun-gates", Value: &o.Rerun,
+				Usage: "re-run gates of unverified commits (`=all`: every commit, =tip: the newest) and record them by tree"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "re-run gates even on a tree with a passing record", Destination: &o.NoCache},
+			&cli.BoolFlag{Name: "strict", Usage: "commits not re-verified here and overridden gates are errors", Destination: &o.Strict},
+			&cli.StringFlag{Name: "base", Usage: "take re-run gate definitions from `REV` (default: origin/HEAD)", Destination: &o.Base},
+			&cli.BoolFlag{Name: "trust-branch-config", Usage: "re-run the gates the checked commits define themselves", Destination: &o.TrustBranchConfig},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/verify.json)", Destination: &o.JSON},
+			&cli.StringFlag{Name: "rev", Usage: "without a range, check the latest run reachable from `REV` instead of HEAD", Destination: &o.Rev},
+			&cli.StringFlag{Name: "plan", Usage: "only consider runs of this `PLAN`", Destination: &o.Plan},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.NArg() > 1 {
+				return fmt.Errorf("%w: verify takes at most one A..B range", errUsage)
+			}
+			o.Dir, o.Range = g.dir, cmd.Args().First()
+			if o.Range != "" && o.Rev != "" {
+				return fmt.Errorf("%w: give a range or --rev, not both", errUsage)
+			}
+			return dispatch(ctx, g, *o, stdio, runVerify)
+		},
+	}
+}
+
 func runVerify(ctx context.Context, o verifyOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}
 	opts := review.Options{Range: o.Range, Rev: o.Rev, Auto: o.Range == "" && o.Rev == "",
-		Plan: reviewPlanArg(repo, o.Dir, o.Plan), Rerun: o.Rerun, NoCache: o.NoCache, Strict: o.Strict,
+		Plan: reviewPlanArg(repo, o.Dir, o.Plan), Rerun: o.Rerun.mode, NoCache: o.NoCache, Strict: o.Strict,
 		Base: o.Base, TrustBranchConfig: o.TrustBranchConfig}
 	if !o.JSON {
 		// Gate output goes to stderr so stdout stays the report.

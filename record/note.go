@@ -1,37 +1,43 @@
-// Package note formats the git note planx attaches to each task commit: the
-// whole output of the task's gates, which is too long for the commit message
-// and would otherwise stay in .git/planx on the machine that ran them.
-//
-// It is a package of its own so the executor can write notes without
-// importing package review (which imports the executor).
-package note
+package record
 
 import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"github.com/planx-dev/planx/execlog"
+	"time"
 )
 
-// Ref is the notes ref planx writes. Notes are not pushed or fetched by
-// default: git push origin refs/notes/planx, and
+// NoteRef is the notes ref planx writes each task commit's whole gate
+// output to: too long for the commit message, and otherwise left in
+// .git/planx on the machine that ran the gates. Notes are not pushed or
+// fetched by default: git push origin refs/notes/planx, and
 // git fetch origin refs/notes/planx:refs/notes/planx.
-const Ref = "refs/notes/planx"
+const NoteRef = "refs/notes/planx"
 
-// Format renders the gate results of task, each with its whole output from
-// outputs (keyed by gate name) or, when the output is not there, the tail the
-// log kept. The result is deterministic plain text, one section per gate:
+// GateOutput is one gate's result as the note shows it.
+type GateOutput struct {
+	Name     string
+	Command  string
+	Passed   bool
+	ExitCode int
+	Duration time.Duration
+	TimedOut bool
+	Output   string
+	Whole    bool // Output is the whole output, not only its last lines
+}
+
+// Note renders the gate results of task, deterministic plain text with one
+// section per gate:
 //
 //	planx gate output of T003
 //
 //	== gate test: pass (exit 0, 12ms)
 //	$ go test ./...
 //	ok  example.com/x  0.01s
-func Format(task string, gs []execlog.Gate, outputs map[string]string) []byte {
+func Note(task string, gates []GateOutput) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "planx gate output of %s\n", task)
-	for _, g := range gs {
+	for _, g := range gates {
 		verdict := "fail"
 		if g.Passed {
 			verdict = "pass"
@@ -44,37 +50,33 @@ func Format(task string, gs []execlog.Gate, outputs map[string]string) []byte {
 		if g.Command != "" {
 			fmt.Fprintf(&b, "$ %s\n", g.Command)
 		}
-		out, whole := outputs[g.Name]
-		if !whole {
-			out = g.Tail
-			if out != "" {
-				b.WriteString("(last lines only)\n")
-			}
+		if !g.Whole && g.Output != "" {
+			b.WriteString("(last lines only)\n")
 		}
-		b.WriteString(out)
-		if out != "" && !strings.HasSuffix(out, "\n") {
+		b.WriteString(g.Output)
+		if g.Output != "" && !strings.HasSuffix(g.Output, "\n") {
 			b.WriteByte('\n')
 		}
 	}
 	return b.Bytes()
 }
 
-// Meta is what a note says it belongs to.
-type Meta struct {
+// NoteMeta is what a note says it belongs to.
+type NoteMeta struct {
 	Task   string
 	Commit string // the task commit the note was written for
 	Tree   string // that commit's tree
 }
 
-// FormatFor is Format with the commit and tree the note belongs to on the
-// lines after the title, so a note moved to another commit (or written by
+// NoteFor is Note with the commit and tree the note belongs to on the lines
+// after the title, so that a note moved to another commit (or written by
 // hand for one) is told apart from planx's:
 //
 //	planx gate output of T003
 //	Commit: <sha>
 //	Tree: <sha>
-func FormatFor(m Meta, gs []execlog.Gate, outputs map[string]string) []byte {
-	b := Format(m.Task, gs, outputs)
+func NoteFor(m NoteMeta, gates []GateOutput) []byte {
+	b := Note(m.Task, gates)
 	title, rest, _ := bytes.Cut(b, []byte("\n"))
 	var out bytes.Buffer
 	out.Write(title)
@@ -89,16 +91,16 @@ func FormatFor(m Meta, gs []execlog.Gate, outputs map[string]string) []byte {
 	return out.Bytes()
 }
 
-// Parsed is a note read back.
-type Parsed struct {
-	Meta
+// ParsedNote is a note read back.
+type ParsedNote struct {
+	NoteMeta
 	// Verdicts maps each gate section's name to "pass" or "fail".
 	Verdicts map[string]string
 }
 
-// Parse reads the title, the Commit and Tree lines and the gate verdicts of
-// a note; ok is false when it does not start like a planx note.
-func Parse(b []byte) (p Parsed, ok bool) {
+// ParseNote reads the title, the Commit and Tree lines and the gate
+// verdicts of a note; ok is false when it does not start like planx's.
+func ParseNote(b []byte) (p ParsedNote, ok bool) {
 	lines := strings.Split(string(b), "\n")
 	task, ok := strings.CutPrefix(lines[0], "planx gate output of ")
 	if !ok {
@@ -117,7 +119,9 @@ func Parse(b []byte) (p Parsed, ok bool) {
 		if rest, ok := strings.CutPrefix(l, "== gate "); ok {
 			if name, v, ok := strings.Cut(rest, ": "); ok {
 				verdict, _, _ := strings.Cut(v, " ")
-				p.Verdicts[name] = verdict
+				if _, seen := p.Verdicts[name]; !seen { // a gate's own output cannot overwrite its verdict
+					p.Verdicts[name] = verdict
+				}
 			}
 		}
 	}
