@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/record"
 )
 
 func findingOf(rep Report, kind string) *Finding {
