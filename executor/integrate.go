@@ -9,9 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // TrailerWave marks a task commit integrated from a parallel wave: the
@@ -79,9 +81,9 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	t, lt := it.t, it.lt
 	ticked, _ := planparse.Tick(plan, t)
 	now := r.o.now()
-	lt.Status, lt.Finished, lt.Commit = "done", now, ""
+	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
 	if final {
-		r.log.Status, r.log.Finished = StateCompleted, now
+		r.log.Status, r.log.Finished = record.RunCompleted, now
 	}
 	tree, err := r.repo.TreeWithFiles(ctx, merged, map[string][]byte{r.planRel: ticked, r.log.Path: r.log.Render()})
 	if err != nil {
@@ -129,7 +131,13 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 			return nil, err
 		}
 		var f *taskFailure
-		errors.As(gateFailure(results), &f)
+		if !errors.As(gateFailure(results), &f) {
+			gs := make([]execlog.Gate, len(results))
+			for j, g := range results {
+				gs[j] = logGate(g)
+			}
+			r.recordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, gs)
+		}
 		return f, nil
 	}
 	hi := len(chain) - 1
@@ -192,6 +200,10 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 	integrated := map[*isolated]bool{}
 	if len(keep) > 0 {
 		tip := keep[len(keep)-1]
+		trees := make([]gitops.SHA, len(keep))
+		for i, s := range keep {
+			trees[i] = r.recordWaveCommit(ctx, s)
+		}
 		if err := r.restoreLog(ctx, base); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, res)
 		}
@@ -200,11 +212,11 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 		}
 		r.fault("after-advance")
 		r.expect, r.planSrc, r.dirty = tip.commit, tip.plan, nil
-		for _, s := range keep {
+		for i, s := range keep {
 			integrated[s.it] = true
 			res.Done = append(res.Done, s.it.t.ID)
 			r.out.taskDone(s.it.t, s.commit)
-			r.noteGates(ctx, s.it.t, s.it.lt, s.commit)
+			r.noteGates(ctx, s.it.t, s.it.lt, s.commit, trees[i])
 		}
 	}
 	for _, it := range its {
@@ -225,7 +237,7 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 		switch {
 		case integrated[it]:
 		case it.fail != nil:
-			it.lt.Status, it.lt.Commit = StateFailed, ""
+			it.lt.Status, it.lt.Commit = record.TaskFailed, ""
 			it.fail.what += "; its work is kept in the work tree " + r.relDir(it.dir)
 			if first == nil {
 				first = it
@@ -236,17 +248,17 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 		default:
 			// Passed, but after the task that broke the integration gate:
 			// not integrated; it runs again when the run goes on.
-			it.lt.Status, it.lt.Commit = "pending", ""
+			it.lt.Status, it.lt.Commit = record.TaskPending, ""
 		}
 	}
 	r.dropWorktrees(its, func(it *isolated) bool { return it.fail == nil })
 	if first == nil {
 		return nil
 	}
-	r.log.Status, r.log.Finished = StateRunning, time.Time{}
-	res.Status = StateFailed
+	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
+	res.Status = record.RunFailed
 	res.Next = r.nextSteps(first.t)
-	return r.stop(first.t, StateFailed, first.fail.what, first.fail.tail, ErrTaskFailed)
+	return r.stop(first.t, record.RunFailed, first.fail.what, first.fail.tail, ErrTaskFailed)
 }
 
 // dropWorktrees removes the work trees of the tasks for which drop says so
@@ -316,4 +328,38 @@ func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 		return nil
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// recordWaveCommit records a wave's task commit as one planx made (before
+// the branch moves to it, so that a crash cannot leave a commit of the run
+// planx has no record of) and returns its tree.
+func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
+	tree, err := r.repo.TreeOf(ctx, s.commit)
+	if err == nil {
+		err = r.repo.RecordMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
+	}
+	if err != nil {
+		r.out.warn(s.it.t.ID, "could not record the commit: "+err.Error())
+	}
+	return tree
+}
+
+// recordWaveGates records gates that passed on commit c's tree: the tree
+// each record names is the one the gates ran on (a task's own work on the
+// wave's base, or the wave's combined tree), never another.
+func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitops.SHA, gs []execlog.Gate) {
+	tree, err := r.repo.TreeOf(ctx, c)
+	if err != nil {
+		return
+	}
+	var recs []gitops.GateRecord
+	for _, g := range gs {
+		if g.Passed {
+			recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: r.commandHash(t, r.gateDef(g)),
+				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: r.o.now()})
+		}
+	}
+	if err := r.repo.RecordGates(recs...); err != nil {
+		r.out.warn(t.ID, "could not record the gates: "+err.Error())
+	}
 }

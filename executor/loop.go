@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // taskFailure is a failed task: what failed, and the output that shows why.
@@ -35,29 +36,29 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		var fail *taskFailure
 		switch {
 		case errors.As(err, &fail):
-			res.Status, res.Next = StateFailed, r.nextSteps(t)
-			return res, r.stop(t, StateFailed, fail.what, fail.tail, ErrTaskFailed)
+			res.Status, res.Next = record.RunFailed, r.nextSteps(t)
+			return res, r.stop(t, record.RunFailed, fail.what, fail.tail, ErrTaskFailed)
 		case errors.Is(err, ErrManual):
-			res.Status, res.Next = StateWaiting, "do the task by hand, then run `planx resume`"
-			return res, r.stop(t, StateWaiting, "manual task: waiting for a person", "", ErrManual)
+			res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
+			return res, r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 		case ctx.Err() != nil || errors.Is(err, context.Canceled):
-			res.Status, res.Next = StateInterrupted, r.nextSteps(t)
-			return res, r.stop(t, StateInterrupted, "interrupted", "", ErrInterrupted)
+			res.Status, res.Next = record.RunInterrupted, r.nextSteps(t)
+			return res, r.stop(t, record.RunInterrupted, "interrupted", "", ErrInterrupted)
 		case err != nil:
-			_ = r.stop(t, StateFailed, err.Error(), "", err)
+			_ = r.stop(t, record.RunFailed, err.Error(), "", err)
 			return res, err
 		}
 		res.Done = append(res.Done, t.ID)
 		r.out.taskDone(t, sha)
 	}
-	r.st.Status, r.st.Current = StateCompleted, ""
+	r.st.Status, r.st.Current = record.RunCompleted, ""
 	if err := r.repo.SyncIndex(ctx); err != nil {
 		return res, err
 	}
 	if err := clearState(r.repo); err != nil {
 		return res, err
 	}
-	res.Status = StateCompleted
+	res.Status = record.RunCompleted
 	r.out.runDone(r.log.Path, len(res.Done))
 	return res, nil
 }
@@ -67,9 +68,9 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 // may get several attempts, each told why the previous one failed.
 func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already bool) (gitops.SHA, error) {
 	lt := r.logTask(t)
-	lt.Status, lt.Started, lt.Failure = "running", r.o.now(), ""
+	lt.Status, lt.Started, lt.Failure = record.TaskRunning, r.o.now(), ""
 	lt.Attempts++
-	r.st.Status, r.st.Current, r.st.Reason, r.st.Attempt = StateRunning, t.ID, "", nil
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Attempt = record.RunRunning, t.ID, "", nil
 	r.st.PreExisting = r.dirty
 	kind := r.executorFor(t)
 	lt.Executor = kind
@@ -80,7 +81,9 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
 		var f *taskFailure
 		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts {
-			r.log.Issues = append(r.log.Issues, r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what)))
+			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))
+			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", attempt+1, r.o.Attempts)
+			r.log.Issues = append(r.log.Issues, is)
 			r.out.warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.what, attempt+1, r.o.Attempts))
 			feedback = f.what
 			if f.tail != "" {
@@ -157,7 +160,7 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	if err := r.setPhase(PhaseGates); err != nil {
 		return err
 	}
-	if err := r.runGates(ctx, t, lt, last); err != nil {
+	if err := r.runGates(ctx, t, lt, last, already); err != nil {
 		return err
 	}
 	r.fault("after-gates")
@@ -210,28 +213,55 @@ func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
 	return d
 }
 
-func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) error {
+// runGates runs the task's acceptance checks and gates. reuse (the work was
+// already in the tree: a resume) first looks for gates that passed on this
+// very tree before; a first attempt does not pay for the lookup.
+func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last, reuse bool) error {
+	r.gatesPassed = false
 	// Acceptance criteria written as commands are checks like gates, run
 	// first: they are the task's own definition of done.
-	var sel []gates.Gate
-	for i, c := range acceptanceCommands(t) {
-		sel = append(sel, gates.Gate{Name: fmt.Sprintf("acceptance-%d", i+1), Command: c, Timeout: gates.DefaultTimeout})
-	}
-	sel = append(sel, gates.Select(r.gates, t.Gates, last)...)
+	sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, last)...)
 	if len(sel) == 0 {
 		return nil
 	}
 	defer r.faultSoon("during-gate", 100*time.Millisecond)()
-	results, err := gates.Run(ctx, sel, gates.RunOptions{
+	// A gate that passed on this very tree before (a resume after a commit
+	// hook refused) is not run again.
+	var key gitops.SHA
+	if reuse {
+		key = r.gateKey(ctx)
+	}
+	cached := r.cachedGates(key, t, sel)
+	var torun []gates.Gate
+	for _, g := range sel {
+		if _, ok := cached[g.Name]; !ok {
+			torun = append(torun, g)
+		}
+	}
+	results, err := gates.Run(ctx, torun, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
 	})
 	r.childDone()
+	if err == nil {
+		r.recordGated(key, t, torun, results)
+	}
+	over := r.overridden()
 	lt.Gates = lt.Gates[:0]
-	for _, g := range results {
-		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
-			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut})
-		r.out.gate(t.ID, g)
+	for _, g := range sel {
+		if rec, ok := cached[g.Name]; ok {
+			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
+			r.out.println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
+			continue
+		}
+		for _, res := range results {
+			if res.Name == g.Name {
+				lt.Gates = append(lt.Gates, execlog.Gate{Name: res.Name, Command: res.Command, Passed: res.Passed,
+					ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, OutputPath: res.OutputPath,
+					TimedOut: res.TimedOut, Overridden: over[res.Name]})
+				r.out.gate(t.ID, res)
+			}
+		}
 	}
 	if err != nil {
 		return err
@@ -249,6 +279,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	}
 	// Gates may write files (formatters, generated code): stage again so the
 	// commit holds the tree the gates passed on.
+	r.gatesPassed = true
 	return r.repo.StageAll(ctx)
 }
 
@@ -257,7 +288,7 @@ func (r *runner) logTask(t *planparse.Task) *execlog.Task {
 	if lt := r.log.TaskByID(string(t.ID)); lt != nil {
 		return lt
 	}
-	r.log.Tasks = append(r.log.Tasks, execlog.Task{ID: string(t.ID), Label: t.Label, Title: t.Title, Status: "pending"})
+	r.log.Tasks = append(r.log.Tasks, execlog.Task{ID: string(t.ID), Label: t.Label, Title: t.Title, Status: record.TaskPending})
 	return &r.log.Tasks[len(r.log.Tasks)-1]
 }
 
@@ -271,11 +302,11 @@ func (r *runner) save() error {
 
 // stop records why the run stopped, in the log and the state, and returns
 // the error the caller maps to an exit code.
-func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) error {
+func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail string, kind error) error {
 	now := r.o.now()
 	if lt := r.log.TaskByID(string(t.ID)); lt != nil {
-		lt.Status, lt.Finished = status, now
-		if status == StateFailed || status == StateInterrupted {
+		lt.Status, lt.Finished = record.TaskStatus(status), now
+		if status == record.RunFailed || status == record.RunInterrupted {
 			lt.Failure = what
 			if tail != "" {
 				lt.Failure += "\n\n" + tail
@@ -285,7 +316,12 @@ func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) 
 	r.log.Status = status
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, what))
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
-	if status != StateWaiting {
+	if r.gatesPassed {
+		// Stopped after its gates passed (a commit hook refused): a resume
+		// on the same tree need not run them again.
+		r.recordGatesPassed(context.Background(), t, r.log.TaskByID(string(t.ID)))
+	}
+	if status != record.RunWaiting {
 		r.recordAttempt(context.Background())
 	}
 	saveErr := errors.Join(r.save(), r.repo.SyncIndex(context.Background()))

@@ -5,25 +5,30 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Options configure a run. Zero values are sensible defaults.
 type Options struct {
-	PlanPath      string // the plan file, absolute or relative to the process's cwd
-	Dir           string // -C: where to find the repository; default: the plan's directory
-	Format        planparse.Format
-	All           bool // also run tasks already ticked done in the plan
-	RequireClean  bool // refuse a dirty tree instead of snapshotting it
-	AllowDetached bool
-	NoVerify      bool // skip commit hooks
-	DryRun        bool
-	StepTimeout   time.Duration
-	TaskTimeout   time.Duration
-	Gates         []string // raw --gate name=command values
-	LogDir        string   // default from config, else memory-bank/execute
-	Agent         string   // agent preset or command; overrides plan and config
-	Attempts      int      // how many times an agent may try a task (default 1)
-	StrictFiles   bool     // changes outside a task's declared files fail it
+	PlanPath     string // the plan file, absolute or relative to the process's cwd
+	Dir          string // -C: where to find the repository; default: the plan's directory
+	Format       planparse.Format
+	All          bool // also run tasks already ticked done in the plan
+	RequireClean bool // refuse a dirty tree instead of snapshotting it
+	// AllowUntrackedSecrets lets the rollback commit snapshot untracked
+	// files that look like credentials (see checkSecrets).
+	AllowUntrackedSecrets bool
+	AllowDetached         bool
+	NoVerify              bool // skip commit hooks
+	DryRun                bool
+	StepTimeout           time.Duration
+	TaskTimeout           time.Duration
+	Gates                 []string // raw --gate name=command values
+	LogDir                string   // default from config, else memory-bank/execute
+	Agent                 string   // agent preset or command; overrides plan and config
+	Attempts              int      // how many times an agent may try a task (default 1)
+	StrictFiles           bool     // changes outside a task's declared files fail it
+	NoCache               bool     // run every gate even when it passed on the same tree before
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
 	Yes             bool
@@ -50,6 +55,6 @@ type Result struct {
 	LogPath string // repo-relative
 	Base    string // rollback commit
 	Done    []planparse.TaskID
-	Status  string
+	Status  record.RunStatus
 	Next    string // what to do next, when the run stopped
 }

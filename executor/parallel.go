@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // parallelSafe says whether a task may share a wave: marked parallel in
@@ -51,14 +52,14 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 		res.Done = append(res.Done, t.ID)
 		r.out.taskDone(t, sha)
 	}
-	r.st.Status, r.st.Current = StateCompleted, ""
+	r.st.Status, r.st.Current = record.RunCompleted, ""
 	if err := r.repo.SyncIndex(ctx); err != nil {
 		return res, err
 	}
 	if err := clearState(r.repo); err != nil {
 		return res, err
 	}
-	res.Status = StateCompleted
+	res.Status = record.RunCompleted
 	r.out.runDone(r.log.Path, len(res.Done))
 	return res, nil
 }
@@ -68,16 +69,16 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 	var fail *taskFailure
 	switch {
 	case errors.As(err, &fail):
-		res.Status, res.Next = StateFailed, r.nextSteps(t)
-		return r.stop(t, StateFailed, fail.what, fail.tail, ErrTaskFailed)
+		res.Status, res.Next = record.RunFailed, r.nextSteps(t)
+		return r.stop(t, record.RunFailed, fail.what, fail.tail, ErrTaskFailed)
 	case errors.Is(err, ErrManual):
-		res.Status, res.Next = StateWaiting, "do the task by hand, then run `planx resume`"
-		return r.stop(t, StateWaiting, "manual task: waiting for a person", "", ErrManual)
+		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
+		return r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		res.Status, res.Next = StateInterrupted, r.nextSteps(t)
-		return r.stop(t, StateInterrupted, "interrupted", "", ErrInterrupted)
+		res.Status, res.Next = record.RunInterrupted, r.nextSteps(t)
+		return r.stop(t, record.RunInterrupted, "interrupted", "", ErrInterrupted)
 	}
-	_ = r.stop(t, StateFailed, err.Error(), "", err)
+	_ = r.stop(t, record.RunFailed, err.Error(), "", err)
 	return err
 }
 
@@ -89,7 +90,7 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 		*n++
 		r.out.taskStart(*n, total, t)
 	}
-	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = StateRunning, w[0].ID, "", PhaseExecute
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", PhaseExecute
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = waveIDs(w), base, nil, number
 	its := r.isolate(w)
 	if err := r.st.save(r.repo); err != nil {
@@ -107,7 +108,7 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 	now := r.o.now()
 	for i, t := range w {
 		lt := r.logTask(t)
-		lt.Status, lt.Started, lt.Failure, lt.Executor = "running", now, "", "shell"
+		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", "shell"
 		lt.Attempts++
 		its[i] = &isolated{t: t, own: *lt, dir: worktreeDir(r.repo, r.st.RunID, string(t.ID))}
 		its[i].lt = &its[i].own
@@ -162,6 +163,8 @@ func (r *runner) finished(ctx context.Context, it *isolated) {
 		it.err = err
 		return
 	}
+	// The task's own gates passed on its work: the base plus its changes.
+	r.recordWaveGates(ctx, it.t, it.work, it.own.Gates)
 	r.st.WaveDone = append(r.st.WaveDone, it.t.ID)
 	if err := r.st.save(r.repo); err != nil {
 		it.err = err

@@ -10,7 +10,9 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // progress prints what the run does: permanent lines everywhere, plus on a
@@ -128,7 +130,7 @@ func (p *progress) runStart(plan, runID string, base gitops.SHA, n int) {
 
 func (p *progress) taskStart(i, n int, t *planparse.Task) {
 	p.ev.emit(Event{Event: "task_start", Task: string(t.ID), Title: t.Title, Index: i, Total: n})
-	p.println("[%d/%d] %s %s", i, n, t.ID, oneLine(t.Title, 70))
+	p.println("[%d/%d] %s %s", i, n, t.ID, textsafe.Line(oneLine(t.Title, 70)))
 	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, t.ID))
 }
 
@@ -141,10 +143,10 @@ func (p *progress) step(name, code string) {
 			base = base[:i]
 		}
 		p.mu.Unlock()
-		p.setStatus(base + " · " + name + ": " + oneLine(first, 40))
+		p.setStatus(base + " · " + name + ": " + textsafe.Line(oneLine(first, 40)))
 		return
 	}
-	p.println("      %s: %s", name, oneLine(first, 60))
+	p.println("      %s: %s", name, textsafe.Line(oneLine(first, 60)))
 }
 
 func (p *progress) gate(id planparse.TaskID, g gates.Result) {
@@ -154,7 +156,7 @@ func (p *progress) gate(id planparse.TaskID, g gates.Result) {
 	if !g.Passed {
 		verdict = p.paint("31", "FAIL")
 	}
-	p.println("      gate %s: %s (%s)", g.Name, verdict, g.Duration.Round(time.Millisecond))
+	p.println("      gate %s: %s (%s)", textsafe.Line(g.Name), verdict, g.Duration.Round(time.Millisecond))
 }
 
 // stepEnd reports a finished step or agent run.
@@ -163,7 +165,7 @@ func (p *progress) stepEnd(id planparse.TaskID, name string, exit int, d time.Du
 }
 
 func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
-	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: "done", Commit: string(sha)})
+	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: string(record.TaskDone), Commit: string(sha)})
 	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.ID, sha.Short(), t.Title))
 	p.clearStatus()
 	p.println("      %s committed %s", p.paint("32", "✓"), sha.Short())
@@ -172,30 +174,31 @@ func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
 func (p *progress) warn(id planparse.TaskID, msg string) {
 	p.ev.emit(Event{Event: "warning", Task: string(id), Message: msg})
 	p.annotate("warning", p.plan, 0, string(id)+": "+msg)
-	p.println("      %s %s: %s", p.paint("33", "warning"), id, msg)
+	p.println("      %s %s: %s", p.paint("33", "warning"), id, textsafe.Block(msg))
 }
 
-func (p *progress) taskStopped(t *planparse.Task, status, what, tail, next string) {
+func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tail, next string) {
 	p.clearStatus()
+	status := string(rs)
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: status, Message: what})
 	p.ev.emit(Event{Event: "run_end", Status: status, Message: next})
 	p.rows = append(p.rows, fmt.Sprintf("| %s | **%s** | | %s: %s |", t.ID, status, t.Title, what))
 	p.writeSummary(status)
-	if status != StateWaiting {
+	if rs != record.RunWaiting {
 		p.annotate("error", p.plan, t.Line, fmt.Sprintf("%s %s: %s", t.ID, status, what))
 	}
 	mark := p.paint("31", "✗ "+status)
-	if status == StateWaiting {
+	if rs == record.RunWaiting {
 		mark = p.paint("33", "⏸ "+status)
 	}
-	p.println("      %s: %s", mark, what)
+	p.println("      %s: %s", mark, textsafe.Block(what))
 	if tail != "" {
 		for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
-			p.println("      │ %s", l)
+			p.println("      │ %s", textsafe.Line(l))
 		}
 	}
-	if status == StateWaiting {
-		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", t.ID, indent(t.Body, "    "))
+	if rs == record.RunWaiting {
+		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", t.ID, indent(textsafe.Block(t.Body), "    "))
 		return
 	}
 	p.println("planx: %s", next)
@@ -203,8 +206,8 @@ func (p *progress) taskStopped(t *planparse.Task, status, what, tail, next strin
 
 func (p *progress) runDone(logPath string, n int) {
 	p.clearStatus()
-	p.ev.emit(Event{Event: "run_end", Status: StateCompleted, Log: logPath, Done: ptr(n)})
-	p.writeSummary(StateCompleted)
+	p.ev.emit(Event{Event: "run_end", Status: string(record.RunCompleted), Log: logPath, Done: ptr(n)})
+	p.writeSummary(string(record.RunCompleted))
 	p.println("planx: done: %d task(s) committed; execution log %s", n, logPath)
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // resumeWave goes on with a run stopped (killed, interrupted) inside a
@@ -42,11 +43,11 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		it.work = sha
 		// The log entry as the task left it (isolate counted a new attempt).
 		it.own.Attempts--
-		it.own.Status = "running"
+		it.own.Status = record.TaskRunning
 		r.out.println("      %s's work, done before the stop, is integrated as it is (%s)", it.t.ID, sha.Short())
 	}
 	base := r.expect
-	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = StateRunning, wave[0].ID, "", PhaseExecute
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, wave[0].ID, "", PhaseExecute
 	r.st.Wave, r.st.WaveBase = waveIDs(wave), base
 	if err := r.st.save(r.repo); err != nil {
 		return nil, err

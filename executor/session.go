@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // ResumeOptions configure `planx resume`, `planx skip` and `planx abort`.
@@ -13,6 +14,7 @@ type ResumeOptions struct {
 	Dir         string
 	Retry       bool // discard the stopped attempt and execute the task again
 	AcceptDrift bool // go on although committed tasks changed in the plan
+	NoCache     bool // run every gate even when it passed on the same tree before
 	Output
 }
 
@@ -20,6 +22,8 @@ type ResumeOptions struct {
 type history struct {
 	commits map[planparse.TaskID]gitops.Commit
 	skipped map[planparse.TaskID]bool
+	// rewritten are task commits that are not the ones planx made (made.go).
+	rewritten map[planparse.TaskID]rewrite
 }
 
 // reopen loads a stopped run: state, plan, gates, and what git has of it.
@@ -30,7 +34,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		return nil, nil, err
 	}
 	if st == nil {
-		return nil, nil, fmt.Errorf("%w: no stopped run here; start one with `planx run PLAN`", gitops.ErrRepoState)
+		return nil, nil, errNoRun
 	}
 	if !needPlan {
 		// Abort must work even when the plan no longer parses.
@@ -44,7 +48,8 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
-		Jobs: st.Options.Jobs, Output: ro.Output,
+		NoCache: ro.NoCache, Jobs: st.Options.Jobs,
+		Output: ro.Output,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {
@@ -55,14 +60,14 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err
 	}
-	h, err := readHistory(ctx, repo, st.RunID, st.Base, r.head.SHA)
+	h, err := readHistory(ctx, repo, st.RunID, st.Current, st.Base, r.head.SHA)
 	if err != nil {
 		return nil, nil, err
 	}
 	// Commits a crash kept planx from recording are git's word: take it.
 	for id, c := range h.commits {
-		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != "done" {
-			lt.Status, lt.Commit, lt.Failure = "done", string(c.SHA), ""
+		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != record.TaskDone {
+			lt.Status, lt.Commit, lt.Failure = record.TaskDone, string(c.SHA), ""
 		}
 	}
 	r.st.SkipPending = nil
@@ -96,7 +101,11 @@ func (r *runner) checkHead(ctx context.Context) error {
 		r.head = head
 	}
 	r.expect = r.head.SHA
-	if ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA); err != nil || !ok {
+	ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA)
+	if err != nil {
+		return fmt.Errorf("check rollback commit %s is below HEAD: %w", r.st.Base.Short(), err)
+	}
+	if !ok {
 		return fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",
 			gitops.ErrRepoState, r.st.Base.Short())
 	}
@@ -114,7 +123,7 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 		if err != nil {
 			return err
 		}
-		if len(cs) == 1 && trailer(cs[0], TrailerRun) == r.st.RunID && trailer(cs[0], TrailerRollback) == "true" {
+		if len(cs) == 1 && trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerRollback) == "true" {
 			return r.recordBase(ctx, cs[0].SHA, false)
 		}
 	}
@@ -122,26 +131,26 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 	return err
 }
 
-func readHistory(ctx context.Context, repo *gitops.Repo, runID string, base, head gitops.SHA) (*history, error) {
+func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current planparse.TaskID, base, head gitops.SHA) (*history, error) {
 	commits, err := repo.Log(ctx, head, base, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read run history: %w", err)
 	}
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
 	for _, c := range commits {
-		if trailer(c, TrailerRun) != runID {
+		if trailer(c, record.TrailerRun) != runID {
 			continue
 		}
-		if id := trailer(c, TrailerTask); id != "" {
+		if id := trailer(c, record.TrailerTask); id != "" {
 			h.commits[planparse.TaskID(id)] = c
 		}
 		for _, tr := range c.Trailers {
-			if tr.Key == TrailerSkipped {
+			if tr.Key == record.TrailerSkipped {
 				h.skipped[planparse.TaskID(tr.Value)] = true
 			}
 		}
 	}
-	return h, nil
+	return h, dropRewritten(repo, runID, current, h)
 }
 
 func trailer(c gitops.Commit, key string) string {
@@ -156,14 +165,7 @@ func trailer(c gitops.Commit, key string) string {
 // remaining lists the run's tasks not yet committed nor skipped, in the
 // plan's current order.
 func (r *runner) remaining(h *history) []*planparse.Task {
-	want := map[planparse.TaskID]bool{}
-	for _, id := range r.st.ToRun {
-		want[id] = true
-	}
-	skipped := map[planparse.TaskID]bool{}
-	for _, id := range r.st.Skipped {
-		skipped[id] = true
-	}
+	want, skipped := idSet(r.st.ToRun), idSet(r.st.Skipped)
 	var out []*planparse.Task
 	for _, t := range r.plan.Order() {
 		if want[t.ID] && h.commits[t.ID].SHA == "" && !skipped[t.ID] && !h.skipped[t.ID] {
@@ -171,4 +173,12 @@ func (r *runner) remaining(h *history) []*planparse.Task {
 		}
 	}
 	return out
+}
+
+func idSet(ids []planparse.TaskID) map[planparse.TaskID]bool {
+	set := make(map[planparse.TaskID]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set
 }

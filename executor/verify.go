@@ -20,6 +20,7 @@ import (
 // the task is a checkpoint), and the declared files exist, or are gone when
 // declared deleted, and were touched. It returns the changed paths.
 func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
+	r.warnings = nil
 	if err := r.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
@@ -88,8 +89,11 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	if r.o.StrictFiles {
 		return &taskFailure{what: msg + " (--strict-files)"}
 	}
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	is := r.issue(t.ID, msg)
+	is.Resolution = "allowed: --strict-files not set"
+	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
+	r.warnings = append(r.warnings, "outside-declared="+strings.Join(outside, ","))
 	return nil
 }
 
@@ -119,7 +123,10 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 		return nil
 	}
 	ok, err := r.repo.IsAncestor(ctx, r.expect, head.SHA)
-	if err != nil || !ok {
+	if err != nil {
+		return fmt.Errorf("check %s is below HEAD: %w", r.expect.Short(), err)
+	}
+	if !ok {
 		return &taskFailure{what: fmt.Sprintf("the task rewrote history: %s is no longer below HEAD (%s); planx will not build on it", r.expect.Short(), head.SHA.Short())}
 	}
 	own, err := r.repo.Log(ctx, head.SHA, r.expect, 0)
@@ -133,7 +140,10 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
 	}
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit", len(own))
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	r.warnings = append(r.warnings, fmt.Sprintf("folded-commits=%d", len(own)))
+	is := r.issue(t.ID, msg)
+	is.Resolution = "fixed: folded"
+	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
 	return nil
 }

@@ -138,18 +138,6 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 	return r.UpdateRef(ctx, "HEAD", new, old, reason)
 }
 
-// TreeOf returns the tree of commit rev.
-func (r *Repo) TreeOf(ctx context.Context, rev SHA) (SHA, error) {
-	if err := checkArg("commit", string(rev)); err != nil {
-		return "", err
-	}
-	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "--end-of-options", string(rev)+"^{tree}")
-	if err != nil {
-		return "", fmt.Errorf("tree of %s: %w", rev.Short(), err)
-	}
-	return SHA(strings.TrimSpace(string(out))), nil
-}
-
 // WriteIndexTree stages everything in the work tree (git add -A) and writes
 // the index as a tree: the whole state of a linked work tree as one id.
 func (r *Repo) WriteIndexTree(ctx context.Context) (SHA, error) {
