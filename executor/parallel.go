@@ -230,10 +230,10 @@ func (r *runner) warnParallel(waves [][]*planparse.Task) {
 		return
 	}
 	if size := r.repo.IndexSize(); size > bigIndex {
-		r.out.warn("", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
+		r.out.warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
 			size>>10, bigIndex>>10))
 	}
 	if r.hooks {
-		r.out.warn("", "commit hooks do not run on the commits of parallel waves (they are made with git commit-tree); tasks that run alone still get them")
+		r.out.warn("--jobs", "commit hooks do not run on the commits of parallel waves (they are made with git commit-tree); tasks that run alone still get them")
 	}
 }
