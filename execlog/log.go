@@ -103,6 +103,8 @@ type Gate struct {
 	TimedOut   bool          `json:"timed_out,omitempty"`
 	Tail       string        `json:"tail,omitempty"`
 	OutputPath string        `json:"output_path,omitempty"`
+	// Fixed lists what a fixer gate (fix: true) changed, committed with the task.
+	Fixed []string `json:"fixed,omitempty"`
 }
 
 // New starts the log of a run of plan p, with every task pending. Run id,

@@ -188,6 +188,8 @@ const (
 	TrailerGate     = "Planx-Gate"
 	TrailerRollback = "Planx-Rollback"
 	TrailerSkipped  = "Planx-Skipped"
+	// TrailerFixed names a file a fixer gate (fix: true) changed: "gate path".
+	TrailerFixed = "Planx-Fixed"
 )
 
 func rollbackMessage(topic, planRel, runID string) string {
@@ -240,6 +242,11 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
 	fmt.Fprintf(&b, "%s: %s\n", TrailerExecutor, lt.Executor)
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", TrailerGate, gateTrailer(g))
+	}
+	for _, g := range lt.Gates {
+		for _, p := range g.Fixed {
+			fmt.Fprintf(&b, "%s: %s %s\n", TrailerFixed, g.Name, p)
+		}
 	}
 	for _, id := range r.st.SkipPending {
 		fmt.Fprintf(&b, "%s: %s\n", TrailerSkipped, id)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -19,9 +20,21 @@ import (
 type taskFailure struct {
 	what string
 	tail string
+	// hint is advice for the user ("mark it Checkpoint: yes"), shown with
+	// the failure but never put into an agent's retry prompt: it would
+	// invite the agent to reclassify its own task.
+	hint string
 }
 
 func (f *taskFailure) Error() string { return f.what }
+
+// forUser is the failure as the user reads it: what, then the advice.
+func (f *taskFailure) forUser() string {
+	if f.hint == "" {
+		return f.what
+	}
+	return f.what + " (" + f.hint + ")"
+}
 
 // loop runs tasks in order. When resumeFirst is set the first task's work is
 // already in the tree (a manual task done, or a failure fixed by hand): it is
@@ -36,7 +49,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		switch {
 		case errors.As(err, &fail):
 			res.Status, res.Next = StateFailed, r.nextSteps(t)
-			return res, r.stop(t, StateFailed, fail.what, fail.tail, ErrTaskFailed)
+			return res, r.stop(t, StateFailed, fail.forUser(), fail.tail, ErrTaskFailed)
 		case errors.Is(err, ErrManual):
 			res.Status, res.Next = StateWaiting, "do the task by hand, then run `planx resume`"
 			return res, r.stop(t, StateWaiting, "manual task: waiting for a person", "", ErrManual)
@@ -75,6 +88,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	lt.Executor = kind
 	r.cheapRedo = kind == "shell"
 	guard := r.repo.Guard()
+	r.meta = r.repo.SnapshotMeta()
 	feedback := ""
 	for attempt := 1; ; attempt++ {
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
@@ -122,8 +136,13 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		return err
 	}
 	r.fault("task-start")
+	r.watch = nil
 	if !already {
-		var err error
+		w, err := r.startWatch(ctx, kind)
+		if err != nil {
+			return err
+		}
+		r.watch = w
 		switch kind {
 		case "shell":
 			err = r.runSteps(ctx, t, lt)
@@ -134,6 +153,7 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		default:
 			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 		}
+		r.reapDetached(t)
 		if err != nil {
 			return err
 		}
@@ -218,16 +238,43 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		sel = append(sel, gates.Gate{Name: fmt.Sprintf("acceptance-%d", i+1), Command: c, Timeout: gates.DefaultTimeout})
 	}
 	sel = append(sel, gates.Select(r.gates, t.Gates, last)...)
+	// The results are this attempt's: a resume that selects no gate must
+	// not commit the gate results of the attempt before it.
+	lt.Gates = lt.Gates[:0]
 	if len(sel) == 0 {
 		return nil
 	}
 	defer r.faultSoon("during-gate", 100*time.Millisecond)()
+	// Fixers (fix: true) run first, one by one, each change they make is
+	// staged and recorded; the checks then judge the result. Nothing else
+	// may change the tree the checks passed on (see checkSettled).
+	for _, g := range sel {
+		if g.Fix {
+			if err := r.runGateSet(ctx, t, lt, []gates.Gate{g}); err != nil {
+				return err
+			}
+			if err := r.recordFix(ctx, t, lt); err != nil {
+				return err
+			}
+		}
+	}
+	if err := r.runGateSet(ctx, t, lt, slices.DeleteFunc(slices.Clone(sel), func(g gates.Gate) bool { return g.Fix })); err != nil {
+		return err
+	}
+	return r.checkSettled(ctx, t)
+}
+
+// runGateSet runs gates, records their results and fails the task on the
+// first that did not pass.
+func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, sel []gates.Gate) error {
+	if len(sel) == 0 {
+		return nil
+	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
 	})
 	r.childDone()
-	lt.Gates = lt.Gates[:0]
 	for _, g := range results {
 		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
 			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut})
@@ -247,9 +294,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		}
 		return &taskFailure{what: what, tail: f.Tail}
 	}
-	// Gates may write files (formatters, generated code): stage again so the
-	// commit holds the tree the gates passed on.
-	return r.repo.StageAll(ctx)
+	return nil
 }
 
 // logTask returns the log's entry for t, adding it on first use.

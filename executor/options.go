@@ -32,6 +32,8 @@ type Options struct {
 
 	Output
 	Now func() time.Time
+
+	judge *Judge // the pinned judge of a run being resumed
 }
 
 func (o *Options) now() time.Time {

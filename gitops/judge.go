@@ -1,0 +1,132 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The reads in this file let planx tell whether a task hid work from the
+// judge: changes git would not see (skip-worktree, assume-unchanged, new
+// ignored files) and changes made after the task's work was verified.
+
+// StageAgain stages every change in the work tree again (git add -A) and
+// returns the paths git restaged: after a verified task was staged, any path
+// listed changed since. ok is false when git's report could not be read
+// back unambiguously (a path holding a newline): something changed, but
+// which paths is unknown.
+func (r *Repo) StageAgain(ctx context.Context) (paths []string, ok bool, err error) {
+	out, err := r.write(ctx, nil, "add", "-A", "--verbose")
+	r.clean, r.stale = nil, nil
+	if err != nil {
+		return nil, false, err
+	}
+	if len(bytes.TrimSpace(out)) == 0 {
+		return nil, true, nil
+	}
+	paths, ok = r.parseAddVerbose(out)
+	return paths, ok, nil
+}
+
+// HiddenEntries lists the index entries git is told not to look at in the
+// work tree, each as "path (skip-worktree)" or "path (assume-unchanged)":
+// a change to such a file is invisible to git add, git status and git diff.
+func (r *Repo) HiddenEntries(ctx context.Context) ([]string, error) {
+	out, err := r.run(ctx, nil, true, "ls-files", "-v", "-z")
+	if err != nil {
+		return nil, fmt.Errorf("list index flags: %w", err)
+	}
+	var hidden []string
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) < 3 || rec[1] != ' ' {
+			continue
+		}
+		tag, path := rec[0], string(rec[2:])
+		switch {
+		case tag == 'S' || tag == 's':
+			hidden = append(hidden, path+" (skip-worktree)")
+		case tag >= 'a' && tag <= 'z':
+			hidden = append(hidden, path+" (assume-unchanged)")
+		}
+	}
+	slices.Sort(hidden)
+	return hidden, nil
+}
+
+// IgnoredFiles lists the untracked files git ignores, a wholly ignored
+// directory as one entry ending in '/', so that the list stays short where
+// builds keep their output.
+func (r *Repo) IgnoredFiles(ctx context.Context) ([]string, error) {
+	out, err := r.run(ctx, nil, true, "ls-files", "-z", "--others", "--ignored",
+		"--exclude-standard", "--directory", "--no-empty-directory")
+	if err != nil {
+		return nil, fmt.Errorf("list ignored files: %w", err)
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	return paths, nil
+}
+
+// PinConfig makes every later git command of r run with `-c key=value`,
+// whatever the repository's or the user's config says by then: the run
+// keeps the hooks path it started with even if a task rewrites
+// ~/.gitconfig.
+func (r *Repo) PinConfig(key, value string) {
+	r.pinned = append(r.pinned, "-c", key+"="+value)
+	if key == "core.hooksPath" {
+		r.hooks = value
+	}
+}
+
+// HooksPath is the absolute directory git runs this repository's hooks
+// from, as git said when the repository was opened (or as pinned since).
+func (r *Repo) HooksPath() string { return r.hooks }
+
+// InTree reports which of paths exist in commit rev (files or directories).
+func (r *Repo) InTree(ctx context.Context, rev SHA, paths []string) (map[string]bool, error) {
+	in := map[string]bool{}
+	if len(paths) == 0 || rev == "" {
+		return in, nil
+	}
+	if err := checkArg("revision", string(rev)); err != nil {
+		return nil, err
+	}
+	args := append([]string{"-c", "core.literalPathspecs=true", "ls-tree", "-z", "--name-only", "--full-tree", string(rev), "--"}, paths...)
+	out, err := r.run(ctx, nil, true, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list %d path(s) in %s: %w", len(paths), rev.Short(), err)
+	}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			in[p] = true
+		}
+	}
+	return in, nil
+}
+
+// ClearHidden takes the skip-worktree and assume-unchanged flags off the
+// entries HiddenEntries listed, so that git sees their files again.
+func (r *Repo) ClearHidden(ctx context.Context, entries []string) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	paths := make([]string, len(entries))
+	for i, e := range entries {
+		paths[i] = e
+		if at := strings.LastIndex(e, " ("); at > 0 {
+			paths[i] = e[:at]
+		}
+	}
+	if _, err := r.write(ctx, nulList(paths), "update-index", "--no-skip-worktree", "--no-assume-unchanged", "-z", "--stdin"); err != nil {
+		return fmt.Errorf("clear index flags: %w", err)
+	}
+	r.clean = nil
+	return nil
+}
