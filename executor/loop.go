@@ -18,8 +18,9 @@ import (
 
 // taskFailure is a failed task: what failed, and the output that shows why.
 type taskFailure struct {
-	what string
-	tail string
+	what   string
+	tail   string
+	gaveUp bool // the agent said it cannot do the task: no retry
 	// hint is advice for the user ("mark it Checkpoint: yes"), shown with
 	// the failure but never put into an agent's retry prompt: it would
 	// invite the agent to reclassify its own task.
@@ -93,7 +94,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	for attempt := 1; ; attempt++ {
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
 		var f *taskFailure
-		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts {
+		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts && !f.gaveUp {
 			r.log.Issues = append(r.log.Issues, r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what)))
 			r.out.warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.what, attempt+1, r.o.Attempts))
 			feedback = f.what

@@ -92,7 +92,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	var bad []string
 	for _, c := range cands {
 		existed := before[c.p]
-		if !existed && c.why == "a test file" {
+		if !existed && (c.why == "a test file" || c.why == "a gate script") {
 			continue // new tests add to the judge
 		}
 		if r.declaredFor(t, c.p, c.why) {
@@ -144,9 +144,10 @@ func gateScripts(gs []gates.Gate) []string {
 			switch {
 			case w == "make":
 				out = append(out, "Makefile", "makefile", "GNUmakefile")
-			case strings.ContainsAny(w, "{}$*?") || strings.HasPrefix(w, "-"):
+			case strings.ContainsAny(w, "{}$*?") || strings.HasPrefix(w, "-") || !strings.ContainsAny(strings.Trim(w, "."), "./"):
+				// a variable, a flag, a program name, ./...
 			default:
-				if c := path.Clean(strings.TrimPrefix(w, "./")); c != "." && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
+				if c := path.Clean(strings.TrimPrefix(w, "./")); strings.Trim(c, ".") != "" && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
 					out = append(out, c)
 				}
 			}
