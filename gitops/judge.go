@@ -124,8 +124,13 @@ func (r *Repo) ClearHidden(ctx context.Context, entries []string) error {
 			paths[i] = e[:at]
 		}
 	}
-	if _, err := r.write(ctx, nulList(paths), "update-index", "--no-skip-worktree", "--no-assume-unchanged", "-z", "--stdin"); err != nil {
-		return fmt.Errorf("clear index flags: %w", err)
+	// One flag per command (git applies only the last one given), paths
+	// on the command line (with --stdin git applies neither).
+	for _, flag := range []string{"--no-skip-worktree", "--no-assume-unchanged"} {
+		args := append([]string{"update-index", flag, "--"}, paths...)
+		if _, err := r.write(ctx, nil, args...); err != nil {
+			return fmt.Errorf("clear index flags: %w", err)
+		}
 	}
 	r.clean = nil
 	return nil
