@@ -51,17 +51,17 @@ func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string
 			bad = append(bad, "modified the execution log "+r.log.Path)
 		}
 	}
-	if !r.st.HiddenTooMany {
+	// Agents only: one ls-files of the whole index per task is not worth
+	// it for the user's own steps.
+	if kind == "agent" && !r.st.HiddenTooMany {
 		hidden, err := r.repo.HiddenEntries(ctx)
 		if err != nil {
 			return err
 		}
 		if fresh := minus(hidden, r.st.Hidden); len(fresh) > 0 {
 			bad = append(bad, "hid files from git: "+strings.Join(fresh, ", "))
-			if kind == "agent" {
-				if err := r.repo.ClearHidden(ctx, fresh); err != nil {
-					return err
-				}
+			if err := r.repo.ClearHidden(ctx, fresh); err != nil {
+				return err
 			}
 		}
 	}
