@@ -21,7 +21,7 @@ func TestMatchGlob(t *testing.T) {
 		{"*.spec.*", "web/spec.js", false},
 		{"tests/", "tests/mul.sh", true},
 		{"tests/", "a/tests/b/c.py", true},
-		{"tests/", "tests", false},       // the directory name itself is a file here
+		{"tests/", "tests", false},        // the directory name itself is a file here
 		{"tests/", "mytests/x.sh", false}, // a component, not a suffix
 		{"__tests__/", "src/__tests__/a.js", true},
 		{"checks/**", "checks/a/b.sh", true},
