@@ -83,11 +83,11 @@ func Prompt(t *planparse.Task, c Context) string {
 		fmt.Fprintf(&b, " %s,", p)
 	}
 	b.WriteString(` any .gitignore, or existing test files other than those this task declares. You may add new test files. A task that changes these fails.
-- Do not hide changes from git (no new ignore rules, no ` + "`git update-index --skip-worktree` or `--assume-unchanged`" + `), do not change ~/.gitconfig or git hooks, do not install programs into directories on PATH, and leave no process running when you stop: planx kills it and fails the task.
+- Do not hide changes from git (no new ignore rules, no ` + "`git update-index --skip-worktree` or `--assume-unchanged`" + `), do not change ~/.gitconfig or git hooks, do not install programs into directories on PATH, and leave no process running when you stop: planx kills whatever is left when you exit, before it checks your work.
 - Stop when the task is done.
 `)
 	if c.ReasonFile != "" {
-		fmt.Fprintf(&b, "- If the task cannot be done as written, do not fake it and do not weaken the checks: write the reason to %s, then stop (exit with code %d if you choose your exit code). planx stops the run and shows your reason to the user.\n", c.ReasonFile, GiveUpCode)
+		fmt.Fprintf(&b, "- If the task cannot be done as written, do not fake it and do not weaken the checks: write the reason to %s (the one file outside the work tree you may write), then stop (exit with code %d if you choose your exit code). planx stops the run and shows your reason to the user.\n", c.ReasonFile, GiveUpCode)
 	}
 	if c.Attempt > 1 {
 		fmt.Fprintf(&b, "\n## Attempt %d: the previous attempt failed\n\nplanx found this:\n\n%s\n\nFix the cause in the work itself; your earlier changes are still in the work tree. The rules above still hold.\n", c.Attempt, fence(strings.TrimRight(c.Feedback, "\n")))
