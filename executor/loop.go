@@ -251,7 +251,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	// may change the tree the checks passed on (see checkSettled).
 	for _, g := range sel {
 		if g.Fix {
-			if err := r.runGateSet(ctx, t, lt, []gates.Gate{g}); err != nil {
+			if err := r.runGateSet(ctx, t, lt, r.repo.Root, []gates.Gate{g}); err != nil {
 				return err
 			}
 			if err := r.recordFix(ctx, t, lt); err != nil {
@@ -259,7 +259,16 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 			}
 		}
 	}
-	if err := r.runGateSet(ctx, t, lt, slices.DeleteFunc(slices.Clone(sel), func(g gates.Gate) bool { return g.Fix })); err != nil {
+	dir := r.repo.Root
+	if r.o.CleanGates {
+		wt, remove, err := r.cleanTree(ctx, t)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		dir = wt
+	}
+	if err := r.runGateSet(ctx, t, lt, dir, slices.DeleteFunc(slices.Clone(sel), func(g gates.Gate) bool { return g.Fix })); err != nil {
 		return err
 	}
 	return r.checkSettled(ctx, t)
@@ -267,12 +276,12 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 
 // runGateSet runs gates, records their results and fails the task on the
 // first that did not pass.
-func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, sel []gates.Gate) error {
+func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, sel []gates.Gate) error {
 	if len(sel) == 0 {
 		return nil
 	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
+		Dir: dir, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
 	})
 	r.childDone()

@@ -24,6 +24,9 @@ type Options struct {
 	Agent         string   // agent preset or command; overrides plan and config
 	Attempts      int      // how many times an agent may try a task (default 1)
 	StrictFiles   bool     // changes outside a task's declared files fail it
+	// CleanGates runs the (non-fixing) gates in a temporary linked
+	// worktree holding exactly the staged tree, not in the work tree.
+	CleanGates bool
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
 	Yes             bool

@@ -135,3 +135,22 @@ func (r *Repo) ClearHidden(ctx context.Context, entries []string) error {
 	r.clean = nil
 	return nil
 }
+
+// StagedCommit records the index as a commit on parent without moving any
+// ref: a dangling commit that a linked worktree can check out, so that
+// gates run on exactly the tree about to be committed.
+func (r *Repo) StagedCommit(ctx context.Context, parent SHA) (SHA, error) {
+	tree, err := r.writeTree(ctx)
+	if err != nil {
+		return "", err
+	}
+	args := []string{"commit-tree", string(tree), "-m", "planx: the staged tree, for its gates"}
+	if parent != "" {
+		args = append(args, "-p", string(parent))
+	}
+	out, err := r.run(ctx, nil, false, args...)
+	if err != nil {
+		return "", fmt.Errorf("record the staged tree: %w", err)
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
