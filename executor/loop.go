@@ -260,7 +260,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		}
 	}
 	dir := r.repo.Root
-	if r.o.CleanGates {
+	if r.cleanGates(ctx, t) {
 		wt, remove, err := r.cleanTree(ctx, t)
 		if err != nil {
 			return err

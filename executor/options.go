@@ -24,9 +24,10 @@ type Options struct {
 	Agent         string   // agent preset or command; overrides plan and config
 	Attempts      int      // how many times an agent may try a task (default 1)
 	StrictFiles   bool     // changes outside a task's declared files fail it
-	// CleanGates runs the (non-fixing) gates in a temporary linked
-	// worktree holding exactly the staged tree, not in the work tree.
-	CleanGates bool
+	// GatesIn says where the (non-fixing) gates run: GatesClean, a
+	// temporary linked worktree holding exactly the staged tree; GatesTree,
+	// the work tree; "" chooses (see cleanGates).
+	GatesIn string
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
 	Yes             bool
@@ -38,6 +39,12 @@ type Options struct {
 
 	judge *Judge // the pinned judge of a run being resumed
 }
+
+// Where gates run (Options.GatesIn).
+const (
+	GatesClean = "clean"
+	GatesTree  = "tree"
+)
 
 func (o *Options) now() time.Time {
 	if o.Now != nil {

@@ -104,7 +104,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		OrigHead: head.SHA, Status: StateRunning, Started: started, Log: r.log, Judge: r.judge,
 		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
-			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, CleanGates: o.CleanGates},
+			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn},
 	}
 	for _, t := range r.plan.Order() {
 		r.st.Plan = append(r.st.Plan, PlannedTask{ID: t.ID, Hash: t.Hash()})

@@ -100,7 +100,7 @@ type SavedOptions struct {
 	Agent       string        `json:"agent,omitempty"`
 	Attempts    int           `json:"attempts,omitempty"`
 	StrictFiles bool          `json:"strict_files,omitempty"`
-	CleanGates  bool          `json:"clean_gates,omitempty"`
+	GatesIn     string        `json:"gates_in,omitempty"`
 }
 
 func statePath(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "state.json") }

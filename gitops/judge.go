@@ -3,7 +3,10 @@ package gitops
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 )
@@ -153,4 +156,19 @@ func (r *Repo) StagedCommit(ctx context.Context, parent SHA) (SHA, error) {
 		return "", fmt.Errorf("record the staged tree: %w", err)
 	}
 	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// IndexEntries is the number of entries in the index (0 when there is no
+// index or it cannot be read): the index header holds it, so no git runs.
+func (r *Repo) IndexEntries() int {
+	f, err := os.Open(r.indexPath())
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	var h [12]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil || string(h[:4]) != "DIRC" {
+		return 0
+	}
+	return int(binary.BigEndian.Uint32(h[8:12]))
 }

@@ -35,7 +35,7 @@ func newRunCmd(stdio *IO) *cli.Command {
 			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin"},
 			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (default 1)"},
 			&cli.BoolFlag{Name: "strict-files", Usage: "fail a task that changes files outside its declared Files"},
-			&cli.BoolFlag{Name: "clean-gates", Usage: "run the gates in a temporary worktree holding exactly the staged tree (what will be committed)"},
+			&cli.BoolFlag{Name: "clean-gates", Usage: "run the gates in a temporary worktree holding exactly the staged tree (what will be committed); default: for agent tasks in repositories of up to 1,000 files"},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "consent to HIGH and CRITICAL steps without being asked (see planx run --dry-run)"},
 			&cli.BoolFlag{Name: "require-approval", Usage: "refuse a plan that is not approved as it stands (planx approve)"},
 			ciFlag(), jsonEventsFlag(),
@@ -61,11 +61,13 @@ func newRunCmd(stdio *IO) *cli.Command {
 					Agent:           cmd.String("agent"),
 					Attempts:        cmd.Int("attempts"),
 					StrictFiles:     cmd.Bool("strict-files"),
-					CleanGates:      cmd.Bool("clean-gates"),
 					Yes:             cmd.Bool("yes"),
 					RequireApproval: cmd.Bool("require-approval"),
 					In:              stdio.In,
 				},
+			}
+			if cmd.IsSet("clean-gates") {
+				opts.exec.GatesIn = map[bool]string{true: executor.GatesClean, false: executor.GatesTree}[cmd.Bool("clean-gates")]
 			}
 			opts.exec.Output = outputFor(cmd, stdio)
 			return runRun(ctx, opts, stdio)
