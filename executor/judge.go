@@ -1,9 +1,12 @@
 package executor
 
 import (
+	"context"
 	"fmt"
+	"strings"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -17,11 +20,15 @@ type Judge struct {
 	Config    gates.Config `json:"config"`
 	Gates     []gates.Gate `json:"gates"`
 	HooksPath string       `json:"hooks_path,omitempty"`
+	// Identity is user.name and user.email as git read them at run start
+	// ("" when unset): task commits keep the author they started with.
+	Identity [2]string `json:"identity,omitempty"`
 }
 
-// judge reads the judge from the repository as it stands now: for a run
+// loadJudge reads the judge from the repository as it stands now: for a run
 // that starts.
-func loadJudge(root string, plan *planparse.Plan, flags []string, hooksPath string) (*Judge, error) {
+func loadJudge(ctx context.Context, repo *gitops.Repo, plan *planparse.Plan, flags []string) (*Judge, error) {
+	root := repo.Root
 	cfg, err := gates.LoadConfig(root)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
@@ -30,7 +37,26 @@ func loadJudge(root string, plan *planparse.Plan, flags []string, hooksPath stri
 	if err != nil {
 		return nil, err
 	}
-	return &Judge{Config: cfg, Gates: gs, HooksPath: hooksPath}, nil
+	j := &Judge{Config: cfg, Gates: gs, HooksPath: repo.HooksPath()}
+	for i, key := range []string{"user.name", "user.email"} {
+		if out, err := repo.Git(ctx, nil, "config", "--get", key); err == nil {
+			j.Identity[i] = strings.TrimSpace(string(out))
+		}
+	}
+	return j, nil
+}
+
+// pin makes every git command of repo use the judge's hooks path and
+// identity, whatever a task does to the git configuration later.
+func (j *Judge) pin(repo *gitops.Repo) {
+	if j.HooksPath != "" {
+		repo.PinConfig("core.hooksPath", j.HooksPath)
+	}
+	for i, key := range []string{"user.name", "user.email"} {
+		if j.Identity[i] != "" {
+			repo.PinConfig(key, j.Identity[i])
+		}
+	}
 }
 
 // checkTaskGates refuses a plan whose tasks select gates the judge does not

@@ -171,15 +171,13 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}
 	j := o.judge
 	if j == nil {
-		if j, err = loadJudge(repo.Root, plan, o.Gates, repo.HooksPath()); err != nil {
+		if j, err = loadJudge(ctx, repo, plan, o.Gates); err != nil {
 			return nil, err
 		}
 	} else if err := j.checkTaskGates(plan); err != nil {
 		return nil, err
 	}
-	if j.HooksPath != "" {
-		repo.PinConfig("core.hooksPath", j.HooksPath)
-	}
+	j.pin(repo)
 	paths, err := chooseCommitPath(ctx, repo, o.NoVerify)
 	if err != nil {
 		return nil, err
