@@ -47,11 +47,12 @@ func (r *runner) protection(p string) string {
 	if slices.ContainsFunc(r.cfg.Unprotect, func(g string) bool { return matchGlob(g, p) }) {
 		return ""
 	}
+	if g := gateNaming(r.gates, p); g != "" {
+		return "named by gate " + g
+	}
 	switch {
 	case path.Base(p) == ".gitignore":
 		return "an ignore file"
-	case slices.Contains(gateScripts(r.gates), p):
-		return "a gate script"
 	case slices.ContainsFunc(r.cfg.Protect, func(g string) bool { return matchGlob(g, p) }):
 		return "protected in .planx.yaml"
 	case slices.ContainsFunc(defaultTestGlobs(), func(g string) bool { return matchGlob(g, p) }):
@@ -92,7 +93,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	var bad []string
 	for _, c := range cands {
 		existed := before[c.p]
-		if !existed && (c.why == "a test file" || c.why == "a gate script") {
+		if !existed && (c.why == "a test file" || strings.HasPrefix(c.why, "named by gate ")) {
 			continue // new tests add to the judge
 		}
 		if r.declaredFor(t, c.p, c.why) {
@@ -130,6 +131,16 @@ func (r *runner) declaredFor(t *planparse.Task, p, why string) bool {
 	}
 	ask := r.ask()
 	return ask != nil && ask(fmt.Sprintf("%s changed %s (%s), which it declares. Commit that change? [y/N] ", t.ID, p, why))
+}
+
+// gateNaming returns the first gate whose command names p, "" for none.
+func gateNaming(gs []gates.Gate, p string) string {
+	for _, g := range gs {
+		if slices.Contains(gateScripts([]gates.Gate{g}), p) {
+			return g.Name
+		}
+	}
+	return ""
 }
 
 // gateScripts are the repository files the gate commands name: `sh

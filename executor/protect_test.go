@@ -67,7 +67,7 @@ func TestProtection(t *testing.T) {
 		"memory-bank/plan/x.md":    "the plan",
 		".planx.yaml":              "the planx configuration",
 		"sub/.gitignore":           "an ignore file",
-		"ci/test.sh":               "a gate script",
+		"ci/test.sh":               "named by gate t",
 		"out/a.golden":             "protected in .planx.yaml",
 		"pkg/a_test.go":            "a test file",
 		"test/fixtures/data.json":  "",
