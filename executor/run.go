@@ -120,6 +120,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.out.runStart(r.planRel, runID, base, len(tasks))
+	if !r.reaper {
+		r.out.println("planx: note: detached processes: %s", r.reaperNote)
+	}
 	return r.loop(ctx, tasks, false)
 }
 
