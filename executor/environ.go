@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/planx-dev/planx/gitops"
 )
 
 // environPrint is what an agent could change outside the repository to
@@ -16,32 +18,11 @@ import (
 // is taken before an agent runs and compared after.
 type environPrint map[string]string // what → fingerprint
 
-// globalGitFiles are the user's git configuration files planx's git reads.
-func globalGitFiles() []string {
-	home, _ := os.UserHomeDir()
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" && home != "" {
-		xdg = filepath.Join(home, ".config")
-	}
-	var out []string
-	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
-		out = append(out, g)
-	} else if home != "" {
-		out = append(out, filepath.Join(home, ".gitconfig"))
-	}
-	if xdg != "" {
-		for _, f := range []string{"config", "ignore", "attributes"} {
-			out = append(out, filepath.Join(xdg, "git", f))
-		}
-	}
-	return out
-}
-
 // takeEnvironPrint fingerprints the global git files by content and each
 // PATH directory by its entries' names, sizes, modes and times.
 func takeEnvironPrint(path string) environPrint {
 	p := environPrint{}
-	for _, f := range globalGitFiles() {
+	for _, f := range gitops.GlobalConfigFiles() {
 		if b, err := os.ReadFile(f); err == nil {
 			p["git config "+f] = fmt.Sprintf("%x", sha256.Sum256(b))
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -171,4 +172,28 @@ func (r *Repo) IndexEntries() int {
 		return 0
 	}
 	return int(binary.BigEndian.Uint32(h[8:12]))
+}
+
+// GlobalConfigFiles are the user's git files every git command of planx
+// reads: the global config ($GIT_CONFIG_GLOBAL, else ~/.gitconfig) and the
+// XDG config, ignore and attributes files. A task that changes one changes
+// how git hooks, ignores and filters for the rest of the run.
+func GlobalConfigFiles() []string {
+	home, _ := os.UserHomeDir()
+	xdg := os.Getenv("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	var out []string
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		out = append(out, g)
+	} else if home != "" {
+		out = append(out, filepath.Join(home, ".gitconfig"))
+	}
+	if xdg != "" {
+		for _, f := range []string{"config", "ignore", "attributes"} {
+			out = append(out, filepath.Join(xdg, "git", f))
+		}
+	}
+	return out
 }
