@@ -48,8 +48,8 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
-		NoCache: ro.NoCache, Jobs: st.Options.Jobs,
-		Output: ro.Output,
+		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn, Jobs: st.Options.Jobs,
+		Output: ro.Output, judge: st.Judge,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {
