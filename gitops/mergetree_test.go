@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/planx-dev/planx/internal/gittest"
@@ -70,6 +71,56 @@ func TestMergeTreesAndAdvance(t *testing.T) {
 	// A stale old value loses the compare-and-swap.
 	if err := r.Advance(ctx, base, ab, "again"); err == nil {
 		t.Error("Advance from a stale base succeeded")
+	}
+	fsck(t, dir)
+}
+
+// TestWorktreeSlot moves a linked work tree between commits the way planx
+// reuses a slot, and moves it away under a task's name.
+func TestWorktreeSlot(t *testing.T) {
+	ctx := context.Background()
+	r, dir := newRepo(t)
+	gittest.WriteFile(t, dir, "a.txt", "a\n")
+	gittest.WriteFile(t, dir, ".gitignore", "cache/\n")
+	one := SHA(gittest.Commit(t, dir, "one"))
+	gittest.WriteFile(t, dir, "b.txt", "b\n")
+	two := SHA(gittest.Commit(t, dir, "two"))
+	gittest.WriteFile(t, dir, "c.txt", "c\n")
+	three := SHA(gittest.Commit(t, dir, "three"))
+	slot := filepath.Join(r.CommonDir, "planx", "worktrees", "run", "slot1")
+	if err := r.AddWorktree(ctx, slot, one); err != nil {
+		t.Fatal(err)
+	}
+	wt, err := Open(ctx, slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A task's leftovers: a change, an untracked file, an ignored cache.
+	gittest.WriteFile(t, slot, "a.txt", "changed\n")
+	gittest.WriteFile(t, slot, "junk.txt", "x\n")
+	if err := wt.CheckoutClean(ctx, three); err != nil {
+		t.Fatal(err)
+	}
+	gittest.WriteFile(t, slot, "cache/keep", "x\n")
+	gittest.WriteFile(t, slot, "junk2.txt", "x\n")
+	if err := wt.CheckoutClean(ctx, two); err != nil {
+		t.Fatal(err)
+	}
+	if got := gittest.Git(t, slot, "status", "--porcelain", "--ignored"); got != "!! cache/" {
+		t.Errorf("slot after CheckoutClean: %q, want only the ignored cache", got)
+	}
+	if got := gittest.Git(t, slot, "rev-parse", "HEAD"); got != string(two) {
+		t.Errorf("slot at %s, want %s", got, two)
+	}
+	kept := filepath.Join(r.CommonDir, "planx", "worktrees", "run", "T002")
+	if err := r.MoveWorktree(ctx, slot, kept); err != nil {
+		t.Fatal(err)
+	}
+	if got := gittest.Git(t, dir, "worktree", "list", "--porcelain"); !strings.Contains(got, "worktree "+kept) || strings.Contains(got, slot) {
+		t.Errorf("worktree list after the move:\n%s", got)
+	}
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("main work tree touched: %q", got)
 	}
 	fsck(t, dir)
 }
