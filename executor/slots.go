@@ -47,13 +47,32 @@ func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (st
 		}
 	}
 	// git worktree add reads the other work trees' administrative files,
-	// and one half made by a concurrent add fails it: one at a time.
+	// and one half made by a concurrent add fails it: one at a time, but
+	// without the checkout, which then runs alongside the others.
 	s.add.Lock()
-	defer s.add.Unlock()
-	if err := freshWorktree(ctx, repo, dir, rev); err != nil {
+	err := emptyWorktree(ctx, repo, dir, rev)
+	s.add.Unlock()
+	if err != nil {
 		return "", err
 	}
-	return dir, nil
+	wt, err := gitops.Open(ctx, dir)
+	if err != nil {
+		return "", err
+	}
+	return dir, wt.CheckoutClean(ctx, rev)
+}
+
+// emptyWorktree makes a linked work tree at dir at rev without checking it
+// out, replacing one a crashed or failed earlier attempt left there.
+func emptyWorktree(ctx context.Context, repo *gitops.Repo, dir string, rev gitops.SHA) error {
+	if _, err := os.Stat(dir); err == nil {
+		_ = repo.RemoveWorktree(ctx, dir)
+		_ = os.RemoveAll(dir)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	return repo.AddWorktreeEmpty(ctx, dir, rev)
 }
 
 // put gives a slot back for another task.

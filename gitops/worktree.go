@@ -13,14 +13,25 @@ import (
 // Hooks are disabled for the checkout: a verification must not run the
 // user's post-checkout hook as a side effect.
 func (r *Repo) AddWorktree(ctx context.Context, dir string, rev SHA) error {
+	return r.addWorktree(ctx, dir, rev)
+}
+
+// AddWorktreeEmpty is AddWorktree without the checkout: the work tree and
+// its index stay empty (HEAD at rev) until the caller checks rev out there,
+// which can then run concurrently with other work trees being added.
+func (r *Repo) AddWorktreeEmpty(ctx context.Context, dir string, rev SHA) error {
+	return r.addWorktree(ctx, dir, rev, "--no-checkout")
+}
+
+func (r *Repo) addWorktree(ctx context.Context, dir string, rev SHA, extra ...string) error {
 	if err := checkArg("directory", dir); err != nil {
 		return err
 	}
 	if err := checkArg("revision", string(rev)); err != nil {
 		return err
 	}
-	_, err := r.write(ctx, nil, "-c", "core.hooksPath="+os.DevNull,
-		"worktree", "add", "--detach", "--quiet", dir, string(rev))
+	args := append([]string{"-c", "core.hooksPath=" + os.DevNull, "worktree", "add", "--detach", "--quiet"}, extra...)
+	_, err := r.write(ctx, nil, append(args, dir, string(rev))...)
 	if err != nil {
 		return fmt.Errorf("add worktree at %s: %w", dir, err)
 	}
