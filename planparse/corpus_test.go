@@ -11,9 +11,15 @@ import (
 	"testing"
 )
 
-// corpusDir is ../shared/corpus beside the repository: real plans from 35
-// public repositories, kept out of this repo. Tests skip when it is absent.
-var corpusDir = filepath.Join("..", "..", "shared", "corpus")
+// corpusDir is ../shared/corpus beside the repository (or $PLANX_CORPUS):
+// real plans from public repositories, kept out of this repo. Tests skip
+// when it is absent.
+var corpusDir = func() string {
+	if d := os.Getenv("PLANX_CORPUS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "shared", "corpus")
+}()
 
 type corpusWant struct {
 	file              string

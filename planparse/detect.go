@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode"
@@ -191,8 +192,9 @@ func (b *builder) detect() Format {
 	switch {
 	case nativeHeads > 0 && nativeHeads >= specBoxes:
 		return FormatNative
-	case specBoxes > 0 && runSteps > 0:
-		// `run` steps are planx's own: a T-numbered checklist with them is native.
+	case specBoxes > 0 && runSteps > 0 && !b.specKitShaped():
+		// `run` steps are planx's own: a T-numbered checklist with them is
+		// native, unless the file is shaped as spec-kit's tasks.md.
 		return FormatNative
 	case specBoxes > 0 && specBoxes*2 >= boxes:
 		return FormatSpecKit
@@ -230,4 +232,24 @@ func (b *builder) headingDialect() Format {
 		}
 	}
 	return FormatSuperpowers
+}
+
+var (
+	specPhaseRe = regexp.MustCompile(`(?i)^phase\s+\d+\s*[:.\-–—]`)
+	storyRe     = regexp.MustCompile(`\[US\d+\]`)
+)
+
+// specKitShaped reports spec-kit's marks on a T-numbered checklist: a file
+// named tasks.md, "Phase N:" headings or [US1] story labels.
+func (b *builder) specKitShaped() bool {
+	if strings.EqualFold(filepath.Base(b.p.Path), "tasks.md") {
+		return true
+	}
+	for i := range b.d.blocks {
+		blk := &b.d.blocks[i]
+		if (blk.kind == bHeading && specPhaseRe.MatchString(label(blk.text))) || (blk.kind == bItem && storyRe.MatchString(blk.text)) {
+			return true
+		}
+	}
+	return false
 }

@@ -110,6 +110,11 @@ type Task struct {
 	BlastRadius string   `json:"blast_radius,omitempty"`
 	Executor    string   `json:"executor,omitempty"`   // shell, agent, manual; empty means plan default
 	Checkpoint  bool     `json:"checkpoint,omitempty"` // verification-only: may change nothing
+	// Optional tasks ("- [ ]* 2.3", "(optional)" in the title) run only when asked (--optional).
+	Optional bool `json:"optional,omitempty"`
+	// Children are the task's sub-tasks, in file order. A task with children
+	// is a group: it has no work of its own and is done when they are.
+	Children []TaskID `json:"children,omitempty"`
 
 	Line int `json:"line"` // 1-based line of the task's first line
 	// Start and End are the byte range [Start, End) of the task in the source.

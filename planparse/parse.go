@@ -202,6 +202,7 @@ func (b *builder) newTask(label, title string, line, start, end int) *Task {
 // setCheckbox records a task's checkbox and the status it encodes.
 func (t *Task) setCheckbox(off int, mark byte, star bool) {
 	t.Checkbox = off
+	t.Optional = t.Optional || star
 	switch mark {
 	case 'x', 'X':
 		t.Status = StatusDone

@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -50,10 +51,29 @@ func (b *builder) finishMarkdown() {
 		if t.Title == "" {
 			t.Title = t.Label
 		}
-		if strings.HasPrefix(strings.ToLower(t.Title), "checkpoint") {
+		if checkpointRe.MatchString(t.Title) {
 			t.Checkpoint = true
 		}
+		if optionalRe.MatchString(t.Title) {
+			t.Optional = true
+		}
 	}
+}
+
+var (
+	// Checkpoints: "Checkpoint - Ensure all tests pass", "Final checkpoint: ...",
+	// "Ensure all tests pass".
+	checkpointRe = regexp.MustCompile(`(?i)^(?:final\s+)?check-?point\b|^ensure (?:that )?all (?:the )?(?:tests|checks|gates) pass`)
+	// What a checkpoint asks that only gates can answer: tests or checks pass.
+	gatesOnlyRe = regexp.MustCompile(`(?i)^(?:(?:final\s+)?check-?point\b[^\p{L}]*)?[\p{L}\s,/-]*?\b(?:tests?|checks?|gates?|builds?)\b[^.]*?\bpass(?:es|ing)?\b|^(?:final\s+)?check-?point\W*$`)
+	optionalRe  = regexp.MustCompile(`(?i)\(optional\)|^optional\s*[:\-–—]`)
+)
+
+// GatesOnly reports whether the task is a checkpoint that only asks for the
+// tests or gates to pass ("Checkpoint - Ensure all tests pass, ask the user
+// if questions arise"): planx answers it by running the gates.
+func (t *Task) GatesOnly() bool {
+	return t.Checkpoint && len(t.Steps) == 0 && len(t.Children) == 0 && gatesOnlyRe.MatchString(t.Title)
 }
 
 // runInfo reports whether a fence info string marks an executable step
@@ -95,6 +115,16 @@ func (b *builder) finish() {
 	}
 	for t, par := range b.parent {
 		t.Parent = par.ID
+	}
+	for _, t := range p.Tasks {
+		if t.Status == StatusOptional {
+			t.Optional = true
+		}
+		if t.Parent != "" {
+			if par := b.parent[t]; par != nil {
+				par.Children = append(par.Children, t.ID)
+			}
+		}
 	}
 	b.resolveRefs()
 	if p.Title == "" && b.d != nil {

@@ -139,7 +139,7 @@ func (b *builder) executable() {
 	var ids []string
 	first, n := 0, 0
 	for _, t := range p.Tasks {
-		if t.Status == StatusDone || t.Checkpoint || t.Executable() || t.Executor == "agent" || t.Executor == "manual" {
+		if t.Status == StatusDone || t.Checkpoint || len(t.Children) > 0 || t.Optional || t.Executable() || t.Executor == "agent" || t.Executor == "manual" {
 			continue
 		}
 		if n++; first == 0 {
