@@ -29,6 +29,12 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if err := r.tick(t); err != nil {
 		return "", err
 	}
+	groups := r.completedGroups(t)
+	for _, g := range groups {
+		if err := r.tick(g); err != nil {
+			return "", err
+		}
+	}
 	now := r.o.now()
 	lt.Status, lt.Finished, lt.Commit = "done", now, ""
 	if last {
@@ -50,7 +56,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
-	msg := taskMessage(r, t, lt)
+	msg := taskMessage(r, t, lt, groups)
 	own := []string{r.planRel, r.log.Path}
 	var sha gitops.SHA
 	var err error
@@ -90,6 +96,14 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	r.fault("after-commit")
 	lt.Commit = string(sha)
 	r.expect, r.folded = sha, nil
+	if r.done == nil {
+		r.done = map[planparse.TaskID]bool{}
+	}
+	r.done[t.ID] = true
+	for _, g := range groups {
+		r.done[g.ID] = true
+		r.out.println("planx: %s %s done: its last sub-task committed", g.ID, oneLine(g.Title, 60))
+	}
 	r.st.SkipPending = nil
 	r.dirty = nil
 	if hookWatch != nil {
@@ -213,7 +227,7 @@ func finishMessage(r *runner) string {
 
 // taskMessage is the task commit's message: subject, a short description,
 // then trailers `git interpret-trailers --parse` reads.
-func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
+func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, oneLine(t.Title, 72-len(t.ID)-2))
 	label := ""
@@ -243,6 +257,9 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
 	}
 	for _, id := range r.st.SkipPending {
 		fmt.Fprintf(&b, "%s: %s\n", TrailerSkipped, id)
+	}
+	for _, g := range groups {
+		fmt.Fprintf(&b, "%s: %s\n", TrailerGroup, g.ID)
 	}
 	return b.String()
 }

@@ -23,7 +23,8 @@ import (
 // runner carries one run (or resume) through its tasks.
 type runner struct {
 	o       Options
-	repo    *gitops.Repo
+	repo    *gitops.Repo              // nil for a dry run outside a repository
+	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
 	plan    *planparse.Plan
 	planRel string // repo-relative, slash-separated
 	planAbs string
@@ -50,10 +51,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks := r.pending(nil)
+	sel, err := r.selectTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tasks := sel.run
 	if o.DryRun {
-		r.dryRun(tasks)
+		r.dryRun(sel)
 		return &Result{Status: "dry-run"}, nil
+	}
+	if len(sel.drift) > 0 {
+		return nil, r.driftError(sel.drift)
 	}
 	lk, err := acquireLock(r.repo, "run")
 	if err != nil {
@@ -71,8 +79,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head = head
+	r.reportSelection(sel)
 	if len(tasks) == 0 {
-		fmt.Fprintf(r.o.Out, "planx: nothing to do: every task of %s is done (use --all to run them again)\n", r.planRel)
+		r.nothingToDo(sel)
 		return &Result{Status: StateCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
@@ -98,7 +107,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		OrigHead: head.SHA, Status: StateRunning, Started: started, Log: r.log,
 		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
-			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles},
+			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles,
+			Optional: o.Optional, Topic: o.Topic},
 	}
 	for _, t := range r.plan.Order() {
 		r.st.Plan = append(r.st.Plan, PlannedTask{ID: t.ID, Hash: t.Hash()})
@@ -160,6 +170,9 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	if err := plan.Err(); err != nil {
 		return nil, err
 	}
+	if o.Topic != "" {
+		plan.Topic = o.Topic
+	}
 	paths, err := chooseCommitPath(ctx, repo, o.NoVerify)
 	if err != nil {
 		return nil, err
@@ -215,17 +228,16 @@ func mergeGates(cfg gates.Config, plan *planparse.Plan, flags []string) ([]gates
 	return all, nil
 }
 
-// pending lists the tasks still to run, in execution order; done holds tasks
-// git already has commits for.
-func (r *runner) pending(done map[planparse.TaskID]bool) []*planparse.Task {
-	var out []*planparse.Task
-	for _, t := range r.plan.Order() {
-		if done[t.ID] || (t.Status == planparse.StatusDone && !r.o.All) {
-			continue
-		}
-		out = append(out, t)
+// nothingToDo says why a run has no task to execute.
+func (r *runner) nothingToDo(sel *selection) {
+	switch {
+	case sel.done > 0:
+		fmt.Fprintf(r.o.Out, "planx: all %d tasks done in %s; nothing to run (--all runs them again)\n", sel.done, r.planRel)
+	case len(sel.optional) > 0:
+		fmt.Fprintf(r.o.Out, "planx: nothing to run in %s: its %d task(s) are optional (--optional runs them)\n", r.planRel, len(sel.optional))
+	default:
+		fmt.Fprintf(r.o.Out, "planx: %s has no task to run\n", r.planRel)
 	}
-	return out
 }
 
 // preflight checks the repository can take a run and returns its HEAD.

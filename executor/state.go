@@ -92,6 +92,8 @@ type SavedOptions struct {
 	Agent       string        `json:"agent,omitempty"`
 	Attempts    int           `json:"attempts,omitempty"`
 	StrictFiles bool          `json:"strict_files,omitempty"`
+	Optional    bool          `json:"optional,omitempty"`
+	Topic       string        `json:"topic,omitempty"`
 }
 
 func statePath(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "state.json") }

@@ -142,10 +142,13 @@ func (b *builder) leadIn(i int) string {
 // detect picks the dialect from the document's shape.
 func (b *builder) detect() Format {
 	d := b.d
+	// planx's own front matter keys say the list form is planx's (not
+	// spec-kit's); they do not turn a Kiro or phased plan into a native one.
+	planxFM := false
 	if fm := b.p.FrontMatter; fm != nil {
 		for _, k := range []string{"gates", "executor", "agent"} {
 			if _, ok := fm[k]; ok {
-				return FormatNative
+				planxFM = true
 			}
 		}
 	}
@@ -191,6 +194,8 @@ func (b *builder) detect() Format {
 	}
 	switch {
 	case nativeHeads > 0 && nativeHeads >= specBoxes:
+		return FormatNative
+	case specBoxes > 0 && planxFM:
 		return FormatNative
 	case specBoxes > 0 && runSteps > 0 && !b.specKitShaped():
 		// `run` steps are planx's own: a T-numbered checklist with them is
