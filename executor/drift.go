@@ -19,7 +19,7 @@ type Drift struct {
 	Line int              `json:"line,omitempty"`
 	// Commit is the task commit the text changed since (drift found at a run's start).
 	Commit string `json:"commit,omitempty"`
-	Diff string           `json:"diff,omitempty"`
+	Diff   string `json:"diff,omitempty"`
 }
 
 func (d Drift) String() string {

@@ -42,7 +42,7 @@ func (r *runner) dryRun(sel *selection) {
 		fmt.Fprintf(w, "  left out: %s %s (ticked by hand, no task commit)\n", t.ID, oneLine(t.Title, 50))
 	}
 	for _, d := range sel.drift {
-		fmt.Fprintf(w, "  drift: %s\n", indent(d.String(), "  "))
+		fmt.Fprintf(w, "  drift: %s\n", strings.ReplaceAll(d.String(), "\n", "\n  "))
 	}
 	fmt.Fprintln(w, "\nRisk (docs/risk.md; HIGH and CRITICAL need --yes, a confirmation or planx approve):")
 	risk.Table(w, tasks)

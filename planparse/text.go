@@ -17,7 +17,7 @@ var (
 	mdLinkRe       = regexp.MustCompile(`^\[[^\]]*\]\(([^)\s]+)\)`)
 	stampRe        = regexp.MustCompile(`^\(\d{4}-\d{2}-\d{2}[^)]*\)\s*`)
 	htmlCommentRe  = regexp.MustCompile(`\s*<!--.*?-->\s*`)
-	genericNameRe  = regexp.MustCompile(`(?i)^(?:tasks?|plan|todo|spec|design|requirements)(?:[-_.][a-z]{2})?\.(?:md|markdown|txt|json)$`)
+	genericNameRe  = regexp.MustCompile(`(?i)^tasks?(?:[-_.][a-z]{2})?\.(?:md|markdown)$`)
 )
 
 func cleanHeading(s string) string {
@@ -91,7 +91,7 @@ func slugify(s string) string {
 }
 
 // topicFromPath is the file name without directory, date prefix and
-// extension; a generic name (tasks.md, plan.md, tasks-es.md) takes the name
+// extension; a spec's tasks.md (or tasks-es.md) takes the name
 // of its feature directory instead: specs/001-foo/tasks.md is 001-foo.
 func topicFromPath(p string) string {
 	p = strings.ReplaceAll(p, `\`, "/")
