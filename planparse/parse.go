@@ -172,6 +172,7 @@ type builder struct {
 	phase     []int        // per block: index of the heading naming its phase, -1 for none
 	stack     [][]int      // per item: the headings enclosing it, for the criteria-list test
 	phaseSeen map[int]bool // headings already listed in Plan.Phases
+	gateLines []int        // per declared gate: its line in the front matter
 }
 
 func (b *builder) diag(sev Severity, line int, msg, hint string) {

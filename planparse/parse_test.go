@@ -314,14 +314,62 @@ func TestIDsAndTopic(t *testing.T) {
 
 func TestFrontMatterProblems(t *testing.T) {
 	bad := mustParse(t, "g.md", "---\ngates:\n  - name: t\n    command: go test\n    when: sometimes\n    timeout: soon\n  - command: x\nexecutor: robot\n---\n### T001: a\nGates: nope\n", Options{})
-	for _, want := range []string{`when is "sometimes"`, `timeout "soon"`, "needs a name and a command", `executor "robot"`, `unknown gate "nope"`} {
+	for _, want := range []string{`when is "sometimes"`, `timeout "soon"`, "gate 2 (x) needs a name", `executor "robot"`, `unknown gate "nope"`} {
 		if !hasDiag(bad, SeverityError, want) {
 			t.Errorf("missing %q in %v", want, bad.Diagnostics)
+		}
+	}
+	// Every diagnostic points at its own line: the gate's, the key's.
+	lines := map[string]int{}
+	for _, d := range bad.Diagnostics {
+		lines[d.Message] = d.Line
+	}
+	for msg, want := range map[string]int{`gate "t": when is "sometimes", want each or final`: 3, "gate 2 (x) needs a name": 7,
+		`front matter executor "robot" is not shell, agent or manual`: 8} {
+		if lines[msg] != want {
+			t.Errorf("%q on line %d, want %d (%v)", msg, lines[msg], want, bad.Diagnostics)
 		}
 	}
 	yaml := mustParse(t, "y.md", "---\ntitle: [unclosed\n---\n### T001: a\n", Options{})
 	if !hasDiag(yaml, SeverityError, "front matter") {
 		t.Errorf("broken YAML: %v", yaml.Diagnostics)
+	}
+}
+
+func TestFrontMatterUnknownKeys(t *testing.T) {
+	src := "---\ntitle: Add clamp\ngates:\n  - name: test\n    run: go test ./...\n    timout: 5m\nagnet: claude\n---\n### T001: a\n"
+	p := mustParse(t, "add-clamp.md", src, Options{})
+	want := []Diagnostic{
+		{SeverityError, 4, `gate "test" needs a command`, "add command: to the gate"},
+		{SeverityError, 5, `front matter: unknown gate key "run"`, "did you mean command? known keys: name, command, timeout, when"},
+		{SeverityError, 6, `front matter: unknown gate key "timout"`, "did you mean timeout? known keys: name, command, timeout, when"},
+		{SeverityError, 7, `front matter: unknown key "agnet"`, ""},
+	}
+	var errs []Diagnostic
+	for _, d := range p.Diagnostics {
+		if d.Severity == SeverityError {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("errors %v, want %v", errs, want)
+	}
+	for i, w := range want {
+		if errs[i].Line != w.Line || errs[i].Message != w.Message || (w.Hint != "" && errs[i].Hint != w.Hint) {
+			t.Errorf("error %d = %+v, want %+v", i, errs[i], w)
+		}
+	}
+	if !strings.HasPrefix(errs[3].Hint, "did you mean agent?") {
+		t.Errorf("agnet hint %q", errs[3].Hint)
+	}
+	// Front matter of another tool (no planx key) is not planx's to judge.
+	other := mustParse(t, "c.plan.md", "---\nname: x\nisProject: false\nphase: 2\n---\n### T001: a\n", Options{})
+	if err := other.Err(); err != nil {
+		t.Errorf("foreign front matter: %v", err)
+	}
+	broken := mustParse(t, "y.md", "---\ntitle: a\ngates: [\n---\n### T001: a\n", Options{})
+	if len(broken.Diagnostics) == 0 || broken.Diagnostics[0].Line < 2 {
+		t.Errorf("YAML error line: %v", broken.Diagnostics)
 	}
 }
 

@@ -17,6 +17,7 @@ func TestKey(t *testing.T) {
 		{"wen", gate, "when"},
 		{"gate", top, "gates"},
 		{"excutor", top, "executor"},
+		{"agnet", top, "agent"},
 		{"logdir", top, "log_dir"},
 		{"colour", gate, ""},
 		{"x", top, ""},
