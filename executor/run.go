@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -156,12 +157,18 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		dir = filepath.Dir(planAbs)
 	}
 	repo, err := gitops.Open(ctx, dir)
-	if err != nil {
+	if err != nil && !(o.DryRun && errors.Is(err, gitops.ErrRepoState)) {
 		return nil, err
 	}
-	rel, err := repo.Rel(planAbs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return nil, fmt.Errorf("%w: plan %s is outside the repository %s; move it into the repository or use -C", gitops.ErrRepoState, o.PlanPath, repo.Root)
+	// A dry run outside a repository still shows the plan: it reads
+	// .planx.yaml beside it and says that a run needs git.
+	root, rel := dir, filepath.ToSlash(o.PlanPath)
+	if repo != nil {
+		root = repo.Root
+		rel, err = repo.Rel(planAbs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("%w: plan %s is outside the repository %s; move it into the repository or use -C", gitops.ErrRepoState, o.PlanPath, repo.Root)
+		}
 	}
 	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
 	if err != nil {
@@ -173,11 +180,13 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	if o.Topic != "" {
 		plan.Topic = o.Topic
 	}
-	paths, err := chooseCommitPath(ctx, repo, o.NoVerify)
-	if err != nil {
-		return nil, err
+	var paths commitPath
+	if repo != nil {
+		if paths, err = chooseCommitPath(ctx, repo, o.NoVerify); err != nil {
+			return nil, err
+		}
 	}
-	cfg, err := gates.LoadConfig(repo.Root)
+	cfg, err := gates.LoadConfig(root)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
 	}
