@@ -109,21 +109,38 @@ func (b *builder) sectionEnd(i int) int {
 // excluded reports whether item i sits in a criteria list (Acceptance
 // Criteria, Definition of Done, ...) rather than in a list of work.
 func (b *builder) excluded(i int) bool {
-	d := b.d
 	for _, h := range b.stack[i] {
 		if b.excl[h] {
 			return true
 		}
 	}
-	for it := i; it >= 0; it = d.blocks[it].item {
-		if lead := b.leadIn(it); lead != "" && excludeRe.MatchString(label(lead)) {
-			return true
-		}
-		if it != i && excludeRe.MatchString(label(d.blocks[it].text)) {
-			return true
-		}
+	if lead := b.leadIn(i); lead != "" && excludeRe.MatchString(label(lead)) {
+		return true
 	}
-	return false
+	return b.criteriaItem(b.d.blocks[i].item)
+}
+
+// criteriaItem reports whether item it, or an item above it, is a criteria
+// item: its text or the lead-in of its list names criteria. Memoised, so
+// that deep nesting costs one test per item, not one per item and level.
+func (b *builder) criteriaItem(it int) bool {
+	if it < 0 {
+		return false
+	}
+	if b.critMemo == nil {
+		b.critMemo = make([]int8, len(b.d.blocks))
+	}
+	if m := b.critMemo[it]; m != 0 {
+		return m > 0
+	}
+	lead := b.leadIn(it)
+	yes := (lead != "" && excludeRe.MatchString(label(lead))) || excludeRe.MatchString(label(b.d.blocks[it].text)) ||
+		b.criteriaItem(b.d.blocks[it].item)
+	b.critMemo[it] = -1
+	if yes {
+		b.critMemo[it] = 1
+	}
+	return yes
 }
 
 // leadIn returns the paragraph line introducing the list that holds item i.

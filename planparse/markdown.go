@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"sort"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -62,6 +63,7 @@ type doc struct {
 	inCode  []bool // per 0-based line: inside a code block (fence lines included)
 	fm      *frontmatter.Data
 	fmLines int // number of lines the front matter occupies
+	deep    int // first line whose nesting was cut (see flattenDeep), 0 for none
 }
 
 // Item lines: marker, spacing, optional checkbox with Kiro's optional star.
@@ -82,7 +84,11 @@ func newDoc(src []byte) *doc {
 	)
 	p.AddOptions(parser.WithBlockParsers(util.Prioritized(&frontmatter.Parser{}, 0)))
 	pc := parser.NewContext()
-	root := p.Parse(text.NewReader(src), parser.WithContext(pc))
+	// goldmark reads a copy with over-deep nesting flattened: same bytes
+	// otherwise, so its offsets index src.
+	flat, deep := flattenDeep(src)
+	d.deep = deep
+	root := p.Parse(text.NewReader(flat), parser.WithContext(pc))
 	d.fm = frontmatter.Get(pc)
 	if d.fm != nil {
 		d.fmLines = frontMatterLines(src, d.lines)
@@ -200,7 +206,7 @@ func (d *doc) heading(idx int, h *ast.Heading) {
 	b.kind, b.level = bHeading, h.Level
 	if h.Lines().Len() > 0 {
 		seg := h.Lines().At(0)
-		b.text = cleanHeading(string(seg.Value(d.src)))
+		b.text = cleanHeading(capped(seg.Value(d.src)))
 	}
 }
 
@@ -222,7 +228,25 @@ func (d *doc) listItem(idx, depth int) {
 		b.mark = raw[m[6]]
 		b.star = m[9] > m[8]
 	}
-	b.text = string(bytes.TrimSpace(raw[m[1]:]))
+	b.text = capped(bytes.TrimSpace(raw[m[1]:]))
+}
+
+// maxLineText bounds the text a block keeps of its line: titles and labels
+// live in the first few hundred bytes, and items nested on one line
+// ("- - - [ ] x") would otherwise each copy the rest of a long line.
+const maxLineText = 1024
+
+// capped returns b as a string of at most maxLineText bytes, cut at a
+// UTF-8 character boundary.
+func capped(b []byte) string {
+	if len(b) <= maxLineText {
+		return string(b)
+	}
+	n := maxLineText
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return string(b[:n])
 }
 
 func (d *doc) paragraph(idx int, n ast.Node) {
@@ -233,8 +257,8 @@ func (d *doc) paragraph(idx int, n ast.Node) {
 		return
 	}
 	first, lastSeg := lines.At(0), lines.At(lines.Len()-1)
-	b.text = string(bytes.TrimSpace(first.Value(d.src)))
-	b.last = string(bytes.TrimSpace(lastSeg.Value(d.src)))
+	b.text = capped(bytes.TrimSpace(first.Value(d.src)))
+	b.last = capped(bytes.TrimSpace(lastSeg.Value(d.src)))
 }
 
 func (d *doc) fence(idx int, f *ast.FencedCodeBlock) {

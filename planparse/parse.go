@@ -78,6 +78,7 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 			bom = 3
 		}
 		b.d = newDoc(src[bom:])
+		b.reportDeep()
 		b.frontMatter()
 		b.sections()
 		if format == FormatAuto {
@@ -173,6 +174,7 @@ type builder struct {
 	stack     [][]int      // per item: the headings enclosing it, for the criteria-list test
 	phaseSeen map[int]bool // headings already listed in Plan.Phases
 	gateLines []int        // per declared gate: its line in the front matter
+	critMemo  []int8       // per item: criteriaItem's answer, 1 yes, -1 no, 0 not yet known
 }
 
 func (b *builder) diag(sev Severity, line int, msg, hint string) {
