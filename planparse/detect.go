@@ -170,7 +170,7 @@ func (b *builder) detect() Format {
 		}
 	}
 	runSteps := 0
-	var nativeHeads, specBoxes, specBullets, kiro, taskHeads, taskItems, boxes int
+	var nativeHeads, specBoxes, specBullets, kiro, taskHeads, taskItems, boxes, workBoxes int
 	for i := range d.blocks {
 		blk := &d.blocks[i]
 		switch blk.kind {
@@ -201,6 +201,9 @@ func (b *builder) detect() Format {
 				continue
 			}
 			boxes++
+			if !b.excluded(i) {
+				workBoxes++
+			}
 			if kiroItemRe.MatchString(blk.text) {
 				kiro++
 			}
@@ -212,6 +215,10 @@ func (b *builder) detect() Format {
 	switch {
 	case nativeHeads > 0 && nativeHeads >= specBoxes:
 		return FormatNative
+	case b.hasTodos():
+		return FormatCursor
+	case b.hasGSDTasks():
+		return FormatGSD
 	case specBoxes > 0 && planxFM:
 		return FormatNative
 	case specBoxes > 0 && runSteps > 0 && !b.specKitShaped():
@@ -232,8 +239,10 @@ func (b *builder) detect() Format {
 		// Bare "- T001 ..." bullets (spec-kit without checkboxes); a stray
 		// "- **T5**: note" in prose is not enough.
 		return FormatSpecKit
-	case boxes > 0 && b.tableTasks(false) == 0:
+	case workBoxes > 0 && b.tableTasks(false) == 0:
 		return FormatChecklist
+	case b.tableTasks(false) == 0 && (b.hasLabelledLists() || b.hasStageBullets()):
+		return FormatPhased
 	}
 	return FormatNative
 }
@@ -271,6 +280,30 @@ func (b *builder) specKitShaped() bool {
 		blk := &b.d.blocks[i]
 		if (blk.kind == bHeading && specPhaseRe.MatchString(label(blk.text))) || (blk.kind == bItem && storyRe.MatchString(blk.text)) {
 			return true
+		}
+	}
+	return false
+}
+
+// hasLabelledLists reports a list under a "Tasks:" label.
+func (b *builder) hasLabelledLists() bool {
+	for i := range b.d.blocks {
+		if b.d.blocks[i].kind == bItem && b.underTasksLabel(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasStageBullets reports a top-level bullet right under a numbered stage heading.
+func (b *builder) hasStageBullets() bool {
+	d := b.d
+	for i := range d.blocks {
+		blk := &d.blocks[i]
+		if blk.kind == bItem && blk.item < 0 {
+			if h := b.phase[i]; h >= 0 && b.nearestHeading(i) == h && stageHeadRe.MatchString(label(d.blocks[h].text)) && !b.excluded(i) {
+				return true
+			}
 		}
 	}
 	return false

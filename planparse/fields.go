@@ -195,7 +195,7 @@ func statusWord(v string) (Status, bool) {
 	switch {
 	case strings.HasPrefix(v, "done"), strings.HasPrefix(v, "complete"), strings.HasPrefix(v, "✅"):
 		return StatusDone, true
-	case strings.HasPrefix(v, "in progress"), strings.HasPrefix(v, "in-progress"), strings.HasPrefix(v, "doing"):
+	case strings.HasPrefix(v, "in progress"), strings.HasPrefix(v, "in-progress"), strings.HasPrefix(v, "in_progress"), strings.HasPrefix(v, "doing"):
 		return StatusInProgress, true
 	case strings.HasPrefix(v, "optional"):
 		return StatusOptional, true

@@ -16,6 +16,8 @@ const (
 	FormatSuperpowers Format = "superpowers"
 	FormatPhased      Format = "phased"
 	FormatTaskMaster  Format = "taskmaster"
+	FormatCursor      Format = "cursor" // Cursor plans: the todos list in the front matter
+	FormatGSD         Format = "gsd"    // GSD plans: <task> blocks
 	// FormatChecklist is the fallback for plain GFM checklists without a known
 	// dialect: every checkbox item outside acceptance/DoD-style lists is a task.
 	FormatChecklist Format = "checklist"

@@ -22,7 +22,7 @@ type Options struct {
 
 // Formats lists the dialects Options.Format accepts, FormatAuto excluded.
 func Formats() []Format {
-	return []Format{FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist}
+	return []Format{FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist, FormatCursor, FormatGSD}
 }
 
 // ParseFile reads the plan at path (at most MaxSize bytes) and parses it.
@@ -50,7 +50,7 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 		return nil, fmt.Errorf("parse %s: %w: binary file (NUL bytes)", path, ErrUnreadable)
 	}
 	switch opts.Format {
-	case FormatAuto, FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist:
+	case FormatAuto, FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist, FormatCursor, FormatGSD:
 	default:
 		return nil, fmt.Errorf("parse %s: unknown format %q (want one of %s)", path, opts.Format, formatList())
 	}
@@ -120,6 +120,8 @@ func ParseFormat(s string) (Format, error) {
 		return FormatKiro, nil
 	case "task-master":
 		return FormatTaskMaster, nil
+	case "get-shit-done":
+		return FormatGSD, nil
 	}
 	for _, f := range Formats() {
 		if string(f) == s {
@@ -149,8 +151,20 @@ func (b *builder) parseMarkdown(f Format) {
 		b.parseKiro()
 	case FormatSuperpowers, FormatPhased:
 		b.parseTaskHeadings()
+		// Phased plans without "Task 1.2" markers: lists under a "Tasks:"
+		// label, else plain bullets under numbered stage headings.
+		if len(b.p.Tasks) == 0 {
+			b.labelledLists()
+		}
+		if len(b.p.Tasks) == 0 {
+			b.stageBullets()
+		}
 	case FormatChecklist:
 		b.parseChecklist()
+	case FormatCursor:
+		b.cursorTodos()
+	case FormatGSD:
+		b.gsdTasks()
 	}
 }
 
@@ -175,6 +189,7 @@ type builder struct {
 	phaseSeen map[int]bool // headings already listed in Plan.Phases
 	gateLines []int        // per declared gate: its line in the front matter
 	critMemo  []int8       // per item: criteriaItem's answer, 1 yes, -1 no, 0 not yet known
+	tasksList map[int]bool // per list block: its items are tasks (underTasksLabel)
 }
 
 func (b *builder) diag(sev Severity, line int, msg, hint string) {

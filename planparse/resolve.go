@@ -116,14 +116,15 @@ func (b *builder) finish() {
 	for t, par := range b.parent {
 		t.Parent = par.ID
 	}
+	// Parents come before their sub-tasks: an optional group's sub-tasks
+	// are optional too.
 	for _, t := range p.Tasks {
 		if t.Status == StatusOptional {
 			t.Optional = true
 		}
-		if t.Parent != "" {
-			if par := b.parent[t]; par != nil {
-				par.Children = append(par.Children, t.ID)
-			}
+		if par := b.parent[t]; par != nil {
+			par.Children = append(par.Children, t.ID)
+			t.Optional = t.Optional || par.Optional
 		}
 	}
 	b.resolveRefs()
