@@ -182,14 +182,16 @@ type builder struct {
 	// post runs dialect-specific body reading after the generic fields.
 	post func(t *Task, first, last int)
 
-	hend      []int        // per heading block: index of the block ending its section
-	excl      map[int]bool // per heading: it introduces criteria, not work
-	phase     []int        // per block: index of the heading naming its phase, -1 for none
-	stack     [][]int      // per item: the headings enclosing it, for the criteria-list test
-	phaseSeen map[int]bool // headings already listed in Plan.Phases
-	gateLines []int        // per declared gate: its line in the front matter
-	critMemo  []int8       // per item: criteriaItem's answer, 1 yes, -1 no, 0 not yet known
-	tasksList map[int]bool // per list block: its items are tasks (underTasksLabel)
+	hend      []int                    // per heading block: index of the block ending its section
+	excl      map[int]bool             // per heading: it introduces criteria, not work
+	phase     []int                    // per block: index of the heading naming its phase, -1 for none
+	stack     [][]int                  // per item: the headings enclosing it, for the criteria-list test
+	phaseSeen map[int]bool             // headings already listed in Plan.Phases
+	gateLines []int                    // per declared gate: its line in the front matter
+	critMemo  []int8                   // per item: criteriaItem's answer, 1 yes, -1 no, 0 not yet known
+	tasksList map[int]bool             // per list block: its items are tasks (underTasksLabel)
+	at        int                      // the line scanFields reads, 0 outside it
+	lines     map[*Task]map[string]int // where a task declares a file or a dependency
 }
 
 func (b *builder) diag(sev Severity, line int, msg, hint string) {

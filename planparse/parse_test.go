@@ -402,3 +402,14 @@ func TestByteOrderMark(t *testing.T) {
 		t.Errorf("offsets ignore the BOM: %q", out)
 	}
 }
+
+func TestQuotedFileNames(t *testing.T) {
+	p := mustParse(t, "q.md", "### T001: a\nFiles:\n- \"quoted\".txt\n- \"plain.txt\"\n- 'single.md'\n", Options{})
+	var got []string
+	for _, f := range p.Tasks[0].Files {
+		got = append(got, f.Path)
+	}
+	if strings.Join(got, "|") != `"quoted".txt|plain.txt|single.md` {
+		t.Errorf("files %q", got)
+	}
+}

@@ -190,7 +190,7 @@ func (b *builder) resolveRefs() {
 				dep = byLabel[refKey(r)]
 			}
 			if dep == nil {
-				b.diag(SeverityError, t.Line, fmt.Sprintf("%s depends on unknown task %s", t.ID, r),
+				b.diag(SeverityError, b.lineOf(t, "dep:"+r), fmt.Sprintf("%s depends on unknown task %s", t.ID, r),
 					"refer to a task that exists in this plan, or remove the dependency")
 				continue
 			}

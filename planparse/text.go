@@ -134,7 +134,14 @@ func cleanPath(s string) string {
 			s = s[:i]
 		}
 	}
-	s = strings.Trim(s, "`*\"'")
+	// Quotes around the whole entry are markup; inside a name they are
+	// part of it ("quoted".txt).
+	s = strings.Trim(s, "`*")
+	for _, q := range []string{`"`, "'"} {
+		if len(s) >= 2 && strings.HasPrefix(s, q) && strings.HasSuffix(s, q) && !strings.Contains(s[1:len(s)-1], q) {
+			s = s[1 : len(s)-1]
+		}
+	}
 	s = strings.TrimRight(s, ",;.")
 	s = lineRangeRe.ReplaceAllString(s, "")
 	s = strings.TrimRight(s, ":")

@@ -47,10 +47,10 @@ func (b *builder) validate() {
 func (b *builder) checkTask(t *Task) {
 	for _, f := range t.Files {
 		if escapes(f.Path) {
-			b.diag(SeverityError, t.Line, fmt.Sprintf("%s declares file %q outside the repository", t.ID, f.Path),
+			b.diag(SeverityError, b.lineOf(t, "file:"+f.Path), fmt.Sprintf("%s declares file %q outside the repository", t.ID, f.Path),
 				"declare files relative to the repository root, without ../ or a leading /")
 		} else if inGitDir(f.Path) {
-			b.diag(SeverityError, t.Line, fmt.Sprintf("%s declares file %q inside .git/, which is never a task's output", t.ID, f.Path),
+			b.diag(SeverityError, b.lineOf(t, "file:"+f.Path), fmt.Sprintf("%s declares file %q inside .git/, which is never a task's output", t.ID, f.Path),
 				"a task changes the work tree; planx makes the commits and git owns .git/")
 		}
 	}
