@@ -45,7 +45,7 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 		return nil, fmt.Errorf("read the plan's task commits: %w", err)
 	}
 	newest := map[planparse.TaskID]gitops.Commit{}
-	hashes := map[string]bool{}
+	moved := map[string]bool{} // task hashes committed under an ID that now names other text
 	for _, c := range commits {
 		if trailer(c, TrailerRefs) != r.planRel {
 			continue
@@ -57,15 +57,28 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 		if _, seen := newest[id]; !seen {
 			newest[id] = c
 		}
-		hashes[trailer(c, TrailerTaskHash)] = true
+		h := trailer(c, TrailerTaskHash)
+		if t := r.plan.Task(id); t == nil || "sha256:"+t.Hash() != h {
+			moved[h] = true
+		}
+	}
+	current := map[string]bool{}
+	for _, t := range r.plan.Tasks {
+		current["sha256:"+t.Hash()] = true
 	}
 	stale := map[planparse.TaskID]gitops.Commit{}
 	for _, t := range r.plan.Tasks {
 		h := "sha256:" + t.Hash()
 		c, ok := newest[t.ID]
 		switch {
-		case ok && trailer(c, TrailerTaskHash) == h, hashes[h]:
+		case ok && trailer(c, TrailerTaskHash) == h:
 			r.done[t.ID] = true
+		case moved[h] && (!ok || trailer(c, TrailerTaskHash) != h):
+			// Committed under another ID: a task inserted above renumbered it.
+			r.done[t.ID] = true
+		case ok && current[trailer(c, TrailerTaskHash)]:
+			// The text committed under this ID is another task's now: this
+			// one is new (inserted above, renumbering the rest).
 		case ok:
 			stale[t.ID] = c
 		}
