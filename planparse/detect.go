@@ -158,93 +158,104 @@ func (b *builder) leadIn(i int) string {
 
 // detect picks the dialect from the document's shape.
 func (b *builder) detect() Format {
-	d := b.d
-	// planx's own front matter keys say the list form is planx's (not
-	// spec-kit's); they do not turn a Kiro or phased plan into a native one.
-	planxFM := false
-	if fm := b.p.FrontMatter; fm != nil {
-		for _, k := range []string{"gates", "executor", "agent"} {
-			if _, ok := fm[k]; ok {
-				planxFM = true
-			}
-		}
-	}
-	runSteps := 0
-	var nativeHeads, specBoxes, specBullets, kiro, taskHeads, taskItems, boxes, workBoxes int
-	for i := range d.blocks {
-		blk := &d.blocks[i]
-		switch blk.kind {
-		case bHeading:
-			if nativeHeadRe.MatchString(blk.text) {
-				nativeHeads++
-			}
-			if m := taskHeadRe.FindStringSubmatch(blk.text); m != nil {
-				taskHeads++
-			}
-		case bPara:
-			if taskParaRe.MatchString(blk.text) {
-				taskHeads++
-			}
-		case bFence:
-			if _, ok := runInfo(blk.info); ok {
-				runSteps++
-			}
-		case bItem:
-			if specItemRe.MatchString(blk.text) {
-				if blk.cb >= 0 {
-					specBoxes++
-				} else {
-					specBullets++
-				}
-			}
-			if blk.cb < 0 {
-				continue
-			}
-			boxes++
-			if !b.excluded(i) {
-				workBoxes++
-			}
-			if kiroItemRe.MatchString(blk.text) {
-				kiro++
-			}
-			if taskHeadRe.MatchString(plainText(blk.text)) {
-				taskItems++
-			}
-		}
-	}
+	c := b.countMarkers()
 	switch {
-	case nativeHeads > 0 && nativeHeads >= specBoxes:
+	case c.nativeHeads > 0 && c.nativeHeads >= c.specBoxes:
 		return FormatNative
 	case b.hasTodos():
 		return FormatCursor
 	case b.hasGSDTasks():
 		return FormatGSD
-	case specBoxes > 0 && planxFM:
+	case c.specBoxes > 0 && b.planxFrontMatter():
 		return FormatNative
-	case specBoxes > 0 && runSteps > 0 && !b.specKitShaped():
+	case c.specBoxes > 0 && c.runSteps > 0 && !b.specKitShaped():
 		// `run` steps are planx's own: a T-numbered checklist with them is
 		// native, unless the file is shaped as spec-kit's tasks.md.
 		return FormatNative
-	case specBoxes > 0 && specBoxes*2 >= boxes:
+	case c.specBoxes > 0 && c.specBoxes*2 >= c.boxes:
 		return FormatSpecKit
-	case kiro > 0 && (kiro*2 >= boxes || kiroTrailerRe.Match(d.src)):
+	case c.kiro > 0 && (c.kiro*2 >= c.boxes || kiroTrailerRe.Match(b.d.src)):
 		return FormatKiro
-	case specBoxes > 0:
+	case c.specBoxes > 0:
 		return FormatSpecKit
-	case taskHeads > 0:
+	case c.taskHeads > 0:
 		return b.headingDialect()
-	case taskItems > 0:
+	case c.taskItems > 0:
 		return FormatPhased
-	case specBullets >= 3:
+	case c.specBullets >= 3:
 		// Bare "- T001 ..." bullets (spec-kit without checkboxes); a stray
 		// "- **T5**: note" in prose is not enough.
 		return FormatSpecKit
-	case workBoxes > 0 && b.tableTasks(false) == 0:
+	case c.workBoxes > 0 && b.tableTasks(false) == 0:
 		return FormatChecklist
 	case b.tableTasks(false) == 0 && (b.hasLabelledLists() || b.hasStageBullets()):
 		return FormatPhased
 	}
 	return FormatNative
+}
+
+// markers counts the task markers of each dialect in a document.
+type markers struct {
+	runSteps, nativeHeads, specBoxes, specBullets, kiro, taskHeads, taskItems int
+	boxes, workBoxes                                                          int // checkboxes; those outside criteria lists
+}
+
+func (b *builder) countMarkers() markers {
+	var c markers
+	for i := range b.d.blocks {
+		blk := &b.d.blocks[i]
+		switch blk.kind {
+		case bHeading:
+			if nativeHeadRe.MatchString(blk.text) {
+				c.nativeHeads++
+			}
+			if taskHeadRe.MatchString(blk.text) {
+				c.taskHeads++
+			}
+		case bPara:
+			if taskParaRe.MatchString(blk.text) {
+				c.taskHeads++
+			}
+		case bFence:
+			if _, ok := runInfo(blk.info); ok {
+				c.runSteps++
+			}
+		case bItem:
+			if specItemRe.MatchString(blk.text) {
+				if blk.cb >= 0 {
+					c.specBoxes++
+				} else {
+					c.specBullets++
+				}
+			}
+			if blk.cb < 0 {
+				continue
+			}
+			c.boxes++
+			if !b.excluded(i) {
+				c.workBoxes++
+			}
+			if kiroItemRe.MatchString(blk.text) {
+				c.kiro++
+			}
+			if taskHeadRe.MatchString(plainText(blk.text)) {
+				c.taskItems++
+			}
+		}
+	}
+	return c
+}
+
+// planxFrontMatter reports planx's own front matter keys: they say the
+// list form is planx's (not spec-kit's); they do not turn a Kiro or phased
+// plan into a native one.
+func (b *builder) planxFrontMatter() bool {
+	for _, k := range planxFrontMatterKeys {
+		if _, ok := b.p.FrontMatter[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // headingDialect tells superpowers plans ("Task 3:") from phased ones ("Task 1.2:").
