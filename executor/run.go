@@ -61,9 +61,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		r.dryRun(sel)
 		return &Result{Status: "dry-run"}, nil
 	}
-	if len(sel.drift) > 0 {
-		return nil, r.driftError(sel.drift)
-	}
 	lk, err := acquireLock(r.repo, "run")
 	if err != nil {
 		return nil, err
@@ -74,6 +71,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	} else if prev != nil && prev.Status != StateCompleted {
 		return nil, fmt.Errorf("%w: a run of %s stopped at %s (%s); continue it with `planx resume`, see it with `planx status`",
 			ErrRunInProgress, prev.PlanPath, prev.Current, prev.Status)
+	}
+	if len(sel.drift) > 0 {
+		return nil, r.driftError(sel.drift)
 	}
 	head, err := r.preflight(ctx)
 	if err != nil {

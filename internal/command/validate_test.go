@@ -94,7 +94,8 @@ func TestRunValidateJSON(t *testing.T) {
 	if r.Format != "native" || r.Topic != "cycle" || len(r.Tasks) != 3 || len(r.Diagnostics) == 0 {
 		t.Fatalf("report = %+v", r)
 	}
-	keys := []string{"id", "label", "title", "status", "parallel", "depends_on", "files", "line", "steps"}
+	keys := []string{"id", "label", "title", "status", "parallel", "parent", "children", "optional", "checkpoint",
+		"executor", "depends_on", "files", "acceptance", "gates", "line", "steps"}
 	for _, k := range keys {
 		if _, ok := r.Tasks[1][k]; !ok {
 			t.Errorf("task lacks %q", k)
