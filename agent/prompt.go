@@ -33,8 +33,8 @@ func Prompt(t *planparse.Task, c Context) string {
 	}
 	fmt.Fprintf(&b, "## The task as written in %s\n\n%s\n\n", c.PlanPath, fence(strings.TrimRight(t.Body, "\n")))
 	for _, g := range c.Groups {
-		fmt.Fprintf(&b, "## Part of %s %s (do only the task above; the other parts are separate tasks)\n\n%s\n\n",
-			g.ID, g.Title, fence(strings.TrimRight(g.Body, "\n")))
+		fmt.Fprintf(&b, "## Part of %s (do only the task above; the other parts are separate tasks)\n\n%s\n\n",
+			strings.TrimSpace(string(g.ID)+" "+g.Title), fence(strings.TrimRight(g.Body, "\n")))
 	}
 	if len(t.Files) > 0 {
 		b.WriteString("## Files this task declares\n\n")

@@ -95,6 +95,13 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 	for p := r.plan.Task(t.Parent); p != nil; p = r.plan.Task(p.Parent) {
 		c.Groups = append([]*planparse.Task{p}, c.Groups...)
 	}
+	// A phase groups its tasks too: its introduction is their context.
+	for _, ph := range r.plan.Phases {
+		if ph.Title == t.Phase && ph.Intro != "" && strings.Count(ph.Intro, "\n") > 0 {
+			c.Groups = append([]*planparse.Task{{Title: ph.Title, Body: ph.Intro}}, c.Groups...)
+			break
+		}
+	}
 	return c
 }
 

@@ -91,6 +91,9 @@ type GateDecl struct {
 type Phase struct {
 	Title string `json:"title"`
 	Line  int    `json:"line"`
+	// Intro is the phase's text before its first task: the context its
+	// tasks were written in (the agent's prompt carries it).
+	Intro string `json:"-"`
 }
 
 // Task is one unit of work: one task, one commit.
