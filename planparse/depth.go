@@ -11,18 +11,19 @@ const maxContainerColumn = 48
 
 // flattenDeep returns src with the container markers (list bullets,
 // ordered-list numbers, ">") that sit past maxContainerColumn replaced by
-// spaces, byte for byte, so that every offset still indexes src; and the
-// first line where it did so (0 when src is unchanged).
-func flattenDeep(src []byte) ([]byte, int) {
+// spaces, byte for byte, so that every offset still indexes src; the first
+// line where it did so (0 when src is unchanged); and how many container
+// markers are left, to size the block list.
+func flattenDeep(src []byte) (flat []byte, first, markers int) {
 	out := src
-	first := 0
 	line := 1
 	for i := 0; i < len(src); {
 		end := i
 		for end < len(src) && src[end] != '\n' {
 			end++
 		}
-		k := deepMarkers(src[i:end])
+		k, n := deepMarkers(src[i:end])
+		markers += n
 		w := deepIndent(src[i:end])
 		if k >= 0 || w >= 0 {
 			if first == 0 {
@@ -42,7 +43,7 @@ func flattenDeep(src []byte) ([]byte, int) {
 		i = end + 1
 		line++
 	}
-	return out, first
+	return out, first, markers
 }
 
 // deepIndent returns the offset in ln of the first whitespace byte past
@@ -71,8 +72,9 @@ func deepIndent(ln []byte) int {
 }
 
 // deepMarkers returns the offset in ln of the first container marker that
-// starts past maxContainerColumn, or -1.
-func deepMarkers(ln []byte) int {
+// starts past maxContainerColumn, or -1, and how many markers come before.
+func deepMarkers(ln []byte) (int, int) {
+	count := 0
 	col := 0
 	for j := 0; j < len(ln); {
 		c := ln[j]
@@ -87,15 +89,16 @@ func deepMarkers(ln []byte) int {
 			j++
 			continue
 		case n == 0:
-			return -1
+			return -1, count
 		}
 		if col+n > maxContainerColumn {
-			return j
+			return j, count
 		}
+		count++
 		col += n
 		j += n
 	}
-	return -1
+	return -1, count
 }
 
 // markerLen is the length of the container marker at the start of b: ">",
