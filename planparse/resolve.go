@@ -30,7 +30,7 @@ func (b *builder) finishMarkdown() {
 		if t.End < t.Start {
 			t.End = t.Start
 		}
-		t.Body = string(d.src[t.Start:t.End])
+		t.Body = d.str[t.Start:t.End]
 		for f < len(fences) && d.blocks[fences[f]].pos < t.Start {
 			f++
 		}
