@@ -61,7 +61,7 @@ var corpusExpect = []corpusWant{
 	{"other/jayarjo__devagent__PLAN.md", FormatChecklist, 148, "T001", "", "T148", ""},
 	{"other/loofitheboss__loofi-fedora-tweaks__.workflow__specs__tasks-v31.0.0.md", FormatNative, 15, "T001", "T1", "T015", "T15"},
 	{"other/loofitheboss__loofi-fedora-tweaks__.workflow__specs__tasks-v43.0.0.md", FormatChecklist, 15, "T001", "TASK-001", "T015", "TASK-015"},
-	{"other/pbollineni04__sheltr-home-management-app__.specs__plans__landing-page-redesign.md", FormatNative, 0, "", "", "", ""},
+	{"other/pbollineni04__sheltr-home-management-app__.specs__plans__landing-page-redesign.md", FormatPhased, 4, "T001", "", "T004", ""},
 	{"other/pbollineni04__sheltr-home-management-app__.specs__tasks__tech-debt-cleanup.md", FormatChecklist, 8, "T001", "0", "T008", "7"},
 	{"other/wibus-wee__mcpv__docs__EXEC_PLANS__EXEC_PLAN_CONFIG_CLI.md", FormatChecklist, 4, "T001", "", "T004", ""},
 	{"phased/0xBigBoss__ghostty-webgl__IMPLEMENTATION_PLAN.md", FormatPhased, 31, "T001", "", "T031", ""},

@@ -188,7 +188,7 @@ func (b *builder) detect() Format {
 		return FormatSpecKit
 	case c.workBoxes > 0 && b.tableTasks(false) == 0:
 		return FormatChecklist
-	case b.tableTasks(false) == 0 && (b.hasLabelledLists() || b.hasStageBullets()):
+	case b.tableTasks(false) == 0 && (b.hasLabelledLists() || b.hasStageBullets() || b.hasFileHeadings()):
 		return FormatPhased
 	}
 	return FormatNative

@@ -15,6 +15,8 @@ var (
 	stageHeadRe = regexp.MustCompile(`(?i)^(?:phase|stage|milestone|step|part|wave|sprint|iteration)\s+\d{1,3}\b`)
 	// Lead-ins of a list of work: "**Tasks:**", "Steps:", "### Tasks".
 	tasksLabelRe = regexp.MustCompile(`(?i)^(?:tasks|steps|to-?dos?|work items|implementation steps)$`)
+	// Antigravity's "Proposed Changes": "#### [NEW] [HeroSection.tsx](src/HeroSection.tsx)".
+	fileHeadRe   = regexp.MustCompile(`^\[(NEW|MODIFY|DELETE)\]\s+(?:\[([^\]]+)\]\(([^)\s]+)\)|` + "`?" + `([^\s` + "`" + `]+)` + "`?" + `)\s*$`)
 	gsdOpenRe    = regexp.MustCompile(`^\s*<task(?:\s[^>]*)?>\s*$`)
 	gsdCloseRe   = regexp.MustCompile(`^\s*</task>\s*$`)
 	gsdTypeRe    = regexp.MustCompile(`\stype="([^"]*)"`)
@@ -109,6 +111,40 @@ func (b *builder) stageBullets() {
 		}
 		t.Title = bulletTitle(blk.text)
 	}
+}
+
+// fileHeadings reads plans whose work is a list of file changes, one
+// heading each: "#### [NEW] [HeroSection.tsx](src/components/HeroSection.tsx)",
+// "[MODIFY]", "[DELETE]" (Antigravity's "Proposed Changes"). The heading's
+// section is the task; the file is declared with its action.
+func (b *builder) fileHeadings() {
+	for i := range b.d.blocks {
+		blk := &b.d.blocks[i]
+		if blk.kind != bHeading {
+			continue
+		}
+		m := fileHeadRe.FindStringSubmatch(blk.text)
+		if m == nil {
+			continue
+		}
+		name, path := m[2], m[3]
+		if path == "" {
+			name, path = m[4], m[4]
+		}
+		verb := map[string]string{"NEW": "Create", "MODIFY": "Modify", "DELETE": "Delete"}[m[1]]
+		t := b.headingTask(i, "", verb+" "+name, "")
+		b.addFile(t, path, actionOf(verb), true)
+	}
+}
+
+// hasFileHeadings reports an Antigravity file-change heading.
+func (b *builder) hasFileHeadings() bool {
+	for i := range b.d.blocks {
+		if blk := &b.d.blocks[i]; blk.kind == bHeading && fileHeadRe.MatchString(blk.text) {
+			return true
+		}
+	}
+	return false
 }
 
 // nearestHeading is the last heading whose section holds block i.

@@ -159,6 +159,9 @@ func (b *builder) parseMarkdown(f Format) {
 		if len(b.p.Tasks) == 0 {
 			b.stageBullets()
 		}
+		if len(b.p.Tasks) == 0 {
+			b.fileHeadings()
+		}
 	case FormatChecklist:
 		b.parseChecklist()
 	case FormatCursor:
