@@ -16,11 +16,11 @@ var (
 	// Lead-ins of a list of work: "**Tasks:**", "Steps:", "### Tasks".
 	tasksLabelRe = regexp.MustCompile(`(?i)^(?:tasks|steps|to-?dos?|work items|implementation steps)$`)
 	// Antigravity's "Proposed Changes": "#### [NEW] [HeroSection.tsx](src/HeroSection.tsx)".
-	fileHeadRe   = regexp.MustCompile(`^\[(NEW|MODIFY|DELETE)\]\s+(?:\[([^\]]+)\]\(([^)\s]+)\)|` + "`?" + `([^\s` + "`" + `]+)` + "`?" + `)\s*$`)
-	gsdOpenRe    = regexp.MustCompile(`^\s*<task(?:\s[^>]*)?>\s*$`)
-	gsdCloseRe   = regexp.MustCompile(`^\s*</task>\s*$`)
-	gsdTypeRe    = regexp.MustCompile(`\stype="([^"]*)"`)
-	gsdTagRe     = regexp.MustCompile(`^\s*<(name|files)>(.*?)</(?:name|files)>\s*$`)
+	fileHeadRe = regexp.MustCompile(`^\[(NEW|MODIFY|DELETE)\]\s+(?:\[([^\]]+)\]\(([^)\s]+)\)|` + "`?" + `([^\s` + "`" + `]+)` + "`?" + `)\s*$`)
+	gsdOpenRe  = regexp.MustCompile(`^\s*<task(?:\s[^>]*)?>\s*$`)
+	gsdCloseRe = regexp.MustCompile(`^\s*</task>\s*$`)
+	gsdTypeRe  = regexp.MustCompile(`\stype="([^"]*)"`)
+	gsdTagRe   = regexp.MustCompile(`^\s*<(name|files)>(.*?)</(?:name|files)>\s*$`)
 )
 
 // labelledLists reads plans whose work is a list under a "Tasks:" lead-in
