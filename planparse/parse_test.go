@@ -413,3 +413,28 @@ func TestQuotedFileNames(t *testing.T) {
 		t.Errorf("files %q", got)
 	}
 }
+
+func TestTasksTopicFromFeatureDir(t *testing.T) {
+	for path, want := range map[string]string{
+		"specs/001-foo/tasks.md":           "001-foo",
+		".kiro/specs/bar/tasks.md":         "bar",
+		".kiro/specs/bar/tasks-es.md":      "bar",
+		"memory-bank/plan/2026-01-02_x.md": "x",
+		"tasks.md":                         "tasks",
+	} {
+		if p := mustParse(t, path, "- [ ] T001 a\n", Options{}); p.Topic != want {
+			t.Errorf("%s: topic %q, want %q", path, p.Topic, want)
+		}
+	}
+}
+
+func TestSpecKitWithRunFences(t *testing.T) {
+	body := "## Phase 1: Setup\n\n- [ ] T001 [P] Create the layout\n  ```sh run\n  mkdir -p src\n  ```\n- [ ] T002 [US1] Add the handler\n"
+	if p := mustParse(t, "specs/001-foo/tasks.md", body, Options{}); p.Format != FormatSpecKit || len(p.Tasks) != 2 {
+		t.Errorf("spec-kit tasks.md with run fences: %s, %d tasks", p.Format, len(p.Tasks))
+	}
+	plain := "# Fixes\n\n- [ ] T001 Create the layout\n  ```sh run\n  mkdir -p src\n  ```\n"
+	if p := mustParse(t, "fixes.md", plain, Options{}); p.Format != FormatNative {
+		t.Errorf("planx checklist with run fences: %s", p.Format)
+	}
+}
