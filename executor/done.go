@@ -44,6 +44,12 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 	if err != nil {
 		return nil, fmt.Errorf("read the plan's task commits: %w", err)
 	}
+	hash := make(map[planparse.TaskID]string, len(r.plan.Tasks)) // each task's text as it stands
+	current := map[string]bool{}
+	for _, t := range r.plan.Tasks {
+		hash[t.ID] = "sha256:" + t.Hash()
+		current[hash[t.ID]] = true
+	}
 	newest := map[planparse.TaskID]gitops.Commit{}
 	moved := map[string]bool{} // task hashes committed under an ID that now names other text
 	for _, c := range commits {
@@ -57,26 +63,22 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 		if _, seen := newest[id]; !seen {
 			newest[id] = c
 		}
-		h := trailer(c, TrailerTaskHash)
-		if t := r.plan.Task(id); t == nil || "sha256:"+t.Hash() != h {
+		if h := trailer(c, TrailerTaskHash); hash[id] != h {
 			moved[h] = true
 		}
 	}
-	current := map[string]bool{}
-	for _, t := range r.plan.Tasks {
-		current["sha256:"+t.Hash()] = true
-	}
 	stale := map[planparse.TaskID]gitops.Commit{}
 	for _, t := range r.plan.Tasks {
-		h := "sha256:" + t.Hash()
+		h := hash[t.ID]
 		c, ok := newest[t.ID]
+		committed := trailer(c, TrailerTaskHash)
 		switch {
-		case ok && trailer(c, TrailerTaskHash) == h:
+		case ok && committed == h:
 			r.done[t.ID] = true
-		case moved[h] && (!ok || trailer(c, TrailerTaskHash) != h):
+		case moved[h]:
 			// Committed under another ID: a task inserted above renumbered it.
 			r.done[t.ID] = true
-		case ok && current[trailer(c, TrailerTaskHash)]:
+		case ok && current[committed]:
 			// The text committed under this ID is another task's now: this
 			// one is new (inserted above, renumbering the rest).
 		case ok:
@@ -128,7 +130,7 @@ func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
 // tickedByHand reports a task ticked done in the plan, or inside a group
 // ticked done, without a task commit: a person says it is done, git does not.
 func (r *runner) tickedByHand(t *planparse.Task) bool {
-	for ; t != nil; t = r.plan.Task(t.Parent) {
+	for ; t != nil; t = r.task(t.Parent) {
 		if t.Status == planparse.StatusDone {
 			return true
 		}
@@ -177,9 +179,9 @@ func (r *runner) reportSelection(s *selection) {
 func (r *runner) completedGroups(t *planparse.Task) []*planparse.Task {
 	var out []*planparse.Task
 	done := func(id planparse.TaskID) bool { return id == t.ID || r.done[id] }
-	for p := r.plan.Task(t.Parent); p != nil; p = r.plan.Task(p.Parent) {
+	for p := r.task(t.Parent); p != nil; p = r.task(p.Parent) {
 		for _, id := range p.Children {
-			c := r.plan.Task(id)
+			c := r.task(id)
 			if c == nil || done(id) || (c.Optional && !r.o.Optional) {
 				continue
 			}
@@ -191,4 +193,21 @@ func (r *runner) completedGroups(t *planparse.Task) []*planparse.Task {
 		out = append(out, p)
 	}
 	return out
+}
+
+// task returns the plan's task with the given ID, or nil, through an index
+// built on first use (Plan.Task scans the list).
+func (r *runner) task(id planparse.TaskID) *planparse.Task {
+	if id == "" {
+		return nil
+	}
+	if r.byID == nil {
+		r.byID = make(map[planparse.TaskID]*planparse.Task, len(r.plan.Tasks))
+		for _, t := range r.plan.Tasks {
+			if _, dup := r.byID[t.ID]; !dup {
+				r.byID[t.ID] = t
+			}
+		}
+	}
+	return r.byID[id]
 }

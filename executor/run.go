@@ -26,6 +26,7 @@ type runner struct {
 	o       Options
 	repo    *gitops.Repo              // nil for a dry run outside a repository
 	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
+	byID    map[planparse.TaskID]*planparse.Task
 	plan    *planparse.Plan
 	planRel string // repo-relative, slash-separated
 	planAbs string
