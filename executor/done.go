@@ -161,8 +161,19 @@ func (r *runner) driftError(ds []Drift) error {
 
 // reportSelection tells what the run leaves out and why.
 func (r *runner) reportSelection(s *selection) {
-	for _, t := range s.byHand {
-		r.out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", t.ID, oneLine(t.Title, 60))
+	if len(s.byHand) <= 3 {
+		for _, t := range s.byHand {
+			r.out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", t.ID, oneLine(t.Title, 60))
+		}
+	} else {
+		var ids []string
+		for _, t := range s.byHand[:min(5, len(s.byHand))] {
+			ids = append(ids, string(t.ID))
+		}
+		if len(s.byHand) > 5 {
+			ids = append(ids, fmt.Sprintf("and %d more", len(s.byHand)-5))
+		}
+		r.out.println("planx: %d task(s) are ticked by hand (no task commit of them): skipped: %s", len(s.byHand), strings.Join(ids, ", "))
 	}
 	if n := len(s.optional); n > 0 {
 		var ids []string
