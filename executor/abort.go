@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
+	"github.com/planx-dev/planx/record"
 	"os"
 	"path/filepath"
 	"time"
@@ -38,7 +39,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	if err := r.repo.UpdateRef(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
 		return nil, err
 	}
-	r.log.Status, r.log.Finished = "aborted", time.Now().UTC()
+	r.log.Status, r.log.Finished = record.RunAborted, time.Now().UTC()
 	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(r.st.Current), What: "run aborted by `planx abort`", Time: time.Now().UTC()})
 	if err := r.log.WriteFile(r.repo.Root); err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 		return nil, err
 	}
 	if len(changes) > 0 {
-		snap, err := r.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, TrailerRun, id), head.SHA)
+		snap, err := r.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
 		if err != nil {
 			return nil, err
 		}

@@ -9,12 +9,8 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
-
-// TrailerGroup names a group task (a task with sub-tasks) that the commit
-// completes: the group has no commit of its own, it is ticked and recorded
-// with its last sub-task.
-const TrailerGroup = "Planx-Group"
 
 // selection is what a run does with each task of the plan.
 type selection struct {
@@ -40,7 +36,7 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 	if err != nil || head.SHA == "" {
 		return nil, nil // an unborn branch has no history to ask
 	}
-	commits, err := r.repo.Mentioning(ctx, head.SHA, TrailerRefs+": "+r.planRel)
+	commits, err := r.repo.Mentioning(ctx, head.SHA, record.TrailerRefs+": "+r.planRel)
 	if err != nil {
 		return nil, fmt.Errorf("read the plan's task commits: %w", err)
 	}
@@ -53,17 +49,17 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 	newest := map[planparse.TaskID]gitops.Commit{}
 	moved := map[string]bool{} // task hashes committed under an ID that now names other text
 	for _, c := range commits {
-		if trailer(c, TrailerRefs) != r.planRel {
+		if trailer(c, record.TrailerRefs) != r.planRel {
 			continue
 		}
-		id := planparse.TaskID(trailer(c, TrailerTask))
+		id := planparse.TaskID(trailer(c, record.TrailerTask))
 		if id == "" {
 			continue
 		}
 		if _, seen := newest[id]; !seen {
 			newest[id] = c
 		}
-		if h := trailer(c, TrailerTaskHash); hash[id] != h {
+		if h := trailer(c, record.TrailerTaskHash); hash[id] != h {
 			moved[h] = true
 		}
 	}
@@ -71,7 +67,7 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 	for _, t := range r.plan.Tasks {
 		h := hash[t.ID]
 		c, ok := newest[t.ID]
-		committed := trailer(c, TrailerTaskHash)
+		committed := trailer(c, record.TrailerTaskHash)
 		switch {
 		case ok && committed == h:
 			r.done[t.ID] = true

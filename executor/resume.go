@@ -2,11 +2,15 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Resume continues a stopped run. What is done is read from git: task
@@ -56,13 +60,14 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 	}
 	switch {
 	case retry:
+		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, r.discard(ctx, r.st.Attempt)
-	case r.executorFor(t) == "manual" && r.st.Status == StateWaiting:
+	case r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting:
 		return true, nil // the person's work, or the lack of it, is verified
-	case r.st.Phase == PhaseExecute && r.st.Status != StateFailed:
+	case r.st.Phase == PhaseExecute && r.st.Status != record.RunFailed:
 		// Killed or interrupted mid-step: the output is partial. Start over.
 		return false, r.discard(ctx, r.st.Attempt)
-	case r.st.Phase != PhaseExecute && r.st.Status != StateFailed:
+	case r.st.Phase != PhaseExecute && r.st.Status != record.RunFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
 	// A failure: if the tree holds work, the person fixed it by hand.
@@ -95,8 +100,11 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""
 	lt := r.logTask(t)
-	lt.Status, lt.Finished = "skipped", r.o.now()
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, "skipped by `planx skip`"))
+	lt.Status, lt.Finished = record.TaskSkipped, r.o.now()
+	r.log.Resolve(string(t.ID), "skipped: `planx skip` discarded the attempt")
+	skip := r.issue(t.ID, "skipped by `planx skip`")
+	skip.Resolution = "skipped"
+	r.log.Issues = append(r.log.Issues, skip)
 	if err := r.save(); err != nil {
 		return nil, err
 	}
@@ -126,6 +134,11 @@ func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan boo
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// Nothing to continue: say so before the lock, whose file would create
+	// .git/planx/ in a repository that never ran planx.
+	if _, err := os.Stat(statePath(repo)); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, errNoRun
+	}
 	lk, err := acquireLock(repo, command)
 	if err != nil {
 		return nil, nil, nil, err
@@ -142,8 +155,8 @@ func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan boo
 // not yet in any commit, one last commit records them, so the run's end is in
 // the history and the tree is clean.
 func (r *runner) finish(ctx context.Context) (*Result, error) {
-	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base), Status: StateCompleted}
-	r.log.Status, r.log.Finished = StateCompleted, r.o.now()
+	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base), Status: record.RunCompleted}
+	r.log.Status, r.log.Finished = record.RunCompleted, r.o.now()
 	if err := r.log.WriteFile(r.repo.Root); err != nil {
 		return nil, err
 	}
