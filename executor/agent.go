@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,34 +30,45 @@ func (r *runner) agentSpec() string {
 // also covers max-turns and refusals): the verification after it decides.
 func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, attempt int, feedback string) error {
 	prompt := agent.Prompt(t, r.agentContext(t, attempt, feedback))
-	cmd, err := agent.Resolve(r.agentSpec(), prompt)
-	if err != nil {
-		return &taskFailure{what: err.Error()}
-	}
 	dir := runDir(r.repo, r.st.RunID)
 	promptPath := filepath.Join(dir, fmt.Sprintf("%s-prompt-%d.md", t.ID, attempt))
 	if err := fsutil.WriteAtomic(promptPath, []byte(prompt), 0o600); err != nil {
 		return err
+	}
+	stateDir := filepath.Join(dir, "agent")
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return err
+	}
+	cmd, err := agent.Resolve(r.agentSpec(), agent.Input{Prompt: prompt, PromptFile: promptPath,
+		Files: declaredFiles(t), StateDir: stateDir})
+	if err != nil {
+		return &taskFailure{what: err.Error()}
 	}
 	timeout := r.o.TaskTimeout
 	if timeout == 0 {
 		timeout = defaultAgentTimeout
 	}
 	spec := proc.Spec{
-		Name:       fmt.Sprintf("%s agent", t.ID),
-		Dir:        r.repo.Root,
-		Env:        append(r.env(t, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath),
+		Name: fmt.Sprintf("%s agent", t.ID),
+		Dir:  r.repo.Root,
+		Env: append(r.env(t, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath,
+			"PLANX_STATE_DIR="+stateDir),
 		Timeout:    timeout,
 		OutputPath: filepath.Join(dir, fmt.Sprintf("%s-agent-%d.log", t.ID, attempt)),
 		Live:       r.out.live(),
 		Started:    r.childStarted,
 	}
+	// The prompt never goes on the command line: a long task would exceed
+	// the kernel's limit for one argument.
+	if cmd.Stdin != "" {
+		spec.Stdin = strings.NewReader(cmd.Stdin)
+	}
 	var display string
 	if cmd.Shell != "" {
-		spec.Args, spec.Stdin, display = []string{"bash", "-c", cmd.Shell}, strings.NewReader(prompt), cmd.Shell
+		spec.Args, display = []string{"bash", "-c", cmd.Shell}, cmd.Shell
 	} else {
+		_, display, _ = agent.Describe(r.agentSpec())
 		spec.Args = cmd.Argv
-		display = strings.Join(cmd.Argv[:len(cmd.Argv)-1], " ") + " <prompt>"
 	}
 	name := fmt.Sprintf("agent attempt %d", attempt)
 	r.out.step(name, display)
@@ -104,6 +116,18 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 		}
 	}
 	return c
+}
+
+// declaredFiles are the task's files an agent may edit: all it declares
+// but those it deletes.
+func declaredFiles(t *planparse.Task) []string {
+	var out []string
+	for _, f := range t.Files {
+		if f.Action != planparse.ActionDelete {
+			out = append(out, f.Path)
+		}
+	}
+	return out
 }
 
 // acceptanceCommands are acceptance criteria written as a command: the

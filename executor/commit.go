@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -104,7 +105,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	r.done[t.ID] = true
 	for _, g := range groups {
 		r.done[g.ID] = true
-		r.out.println("planx: %s %s done: its last sub-task committed", g.ID, oneLine(g.Title, 60))
+		r.out.println("planx: %s %s done: its last sub-task committed", g.ID, textsafe.Line(oneLine(g.Title, 60)))
 	}
 	r.st.SkipPending = nil
 	r.dirty = nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/linediff"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -149,7 +150,7 @@ func (r *runner) taskDrift(ctx context.Context, t *planparse.Task, c gitops.Comm
 func (r *runner) driftError(ds []Drift) error {
 	var b strings.Builder
 	for _, d := range ds {
-		b.WriteString("\n  " + d.String())
+		b.WriteString("\n  " + textsafe.Block(d.String()))
 	}
 	return fmt.Errorf("%w: %s: %d done task(s) changed since their commit:%s\nrestore the text, pass --accept-drift to run the changed task(s) again, or --all to run every task again",
 		ErrDrift, r.planRel, len(ds), b.String())
@@ -159,7 +160,7 @@ func (r *runner) driftError(ds []Drift) error {
 func (r *runner) reportSelection(s *selection) {
 	if len(s.byHand) <= 3 {
 		for _, t := range s.byHand {
-			r.out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", t.ID, oneLine(t.Title, 60))
+			r.out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", t.ID, textsafe.Line(oneLine(t.Title, 60)))
 		}
 	} else {
 		var ids []string

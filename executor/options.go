@@ -10,24 +10,27 @@ import (
 
 // Options configure a run. Zero values are sensible defaults.
 type Options struct {
-	PlanPath      string // the plan file, absolute or relative to the process's cwd
-	Dir           string // -C: where to find the repository; default: the plan's directory
-	Format        planparse.Format
-	All           bool   // run every task again, done or not
-	Optional      bool   // also run optional tasks ("- [ ]* 2.3", "(optional)")
-	AcceptDrift   bool   // run done tasks whose text changed instead of stopping (exit 6)
-	Topic         string // overrides the plan's topic (rollback message, log name)
-	RequireClean  bool   // refuse a dirty tree instead of snapshotting it
-	AllowDetached bool
-	NoVerify      bool // skip commit hooks
-	DryRun        bool
-	StepTimeout   time.Duration
-	TaskTimeout   time.Duration
-	Gates         []string // raw --gate name=command values
-	LogDir        string   // default from config, else memory-bank/execute
-	Agent         string   // agent preset or command; overrides plan and config
-	Attempts      int      // how many times an agent may try a task (default 1)
-	StrictFiles   bool     // changes outside a task's declared files fail it
+	PlanPath     string // the plan file, absolute or relative to the process's cwd
+	Dir          string // -C: where to find the repository; default: the plan's directory
+	Format       planparse.Format
+	All          bool   // run every task again, done or not
+	Optional     bool   // also run optional tasks ("- [ ]* 2.3", "(optional)")
+	AcceptDrift  bool   // run done tasks whose text changed instead of stopping (exit 6)
+	Topic        string // overrides the plan's topic (rollback message, log name)
+	RequireClean bool   // refuse a dirty tree instead of snapshotting it
+	// AllowUntrackedSecrets lets the rollback commit snapshot untracked
+	// files that look like credentials (see checkSecrets).
+	AllowUntrackedSecrets bool
+	AllowDetached         bool
+	NoVerify              bool // skip commit hooks
+	DryRun                bool
+	StepTimeout           time.Duration
+	TaskTimeout           time.Duration
+	Gates                 []string // raw --gate name=command values
+	LogDir                string   // default from config, else memory-bank/execute
+	Agent                 string   // agent preset or command; overrides plan and config
+	Attempts              int      // how many times an agent may try a task (default 1)
+	StrictFiles           bool     // changes outside a task's declared files fail it
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
 	Yes             bool

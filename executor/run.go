@@ -20,6 +20,7 @@ import (
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/risk"
 )
 
 // runner carries one run (or resume) through its tasks.
@@ -91,7 +92,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return &Result{Status: record.RunCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
-	if err := approval.Gate(ctx, r.repo, r.planRel, r.plan, tasks, approval.GateOptions{
+	if err := approval.Gate(ctx, r.repo, r.planRel, r.subject(), r.assess(tasks), risk.Highest(r.assess(r.plan.Order())), approval.GateOptions{
 		Require: o.RequireApproval, Ask: r.ask(), Yes: o.Yes, Out: r.out.w}); err != nil {
 		return nil, err
 	}
@@ -278,6 +279,12 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 				gitops.ErrRepoState, len(changes), summarize(changes))
 		}
 		work = "clean (--require-clean)"
+	} else {
+		c, err := r.checkSecrets(ctx)
+		if err != nil {
+			return head, err
+		}
+		checks = append(checks, c)
 	}
 	checks = append(checks,
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
