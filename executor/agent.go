@@ -130,15 +130,6 @@ func declaredFiles(t *planparse.Task) []string {
 	return out
 }
 
-// acceptanceCommands are acceptance criteria written as a command: the
-// whole item is one code span, e.g. Acceptance: `go test ./pkg/...`.
-func acceptanceCommands(t *planparse.Task) []string {
-	var out []string
-	for _, a := range t.Acceptance {
-		a = strings.TrimSpace(a)
-		if len(a) > 2 && strings.HasPrefix(a, "`") && strings.HasSuffix(a, "`") && strings.Count(a, "`") == 2 {
-			out = append(out, strings.TrimSpace(a[1:len(a)-1]))
-		}
-	}
-	return out
-}
+// acceptanceCommands are acceptance criteria written as a command (see
+// gates.AcceptanceCommands).
+func acceptanceCommands(t *planparse.Task) []string { return gates.AcceptanceCommands(t) }

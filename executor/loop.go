@@ -163,7 +163,7 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		return err
 	}
 	// A checkpoint runs every gate, the final ones included.
-	if err := r.runGates(ctx, t, lt, last || kind == "gates"); err != nil {
+	if err := r.runGates(ctx, t, lt, last || kind == "gates", already); err != nil {
 		return err
 	}
 	r.fault("after-gates")
@@ -220,14 +220,14 @@ func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
 	return d
 }
 
-func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) error {
+// runGates runs the task's acceptance checks and gates. reuse (the work was
+// already in the tree: a resume) first looks for gates that passed on this
+// very tree before; a first attempt does not pay for the lookup.
+func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last, reuse bool) error {
+	r.gatesPassed = false
 	// Acceptance criteria written as commands are checks like gates, run
 	// first: they are the task's own definition of done.
-	var sel []gates.Gate
-	for i, c := range acceptanceCommands(t) {
-		sel = append(sel, gates.Gate{Name: fmt.Sprintf("acceptance-%d", i+1), Command: c, Timeout: gates.DefaultTimeout})
-	}
-	sel = append(sel, gates.Select(r.gates, t.Gates, last)...)
+	sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, last)...)
 	if len(sel) == 0 {
 		if r.executorFor(t) == "gates" {
 			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
@@ -237,16 +237,43 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		return nil
 	}
 	defer r.faultSoon("during-gate", 100*time.Millisecond)()
-	results, err := gates.Run(ctx, sel, gates.RunOptions{
+	// A gate that passed on this very tree before (a resume after a commit
+	// hook refused) is not run again.
+	var key gitops.SHA
+	if reuse {
+		key = r.gateKey(ctx)
+	}
+	cached := r.cachedGates(key, t, sel)
+	var torun []gates.Gate
+	for _, g := range sel {
+		if _, ok := cached[g.Name]; !ok {
+			torun = append(torun, g)
+		}
+	}
+	results, err := gates.Run(ctx, torun, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
 	})
 	r.childDone()
+	if err == nil {
+		r.recordGated(key, t, torun, results)
+	}
+	over := r.overridden()
 	lt.Gates = lt.Gates[:0]
-	for _, g := range results {
-		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
-			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut})
-		r.out.gate(t.ID, g)
+	for _, g := range sel {
+		if rec, ok := cached[g.Name]; ok {
+			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
+			r.out.println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
+			continue
+		}
+		for _, res := range results {
+			if res.Name == g.Name {
+				lt.Gates = append(lt.Gates, execlog.Gate{Name: res.Name, Command: res.Command, Passed: res.Passed,
+					ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, OutputPath: res.OutputPath,
+					TimedOut: res.TimedOut, Overridden: over[res.Name]})
+				r.out.gate(t.ID, res)
+			}
+		}
 	}
 	if err != nil {
 		return err
@@ -264,6 +291,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	}
 	// Gates may write files (formatters, generated code): stage again so the
 	// commit holds the tree the gates passed on.
+	r.gatesPassed = true
 	return r.repo.StageAll(ctx)
 }
 
@@ -300,6 +328,11 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	r.log.Status = status
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, what))
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
+	if r.gatesPassed {
+		// Stopped after its gates passed (a commit hook refused): a resume
+		// on the same tree need not run them again.
+		r.recordGatesPassed(context.Background(), t, r.log.TaskByID(string(t.ID)))
+	}
 	if status != record.RunWaiting {
 		r.recordAttempt(context.Background())
 	}

@@ -31,6 +31,7 @@ type Options struct {
 	Agent                 string   // agent preset or command; overrides plan and config
 	Attempts              int      // how many times an agent may try a task (default 1)
 	StrictFiles           bool     // changes outside a task's declared files fail it
+	NoCache               bool     // run every gate even when it passed on the same tree before
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
 	Yes             bool

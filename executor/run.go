@@ -45,6 +45,10 @@ type runner struct {
 	head       gitops.Head
 	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	folded     []string   // messages of commits an executor made, for the task commit
+	warnings   []string   // Planx-Warning values of the task being committed
+	// gatesPassed: the current attempt's gates all passed and its commit
+	// is not made yet (gaterecord.go).
+	gatesPassed bool
 	commitPath
 	cheapRedo bool // the current task is redone, not resumed, after a crash
 }

@@ -20,6 +20,7 @@ import (
 // the task is a checkpoint), and the declared files exist, or are gone when
 // declared deleted, and were touched. It returns the changed paths.
 func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
+	r.warnings = nil
 	if err := r.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
@@ -92,6 +93,7 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	is.Resolution = "allowed: --strict-files not set"
 	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
+	r.warnings = append(r.warnings, "outside-declared="+strings.Join(outside, ","))
 	return nil
 }
 
@@ -138,6 +140,7 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
 	}
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit", len(own))
+	r.warnings = append(r.warnings, fmt.Sprintf("folded-commits=%d", len(own)))
 	is := r.issue(t.ID, msg)
 	is.Resolution = "fixed: folded"
 	r.log.Issues = append(r.log.Issues, is)

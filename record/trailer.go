@@ -3,9 +3,12 @@ package record
 // Trailer keys planx writes on its commits. A task commit has Refs (the
 // plan), Run, Task, TaskHash, Executor and one Gate per gate; the rollback
 // commit has Refs, Run and Rollback; Skipped names tasks skipped since the
-// previous commit; Group names a group task (a task with sub-tasks) that
-// the commit completes: a group has no commit of its own, it is ticked and
-// recorded with its last sub-task.
+// previous commit; Warning what planx let pass but reported; Group names
+// a group task (a task with sub-tasks) that the commit completes: a group
+// has no commit of its own, it is ticked and recorded with its last
+// sub-task. A Gate value is `name=pass|fail Nms`, followed by "overridden"
+// for a gate a --gate flag replaced and "cached" for one not run because it
+// passed on the same tree.
 const (
 	TrailerRefs     = "Refs"
 	TrailerRun      = "Planx-Run"
@@ -15,5 +18,8 @@ const (
 	TrailerGate     = "Planx-Gate"
 	TrailerRollback = "Planx-Rollback"
 	TrailerSkipped  = "Planx-Skipped"
-	TrailerGroup    = "Planx-Group"
+	// TrailerWarning carries what the task did that planx let pass but a
+	// reviewer should see: "outside-declared=a.go,b.go", "folded-commits=2".
+	TrailerWarning = "Planx-Warning"
+	TrailerGroup   = "Planx-Group"
 )

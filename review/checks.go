@@ -26,6 +26,8 @@ type checker struct {
 	plans map[string]*planparse.Plan   // rev + ":" + path → parsed (nil: no such file)
 	texts map[[32]byte]*planparse.Plan // SHA-256 of a plan's text → parsed
 	cfgs  *configCache
+	opts  Options
+	ev    evidence
 }
 
 func newChecker(ctx context.Context, repo *gitops.Repo, tip gitops.SHA, rep *Report) *checker {
@@ -97,6 +99,10 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 	for i, t := range r.Tasks {
 		pos[t.ID] = i
 	}
+	if err := c.loadNotes(r, scope); err != nil {
+		return err
+	}
+	runIdx := len(c.rep.Runs) // rr is appended there when this returns
 	for i := range r.Tasks {
 		t := &r.Tasks[i]
 		if scope != nil && !scope[t.Commit] {
@@ -110,7 +116,12 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 		for _, f := range c.rep.Findings[n:] {
 			ok = ok && f.Severity != SeverityError
 		}
-		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates, OK: ok})
+		ev, err := c.evidence(r, t, at{run: runIdx, task: len(rr.Tasks)}, i == len(r.Tasks)-1)
+		if err != nil {
+			return err
+		}
+		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates,
+			Evidence: ev, Warnings: t.Warnings, OK: ok})
 	}
 	for _, pt := range tip.Tasks {
 		id := string(pt.ID)
