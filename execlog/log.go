@@ -106,6 +106,8 @@ type Gate struct {
 	// place of the plan's or the config's gate of that name.
 	Cached     bool `json:"cached,omitempty"`
 	Overridden bool `json:"overridden,omitempty"`
+	// Fixed lists what a fixer gate (fix: true) changed, committed with the task.
+	Fixed []string `json:"fixed,omitempty"`
 }
 
 // TaskByID returns the task with the given ID, or nil. The pointer is into

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,8 +31,11 @@ func (r *runner) agentSpec() string {
 // runAgent runs the agent once on the task. Its exit code says little (0
 // also covers max-turns and refusals): the verification after it decides.
 func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, attempt int, feedback string) error {
-	prompt := agent.Prompt(t, r.agentContext(t, attempt, feedback))
 	dir := runDir(r.repo, r.st.RunID)
+	reasonPath := filepath.Join(dir, fmt.Sprintf("%s-reason-%d.txt", t.ID, attempt))
+	c := r.agentContext(t, attempt, feedback)
+	c.ReasonFile = reasonPath
+	prompt := agent.Prompt(t, c)
 	promptPath := filepath.Join(dir, fmt.Sprintf("%s-prompt-%d.md", t.ID, attempt))
 	if err := fsutil.WriteAtomic(promptPath, []byte(prompt), 0o600); err != nil {
 		return err
@@ -52,7 +57,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		Name: fmt.Sprintf("%s agent", t.ID),
 		Dir:  r.repo.Root,
 		Env: append(r.env(t, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath,
-			"PLANX_STATE_DIR="+stateDir),
+			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath),
 		Timeout:    timeout,
 		OutputPath: filepath.Join(dir, fmt.Sprintf("%s-agent-%d.log", t.ID, attempt)),
 		Live:       r.out.live(),
@@ -79,6 +84,9 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 	r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
+	if reason := readReason(reasonPath); reason != "" && err == nil && !res.Interrupted {
+		return &taskFailure{what: "the agent gave up: " + reason, tail: res.Tail, gaveUp: true}
+	}
 	switch {
 	case err != nil:
 		return fmt.Errorf("agent for %s: %w", t.ID, err)
@@ -115,6 +123,12 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 			break
 		}
 	}
+	c.Protected = []string{r.planRel, gates.ConfigFile, path.Dir(r.log.Path) + "/"}
+	for _, p := range gateScripts(r.gates) {
+		if fileExists(relJoin(r.repo.Root, p)) && !slices.Contains(c.Protected, p) {
+			c.Protected = append(c.Protected, p)
+		}
+	}
 	return c
 }
 
@@ -133,3 +147,16 @@ func declaredFiles(t *planparse.Task) []string {
 // acceptanceCommands are acceptance criteria written as a command (see
 // gates.AcceptanceCommands).
 func acceptanceCommands(t *planparse.Task) []string { return gates.AcceptanceCommands(t) }
+
+// readReason reads what an agent that gave up wrote (at most 2,000 bytes).
+func readReason(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	s := strings.TrimSpace(string(b))
+	if len(s) > 2000 {
+		s = s[:2000] + "…"
+	}
+	return s
+}

@@ -250,6 +250,11 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, gateTrailer(g))
 	}
+	for _, g := range lt.Gates {
+		for _, p := range g.Fixed {
+			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerFixed, g.Name, p)
+		}
+	}
 	for _, id := range r.st.SkipPending {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
 	}

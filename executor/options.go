@@ -32,6 +32,10 @@ type Options struct {
 	Attempts              int      // how many times an agent may try a task (default 1)
 	StrictFiles           bool     // changes outside a task's declared files fail it
 	NoCache               bool     // run every gate even when it passed on the same tree before
+	// GatesIn says where the (non-fixing) gates run: GatesClean, a
+	// temporary linked worktree holding exactly the staged tree; GatesTree,
+	// the work tree; "" chooses (see cleanGates).
+	GatesIn string
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
 	Yes             bool
@@ -40,7 +44,15 @@ type Options struct {
 
 	Output
 	Now func() time.Time
+
+	judge *Judge // the pinned judge of a run being resumed
 }
+
+// Where gates run (Options.GatesIn).
+const (
+	GatesClean = "clean"
+	GatesTree  = "tree"
+)
 
 func (o *Options) now() time.Time {
 	if o.Now != nil {

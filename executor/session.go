@@ -49,8 +49,8 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
 		Optional: st.Options.Optional, Topic: st.Options.Topic,
-		NoCache: ro.NoCache,
-		Output:  ro.Output,
+		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn,
+		Output: ro.Output, judge: st.Judge,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {

@@ -21,5 +21,8 @@ const (
 	// TrailerWarning carries what the task did that planx let pass but a
 	// reviewer should see: "outside-declared=a.go,b.go", "folded-commits=2".
 	TrailerWarning = "Planx-Warning"
-	TrailerGroup   = "Planx-Group"
+	// TrailerFixed names a file a fixer gate (fix: true) changed, as
+	// "gate path"; the change is part of the task commit.
+	TrailerFixed = "Planx-Fixed"
+	TrailerGroup = "Planx-Group"
 )
