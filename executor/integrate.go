@@ -80,6 +80,11 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent gitops.SHA, plan []byte, number int, base gitops.SHA, final bool) (gitops.SHA, []byte, error) {
 	t, lt := it.t, it.lt
 	ticked, _ := planparse.Tick(plan, t)
+	// Groups this task completes are ticked in the same commit, as in turn.
+	groups := r.completedGroups(t)
+	for _, g := range groups {
+		ticked, _ = planparse.Tick(ticked, g)
+	}
 	now := r.o.now()
 	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
 	if final {
@@ -89,12 +94,19 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
-	msg := taskMessage(r, t, lt) + fmt.Sprintf("%s: %d %s\n", TrailerWave, number, base)
+	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", TrailerWave, number, base)
 	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent)
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
 	lt.Commit = string(c)
+	// Done for the tasks after it in the chain; land undoes this for a
+	// commit the branch does not take.
+	it.groups = groups
+	r.done[t.ID] = true
+	for _, g := range groups {
+		r.done[g.ID] = true
+	}
 	r.st.SkipPending = nil
 	return c, ticked, nil
 }
@@ -249,6 +261,12 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 			// Passed, but after the task that broke the integration gate:
 			// not integrated; it runs again when the run goes on.
 			it.lt.Status, it.lt.Commit = record.TaskPending, ""
+		}
+		if !integrated[it] {
+			delete(r.done, it.t.ID)
+			for _, g := range it.groups {
+				delete(r.done, g.ID)
+			}
 		}
 	}
 	r.dropWorktrees(its, func(it *isolated) bool { return it.fail == nil })

@@ -24,11 +24,13 @@ type isolated struct {
 	t    *planparse.Task
 	lt   *execlog.Task // the task's log entry: own while it runs, r.log's after
 	own  execlog.Task
-	dir  string     // where the task's work tree is kept if it fails
-	slot string     // the work tree it runs in
-	work gitops.SHA // the task's work: a commit whose parent is the wave's base
-	fail *taskFailure
-	err  error // could not be run at all, or interrupted
+	dir  string // where the task's work tree is kept if it fails
+	slot string // the work tree it runs in
+	// groups are the plan's groups its commit completes (ticked with it).
+	groups []*planparse.Task
+	work   gitops.SHA // the task's work: a commit whose parent is the wave's base
+	fail   *taskFailure
+	err    error // could not be run at all, or interrupted
 }
 
 // worktreeDir is where a task of a run gets its own work tree: under the
