@@ -69,8 +69,10 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	lt := r.logTask(t)
 	lt.Status, lt.Started, lt.Failure = "running", r.o.now(), ""
 	lt.Attempts++
-	r.st.Status, r.st.Current, r.st.Reason, r.st.Attempt = StateRunning, t.ID, "", nil
-	r.st.PreExisting = r.dirty
+	r.st.Status, r.st.Current, r.st.Reason = StateRunning, t.ID, ""
+	if err := r.beginAttempt(ctx, t, already); err != nil {
+		return "", err
+	}
 	kind := r.executorFor(t)
 	lt.Executor = kind
 	r.cheapRedo = kind == "shell"
@@ -285,10 +287,10 @@ func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) 
 	r.log.Status = status
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, what))
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
-	if status != StateWaiting {
-		r.recordAttempt(context.Background())
-	}
-	saveErr := errors.Join(r.save(), r.repo.SyncIndex(context.Background()))
+	// The context may be cancelled (the stop is an interrupt): what was
+	// there at the stop is recorded all the same.
+	snapErr := r.recordStop(context.Background(), t.ID, status)
+	saveErr := errors.Join(snapErr, r.save(), r.repo.SyncIndex(context.Background()))
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
 	if saveErr != nil {

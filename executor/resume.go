@@ -43,30 +43,31 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 }
 
 // reuseAttempt decides whether the stopped task's work in the tree is kept
-// (true: verify, gate, commit it) or discarded so the task runs again.
+// (true: verify, gate, commit it) or discarded so the task runs again. It
+// never runs the task again over bytes a person changed since the stop.
 func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool) (bool, error) {
-	changes, err := r.repo.Status(ctx)
+	d, err := r.delta(ctx, t.ID)
 	if err != nil {
 		return false, err
 	}
-	if r.st.Attempt == nil && (retry || r.st.Phase == PhaseExecute) {
-		// A crash left no record of the attempt: everything dirty beyond
-		// what was dirty before it is the attempt's.
-		r.st.Attempt = r.attemptFiles(changes)
-	}
 	switch {
 	case retry:
-		return false, r.discard(ctx, r.st.Attempt)
+		return false, r.discardAttempt(ctx, d)
 	case r.executorFor(t) == "manual" && r.st.Status == StateWaiting:
 		return true, nil // the person's work, or the lack of it, is verified
 	case r.st.Phase == PhaseExecute && r.st.Status != StateFailed:
-		// Killed or interrupted mid-step: the output is partial. Start over.
-		return false, r.discard(ctx, r.st.Attempt)
+		// Killed or interrupted mid-step: the output is partial. Start
+		// over, unless a person has worked on it since.
+		if len(d.edited) > 0 {
+			return false, r.refuseOverEdits(t.ID, d)
+		}
+		return false, r.discardAttempt(ctx, d)
 	case r.st.Phase != PhaseExecute && r.st.Status != StateFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
-	// A failure: if the tree holds work, the person fixed it by hand.
-	return len(r.attemptFiles(changes)) > 0, nil
+	// A failure: work in the tree (the attempt's, fixed by hand or not) is
+	// verified and gated again; an empty tree runs the task again.
+	return len(d.changed) > 0 || len(d.edited) > 0, nil
 }
 
 // Skip marks the stopped task skipped, discards what its attempt changed and
@@ -81,16 +82,19 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
 	}
 	t := tasks[0]
-	if r.st.Attempt == nil {
-		changes, err := r.repo.Status(ctx)
-		if err != nil {
-			return nil, err
-		}
-		r.st.Attempt = r.attemptFiles(changes)
-	}
-	if err := r.discard(ctx, r.st.Attempt); err != nil {
+	d, err := r.delta(ctx, t.ID)
+	if err != nil {
 		return nil, err
 	}
+	if err := r.discardAttempt(ctx, d); err != nil {
+		return nil, err
+	}
+	// What a person changed since the stop stays: the next task starts from it.
+	changes, err := r.repo.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.dirty = r.dirtyPaths(changes)
 	r.st.Skipped = append(r.st.Skipped, t.ID)
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""

@@ -56,29 +56,23 @@ type State struct {
 	// Skipped tasks; SkipPending are those no commit has recorded yet.
 	Skipped     []planparse.TaskID `json:"skipped,omitempty"`
 	SkipPending []planparse.TaskID `json:"skip_pending,omitempty"`
-	// PreExisting are the paths already dirty when the current attempt
-	// started: discarding the attempt never touches them.
-	PreExisting []string `json:"pre_existing,omitempty"`
-	// Attempt lists what the current attempt changed, recorded when it stopped.
-	Attempt []AttemptFile `json:"attempt,omitempty"`
-	Started time.Time     `json:"started"`
-	Updated time.Time     `json:"updated"`
-	Options SavedOptions  `json:"options"`
-	Log     *execlog.Log  `json:"log"`
+	// AttemptPre is a commit holding the work tree as the current attempt
+	// found it; AttemptStop, its child, the tree when the attempt stopped,
+	// kept under StopRef (see snapshot.go). Stops numbers the stop refs.
+	AttemptPre  gitops.SHA   `json:"attempt_pre,omitempty"`
+	AttemptStop gitops.SHA   `json:"attempt_stop,omitempty"`
+	StopRef     string       `json:"stop_ref,omitempty"`
+	Stops       int          `json:"stops,omitempty"`
+	Started     time.Time    `json:"started"`
+	Updated     time.Time    `json:"updated"`
+	Options     SavedOptions `json:"options"`
+	Log         *execlog.Log `json:"log"`
 }
 
 // PlannedTask is a task as the plan had it when the run started.
 type PlannedTask struct {
 	ID   planparse.TaskID `json:"id"`
 	Hash string           `json:"hash"`
-}
-
-// AttemptFile is a path a failed attempt changed.
-type AttemptFile struct {
-	Path string `json:"path"`
-	// InHead: the path exists in HEAD, so discarding restores it; otherwise
-	// the attempt created it and discarding removes it.
-	InHead bool `json:"in_head"`
 }
 
 // SavedOptions are the run options a resume must reuse.
