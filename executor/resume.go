@@ -114,7 +114,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 // openStopped takes the lock, reopens the stopped run, refuses drift unless
 // accepted, and returns the tasks left to run.
 func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner, []*planparse.Task, func(), error) {
-	r, h, unlock, err := openRun(ctx, ro, command, true)
+	r, h, unlock, err := openRun(ctx, ro, command)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -125,7 +125,7 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 	return r, r.remaining(h), unlock, nil
 }
 
-func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan bool) (*runner, *history, func(), error) {
+func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {
 	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
 	if err != nil {
 		return nil, nil, nil, err
@@ -134,7 +134,7 @@ func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan boo
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r, h, err := reopen(ctx, repo, ro, needPlan)
+	r, h, err := reopen(ctx, repo, ro)
 	if err != nil {
 		lk.release()
 		return nil, nil, nil, err

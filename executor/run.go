@@ -272,6 +272,9 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 	// Saved first so that a crash during the commit leaves a run that
 	// `planx resume` can find (and adopt the commit if it landed).
 	r.st.Status = StateStarting
+	if err := r.saveIndex(ctx); err != nil {
+		return "", err
+	}
 	if err := r.st.save(r.repo); err != nil {
 		return "", err
 	}

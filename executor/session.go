@@ -24,20 +24,13 @@ type history struct {
 
 // reopen loads a stopped run: state, plan, gates, and what git has of it.
 // The caller holds the lock.
-func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan bool) (*runner, *history, error) {
+func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, *history, error) {
 	st, err := LoadState(repo)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st == nil {
 		return nil, nil, fmt.Errorf("%w: no stopped run here; start one with `planx run PLAN`", gitops.ErrRepoState)
-	}
-	if !needPlan {
-		// Abort must work even when the plan no longer parses.
-		r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath,
-			out: newProgress(ro.Output)}
-		r.cleanOrphans()
-		return r, nil, r.checkHead(ctx)
 	}
 	o := Options{
 		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),

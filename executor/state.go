@@ -38,16 +38,20 @@ const (
 // .git/planx/ (per work tree, never committed). What is done is what git says
 // is done: State only says where the run stopped and why.
 type State struct {
-	RunID    string           `json:"run_id"`
-	PlanPath string           `json:"plan_path"` // repo-relative
-	Topic    string           `json:"topic"`
-	Branch   string           `json:"branch"`
-	OrigHead gitops.SHA       `json:"orig_head"` // HEAD before the rollback commit ("" when unborn)
-	Base     gitops.SHA       `json:"base"`      // the rollback commit
-	Status   string           `json:"status"`
-	Current  planparse.TaskID `json:"current,omitempty"`
-	Phase    string           `json:"phase,omitempty"`
-	Reason   string           `json:"reason,omitempty"`
+	RunID    string     `json:"run_id"`
+	PlanPath string     `json:"plan_path"` // repo-relative
+	Topic    string     `json:"topic"`
+	Branch   string     `json:"branch"`
+	OrigHead gitops.SHA `json:"orig_head"` // HEAD before the rollback commit ("" when unborn)
+	Base     gitops.SHA `json:"base"`      // the rollback commit
+	// OrigIndex is a commit holding the index as it was before the run
+	// (kept under refs/planx/runs/<id>/index): abort stages again what was
+	// staged, byte for byte, not what the work tree has.
+	OrigIndex gitops.SHA       `json:"orig_index,omitempty"`
+	Status    string           `json:"status"`
+	Current   planparse.TaskID `json:"current,omitempty"`
+	Phase     string           `json:"phase,omitempty"`
+	Reason    string           `json:"reason,omitempty"`
 	// Plan is the plan's tasks as they were when the run started, in
 	// execution order: drift detection compares the plan against it.
 	Plan []PlannedTask `json:"plan"`

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // RestorePaths makes each path's work-tree content what commit src has
@@ -69,4 +70,42 @@ func (r *Repo) treePaths(ctx context.Context, rev SHA) (map[string]bool, error) 
 		}
 	}
 	return paths, nil
+}
+
+// SaveIndex records the index as it stands (what is staged, not the work
+// tree) as a commit whose parent is parent ("" for none). The index itself
+// is not changed.
+func (r *Repo) SaveIndex(ctx context.Context, message string, parent SHA) (SHA, error) {
+	tree, err := r.write(ctx, nil, "write-tree")
+	if err != nil {
+		return "", fmt.Errorf("save the index: %w", err)
+	}
+	args := []string{"commit-tree", strings.TrimSpace(string(tree)), "-F", "-"}
+	if parent != "" {
+		args = append(args, "-p", string(parent))
+	}
+	out, err := r.run(ctx, []byte(message), false, args...)
+	if err != nil {
+		return "", fmt.Errorf("save the index: %w", err)
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// LoadIndex makes the index hold rev's tree, keeping the work tree: what
+// SaveIndex recorded is staged again, the rest shows as unstaged changes.
+func (r *Repo) LoadIndex(ctx context.Context, rev SHA) error {
+	if err := checkArg("object id", string(rev)); err != nil {
+		return err
+	}
+	if _, err := r.write(ctx, nil, "read-tree", string(rev)); err != nil {
+		return fmt.Errorf("load the index from %s: %w", rev.Short(), err)
+	}
+	// read-tree leaves no stat data: refresh it so status is cheap again.
+	// Exit 1 only says some files differ from the index, which is the point.
+	_, err := r.write(ctx, nil, "update-index", "-q", "--refresh")
+	var ge *GitError
+	if err != nil && !(errors.As(err, &ge) && ge.ExitCode == 1) {
+		return fmt.Errorf("load the index from %s: %w", rev.Short(), err)
+	}
+	return nil
 }
