@@ -12,8 +12,8 @@ import (
 func newUnlockCmd(stdio *IO) *cli.Command {
 	return &cli.Command{
 		Name:  "unlock",
-		Usage: "remove the repository's run lock (stale locks of dead processes are taken over anyway)",
-		Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "force", Usage: "required: remove the lock whoever holds it"}},
+		Usage: "check the work tree's run lock: an OS lock, released when its planx exits however it exits; refused while a live planx holds it",
+		Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "force", Usage: "required"}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if !cmd.Bool("force") {
 				return fmt.Errorf("%w: unlock removes a lock another planx may hold; pass --force", errUsage)
