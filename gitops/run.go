@@ -106,7 +106,10 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 		full = append(full, "--no-optional-locks")
 	}
 	full = append(full, args...)
-	cmd := exec.CommandContext(ctx, g.gitPath(), full...)
+	if err := ctx.Err(); err != nil {
+		return nil, &GitError{Args: args, ExitCode: -1, err: err}
+	}
+	cmd := exec.Command(g.gitPath(), full...)
 	cmd.Env = g.env
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
@@ -114,15 +117,18 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	var err error
-	if g.started == nil {
-		err = cmd.Run()
-	} else {
-		ownProcessGroup(cmd)
-		if err = cmd.Start(); err == nil {
+	// git runs in a process group of its own, with its hooks: a Ctrl-C at
+	// the terminal reaches planx alone, which stops git and its hooks
+	// together (see interruptible). A hook's child that keeps git's output
+	// pipes open cannot hold planx: Wait closes them soon after git exits.
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = pipeWait
+	err := cmd.Start()
+	if err == nil {
+		if g.started != nil {
 			g.started(cmd.Process.Pid)
-			err = cmd.Wait()
 		}
+		err = interruptible(ctx, cmd)
 	}
 	if err == nil {
 		return stdout.Bytes(), nil
@@ -191,4 +197,42 @@ func (r *Repo) Git(ctx context.Context, stdin io.Reader, args ...string) ([]byte
 		return nil, err
 	}
 	return out, nil
+}
+
+// How long planx waits for git's output pipes after git exited, and for git
+// to exit after it was asked to stop.
+const (
+	pipeWait = 2 * time.Second
+	stopWait = 10 * time.Second
+)
+
+// interruptible waits for git. When ctx ends first, git and its hooks get
+// SIGTERM (never SIGKILL: git's own handler then removes the index.lock or
+// ref lock it holds, where a kill would leave it behind) and planx waits
+// for git to exit, up to stopWait. A git that outlives that is left running
+// rather than killed; its pid is known to the caller (CommitOptions.Started)
+// and the next planx waits for it.
+func interruptible(ctx context.Context, cmd *exec.Cmd) error {
+	done := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		if errors.Is(err, exec.ErrWaitDelay) {
+			err = nil // git succeeded; a process it left kept the pipes open
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	terminateGroup(cmd.Process.Pid)
+	t := time.NewTimer(stopWait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err // nil when git finished its work before the signal landed
+	case <-t.C:
+		return fmt.Errorf("git (pid %d) still running %s after SIGTERM; left running: %w", cmd.Process.Pid, stopWait, ctx.Err())
+	}
 }
