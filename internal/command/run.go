@@ -30,7 +30,7 @@ func newRunCmd(stdio *IO) *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the order, steps and gates, change nothing"},
 			&cli.DurationFlag{Name: "step-timeout", Usage: "time limit of one step (Go duration, e.g. 5m)"},
 			&cli.DurationFlag{Name: "task-timeout", Usage: "time limit of one task's steps"},
-			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command (repeatable)"},
+			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command, or name@timeout=command such as --gate 'test@5m=go test ./...' (repeatable; default timeout 10m)"},
 			&cli.StringFlag{Name: "log-dir", Usage: "directory of execution logs (default memory-bank/execute)"},
 			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin"},
 			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (default 1)"},
