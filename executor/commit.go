@@ -44,9 +44,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		if last {
 			r.log.Status, r.log.Finished = StateRunning, time.Time{}
 		}
-		if string(r.planSrc) != string(before) {
-			_ = r.writePlan(before)
-		}
+		r.untick(t.ID, before)
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
@@ -78,6 +76,14 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		r.fault("after-stage")
 		sha, err = r.repo.CommitIndexWith(ctx, msg, r.expect, "HEAD", own, tree)
 	}
+	if err != nil {
+		// git stopped (a signal) after the commit was made, e.g. in a
+		// post-commit hook: the commit exists, so the task is done and its
+		// tick stays.
+		if made, ok := r.landed(t); ok {
+			sha, err = made, nil
+		}
+	}
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
 		undo()
@@ -95,7 +101,11 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if hookWatch != nil {
 		r.checkHookLeftovers(ctx, t, hookWatch)
 	}
-	r.noteGates(ctx, t, lt, sha)
+	// The commit exists: its note is attached even when a signal came
+	// meanwhile (git notes runs no hook; it is bounded all the same).
+	noteCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	r.noteGates(noteCtx, t, lt, sha)
+	cancel()
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.
 	r.st.Current, r.st.Phase = "", ""

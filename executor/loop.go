@@ -40,7 +40,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		case errors.Is(err, ErrManual):
 			res.Status, res.Next = StateWaiting, "do the task by hand, then run `planx resume`"
 			return res, r.stop(t, StateWaiting, "manual task: waiting for a person", "", ErrManual)
-		case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
 			res.Status, res.Next = StateInterrupted, r.nextSteps(t)
 			return res, r.stop(t, StateInterrupted, "interrupted", "", ErrInterrupted)
 		case err != nil:
@@ -51,7 +51,10 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		r.out.taskDone(t, sha)
 	}
 	r.st.Status, r.st.Current = StateCompleted, ""
-	if err := r.repo.SyncIndex(ctx); err != nil {
+	// Every task is committed: the bookkeeping left is finished even when
+	// a signal came meanwhile (it is quick, and stopping here would leave
+	// a done run looking stopped).
+	if err := r.repo.SyncIndex(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
 	if err := clearState(r.repo); err != nil {

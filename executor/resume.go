@@ -147,15 +147,28 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *h
 // the history and the tree is clean.
 func (r *runner) finish(ctx context.Context) (*Result, error) {
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base), Status: StateCompleted}
-	r.log.Status, r.log.Finished = StateCompleted, r.o.now()
-	if err := r.log.WriteFile(r.repo.Root); err != nil {
-		return nil, err
-	}
 	changes, err := r.repo.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if slices.ContainsFunc(changes, func(c gitops.Change) bool { return c.Path == r.log.Path }) || len(r.st.SkipPending) > 0 {
+	isLog := func(c gitops.Change) bool { return c.Path == r.log.Path }
+	if !slices.ContainsFunc(changes, isLog) && len(r.st.SkipPending) == 0 && r.headIsTaskCommit(ctx) {
+		// The run's last task commit landed with the final log (planx was
+		// stopped right after it): nothing is left to record.
+		if err := clearState(r.repo); err != nil {
+			return nil, err
+		}
+		r.out.runDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
+		return res, nil
+	}
+	r.log.Status, r.log.Finished = StateCompleted, r.o.now()
+	if err := r.log.WriteFile(r.repo.Root); err != nil {
+		return nil, err
+	}
+	if changes, err = r.repo.Status(ctx); err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(changes, isLog) || len(r.st.SkipPending) > 0 {
 		msg := finishMessage(r)
 		// Only the log: anything else in the tree is not the run's to commit.
 		if err := r.repo.Stage(ctx, r.log.Path); err != nil {
