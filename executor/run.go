@@ -41,7 +41,7 @@ type runner struct {
 	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	folded     []string   // messages of commits an executor made, for the task commit
 	commitPath
-	cheapRedo bool       // the current task is redone, not resumed, after a crash
+	cheapRedo bool // the current task is redone, not resumed, after a crash
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
