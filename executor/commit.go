@@ -18,6 +18,9 @@ import (
 // commit. When a hook refuses the commit the tick is undone, so the plan never
 // claims a task git does not have.
 func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) (gitops.SHA, error) {
+	if err := r.onRunBranch(t); err != nil {
+		return "", err
+	}
 	before := r.planSrc
 	var tree *gitops.TreeJob
 	if !r.porcelain && !last {

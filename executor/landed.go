@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/planx-dev/planx/gitops"
@@ -54,4 +55,24 @@ func (r *runner) headIsTaskCommit(ctx context.Context) bool {
 	}
 	cs, err := r.repo.Log(ctx, r.head.SHA, "", 1)
 	return err == nil && len(cs) == 1 && trailer(cs[0], TrailerRun) == r.st.RunID && trailer(cs[0], TrailerTask) != ""
+}
+
+// onRunBranch checks, right before a task commit, that HEAD is still the
+// run's branch at planx's last commit: a person who switched branch (or
+// committed) while a step or gate ran gets nothing committed anywhere, and
+// is told how to go on.
+func (r *runner) onRunBranch(t *planparse.Task) error {
+	head, err := r.repo.HeadNow()
+	if err != nil {
+		return err
+	}
+	if head.Branch != r.st.Branch || head.Detached != (r.st.Branch == "") {
+		return fmt.Errorf("%w: HEAD moved from branch %q to %q while %s ran; planx commits only onto the run's branch and committed nothing: switch back (git switch %s), then `planx resume`",
+			gitops.ErrRepoState, r.st.Branch, firstNonEmpty(head.Branch, "a detached HEAD"), t.ID, r.st.Branch)
+	}
+	if head.SHA != r.expect {
+		return fmt.Errorf("%w: branch %s moved from %s to %s while %s ran (a commit planx did not make); planx committed nothing: look at it (git log %s..%s), then `planx resume` or `planx abort`",
+			gitops.ErrRepoState, r.st.Branch, r.expect.Short(), head.SHA.Short(), t.ID, r.expect.Short(), head.SHA.Short())
+	}
+	return nil
 }

@@ -126,13 +126,25 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 	if err != nil {
 		return err
 	}
+	if r.executorFor(t) == "shell" {
+		// A shell step does not commit by itself: a person did, in another
+		// terminal. Their commit is theirs, never folded into a task's.
+		return fmt.Errorf("%w: %d commit(s) were made on %s while %s ran (newest: %s %s); planx does not fold a commit it did not ask for and committed nothing: move them away (e.g. git branch keep %s && git reset --soft %s), then `planx resume`, or `planx abort`",
+			gitops.ErrRepoState, len(own), r.st.Branch, t.ID, own[0].SHA.Short(), own[0].Subject, own[0].SHA.Short(), r.expect.Short())
+	}
+	// The executor's (an agent's, or a person's doing a manual task)
+	// commits stay reachable after the fold.
+	keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
+	if err := r.repo.UpdateRef(ctx, keep, head.SHA, "", "planx: commits folded into a task"); err != nil {
+		return err
+	}
 	if err := r.repo.ResetSoft(ctx, r.expect); err != nil {
 		return err
 	}
 	for i := len(own) - 1; i >= 0; i-- {
 		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
 	}
-	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit", len(own))
+	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (kept at %s)", len(own), keep)
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
 	r.out.warn(t.ID, msg)
 	return nil
