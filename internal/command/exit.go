@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/executor"
@@ -19,6 +20,7 @@ const (
 	ExitPlanInvalid = 4
 	ExitRepoState   = 5
 	ExitDrift       = 6
+	ExitWaitingCI   = 7
 	ExitInterrupted = 130
 )
 
@@ -30,17 +32,33 @@ const exitCodeHelp = `EXIT CODES:
    4    the plan is invalid
    5    repository state (dirty, locked, detached, operation in progress, run in progress)
    6    plan drift (a committed task's text changed)
+   7    in CI (--ci or CI=true): the run stopped at a manual task that waits for a person
+        (outside CI that stop exits 0, like git rebase stopping at "edit")
    130  interrupted
 `
 
 // errUsage marks command-line mistakes.
 var errUsage = errors.New("usage")
 
+// errWaitingCI marks a run stopped at a manual task in CI mode, where
+// nobody will do it: a green job would hide a half-done plan.
+var errWaitingCI = errors.New("waiting for a person in CI")
+
+// inCI turns a stop at a manual task into a failure in CI mode.
+func inCI(ci bool, err error) error {
+	if ci && errors.Is(err, executor.ErrManual) {
+		return fmt.Errorf("%w: %w", errWaitingCI, err)
+	}
+	return err
+}
+
 // exitCode is the one mapping from errors to process exit codes.
 func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.Is(err, errWaitingCI):
+		return ExitWaitingCI
 	case errors.Is(err, executor.ErrManual):
 		// Like `git rebase -i` stopping at "edit": the run is healthy and waits.
 		return ExitOK

@@ -19,7 +19,7 @@ func newResumeCmd(stdio *IO) *cli.Command {
 			o := resumeOptions(cmd, stdio)
 			o.Retry = cmd.Bool("retry")
 			_, err := executor.Resume(ctx, o)
-			return err
+			return inCI(ciMode(cmd), err)
 		},
 	}
 }
@@ -31,7 +31,7 @@ func newSkipCmd(stdio *IO) *cli.Command {
 		Flags: []cli.Flag{dirFlag(), ciFlag(), jsonEventsFlag(), acceptDriftFlag()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			_, err := executor.Skip(ctx, resumeOptions(cmd, stdio))
-			return err
+			return inCI(ciMode(cmd), err)
 		},
 	}
 }

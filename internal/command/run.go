@@ -66,7 +66,7 @@ func newRunCmd(stdio *IO) *cli.Command {
 				},
 			}
 			opts.exec.Output = outputFor(cmd, stdio)
-			return runRun(ctx, opts, stdio)
+			return inCI(ciMode(cmd), runRun(ctx, opts, stdio))
 		},
 	}
 }
