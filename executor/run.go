@@ -244,6 +244,9 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
+	if err := r.repo.CheckSigning(ctx); err != nil {
+		return head, err
+	}
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
 	// Only --require-clean needs a status scan here: otherwise the rollback
 	// commit's own staging is the one scan of the tree before the first task.
