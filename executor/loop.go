@@ -30,6 +30,12 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	for i, t := range tasks {
 		last := i == len(tasks)-1
+		if i > 0 {
+			if err := r.checkPinned(t); err != nil {
+				res.Status, res.Next = StateInterrupted, "look at the plan's change, then `planx resume`"
+				return res, err
+			}
+		}
 		r.out.taskStart(i+1, len(tasks), t)
 		sha, err := r.runTask(ctx, t, last, resumeFirst && i == 0)
 		var fail *taskFailure

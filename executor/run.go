@@ -42,6 +42,9 @@ type runner struct {
 	folded     []string   // messages of commits an executor made, for the task commit
 	commitPath
 	cheapRedo bool // the current task is redone, not resumed, after a crash
+	// pinChecked is the plan's last text checkPinned found to hold the
+	// run's tasks unchanged (ticks aside).
+	pinChecked []byte
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
