@@ -2,6 +2,7 @@ package execlog
 
 import (
 	"fmt"
+	"github.com/planx-dev/planx/record"
 	"strings"
 	"testing"
 	"time"
@@ -22,7 +23,7 @@ func benchLog(n int) *Log {
 		Branch:      "main",
 		Started:     start,
 		Finished:    start.Add(time.Duration(n) * 30 * time.Second),
-		Status:      RunCompleted,
+		Status:      record.RunCompleted,
 		Preflight: []Check{
 			{Name: "no merge, rebase, cherry-pick or bisect in progress", OK: true},
 			{Name: "HEAD on a branch", OK: true, Detail: "main"},
@@ -36,7 +37,7 @@ func benchLog(n int) *Log {
 		ts := start.Add(time.Duration(i-1) * 30 * time.Second)
 		t := Task{
 			ID: fmt.Sprintf("T%03d", i), Title: fmt.Sprintf("Implement part %d of the feature | with a pipe", i),
-			Status: TaskDone, Executor: "shell", Commit: fmt.Sprintf("%040x", i*7919),
+			Status: record.TaskDone, Executor: "shell", Commit: fmt.Sprintf("%040x", i*7919),
 			Files: []string{
 				fmt.Sprintf("pkg/p%d/file.go", i), fmt.Sprintf("pkg/p%d/file_test.go", i), "docs/feature.md",
 			},

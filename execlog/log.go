@@ -4,42 +4,22 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planx-dev/planx/planparse"
-)
-
-// Run statuses (Log.Status).
-const (
-	RunRunning     = "running"
-	RunCompleted   = "completed"
-	RunFailed      = "failed"
-	RunInterrupted = "interrupted"
-	RunWaiting     = "waiting" // stopped at a manual task
-	RunAborted     = "aborted"
-)
-
-// Task statuses (Task.Status).
-const (
-	TaskPending = "pending"
-	TaskRunning = "running"
-	TaskDone    = "done"
-	TaskFailed  = "failed"
-	TaskSkipped = "skipped"
-	TaskWaiting = "waiting"
+	"github.com/planx-dev/planx/record"
 )
 
 // Log is one run's execution log. It is not safe for concurrent use: the
 // executor is its only writer.
 type Log struct {
-	Path        string    `json:"path"` // repo-relative, slash-separated
-	Title       string    `json:"title"`
-	Topic       string    `json:"topic"`
-	PlanPath    string    `json:"plan_path"`
-	RunID       string    `json:"run_id"`
-	StartCommit string    `json:"start_commit"` // the rollback commit
-	Branch      string    `json:"branch"`
-	Started     time.Time `json:"started"`
-	Finished    time.Time `json:"finished,omitzero"` // zero while running
-	Status      string    `json:"status"`
+	Path        string           `json:"path"` // repo-relative, slash-separated
+	Title       string           `json:"title"`
+	Topic       string           `json:"topic"`
+	PlanPath    string           `json:"plan_path"`
+	RunID       string           `json:"run_id"`
+	StartCommit string           `json:"start_commit"` // the rollback commit
+	Branch      string           `json:"branch"`
+	Started     time.Time        `json:"started"`
+	Finished    time.Time        `json:"finished,omitzero"` // zero while running
+	Status      record.RunStatus `json:"status"`
 	// NextStep replaces the summary's default advice, which is derived
 	// from Status, when the executor knows better.
 	NextStep  string  `json:"next_step,omitempty"`
@@ -63,13 +43,31 @@ type Issue struct {
 	Time       time.Time `json:"time,omitzero"`
 }
 
+// Resolve records how the open issues of task were resolved ("fixed: ...",
+// "retried: ...", "skipped: ..."). The returned func reopens them, for a
+// commit that did not happen after all.
+func (l *Log) Resolve(task, how string) (reopen func()) {
+	var idx []int
+	for i := range l.Issues {
+		if l.Issues[i].Task == task && l.Issues[i].Resolution == "" {
+			l.Issues[i].Resolution = how
+			idx = append(idx, i)
+		}
+	}
+	return func() {
+		for _, i := range idx {
+			l.Issues[i].Resolution = ""
+		}
+	}
+}
+
 // Task is one task's record.
 type Task struct {
-	ID       string `json:"id"`
-	Label    string `json:"label,omitempty"` // the plan's own identifier when it differs
-	Title    string `json:"title"`
-	Status   string `json:"status"`
-	Executor string `json:"executor,omitempty"`
+	ID       string            `json:"id"`
+	Label    string            `json:"label,omitempty"` // the plan's own identifier when it differs
+	Title    string            `json:"title"`
+	Status   record.TaskStatus `json:"status"`
+	Executor string            `json:"executor,omitempty"`
 	// Commit is the task's commit. A commit cannot contain its own SHA, so
 	// the log committed with a task shows "this commit" and the SHA is
 	// filled in when a later task commits.
@@ -103,27 +101,6 @@ type Gate struct {
 	TimedOut   bool          `json:"timed_out,omitempty"`
 	Tail       string        `json:"tail,omitempty"`
 	OutputPath string        `json:"output_path,omitempty"`
-}
-
-// New starts the log of a run of plan p, with every task pending. Run id,
-// rollback commit and branch are the caller's to fill in.
-func New(path string, p *planparse.Plan, started time.Time) *Log {
-	l := &Log{
-		Path:     path,
-		Title:    p.Title,
-		Topic:    p.Topic,
-		PlanPath: p.Path,
-		Started:  started,
-		Status:   RunRunning,
-	}
-	for _, t := range p.Tasks {
-		label := t.Label
-		if label == string(t.ID) {
-			label = ""
-		}
-		l.Tasks = append(l.Tasks, Task{ID: string(t.ID), Label: label, Title: t.Title, Status: TaskPending})
-	}
-	return l
 }
 
 // TaskByID returns the task with the given ID, or nil. The pointer is into

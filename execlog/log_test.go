@@ -1,30 +1,16 @@
 package execlog
 
 import (
+	"github.com/planx-dev/planx/record"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/planx-dev/planx/planparse"
 )
 
-func TestNewAndTaskByID(t *testing.T) {
-	p := &planparse.Plan{
-		Path: "memory-bank/plan/x.md", Title: "X", Topic: "x",
-		Tasks: []*planparse.Task{
-			{ID: "T001", Label: "T001", Title: "one"},
-			{ID: "T002", Label: "Task 2", Title: "two"},
-		},
-	}
-	l := New("memory-bank/execute/x.md", p, t0)
-	if l.Status != RunRunning || l.PlanPath != p.Path || l.Title != "X" || !l.Started.Equal(t0) || len(l.Tasks) != 2 {
-		t.Fatalf("New = %+v", l)
-	}
-	if l.Tasks[0].Label != "" || l.Tasks[1].Label != "Task 2" || l.Tasks[1].Status != TaskPending {
-		t.Errorf("tasks = %+v", l.Tasks)
-	}
-	l.TaskByID("T002").Status = TaskDone
-	if l.Tasks[1].Status != TaskDone {
+func TestTaskByID(t *testing.T) {
+	l := &Log{Tasks: []Task{{ID: "T001", Status: record.TaskPending}, {ID: "T002", Status: record.TaskPending}}}
+	l.TaskByID("T002").Status = record.TaskDone
+	if l.Tasks[1].Status != record.TaskDone {
 		t.Error("TaskByID does not point into the log")
 	}
 	if l.TaskByID("T009") != nil {
@@ -48,11 +34,11 @@ func TestFileName(t *testing.T) {
 }
 
 func TestNextStep(t *testing.T) {
-	l := &Log{Title: "x", StartCommit: "abc", Tasks: []Task{{ID: "T001", Status: TaskDone}, {ID: "T002", Status: TaskWaiting}}}
-	cases := map[string]string{
-		RunWaiting:     "T002 is a manual task: do it, then run `planx resume`.",
-		RunInterrupted: "run `planx resume` to continue where the run stopped. To undo the whole run instead: `git reset --hard abc`.",
-		RunAborted:     "the run was aborted. To undo the whole run instead: `git reset --hard abc`.",
+	l := &Log{Title: "x", StartCommit: "abc", Tasks: []Task{{ID: "T001", Status: record.TaskDone}, {ID: "T002", Status: record.TaskWaiting}}}
+	cases := map[record.RunStatus]string{
+		record.RunWaiting:     "T002 is a manual task: do it, then run `planx resume`.",
+		record.RunInterrupted: "run `planx resume` to continue where the run stopped. To undo the whole run instead: `git reset --hard abc`.",
+		record.RunAborted:     "the run was aborted. To undo the whole run instead: `git reset --hard abc`.",
 	}
 	for status, want := range cases {
 		l.Status = status
@@ -60,11 +46,11 @@ func TestNextStep(t *testing.T) {
 			t.Errorf("%s: no next step %q in summary:\n%s", status, want, got[strings.Index(got, "## Summary"):])
 		}
 	}
-	l.Status = RunCompleted
+	l.Status = record.RunCompleted
 	if strings.Contains(string(l.Render()), "Next step") {
 		t.Error("completed run has a next step")
 	}
-	l.Status, l.NextStep = RunFailed, "call the owner"
+	l.Status, l.NextStep = record.RunFailed, "call the owner"
 	if !strings.Contains(string(l.Render()), "- **Next step:** call the owner\n") {
 		t.Error("NextStep does not replace the default advice")
 	}

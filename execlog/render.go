@@ -2,6 +2,7 @@ package execlog
 
 import (
 	"fmt"
+	"github.com/planx-dev/planx/record"
 	"strconv"
 	"strings"
 )
@@ -36,7 +37,7 @@ func (l *Log) frontMatter(b *strings.Builder) {
 	if !l.Finished.IsZero() {
 		field("finished", formatTime(l.Finished))
 	}
-	field("status", l.Status)
+	field("status", string(l.Status))
 	b.WriteString("---\n\n")
 }
 
@@ -56,7 +57,7 @@ func (l *Log) header(b *strings.Builder) {
 	if !l.Finished.IsZero() {
 		item("Finished", formatTime(l.Finished))
 	}
-	item("Status", text(l.Status))
+	item("Status", text(string(l.Status)))
 	b.WriteString("\n")
 }
 
@@ -84,7 +85,7 @@ func (t *Task) commitCell() string {
 	switch {
 	case t.Commit != "":
 		return code(shortSHA(t.Commit))
-	case t.Status == TaskDone:
+	case t.Status == record.TaskDone:
 		return "this commit"
 	}
 	return "—"
@@ -99,7 +100,7 @@ func (l *Log) tasks(b *strings.Builder) {
 	b.WriteString("| Task | Status | Commit | Title |\n|------|--------|--------|-------|\n")
 	for i := range l.Tasks {
 		t := &l.Tasks[i]
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(t.ID), cell(t.Status), t.commitCell(), cell(t.Title))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(t.ID), cell(string(t.Status)), t.commitCell(), cell(t.Title))
 	}
 	b.WriteString("\n")
 	for i := range l.Tasks {
@@ -113,7 +114,7 @@ func (l *Log) tasks(b *strings.Builder) {
 // skipped tasks (already done before the run) are only listed in the table.
 func (t *Task) started() bool {
 	switch t.Status {
-	case TaskPending, TaskSkipped, "":
+	case record.TaskPending, record.TaskSkipped, "":
 		return !t.Started.IsZero()
 	}
 	return true
@@ -126,7 +127,7 @@ func (t *Task) render(b *strings.Builder) {
 			fmt.Fprintf(b, "- **%s:** %s\n", k, v)
 		}
 	}
-	item("Status", text(t.Status))
+	item("Status", text(string(t.Status)))
 	if t.Label != "" && t.Label != t.ID {
 		item("Plan label", text(t.Label))
 	}

@@ -3,6 +3,7 @@ package execlog
 import (
 	"bytes"
 	"flag"
+	"github.com/planx-dev/planx/record"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +29,7 @@ func sampleLog() *Log {
 		Branch:      "main",
 		Started:     t0,
 		Finished:    t0.Add(95*time.Second + 400*time.Millisecond),
-		Status:      RunFailed,
+		Status:      record.RunFailed,
 		Preflight: []Check{
 			{Name: "inside a git work tree", OK: true},
 			{Name: "HEAD on a branch", OK: true, Detail: "main"},
@@ -36,7 +37,7 @@ func sampleLog() *Log {
 		},
 		Tasks: []Task{
 			{
-				ID: "T001", Title: "Write the greeting script", Status: TaskDone, Executor: "shell",
+				ID: "T001", Title: "Write the greeting script", Status: record.TaskDone, Executor: "shell",
 				Commit: "fedcba9876543210fedcba9876543210fedcba98",
 				Files:  []string{"greet.sh"},
 				Commands: []Command{
@@ -49,7 +50,7 @@ func sampleLog() *Log {
 				Started: t0.Add(time.Second), Finished: t0.Add(3 * time.Second), Attempts: 1,
 			},
 			{
-				ID: "T002", Label: "1.2", Title: "Test the greeting", Status: TaskDone, Executor: "agent",
+				ID: "T002", Label: "1.2", Title: "Test the greeting", Status: record.TaskDone, Executor: "agent",
 				Commit: "aaaabbbbccccddddeeeeffff0000111122223333",
 				Files:  []string{"greet_test.sh", "run-tests.sh"},
 				Commands: []Command{
@@ -61,7 +62,7 @@ func sampleLog() *Log {
 				Started: t0.Add(3 * time.Second), Finished: t0.Add(70 * time.Second), Attempts: 2,
 			},
 			{
-				ID: "T003", Title: "Greet in `French`", Status: TaskFailed, Executor: "shell",
+				ID: "T003", Title: "Greet in `French`", Status: record.TaskFailed, Executor: "shell",
 				Files: []string{"greet.sh"},
 				Commands: []Command{
 					{Name: "step 1", Command: "sed -i 's/hi/salut/' greet.sh", ExitCode: 0, Duration: 8 * time.Millisecond},
@@ -75,7 +76,7 @@ func sampleLog() *Log {
 				Started: t0.Add(70 * time.Second), Finished: t0.Add(95 * time.Second), Attempts: 1,
 				Failure: "gate test failed (exit 1)",
 			},
-			{ID: "T004", Title: "Document it", Status: TaskPending},
+			{ID: "T004", Title: "Document it", Status: record.TaskPending},
 		},
 		Issues: []Issue{
 			{Task: "T002", What: "agent left greet_test.sh unformatted on the first attempt", Resolution: "re-run; passed on attempt 2", Time: t0.Add(40 * time.Second)},
@@ -115,9 +116,9 @@ func TestRenderGolden(t *testing.T) {
 // commit: T002 cannot know its SHA yet, the run is still going.
 func TestRenderAsCommittedWithT002(t *testing.T) {
 	l := sampleLog()
-	l.Status, l.Finished = RunRunning, time.Time{}
+	l.Status, l.Finished = record.RunRunning, time.Time{}
 	l.Tasks[1].Commit = ""
-	l.Tasks[2] = Task{ID: "T003", Title: "Greet in French", Status: TaskPending}
+	l.Tasks[2] = Task{ID: "T003", Title: "Greet in French", Status: record.TaskPending}
 	l.Issues = l.Issues[:1]
 	got := string(l.Render())
 	golden(t, "running", []byte(got))
@@ -132,8 +133,8 @@ func TestRenderAsCommittedWithT002(t *testing.T) {
 }
 
 func TestRenderFenceLongerThanOutput(t *testing.T) {
-	l := &Log{Title: "x", Status: RunFailed, Tasks: []Task{{
-		ID: "T001", Title: "t", Status: TaskFailed,
+	l := &Log{Title: "x", Status: record.RunFailed, Tasks: []Task{{
+		ID: "T001", Title: "t", Status: record.TaskFailed,
 		Commands: []Command{{Name: "step 1", Command: "x", ExitCode: 2, Tail: "a\n`````\nb"}},
 	}}}
 	got := string(l.Render())

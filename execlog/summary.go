@@ -2,6 +2,7 @@ package execlog
 
 import (
 	"fmt"
+	"github.com/planx-dev/planx/record"
 	"strings"
 )
 
@@ -74,13 +75,13 @@ func (l *Log) issues(b *strings.Builder) {
 
 func (l *Log) summary(b *strings.Builder) {
 	b.WriteString("## Summary\n\n")
-	count := map[string]int{}
+	count := map[record.TaskStatus]int{}
 	for _, t := range l.Tasks {
 		count[t.Status]++
 	}
 	fmt.Fprintf(b, "- **Tasks:** %d total — %d done, %d failed, %d skipped, %d pending",
-		len(l.Tasks), count[TaskDone], count[TaskFailed], count[TaskSkipped], count[TaskPending])
-	for _, s := range []string{TaskRunning, TaskWaiting} {
+		len(l.Tasks), count[record.TaskDone], count[record.TaskFailed], count[record.TaskSkipped], count[record.TaskPending])
+	for _, s := range []record.TaskStatus{record.TaskRunning, record.TaskWaiting} {
 		if count[s] > 0 {
 			fmt.Fprintf(b, ", %d %s", count[s], s)
 		}
@@ -105,29 +106,29 @@ func (l *Log) next() string {
 		undo = " To undo the whole run instead: " + code("git reset --hard "+l.StartCommit) + "."
 	}
 	switch l.Status {
-	case RunCompleted:
+	case record.RunCompleted:
 		return ""
-	case RunFailed:
-		if t := l.firstWith(TaskFailed); t != nil {
+	case record.RunFailed:
+		if t := l.firstWith(record.TaskFailed); t != nil {
 			return fmt.Sprintf("fix %s (its changes are still in the work tree), then run %s.%s", text(t.ID), code("planx resume"), undo)
 		}
 		return "fix the failure above, then run " + code("planx resume") + "." + undo
-	case RunWaiting:
-		if t := l.firstWith(TaskWaiting); t != nil {
+	case record.RunWaiting:
+		if t := l.firstWith(record.TaskWaiting); t != nil {
 			return fmt.Sprintf("%s is a manual task: do it, then run %s.", text(t.ID), code("planx resume"))
 		}
 		return "do the manual task, then run " + code("planx resume") + "."
-	case RunInterrupted:
+	case record.RunInterrupted:
 		return "run " + code("planx resume") + " to continue where the run stopped." + undo
-	case RunAborted:
+	case record.RunAborted:
 		return "the run was aborted." + undo
-	case RunRunning:
+	case record.RunRunning:
 		return "the run is in progress."
 	}
 	return ""
 }
 
-func (l *Log) firstWith(status string) *Task {
+func (l *Log) firstWith(status record.TaskStatus) *Task {
 	for i := range l.Tasks {
 		if l.Tasks[i].Status == status {
 			return &l.Tasks[i]

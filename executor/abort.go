@@ -2,13 +2,16 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
 )
 
 // AbortResult says where an aborted run's traces are kept.
@@ -37,6 +40,11 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Nothing to abort: say so before the lock, whose file would create
+	// .git/planx/ in a repository that never ran planx.
+	if _, err := os.Stat(statePath(repo)); errors.Is(err, fs.ErrNotExist) {
+		return nil, errNoRun
+	}
 	lk, err := acquireLock(repo, "abort")
 	if err != nil {
 		return nil, err
@@ -47,7 +55,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 		return nil, err
 	}
 	if st == nil {
-		return nil, fmt.Errorf("%w: no stopped run here; nothing to abort", gitops.ErrRepoState)
+		return nil, errNoRun
 	}
 	r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath, out: newProgress(ro.Output)}
 	r.cleanOrphans()
@@ -85,7 +93,7 @@ func (r *runner) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
 	if err != nil || len(cs) != 1 {
 		return ""
 	}
-	if trailer(cs[0], TrailerRun) == r.st.RunID && trailer(cs[0], TrailerRollback) == "true" {
+	if trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerRollback) == "true" {
 		return cs[0].SHA
 	}
 	return ""
@@ -107,7 +115,7 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 					return err
 				}
 				for _, c := range cs {
-					if trailer(c, TrailerRun) != id {
+					if trailer(c, record.TrailerRun) != id {
 						res.Later = append(res.Later, c)
 					}
 				}
@@ -115,7 +123,7 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 		}
 	}
 	if r.log != nil {
-		r.log.Status, r.log.Finished = "aborted", time.Now().UTC()
+		r.log.Status, r.log.Finished = record.RunAborted, time.Now().UTC()
 		r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(r.st.Current), What: "run aborted by `planx abort`", Time: time.Now().UTC()})
 		if base != "" {
 			// Before the rollback commit the log was never written: writing
@@ -136,7 +144,7 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 	if err != nil || !dirty {
 		return err
 	}
-	snap, err := r.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, TrailerRun, id), head.SHA)
+	snap, err := r.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
 	if err != nil {
 		return err
 	}
@@ -187,7 +195,7 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 // so abort can restore what was staged and what was not.
 func (r *runner) saveIndex(ctx context.Context) error {
 	id := r.st.RunID
-	sha, err := r.repo.SaveIndex(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, TrailerRun, id), r.st.OrigHead)
+	sha, err := r.repo.SaveIndex(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, record.TrailerRun, id), r.st.OrigHead)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // defaultAgentTimeout bounds an agent when no task timeout is set: agents
@@ -82,7 +83,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) agent.Context {
 	c := agent.Context{PlanPath: r.planRel, Goal: r.plan.Title, Attempt: attempt, Feedback: feedback, Repo: r.repo.Root}
 	for _, lt := range r.log.Tasks {
-		if lt.Status == "done" {
+		if lt.Status == record.TaskDone {
 			if d := r.plan.Task(planparse.TaskID(lt.ID)); d != nil {
 				c.Done = append(c.Done, d)
 			}

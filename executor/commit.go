@@ -11,7 +11,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/review/note"
+	"github.com/planx-dev/planx/record"
 )
 
 // commit ticks the task in the plan, writes the log and makes the task's one
@@ -33,19 +33,21 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		return "", err
 	}
 	now := r.o.now()
-	lt.Status, lt.Finished, lt.Commit = "done", now, ""
+	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
 	if last {
-		r.log.Status, r.log.Finished = StateCompleted, now
+		r.log.Status, r.log.Finished = record.RunCompleted, now
 	}
+	reopen := r.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
 	r.fault("after-tick")
 	if err := r.log.WriteFile(r.repo.Root); err != nil {
 		return "", fmt.Errorf("write execution log: %w", err)
 	}
 	r.fault("after-log")
 	undo := func() {
-		lt.Status = "failed"
+		lt.Status = record.TaskFailed
+		reopen()
 		if last {
-			r.log.Status, r.log.Finished = StateRunning, time.Time{}
+			r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 		}
 		r.untick(t.ID, before)
 	}
@@ -123,13 +125,16 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	if len(lt.Gates) == 0 {
 		return
 	}
-	outs := map[string]string{}
+	var gs []record.GateOutput
 	for _, g := range lt.Gates {
+		o := record.GateOutput{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
+			Duration: g.Duration, TimedOut: g.TimedOut, Output: g.Tail}
 		if b, err := os.ReadFile(g.OutputPath); err == nil {
-			outs[g.Name] = string(b)
+			o.Output, o.Whole = string(b), true
 		}
+		gs = append(gs, o)
 	}
-	if err := r.repo.AddNote(ctx, note.Ref, sha, note.Format(string(t.ID), lt.Gates, outs)); err != nil {
+	if err := r.repo.AddNote(ctx, record.NoteRef, sha, record.Note(string(t.ID), gs)); err != nil {
 		r.out.warn(t.ID, "could not attach the gate output note: "+err.Error())
 	}
 }
@@ -191,23 +196,11 @@ func (r *runner) writeTick(cur, ticked []byte) error {
 	return nil
 }
 
-// Trailer keys planx writes on its commits.
-const (
-	TrailerRefs     = "Refs"
-	TrailerRun      = "Planx-Run"
-	TrailerTask     = "Planx-Task"
-	TrailerTaskHash = "Planx-Task-Hash"
-	TrailerExecutor = "Planx-Executor"
-	TrailerGate     = "Planx-Gate"
-	TrailerRollback = "Planx-Rollback"
-	TrailerSkipped  = "Planx-Skipped"
-)
-
 func rollbackMessage(topic, planRel, runID string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rollback: before executing plan %s\n\n", topic)
 	b.WriteString("Snapshot of the work tree before planx ran the plan: reset to this commit to\nundo the run.\n\n")
-	fmt.Fprintf(&b, "%s: %s\n%s: %s\n%s: true\n", TrailerRefs, planRel, TrailerRun, runID, TrailerRollback)
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n%s: true\n", record.TrailerRefs, planRel, record.TrailerRun, runID, record.TrailerRollback)
 	return b.String()
 }
 
@@ -217,9 +210,9 @@ func finishMessage(r *runner) string {
 	fmt.Fprintf(&b, "planx: finish run of plan %s\n\n", r.plan.Topic)
 	fmt.Fprintf(&b, "The run ended without a task commit to carry its log: record the log%s.\n\n",
 		map[bool]string{true: " and the skipped tasks", false: ""}[len(r.st.SkipPending) > 0])
-	fmt.Fprintf(&b, "%s: %s\n%s: %s\n", TrailerRefs, r.planRel, TrailerRun, r.st.RunID)
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n", record.TrailerRefs, r.planRel, record.TrailerRun, r.st.RunID)
 	for _, id := range r.st.SkipPending {
-		fmt.Fprintf(&b, "%s: %s\n", TrailerSkipped, id)
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
 	}
 	return b.String()
 }
@@ -246,16 +239,16 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
 		// Indented so the folded messages can never be read as this commit's trailers.
 		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", indent(m, "    "))
 	}
-	fmt.Fprintf(&b, "%s: %s\n", TrailerRefs, r.planRel)
-	fmt.Fprintf(&b, "%s: %s\n", TrailerRun, r.st.RunID)
-	fmt.Fprintf(&b, "%s: %s\n", TrailerTask, t.ID)
-	fmt.Fprintf(&b, "%s: sha256:%s\n", TrailerTaskHash, t.Hash())
-	fmt.Fprintf(&b, "%s: %s\n", TrailerExecutor, lt.Executor)
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRefs, r.planRel)
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRun, r.st.RunID)
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerTask, t.ID)
+	fmt.Fprintf(&b, "%s: sha256:%s\n", record.TrailerTaskHash, t.Hash())
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerExecutor, lt.Executor)
 	for _, g := range lt.Gates {
-		fmt.Fprintf(&b, "%s: %s\n", TrailerGate, gateTrailer(g))
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, gateTrailer(g))
 	}
 	for _, id := range r.st.SkipPending {
-		fmt.Fprintf(&b, "%s: %s\n", TrailerSkipped, id)
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
 	}
 	return b.String()
 }

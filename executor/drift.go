@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Drift is a difference between the plan as it stands and the run: a
@@ -63,7 +64,7 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 	}
 	for id, c := range h.commits {
 		t := r.plan.Task(id)
-		if t == nil || "sha256:"+t.Hash() == trailer(c, TrailerTaskHash) {
+		if t == nil || "sha256:"+t.Hash() == trailer(c, record.TrailerTaskHash) {
 			continue
 		}
 		old := ""
@@ -88,7 +89,9 @@ func (r *runner) checkDrift(ctx context.Context, h *history, accept bool) error 
 		b.WriteString("\n  " + d.String())
 	}
 	if accept {
-		r.log.Issues = append(r.log.Issues, r.issue("", "plan drift accepted with --accept-drift:"+b.String()))
+		is := r.issue("", "plan drift:"+b.String())
+		is.Resolution = "accepted with --accept-drift"
+		r.log.Issues = append(r.log.Issues, is)
 		r.out.println("planx: plan drift accepted:%s", b.String())
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // landed reports whether HEAD is, despite an error from git, the task's
@@ -23,7 +24,7 @@ func (r *runner) landed(t *planparse.Task) (gitops.SHA, bool) {
 	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != r.expect {
 		return "", false
 	}
-	if trailer(cs[0], TrailerRun) != r.st.RunID || trailer(cs[0], TrailerTask) != string(t.ID) {
+	if trailer(cs[0], record.TrailerRun) != r.st.RunID || trailer(cs[0], record.TrailerTask) != string(t.ID) {
 		return "", false
 	}
 	return cs[0].SHA, true
@@ -54,7 +55,7 @@ func (r *runner) headIsTaskCommit(ctx context.Context) bool {
 		return false
 	}
 	cs, err := r.repo.Log(ctx, r.head.SHA, "", 1)
-	return err == nil && len(cs) == 1 && trailer(cs[0], TrailerRun) == r.st.RunID && trailer(cs[0], TrailerTask) != ""
+	return err == nil && len(cs) == 1 && trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerTask) != ""
 }
 
 // onRunBranch checks, right before a task commit, that HEAD is still the

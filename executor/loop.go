@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // taskFailure is a failed task: what failed, and the output that shows why.
@@ -32,7 +33,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		last := i == len(tasks)-1
 		if i > 0 {
 			if err := r.checkPinned(t); err != nil {
-				res.Status, res.Next = StateInterrupted, "look at the plan's change, then `planx resume`"
+				res.Status, res.Next = record.RunInterrupted, "look at the plan's change, then `planx resume`"
 				return res, err
 			}
 		}
@@ -41,22 +42,22 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		var fail *taskFailure
 		switch {
 		case errors.As(err, &fail):
-			res.Status, res.Next = StateFailed, r.nextSteps(t)
-			return res, r.stop(t, StateFailed, fail.what, fail.tail, ErrTaskFailed)
+			res.Status, res.Next = record.RunFailed, r.nextSteps(t)
+			return res, r.stop(t, record.RunFailed, fail.what, fail.tail, ErrTaskFailed)
 		case errors.Is(err, ErrManual):
-			res.Status, res.Next = StateWaiting, "do the task by hand, then run `planx resume`"
-			return res, r.stop(t, StateWaiting, "manual task: waiting for a person", "", ErrManual)
+			res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
+			return res, r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 		case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
-			res.Status, res.Next = StateInterrupted, r.nextSteps(t)
-			return res, r.stop(t, StateInterrupted, "interrupted", "", ErrInterrupted)
+			res.Status, res.Next = record.RunInterrupted, r.nextSteps(t)
+			return res, r.stop(t, record.RunInterrupted, "interrupted", "", ErrInterrupted)
 		case err != nil:
-			_ = r.stop(t, StateFailed, err.Error(), "", err)
+			_ = r.stop(t, record.RunFailed, err.Error(), "", err)
 			return res, err
 		}
 		res.Done = append(res.Done, t.ID)
 		r.out.taskDone(t, sha)
 	}
-	r.st.Status, r.st.Current = StateCompleted, ""
+	r.st.Status, r.st.Current = record.RunCompleted, ""
 	// Every task is committed: the bookkeeping left is finished even when
 	// a signal came meanwhile (it is quick, and stopping here would leave
 	// a done run looking stopped).
@@ -66,7 +67,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 	if err := clearState(r.repo); err != nil {
 		return res, err
 	}
-	res.Status = StateCompleted
+	res.Status = record.RunCompleted
 	r.out.runDone(r.log.Path, len(res.Done))
 	return res, nil
 }
@@ -76,9 +77,9 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 // may get several attempts, each told why the previous one failed.
 func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already bool) (gitops.SHA, error) {
 	lt := r.logTask(t)
-	lt.Status, lt.Started, lt.Failure = "running", r.o.now(), ""
+	lt.Status, lt.Started, lt.Failure = record.TaskRunning, r.o.now(), ""
 	lt.Attempts++
-	r.st.Status, r.st.Current, r.st.Reason = StateRunning, t.ID, ""
+	r.st.Status, r.st.Current, r.st.Reason = record.RunRunning, t.ID, ""
 	if err := r.beginAttempt(ctx, t, already); err != nil {
 		return "", err
 	}
@@ -91,7 +92,9 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
 		var f *taskFailure
 		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts {
-			r.log.Issues = append(r.log.Issues, r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what)))
+			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))
+			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", attempt+1, r.o.Attempts)
+			r.log.Issues = append(r.log.Issues, is)
 			r.out.warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.what, attempt+1, r.o.Attempts))
 			feedback = f.what
 			if f.tail != "" {
@@ -268,7 +271,7 @@ func (r *runner) logTask(t *planparse.Task) *execlog.Task {
 	if lt := r.log.TaskByID(string(t.ID)); lt != nil {
 		return lt
 	}
-	r.log.Tasks = append(r.log.Tasks, execlog.Task{ID: string(t.ID), Label: t.Label, Title: t.Title, Status: "pending"})
+	r.log.Tasks = append(r.log.Tasks, execlog.Task{ID: string(t.ID), Label: t.Label, Title: t.Title, Status: record.TaskPending})
 	return &r.log.Tasks[len(r.log.Tasks)-1]
 }
 
@@ -282,11 +285,11 @@ func (r *runner) save() error {
 
 // stop records why the run stopped, in the log and the state, and returns
 // the error the caller maps to an exit code.
-func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) error {
+func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail string, kind error) error {
 	now := r.o.now()
 	if lt := r.log.TaskByID(string(t.ID)); lt != nil {
-		lt.Status, lt.Finished = status, now
-		if status == StateFailed || status == StateInterrupted {
+		lt.Status, lt.Finished = record.TaskStatus(status), now
+		if status == record.RunFailed || status == record.RunInterrupted {
 			lt.Failure = what
 			if tail != "" {
 				lt.Failure += "\n\n" + tail
@@ -298,7 +301,7 @@ func (r *runner) stop(t *planparse.Task, status, what, tail string, kind error) 
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
-	snapErr := r.recordStop(context.Background(), t.ID, status)
+	snapErr := r.recordStop(context.Background(), t.ID, string(status))
 	saveErr := errors.Join(snapErr, r.save(), r.repo.SyncIndex(context.Background()))
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Options configure a run. Zero values are sensible defaults.
@@ -47,6 +48,6 @@ type Result struct {
 	LogPath string // repo-relative
 	Base    string // rollback commit
 	Done    []planparse.TaskID
-	Status  string
+	Status  record.RunStatus
 	Next    string // what to do next, when the run stopped
 }

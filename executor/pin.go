@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // checkPinned runs before each task after a run's first: the run executes
@@ -38,7 +39,7 @@ func (r *runner) checkPinned(next *planparse.Task) error {
 	r.st.Phase = PhaseExecute
 	r.logTask(next)
 	what := fmt.Sprintf("%s changed during the run; stopped before %s", r.planRel, next.ID)
-	err = r.stop(next, StateInterrupted, what, report, ErrDrift)
+	err = r.stop(next, record.RunInterrupted, what, report, ErrDrift)
 	return fmt.Errorf("%w\n%s\nlook at the change, then `planx resume` runs the plan as it now stands (or `planx abort`)", err, report)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // progress prints what the run does: permanent lines everywhere, plus on a
@@ -163,7 +164,7 @@ func (p *progress) stepEnd(id planparse.TaskID, name string, exit int, d time.Du
 }
 
 func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
-	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: "done", Commit: string(sha)})
+	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: string(record.TaskDone), Commit: string(sha)})
 	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.ID, sha.Short(), t.Title))
 	p.clearStatus()
 	p.println("      %s committed %s", p.paint("32", "✓"), sha.Short())
@@ -175,17 +176,18 @@ func (p *progress) warn(id planparse.TaskID, msg string) {
 	p.println("      %s %s: %s", p.paint("33", "warning"), id, msg)
 }
 
-func (p *progress) taskStopped(t *planparse.Task, status, what, tail, next string) {
+func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tail, next string) {
 	p.clearStatus()
+	status := string(rs)
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: status, Message: what})
 	p.ev.emit(Event{Event: "run_end", Status: status, Message: next})
 	p.rows = append(p.rows, fmt.Sprintf("| %s | **%s** | | %s: %s |", t.ID, status, t.Title, what))
 	p.writeSummary(status)
-	if status != StateWaiting {
+	if rs != record.RunWaiting {
 		p.annotate("error", p.plan, t.Line, fmt.Sprintf("%s %s: %s", t.ID, status, what))
 	}
 	mark := p.paint("31", "✗ "+status)
-	if status == StateWaiting {
+	if rs == record.RunWaiting {
 		mark = p.paint("33", "⏸ "+status)
 	}
 	p.println("      %s: %s", mark, what)
@@ -194,7 +196,7 @@ func (p *progress) taskStopped(t *planparse.Task, status, what, tail, next strin
 			p.println("      │ %s", l)
 		}
 	}
-	if status == StateWaiting {
+	if rs == record.RunWaiting {
 		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", t.ID, indent(t.Body, "    "))
 		return
 	}
@@ -203,8 +205,8 @@ func (p *progress) taskStopped(t *planparse.Task, status, what, tail, next strin
 
 func (p *progress) runDone(logPath string, n int) {
 	p.clearStatus()
-	p.ev.emit(Event{Event: "run_end", Status: StateCompleted, Log: logPath, Done: ptr(n)})
-	p.writeSummary(StateCompleted)
+	p.ev.emit(Event{Event: "run_end", Status: string(record.RunCompleted), Log: logPath, Done: ptr(n)})
+	p.writeSummary(string(record.RunCompleted))
 	p.println("planx: done: %d task(s) committed; execution log %s", n, logPath)
 }
 

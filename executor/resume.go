@@ -2,11 +2,15 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Resume continues a stopped run. What is done is read from git: task
@@ -52,17 +56,18 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 	}
 	switch {
 	case retry:
+		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, r.discardAttempt(ctx, d)
-	case r.executorFor(t) == "manual" && r.st.Status == StateWaiting:
+	case r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting:
 		return true, nil // the person's work, or the lack of it, is verified
-	case r.st.Phase == PhaseExecute && r.st.Status != StateFailed:
+	case r.st.Phase == PhaseExecute && r.st.Status != record.RunFailed:
 		// Killed or interrupted mid-step: the output is partial. Start
 		// over, unless a person has worked on it since.
 		if len(d.edited) > 0 {
 			return false, r.refuseOverEdits(t.ID, d)
 		}
 		return false, r.discardAttempt(ctx, d)
-	case r.st.Phase != PhaseExecute && r.st.Status != StateFailed:
+	case r.st.Phase != PhaseExecute && r.st.Status != record.RunFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
 	// A failure: work in the tree (the attempt's, fixed by hand or not) is
@@ -99,8 +104,11 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""
 	lt := r.logTask(t)
-	lt.Status, lt.Finished = "skipped", r.o.now()
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, "skipped by `planx skip`"))
+	lt.Status, lt.Finished = record.TaskSkipped, r.o.now()
+	r.log.Resolve(string(t.ID), "skipped: `planx skip` discarded the attempt")
+	skip := r.issue(t.ID, "skipped by `planx skip`")
+	skip.Resolution = "skipped"
+	r.log.Issues = append(r.log.Issues, skip)
 	if err := r.save(); err != nil {
 		return nil, err
 	}
@@ -130,6 +138,11 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *h
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	// Nothing to continue: say so before the lock, whose file would create
+	// .git/planx/ in a repository that never ran planx.
+	if _, err := os.Stat(statePath(repo)); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, errNoRun
+	}
 	lk, err := acquireLock(repo, command)
 	if err != nil {
 		return nil, nil, nil, err
@@ -146,7 +159,7 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *h
 // not yet in any commit, one last commit records them, so the run's end is in
 // the history and the tree is clean.
 func (r *runner) finish(ctx context.Context) (*Result, error) {
-	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base), Status: StateCompleted}
+	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base), Status: record.RunCompleted}
 	changes, err := r.repo.Status(ctx)
 	if err != nil {
 		return nil, err
@@ -161,7 +174,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 		r.out.runDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
 		return res, nil
 	}
-	r.log.Status, r.log.Finished = StateCompleted, r.o.now()
+	r.log.Status, r.log.Finished = record.RunCompleted, r.o.now()
 	if err := r.log.WriteFile(r.repo.Root); err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -17,7 +16,9 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // runner carries one run (or resume) through its tasks.
@@ -56,7 +57,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	tasks := r.pending(nil)
 	if o.DryRun {
 		r.dryRun(tasks)
-		return &Result{Status: "dry-run"}, nil
+		return &Result{Status: record.RunDryRun}, nil
 	}
 	lk, err := acquireLock(r.repo, "run")
 	if err != nil {
@@ -65,7 +66,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	defer lk.release()
 	if prev, err := LoadState(r.repo); err != nil {
 		return nil, err
-	} else if prev != nil && prev.Status != StateCompleted {
+	} else if prev != nil && prev.Status != record.RunCompleted {
 		return nil, fmt.Errorf("%w: a run of %s stopped at %s (%s); continue it with `planx resume`, see it with `planx status`",
 			ErrRunInProgress, prev.PlanPath, prev.Current, prev.Status)
 	}
@@ -74,9 +75,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head = head
+	if err := r.checkAgent(tasks); err != nil {
+		return nil, err
+	}
 	if len(tasks) == 0 {
 		fmt.Fprintf(r.o.Out, "planx: nothing to do: every task of %s is done (use --all to run them again)\n", r.planRel)
-		return &Result{Status: StateCompleted}, nil
+		return &Result{Status: record.RunCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
 	if err := approval.Gate(ctx, r.repo, r.planRel, r.plan, tasks, approval.GateOptions{
@@ -94,11 +98,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		RunID:    runID,
 		Branch:   head.Branch,
 		Started:  started,
-		Status:   StateRunning,
+		Status:   record.RunRunning,
 	}
 	r.st = &State{
 		RunID: runID, PlanPath: r.planRel, Topic: r.plan.Topic, Branch: head.Branch,
-		OrigHead: head.SHA, Status: StateRunning, Started: started, Log: r.log,
+		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log,
 		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
 			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles},
@@ -123,12 +127,7 @@ func (r *runner) ask() func(string) bool {
 	if !r.o.Terminal || r.o.JSON || r.o.In == nil {
 		return nil
 	}
-	return func(q string) bool {
-		fmt.Fprint(r.o.Out, q)
-		line, _ := bufio.NewReader(r.o.In).ReadString('\n')
-		a := strings.ToLower(strings.TrimSpace(line))
-		return a == "y" || a == "yes"
-	}
+	return func(q string) bool { return prompt.YesNo(r.o.In, r.o.Out, q) }
 }
 
 // prepare opens the repository, parses and validates the plan and merges the gates.
@@ -277,7 +276,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, error) {
 	// Saved first so that a crash during the commit leaves a run that
 	// `planx resume` can find (and adopt the commit if it landed).
-	r.st.Status = StateStarting
+	r.st.Status = record.RunStarting
 	if err := r.saveIndex(ctx); err != nil {
 		return "", err
 	}
@@ -322,7 +321,7 @@ func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) e
 	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})
 	r.st.Base, r.log.StartCommit = sha, string(sha)
 	r.expect = sha
-	r.st.Status = StateRunning
+	r.st.Status = record.RunRunning
 	return r.st.save(r.repo)
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // ResumeOptions configure `planx resume`, `planx skip` and `planx abort`.
@@ -30,7 +31,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	if st == nil {
-		return nil, nil, fmt.Errorf("%w: no stopped run here; start one with `planx run PLAN`", gitops.ErrRepoState)
+		return nil, nil, errNoRun
 	}
 	o := Options{
 		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
@@ -54,8 +55,8 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	}
 	// Commits a crash kept planx from recording are git's word: take it.
 	for id, c := range h.commits {
-		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != "done" {
-			lt.Status, lt.Commit, lt.Failure = "done", string(c.SHA), ""
+		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != record.TaskDone {
+			lt.Status, lt.Commit, lt.Failure = record.TaskDone, string(c.SHA), ""
 		}
 	}
 	r.st.SkipPending = nil
@@ -89,7 +90,11 @@ func (r *runner) checkHead(ctx context.Context) error {
 		r.head = head
 	}
 	r.expect = r.head.SHA
-	if ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA); err != nil || !ok {
+	ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA)
+	if err != nil {
+		return fmt.Errorf("check rollback commit %s is below HEAD: %w", r.st.Base.Short(), err)
+	}
+	if !ok {
 		return fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",
 			gitops.ErrRepoState, r.st.Base.Short())
 	}
@@ -107,7 +112,7 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 		if err != nil {
 			return err
 		}
-		if len(cs) == 1 && trailer(cs[0], TrailerRun) == r.st.RunID && trailer(cs[0], TrailerRollback) == "true" {
+		if len(cs) == 1 && trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerRollback) == "true" {
 			return r.recordBase(ctx, cs[0].SHA, false)
 		}
 	}
@@ -122,14 +127,14 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, base, hea
 	}
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
 	for _, c := range commits {
-		if trailer(c, TrailerRun) != runID {
+		if trailer(c, record.TrailerRun) != runID {
 			continue
 		}
-		if id := trailer(c, TrailerTask); id != "" {
+		if id := trailer(c, record.TrailerTask); id != "" {
 			h.commits[planparse.TaskID(id)] = c
 		}
 		for _, tr := range c.Trailers {
-			if tr.Key == TrailerSkipped {
+			if tr.Key == record.TrailerSkipped {
 				h.skipped[planparse.TaskID(tr.Value)] = true
 			}
 		}
@@ -149,14 +154,7 @@ func trailer(c gitops.Commit, key string) string {
 // remaining lists the run's tasks not yet committed nor skipped, in the
 // plan's current order.
 func (r *runner) remaining(h *history) []*planparse.Task {
-	want := map[planparse.TaskID]bool{}
-	for _, id := range r.st.ToRun {
-		want[id] = true
-	}
-	skipped := map[planparse.TaskID]bool{}
-	for _, id := range r.st.Skipped {
-		skipped[id] = true
-	}
+	want, skipped := idSet(r.st.ToRun), idSet(r.st.Skipped)
 	var out []*planparse.Task
 	for _, t := range r.plan.Order() {
 		if want[t.ID] && h.commits[t.ID].SHA == "" && !skipped[t.ID] && !h.skipped[t.ID] {
@@ -164,4 +162,12 @@ func (r *runner) remaining(h *history) []*planparse.Task {
 		}
 	}
 	return out
+}
+
+func idSet(ids []planparse.TaskID) map[planparse.TaskID]bool {
+	set := make(map[planparse.TaskID]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Attempt snapshots. When a task's attempt starts, the work tree is recorded
@@ -50,7 +51,7 @@ func (r *runner) recordStop(ctx context.Context, id planparse.TaskID, why string
 	if r.st.AttemptPre == "" {
 		return nil
 	}
-	msg := fmt.Sprintf("planx: work tree at the stop of %s (%s)\n\n%s: %s\n", id, why, TrailerRun, r.st.RunID)
+	msg := fmt.Sprintf("planx: work tree at the stop of %s (%s)\n\n%s: %s\n", id, why, record.TrailerRun, r.st.RunID)
 	stop, err := r.repo.Snapshot(ctx, msg, r.st.AttemptPre)
 	if err != nil {
 		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)

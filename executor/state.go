@@ -13,16 +13,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/planparse"
-)
-
-// Run states, as saved in State.Status.
-const (
-	StateRunning     = "running"
-	StateFailed      = "failed"
-	StateWaiting     = "waiting" // a manual task waits for a person
-	StateInterrupted = "interrupted"
-	StateCompleted   = "completed"
-	StateStarting    = "starting" // before the rollback commit is recorded
+	"github.com/planx-dev/planx/record"
 )
 
 // Phases of a task attempt, saved so a resume after a crash knows whether the
@@ -48,7 +39,7 @@ type State struct {
 	// (kept under refs/planx/runs/<id>/index): abort stages again what was
 	// staged, byte for byte, not what the work tree has.
 	OrigIndex gitops.SHA       `json:"orig_index,omitempty"`
-	Status    string           `json:"status"`
+	Status    record.RunStatus `json:"status"`
 	Current   planparse.TaskID `json:"current,omitempty"`
 	Phase     string           `json:"phase,omitempty"`
 	Reason    string           `json:"reason,omitempty"`
@@ -110,7 +101,7 @@ func LoadState(repo *gitops.Repo) (*State, error) {
 	}
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("read run state %s: %w (remove it with `planx unlock --force` if it is corrupt)", statePath(repo), err)
+		return nil, fmt.Errorf("read run state %s: %w (if it is corrupt, delete it: the run's commits stay in git, its rollback commit under refs/planx/runs/)", statePath(repo), err)
 	}
 	return &st, nil
 }

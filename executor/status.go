@@ -7,31 +7,32 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // TaskStatus is one task of a run as `planx status` reports it.
 type TaskStatus struct {
-	ID     planparse.TaskID `json:"id"`
-	Title  string           `json:"title"`
-	Status string           `json:"status"` // done, failed, interrupted, waiting, running, pending, skipped
-	Commit string           `json:"commit,omitempty"`
-	Reason string           `json:"reason,omitempty"`
+	ID     planparse.TaskID  `json:"id"`
+	Title  string            `json:"title"`
+	Status record.TaskStatus `json:"status"`
+	Commit string            `json:"commit,omitempty"`
+	Reason string            `json:"reason,omitempty"`
 }
 
 // StatusReport describes the run in progress, if any.
 type StatusReport struct {
-	InProgress bool         `json:"in_progress"`
-	RunID      string       `json:"run_id,omitempty"`
-	Plan       string       `json:"plan,omitempty"`
-	Branch     string       `json:"branch,omitempty"`
-	Base       string       `json:"rollback_commit,omitempty"`
-	Status     string       `json:"status,omitempty"`
-	Current    string       `json:"current,omitempty"`
-	Reason     string       `json:"reason,omitempty"`
-	Tasks      []TaskStatus `json:"tasks,omitempty"`
-	Drift      []Drift      `json:"drift,omitempty"`
-	LockHolder string       `json:"lock_holder,omitempty"`
-	Next       string       `json:"next,omitempty"`
+	InProgress bool             `json:"in_progress"`
+	RunID      string           `json:"run_id,omitempty"`
+	Plan       string           `json:"plan,omitempty"`
+	Branch     string           `json:"branch,omitempty"`
+	Base       string           `json:"rollback_commit,omitempty"`
+	Status     record.RunStatus `json:"status,omitempty"`
+	Current    string           `json:"current,omitempty"`
+	Reason     string           `json:"reason,omitempty"`
+	Tasks      []TaskStatus     `json:"tasks,omitempty"`
+	Drift      []Drift          `json:"drift,omitempty"`
+	LockHolder string           `json:"lock_holder,omitempty"`
+	Next       string           `json:"next,omitempty"`
 }
 
 // Status reads the run state without changing anything. It returns the
@@ -51,8 +52,8 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	li, live := lockHolder(repo)
 	if live {
 		rep.LockHolder = fmt.Sprintf("pid %d on %s since %s (%s)", li.PID, li.Host, li.Started.Format(time.RFC3339), li.Command)
-	} else if st.Status == StateRunning || st.Status == StateStarting {
-		rep.Status = StateInterrupted
+	} else if st.Status == record.RunRunning || st.Status == record.RunStarting {
+		rep.Status = record.RunInterrupted
 		rep.Reason = "planx stopped without saying why (killed or crashed)"
 	}
 	r, err := prepare(ctx, Options{PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format)})
@@ -76,7 +77,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		return rep, fmt.Errorf("%w: %d difference(s) between %s and the run", ErrDrift, len(rep.Drift), st.PlanPath)
 	case live:
 		rep.Next = "a planx process is working on it"
-	case rep.Status == StateWaiting:
+	case rep.Status == record.RunWaiting:
 		rep.Next = fmt.Sprintf("do %s by hand, then `planx resume`", st.Current)
 	default:
 		rep.Next = "fix the cause and `planx resume`; or `planx resume --retry`, `planx skip`, `planx abort`"
@@ -85,29 +86,22 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	return rep, nil
 }
 
-func (r *runner) taskStatuses(h *history, runStatus string) []TaskStatus {
-	want := map[planparse.TaskID]bool{}
-	for _, id := range r.st.ToRun {
-		want[id] = true
-	}
-	skipped := map[planparse.TaskID]bool{}
-	for _, id := range r.st.Skipped {
-		skipped[id] = true
-	}
+func (r *runner) taskStatuses(h *history, runStatus record.RunStatus) []TaskStatus {
+	want, skipped := idSet(r.st.ToRun), idSet(r.st.Skipped)
 	var out []TaskStatus
 	for _, t := range r.plan.Order() {
-		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: "pending"}
+		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: record.TaskPending}
 		switch c, ok := h.commits[t.ID]; {
 		case ok:
-			ts.Status, ts.Commit = "done", string(c.SHA)
+			ts.Status, ts.Commit = record.TaskDone, string(c.SHA)
 		case skipped[t.ID] || h.skipped[t.ID]:
-			ts.Status = "skipped"
+			ts.Status = record.TaskSkipped
 		case t.ID == r.st.Current:
-			ts.Status, ts.Reason = runStatus, r.st.Reason
+			ts.Status, ts.Reason = record.TaskStatus(runStatus), r.st.Reason
 		case !want[t.ID]:
-			ts.Status = "not in run"
+			ts.Status = record.TaskNotInRun
 			if t.Status == planparse.StatusDone {
-				ts.Status = "done before run"
+				ts.Status = record.TaskDoneBeforeRun
 			}
 		}
 		out = append(out, ts)

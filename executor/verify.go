@@ -88,7 +88,9 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	if r.o.StrictFiles {
 		return &taskFailure{what: msg + " (--strict-files)"}
 	}
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	is := r.issue(t.ID, msg)
+	is.Resolution = "allowed: --strict-files not set"
+	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
 	return nil
 }
@@ -119,7 +121,10 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 		return nil
 	}
 	ok, err := r.repo.IsAncestor(ctx, r.expect, head.SHA)
-	if err != nil || !ok {
+	if err != nil {
+		return fmt.Errorf("check %s is below HEAD: %w", r.expect.Short(), err)
+	}
+	if !ok {
 		return &taskFailure{what: fmt.Sprintf("the task rewrote history: %s is no longer below HEAD (%s); planx will not build on it", r.expect.Short(), head.SHA.Short())}
 	}
 	own, err := r.repo.Log(ctx, head.SHA, r.expect, 0)
@@ -145,7 +150,9 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
 	}
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (kept at %s)", len(own), keep)
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	is := r.issue(t.ID, msg)
+	is.Resolution = "fixed: folded"
+	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
 	return nil
 }

@@ -164,15 +164,11 @@ func (r *Repo) hookFailure(ctx context.Context, ge *GitError, stdout []byte, opt
 	if strings.Contains(ge.Stderr, "gpg failed to sign") || strings.Contains(ge.Stderr, "empty commit message") {
 		return nil
 	}
-	hooksOut, err := r.run(ctx, nil, true, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	hooks, err := r.HooksDir(ctx)
 	if err != nil {
 		return nil
 	}
-	hooks := strings.TrimRight(string(hooksOut), "\n")
-	installed := func(name string) bool {
-		fi, err := os.Stat(filepath.Join(hooks, name))
-		return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
-	}
+	installed := func(name string) bool { return hookInstalled(hooks, name) }
 	after := statMsgFile(r.GitDir)
 	msgWritten := after.exists && (!before.exists || !after.modTime.Equal(before.modTime) || !bytes.Equal(after.content, before.content))
 

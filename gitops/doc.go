@@ -1,8 +1,11 @@
 // Package gitops is the only code in planx that runs git. Writes go through
 // the git CLI so index.lock, hooks, reflog, signing, includes, autocrlf, LFS
 // and every ignore file are honoured; cheap reads may use go-git in-process.
-// (Today every read uses the CLI too: one parser of git's output per fact,
-// and the tests use the same CLI as oracle.)
+// Today three do, on the per-task fast path where a child process per
+// question costs the most: HEAD and its commit (HeadNow, headCommit) and the
+// tree entries a splice replaces (splice.go). Every other read uses the CLI:
+// one parser of git's output per fact, and the tests use the same CLI as
+// oracle.
 //
 // Every git child runs as `git -C <root>` with LC_ALL=C (git commit, which
 // runs the user's hooks, keeps the user's locale and gets only its messages

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -251,13 +250,9 @@ func (r *Repo) CommitRules(ctx context.Context) (CommitRules, error) {
 }
 
 func (r *Repo) commitHooks() []string {
-	dir := r.hooks
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(r.Root, dir)
-	}
 	var hooks []string
 	for _, h := range []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"} {
-		if fi, err := os.Stat(filepath.Join(dir, h)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+		if hookInstalled(absIn(r.Root, r.hooks), h) {
 			hooks = append(hooks, h)
 		}
 	}

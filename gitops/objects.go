@@ -2,7 +2,6 @@ package gitops
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -43,15 +42,7 @@ func (r *Repo) ResolveObject(ctx context.Context, ref string) (SHA, error) {
 	if err := checkArg("ref", ref); err != nil {
 		return "", err
 	}
-	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", ref)
-	var ge *GitError
-	if errors.As(err, &ge) && ge.ExitCode == 1 {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	return SHA(strings.TrimSpace(string(out))), nil
+	return r.verify(ctx, ref)
 }
 
 // CommitterIdent is who git would record as committer now, as

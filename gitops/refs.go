@@ -69,7 +69,13 @@ func (r *Repo) ResolveRef(ctx context.Context, rev string) (SHA, error) {
 	if err := checkArg("revision", rev); err != nil {
 		return "", err
 	}
-	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", rev+"^{commit}")
+	return r.verify(ctx, rev+"^{commit}")
+}
+
+// verify is `git rev-parse --verify -q spec`: the object id, or ("", nil)
+// when spec names nothing.
+func (r *Repo) verify(ctx context.Context, spec string) (SHA, error) {
+	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", spec)
 	var ge *GitError
 	if errors.As(err, &ge) && ge.ExitCode == 1 {
 		return "", nil

@@ -41,17 +41,30 @@ func (r *Repo) RemoveWorktree(ctx context.Context, dir string) error {
 
 // HooksDir is the absolute directory git runs this repository's hooks
 // from: core.hooksPath when set (resolved the way git resolves it), else
-// the common git dir's hooks. It may not exist yet.
+// the common git dir's hooks. It may not exist yet. It asks git now: a
+// task may have set core.hooksPath since Open (husky install does), whose
+// answer Repo keeps for the per-task fast path (commitHooks).
 func (r *Repo) HooksDir(ctx context.Context) (string, error) {
 	out, err := r.run(ctx, nil, true, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
 	if err != nil {
 		return "", fmt.Errorf("locate hooks: %w", err)
 	}
-	dir := strings.TrimSpace(string(out))
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(r.Root, dir)
+	return absIn(r.Root, strings.TrimSpace(string(out))), nil
+}
+
+// absIn resolves a path git printed relative to the work tree root.
+func absIn(root, p string) string {
+	if filepath.IsAbs(p) {
+		return p
 	}
-	return dir, nil
+	return filepath.Join(root, p)
+}
+
+// hookInstalled reports whether git would run hook name from dir: an
+// executable regular file.
+func hookInstalled(dir, name string) bool {
+	fi, err := os.Stat(filepath.Join(dir, name))
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
 // IsShallow reports whether the repository is a shallow clone, whose

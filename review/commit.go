@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
 )
 
 // Gate is one gate result as a Planx-Gate trailer records it.
@@ -46,16 +46,16 @@ func (t TaskCommit) GatesPassed() bool {
 	return true
 }
 
-// Status is "done", "gate-failed" or "malformed", in that order of
-// precedence from worst: malformed trailers prove nothing.
-func (t TaskCommit) Status() string {
+// Status is done, gate-failed or malformed, in that order of precedence
+// from worst: malformed trailers prove nothing.
+func (t TaskCommit) Status() record.TaskStatus {
 	switch {
 	case len(t.Problems) > 0:
-		return "malformed"
+		return record.TaskMalformed
 	case !t.GatesPassed():
-		return "gate-failed"
+		return record.TaskGateFailed
 	}
-	return "done"
+	return record.TaskDone
 }
 
 type commitKind int
@@ -88,11 +88,11 @@ var (
 func ParseGate(v string) (Gate, error) {
 	m := gateRE.FindStringSubmatch(v)
 	if m == nil {
-		return Gate{}, fmt.Errorf("malformed %s %q (want name=pass|fail Nms)", executor.TrailerGate, v)
+		return Gate{}, fmt.Errorf("malformed %s %q (want name=pass|fail Nms)", record.TrailerGate, v)
 	}
 	ms, err := strconv.ParseInt(m[3], 10, 64)
 	if err != nil {
-		return Gate{}, fmt.Errorf("malformed %s %q: %w", executor.TrailerGate, v, err)
+		return Gate{}, fmt.Errorf("malformed %s %q: %w", record.TrailerGate, v, err)
 	}
 	return Gate{Name: m[1], Passed: m[2] == "pass", DurationMS: ms}, nil
 }
@@ -110,24 +110,24 @@ func values(ts []gitops.Trailer) map[string][]string {
 func classify(c gitops.Commit) parsed {
 	v := values(c.Trailers)
 	get := func(key string) []string { return v[strings.ToLower(key)] }
-	runs := get(executor.TrailerRun)
+	runs := get(record.TrailerRun)
 	if len(runs) == 0 {
 		return parsed{kind: kindOther}
 	}
 	p := parsed{kind: kindRunOther, run: runs[0]}
-	if refs := get(executor.TrailerRefs); len(refs) > 0 {
+	if refs := get(record.TrailerRefs); len(refs) > 0 {
 		p.plan = refs[0]
 	}
-	for _, s := range get(executor.TrailerSkipped) {
+	for _, s := range get(record.TrailerSkipped) {
 		for _, id := range splitRE.Split(strings.TrimSpace(s), -1) {
 			if id != "" {
 				p.skipped = append(p.skipped, id)
 			}
 		}
 	}
-	tasks := get(executor.TrailerTask)
+	tasks := get(record.TrailerTask)
 	if len(tasks) == 0 {
-		for _, r := range get(executor.TrailerRollback) {
+		for _, r := range get(record.TrailerRollback) {
 			if strings.EqualFold(r, "true") {
 				p.kind = kindRollback
 			}
@@ -154,15 +154,15 @@ func classify(c gitops.Commit) parsed {
 		}
 		return vs[0]
 	}
-	one(executor.TrailerRun, runRE)
-	one(executor.TrailerTask, taskRE)
-	one(executor.TrailerRefs, nil)
-	t.TaskHash = one(executor.TrailerTaskHash, hashRE)
-	t.Executor = one(executor.TrailerExecutor, nil)
+	one(record.TrailerRun, runRE)
+	one(record.TrailerTask, taskRE)
+	one(record.TrailerRefs, nil)
+	t.TaskHash = one(record.TrailerTaskHash, hashRE)
+	t.Executor = one(record.TrailerExecutor, nil)
 	if !strings.HasPrefix(c.Subject, t.ID+": ") {
 		bad("subject %q does not start with %q", c.Subject, t.ID+": ")
 	}
-	for _, g := range get(executor.TrailerGate) {
+	for _, g := range get(record.TrailerGate) {
 		gate, err := ParseGate(g)
 		if err != nil {
 			bad("%v", err)

@@ -1,6 +1,6 @@
 // Package review reads planx runs back from git history and verifies them.
 //
-// Everything it knows comes from commit trailers (see executor.TrailerRun and
+// Everything it knows comes from commit trailers (see record.TrailerRun and
 // friends), the plan file as committed, and optional git notes: no state
 // under .git/planx is read, so review works the same on a fresh clone, in CI
 // and inside a pre-push hook.
@@ -15,7 +15,7 @@
 // gates recorded as passed, its dependencies committed before it, and real
 // changes besides the plan and the execution log. Its error wraps the
 // sentinel that gives planx's exit code: planparse.ErrInvalid (4) for a plan
-// that no longer parses, executor.ErrTaskFailed (3) for failed gates and
-// unproven commits, executor.ErrDrift (6) for changed or removed tasks, in
+// that no longer parses, record.ErrTaskFailed (3) for failed gates and
+// unproven commits, record.ErrDrift (6) for changed or removed tasks, in
 // that order of precedence.
 package review

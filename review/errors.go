@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
 )
 
 // Sentinels. Each wraps the sentinel that already carries its exit code, so
@@ -18,7 +18,7 @@ var (
 	// ErrUnverified: a task commit does not prove its task (malformed
 	// trailers, no real change, a gate not recorded, dependency order); a
 	// task failure (exit 3).
-	ErrUnverified = fmt.Errorf("%w: task commit not verified", executor.ErrTaskFailed)
+	ErrUnverified = fmt.Errorf("%w: task commit not verified", record.ErrTaskFailed)
 	// ErrRange: a revision range that is not A..B or does not resolve; the
 	// command layer reports it as a usage error.
 	ErrRange = errors.New("invalid revision range")

@@ -7,13 +7,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/review/note"
 )
-
-// NoteRef is the notes ref holding each task's whole gate output.
-const NoteRef = note.Ref
 
 // ErrNotFound: no task commit matches what show was asked for.
 var ErrNotFound = errors.New("no such task commit")
@@ -115,9 +110,4 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
-}
-
-// FormatNote is note.Format, for callers that already import review.
-func FormatNote(task string, gs []execlog.Gate, outputs map[string]string) []byte {
-	return note.Format(task, gs, outputs)
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/record"
 )
 
 func TestSection(t *testing.T) {
@@ -50,17 +50,17 @@ func TestFindTaskLogSectionAndNote(t *testing.T) {
 		t.Errorf("TaskAt of the rollback commit: %v", err)
 	}
 
-	gs := []execlog.Gate{
-		{Name: "test", Command: "go test ./...", Passed: true, Duration: 12 * time.Millisecond},
-		{Name: "vet", Command: "go vet", Passed: false, ExitCode: 1, Duration: time.Second, Tail: "tail only"},
+	gs := []record.GateOutput{
+		{Name: "test", Command: "go test ./...", Passed: true, Duration: 12 * time.Millisecond, Output: "ok  x 0.1s", Whole: true},
+		{Name: "vet", Command: "go vet", Passed: false, ExitCode: 1, Duration: time.Second, Output: "tail only"},
 	}
-	note := FormatNote("T002", gs, map[string]string{"test": "ok  x 0.1s"})
+	note := record.Note("T002", gs)
 	want := "planx gate output of T002\n\n== gate test: pass (exit 0, 12ms)\n$ go test ./...\nok  x 0.1s\n\n" +
 		"== gate vet: fail (exit 1, 1000ms)\n$ go vet\n(last lines only)\ntail only\n"
 	if string(note) != want {
 		t.Errorf("note:\n%s\nwant:\n%s", note, want)
 	}
-	if err := h.repo.AddNote(ctx, NoteRef, tc.Commit, note); err != nil {
+	if err := h.repo.AddNote(ctx, record.NoteRef, tc.Commit, note); err != nil {
 		t.Fatal(err)
 	}
 	if got := gittest.Git(t, h.dir, "notes", "--ref", "planx", "show", string(tc.Commit)); got+"\n" != want {

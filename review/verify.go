@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // Options say what Verify checks.
@@ -264,14 +264,14 @@ func (r *Report) err() error {
 	}{
 		{KindPlanInvalid, planparse.ErrInvalid},
 		{KindShallow, ErrShallow},
-		{KindGateFailed, executor.ErrTaskFailed},
-		{KindRerunFailed, executor.ErrTaskFailed},
+		{KindGateFailed, record.ErrTaskFailed},
+		{KindRerunFailed, record.ErrTaskFailed},
 		{KindMalformed, ErrUnverified},
 		{KindEmpty, ErrUnverified},
 		{KindGateMissing, ErrUnverified},
 		{KindOrder, ErrUnverified},
-		{KindDrift, executor.ErrDrift},
-		{KindNotInPlan, executor.ErrDrift},
+		{KindDrift, record.ErrDrift},
+		{KindNotInPlan, record.ErrDrift},
 	}
 	for _, o := range order {
 		if f := first[o.kind]; f != nil {

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 const run1 = "20260102-030405-eeeeee"
@@ -47,7 +47,7 @@ func TestVerifyDrift(t *testing.T) {
 	gittest.Commit(t, h.dir, "edit T002 after the fact")
 
 	rep, err := Verify(context.Background(), h.repo, Options{})
-	if !errors.Is(err, executor.ErrDrift) || errors.Is(err, executor.ErrTaskFailed) || rep.OK {
+	if !errors.Is(err, record.ErrDrift) || errors.Is(err, record.ErrTaskFailed) || rep.OK {
 		t.Fatalf("err = %v, findings %s", err, kinds(rep))
 	}
 	if kinds(rep) != "error:drift" {
@@ -69,7 +69,7 @@ func TestVerifyFailedGateAndMalformed(t *testing.T) {
 	h.task(run1, "T004", "d.txt", "Planx-Gate: check=fail 10ms")
 
 	rep, err := Verify(context.Background(), h.repo, Options{})
-	if !errors.Is(err, executor.ErrTaskFailed) || errors.Is(err, executor.ErrDrift) {
+	if !errors.Is(err, record.ErrTaskFailed) || errors.Is(err, record.ErrDrift) {
 		t.Fatalf("err = %v, findings %s", err, kinds(rep))
 	}
 	if kinds(rep) != "error:gate-failed" || !strings.Contains(err.Error(), "gate check recorded as failed") {
@@ -90,7 +90,7 @@ func TestVerifyUnprovenCommits(t *testing.T) {
 	h.task(run1, "T003", "c.txt", "Planx-Future: x")
 
 	rep, err := Verify(context.Background(), h.repo, Options{})
-	if !errors.Is(err, ErrUnverified) || !errors.Is(err, executor.ErrTaskFailed) {
+	if !errors.Is(err, ErrUnverified) || !errors.Is(err, record.ErrTaskFailed) {
 		t.Fatalf("err = %v", err)
 	}
 	want := "error:order error:empty error:gate-missing"
@@ -143,7 +143,7 @@ func TestVerifyPlanChanges(t *testing.T) {
 	gittest.WriteFile(t, h.dir, planPath, cut)
 	gittest.Commit(t, h.dir, "drop T003")
 	rep, err := Verify(ctx, h.repo, Options{})
-	if !errors.Is(err, executor.ErrDrift) || kinds(rep) != "error:not-in-plan" {
+	if !errors.Is(err, record.ErrDrift) || kinds(rep) != "error:not-in-plan" {
 		t.Errorf("task removed: %v %s", err, kinds(rep))
 	}
 
@@ -174,7 +174,7 @@ func TestVerifyRerunGates(t *testing.T) {
 	gittest.Git(t, h.dir, "add", ".planx.yaml")
 	gittest.Git(t, h.dir, "commit", "-q", "-m", "add a failing gate")
 	rep, err = Verify(ctx, h.repo, Options{RerunGates: true, GateOutput: &live})
-	if !errors.Is(err, executor.ErrTaskFailed) || len(rep.Gates) != 2 || rep.Gates[0].Name != "lint" || rep.Gates[0].ExitCode != 4 {
+	if !errors.Is(err, record.ErrTaskFailed) || len(rep.Gates) != 2 || rep.Gates[0].Name != "lint" || rep.Gates[0].ExitCode != 4 {
 		t.Fatalf("failing rerun: %v %+v", err, rep.Gates)
 	}
 	if !strings.Contains(live.String(), "lint says no") {

@@ -1,42 +1,52 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/urfave/cli/v3"
 )
 
+// abortOptions are `planx abort`'s flags.
 type abortOptions struct {
 	resume executor.ResumeOptions
+	out    outputOptions
 	yes    bool
-	ci     bool
 }
 
-func newAbortCmd(stdio *IO) *cli.Command {
+func newAbortCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &abortOptions{}
 	return &cli.Command{
 		Name:  "abort",
 		Usage: "return the repository to its state before the run (the run's commits and log are kept under refs/planx/runs/)",
-		Flags: []cli.Flag{dirFlag(), ciFlag(),
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation"},
+		Description: describe(`abort ends a stopped run like git rebase --abort: the branch goes back to where it was
+before the run, with the uncommitted work the rollback commit had snapshotted back in the work
+tree. Nothing is lost: the run's commits stay reachable from refs/planx/runs/<run>/head, the
+work tree at the abort from refs/planx/runs/<run>/work, and the execution log is copied aside.`,
+			"planx abort",
+			"planx abort --yes",
+			"git log refs/planx/runs/<run>/head   # the aborted run's commits"),
+		Flags: []cli.Flag{ciFlag(&o.out),
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation", Destination: &o.yes},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runAbort(ctx, abortOptions{resume: resumeOptions(cmd, stdio), yes: cmd.Bool("yes"), ci: ciMode(cmd)}, stdio)
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			o.resume = executor.ResumeOptions{Dir: g.dir, Output: o.out.output(stdio)}
+			return dispatch(ctx, g, *o, stdio, runAbort)
 		},
 	}
 }
 
 func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 	if !o.yes {
-		if !stdio.Terminal || o.ci {
+		if !stdio.Terminal || o.out.isCI() {
 			return fmt.Errorf("%w: abort resets the branch; confirm with --yes when not on a terminal", errUsage)
 		}
-		fmt.Fprint(stdio.Out, "Abort the run and reset the branch to its state before the run? [y/N] ")
-		line, _ := bufio.NewReader(stdio.In).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(line)); a != "y" && a != "yes" {
+		if !prompt.YesNo(stdio.In, stdio.Out, "Abort the run and reset the branch to its state before the run? [y/N] ") {
 			fmt.Fprintln(stdio.Out, "planx: not aborted")
 			return nil
 		}

@@ -1,17 +1,16 @@
 package command
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/risk"
 	"github.com/urfave/cli/v3"
@@ -25,38 +24,42 @@ type approveOptions struct {
 	JSON   bool
 	Yes    bool
 	Check  bool
-	CI     bool
+	out    outputOptions
 }
 
-func newApproveCmd(stdio *IO) *cli.Command {
+func newApproveCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &approveOptions{}
+	var format string
 	return &cli.Command{
 		Name:      "approve",
 		Usage:     "review a plan's risk and record your approval of its exact text in git",
 		ArgsUsage: "PLAN",
-		Description: "approve classifies every run step (LOW, MEDIUM, HIGH, CRITICAL; see docs/risk.md), prints\n" +
-			"the table, and records an approval bound to the plan's sha256 as a blob under\n" +
-			"refs/planx/approvals/<plan path>, readable with git cat-file and shareable with git push.\n" +
-			"HIGH and CRITICAL plans ask for confirmation on a terminal; elsewhere they need --yes.\n" +
-			"--check records nothing: it exits 0 when the plan is approved as it stands, 6 with a diff\n" +
-			"when it changed since, 5 when it has no approval.",
+		Description: describe(`approve classifies every run step (LOW, MEDIUM, HIGH, CRITICAL; see docs/risk.md), prints
+the table, and records an approval bound to the plan's sha256 as a blob under
+refs/planx/approvals/<plan path>, readable with git cat-file and shareable with git push.
+HIGH and CRITICAL plans ask for confirmation on a terminal; elsewhere they need --yes.
+--check records nothing: it exits 0 when the plan is approved as it stands, 6 with a diff
+when it changed since, 7 when it has no approval.`,
+			"planx approve memory-bank/plan/x.md",
+			"planx approve --check memory-bank/plan/x.md",
+			"planx approve --yes --json plan.md"),
 		Flags: []cli.Flag{
-			dirFlag(),
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve HIGH and CRITICAL plans without asking"},
-			&cli.BoolFlag{Name: "check", Usage: "only tell whether the plan is approved as it stands"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table"},
-			&cli.StringFlag{Name: "format", Usage: "plan dialect; detected when unset"},
-			ciFlag(),
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "approve HIGH and CRITICAL plans without asking", Destination: &o.Yes},
+			&cli.BoolFlag{Name: "check", Usage: "only tell whether the plan is approved as it stands", Destination: &o.Check},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of the table", Destination: &o.JSON},
+			&cli.StringFlag{Name: "format", Usage: "plan dialect; detected when unset", Destination: &format},
+			ciFlag(&o.out),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() != 1 {
 				return fmt.Errorf("%w: approve takes exactly one PLAN argument", errUsage)
 			}
-			format, err := planparse.ParseFormat(cmd.String("format"))
-			if err != nil {
+			var err error
+			if o.Format, err = planparse.ParseFormat(format); err != nil {
 				return fmt.Errorf("%w: --format: %v", errUsage, err)
 			}
-			return runApprove(ctx, approveOptions{Path: cmd.Args().First(), Dir: cmd.String("C"), Format: format,
-				JSON: cmd.Bool("json"), Yes: cmd.Bool("yes"), Check: cmd.Bool("check"), CI: ciMode(cmd)}, stdio)
+			o.Path, o.Dir = cmd.Args().First(), g.dir
+			return dispatch(ctx, g, *o, stdio, runApprove)
 		},
 	}
 }
@@ -114,7 +117,7 @@ func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
 		approveSevere(stdio.Out, rep.Tasks)
 	}
 	if risk.NeedsApproval(rep.Level) && !o.Yes {
-		if !stdio.Terminal || o.CI || o.JSON {
+		if !stdio.Terminal || o.out.isCI() || o.JSON {
 			if o.JSON { // the assessment, for the tool that will have to pass --yes
 				if err := approveJSON(stdio.Out, rep); err != nil {
 					return err
@@ -123,7 +126,7 @@ func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
 			return fmt.Errorf("%w: %s has %s steps: approving it needs --yes when planx cannot ask (no terminal, --ci or --json)",
 				errUsage, rel, rep.Level)
 		}
-		if !approveConfirm(stdio, fmt.Sprintf("Approve %s with %s steps? [y/N] ", rel, rep.Level)) {
+		if !prompt.YesNo(stdio.In, stdio.Out, fmt.Sprintf("\nApprove %s with %s steps? [y/N] ", rel, rep.Level)) {
 			return fmt.Errorf("%w: %s: declined", approval.ErrNotApproved, rel)
 		}
 	}
@@ -189,17 +192,6 @@ func approveSevere(w io.Writer, tasks []approveTask) {
 			fmt.Fprintf(w, "  %s line %d: %s %s: %s\n", t.ID, f.Line, f.Level, f.Rule, f.Detail)
 		}
 	}
-}
-
-// approveConfirm asks on the terminal; anything but y or yes is a no.
-func approveConfirm(stdio *IO, question string) bool {
-	fmt.Fprint(stdio.Out, "\n"+question)
-	line, _ := bufio.NewReader(stdio.In).ReadString('\n')
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true
-	}
-	return false
 }
 
 func approveJSON(w io.Writer, v any) error {

@@ -26,12 +26,12 @@ func TestApprovePrompt(t *testing.T) {
 
 	for _, answer := range []string{"n\n", "\n", "", "maybe\n"} {
 		code, out, errOut := main(answer, "plan.md")
-		if code != ExitRepoState || !strings.Contains(out, "Approve plan.md with HIGH steps? [y/N] ") ||
+		if code != ExitNotApproved || !strings.Contains(out, "Approve plan.md with HIGH steps? [y/N] ") ||
 			!strings.Contains(errOut, "plan not approved: plan.md: declined") {
 			t.Fatalf("answer %q: exit %d\nstdout:\n%s\nstderr:\n%s", answer, code, out, errOut)
 		}
 	}
-	if code, _, _ := main("", "--check", "plan.md"); code != ExitRepoState {
+	if code, _, _ := main("", "--check", "plan.md"); code != ExitNotApproved {
 		t.Fatalf("a declined plan was recorded: --check exit %d", code)
 	}
 	code, out, errOut := main("yes\n", "plan.md")

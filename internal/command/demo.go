@@ -27,15 +27,25 @@ type demoOptions struct {
 	dir string // where to create the throwaway repository; a new temp dir when empty
 }
 
-func newDemoCmd(stdio *IO) *cli.Command {
+func newDemoCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &demoOptions{}
 	return &cli.Command{
 		Name:  "demo",
 		Usage: "run a small plan in a throwaway repository and show the resulting history",
+		Description: describe(`demo creates a git repository with a small shell project, writes the example plan
+memory-bank/plan/greeting-tool.md into it, runs the plan with planx run and prints the
+resulting git log with its Planx-* trailers: a minute to see what planx does without
+touching any repository of yours.`,
+			"planx demo",
+			"planx demo --dir /tmp/planx-demo && git -C /tmp/planx-demo log --stat"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "dir", Usage: "create the demo repository in `DIR` (must not exist or be empty)"},
+			&cli.StringFlag{Name: "dir", Usage: "create the demo repository in `DIR` (must not exist or be empty)", Destination: &o.dir},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runDemo(ctx, demoOptions{dir: cmd.String("dir")}, stdio)
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			return dispatch(ctx, g, *o, stdio, runDemo)
 		},
 	}
 }

@@ -9,9 +9,11 @@ import (
 	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/review"
+	"github.com/urfave/cli/v3"
 )
 
-// Exit codes, listed in `planx --help`.
+// Exit codes, listed in `planx --help`, the man page and README.md.
 const (
 	ExitOK          = 0
 	ExitInternal    = 1
@@ -20,20 +22,23 @@ const (
 	ExitPlanInvalid = 4
 	ExitRepoState   = 5
 	ExitDrift       = 6
-	ExitWaitingCI   = 7
+	ExitNotApproved = 7
+	ExitNotFound    = 8
+	ExitWaitingCI   = 9
 	ExitInterrupted = 130
 )
 
 const exitCodeHelp = `EXIT CODES:
-   0    ok
+   0    ok (also: the run waits at a manual task, outside CI)
    1    internal error
-   2    usage error
+   2    usage error (unknown command or flag, wrong arguments)
    3    a task or a gate failed
    4    the plan is invalid
    5    repository state (dirty, locked, detached, operation in progress, run in progress)
-   6    plan drift (a committed task's text changed)
-   7    in CI (--ci or CI=true): the run stopped at a manual task that waits for a person
-        (outside CI that stop exits 0, like git rebase stopping at "edit")
+   6    plan drift (a committed task's text changed, or the plan changed since it was approved)
+   7    refused: HIGH or CRITICAL steps without --yes, a confirmation or an approval
+   8    not found (no such task commit or revision)
+   9    in CI (--ci or CI=true): the run stopped at a manual task, which nobody will do there
    130  interrupted
 `
 
@@ -64,6 +69,10 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.Is(err, errUsage):
 		return ExitUsage
+	// urfave/cli's own errors ("No help topic for 'x'" from planx help x)
+	// are about the command line.
+	case errors.As(err, new(cli.ExitCoder)):
+		return ExitUsage
 	case errors.Is(err, executor.ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case errors.Is(err, executor.ErrDrift):
@@ -72,12 +81,17 @@ func exitCode(err error) int {
 	// accepted: drift, like a committed task whose text changed.
 	case errors.Is(err, approval.ErrChanged):
 		return ExitDrift
-	// No approval is repository state, not a task failure (nothing ran) nor
-	// an invalid plan: the fix is acting on the repository (planx approve,
-	// or fetching refs/planx/approvals/*), like a dirty tree under
-	// --require-clean.
+	// Risky steps nobody consented to: nothing ran and nothing is wrong
+	// with the repository, so neither 3 nor 5; the fix is --yes, a "y" at
+	// the prompt, or `planx approve` (or fetching refs/planx/approvals/*).
 	case errors.Is(err, approval.ErrNotApproved):
-		return ExitRepoState
+		return ExitNotApproved
+	// The agent named by --agent, the plan or .planx.yaml cannot start: a
+	// setting to correct before anything ran, like a bad flag value.
+	case errors.Is(err, executor.ErrAgentMissing):
+		return ExitUsage
+	case errors.Is(err, review.ErrNotFound):
+		return ExitNotFound
 	case errors.Is(err, planparse.ErrInvalid), errors.Is(err, planparse.ErrUnreadable):
 		return ExitPlanInvalid
 	case errors.Is(err, gitops.ErrRepoState), errors.Is(err, gitops.ErrLocked),

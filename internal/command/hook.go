@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
@@ -28,38 +29,45 @@ const (
 	chainedName = "pre-push.planx-chained"
 )
 
-func newHookCmd(stdio *IO) *cli.Command {
+func newHookCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &hookOptions{}
+	rerun := &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the plan's gates before each push", Destination: &o.RerunGates}
 	return &cli.Command{
 		Name:  "hook",
 		Usage: "install or remove a pre-push hook that runs planx verify on what is pushed",
-		Description: "install writes a pre-push hook into git's hooks directory (core.hooksPath is honoured).\n" +
-			"An existing pre-push hook is kept as pre-push.planx-chained and runs first, with the same\n" +
-			"input; uninstall puts it back. The hook runs the planx that installed it (its absolute path),\n" +
-			"or planx from PATH when that file is gone. See docs/review.md.",
+		Description: describe(`install writes a pre-push hook into git's hooks directory (core.hooksPath is honoured).
+An existing pre-push hook is kept as pre-push.planx-chained and runs first, with the same
+input; uninstall puts it back. The hook runs the planx that installed it (its absolute path),
+or planx from PATH when that file is gone. See docs/review.md.`,
+			"planx hook install",
+			"planx hook install --rerun-gates",
+			"planx hook uninstall"),
 		Commands: []*cli.Command{
 			{
 				Name:  "install",
 				Usage: "install the pre-push hook (idempotent)",
-				Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the plan's gates before each push"}},
+				Flags: []cli.Flag{rerun},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runHookInstall(ctx, hookOptions{Dir: cmd.String("C"), RerunGates: cmd.Bool("rerun-gates")}, stdio)
+					o.Dir = g.dir
+					return dispatch(ctx, g, *o, stdio, runHookInstall)
 				},
 			},
 			{
 				Name:  "uninstall",
 				Usage: "remove the pre-push hook, restoring a chained one",
-				Flags: []cli.Flag{dirFlag()},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runHookUninstall(ctx, hookOptions{Dir: cmd.String("C")}, stdio)
+					o.Dir = g.dir
+					return dispatch(ctx, g, *o, stdio, runHookUninstall)
 				},
 			},
 			{
 				// What the installed script calls; git's stdin lines come through.
 				Name:   "pre-push",
 				Hidden: true,
-				Flags:  []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "rerun-gates"}},
+				Flags:  []cli.Flag{rerun},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runPrePush(ctx, hookOptions{Dir: cmd.String("C"), RerunGates: cmd.Bool("rerun-gates")}, stdio)
+					o.Dir = g.dir
+					return dispatch(ctx, g, *o, stdio, runPrePush)
 				},
 			},
 		},
@@ -97,7 +105,7 @@ printf '%s' "$input" | "$planx" hook pre-push` + flags + `
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func hookPaths(ctx context.Context, dir string) (hook, chained string, err error) {
-	repo, err := openReviewRepo(ctx, dir)
+	repo, err := openRepo(ctx, dir)
 	if err != nil {
 		return "", "", err
 	}
@@ -143,15 +151,8 @@ func runHookInstall(ctx context.Context, o hookOptions, stdio *IO) error {
 		}
 		fmt.Fprintf(stdio.Out, "planx: kept your pre-push hook as %s; it runs first\n", chained)
 	}
-	if err := os.MkdirAll(filepath.Dir(hook), 0o755); err != nil {
-		return fmt.Errorf("hook install: %w", err)
-	}
-	// Write then rename, so a push running meanwhile never sees half a script.
-	tmp := hook + ".planx-tmp"
-	if err := os.WriteFile(tmp, []byte(hookScript(o.Planx, o.RerunGates)), 0o755); err != nil {
-		return fmt.Errorf("hook install: %w", err)
-	}
-	if err := os.Rename(tmp, hook); err != nil {
+	// Atomic, so a push running meanwhile never sees half a script.
+	if err := fsutil.WriteAtomic(hook, []byte(hookScript(o.Planx, o.RerunGates)), 0o755); err != nil {
 		return fmt.Errorf("hook install: %w", err)
 	}
 	fmt.Fprintf(stdio.Out, "planx: pre-push hook installed at %s (runs %s)\n", hook, o.Planx)
@@ -195,7 +196,7 @@ func runHookUninstall(ctx context.Context, o hookOptions, stdio *IO) error {
 // known here, else the latest run reachable from the local tip (a new branch,
 // or a remote tip this clone never fetched). Deletions are skipped.
 func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
@@ -26,32 +27,36 @@ type logOptions struct {
 	All     bool // read the whole history, not only back to the oldest run refs/planx/runs records
 }
 
-func newLogCmd(stdio *IO) *cli.Command {
+func newLogCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &logOptions{}
 	return &cli.Command{
 		Name:      "log",
 		Usage:     "list planx runs, newest first, with each task's commit, status and gates, read from commit trailers",
 		ArgsUsage: "[PLAN]",
-		Description: "log reads the first-parent history of HEAD: it needs nothing but the commits, so it works\n" +
-			"on a fresh clone. It stops at the oldest run this clone recorded in refs/planx/runs/ (planx run\n" +
-			"writes one ref per run), so years of history before planx are not read; --all reads it all\n" +
-			"(a clone without those refs always does). With PLAN only that plan's runs are listed.\n" +
-			"JSON output follows docs/schema/log.json.",
+		Description: describe(`log reads the first-parent history of HEAD: it needs nothing but the commits, so it works
+on a fresh clone. It stops at the oldest run this clone recorded in refs/planx/runs/ (planx run
+writes one ref per run), so years of history before planx are not read; --all reads it all
+(a clone without those refs always does). With PLAN only that plan's runs are listed.
+JSON output follows docs/schema/log.json.`,
+			"planx log",
+			"planx log -n 1 memory-bank/plan/x.md",
+			"planx log --notes --all",
+			"planx log --json | jq '.runs[0].tasks[].status'"),
 		Flags: []cli.Flag{
-			dirFlag(),
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/log.json)"},
-			&cli.IntFlag{Name: "max-runs", Aliases: []string{"n"}, Usage: "list at most `N` runs (reading stops there)"},
-			&cli.BoolFlag{Name: "notes", Usage: "print each task's gate output note (refs/notes/planx) whole"},
-			&cli.BoolFlag{Name: "all", Usage: "read the whole history, also before the oldest run recorded in refs/planx/runs/ (runs made in other clones)"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/log.json)", Destination: &o.JSON},
+			&cli.IntFlag{Name: "max-runs", Aliases: []string{"n"}, Usage: "list at most `N` runs (reading stops there); 0 means no limit", Destination: &o.MaxRuns},
+			&cli.BoolFlag{Name: "notes", Usage: "print each task's gate output note (refs/notes/planx) whole", Destination: &o.Notes},
+			&cli.BoolFlag{Name: "all", Usage: "read the whole history, also before the oldest run recorded in refs/planx/runs/ (runs made in other clones)", Destination: &o.All},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() > 1 {
 				return fmt.Errorf("%w: log takes at most one PLAN argument", errUsage)
 			}
-			if cmd.Int("max-runs") < 0 {
+			if o.MaxRuns < 0 {
 				return fmt.Errorf("%w: --max-runs must not be negative", errUsage)
 			}
-			return runLog(ctx, logOptions{Dir: cmd.String("C"), Plan: cmd.Args().First(), JSON: cmd.Bool("json"),
-				MaxRuns: int(cmd.Int("max-runs")), Notes: cmd.Bool("notes"), All: cmd.Bool("all")}, stdio)
+			o.Dir, o.Plan = g.dir, cmd.Args().First()
+			return dispatch(ctx, g, *o, stdio, runLog)
 		},
 	}
 }
@@ -59,8 +64,8 @@ func newLogCmd(stdio *IO) *cli.Command {
 // logTask is a task commit as `planx log --json` prints it.
 type logTask struct {
 	review.TaskCommit
-	Status string  `json:"status"`
-	Note   *string `json:"note"` // gate output note; null when none
+	Status record.TaskStatus `json:"status"`
+	Note   *string           `json:"note"` // gate output note; null when none
 }
 
 type logRun struct {
@@ -77,7 +82,7 @@ type logReport struct {
 }
 
 func runLog(ctx context.Context, o logOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}
@@ -104,13 +109,8 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 		lr := logRun{Run: r, Tasks: []logTask{}}
 		for _, t := range r.Tasks {
 			lt := logTask{TaskCommit: t, Status: t.Status()}
-			note, err := repo.Note(ctx, review.NoteRef, t.Commit)
-			if err != nil {
+			if lt.Note, err = gateNote(ctx, repo, t.Commit); err != nil {
 				return err
-			}
-			if note != nil {
-				s := string(note)
-				lt.Note = &s
 			}
 			lr.Tasks = append(lr.Tasks, lt)
 		}
@@ -198,12 +198,23 @@ func indent(s, prefix string) string {
 	return strings.Join(lines, "") + "\n"
 }
 
-// openReviewRepo opens the repository at dir ("" for the current directory).
-func openReviewRepo(ctx context.Context, dir string) (*gitops.Repo, error) {
+// openRepo opens the repository at dir (-C; "" for the current directory).
+func openRepo(ctx context.Context, dir string) (*gitops.Repo, error) {
 	if dir == "" {
 		dir = "."
 	}
 	return gitops.Open(ctx, dir)
+}
+
+// gateNote is the gate output note of a task commit (refs/notes/planx),
+// nil when it has none.
+func gateNote(ctx context.Context, repo *gitops.Repo, sha gitops.SHA) (*string, error) {
+	note, err := repo.Note(ctx, record.NoteRef, sha)
+	if note == nil || err != nil {
+		return nil, err
+	}
+	s := string(note)
+	return &s, nil
 }
 
 // reviewPlanArg turns a plan argument into the repo-relative path the Refs

@@ -7,44 +7,48 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-func newResumeCmd(stdio *IO) *cli.Command {
+// resumeOptions are the flags of `planx resume` and `planx skip`.
+type resumeOptions struct {
+	out         outputOptions
+	acceptDrift bool
+	retry       bool // resume only
+}
+
+// executor returns the options the executor takes for a run in dir.
+func (o resumeOptions) executor(dir string, stdio *IO) executor.ResumeOptions {
+	return executor.ResumeOptions{Dir: dir, AcceptDrift: o.acceptDrift, Retry: o.retry, Output: o.out.output(stdio)}
+}
+
+func newResumeCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &resumeOptions{}
 	return &cli.Command{
 		Name:    "resume",
 		Aliases: []string{"continue"},
 		Usage:   "continue a stopped run: commit the stopped task as fixed or done by hand, then go on",
-		Flags: []cli.Flag{dirFlag(), ciFlag(), jsonEventsFlag(), acceptDriftFlag(),
-			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again"},
+		Description: describe(`resume continues a run that stopped at a failed or manual task, like git rebase --continue.
+What is done is read from git. The stopped task's work in the tree is verified, gated and
+committed as it stands (you fixed it or did it by hand); with --retry what its attempt changed
+is discarded and the task runs again. Then the remaining tasks run.`,
+			"planx resume",
+			"planx resume --retry",
+			"planx resume --accept-drift   # go on although a committed task's text changed"),
+		Flags: []cli.Flag{ciFlag(&o.out), jsonEventsFlag(&o.out), acceptDriftFlag(o),
+			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again", Destination: &o.retry},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			o := resumeOptions(cmd, stdio)
-			o.Retry = cmd.Bool("retry")
-			_, err := executor.Resume(ctx, o)
-			return inCI(ciMode(cmd), err)
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			return inCI(o.out.isCI(), dispatch(ctx, g, o.executor(g.dir, stdio), stdio, runResume))
 		},
 	}
 }
 
-func newSkipCmd(stdio *IO) *cli.Command {
-	return &cli.Command{
-		Name:  "skip",
-		Usage: "skip the stopped task (discarding what its attempt changed) and go on",
-		Flags: []cli.Flag{dirFlag(), ciFlag(), jsonEventsFlag(), acceptDriftFlag()},
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			_, err := executor.Skip(ctx, resumeOptions(cmd, stdio))
-			return inCI(ciMode(cmd), err)
-		},
-	}
+func runResume(ctx context.Context, o executor.ResumeOptions, _ *IO) error {
+	_, err := executor.Resume(ctx, o)
+	return err
 }
 
-// resumeOptions fills the options resume, skip and abort share.
-func resumeOptions(cmd *cli.Command, stdio *IO) executor.ResumeOptions {
-	return executor.ResumeOptions{
-		Dir:         cmd.String("C"),
-		AcceptDrift: cmd.Bool("accept-drift"),
-		Output:      outputFor(cmd, stdio),
-	}
-}
-
-func acceptDriftFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "accept-drift", Usage: "go on although committed tasks changed in the plan"}
+func acceptDriftFlag(o *resumeOptions) cli.Flag {
+	return &cli.BoolFlag{Name: "accept-drift", Usage: "go on although committed tasks changed in the plan", Destination: &o.acceptDrift}
 }

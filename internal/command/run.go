@@ -10,100 +10,98 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// runOptions are `planx run`'s flags.
+// runOptions are `planx run`'s flags and argument, bound by newRunCmd.
 type runOptions struct {
-	exec executor.Options
+	exec   executor.Options
+	format string
+	out    outputOptions
 }
 
-func newRunCmd(stdio *IO) *cli.Command {
+func newRunCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &runOptions{}
+	e := &o.exec
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a plan: rollback commit, then per task execute, verify, gate and commit",
 		ArgsUsage: "PLAN",
+		Description: describe(`run checks the repository (no merge or rebase in progress, HEAD on a branch, the plan
+valid), commits everything uncommitted as a rollback commit, then takes each open task in
+dependency order: runs its steps (or the agent, or stops for a person at a manual task),
+verifies with git that it changed what it declared, runs the quality gates and commits it
+as "T001: title" with Planx-* trailers. A failure stops the run with the task's changes in
+the work tree; planx resume, skip and abort continue like git rebase.`,
+			"planx run --dry-run memory-bank/plan/x.md",
+			"planx run memory-bank/plan/x.md",
+			"planx run --agent claude --attempts 3 --task-timeout 20m plan.md",
+			"planx -C ../other-repo run --ci --json plan.md"),
 		Flags: []cli.Flag{
-			dirFlag(),
-			&cli.StringFlag{Name: "format", Usage: "plan dialect (native, speckit, kiro, superpowers, phased, taskmaster); detected when unset"},
-			&cli.BoolFlag{Name: "all", Usage: "also run tasks already ticked done in the plan"},
-			&cli.BoolFlag{Name: "require-clean", Usage: "refuse a dirty work tree instead of snapshotting it in the rollback commit"},
-			&cli.BoolFlag{Name: "allow-detached", Usage: "run on a detached HEAD"},
-			&cli.BoolFlag{Name: "no-verify", Usage: "skip the pre-commit and commit-msg hooks on task commits"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the order, steps and gates, change nothing"},
-			&cli.DurationFlag{Name: "step-timeout", Usage: "time limit of one step (Go duration, e.g. 5m)"},
-			&cli.DurationFlag{Name: "task-timeout", Usage: "time limit of one task's steps"},
-			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command, or name@timeout=command such as --gate 'test@5m=go test ./...' (repeatable; default timeout 10m)"},
-			&cli.StringFlag{Name: "log-dir", Usage: "directory of execution logs (default memory-bank/execute)"},
-			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin"},
-			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (default 1)"},
-			&cli.BoolFlag{Name: "strict-files", Usage: "fail a task that changes files outside its declared Files"},
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "consent to HIGH and CRITICAL steps without being asked (see planx run --dry-run)"},
-			&cli.BoolFlag{Name: "require-approval", Usage: "refuse a plan that is not approved as it stands (planx approve)"},
-			ciFlag(), jsonEventsFlag(),
+			&cli.StringFlag{Name: "format", Usage: "plan dialect (native, speckit, kiro, superpowers, phased, taskmaster); detected when unset", Destination: &o.format},
+			&cli.BoolFlag{Name: "all", Usage: "also run tasks already ticked done in the plan", Destination: &e.All},
+			&cli.BoolFlag{Name: "require-clean", Usage: "refuse a dirty work tree instead of snapshotting it in the rollback commit", Destination: &e.RequireClean},
+			&cli.BoolFlag{Name: "allow-detached", Usage: "run on a detached HEAD", Destination: &e.AllowDetached},
+			&cli.BoolFlag{Name: "no-verify", Usage: "skip the pre-commit and commit-msg hooks on task commits", Destination: &e.NoVerify},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the order, steps and gates, change nothing", Destination: &e.DryRun},
+			&cli.DurationFlag{Name: "step-timeout", Usage: "time limit of one step (Go duration, e.g. 5m); 0 means no limit", Destination: &e.StepTimeout},
+			&cli.DurationFlag{Name: "task-timeout", Usage: "time limit of one task's steps; 0 means no limit (an agent still stops after 30m)", Destination: &e.TaskTimeout},
+			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command, or name@timeout=command such as --gate 'test@5m=go test ./...' (repeatable; default timeout 10m)", Destination: &e.Gates},
+			&cli.StringFlag{Name: "log-dir", Usage: "directory of execution logs (when unset: log_dir of .planx.yaml, else memory-bank/execute)", Destination: &e.LogDir},
+			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin", Destination: &e.Agent},
+			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (attempts in .planx.yaml changes the default)", Value: 1, Destination: &e.Attempts},
+			&cli.BoolFlag{Name: "strict-files", Usage: "fail a task that changes files outside its declared Files", Destination: &e.StrictFiles},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "consent to HIGH and CRITICAL steps without being asked (see planx run --dry-run)", Destination: &e.Yes},
+			&cli.BoolFlag{Name: "require-approval", Usage: "refuse a plan that is not approved as it stands (planx approve)", Destination: &e.RequireApproval},
+			ciFlag(&o.out), jsonEventsFlag(&o.out),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 1 {
 				return fmt.Errorf("%w: run takes exactly one PLAN argument (planx run memory-bank/plan/x.md)", errUsage)
 			}
-			opts := runOptions{
-				exec: executor.Options{
-					PlanPath:        cmd.Args().First(),
-					Dir:             cmd.String("C"),
-					Format:          planparse.Format(cmd.String("format")),
-					All:             cmd.Bool("all"),
-					RequireClean:    cmd.Bool("require-clean"),
-					AllowDetached:   cmd.Bool("allow-detached"),
-					NoVerify:        cmd.Bool("no-verify"),
-					DryRun:          cmd.Bool("dry-run"),
-					StepTimeout:     cmd.Duration("step-timeout"),
-					TaskTimeout:     cmd.Duration("task-timeout"),
-					Gates:           cmd.StringSlice("gate"),
-					LogDir:          cmd.String("log-dir"),
-					Agent:           cmd.String("agent"),
-					Attempts:        cmd.Int("attempts"),
-					StrictFiles:     cmd.Bool("strict-files"),
-					Yes:             cmd.Bool("yes"),
-					RequireApproval: cmd.Bool("require-approval"),
-					In:              stdio.In,
-				},
+			e.PlanPath, e.Dir = cmd.Args().First(), g.dir
+			// .planx.yaml may set attempts: pass "unset" on unless given.
+			if !cmd.IsSet("attempts") {
+				e.Attempts = 0
 			}
-			opts.exec.Output = outputFor(cmd, stdio)
-			return inCI(ciMode(cmd), runRun(ctx, opts, stdio))
+			return inCI(o.out.isCI(), dispatch(ctx, g, *o, stdio, runRun))
 		},
 	}
 }
 
 // runRun is `planx run` without the flag parsing.
-func runRun(ctx context.Context, opts runOptions, stdio *IO) error {
-	_, err := executor.Run(ctx, opts.exec)
+func runRun(ctx context.Context, o runOptions, stdio *IO) error {
+	o.exec.Format = planparse.Format(o.format)
+	o.exec.In = stdio.In
+	o.exec.Output = o.out.output(stdio)
+	_, err := executor.Run(ctx, o.exec)
 	return err
 }
 
-func dirFlag() cli.Flag {
-	return &cli.StringFlag{Name: "C", Usage: "run as if planx was started in `DIR`"}
+// outputOptions are the flags that choose how a run reports.
+type outputOptions struct {
+	ci   bool
+	json bool
 }
 
-func ciFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "ci", Usage: "CI mode: plain output, never prompt (default when CI=true)"}
+func ciFlag(o *outputOptions) cli.Flag {
+	return &cli.BoolFlag{Name: "ci", Usage: "CI mode: plain output, never prompt (default when CI=true)", Destination: &o.ci}
 }
 
-func ciMode(cmd *cli.Command) bool {
-	return cmd.Bool("ci") || os.Getenv("CI") == "true"
+func jsonEventsFlag(o *outputOptions) cli.Flag {
+	return &cli.BoolFlag{Name: "json", Usage: "print one JSON event per line (run, task, step, gate, warning); progress goes to stderr", Destination: &o.json}
 }
 
-func jsonEventsFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "json", Usage: "print one JSON event per line (run, task, step, gate, warning); progress goes to stderr"}
-}
+// isCI is --ci, or CI=true in the environment as CI services set it.
+func (o outputOptions) isCI() bool { return o.ci || os.Getenv("CI") == "true" }
 
-// outputFor decides how a run reports: a live view on a terminal, plain
+// output decides how a run reports: a live view on a terminal, plain
 // lines in CI or with --ci, JSON events with --json, and GitHub Actions
 // annotations and a step summary when GITHUB_ACTIONS=true.
-func outputFor(cmd *cli.Command, stdio *IO) executor.Output {
-	ci := ciMode(cmd)
-	tty := stdio.Terminal && !ci
+func (o outputOptions) output(stdio *IO) executor.Output {
+	tty := stdio.Terminal && !o.isCI()
 	gh := os.Getenv("GITHUB_ACTIONS") == "true"
-	o := executor.Output{Out: stdio.Out, Err: stdio.Err, Terminal: tty,
-		Color: tty && os.Getenv("NO_COLOR") == "", JSON: cmd.Bool("json"), GitHub: gh}
+	out := executor.Output{Out: stdio.Out, Err: stdio.Err, Terminal: tty,
+		Color: tty && os.Getenv("NO_COLOR") == "", JSON: o.json, GitHub: gh}
 	if gh {
-		o.SummaryPath = os.Getenv("GITHUB_STEP_SUMMARY")
+		out.SummaryPath = os.Getenv("GITHUB_STEP_SUMMARY")
 	}
-	return o
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
@@ -16,34 +17,41 @@ type showOptions struct {
 	JSON bool
 }
 
-func newShowCmd(stdio *IO) *cli.Command {
+func newShowCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &showOptions{}
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show one task's commit: trailers, gates with their output note, and its execution log section",
 		ArgsUsage: "T003|COMMIT",
-		Description: "show T003 looks the task up in the most recent run reachable from HEAD; show COMMIT takes\n" +
-			"any revision naming a task commit. The gate output note (refs/notes/planx) is printed when present.",
-		Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"}},
+		Description: describe(`show T003 looks the task up in the most recent run reachable from HEAD; show COMMIT takes
+any revision naming a task commit. It prints the commit's Planx-* trailers, the gates it
+passed, the gate output note (refs/notes/planx) when present and the task's section of the
+execution log. A task or commit that does not exist exits 8.`,
+			"planx show T003",
+			"planx show HEAD~2",
+			"planx show --json T001 | jq .gates"),
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object", Destination: &o.JSON}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() != 1 {
 				return fmt.Errorf("%w: show takes one task id or commit (planx show T003)", errUsage)
 			}
-			return runShow(ctx, showOptions{Dir: cmd.String("C"), What: cmd.Args().First(), JSON: cmd.Bool("json")}, stdio)
+			o.Dir, o.What = g.dir, cmd.Args().First()
+			return dispatch(ctx, g, *o, stdio, runShow)
 		},
 	}
 }
 
 type showReport struct {
 	review.TaskCommit
-	Run        string  `json:"run"`
-	Status     string  `json:"status"`
-	Note       *string `json:"note"`
-	LogPath    string  `json:"log_path"`
-	LogSection string  `json:"log_section"`
+	Run        string            `json:"run"`
+	Status     record.TaskStatus `json:"status"`
+	Note       *string           `json:"note"`
+	LogPath    string            `json:"log_path"`
+	LogSection string            `json:"log_section"`
 }
 
 func runShow(ctx context.Context, o showOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}
@@ -60,13 +68,8 @@ func runShow(ctx context.Context, o showOptions, stdio *IO) error {
 		}
 	}
 	rep.Status = rep.TaskCommit.Status()
-	note, err := repo.Note(ctx, review.NoteRef, rep.Commit)
-	if err != nil {
+	if rep.Note, err = gateNote(ctx, repo, rep.Commit); err != nil {
 		return err
-	}
-	if note != nil {
-		s := string(note)
-		rep.Note = &s
 	}
 	if rep.LogPath, rep.LogSection, err = review.LogSection(ctx, repo, rep.TaskCommit); err != nil {
 		return err
@@ -94,7 +97,7 @@ func writeShowText(w io.Writer, r showReport) {
 		fmt.Fprintf(w, "problem   %s\n", p)
 	}
 	if r.Note != nil {
-		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s", review.NoteRef, r.Commit.Short(), indent(*r.Note, "  "))
+		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s", record.NoteRef, r.Commit.Short(), indent(*r.Note, "  "))
 	}
 	switch {
 	case r.LogPath == "":

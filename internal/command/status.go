@@ -10,18 +10,31 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
+// statusOptions are `planx status`'s flags.
 type statusOptions struct {
 	dir  string
 	json bool
 }
 
-func newStatusCmd(stdio *IO) *cli.Command {
+func newStatusCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &statusOptions{}
 	return &cli.Command{
 		Name:  "status",
 		Usage: "show the run in progress: each task's state, drift, what to do next (exit 3 when stopped on a failure, 6 on drift)",
-		Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "json", Usage: "print one JSON object"}},
+		Description: describe(`status reads the stopped or running run's state and git: which tasks are committed, which
+one stopped and why, whether the plan drifted from committed tasks, who holds the lock, and
+the command to go on with. It changes nothing, and in a repository that never ran planx it
+says so and creates nothing.`,
+			"planx status",
+			"planx status --json | jq .next",
+			"planx -C ../service status"),
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object", Destination: &o.json}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runStatus(ctx, statusOptions{dir: cmd.String("C"), json: cmd.Bool("json")}, stdio)
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			o.dir = g.dir
+			return dispatch(ctx, g, *o, stdio, runStatus)
 		},
 	}
 }

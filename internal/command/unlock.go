@@ -5,35 +5,46 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/executor"
-	"github.com/planx-dev/planx/gitops"
 	"github.com/urfave/cli/v3"
 )
 
-func newUnlockCmd(stdio *IO) *cli.Command {
+// unlockOptions are `planx unlock`'s flags.
+type unlockOptions struct {
+	dir   string
+	force bool
+}
+
+func newUnlockCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &unlockOptions{}
 	return &cli.Command{
 		Name:  "unlock",
-		Usage: "check the work tree's run lock: an OS lock, released when its planx exits however it exits; refused while a live planx holds it",
-		Flags: []cli.Flag{dirFlag(), &cli.BoolFlag{Name: "force", Usage: "required"}},
+		Usage: "check the work tree's run lock, refusing while a live planx holds it",
+		Description: describe(`The run lock is an OS lock (flock) on .git/planx/run.lock, held by the one planx that runs,
+resumes, skips or aborts in this work tree; the kernel releases it when that planx exits,
+however it exits (even kill -9), so a lock never goes stale. unlock --force refuses while a
+live planx holds it, naming its pid (stop that planx instead), and otherwise says the lock
+is free. It does not touch the stopped run's state: resume, skip or abort it as before.`,
+			"planx unlock --force",
+			"planx status && planx -C ../service unlock --force"),
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "required", Destination: &o.force}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if !cmd.Bool("force") {
+			if !o.force {
 				return fmt.Errorf("%w: unlock removes a lock another planx may hold; pass --force", errUsage)
 			}
-			repo, err := gitops.Open(ctx, firstNonEmptyStr(cmd.String("C"), "."))
-			if err != nil {
-				return err
-			}
-			msg, err := executor.Unlock(repo)
-			if err == nil {
-				fmt.Fprintf(stdio.Out, "planx: %s\n", msg)
-			}
-			return err
+			o.dir = g.dir
+			return dispatch(ctx, g, *o, stdio, runUnlock)
 		},
 	}
 }
 
-func firstNonEmptyStr(a, b string) string {
-	if a != "" {
-		return a
+func runUnlock(ctx context.Context, o unlockOptions, stdio *IO) error {
+	repo, err := openRepo(ctx, o.dir)
+	if err != nil {
+		return err
 	}
-	return b
+	msg, err := executor.Unlock(repo)
+	if err == nil {
+		fmt.Fprintf(stdio.Out, "planx: %s\n", msg)
+	}
+	return err
 }

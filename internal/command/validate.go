@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -19,29 +20,44 @@ type validateOptions struct {
 	Format planparse.Format
 }
 
-func newValidateCmd(stdio *IO) *cli.Command {
+func newValidateCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &validateOptions{}
+	format := "auto"
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "parse a plan and report its tasks and problems",
 		ArgsUsage: "PLAN",
-		Description: "validate prints the tasks planx would run (ID, label, status, dependencies, title)\n" +
-			"and every diagnostic as path:line: severity: message (hint). It exits 4 when the plan\n" +
-			"has errors; warnings alone exit 0.",
+		Description: describe(`validate prints the tasks planx would run (ID, label, status, dependencies, title)
+and every diagnostic as path:line: severity: message (hint). It exits 4 when the plan
+has errors; warnings alone exit 0. It reads only the plan: no repository is needed.`,
+			"planx validate memory-bank/plan/x.md",
+			"planx validate --format speckit specs/001/tasks.md",
+			"planx validate --json plan.md | jq '.diagnostics'"),
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of a table"},
-			&cli.StringFlag{Name: "format", Usage: "plan dialect: auto, " + formatNames(), Value: "auto"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object instead of a table", Destination: &o.JSON},
+			&cli.StringFlag{Name: "format", Usage: "plan dialect: auto, " + formatNames(), Value: format, Destination: &format},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() != 1 {
 				return fmt.Errorf("%w: validate takes exactly one plan file, got %d arguments", errUsage, cmd.NArg())
 			}
-			format, err := planparse.ParseFormat(cmd.String("format"))
-			if err != nil {
+			var err error
+			if o.Format, err = planparse.ParseFormat(format); err != nil {
 				return fmt.Errorf("%w: --format: %v", errUsage, err)
 			}
-			return runValidate(ctx, validateOptions{Path: cmd.Args().First(), JSON: cmd.Bool("json"), Format: format}, stdio)
+			o.Path = inDir(g.dir, cmd.Args().First())
+			return dispatch(ctx, g, *o, stdio, runValidate)
 		},
 	}
+}
+
+// inDir resolves a relative path given on the command line against -C DIR,
+// as git -C does.
+func inDir(dir, p string) string {
+	if dir == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
 }
 
 func formatNames() string {

@@ -21,41 +21,44 @@ type verifyOptions struct {
 	JSON       bool
 }
 
-func newVerifyCmd(stdio *IO) *cli.Command {
+func newVerifyCmd(stdio *IO, g *globalOptions) *cli.Command {
+	o := &verifyOptions{}
 	return &cli.Command{
 		Name:      "verify",
 		Usage:     "check from git history alone that each task commit proves its task (for pre-push hooks and CI)",
 		ArgsUsage: "[A..B]",
-		Description: "Without a range, verify checks every task commit of the most recent run reachable from HEAD;\n" +
-			"with A..B, the task commits in it. Each must have well-formed trailers, name a task still in the\n" +
-			"plan with the same text (else drift: exit 6, with a diff), record its gates as passed (else exit 3),\n" +
-			"come after its dependencies and change more than the plan and the log. Plan tasks not done yet are\n" +
-			"warnings. --rerun-gates runs the plan's gates again on the tip in a temporary worktree.\n" +
-			"A shallow clone cut inside a run exits 5: fetch the whole history (fetch-depth: 0).\n" +
-			"JSON output follows docs/schema/verify.json.",
+		Description: describe(`Without a range, verify checks every task commit of the most recent run reachable from HEAD;
+with A..B, the task commits in it. Each must have well-formed trailers, name a task still in the
+plan with the same text (else drift: exit 6, with a diff), record its gates as passed (else exit 3),
+come after its dependencies and change more than the plan and the log. Plan tasks not done yet are
+warnings. --rerun-gates runs the plan's gates again on the tip in a temporary worktree.
+A shallow clone cut inside a run exits 5: fetch the whole history (fetch-depth: 0).
+JSON output follows docs/schema/verify.json.`,
+			"planx verify",
+			"planx verify origin/main..HEAD",
+			"planx verify --rerun-gates --plan memory-bank/plan/x.md",
+			"planx verify --json | jq .tasks"),
 		Flags: []cli.Flag{
-			dirFlag(),
-			&cli.BoolFlag{Name: "rerun-gates", Usage: "run the plan's gates on the tip's tree in a temporary worktree"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/verify.json)"},
-			&cli.StringFlag{Name: "rev", Usage: "without a range, check the latest run reachable from `REV` instead of HEAD"},
-			&cli.StringFlag{Name: "plan", Usage: "only consider runs of this `PLAN`"},
+			&cli.BoolFlag{Name: "rerun-gates", Usage: "run the plan's gates on the tip's tree in a temporary worktree", Destination: &o.RerunGates},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/verify.json)", Destination: &o.JSON},
+			&cli.StringFlag{Name: "rev", Usage: "without a range, check the latest run reachable from `REV` instead of HEAD", Destination: &o.Rev},
+			&cli.StringFlag{Name: "plan", Usage: "only consider runs of this `PLAN`", Destination: &o.Plan},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() > 1 {
 				return fmt.Errorf("%w: verify takes at most one A..B range", errUsage)
 			}
-			o := verifyOptions{Dir: cmd.String("C"), Range: cmd.Args().First(), Rev: cmd.String("rev"),
-				Plan: cmd.String("plan"), RerunGates: cmd.Bool("rerun-gates"), JSON: cmd.Bool("json")}
+			o.Dir, o.Range = g.dir, cmd.Args().First()
 			if o.Range != "" && o.Rev != "" {
 				return fmt.Errorf("%w: give a range or --rev, not both", errUsage)
 			}
-			return runVerify(ctx, o, stdio)
+			return dispatch(ctx, g, *o, stdio, runVerify)
 		},
 	}
 }
 
 func runVerify(ctx context.Context, o verifyOptions, stdio *IO) error {
-	repo, err := openReviewRepo(ctx, o.Dir)
+	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
 		return err
 	}

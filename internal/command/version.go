@@ -3,10 +3,7 @@ package command
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 
 	"github.com/urfave/cli/v3"
 )
@@ -54,15 +51,7 @@ func (b Build) String() string { return fmt.Sprintf("%s (commit %s)", b.Version,
 // MainWithBuild is Main for the real binary: it adds --version and lists the
 // completion command (hidden by urfave/cli by default) in help.
 func MainWithBuild(ctx context.Context, args []string, stdio *IO, b Build) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	root := withBuild(newRoot(stdio), b.resolve(debug.ReadBuildInfo()))
-	err := root.Run(ctx, args)
-	code := exitCode(err)
-	if err != nil && code != ExitOK {
-		fmt.Fprintf(stdio.Err, "planx: %v\n", err)
-	}
-	return code
+	return runRoot(ctx, withBuild(newRoot(stdio), b.resolve(debug.ReadBuildInfo())), args, stdio)
 }
 
 func withBuild(root *cli.Command, b Build) *cli.Command {

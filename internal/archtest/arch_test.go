@@ -1,0 +1,213 @@
+package archtest
+
+import (
+	"bufio"
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/planx-dev/planx/"
+
+// mayImport is the table of docs/architecture.md: the planx packages each
+// part may import directly. Face (cmd/planx, internal/command) may import
+// anything and is not listed.
+var mayImport = map[string][]string{
+	"review":            {"planparse", "gitops", "gates", "record", "internal/linediff"},
+	"executor":          {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt"},
+	"approval":          {"planparse", "gitops", "risk"},
+	"risk":              {"planparse"},
+	"agent":             {"planparse"},
+	"planparse":         {},
+	"gates":             {"planparse", "internal/proc"},
+	"execlog":           {"planparse", "record", "internal/fsutil"},
+	"gitops":            {},
+	"record":            {},
+	"internal/proc":     {},
+	"internal/fsutil":   {},
+	"internal/linediff": {},
+	"internal/prompt":   {},
+}
+
+// never are the arrows that must not appear even indirectly: what a
+// package reaches through its whole dependency graph.
+var never = map[string][]string{
+	// Parsing knows no repository and no run; a gate is a command; the
+	// loop, not the log, commits; git knows nothing of planx.
+	"planparse": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates"},
+	"gates":     {"gitops", "executor", "review", "approval", "agent", "execlog"},
+	"execlog":   {"gitops", "executor", "review", "approval", "risk", "agent", "gates"},
+	"gitops":    {"executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "record"},
+	"record":    {"executor", "review", "gitops", "execlog", "planparse", "gates"},
+	// Review reads history, not the live run.
+	"review": {"executor", "agent", "approval", "risk", "execlog"},
+}
+
+type pkg struct {
+	path          string // relative to the module
+	imports, deps []string
+}
+
+// list runs go list on the module's packages (tests excluded: a test may
+// drive the executor to make history to read).
+func list(t *testing.T) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .Deps " "}}`, module+"...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	var pkgs []pkg
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "|")
+		pkgs = append(pkgs, pkg{path: strings.TrimPrefix(f[0], module), imports: own(f[1]), deps: own(f[2])})
+	}
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found only %d packages:\n%s", len(pkgs), out)
+	}
+	return pkgs
+}
+
+// own keeps the planx packages of a space-separated import list.
+func own(list string) []string {
+	var out []string
+	for _, p := range strings.Fields(list) {
+		if rel, ok := strings.CutPrefix(p, module); ok {
+			out = append(out, rel)
+		}
+	}
+	return out
+}
+
+func isFace(p string) bool { return p == "cmd/planx" || p == "internal/command" }
+
+// TestImportTable checks every direct import against the table, that
+// nothing but Face imports the executor or internal/command, and that
+// every package is in the table (a new package must be placed in it).
+func TestImportTable(t *testing.T) {
+	for _, p := range list(t) {
+		if isFace(p.path) || p.path == "internal/gittest" || p.path == "internal/archtest" || strings.HasPrefix(p.path, "bench/") {
+			continue
+		}
+		allowed, ok := mayImport[p.path]
+		if !ok {
+			t.Errorf("%s is not in the import table of docs/architecture.md; place it there and in mayImport", p.path)
+			continue
+		}
+		for _, imp := range p.imports {
+			if !slices.Contains(allowed, imp) {
+				t.Errorf("%s imports %s: not allowed by docs/architecture.md", p.path, imp)
+			}
+		}
+		for _, d := range p.deps {
+			if d == "executor" || d == "internal/command" {
+				t.Errorf("%s depends on %s: only cmd/planx and internal/command may", p.path, d)
+			}
+		}
+	}
+}
+
+// TestNeverArrows checks the never-arrows through the whole dependency
+// graph: `go list -deps ./review | grep executor` printing nothing, and
+// its kin.
+func TestNeverArrows(t *testing.T) {
+	found := 0
+	for _, p := range list(t) {
+		forbidden, ok := never[p.path]
+		if !ok {
+			continue
+		}
+		found++
+		for _, d := range p.deps {
+			if slices.Contains(forbidden, d) {
+				t.Errorf("%s depends on %s (go list -deps ./%s | grep %s)", p.path, d, p.path, d)
+			}
+		}
+	}
+	if found != len(never) {
+		t.Fatalf("checked %d of the %d packages with never-arrows: one was renamed?", found, len(never))
+	}
+}
+
+// TestOnlyGitopsRunsGit looks for the program name "git" passed to a call
+// or put in a list (exec.Command("git", ...), Args: []string{"git", ...})
+// outside gitops and the test helpers. Comparing a word of a user's step
+// with "git" (the risk classifier) is not running it.
+func TestOnlyGitopsRunsGit(t *testing.T) {
+	root := moduleRoot(t)
+	fset := token.NewFileSet()
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			switch rel {
+			case "gitops", "internal/gittest", "bench", "memory-bank", ".git":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		checked++
+		ast.Inspect(f, func(n ast.Node) bool {
+			var args []ast.Expr
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				args = n.Args
+			case *ast.CompositeLit:
+				args = n.Elts
+			}
+			for _, a := range args {
+				if isGit(a) {
+					t.Errorf("%s: \"git\" as an argument outside gitops: only gitops runs git", fset.Position(a.Pos()))
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Fatalf("only %d Go files checked under %s", checked, root)
+	}
+}
+
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func isGit(e ast.Expr) bool {
+	lit, ok := e.(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return false
+	}
+	s, err := strconv.Unquote(lit.Value)
+	return err == nil && s == "git"
+}
