@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -90,8 +89,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	started := o.now()
 	runID := newRunID(started)
 	logDir := firstNonEmpty(o.LogDir, r.cfg.LogDir, "memory-bank/execute")
+	logPath, err := r.logPath(ctx, logDir, execlog.FileName(started, r.plan.Topic), runID)
+	if err != nil {
+		return nil, err
+	}
 	r.log = &execlog.Log{
-		Path:     path.Join(filepath.ToSlash(logDir), execlog.FileName(started, r.plan.Topic)),
+		Path:     logPath,
 		Title:    r.plan.Title,
 		Topic:    r.plan.Topic,
 		PlanPath: r.planRel,

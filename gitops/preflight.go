@@ -31,3 +31,17 @@ func (r *Repo) CheckSigning(ctx context.Context) error {
 	}
 	return err
 }
+
+// Ignored reports whether git's ignore rules (.gitignore files, info/exclude,
+// core.excludesFile) ignore the repo-relative path.
+func (r *Repo) Ignored(ctx context.Context, path string) (bool, error) {
+	_, err := r.run(ctx, nil, true, "check-ignore", "-q", "--no-index", "--", path)
+	var ge *GitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &ge) && ge.ExitCode == 1:
+		return false, nil
+	}
+	return false, err
+}
