@@ -174,6 +174,13 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 		r.out.runDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
 		return res, nil
 	}
+	if len(r.st.SkipPending) > 0 {
+		// The last task was skipped: its commit, which would have run the
+		// final gates, never happens.
+		if err := r.finalGates(ctx); err != nil {
+			return nil, err
+		}
+	}
 	r.log.Status, r.log.Finished = record.RunCompleted, r.o.now()
 	if err := r.log.WriteFile(r.repo.Root); err != nil {
 		return nil, err
