@@ -148,6 +148,7 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		default:
 			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 		}
+		r.checkIgnored(t)
 		if err != nil {
 			return err
 		}

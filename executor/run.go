@@ -45,6 +45,7 @@ type runner struct {
 	// pinChecked is the plan's last text checkPinned found to hold the
 	// run's tasks unchanged (ticks aside).
 	pinChecked []byte
+	ignored    []string // ignored entries that existed when the run (or resume) started
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -116,6 +117,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, t := range tasks {
 		r.st.ToRun = append(r.st.ToRun, t.ID)
 	}
+	r.noteIgnored(ctx)
 	base, err := r.rollback(ctx, head)
 	if err != nil {
 		return nil, err

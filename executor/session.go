@@ -46,6 +46,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	}
 	r.st, r.log = st, st.Log
 	r.cleanOrphans()
+	r.noteIgnored(ctx)
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err
 	}

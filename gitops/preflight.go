@@ -45,3 +45,20 @@ func (r *Repo) Ignored(ctx context.Context, path string) (bool, error) {
 	}
 	return false, err
 }
+
+// IgnoredEntries lists the ignored files and directories of the work tree
+// that exist now, a wholly ignored directory as one "dir/" entry (so a
+// node_modules costs one line, not a walk of its files).
+func (r *Repo) IgnoredEntries(ctx context.Context) ([]string, error) {
+	out, err := r.run(ctx, nil, true, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
