@@ -129,8 +129,8 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	for _, g := range lt.Gates {
 		o := record.GateOutput{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
 			Duration: g.Duration, TimedOut: g.TimedOut, Output: g.Tail}
-		if b, err := os.ReadFile(g.OutputPath); err == nil {
-			o.Output, o.Whole = string(b), true
+		if out, whole, err := readCapped(g.OutputPath, noteMax); err == nil {
+			o.Output, o.Whole = out, whole
 		}
 		gs = append(gs, o)
 	}

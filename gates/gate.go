@@ -12,6 +12,10 @@ import (
 // DefaultTimeout applies to a gate whose Timeout is zero.
 const DefaultTimeout = 10 * time.Minute
 
+// MaxOutput is how many bytes of a gate's output its file under
+// .git/planx/runs/ keeps; the tail in the log is kept whatever the size.
+const MaxOutput = 8 << 20
+
 // When says at which point of a run a gate runs.
 type When string
 
