@@ -51,9 +51,9 @@ type Spec struct {
 	// MaxOutput caps the bytes OutputPath keeps (0: no cap); what is past it
 	// is dropped from the file (counted in Result.Dropped, said at its end)
 	// while Live and the tail still see everything.
-	MaxOutput  int64
-	Live       io.Writer // optional copy of the output, e.g. a progress view
-	TailLines  int       // lines kept in Result.Tail; 0 means DefaultTailLines
+	MaxOutput int64
+	Live      io.Writer // optional copy of the output, e.g. a progress view
+	TailLines int       // lines kept in Result.Tail; 0 means DefaultTailLines
 	// Started, when set, is called with the child's process group id once it
 	// runs, so a caller can record it and clean up after a crash of its own.
 	Started func(pgid int)
