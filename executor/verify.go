@@ -146,10 +146,14 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 	if err := r.repo.ResetSoft(ctx, r.expect); err != nil {
 		return err
 	}
+	var authors []string
 	for i := len(own) - 1; i >= 0; i-- {
-		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
+		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body+"\n\n(author: "+own[i].Author+")"))
+		if !slices.Contains(authors, own[i].Author) {
+			authors = append(authors, own[i].Author)
+		}
 	}
-	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (kept at %s)", len(own), keep)
+	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (by %s; kept at %s)", len(own), strings.Join(authors, ", "), keep)
 	is := r.issue(t.ID, msg)
 	is.Resolution = "fixed: folded"
 	r.log.Issues = append(r.log.Issues, is)

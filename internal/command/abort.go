@@ -62,7 +62,7 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 	if len(res.Later) > 0 {
 		fmt.Fprintf(stdio.Out, "planx: %d commit(s) made on the branch after the run stopped are kept there too (git cherry-pick them back):\n", len(res.Later))
 		for _, c := range res.Later {
-			fmt.Fprintf(stdio.Out, "  %s %s\n", c.SHA.Short(), c.Subject)
+			fmt.Fprintf(stdio.Out, "  %s %s (%s)\n", c.SHA.Short(), c.Subject, c.Author)
 		}
 	}
 	if res.WorkRef != "" {
