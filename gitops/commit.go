@@ -86,6 +86,7 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 	g := r.runner
 	g.started = opts.Started
 	g.env = hookEnv()
+	g.hooks = true
 	out, err := g.write(ctx, []byte(message), args...)
 	if err != nil {
 		var ge *GitError

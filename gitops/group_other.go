@@ -7,5 +7,5 @@ import "os/exec"
 // ownProcessGroup is a no-op where there are no process groups.
 func ownProcessGroup(*exec.Cmd) {}
 
-// terminateGroup cannot signal a group here; the caller's wait bounds it.
-func terminateGroup(int) {}
+// stopHooks cannot reach a hook here; the caller's wait bounds it.
+func stopHooks(int) {}

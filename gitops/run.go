@@ -88,6 +88,7 @@ type runner struct {
 	// started, when set, gets git's process group (its own, see
 	// CommitOptions.Started) as soon as git runs.
 	started func(pgid int)
+	hooks   bool // the command runs the user's hooks (see interruptible)
 }
 
 func (g *runner) gitPath() string {
@@ -128,7 +129,7 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 		if g.started != nil {
 			g.started(cmd.Process.Pid)
 		}
-		err = interruptible(ctx, cmd)
+		err = interruptible(ctx, cmd, g.hooks)
 	}
 	if err == nil {
 		return stdout.Bytes(), nil
@@ -206,13 +207,16 @@ const (
 	stopWait = 10 * time.Second
 )
 
-// interruptible waits for git. When ctx ends first, git and its hooks get
-// SIGTERM (never SIGKILL: git's own handler then removes the index.lock or
-// ref lock it holds, where a kill would leave it behind) and planx waits
-// for git to exit, up to stopWait. A git that outlives that is left running
-// rather than killed; its pid is known to the caller (CommitOptions.Started)
+// interruptible waits for git. When ctx ends first, git itself is never
+// signalled: killed mid-write, git can leave its index.lock or a ref lock
+// behind (git write-tree does under SIGTERM). A git that runs the user's
+// hooks (hooks set) has its hooks, and what they started, terminated
+// instead (stopHooks), so the command fails the ordinary way and cleans
+// up; every other git command is short and is let finish. Either way planx
+// waits for git to exit up to stopWait; a git that outlives that is left
+// running, not killed: its pid is known to the caller (CommitOptions.Started)
 // and the next planx waits for it.
-func interruptible(ctx context.Context, cmd *exec.Cmd) error {
+func interruptible(ctx context.Context, cmd *exec.Cmd, hooks bool) error {
 	done := make(chan error, 1)
 	go func() {
 		err := cmd.Wait()
@@ -226,13 +230,24 @@ func interruptible(ctx context.Context, cmd *exec.Cmd) error {
 		return err
 	case <-ctx.Done():
 	}
-	terminateGroup(cmd.Process.Pid)
-	t := time.NewTimer(stopWait)
-	defer t.Stop()
-	select {
-	case err := <-done:
-		return err // nil when git finished its work before the signal landed
-	case <-t.C:
-		return fmt.Errorf("git (pid %d) still running %s after SIGTERM; left running: %w", cmd.Process.Pid, stopWait, ctx.Err())
+	stop := time.NewTimer(stopWait)
+	defer stop.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if hooks {
+			// Again and again: a hook may start processes after a signal.
+			stopHooks(cmd.Process.Pid)
+		}
+		select {
+		case err := <-done:
+			if err == nil {
+				return nil // git finished its work
+			}
+			return fmt.Errorf("%w (interrupted)", err)
+		case <-stop.C:
+			return fmt.Errorf("git (pid %d) still running %s after the interrupt; left running: %w", cmd.Process.Pid, stopWait, ctx.Err())
+		case <-tick.C:
+		}
 	}
 }

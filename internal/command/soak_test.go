@@ -58,7 +58,7 @@ func TestSoak(t *testing.T) {
 	}
 	t.Logf("soak %s: %d interrupted (INT %d, TERM %d, KILL %d; %d finished before the signal); "+
 		"resumes %d/%d identical to an uninterrupted run; aborts %d/%d identical to the pre-run state; "+
-		"stale index.lock %d; lost bytes %d",
+		"stale git locks (index.lock, ref locks) %d; lost bytes %d",
 		budget, c.runs, c.sig[syscall.SIGINT], c.sig[syscall.SIGTERM], c.sig[syscall.SIGKILL], c.early,
 		c.resumeOK, c.resumes, c.abortOK, c.aborts, c.staleLock, c.lost)
 	for _, f := range c.failures {
@@ -95,16 +95,17 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, want string, c *soakCo
 		c.early++
 		return ""
 	}
-	lock := filepath.Join(dir, ".git", "index.lock")
+	locks := gitLocks(dir)
 	if sig == syscall.SIGKILL {
 		// A git commit in flight outlives a killed planx; it finishes.
-		for i := 0; i < 200 && exists(lock); i++ {
+		for i := 0; i < 200 && len(locks) > 0; i++ {
 			time.Sleep(25 * time.Millisecond)
+			locks = gitLocks(dir)
 		}
 	}
-	if exists(lock) {
+	if len(locks) > 0 {
 		c.staleLock++
-		return fmt.Sprintf("%s: stale index.lock after the run exited (%v)\n%s", sig, err, out.String())
+		return fmt.Sprintf("%s: stale %s after the run exited (%v)\n%s", sig, strings.Join(locks, ", "), err, out.String())
 	}
 	// A signal before the run recorded anything stops it with nothing to
 	// resume or abort: then nothing may have changed either.
@@ -232,4 +233,17 @@ func planxIn(planx, dir string, args ...string) (string, error) {
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// gitLocks lists git's lock files (index.lock, HEAD.lock, ref locks) in
+// dir's .git; planx's own run lock is an OS lock whose file always stays.
+func gitLocks(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(filepath.Join(dir, ".git"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") && d.Name() != "run.lock" {
+			out = append(out, strings.TrimPrefix(p, dir+"/"))
+		}
+		return nil
+	})
+	return out
 }
