@@ -15,10 +15,10 @@ import (
 )
 
 // A pre-commit hook that is slow and leaves a child behind holding git's
-// output pipes must not make Ctrl-C or SIGTERM useless: planx stops git and
-// its hooks (SIGTERM to git's own process group, never SIGKILL, so git
-// removes its index.lock itself), exits 130 within a bound, and the run is
-// resumed to the same history as an uninterrupted one.
+// output pipes must not make Ctrl-C or SIGTERM useless: planx terminates the
+// hook and its children (never git itself, so git fails the commit and
+// removes its index.lock), exits 130 within a bound, and the run is resumed
+// to the same history as an uninterrupted one.
 func TestInterruptDuringSlowHook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for hooks")
