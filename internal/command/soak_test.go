@@ -29,7 +29,7 @@ const soakPlan = "---\ntopic: soak\ngates:\n  - name: check\n    command: sleep 
 // TestSoak interrupts planx at random moments with SIGINT, SIGTERM or SIGKILL,
 // then resumes or aborts, for as long as PLANX_SOAK says (e.g. 60s), and
 // counts: resumes identical to an uninterrupted run, aborts identical to the
-// pre-run state (HEAD, index entries, file bytes, status), stale git locks
+// pre-run state (HEAD, index entries, file bytes, status), stale git lock
 // files, lost bytes. Any miss fails the test; the counts are logged.
 func TestSoak(t *testing.T) {
 	budget, err := time.ParseDuration(os.Getenv("PLANX_SOAK"))
