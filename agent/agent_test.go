@@ -8,21 +8,43 @@ import (
 )
 
 func TestResolvePresetsAndCustom(t *testing.T) {
+	in := Input{Prompt: "do it", PromptFile: "/r/.git/planx/runs/x/T001-prompt-1.md", Files: []string{"a.go", "b.go"}, StateDir: "/s"}
+	want := map[string]string{
+		"claude":   "claude -p --permission-mode acceptEdits --allowedTools Bash,Read,Edit,Write,Glob,Grep",
+		"codex":    "codex exec --sandbox workspace-write -",
+		"aider":    "aider --yes-always --no-auto-commits --no-dirty-commits --no-gitignore --no-stream --no-pretty --no-check-update --no-show-release-notes --map-tokens 0 --chat-history-file /s/aider.chat.history.md --input-history-file /s/aider.input.history --message-file /r/.git/planx/runs/x/T001-prompt-1.md -- a.go b.go",
+		"gemini":   "gemini --approval-mode yolo --skip-trust -p Do the task described above.",
+		"opencode": "opencode run --auto Do the task described in the input.",
+	}
 	for _, name := range Presets() {
-		c, err := Resolve(name, "do it")
+		c, err := Resolve(name, in)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if c.Name != name || len(c.Argv) < 2 || c.Argv[len(c.Argv)-1] != "do it" || c.Shell != "" {
-			t.Fatalf("%s: %+v: want argv ending with the prompt", name, c)
+		if got := strings.Join(c.Argv, " "); got != want[name] || c.Shell != "" || c.Name != name {
+			t.Errorf("%s: argv %q, want %q", name, got, want[name])
+		}
+		for _, a := range c.Argv {
+			if strings.Contains(a, "do it") {
+				t.Errorf("%s: the prompt is on the command line: %q", name, c.Argv)
+			}
+		}
+		if wantStdin := name != "aider"; (c.Stdin == "do it") != wantStdin {
+			t.Errorf("%s: stdin %q", name, c.Stdin)
+		}
+		if Tool(name) != name {
+			t.Errorf("Tool(%s) = %q", name, Tool(name))
 		}
 	}
-	c, err := Resolve("  ./my-agent --fast ", "p")
-	if err != nil || c.Name != "custom" || c.Shell != "./my-agent --fast" || c.Argv != nil {
+	c, err := Resolve("  ./my-agent --fast ", in)
+	if err != nil || c.Name != "custom" || c.Shell != "./my-agent --fast" || c.Argv != nil || c.Stdin != "do it" || Tool("./my-agent") != "" {
 		t.Fatalf("custom: %+v %v", c, err)
 	}
-	if _, err := Resolve("", "p"); err == nil || !strings.Contains(err.Error(), "--agent") {
+	if _, err := Resolve("", in); err == nil || !strings.Contains(err.Error(), "--agent") {
 		t.Fatalf("empty spec: %v", err)
+	}
+	if name, line, env := Describe("gemini"); name != "gemini" || line != "gemini --approval-mode yolo --skip-trust -p 'Do the task described above.'" || len(env) == 0 {
+		t.Errorf("Describe(gemini) = %q %q %v", name, line, env)
 	}
 }
 

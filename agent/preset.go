@@ -8,51 +8,126 @@ import (
 // Command is how to start an agent for one prompt.
 type Command struct {
 	Name string // preset name, or "custom"
-	// Argv is the command line with the prompt in it, for presets.
+	// Argv is a preset's command line. The prompt is never in it: a long
+	// task would exceed the kernel's argument limit (E2BIG near 128 KiB for
+	// one argument on Linux), so it goes on stdin or in a file.
 	Argv []string
-	// Shell is a custom command, run with bash -c; the prompt goes to stdin.
+	// Shell is a custom command, run with bash -c.
 	Shell string
+	// Stdin is what the command reads on stdin: the prompt, except for
+	// presets that read it from Input.PromptFile.
+	Stdin string
 	// Env lists extra variable names an agent needs from planx's environment
-	// (its API keys), on top of the minimal environment steps get.
+	// (its API keys and provider settings), on top of the minimal
+	// environment steps get.
 	Env []string
 }
 
-// preset builds a command line for a prompt. The flags are the ones each CLI
-// documents for a non-interactive run that may edit files and must not wait
-// for a person or commit by itself.
+// Input is what an agent gets for one attempt at a task.
+type Input struct {
+	Prompt string
+	// PromptFile holds Prompt; planx keeps it under .git/planx/runs/.
+	PromptFile string
+	// Files are the task's declared files that exist or will be created
+	// (not those it deletes), repo-relative.
+	Files []string
+	// StateDir is a directory outside the work tree where an agent may keep
+	// its history files, so they are not committed with the task.
+	StateDir string
+}
+
+// preset builds a command line. The flags are those each CLI documents for
+// a non-interactive run that may edit files and run the project's tests,
+// must never wait for a person, and must not commit by itself; docs/agents.md
+// lists each with the version it was checked against.
 type preset struct {
-	argv func(prompt string) []string
-	env  []string
+	argv  func(in Input) []string
+	stdin bool // the prompt goes to stdin (else the command line names PromptFile)
+	env   []string
+}
+
+// awsEnv are the AWS variables models on Bedrock need.
+func awsEnv() []string {
+	return []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+		"AWS_SESSION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"}
+}
+
+// googleEnv are the Google Cloud variables models on Vertex AI need.
+func googleEnv() []string {
+	return []string{"GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "CLOUDSDK_CONFIG"}
+}
+
+func join(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
 }
 
 func presets() map[string]preset {
 	return map[string]preset{
-		// claude -p: print mode, one prompt, exits; acceptEdits lets it write files.
+		// claude -p reads the prompt from stdin. acceptEdits approves file
+		// edits only; in print mode anything else needing approval is
+		// denied, so Bash (the tests the task asks for) is allowed by name.
 		"claude": {
-			argv: func(p string) []string { return []string{"claude", "-p", "--permission-mode", "acceptEdits", p} },
-			env:  []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "CLAUDE_CONFIG_DIR"},
-		},
-		// codex exec: the non-interactive subcommand; workspace-write sandbox.
-		"codex": {
-			argv: func(p string) []string { return []string{"codex", "exec", "--sandbox", "workspace-write", p} },
-			env:  []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_HOME"},
-		},
-		// aider commits after every edit unless told not to; planx makes the commit.
-		"aider": {
-			argv: func(p string) []string {
-				return []string{"aider", "--yes-always", "--no-auto-commits", "--no-dirty-commits", "--no-stream", "--message", p}
+			argv: func(Input) []string {
+				return []string{"claude", "-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash,Read,Edit,Write,Glob,Grep"}
 			},
-			env: []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "AIDER_MODEL", "OPENROUTER_API_KEY"},
+			stdin: true,
+			env: join([]string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_BASE_URL",
+				"ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
+				"ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL"}, awsEnv(), googleEnv()),
 		},
-		// gemini -p: non-interactive prompt; --yolo approves its tool calls.
+		// codex exec - reads the prompt from stdin; workspace-write lets it
+		// edit and run commands in the repository, and exec never asks.
+		"codex": {
+			argv:  func(Input) []string { return []string{"codex", "exec", "--sandbox", "workspace-write", "-"} },
+			stdin: true,
+			env:   []string{"CODEX_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_HOME", "AZURE_OPENAI_API_KEY"},
+		},
+		// aider edits only the files in its chat: the declared files are
+		// given. It would commit (--no-auto-commits), add .aider* to
+		// .gitignore (--no-gitignore) and keep history files in the
+		// repository (moved to StateDir); its repository map cache cannot be
+		// moved out of the repository, so the map is off (--map-tokens 0).
+		"aider": {
+			argv: func(in Input) []string {
+				a := []string{"aider", "--yes-always", "--no-auto-commits", "--no-dirty-commits", "--no-gitignore",
+					"--no-stream", "--no-pretty", "--no-check-update", "--no-show-release-notes", "--map-tokens", "0",
+					"--chat-history-file", in.StateDir + "/aider.chat.history.md",
+					"--input-history-file", in.StateDir + "/aider.input.history",
+					"--message-file", in.PromptFile}
+				if len(in.Files) > 0 {
+					a = append(append(a, "--"), in.Files...)
+				}
+				return a
+			},
+			env: join([]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY",
+				"OPENAI_API_BASE", "AIDER_MODEL", "AIDER_WEAK_MODEL", "AIDER_EDITOR_MODEL"}, awsEnv(), googleEnv()),
+		},
+		// gemini -p appends its argument to the prompt read from stdin and
+		// runs headless; yolo approves its tool calls, and --skip-trust
+		// trusts the folder for this session (an untrusted folder falls back
+		// to asking, which headless mode cannot).
 		"gemini": {
-			argv: func(p string) []string { return []string{"gemini", "--yolo", "-p", p} },
-			env:  []string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT"},
+			argv: func(Input) []string {
+				return []string{"gemini", "--approval-mode", "yolo", "--skip-trust", "-p", "Do the task described above."}
+			},
+			stdin: true,
+			env: join([]string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA",
+				"GEMINI_MODEL", "GEMINI_CLI_HOME"}, googleEnv()),
 		},
-		// opencode run: one message, non-interactive.
+		// opencode run reads piped stdin into the message; --auto approves
+		// permission requests that would otherwise ask (headless, an ask
+		// waits forever or is rejected).
 		"opencode": {
-			argv: func(p string) []string { return []string{"opencode", "run", p} },
-			env:  []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENCODE_CONFIG"},
+			argv: func(Input) []string {
+				return []string{"opencode", "run", "--auto", "Do the task described in the input."}
+			},
+			stdin: true,
+			env: join([]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY",
+				"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR"}, awsEnv(), googleEnv()),
 		},
 	}
 }
@@ -60,15 +135,61 @@ func presets() map[string]preset {
 // Presets lists the preset names.
 func Presets() []string { return []string{"claude", "codex", "aider", "gemini", "opencode"} }
 
-// Resolve turns an agent setting (a preset name or a shell command) and a
-// prompt into the command to run.
-func Resolve(spec, prompt string) (Command, error) {
+// Resolve turns an agent setting (a preset name or a shell command) and one
+// attempt's input into the command to run. A custom command gets the prompt
+// on stdin (and its path in PLANX_PROMPT_FILE, set by the executor).
+func Resolve(spec string, in Input) (Command, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" {
 		return Command{}, fmt.Errorf("no agent configured: set --agent, `agent:` in the plan's front matter or in .planx.yaml (presets: %s, or any command reading the prompt on stdin)", strings.Join(Presets(), ", "))
 	}
 	if p, ok := presets()[spec]; ok {
-		return Command{Name: spec, Argv: p.argv(prompt), Env: p.env}, nil
+		c := Command{Name: spec, Argv: p.argv(in), Env: p.env}
+		if p.stdin {
+			c.Stdin = in.Prompt
+		}
+		return c, nil
 	}
-	return Command{Name: "custom", Shell: spec}, nil
+	return Command{Name: "custom", Shell: spec, Stdin: in.Prompt}, nil
+}
+
+// Tool is the program a preset runs ("" for a custom command): planx checks
+// it is on PATH before it changes anything.
+func Tool(spec string) string {
+	if _, ok := presets()[strings.TrimSpace(spec)]; ok {
+		return strings.TrimSpace(spec)
+	}
+	return ""
+}
+
+// Describe says how an agent setting runs, for a review: the preset's name
+// and command line (the prompt goes to stdin or a file, shown as
+// $PLANX_PROMPT_FILE), or "custom" and the command; and the variables passed
+// through to it.
+func Describe(spec string) (name, line string, env []string) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return "", "", nil
+	}
+	c, err := Resolve(spec, Input{PromptFile: "$PLANX_PROMPT_FILE", StateDir: "$PLANX_STATE_DIR"})
+	if err != nil {
+		return "", "", nil
+	}
+	if c.Shell != "" {
+		return c.Name, c.Shell, c.Env
+	}
+	q := make([]string, len(c.Argv))
+	for i, a := range c.Argv {
+		q[i] = shellQuote(a)
+	}
+	return c.Name, strings.Join(q, " "), c.Env
+}
+
+// shellQuote quotes a word for display as shell, leaving plain words and
+// $VARIABLE references as they are.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,=+:$") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -18,7 +18,17 @@ type Context struct {
 	Checks   []string           // acceptance commands planx runs
 	Repo     string             // the repository root (the agent's cwd)
 	Others   []planparse.TaskID // tasks the agent must not do now
+	// Protected are the files the judge is made of that the agent must not
+	// change: the plan, .planx.yaml, gate scripts, the log directory.
+	Protected []string
+	// ReasonFile is where the agent writes why it cannot do the task.
+	ReasonFile string
 }
+
+// GiveUpCode is the exit code an agent that cannot do its task exits with,
+// after writing the reason to Context.ReasonFile (an agent CLI that cannot
+// choose its exit code just writes the file: planx reads it either way).
+const GiveUpCode = 42
 
 // Prompt composes the agent's instructions for one task.
 func Prompt(t *planparse.Task, c Context) string {
@@ -67,10 +77,20 @@ func Prompt(t *planparse.Task, c Context) string {
 - Change files only inside this repository, and only those the task needs (its declared files above, when it has any).
 - Do not commit, do not switch branches, do not rewrite history, do not touch .git/: planx verifies your changes with git and makes the commit.
 - Saying the task is done does not make it done: planx looks at the files you changed and runs the checks.
+`)
+	b.WriteString("- Do not change the judge. Do not edit, delete or replace")
+	for _, p := range c.Protected {
+		fmt.Fprintf(&b, " %s,", p)
+	}
+	b.WriteString(` any .gitignore, or existing test files other than those this task declares. You may add new test files. A task that changes these fails.
+- Do not hide changes from git (no new ignore rules, no ` + "`git update-index --skip-worktree` or `--assume-unchanged`" + `), do not change ~/.gitconfig or git hooks, do not install programs into directories on PATH, and leave no process running when you stop: planx kills whatever is left when you exit, before it checks your work.
 - Stop when the task is done.
 `)
+	if c.ReasonFile != "" {
+		fmt.Fprintf(&b, "- If the task cannot be done as written, do not fake it and do not weaken the checks: write the reason to %s (the one file outside the work tree you may write), then stop (exit with code %d if you choose your exit code). planx stops the run and shows your reason to the user.\n", c.ReasonFile, GiveUpCode)
+	}
 	if c.Attempt > 1 {
-		fmt.Fprintf(&b, "\n## Attempt %d: the previous attempt failed\n\n%s\n\nFix this; your earlier changes are still in the work tree.\n", c.Attempt, fence(strings.TrimRight(c.Feedback, "\n")))
+		fmt.Fprintf(&b, "\n## Attempt %d: the previous attempt failed\n\nplanx found this:\n\n%s\n\nFix the cause in the work itself; your earlier changes are still in the work tree. The rules above still hold.\n", c.Attempt, fence(strings.TrimRight(c.Feedback, "\n")))
 	}
 	return b.String()
 }

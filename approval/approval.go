@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/risk"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -20,12 +23,41 @@ var (
 	ErrChanged = errors.New("plan changed since it was approved")
 )
 
+// Subject is what an approval binds: the plan's task text and the
+// configuration that runs with it.
+type Subject struct {
+	// Src is the plan's bytes.
+	Src []byte
+	// Plan, when set, is Src parsed: the checkbox of every task it found
+	// (in headings and tables too) is blanked before hashing, so ticking a
+	// task never voids an approval.
+	Plan *planparse.Plan
+	// Config lists, one per line, the settings from outside the plan text
+	// that decide what runs: gates from .planx.yaml, the agent command, the
+	// names of the environment variables passed through. A change of any
+	// of them voids the approval like an edit of the plan does.
+	Config string
+}
+
+// text is the plan as it is bound: every task checkbox blanked.
+func (s Subject) text() []byte {
+	src := bytes.Clone(s.Src)
+	if s.Plan != nil {
+		for _, t := range s.Plan.Tasks {
+			if c := t.Checkbox; c > 0 && c+1 < len(src) && src[c-1] == '[' && src[c+1] == ']' {
+				src[c] = ' '
+			}
+		}
+	}
+	return clearCheckboxes(src)
+}
+
 // Approve records that the committer identity git would use now approves
-// planRel (repo-relative) with content src, whose highest risk is level.
+// planRel (repo-relative) as s, whose highest risk is level.
 // It replaces an earlier approval of the same plan; a concurrent approval
 // landing between the read and the write is an error wrapping
 // gitops.ErrHeadMoved instead of a lost update.
-func Approve(ctx context.Context, repo *gitops.Repo, planRel string, src []byte, level risk.Level) (Record, error) {
+func Approve(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, level risk.Level) (Record, error) {
 	planRel = path.Clean(planRel)
 	ref, err := RefName(planRel)
 	if err != nil {
@@ -39,8 +71,9 @@ func Approve(ctx context.Context, repo *gitops.Repo, planRel string, src []byte,
 	if err != nil {
 		return Record{}, err
 	}
-	rec := Record{Plan: planRel, SHA256: Hash(src), Approver: who, Time: when, Level: level,
-		Text: append([]byte(nil), src...), Ref: ref}
+	text := s.text()
+	rec := Record{Plan: planRel, SHA256: Hash(text), Approver: who, Time: when, Level: level,
+		Config: strings.Join(configLines(s.Config), "\n"), Text: text, Ref: ref}
 	if rec.Object, err = repo.HashObject(ctx, rec.marshal()); err != nil {
 		return Record{}, err
 	}
@@ -81,13 +114,13 @@ func Load(ctx context.Context, repo *gitops.Repo, planRel string) (*Record, erro
 	return rec, nil
 }
 
-// Check tells whether src, the current content of planRel, is what was
-// approved. With no approval the error wraps ErrNotApproved; when the plan
-// changed it wraps ErrChanged, the record is returned, and diff holds the
-// changed lines between the approved text and src ("-" approved, "+" now,
-// under "@@ -old +new @@" line headers; checkbox states are ignored, as in
-// Hash).
-func Check(ctx context.Context, repo *gitops.Repo, planRel string, src []byte) (*Record, string, error) {
+// Check tells whether s, planRel as it is now, is what was approved. With
+// no approval the error wraps ErrNotApproved; when the plan or its
+// configuration changed it wraps ErrChanged, the record is returned, and
+// diff holds the changed lines between the approved text and now ("-"
+// approved, "+" now, under "@@ -old +new @@" line headers; checkbox states
+// are ignored), the configuration's under "configuration:".
+func Check(ctx context.Context, repo *gitops.Repo, planRel string, s Subject) (*Record, string, error) {
 	planRel = path.Clean(planRel)
 	rec, err := Load(ctx, repo, planRel)
 	if err != nil {
@@ -97,12 +130,33 @@ func Check(ctx context.Context, repo *gitops.Repo, planRel string, src []byte) (
 		return nil, "", fmt.Errorf("%w: %s has no approval in this repository; review it and run: planx approve %s",
 			ErrNotApproved, planRel, planRel)
 	}
-	if rec.SHA256 == Hash(src) {
+	text, config := s.text(), strings.Join(configLines(s.Config), "\n")
+	if rec.SHA256 == Hash(text) && rec.Config == config {
 		return rec, "", nil
 	}
-	return rec, LineDiff(string(clearCheckboxes(rec.Text)), string(clearCheckboxes(src))),
-		fmt.Errorf("%w: %s was approved by %s at %s (sha256 %s); review the changes and approve again: planx approve %s",
-			ErrChanged, planRel, rec.Approver, rec.Time.Format("2006-01-02 15:04 MST"), rec.SHA256[:12], planRel)
+	planChanged, configChanged := rec.SHA256 != Hash(text), rec.Config != config
+	var diff string
+	what := "text and configuration"
+	if planChanged {
+		diff = LineDiff(string(clearCheckboxes(rec.Text)), string(text))
+	} else {
+		what = "configuration"
+	}
+	if configChanged {
+		diff += "configuration (.planx.yaml, agent, environment):\n" + LineDiff(lined(rec.Config), lined(config))
+	} else {
+		what = "text"
+	}
+	return rec, diff,
+		fmt.Errorf("%w: %s was approved by %s at %s (sha256 %s) and its %s changed since; review the changes and approve again: planx approve %s",
+			ErrChanged, planRel, rec.Approver, rec.Time.Format("2006-01-02 15:04 MST"), rec.SHA256[:12], what, planRel)
+}
+
+func lined(s string) string {
+	if s == "" {
+		return ""
+	}
+	return s + "\n"
 }
 
 // LineDiff lists the lines that differ between old and new, grouped in
@@ -138,4 +192,10 @@ func LineDiff(old, new string) string {
 		}
 	}
 	return sb.String()
+}
+
+// EscapeDiff makes a diff of plan text safe to print: each line escaped for
+// the terminal (see textsafe), so a changed line cannot redraw itself.
+func EscapeDiff(diff string) string {
+	return textsafe.Block(diff)
 }

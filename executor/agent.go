@@ -3,7 +3,10 @@ package executor
 import (
 	"context"
 	"fmt"
+	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,35 +31,49 @@ func (r *runner) agentSpec() string {
 // runAgent runs the agent once on the task. Its exit code says little (0
 // also covers max-turns and refusals): the verification after it decides.
 func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, attempt int, feedback string) error {
-	prompt := agent.Prompt(t, r.agentContext(t, attempt, feedback))
-	cmd, err := agent.Resolve(r.agentSpec(), prompt)
-	if err != nil {
-		return &taskFailure{what: err.Error()}
-	}
 	dir := runDir(r.repo, r.st.RunID)
+	reasonPath := filepath.Join(dir, fmt.Sprintf("%s-reason-%d.txt", t.ID, attempt))
+	c := r.agentContext(t, attempt, feedback)
+	c.ReasonFile = reasonPath
+	prompt := agent.Prompt(t, c)
 	promptPath := filepath.Join(dir, fmt.Sprintf("%s-prompt-%d.md", t.ID, attempt))
 	if err := fsutil.WriteAtomic(promptPath, []byte(prompt), 0o600); err != nil {
 		return err
+	}
+	stateDir := filepath.Join(dir, "agent")
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return err
+	}
+	cmd, err := agent.Resolve(r.agentSpec(), agent.Input{Prompt: prompt, PromptFile: promptPath,
+		Files: declaredFiles(t), StateDir: stateDir})
+	if err != nil {
+		return &taskFailure{what: err.Error()}
 	}
 	timeout := r.o.TaskTimeout
 	if timeout == 0 {
 		timeout = defaultAgentTimeout
 	}
 	spec := proc.Spec{
-		Name:       fmt.Sprintf("%s agent", t.ID),
-		Dir:        r.repo.Root,
-		Env:        append(r.env(t, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath),
+		Name: fmt.Sprintf("%s agent", t.ID),
+		Dir:  r.repo.Root,
+		Env: append(r.env(t, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath,
+			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath),
 		Timeout:    timeout,
 		OutputPath: filepath.Join(dir, fmt.Sprintf("%s-agent-%d.log", t.ID, attempt)),
 		Live:       r.out.live(),
 		Started:    r.childStarted,
 	}
+	// The prompt never goes on the command line: a long task would exceed
+	// the kernel's limit for one argument.
+	if cmd.Stdin != "" {
+		spec.Stdin = strings.NewReader(cmd.Stdin)
+	}
 	var display string
 	if cmd.Shell != "" {
-		spec.Args, spec.Stdin, display = []string{"bash", "-c", cmd.Shell}, strings.NewReader(prompt), cmd.Shell
+		spec.Args, display = []string{"bash", "-c", cmd.Shell}, cmd.Shell
 	} else {
+		_, display, _ = agent.Describe(r.agentSpec())
 		spec.Args = cmd.Argv
-		display = strings.Join(cmd.Argv[:len(cmd.Argv)-1], " ") + " <prompt>"
 	}
 	name := fmt.Sprintf("agent attempt %d", attempt)
 	r.out.step(name, display)
@@ -67,6 +84,9 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 	r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
+	if reason := readReason(reasonPath); reason != "" && err == nil && !res.Interrupted {
+		return &taskFailure{what: "the agent gave up: " + reason, tail: res.Tail, gaveUp: true}
+	}
 	switch {
 	case err != nil:
 		return fmt.Errorf("agent for %s: %w", t.ID, err)
@@ -93,18 +113,40 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 		c.Gates = append(c.Gates, g.Name+": "+g.Command)
 	}
 	c.Checks = acceptanceCommands(t)
+	c.Protected = []string{r.planRel, gates.ConfigFile, path.Dir(r.log.Path) + "/"}
+	for _, p := range gateScripts(r.gates) {
+		if fileExists(relJoin(r.repo.Root, p)) && !slices.Contains(c.Protected, p) {
+			c.Protected = append(c.Protected, p)
+		}
+	}
 	return c
 }
 
-// acceptanceCommands are acceptance criteria written as a command: the
-// whole item is one code span, e.g. Acceptance: `go test ./pkg/...`.
-func acceptanceCommands(t *planparse.Task) []string {
+// declaredFiles are the task's files an agent may edit: all it declares
+// but those it deletes.
+func declaredFiles(t *planparse.Task) []string {
 	var out []string
-	for _, a := range t.Acceptance {
-		a = strings.TrimSpace(a)
-		if len(a) > 2 && strings.HasPrefix(a, "`") && strings.HasSuffix(a, "`") && strings.Count(a, "`") == 2 {
-			out = append(out, strings.TrimSpace(a[1:len(a)-1]))
+	for _, f := range t.Files {
+		if f.Action != planparse.ActionDelete {
+			out = append(out, f.Path)
 		}
 	}
 	return out
+}
+
+// acceptanceCommands are acceptance criteria written as a command (see
+// gates.AcceptanceCommands).
+func acceptanceCommands(t *planparse.Task) []string { return gates.AcceptanceCommands(t) }
+
+// readReason reads what an agent that gave up wrote (at most 2,000 bytes).
+func readReason(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	s := strings.TrimSpace(string(b))
+	if len(s) > 2000 {
+		s = s[:2000] + "…"
+	}
+	return s
 }

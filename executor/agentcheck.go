@@ -20,7 +20,7 @@ func (r *runner) checkAgent(tasks []*planparse.Task) error {
 	if !slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.executorFor(t) == "agent" }) {
 		return nil
 	}
-	cmd, err := agent.Resolve(r.agentSpec(), "")
+	cmd, err := agent.Resolve(r.agentSpec(), agent.Input{})
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrAgentMissing, err)
 	}

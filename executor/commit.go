@@ -54,6 +54,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
 	msg := taskMessage(r, t, lt)
+	r.recordPending(t)
 	own := []string{r.planRel, r.log.Path}
 	var sha gitops.SHA
 	var err error
@@ -100,16 +101,17 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	r.fault("after-commit")
 	lt.Commit = string(sha)
-	r.expect, r.folded = sha, nil
+	r.expect, r.folded, r.warnings = sha, nil, nil
 	r.st.SkipPending = nil
 	r.dirty = nil
 	if hookWatch != nil {
 		r.checkHookLeftovers(ctx, t, hookWatch)
 	}
-	// The commit exists: its note is attached even when a signal came
-	// meanwhile (git notes runs no hook; it is bounded all the same).
+	// The commit exists: its record and note are attached even when a
+	// signal came meanwhile (git notes runs no hook; it is bounded all the
+	// same).
 	noteCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	r.noteGates(noteCtx, t, lt, sha)
+	r.noteGates(noteCtx, t, lt, sha, r.recordCommit(noteCtx, t, lt, sha))
 	cancel()
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.
@@ -121,7 +123,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 // noteGates attaches the whole output of the task's gates to its commit as a
 // git note (refs/notes/planx), so it can travel with the history. The commit
 // exists already: a failure here is only a warning.
-func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA) {
+func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha, tree gitops.SHA) {
 	if len(lt.Gates) == 0 {
 		return
 	}
@@ -134,7 +136,7 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 		}
 		gs = append(gs, o)
 	}
-	if err := r.repo.AddNote(ctx, record.NoteRef, sha, record.Note(string(t.ID), gs)); err != nil {
+	if err := r.repo.AddNote(ctx, record.NoteRef, sha, record.NoteFor(record.NoteMeta{Task: string(t.ID), Commit: string(sha), Tree: string(tree)}, gs)); err != nil {
 		r.out.warn(t.ID, "could not attach the gate output note: "+err.Error())
 	}
 }
@@ -247,19 +249,36 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, gateTrailer(g))
 	}
+	for _, g := range lt.Gates {
+		for _, p := range g.Fixed {
+			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerFixed, g.Name, p)
+		}
+	}
 	for _, id := range r.st.SkipPending {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
+	}
+	for _, w := range r.warnings {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerWarning, w)
 	}
 	return b.String()
 }
 
-// gateTrailer renders one gate result as `name=pass 1234ms`.
+// gateTrailer renders one gate result as `name=pass 1234ms`, followed by
+// "overridden" for a gate a --gate flag replaced and "cached" for one not
+// run again because it passed on the same tree before.
 func gateTrailer(g execlog.Gate) string {
 	verdict := "fail"
 	if g.Passed {
 		verdict = "pass"
 	}
-	return fmt.Sprintf("%s=%s %dms", g.Name, verdict, g.Duration.Milliseconds())
+	s := fmt.Sprintf("%s=%s %dms", g.Name, verdict, g.Duration.Milliseconds())
+	if g.Overridden {
+		s += " overridden"
+	}
+	if g.Cached {
+		s += " cached"
+	}
+	return s
 }
 
 func oneLine(s string, max int) string {

@@ -6,14 +6,18 @@ import (
 	"text/tabwriter"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/risk"
 )
 
-// dryRun prints the order, steps and gates a run would use, and changes nothing.
+// dryRun prints the order, steps, gates, acceptance commands and agent a run
+// would use, each with its risk, and changes nothing. Everything taken from
+// the plan or the configuration is escaped for the terminal: what is shown
+// is what runs.
 func (r *runner) dryRun(tasks []*planparse.Task) {
 	w := r.o.Out
-	fmt.Fprintf(w, "planx: dry run of %s (%s): %d task(s) would run\n\n", r.planRel, r.plan.Format, len(tasks))
+	fmt.Fprintf(w, "planx: dry run of %s (%s): %d task(s) would run\n\n", textsafe.Line(r.planRel), r.plan.Format, len(tasks))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ORDER\tTASK\tEXECUTOR\tSTEPS\tGATES\tTITLE")
 	for i, t := range tasks {
@@ -22,21 +26,48 @@ func (r *runner) dryRun(tasks []*planparse.Task) {
 		for _, g := range sel {
 			names = append(names, g.Name)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, t.ID, r.executorFor(t), len(t.Steps),
-			firstNonEmpty(strings.Join(names, ","), "-"), oneLine(t.Title, 50))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, t.ID, textsafe.Line(r.executorFor(t)), len(t.Steps),
+			textsafe.Line(firstNonEmpty(strings.Join(names, ","), "-")), textsafe.Line(oneLine(t.Title, 50)))
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(w, "\nRisk (docs/risk.md; HIGH and CRITICAL need --yes, a confirmation or planx approve):")
-	risk.Table(w, tasks)
-	for _, t := range tasks {
+	as := r.assess(tasks)
+	risk.Table(w, as)
+	for _, a := range as {
+		t := a.Task
 		for i, s := range t.Steps {
-			fmt.Fprintf(w, "\n%s step %d (plan line %d, %s):\n%s\n", t.ID, i+1, s.Line, s.Lang, indent(s.Code, "    "))
+			fmt.Fprintf(w, "\n%s step %d (plan line %d, %s):\n%s\n", t.ID, i+1, s.Line, textsafe.Line(s.Lang), indent(textsafe.Block(s.Code), "    "))
+		}
+		if t.BlastRadius != "" {
+			fmt.Fprintf(w, "\n%s blast radius (inserted unquoted into gate commands): %s\n", t.ID, textsafe.Line(t.BlastRadius))
+		}
+		for _, c := range a.Commands {
+			if c.Kind == risk.KindGate && c.Code == r.gateCommand(c.Name) {
+				continue // listed once below, as it runs
+			}
+			fmt.Fprintf(w, "\n%s %s:\n%s\n", t.ID, textsafe.Line(c.Describe()), indent(textsafe.Block(c.Code), "    "))
 		}
 	}
 	if len(r.gates) > 0 {
-		fmt.Fprintln(w, "\nGates:")
+		fmt.Fprintln(w, "\nGates (run with bash -o pipefail; {blast_radius} is each task's radius):")
 		for _, g := range r.gates {
-			fmt.Fprintf(w, "  %s (%s, timeout %s): %s\n", g.Name, firstNonEmpty(string(g.When), "each"), g.Timeout, g.Command)
+			c := risk.Command{Kind: risk.KindGate, Name: g.Name, Origin: r.gateOrigin(g.Name), Code: g.Command}
+			timeout := g.Timeout
+			if timeout == 0 {
+				timeout = gates.DefaultTimeout
+			}
+			fmt.Fprintf(w, "  %s, %s, timeout %s:\n%s\n", textsafe.Line(c.Describe()), firstNonEmpty(string(g.When), "each"),
+				timeout, indent(textsafe.Block(g.Command), "    "))
 		}
 	}
+}
+
+// gateCommand is the command of the gate named name, as configured.
+func (r *runner) gateCommand(name string) string {
+	for _, g := range r.gates {
+		if g.Name == name {
+			return g.Command
+		}
+	}
+	return ""
 }

@@ -18,11 +18,24 @@ import (
 
 // taskFailure is a failed task: what failed, and the output that shows why.
 type taskFailure struct {
-	what string
-	tail string
+	what   string
+	tail   string
+	gaveUp bool // the agent said it cannot do the task: no retry
+	// hint is advice for the user ("mark it Checkpoint: yes"), shown with
+	// the failure but never put into an agent's retry prompt: it would
+	// invite the agent to reclassify its own task.
+	hint string
 }
 
 func (f *taskFailure) Error() string { return f.what }
+
+// forUser is the failure as the user reads it: what, then the advice.
+func (f *taskFailure) forUser() string {
+	if f.hint == "" {
+		return f.what
+	}
+	return f.what + " (" + f.hint + ")"
+}
 
 // loop runs tasks in order. When resumeFirst is set the first task's work is
 // already in the tree (a manual task done, or a failure fixed by hand): it is
@@ -43,7 +56,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		switch {
 		case errors.As(err, &fail):
 			res.Status, res.Next = record.RunFailed, r.nextSteps(t)
-			return res, r.stop(t, record.RunFailed, fail.what, fail.tail, ErrTaskFailed)
+			return res, r.stop(t, record.RunFailed, fail.forUser(), fail.tail, ErrTaskFailed)
 		case errors.Is(err, ErrManual):
 			res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 			return res, r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
@@ -87,11 +100,12 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	lt.Executor = kind
 	r.cheapRedo = kind == "shell"
 	guard := r.repo.Guard()
+	r.meta = r.repo.SnapshotMeta()
 	feedback := ""
 	for attempt := 1; ; attempt++ {
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
 		var f *taskFailure
-		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts {
+		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts && !f.gaveUp {
 			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))
 			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", attempt+1, r.o.Attempts)
 			r.log.Issues = append(r.log.Issues, is)
@@ -136,8 +150,13 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		return err
 	}
 	r.fault("task-start")
+	r.watch = nil
 	if !already {
-		var err error
+		w, err := r.startWatch(ctx, kind)
+		if err != nil {
+			return err
+		}
+		r.watch = w
 		switch kind {
 		case "shell":
 			err = r.runSteps(ctx, t, lt)
@@ -148,6 +167,7 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		default:
 			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 		}
+		r.reapDetached(t)
 		r.checkIgnored(t)
 		if err != nil {
 			return err
@@ -172,7 +192,7 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	if err := r.setPhase(PhaseGates); err != nil {
 		return err
 	}
-	if err := r.runGates(ctx, t, lt, last); err != nil {
+	if err := r.runGates(ctx, t, lt, last, already); err != nil {
 		return err
 	}
 	r.fault("after-gates")
@@ -225,31 +245,94 @@ func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
 	return d
 }
 
-func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) error {
+// runGates runs the task's acceptance checks and gates. reuse (the work was
+// already in the tree: a resume) first looks for gates that passed on this
+// very tree before; a first attempt does not pay for the lookup.
+func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last, reuse bool) error {
+	r.gatesPassed = false
 	// Acceptance criteria written as commands are checks like gates, run
 	// first: they are the task's own definition of done.
-	var sel []gates.Gate
-	for i, c := range acceptanceCommands(t) {
-		sel = append(sel, gates.Gate{Name: fmt.Sprintf("acceptance-%d", i+1), Command: c, Timeout: gates.DefaultTimeout})
-	}
-	sel = append(sel, gates.Select(r.gates, t.Gates, last)...)
+	sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, last)...)
+	// The results are this attempt's: a resume that selects no gate must
+	// not commit the gate results of the attempt before it.
+	lt.Gates = lt.Gates[:0]
 	if len(sel) == 0 {
 		return nil
 	}
 	defer r.faultSoon("during-gate", 100*time.Millisecond)()
+	// Fixers (fix: true) run first, one by one, each change they make is
+	// staged and recorded; the checks then judge the result. Nothing else
+	// may change the tree the checks passed on (see checkSettled).
+	var checks []gates.Gate
+	for _, g := range sel {
+		if !g.Fix {
+			checks = append(checks, g)
+			continue
+		}
+		if err := r.runGateSet(ctx, t, lt, r.repo.Root, "", []gates.Gate{g}); err != nil {
+			return err
+		}
+		if err := r.recordFix(ctx, t, lt); err != nil {
+			return err
+		}
+	}
+	// A check that passed on this very tree before (a resume after a commit
+	// hook refused) is not run again.
+	var key gitops.SHA
+	if reuse {
+		key = r.gateKey(ctx)
+	}
+	cached := r.cachedGates(key, t, checks)
+	var torun []gates.Gate
+	for _, g := range checks {
+		if rec, ok := cached[g.Name]; ok {
+			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
+			r.out.println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
+			continue
+		}
+		torun = append(torun, g)
+	}
+	dir := r.repo.Root
+	if len(torun) > 0 && r.cleanGates(ctx, t) {
+		wt, remove, err := r.cleanTree(ctx, t)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		dir = wt
+	}
+	if err := r.runGateSet(ctx, t, lt, dir, key, torun); err != nil {
+		return err
+	}
+	if err := r.checkSettled(ctx, t); err != nil {
+		return err
+	}
+	r.gatesPassed = true
+	return nil
+}
+
+// runGateSet runs gates, records their results (in the log, and by tree
+// when key names the tree they judge) and fails the task on the first that
+// did not pass.
+func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate) error {
+	if len(sel) == 0 {
+		return nil
+	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: r.repo.Root, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
+		Dir: dir, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
 	})
 	r.childDone()
-	lt.Gates = lt.Gates[:0]
-	for _, g := range results {
-		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
-			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut})
-		r.out.gate(t.ID, g)
-	}
 	if err != nil {
 		return err
+	}
+	r.recordGated(key, t, sel, results)
+	over := r.overridden()
+	for _, g := range results {
+		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
+			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath,
+			TimedOut: g.TimedOut, Overridden: over[g.Name]})
+		r.out.gate(t.ID, g)
 	}
 	if failed := gates.Failed(results); len(failed) > 0 {
 		f := failed[0]
@@ -262,9 +345,7 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		}
 		return &taskFailure{what: what, tail: f.Tail}
 	}
-	// Gates may write files (formatters, generated code): stage again so the
-	// commit holds the tree the gates passed on.
-	return r.repo.StageAll(ctx)
+	return nil
 }
 
 // logTask returns the log's entry for t, adding it on first use.
@@ -300,6 +381,11 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	r.log.Status = status
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, what))
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
+	if r.gatesPassed {
+		// Stopped after its gates passed (a commit hook refused): a resume
+		// on the same tree need not run them again.
+		r.recordGatesPassed(context.Background(), t, r.log.TaskByID(string(t.ID)))
+	}
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
 	snapErr := r.recordStop(context.Background(), t.ID, string(status))

@@ -10,21 +10,29 @@ import (
 
 // Options configure a run. Zero values are sensible defaults.
 type Options struct {
-	PlanPath      string // the plan file, absolute or relative to the process's cwd
-	Dir           string // -C: where to find the repository; default: the plan's directory
-	Format        planparse.Format
-	All           bool // also run tasks already ticked done in the plan
-	RequireClean  bool // refuse a dirty tree instead of snapshotting it
-	AllowDetached bool
-	NoVerify      bool // skip commit hooks
-	DryRun        bool
-	StepTimeout   time.Duration
-	TaskTimeout   time.Duration
-	Gates         []string // raw --gate name=command values
-	LogDir        string   // default from config, else memory-bank/execute
-	Agent         string   // agent preset or command; overrides plan and config
-	Attempts      int      // how many times an agent may try a task (default 1)
-	StrictFiles   bool     // changes outside a task's declared files fail it
+	PlanPath     string // the plan file, absolute or relative to the process's cwd
+	Dir          string // -C: where to find the repository; default: the plan's directory
+	Format       planparse.Format
+	All          bool // also run tasks already ticked done in the plan
+	RequireClean bool // refuse a dirty tree instead of snapshotting it
+	// AllowUntrackedSecrets lets the rollback commit snapshot untracked
+	// files that look like credentials (see checkSecrets).
+	AllowUntrackedSecrets bool
+	AllowDetached         bool
+	NoVerify              bool // skip commit hooks
+	DryRun                bool
+	StepTimeout           time.Duration
+	TaskTimeout           time.Duration
+	Gates                 []string // raw --gate name=command values
+	LogDir                string   // default from config, else memory-bank/execute
+	Agent                 string   // agent preset or command; overrides plan and config
+	Attempts              int      // how many times an agent may try a task (default 1)
+	StrictFiles           bool     // changes outside a task's declared files fail it
+	NoCache               bool     // run every gate even when it passed on the same tree before
+	// GatesIn says where the (non-fixing) gates run: GatesClean, a
+	// temporary linked worktree holding exactly the staged tree; GatesTree,
+	// the work tree; "" chooses (see cleanGates).
+	GatesIn string
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
 	Yes             bool
@@ -33,7 +41,15 @@ type Options struct {
 
 	Output
 	Now func() time.Time
+
+	judge *Judge // the pinned judge of a run being resumed
 }
+
+// Where gates run (Options.GatesIn).
+const (
+	GatesClean = "clean"
+	GatesTree  = "tree"
+)
 
 func (o *Options) now() time.Time {
 	if o.Now != nil {

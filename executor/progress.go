@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -129,7 +130,7 @@ func (p *progress) runStart(plan, runID string, base gitops.SHA, n int) {
 
 func (p *progress) taskStart(i, n int, t *planparse.Task) {
 	p.ev.emit(Event{Event: "task_start", Task: string(t.ID), Title: t.Title, Index: i, Total: n})
-	p.println("[%d/%d] %s %s", i, n, t.ID, oneLine(t.Title, 70))
+	p.println("[%d/%d] %s %s", i, n, t.ID, textsafe.Line(oneLine(t.Title, 70)))
 	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, t.ID))
 }
 
@@ -142,10 +143,10 @@ func (p *progress) step(name, code string) {
 			base = base[:i]
 		}
 		p.mu.Unlock()
-		p.setStatus(base + " · " + name + ": " + oneLine(first, 40))
+		p.setStatus(base + " · " + name + ": " + textsafe.Line(oneLine(first, 40)))
 		return
 	}
-	p.println("      %s: %s", name, oneLine(first, 60))
+	p.println("      %s: %s", name, textsafe.Line(oneLine(first, 60)))
 }
 
 func (p *progress) gate(id planparse.TaskID, g gates.Result) {
@@ -155,7 +156,7 @@ func (p *progress) gate(id planparse.TaskID, g gates.Result) {
 	if !g.Passed {
 		verdict = p.paint("31", "FAIL")
 	}
-	p.println("      gate %s: %s (%s)", g.Name, verdict, g.Duration.Round(time.Millisecond))
+	p.println("      gate %s: %s (%s)", textsafe.Line(g.Name), verdict, g.Duration.Round(time.Millisecond))
 }
 
 // stepEnd reports a finished step or agent run.
@@ -173,7 +174,7 @@ func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
 func (p *progress) warn(id planparse.TaskID, msg string) {
 	p.ev.emit(Event{Event: "warning", Task: string(id), Message: msg})
 	p.annotate("warning", p.plan, 0, string(id)+": "+msg)
-	p.println("      %s %s: %s", p.paint("33", "warning"), id, msg)
+	p.println("      %s %s: %s", p.paint("33", "warning"), id, textsafe.Block(msg))
 }
 
 func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tail, next string) {
@@ -190,14 +191,14 @@ func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tai
 	if rs == record.RunWaiting {
 		mark = p.paint("33", "⏸ "+status)
 	}
-	p.println("      %s: %s", mark, what)
+	p.println("      %s: %s", mark, textsafe.Block(what))
 	if tail != "" {
 		for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
-			p.println("      │ %s", l)
+			p.println("      │ %s", textsafe.Line(l))
 		}
 	}
 	if rs == record.RunWaiting {
-		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", t.ID, indent(t.Body, "    "))
+		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", t.ID, indent(textsafe.Block(t.Body), "    "))
 		return
 	}
 	p.println("planx: %s", next)

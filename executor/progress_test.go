@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // On a terminal the status line (task n/N, current step, elapsed) is redrawn
@@ -40,5 +41,25 @@ func TestProgressTerminalAndPlain(t *testing.T) {
 	}
 	if want := "[2/3] T002 Add b\n      step 1/1: echo b > b.txt\n      ✓ committed 0123456\n"; plain.String() != want {
 		t.Errorf("plain output:\n%q\nwant:\n%q", plain.String(), want)
+	}
+}
+
+// Plan text in progress lines is escaped: a title or step cannot redraw the
+// line it is printed on.
+func TestProgressEscapesPlanText(t *testing.T) {
+	task := &planparse.Task{ID: "T001", Title: "Build \x1b[2K\x1b[1Aall good\u202e", Body: "manual \x1b[31mred\n", Line: 1}
+	var out bytes.Buffer
+	p := newProgress(Output{Out: &out})
+	p.taskStart(1, 1, task)
+	p.step("step 1/1", "rm -rf ~/x #\x1b[2Kmake build")
+	p.taskStopped(task, record.RunFailed, "step failed \x1b]0;title\x07", "line \x1b[1Aup\n", "fix it")
+	got := out.String()
+	if strings.ContainsAny(got, "\x1b\x07\u202e") {
+		t.Errorf("raw control characters printed:\n%q", got)
+	}
+	for _, want := range []string{`Build \x1b[2K\x1b[1Aall good\u202e`, `rm -rf ~/x #\x1b[2Kmake build`, `step failed \x1b]0;title\x07`, `│ line \x1b[1Aup`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
 	}
 }

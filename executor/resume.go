@@ -126,6 +126,10 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if err := h.rewrittenError(); err != nil {
+		unlock()
+		return nil, nil, nil, err
+	}
 	if err := r.checkDrift(ctx, h, ro.AcceptDrift); err != nil {
 		unlock()
 		return nil, nil, nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/risk"
 )
 
 // runner carries one run (or resume) through its tasks.
@@ -30,6 +31,7 @@ type runner struct {
 	planSrc []byte // the plan's bytes as planx last saw or wrote them
 	cfg     gates.Config
 	gates   []gates.Gate
+	judge   *Judge // pinned at run start: cfg and gates come from it
 	st      *State
 	log     *execlog.Log
 	out     *progress
@@ -40,12 +42,21 @@ type runner struct {
 	head       gitops.Head
 	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	folded     []string   // messages of commits an executor made, for the task commit
+	warnings   []string   // Planx-Warning values of the task being committed
+	// gatesPassed: the current attempt's gates all passed and its commit
+	// is not made yet (gaterecord.go).
+	gatesPassed bool
 	commitPath
 	cheapRedo bool // the current task is redone, not resumed, after a crash
 	// pinChecked is the plan's last text checkPinned found to hold the
 	// run's tasks unchanged (ticks aside).
 	pinChecked []byte
 	ignored    []string // ignored entries that existed when the run (or resume) started
+
+	reaper     bool                 // planx is the subreaper of detached descendants
+	reaperNote string               // what happens to them, for the log's preflight
+	meta       *gitops.MetaSnapshot // the git directory's config, hooks and info/ before the task
+	watch      *watch               // what the executor could change unseen; nil on resume
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -83,7 +94,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return &Result{Status: record.RunCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
-	if err := approval.Gate(ctx, r.repo, r.planRel, r.plan, tasks, approval.GateOptions{
+	if err := approval.Gate(ctx, r.repo, r.planRel, r.subject(), r.assess(tasks), risk.Highest(r.assess(r.plan.Order())), approval.GateOptions{
 		Require: o.RequireApproval, Ask: r.ask(), Yes: o.Yes, Out: r.out.w}); err != nil {
 		return nil, err
 	}
@@ -106,10 +117,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	r.st = &State{
 		RunID: runID, PlanPath: r.planRel, Topic: r.plan.Topic, Branch: head.Branch,
-		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log,
+		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log, Judge: r.judge,
 		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
-			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles},
+			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn},
 	}
 	for _, t := range r.plan.Order() {
 		r.st.Plan = append(r.st.Plan, PlannedTask{ID: t.ID, Hash: t.Hash()})
@@ -117,12 +128,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, t := range tasks {
 		r.st.ToRun = append(r.st.ToRun, t.ID)
 	}
+	if err := r.hiddenBaseline(ctx); err != nil {
+		return nil, err
+	}
 	r.noteIgnored(ctx)
 	base, err := r.rollback(ctx, head)
 	if err != nil {
 		return nil, err
 	}
 	r.out.runStart(r.planRel, runID, base, len(tasks))
+	if !r.reaper {
+		r.out.println("planx: note: detached processes: %s", r.reaperNote)
+	}
 	return r.loop(ctx, tasks, false)
 }
 
@@ -167,14 +184,20 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	if err := plan.Err(); err != nil {
 		return nil, err
 	}
+	j := o.judge
+	if j == nil {
+		if j, err = loadJudge(ctx, repo, plan, o.Gates); err != nil {
+			return nil, err
+		}
+	} else if err := j.checkTaskGates(plan); err != nil {
+		return nil, err
+	}
+	j.pin(repo)
 	paths, err := chooseCommitPath(ctx, repo, o.NoVerify)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := gates.LoadConfig(repo.Root)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
-	}
+	cfg := j.Config
 	if o.StepTimeout == 0 {
 		o.StepTimeout = cfg.StepTimeout
 	}
@@ -184,13 +207,12 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	if o.Attempts == 0 {
 		o.Attempts = max(cfg.Attempts, 1)
 	}
-	gs, err := mergeGates(cfg, plan, o.Gates)
-	if err != nil {
-		return nil, err
-	}
+	gs := j.Gates
+	reaper, note := startReaper()
 	return &runner{
+		reaper: reaper, reaperNote: note,
 		o: o, repo: repo, plan: plan, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
-		cfg: cfg, gates: gs, out: newProgress(o.Output),
+		cfg: cfg, gates: gs, judge: j, out: newProgress(o.Output),
 		faultPoint: os.Getenv(faultEnv), commitPath: paths,
 	}, nil
 }
@@ -209,6 +231,14 @@ func mergeGates(cfg gates.Config, plan *planparse.Plan, flags []string) ([]gates
 		fromFlags = append(fromFlags, g)
 	}
 	all := gates.Merge(cfg.Gates, fromPlan, fromFlags)
+	if err := unknownGates(all, plan); err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// unknownGates refuses tasks that select a gate not in all.
+func unknownGates(all []gates.Gate, plan *planparse.Plan) error {
 	var bad []string
 	for _, t := range plan.Tasks {
 		for _, name := range gates.Unknown(all, t.Gates) {
@@ -216,10 +246,10 @@ func mergeGates(cfg gates.Config, plan *planparse.Plan, flags []string) ([]gates
 		}
 	}
 	if len(bad) > 0 {
-		return nil, fmt.Errorf("%w:\n%s\ndeclare the gate in .planx.yaml, the plan's front matter or with --gate name=command",
+		return fmt.Errorf("%w:\n%s\ndeclare the gate in .planx.yaml, the plan's front matter or with --gate name=command",
 			planparse.ErrInvalid, strings.Join(bad, "\n"))
 	}
-	return all, nil
+	return nil
 }
 
 // pending lists the tasks still to run, in execution order; done holds tasks
@@ -267,11 +297,18 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 				gitops.ErrRepoState, len(changes), summarize(changes))
 		}
 		work = "clean (--require-clean)"
+	} else {
+		c, err := r.checkSecrets(ctx)
+		if err != nil {
+			return head, err
+		}
+		checks = append(checks, c)
 	}
 	checks = append(checks,
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
 		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.plan.Tasks), r.plan.Format)},
-		execlog.Check{Name: "gates", OK: true, Detail: gateNames(r.gates)},
+		execlog.Check{Name: "gates", OK: true, Detail: gateNames(r.gates) + " (pinned for the whole run)"},
+		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaperNote},
 	)
 	r.preChecks = checks
 	return head, nil

@@ -14,6 +14,7 @@ type ResumeOptions struct {
 	Dir         string
 	Retry       bool // discard the stopped attempt and execute the task again
 	AcceptDrift bool // go on although committed tasks changed in the plan
+	NoCache     bool // run every gate even when it passed on the same tree before
 	Output
 }
 
@@ -21,6 +22,8 @@ type ResumeOptions struct {
 type history struct {
 	commits map[planparse.TaskID]gitops.Commit
 	skipped map[planparse.TaskID]bool
+	// rewritten are task commits that are not the ones planx made (made.go).
+	rewritten map[planparse.TaskID]rewrite
 }
 
 // reopen loads a stopped run: state, plan, gates, and what git has of it.
@@ -38,7 +41,8 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
-		Output: ro.Output,
+		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn,
+		Output: ro.Output, judge: st.Judge,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {
@@ -50,7 +54,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err
 	}
-	h, err := readHistory(ctx, repo, st.RunID, st.Base, r.head.SHA)
+	h, err := readHistory(ctx, repo, st.RunID, st.Current, st.Base, r.head.SHA)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,7 +125,7 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 	return err
 }
 
-func readHistory(ctx context.Context, repo *gitops.Repo, runID string, base, head gitops.SHA) (*history, error) {
+func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current planparse.TaskID, base, head gitops.SHA) (*history, error) {
 	commits, err := repo.Log(ctx, head, base, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read run history: %w", err)
@@ -140,7 +144,7 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, base, hea
 			}
 		}
 	}
-	return h, nil
+	return h, dropRewritten(repo, runID, current, h)
 }
 
 func trailer(c gitops.Commit, key string) string {

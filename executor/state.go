@@ -61,7 +61,15 @@ type State struct {
 	Started     time.Time    `json:"started"`
 	Updated     time.Time    `json:"updated"`
 	Options     SavedOptions `json:"options"`
-	Log         *execlog.Log `json:"log"`
+	// Judge is the gates and settings pinned when the run started; nil
+	// for a run started by a planx that did not pin them.
+	Judge *Judge `json:"judge,omitempty"`
+	// Hidden are the index entries flagged skip-worktree or
+	// assume-unchanged when the run started (the user's, e.g. a sparse
+	// checkout's); HiddenTooMany says there were too many to keep.
+	Hidden        []string     `json:"hidden,omitempty"`
+	HiddenTooMany bool         `json:"hidden_too_many,omitempty"`
+	Log           *execlog.Log `json:"log"`
 }
 
 // PlannedTask is a task as the plan had it when the run started.
@@ -81,6 +89,7 @@ type SavedOptions struct {
 	Agent       string        `json:"agent,omitempty"`
 	Attempts    int           `json:"attempts,omitempty"`
 	StrictFiles bool          `json:"strict_files,omitempty"`
+	GatesIn     string        `json:"gates_in,omitempty"`
 }
 
 func statePath(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "state.json") }

@@ -63,12 +63,16 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	r.st, r.log = st, st.Log
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
 	if head, err := repo.Head(ctx); err == nil && st.Base != "" {
-		if h, err = readHistory(ctx, repo, st.RunID, st.Base, head.SHA); err != nil {
+		if h, err = readHistory(ctx, repo, st.RunID, st.Current, st.Base, head.SHA); err != nil {
 			return rep, err
 		}
 	}
 	rep.Tasks = r.taskStatuses(h, rep.Status)
 	if rep.Drift, err = r.drift(ctx, h); err != nil {
+		return rep, err
+	}
+	if err := h.rewrittenError(); err != nil {
+		rep.Next = "put planx's commits back (git reset --hard <planx's commit>) or `planx abort`"
 		return rep, err
 	}
 	switch {
@@ -94,6 +98,9 @@ func (r *runner) taskStatuses(h *history, runStatus record.RunStatus) []TaskStat
 		switch c, ok := h.commits[t.ID]; {
 		case ok:
 			ts.Status, ts.Commit = record.TaskDone, string(c.SHA)
+		case h.rewritten[t.ID].Found != "":
+			w := h.rewritten[t.ID]
+			ts.Status, ts.Commit, ts.Reason = record.TaskRewritten, string(w.Found), w.String(t.ID)
 		case skipped[t.ID] || h.skipped[t.ID]:
 			ts.Status = record.TaskSkipped
 		case t.ID == r.st.Current:

@@ -20,11 +20,16 @@ import (
 // the task is a checkpoint), and the declared files exist, or are gone when
 // declared deleted, and were touched. It returns the changed paths.
 func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
+	r.warnings = nil
 	if err := r.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
 	if changed := guard.Changed(r.repo.Guard()); len(changed) > 0 {
-		return nil, &taskFailure{what: "the task wrote to the git directory (" + strings.Join(changed, ", ") + "); .git/ is never a task's output: restore it by hand"}
+		return nil, r.gitDirWritten(changed)
+	}
+	kind := r.executorFor(t)
+	if err := r.checkHiding(ctx, t, kind, r.watch); err != nil {
+		return nil, err
 	}
 	// One scan of the work tree per task: stage everything (every ignore
 	// rule honoured); git add says what it staged.
@@ -36,14 +41,18 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	for _, p := range changed {
 		// The log is planx's own output and the plan gets ticked by planx:
 		// neither is evidence of the task's work.
-		if p == r.log.Path || (p == r.planRel && r.planUnchanged()) {
+		if p == r.log.Path || (p == r.planRel && r.planOnlyTicked(t)) {
 			continue
 		}
 		files = append(files, p)
 	}
 	sort.Strings(files)
 	if len(files) == 0 && !t.Checkpoint {
-		return nil, &taskFailure{what: "no changes: the task was expected to change the repository and changed nothing (mark it `Checkpoint: yes` if it only verifies)"}
+		return nil, &taskFailure{what: "no changes: the task was expected to change the repository and changed nothing",
+			hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
+	}
+	if err := r.checkJudge(ctx, t, kind, files); err != nil {
+		return nil, err
 	}
 	if err := r.checkDeclared(t, files); err != nil {
 		return nil, err
@@ -55,7 +64,7 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	var problems []string
 	for _, f := range t.Files {
-		_, err := os.Lstat(relJoin(r.repo.Root, f.Path))
+		fi, err := os.Lstat(relJoin(r.repo.Root, f.Path))
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("verify %s: %w", t.ID, err)
@@ -67,6 +76,8 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 			problems = append(problems, fmt.Sprintf("%s was declared (%s) but does not exist", f.Path, f.Action))
 		case !touched(f.Path, files) && !t.Checkpoint:
 			problems = append(problems, fmt.Sprintf("%s was declared (%s) but the task did not change it", f.Path, f.Action))
+		case f.Action == planparse.ActionCreate && fi.Mode().IsRegular() && fi.Size() == 0 && !saysEmpty(t, f.Path):
+			problems = append(problems, fmt.Sprintf("%s was declared (create) but is empty", f.Path))
 		}
 	}
 	if len(problems) > 0 {
@@ -92,6 +103,7 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	is.Resolution = "allowed: --strict-files not set"
 	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
+	r.warnings = append(r.warnings, "outside-declared="+strings.Join(outside, ","))
 	return nil
 }
 
@@ -154,6 +166,7 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 		}
 	}
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (by %s; kept at %s)", len(own), strings.Join(authors, ", "), keep)
+	r.warnings = append(r.warnings, fmt.Sprintf("folded-commits=%d", len(own)))
 	is := r.issue(t.ID, msg)
 	is.Resolution = "fixed: folded"
 	r.log.Issues = append(r.log.Issues, is)
@@ -161,9 +174,31 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 	return nil
 }
 
-// planUnchanged reports whether the plan file still has the bytes planx knows,
-// so that a task that edits the plan itself is seen as a change.
+// planOnlyTicked reports whether the plan file still has the bytes planx
+// knows, or those with t's own checkbox ticked, so that a task that edits
+// the plan beyond that is seen as a change (of a protected file).
+func (r *runner) planOnlyTicked(t *planparse.Task) bool {
+	b, err := os.ReadFile(r.planAbs)
+	if err != nil {
+		return false
+	}
+	ticked, _ := planparse.Tick(r.planSrc, t)
+	return string(b) == string(r.planSrc) || string(b) == string(ticked)
+}
+
+// planUnchanged reports whether the plan file still has the bytes planx knows.
 func (r *runner) planUnchanged() bool {
 	b, err := os.ReadFile(r.planAbs)
 	return err == nil && string(b) == string(r.planSrc)
+}
+
+// saysEmpty reports whether the task says the file is meant to be empty: a
+// line of the task naming the path also says "empty".
+func saysEmpty(t *planparse.Task, p string) bool {
+	for _, l := range strings.Split(t.Body, "\n") {
+		if strings.Contains(l, p) && strings.Contains(strings.ToLower(l), "empty") {
+			return true
+		}
+	}
+	return false
 }

@@ -35,6 +35,10 @@ type Config struct {
 	Env []string
 	// Attempts is how many times an agent may try a task (default 1).
 	Attempts int
+	// Protect and Unprotect add paths to and take paths from the files an
+	// agent task may not modify or delete (globs, see docs/protected-paths.md).
+	Protect   []string
+	Unprotect []string
 }
 
 // ConfigError is a problem at a line of the config file.
@@ -72,8 +76,8 @@ func LoadConfig(repoRoot string) (Config, error) {
 	return parseConfig(path, b)
 }
 
-const topKeys = "agent, attempts, env, executor, gates, log_dir, require_clean, step_timeout, task_timeout"
-const gateKeys = "name, command, timeout, when, default_radius"
+const topKeys = "agent, attempts, env, executor, gates, log_dir, protect, require_clean, step_timeout, task_timeout, unprotect"
+const gateKeys = "name, command, timeout, when, default_radius, fix"
 
 // configParser walks the YAML node tree by hand rather than decoding into a
 // struct, so that every error, including unknown keys, carries its line.
@@ -120,6 +124,10 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.Env, err = p.strList(k, v, "write a list of variable names, e.g. [GOFLAGS, HTTPS_PROXY]")
 		case "attempts":
 			err = p.decode(k, v, &c.Attempts, "write a whole number, e.g. 2")
+		case "protect":
+			c.Protect, err = p.strList(k, v, "write a list of globs, e.g. ['checks/**', '*.golden']")
+		case "unprotect":
+			c.Unprotect, err = p.strList(k, v, "write a list of globs, e.g. ['test/fixtures/**']")
 		default:
 			return p.errf(k, "known keys: "+topKeys, "unknown key %q", k.Value)
 		}
@@ -169,6 +177,8 @@ func (p configParser) gates(n *yaml.Node) ([]Gate, error) {
 				g.Timeout, err = p.duration(k, v)
 			case "default_radius":
 				g.DefaultRadius, err = p.str(k, v)
+			case "fix":
+				err = p.decode(k, v, &g.Fix, "write true for a gate that rewrites files (a formatter), else leave it out")
 			case "when":
 				var s string
 				if s, err = p.str(k, v); err == nil {

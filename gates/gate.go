@@ -36,6 +36,11 @@ type Gate struct {
 	Timeout       time.Duration // 0 means DefaultTimeout
 	When          When
 	DefaultRadius string
+	// Fix declares a gate that rewrites files (gofmt -w, a code generator):
+	// its changes are committed with the task and listed in the trailers,
+	// and the other gates run after it on the result. Any other gate that
+	// changes the work tree fails the task.
+	Fix bool `json:",omitempty"`
 }
 
 // Final reports whether the gate runs only once at the end of a run.

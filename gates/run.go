@@ -55,7 +55,7 @@ func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 		r := Result{Name: g.Name, Command: g.Expand(o.BlastRadius)}
 		spec := proc.Spec{
 			Name:    "gate " + g.Name,
-			Args:    []string{"bash", "-c", r.Command},
+			Args:    []string{"bash", "-o", "pipefail", "-c", r.Command},
 			Dir:     o.Dir,
 			Env:     o.Env,
 			Timeout: timeout,

@@ -111,3 +111,21 @@ func TestRunEnv(t *testing.T) {
 		t.Errorf("env not passed: %+v, %v", rs, err)
 	}
 }
+
+// Gates run with pipefail: `go test ./... | tee test.log` fails when the
+// tests fail, not only when tee does.
+func TestRunPipefail(t *testing.T) {
+	rs, err := Run(context.Background(), []Gate{
+		{Name: "piped", Command: "false | cat"},
+		{Name: "ok", Command: "true | cat"},
+	}, RunOptions{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].Passed || rs[0].ExitCode != 1 {
+		t.Errorf("false | cat = %+v, want a failure (pipefail)", rs[0])
+	}
+	if !rs[1].Passed {
+		t.Errorf("true | cat = %+v", rs[1])
+	}
+}

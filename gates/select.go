@@ -35,6 +35,7 @@ func override(base, g Gate) Gate {
 	if g.DefaultRadius != "" {
 		base.DefaultRadius = g.DefaultRadius
 	}
+	base.Fix = base.Fix || g.Fix
 	return base
 }
 

@@ -9,8 +9,11 @@ import (
 )
 
 // Guard is a cheap fingerprint of the parts of the git directory that a task
-// could use to change what git does later (config, hooks, info/). A task that
-// writes there is refused: `.git/` is never a task's output.
+// could use to change what git does later (config, hooks, info/) or to forge
+// planx's evidence (refs/notes/planx, refs/planx/**). A task that writes
+// there is refused: `.git/` is never a task's output. (planx's local records
+// under planx/records are left out: planx writes them itself between an
+// agent's attempts.)
 type Guard string
 
 // Guard returns the current fingerprint: names, sizes, modes and modification
@@ -34,6 +37,21 @@ func (r *Repo) Guard() Guard {
 	}
 	if r.GitDir != r.CommonDir {
 		add(filepath.Join(r.GitDir, "config.worktree"))
+	}
+	add(filepath.Join(r.CommonDir, "refs", "notes", "planx"))
+	_ = filepath.WalkDir(filepath.Join(r.CommonDir, "refs", "planx"), func(p string, _ os.DirEntry, err error) error {
+		if err == nil {
+			add(p)
+		}
+		return nil
+	})
+	// A ref can also move inside packed-refs: keep planx's lines of it.
+	if b, err := os.ReadFile(filepath.Join(r.CommonDir, "packed-refs")); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if _, name, ok := strings.Cut(l, " "); ok && (name == "refs/notes/planx" || strings.HasPrefix(name, "refs/planx/")) {
+				parts = append(parts, "packed-refs:"+name+" "+l)
+			}
+		}
 	}
 	sort.Strings(parts)
 	return Guard(strings.Join(parts, "\n"))

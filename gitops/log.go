@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 // Commit is one commit read back from history.
 type Commit struct {
 	SHA      SHA
+	Tree     SHA // the commit's root tree
 	Parents  []SHA
 	Subject  string    // the message's first line
 	Body     string    // the rest of the message, leading blank lines and final newline removed
@@ -21,8 +23,8 @@ type Commit struct {
 
 // logFields is the number of NUL-separated fields logFormat prints per commit.
 const (
-	logFormat = "--format=%H%x00%P%x00%cI%x00%an <%ae>%x00%B"
-	logFields = 5
+	logFormat = "--format=%H%x00%T%x00%P%x00%cI%x00%an <%ae>%x00%B"
+	logFields = 6
 )
 
 // Log walks first parents from `from`, newest first, stopping before stopAt
@@ -33,6 +35,53 @@ const (
 // It runs git log rather than go-git so history is read the way the rest of
 // planx writes it (replace refs, grafts and the user's git version included).
 func (r *Repo) Log(ctx context.Context, from SHA, stopAt SHA, max int) ([]Commit, error) {
+	var not []string
+	if stopAt != "" {
+		if err := checkArg("revision", string(stopAt)); err != nil {
+			return nil, err
+		}
+		not = append(not, "^"+string(stopAt))
+	}
+	return r.log(ctx, from, max, nil, not)
+}
+
+// Unpushed is Log without the commits any remote-tracking ref reaches
+// (git log from --not --remotes): what a push of a new branch would send,
+// as far as this clone knows the remotes.
+func (r *Repo) Unpushed(ctx context.Context, from SHA) ([]Commit, error) {
+	// The pseudo-options go before --end-of-options; the second --not
+	// turns from back into an inclusion.
+	return r.log(ctx, from, 0, []string{"--not", "--remotes", "--not"}, nil)
+}
+
+// HasRemoteRefs reports whether any remote-tracking ref exists.
+func (r *Repo) HasRemoteRefs(ctx context.Context) (bool, error) {
+	refs, err := r.Refs(ctx, "refs/remotes/")
+	return len(refs) > 0, err
+}
+
+// Upstream returns the upstream of the current branch ("" when there is
+// none, HEAD is detached, or the upstream ref is not fetched here), by its
+// short name and commit.
+func (r *Repo) Upstream(ctx context.Context) (name string, sha SHA, err error) {
+	out, err := r.run(ctx, nil, true, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) {
+			return "", "", nil // no upstream configured: git's answer, not a failure
+		}
+		return "", "", err
+	}
+	name = strings.TrimSpace(string(out))
+	if sha, err = r.ResolveRef(ctx, "@{upstream}"); err != nil || sha == "" {
+		return "", "", err
+	}
+	return name, sha, nil
+}
+
+// log runs git log from `from`; pre are options before --end-of-options,
+// post revisions after it.
+func (r *Repo) log(ctx context.Context, from SHA, max int, pre, post []string) ([]Commit, error) {
 	if err := checkArg("revision", string(from)); err != nil {
 		return nil, err
 	}
@@ -43,13 +92,9 @@ func (r *Repo) Log(ctx context.Context, from SHA, stopAt SHA, max int) ([]Commit
 	if max > 0 {
 		args = append(args, "--max-count="+strconv.Itoa(max))
 	}
+	args = append(args, pre...)
 	args = append(args, "--end-of-options", string(from))
-	if stopAt != "" {
-		if err := checkArg("revision", string(stopAt)); err != nil {
-			return nil, err
-		}
-		args = append(args, "^"+string(stopAt))
-	}
+	args = append(args, post...)
 	out, err := r.run(ctx, nil, true, args...)
 	if err != nil {
 		return nil, err
@@ -73,16 +118,16 @@ func (r *Repo) Log(ctx context.Context, from SHA, stopAt SHA, max int) ([]Commit
 }
 
 func parseLogEntry(f []string) (Commit, error) {
-	c := Commit{SHA: SHA(f[0])}
-	for _, p := range strings.Fields(f[1]) {
+	c := Commit{SHA: SHA(f[0]), Tree: SHA(f[1])}
+	for _, p := range strings.Fields(f[2]) {
 		c.Parents = append(c.Parents, SHA(p))
 	}
-	t, err := time.Parse(time.RFC3339, f[2])
+	t, err := time.Parse(time.RFC3339, f[3])
 	if err != nil {
 		return Commit{}, fmt.Errorf("git log: commit %s: %w", f[0], err)
 	}
-	c.Time, c.Author = t, f[3]
-	msg := f[4]
+	c.Time, c.Author = t, f[4]
+	msg := f[5]
 	subject, body, _ := strings.Cut(msg, "\n")
 	c.Subject = subject
 	c.Body = strings.TrimRight(strings.TrimLeft(body, "\n"), "\n")

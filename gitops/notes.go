@@ -1,9 +1,11 @@
 package gitops
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -47,6 +49,58 @@ func (r *Repo) Note(ctx context.Context, notesRef string, sha SHA) ([]byte, erro
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read note %s of %s: %w", notesRef, sha.Short(), err)
+	}
+	return out, nil
+}
+
+// Notes returns the notes under notesRef of those of shas that have one, in
+// two git processes whatever their number: the notes ref's listing, then
+// the note blobs through one git cat-file --batch.
+func (r *Repo) Notes(ctx context.Context, notesRef string, shas []SHA) (map[SHA][]byte, error) {
+	if err := checkArg("notes ref", notesRef); err != nil {
+		return nil, err
+	}
+	out := map[SHA][]byte{}
+	if sha, err := r.ResolveObject(ctx, notesRef); err != nil || sha == "" {
+		return out, err // no notes ref: no notes
+	}
+	list, err := r.run(ctx, nil, true, "notes", "--ref="+notesRef, "list")
+	if err != nil {
+		return nil, fmt.Errorf("list notes %s: %w", notesRef, err)
+	}
+	want := map[SHA]bool{}
+	for _, s := range shas {
+		want[s] = true
+	}
+	var blobs []string
+	var owners []SHA
+	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		blob, obj, ok := strings.Cut(line, " ")
+		if ok && want[SHA(obj)] {
+			blobs = append(blobs, blob)
+			owners = append(owners, SHA(obj))
+		}
+	}
+	if len(blobs) == 0 {
+		return out, nil
+	}
+	batch, err := r.run(ctx, []byte(strings.Join(blobs, "\n")+"\n"), true, "cat-file", "--batch")
+	if err != nil {
+		return nil, fmt.Errorf("read notes %s: %w", notesRef, err)
+	}
+	for i := range blobs {
+		// "<id> blob <size>\n<content>\n"
+		head, rest, ok := bytes.Cut(batch, []byte("\n"))
+		f := strings.Fields(string(head))
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("read notes %s: unexpected git cat-file output", notesRef)
+		}
+		n, err := strconv.Atoi(f[2])
+		if err != nil || n+1 > len(rest) {
+			return nil, fmt.Errorf("read notes %s: unexpected git cat-file output", notesRef)
+		}
+		out[owners[i]] = rest[:n]
+		batch = rest[n+1:]
 	}
 	return out, nil
 }

@@ -146,7 +146,8 @@ func (r *Repo) ShowFile(ctx context.Context, rev SHA, path string) ([]byte, erro
 	out, err := r.run(ctx, nil, true, "cat-file", "blob", string(rev)+":"+path)
 	var ge *GitError
 	if errors.As(err, &ge) && ge.ExitCode == 128 &&
-		(strings.Contains(ge.Stderr, "does not exist") || strings.Contains(ge.Stderr, "Not a valid object name")) {
+		(strings.Contains(ge.Stderr, "does not exist") || strings.Contains(ge.Stderr, "Not a valid object name") ||
+			strings.Contains(ge.Stderr, "exists on disk, but not in")) {
 		return nil, fmt.Errorf("%s:%s: %w: %w", rev.Short(), path, fs.ErrNotExist, err)
 	}
 	if err != nil {

@@ -88,7 +88,8 @@ type runner struct {
 	// started, when set, gets git's process group (its own, see
 	// CommitOptions.Started) as soon as git runs.
 	started func(pgid int)
-	hooks   bool // the command runs the user's hooks (see interruptible)
+	pinned  []string // -c key=value pairs given to every command (PinConfig)
+	hooks   bool     // the command runs the user's hooks (see interruptible)
 }
 
 func (g *runner) gitPath() string {
@@ -101,8 +102,8 @@ func (g *runner) gitPath() string {
 // run executes git -C dir args. A read passes read=true so it never takes
 // optional locks (status refreshing the index would race the user's git).
 func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...string) ([]byte, error) {
-	full := make([]string, 0, len(args)+3)
-	full = append(full, "-C", g.dir)
+	full := make([]string, 0, len(args)+3+len(g.pinned))
+	full = append(append(full, g.pinned...), "-C", g.dir)
 	if read {
 		full = append(full, "--no-optional-locks")
 	}

@@ -60,3 +60,70 @@ func Note(task string, gates []GateOutput) []byte {
 	}
 	return b.Bytes()
 }
+
+// NoteMeta is what a note says it belongs to.
+type NoteMeta struct {
+	Task   string
+	Commit string // the task commit the note was written for
+	Tree   string // that commit's tree
+}
+
+// NoteFor is Note with the commit and tree the note belongs to on the lines
+// after the title, so that a note moved to another commit (or written by
+// hand for one) is told apart from planx's:
+//
+//	planx gate output of T003
+//	Commit: <sha>
+//	Tree: <sha>
+func NoteFor(m NoteMeta, gates []GateOutput) []byte {
+	b := Note(m.Task, gates)
+	title, rest, _ := bytes.Cut(b, []byte("\n"))
+	var out bytes.Buffer
+	out.Write(title)
+	out.WriteByte('\n')
+	if m.Commit != "" {
+		fmt.Fprintf(&out, "Commit: %s\n", m.Commit)
+	}
+	if m.Tree != "" {
+		fmt.Fprintf(&out, "Tree: %s\n", m.Tree)
+	}
+	out.Write(rest)
+	return out.Bytes()
+}
+
+// ParsedNote is a note read back.
+type ParsedNote struct {
+	NoteMeta
+	// Verdicts maps each gate section's name to "pass" or "fail".
+	Verdicts map[string]string
+}
+
+// ParseNote reads the title, the Commit and Tree lines and the gate
+// verdicts of a note; ok is false when it does not start like planx's.
+func ParseNote(b []byte) (p ParsedNote, ok bool) {
+	lines := strings.Split(string(b), "\n")
+	task, ok := strings.CutPrefix(lines[0], "planx gate output of ")
+	if !ok {
+		return p, false
+	}
+	p.Task, p.Verdicts = task, map[string]string{}
+	for i, l := range lines[1:] {
+		if i < 2 {
+			if v, ok := strings.CutPrefix(l, "Commit: "); ok {
+				p.Commit = v
+			}
+			if v, ok := strings.CutPrefix(l, "Tree: "); ok {
+				p.Tree = v
+			}
+		}
+		if rest, ok := strings.CutPrefix(l, "== gate "); ok {
+			if name, v, ok := strings.Cut(rest, ": "); ok {
+				verdict, _, _ := strings.Cut(v, " ")
+				if _, seen := p.Verdicts[name]; !seen { // a gate's own output cannot overwrite its verdict
+					p.Verdicts[name] = verdict
+				}
+			}
+		}
+	}
+	return p, true
+}

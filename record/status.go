@@ -33,6 +33,9 @@ const (
 	// and one that was ticked done before the run started.
 	TaskNotInRun      TaskStatus = "not in run"
 	TaskDoneBeforeRun TaskStatus = "done before run"
+	// Only in `planx status`: the run's commit for the task is not the one
+	// planx made (amended, rebased, or made by hand with copied trailers).
+	TaskRewritten TaskStatus = "rewritten"
 	// Only read back from history (planx log, show): a task commit whose
 	// recorded gates did not all pass, and one whose trailers are malformed.
 	TaskGateFailed TaskStatus = "gate-failed"

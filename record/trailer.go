@@ -3,7 +3,9 @@ package record
 // Trailer keys planx writes on its commits. A task commit has Refs (the
 // plan), Run, Task, TaskHash, Executor and one Gate per gate; the rollback
 // commit has Refs, Run and Rollback; Skipped names tasks skipped since the
-// previous commit.
+// previous commit; Warning what planx let pass but reported. A Gate value
+// is `name=pass|fail Nms`, followed by "overridden" for a gate a --gate flag
+// replaced and "cached" for one not run because it passed on the same tree.
 const (
 	TrailerRefs     = "Refs"
 	TrailerRun      = "Planx-Run"
@@ -13,4 +15,10 @@ const (
 	TrailerGate     = "Planx-Gate"
 	TrailerRollback = "Planx-Rollback"
 	TrailerSkipped  = "Planx-Skipped"
+	// TrailerWarning carries what the task did that planx let pass but a
+	// reviewer should see: "outside-declared=a.go,b.go", "folded-commits=2".
+	TrailerWarning = "Planx-Warning"
+	// TrailerFixed names a file a fixer gate (fix: true) changed, as
+	// "gate path"; the change is part of the task commit.
+	TrailerFixed = "Planx-Fixed"
 )

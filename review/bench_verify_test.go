@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,11 +17,16 @@ import (
 // benchRun makes a repository holding one real planx run of n tasks (the
 // executor's own commits, with one gate each) and returns it opened.
 func benchRun(b *testing.B, n int) *gitops.Repo {
+	return benchRunGate(b, n, `"true"`)
+}
+
+// benchRunGate is benchRun with the gate command given (YAML).
+func benchRunGate(b *testing.B, n int, gate string) *gitops.Repo {
 	b.Helper()
 	gittest.Setenv(b)
 	dir := gittest.Init(b)
 	var plan strings.Builder
-	plan.WriteString("---\ntopic: bench\ngates:\n  - name: check\n    command: \"true\"\n---\n# Bench\n\n")
+	plan.WriteString("---\ntopic: bench\ngates:\n  - name: check\n    command: " + gate + "\n---\n# Bench\n\n")
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(&plan, "### [ ] T%03d: Add file %d\n\n", i, i)
 		if i > 1 {
@@ -72,5 +78,45 @@ func BenchmarkLatest50(b *testing.B) {
 		if err != nil || run == nil || len(run.Tasks) != 50 {
 			b.Fatalf("Latest: %v %+v", err, run)
 		}
+	}
+}
+
+// BenchmarkVerifyRerunAll50 is `planx verify --rerun-gates=all` on a
+// 50-task run planx made here: every tree has a passing record of the gate,
+// so no gate runs (the gate counts its runs in a file; the count must not
+// move) and no worktree is made.
+func BenchmarkVerifyRerunAll50(b *testing.B) {
+	counter := filepath.Join(b.TempDir(), "gate-runs")
+	repo := benchRunGate(b, 50, `"echo x >> `+counter+`"`)
+	runs := func() int {
+		data, err := os.ReadFile(counter)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return strings.Count(string(data), "x")
+	}
+	before := runs()
+	if before != 50 {
+		b.Fatalf("the run ran the gate %d times, want 50", before)
+	}
+	ctx := context.Background()
+	opts := Options{Rerun: RerunAll, TrustBranchConfig: true}
+	rep, err := Verify(ctx, repo, opts)
+	if err != nil || !rep.OK || len(rep.Gates) != 50 {
+		b.Fatalf("Verify: %v; %d gates; findings %s", err, len(rep.Gates), kinds(rep))
+	}
+	for _, g := range rep.Gates {
+		if !g.Cached {
+			b.Fatalf("gate %s of %s ran", g.Name, g.Task)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Verify(ctx, repo, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if n := runs(); n != before {
+		b.Fatalf("verify ran the gate %d times", n-before)
 	}
 }

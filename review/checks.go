@@ -24,6 +24,8 @@ type checker struct {
 	rep   *Report
 	plans map[string]*planparse.Plan // rev + ":" + path → parsed (nil: no such file)
 	cfgs  *configCache
+	opts  Options
+	ev    evidence
 }
 
 func newChecker(ctx context.Context, repo *gitops.Repo, tip gitops.SHA, rep *Report) *checker {
@@ -89,6 +91,10 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 	for i, t := range r.Tasks {
 		pos[t.ID] = i
 	}
+	if err := c.loadNotes(r, scope); err != nil {
+		return err
+	}
+	runIdx := len(c.rep.Runs) // rr is appended there when this returns
 	for i := range r.Tasks {
 		t := &r.Tasks[i]
 		if scope != nil && !scope[t.Commit] {
@@ -102,7 +108,12 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 		for _, f := range c.rep.Findings[n:] {
 			ok = ok && f.Severity != SeverityError
 		}
-		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates, OK: ok})
+		ev, err := c.evidence(r, t, at{run: runIdx, task: len(rr.Tasks)}, i == len(r.Tasks)-1)
+		if err != nil {
+			return err
+		}
+		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates,
+			Evidence: ev, Warnings: t.Warnings, OK: ok})
 	}
 	for _, pt := range tip.Tasks {
 		id := string(pt.ID)

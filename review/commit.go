@@ -16,6 +16,10 @@ type Gate struct {
 	Name       string `json:"name"`
 	Passed     bool   `json:"passed"`
 	DurationMS int64  `json:"duration_ms"`
+	// Overridden: a --gate flag replaced the configured gate of that name.
+	Overridden bool `json:"overridden,omitempty"`
+	// Cached: not run for this commit; it passed on the same tree before.
+	Cached bool `json:"cached,omitempty"`
 }
 
 // TaskCommit is one task commit read back from its trailers.
@@ -23,12 +27,16 @@ type TaskCommit struct {
 	ID       string     `json:"id"`
 	Subject  string     `json:"subject"`
 	Commit   gitops.SHA `json:"commit"`
+	Tree     gitops.SHA `json:"tree"`
 	Parent   gitops.SHA `json:"-"` // first parent; "" for a root commit
 	Plan     string     `json:"plan"`
 	Time     time.Time  `json:"time"`
 	Executor string     `json:"executor"`
 	TaskHash string     `json:"task_hash"`
 	Gates    []Gate     `json:"gates"`
+	// Warnings are the Planx-Warning values: what planx let pass but
+	// reported (outside-declared=…, folded-commits=…).
+	Warnings []string `json:"warnings,omitempty"`
 	// DurationMS is the time since the run's previous commit, from committer
 	// timestamps (one-second resolution); nil when there is none to compare.
 	DurationMS *int64 `json:"duration_ms"`
@@ -77,7 +85,7 @@ type parsed struct {
 }
 
 var (
-	gateRE  = regexp.MustCompile(`^([^\s=]+)=(pass|fail) ([0-9]+)ms$`)
+	gateRE  = regexp.MustCompile(`^([^\s=]+)=(pass|fail) ([0-9]+)ms((?: (?:overridden|cached))*)$`)
 	runRE   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 	taskRE  = regexp.MustCompile(`^T[0-9]{3,}$`)
 	hashRE  = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
@@ -88,13 +96,14 @@ var (
 func ParseGate(v string) (Gate, error) {
 	m := gateRE.FindStringSubmatch(v)
 	if m == nil {
-		return Gate{}, fmt.Errorf("malformed %s %q (want name=pass|fail Nms)", record.TrailerGate, v)
+		return Gate{}, fmt.Errorf("malformed %s %q (want name=pass|fail Nms [overridden] [cached])", record.TrailerGate, v)
 	}
 	ms, err := strconv.ParseInt(m[3], 10, 64)
 	if err != nil {
 		return Gate{}, fmt.Errorf("malformed %s %q: %w", record.TrailerGate, v, err)
 	}
-	return Gate{Name: m[1], Passed: m[2] == "pass", DurationMS: ms}, nil
+	return Gate{Name: m[1], Passed: m[2] == "pass", DurationMS: ms,
+		Overridden: strings.Contains(m[4], " overridden"), Cached: strings.Contains(m[4], " cached")}, nil
 }
 
 // values groups trailer values by key, case-insensitively as git matches keys.
@@ -135,7 +144,8 @@ func classify(c gitops.Commit) parsed {
 		return p
 	}
 	p.kind = kindTask
-	t := TaskCommit{ID: tasks[0], Subject: c.Subject, Commit: c.SHA, Plan: p.plan, Time: c.Time, Gates: []Gate{}}
+	t := TaskCommit{ID: tasks[0], Subject: c.Subject, Commit: c.SHA, Tree: c.Tree, Plan: p.plan, Time: c.Time, Gates: []Gate{},
+		Warnings: get(record.TrailerWarning)}
 	if len(c.Parents) > 0 {
 		t.Parent = c.Parents[0]
 	}

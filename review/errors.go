@@ -22,6 +22,9 @@ var (
 	// ErrRange: a revision range that is not A..B or does not resolve; the
 	// command layer reports it as a usage error.
 	ErrRange = errors.New("invalid revision range")
+	// ErrUntrusted: --rerun-gates found no trusted revision to take gate
+	// definitions from (no --base, no origin/HEAD); a usage error too.
+	ErrUntrusted = errors.New("no trusted gate definitions")
 )
 
 // ShallowError says which run was cut off and how to get the rest.

@@ -41,6 +41,9 @@ type history struct {
 	t    *testing.T
 	dir  string
 	repo *gitops.Repo
+	// elsewhere: the commits are not recorded as made here, as in a clone
+	// of the repository that ran the plan.
+	elsewhere bool
 }
 
 func newHistory(t *testing.T) *history {
@@ -91,13 +94,23 @@ func (h *history) task(run, id, file string, extra ...string) gitops.SHA {
 	gittest.WriteFile(h.t, h.dir, logPath, old+"### "+id+" – title\n\n- **Status:** done\n\n## Issues\n")
 	trailers := []string{"check=pass 12ms"}
 	lines := fmt.Sprintf("Refs: %s\nPlanx-Run: %s\nPlanx-Task: %s\nPlanx-Task-Hash: %s\nPlanx-Executor: shell\n", planPath, run, id, hash)
+	var sha gitops.SHA
 	if len(extra) > 0 {
-		return h.commit(fmt.Sprintf("%s: title\n\nTask %s.\n\n%s%s\n", id, id, lines, strings.Join(extra, "\n")))
+		sha = h.commit(fmt.Sprintf("%s: title\n\nTask %s.\n\n%s%s\n", id, id, lines, strings.Join(extra, "\n")))
+	} else {
+		for _, g := range trailers {
+			lines += "Planx-Gate: " + g + "\n"
+		}
+		sha = h.commit(fmt.Sprintf("%s: title\n\nTask %s.\n\n%s", id, id, lines))
 	}
-	for _, g := range trailers {
-		lines += "Planx-Gate: " + g + "\n"
+	if !h.elsewhere {
+		// As the executor does: this repository made the commit.
+		tree := gitops.SHA(gittest.Git(h.t, h.dir, "rev-parse", string(sha)+"^{tree}"))
+		if err := h.repo.RecordMade(run, gitops.MadeCommit{Task: id, Commit: sha, Tree: tree}); err != nil {
+			h.t.Fatal(err)
+		}
 	}
-	return h.commit(fmt.Sprintf("%s: title\n\nTask %s.\n\n%s", id, id, lines))
+	return sha
 }
 
 func (h *history) commit(msg string) gitops.SHA {

@@ -15,35 +15,75 @@ import (
 // Options say what Verify checks.
 type Options struct {
 	// Range "A..B" checks the task commits in it (first-parent, as pushed);
-	// empty checks the most recent run reachable from Rev.
+	// empty checks the most recent run reachable from Rev (but see Auto and
+	// Unpushed).
 	Range string
 	// Rev is where history is read from without a Range; "" means HEAD.
 	Rev string
+	// Unpushed checks the commits of Rev that no remote-tracking ref
+	// reaches, across every run they touch: a new branch being pushed.
+	Unpushed bool
+	// Auto, without a Range, checks the current branch's commits not yet on
+	// its upstream, else those not on any remote, else the most recent run;
+	// Report.Scope says which.
+	Auto bool
 	// Plan, when set, considers only runs of that plan (repo-relative path).
 	Plan string
-	// RerunGates runs the plan's gates again on the tip's tree, in a
-	// temporary detached worktree.
-	RerunGates bool
+	// Rerun re-runs gates, each commit in a temporary detached worktree:
+	// RerunUnverified, RerunAll or RerunTip; "" re-runs nothing.
+	Rerun string
+	// NoCache re-runs gates even on a tree with a passing record.
+	NoCache bool
+	// Strict makes a task commit this repository has no record of ("gated
+	// elsewhere, not re-verified here") and an overridden gate errors.
+	Strict bool
+	// TrustBranchConfig takes re-run gate definitions from the commits
+	// checked; otherwise they come from Base (see Trusted).
+	TrustBranchConfig bool
+	// Base is the trusted revision whose .planx.yaml and plan define the
+	// gates --rerun-gates runs; "" means origin/HEAD, the remote's default branch.
+	Base string
 	// GateOutput receives the re-run gates' live output; nil discards it.
 	GateOutput io.Writer
 }
+
+// Rerun modes.
+const (
+	RerunUnverified = "unverified" // commits without a passing record for their tree
+	RerunAll        = "all"        // every task commit in scope
+	RerunTip        = "tip"        // the newest task commit in scope
+)
 
 // Finding severities and kinds.
 const (
 	SeverityError   = "error"
 	SeverityWarning = "warning"
 
-	KindMalformed   = "malformed"    // trailers missing or ill-formed
-	KindGateFailed  = "gate-failed"  // a recorded gate failed
-	KindGateMissing = "gate-missing" // a configured gate is not recorded
-	KindDrift       = "drift"        // the task's text changed since its commit
-	KindNotInPlan   = "not-in-plan"  // the task (or the plan) is gone
-	KindPlanInvalid = "plan-invalid" // the plan at the tip has errors
-	KindOrder       = "order"        // committed before a dependency
-	KindEmpty       = "empty"        // changed nothing but the plan and the log
-	KindMissing     = "missing"      // a plan task not done yet
-	KindShallow     = "shallow"      // history cut by a shallow clone
-	KindRerunFailed = "rerun-failed" // a gate re-run on the tip failed
+	KindMalformed   = "malformed"       // trailers missing or ill-formed
+	KindGateFailed  = "gate-failed"     // a recorded gate failed
+	KindGateMissing = "gate-missing"    // a configured gate is not recorded
+	KindDrift       = "drift"           // the task's text changed since its commit
+	KindNotInPlan   = "not-in-plan"     // the task (or the plan) is gone
+	KindPlanInvalid = "plan-invalid"    // the plan at the tip has errors
+	KindOrder       = "order"           // committed before a dependency
+	KindEmpty       = "empty"           // changed nothing but the plan and the log
+	KindMissing     = "missing"         // a plan task not done yet
+	KindShallow     = "shallow"         // history cut by a shallow clone
+	KindRerunFailed = "rerun-failed"    // a gate re-run on a commit failed
+	KindUnverified  = "unverified"      // not the commit planx made, or its tree never gated here
+	KindElsewhere   = "not-reverified"  // gated where it was made; no record here
+	KindNote        = "note-mismatch"   // the gate note belongs to another commit, or contradicts the trailers
+	KindTaskWarning = "task-warning"    // a Planx-Warning trailer
+	KindOverridden  = "gate-overridden" // a gate replaced by --gate on the command line
+)
+
+// Evidence values of TaskReport.Evidence: why the commit is (not) trusted.
+const (
+	EvidenceMade       = "made"       // the commit planx made here
+	EvidenceRecorded   = "recorded"   // its tree has a passing record of each claimed gate
+	EvidenceRerun      = "rerun"      // its gates were re-run now and passed
+	EvidenceElsewhere  = "elsewhere"  // no record here: gated where it was made
+	EvidenceUnverified = "unverified" // rewritten or hand-made: never gated as it is
 )
 
 // Finding is one problem Verify found.
@@ -65,7 +105,10 @@ type TaskReport struct {
 	Commit  gitops.SHA `json:"commit"`
 	Subject string     `json:"subject"`
 	Gates   []Gate     `json:"gates"`
-	OK      bool       `json:"ok"` // no error finding concerns this commit
+	// Evidence says what vouches for the commit (Evidence* values).
+	Evidence string   `json:"evidence"`
+	Warnings []string `json:"warnings,omitempty"`
+	OK       bool     `json:"ok"` // no error finding concerns this commit
 }
 
 // RunReport is a run Verify looked at.
@@ -79,23 +122,29 @@ type RunReport struct {
 
 // GateRun is a gate re-run by RerunGates.
 type GateRun struct {
-	Name       string `json:"name"`
-	Command    string `json:"command"`
-	Passed     bool   `json:"passed"`
-	ExitCode   int    `json:"exit_code"`
-	DurationMS int64  `json:"duration_ms"`
-	TimedOut   bool   `json:"timed_out,omitempty"`
-	Tail       string `json:"tail,omitempty"`
+	Task       string     `json:"task,omitempty"`
+	Commit     gitops.SHA `json:"commit,omitempty"`
+	Cached     bool       `json:"cached,omitempty"` // not run: passed on this tree before
+	Name       string     `json:"name"`
+	Command    string     `json:"command"`
+	Passed     bool       `json:"passed"`
+	ExitCode   int        `json:"exit_code"`
+	DurationMS int64      `json:"duration_ms"`
+	TimedOut   bool       `json:"timed_out,omitempty"`
+	Tail       string     `json:"tail,omitempty"`
 }
 
 // Report is the outcome of Verify.
 type Report struct {
-	Range    string      `json:"range,omitempty"`
-	Tip      gitops.SHA  `json:"tip"`
-	Runs     []RunReport `json:"runs"`
-	Findings []Finding   `json:"findings"`
-	Gates    []GateRun   `json:"rerun_gates,omitempty"`
-	OK       bool        `json:"ok"`
+	Range string `json:"range,omitempty"`
+	Scope string `json:"scope,omitempty"` // which commits were checked, in words
+	// GateSource says where re-run gate definitions came from.
+	GateSource string      `json:"gate_source,omitempty"`
+	Tip        gitops.SHA  `json:"tip"`
+	Runs       []RunReport `json:"runs"`
+	Findings   []Finding   `json:"findings"`
+	Gates      []GateRun   `json:"rerun_gates,omitempty"`
+	OK         bool        `json:"ok"`
 }
 
 // Verify checks the task commits opts selects. The Report is filled as far
@@ -114,93 +163,17 @@ func Verify(ctx context.Context, repo *gitops.Repo, opts Options) (Report, error
 		return rep, err
 	}
 	c := newChecker(ctx, repo, rep.Tip, &rep)
+	c.opts = opts
 	defer c.close()
 	for i := range runs {
 		if err := c.run(&runs[i], scope); err != nil {
 			return rep, err
 		}
 	}
-	if opts.RerunGates && len(runs) > 0 {
-		if err := c.rerun(runs[0].Plan, opts.GateOutput); err != nil {
-			return rep, err
-		}
+	if err := c.settle(); err != nil {
+		return rep, err
 	}
 	return rep, rep.err()
-}
-
-// selectRuns finds the runs to check and, for a range, the commits in it
-// (nil scope: every task commit of the runs).
-func selectRuns(ctx context.Context, repo *gitops.Repo, opts Options, rep *Report) ([]Run, map[gitops.SHA]bool, error) {
-	if opts.Range == "" {
-		rev := opts.Rev
-		if rev == "" {
-			rev = "HEAD"
-		}
-		tip, err := repo.ResolveRef(ctx, rev)
-		if err != nil {
-			return nil, nil, err
-		}
-		if tip == "" && rev != "HEAD" {
-			return nil, nil, fmt.Errorf("%w: %q is not a commit", ErrRange, rev)
-		}
-		if rep.Tip = tip; tip == "" {
-			return nil, nil, nil
-		}
-		run, err := Latest(ctx, repo, tip, opts.Plan)
-		if run == nil && err == nil {
-			noteShallow(ctx, repo, rep)
-			return nil, nil, nil
-		}
-		if run == nil {
-			return nil, nil, err
-		}
-		return []Run{*run}, nil, err
-	}
-	from, to, err := parseRange(ctx, repo, opts.Range)
-	if err != nil {
-		return nil, nil, err
-	}
-	rep.Tip = to
-	commits, err := repo.Log(ctx, to, from, 0)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", opts.Range, err)
-	}
-	scope := map[gitops.SHA]bool{}
-	need := map[string]bool{}
-	for _, c := range commits {
-		scope[c.SHA] = true
-		if p := classify(c); p.kind != kindOther && (opts.Plan == "" || p.plan == opts.Plan) {
-			need[p.run] = true
-		}
-	}
-	if len(need) == 0 {
-		return nil, nil, nil
-	}
-	// Read back to the rollback commit of the oldest run the range touches,
-	// so dependency order and missing tasks are judged over whole runs.
-	runs, err := collect(ctx, repo, to, opts.Plan, func(r *Run) bool {
-		delete(need, r.ID)
-		return len(need) == 0
-	}, nil)
-	var keep []Run
-	for _, r := range runs {
-		if touches(r, scope) {
-			keep = append(keep, r)
-		}
-	}
-	return keep, scope, err
-}
-
-func touches(r Run, scope map[gitops.SHA]bool) bool {
-	if scope[r.Rollback] {
-		return true
-	}
-	for _, t := range r.Tasks {
-		if scope[t.Commit] {
-			return true
-		}
-	}
-	return false
 }
 
 // parseRange resolves "A..B" (B defaults to HEAD, as in git).
@@ -266,10 +239,14 @@ func (r *Report) err() error {
 		{KindShallow, ErrShallow},
 		{KindGateFailed, record.ErrTaskFailed},
 		{KindRerunFailed, record.ErrTaskFailed},
+		{KindUnverified, ErrUnverified},
+		{KindNote, ErrUnverified},
 		{KindMalformed, ErrUnverified},
 		{KindEmpty, ErrUnverified},
 		{KindGateMissing, ErrUnverified},
 		{KindOrder, ErrUnverified},
+		{KindElsewhere, ErrUnverified},
+		{KindOverridden, ErrUnverified},
 		{KindDrift, record.ErrDrift},
 		{KindNotInPlan, record.ErrDrift},
 	}

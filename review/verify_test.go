@@ -166,14 +166,16 @@ func TestVerifyRerunGates(t *testing.T) {
 	// not see it.
 	gittest.WriteFile(t, h.dir, "dirty.txt", "x")
 	var live strings.Builder
-	rep, err := Verify(ctx, h.repo, Options{RerunGates: true, GateOutput: &live})
+	rep, err := Verify(ctx, h.repo, Options{Rerun: RerunTip, TrustBranchConfig: true, NoCache: true, GateOutput: &live})
 	if err != nil || len(rep.Gates) != 1 || !rep.Gates[0].Passed {
 		t.Fatalf("rerun: %v %+v %s", err, rep.Gates, kinds(rep))
 	}
 	gittest.WriteFile(t, h.dir, ".planx.yaml", "gates:\n  - name: lint\n    command: echo lint says no; exit 4\n")
 	gittest.Git(t, h.dir, "add", ".planx.yaml")
 	gittest.Git(t, h.dir, "commit", "-q", "-m", "add a failing gate")
-	rep, err = Verify(ctx, h.repo, Options{RerunGates: true, GateOutput: &live})
+	// The gates come from the trusted revision (here HEAD), not from the
+	// task commit, which has no .planx.yaml.
+	rep, err = Verify(ctx, h.repo, Options{Rerun: RerunTip, Base: "HEAD", NoCache: true, GateOutput: &live})
 	if !errors.Is(err, record.ErrTaskFailed) || len(rep.Gates) != 2 || rep.Gates[0].Name != "lint" || rep.Gates[0].ExitCode != 4 {
 		t.Fatalf("failing rerun: %v %+v", err, rep.Gates)
 	}

@@ -192,19 +192,27 @@ func (a *analyzer) pipeline(b *syntax.BinaryCmd) {
 }
 
 func (a *analyzer) pipeStages(s site, stages [][]arg) {
-	fetched := false
-	for _, st := range stages {
+	fetched, unread := false, false
+	for i, st := range stages {
 		in := unwrap(st)
 		if len(in.args) == 0 {
+			unread = unread || i > 0 || st == nil
 			continue
 		}
 		name := cmdName(in.args[0].s)
-		if downloaders[name] {
+		switch {
+		case downloaders[name]:
 			fetched = true
-		} else if fetched && interpreterReadsStdin(name, in.args) {
+		case fetched && interpreterReadsStdin(name, in.args):
 			a.report(CRITICAL, "pipe-to-interpreter", s, "pipes downloaded content into "+name)
 			return
+		case i > 0 && unread && interpreterReadsStdin(name, in.args):
+			// `echo cm0gLXJmIH4K | base64 -d | bash`: the program is made
+			// while the step runs, so nobody reviewing the plan can read it.
+			a.report(HIGH, "pipe-to-interpreter", s, "pipes generated or decoded text into "+name+" as a program")
+			return
 		}
+		unread = unread || !readsFileVerbatim(name, in.args)
 	}
 }
 
@@ -249,7 +257,7 @@ func callsName(st *syntax.Stmt, name string) bool {
 // line numbers counted from where the string starts.
 func (a *analyzer) nested(s site, src string, line int) {
 	if a.depth >= maxDepth {
-		a.report(MEDIUM, "dynamic-code", s, "nests scripts too deep to follow")
+		a.report(HIGH, "dynamic-code", s, "nests scripts too deep to follow")
 		return
 	}
 	n := &analyzer{shared: a.shared, depth: a.depth + 1, cwd: a.cwd}
@@ -267,4 +275,19 @@ func parseErrorLine(err error) int {
 		return int(le.Pos.Line())
 	}
 	return 1
+}
+
+// readsFileVerbatim reports a pipe stage whose output is the content of
+// files named statically (`cat setup.sh`): piped into a shell, that is the
+// same as running the file, which the plan shows.
+func readsFileVerbatim(name string, args []arg) bool {
+	if name != "cat" || len(args) < 2 {
+		return false
+	}
+	for _, x := range args[1:] {
+		if x.dyn || strings.HasPrefix(x.s, "-") {
+			return false
+		}
+	}
+	return true
 }

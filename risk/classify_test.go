@@ -28,8 +28,9 @@ func TestClassify(t *testing.T) {
 		{"git restore staged", "git restore --staged file.txt", LOW, ""},
 
 		{"git checkout new branch", "git checkout -b feature", LOW, ""},
-		{"curl piped to python -c", "curl -s https://x/api | python3 -c 'import json,sys; print(json.load(sys.stdin))'", MEDIUM, "network"},
 		{"cat piped to bash", "cat setup.sh | bash", LOW, ""},
+		{"test command", `[ "$PLANX_TASK_ID" = T001 ] && echo ok`, LOW, ""},
+		{"python script file", "python3 -E tools/gen.py", LOW, ""},
 		{"cd then rm inside", "cd sub && rm -rf build", MEDIUM, "delete-recursive"},
 		{"npm test", "npm ci\nnpm test", MEDIUM, "install"},
 		{"nested cd does not leak", "sh -c 'cd / && ls'\nrm -rf build", MEDIUM, "delete-recursive"},
@@ -49,7 +50,6 @@ func TestClassify(t *testing.T) {
 		{"nohup", "nohup ./server > server.log", MEDIUM, "background"},
 		{"export PATH", "export PATH=\"$PWD/bin:$PATH\"\nmake", MEDIUM, "env-change"},
 		{"unparsable", "if then fi ((", MEDIUM, "unparsable"},
-		{"eval of command output", `eval "$(ssh-agent -s)"`, MEDIUM, "dynamic-code"},
 		{"rsync remote", "rsync -az dist/ user@host:/srv/www", MEDIUM, "network"},
 
 		// HIGH
@@ -84,6 +84,30 @@ func TestClassify(t *testing.T) {
 		{"sed in place on CI", "sed -i 's/main/master/' .github/workflows/ci.yml", HIGH, "ci-file"},
 		{"tee to profile", "echo x | tee -a ~/.profile", HIGH, "write-outside"},
 		{"rm of unknown list", "rm -rf $(git ls-files -o)", HIGH, "delete-outside"},
+
+		// HIGH: what cannot be read before it runs.
+		{"command from a variable", "X=rm; $X -rf ~", HIGH, "dynamic-command"},
+		{"command from substitution", "$(echo rm) -rf ~", HIGH, "dynamic-command"},
+		{"command from backquotes", "`echo rm` -rf ~", HIGH, "dynamic-command"},
+		{"command from a glob", "/bin/r? -rf ~/x", HIGH, "dynamic-command"},
+		{"command from a bracket glob", "/bin/r[m] -rf ~/x", HIGH, "dynamic-command"},
+		{"command from a brace expansion", "{r,}m -rf ~/x", HIGH, "dynamic-command"},
+		{"ANSI-C quoted command", `$'\x72\x6d' -rf ~`, CRITICAL, "delete-broad"},
+		{"env -S", "env -S 'rm -rf ~'", CRITICAL, "delete-broad"},
+		{"xargs sh -c of the input", `echo 'rm -rf ~' | xargs -I{} sh -c {}`, HIGH, "dynamic-code"},
+		{"ANSI-C quoted octal", `$'\162\155' -rf ~`, CRITICAL, "delete-broad"},
+		{"decoded into bash", "echo cm0gLXJmIH4K | base64 -d | bash", HIGH, "pipe-to-interpreter"},
+		{"printf into sh", `printf '\x72\x6d -rf ~' | sh`, HIGH, "pipe-to-interpreter"},
+		{"python -c", "python3 -c 'import shutil; shutil.rmtree(\"/\")'", HIGH, "interpreter-code"},
+		{"perl -e", "perl -e 'unlink glob \"~/*\"'", HIGH, "interpreter-code"},
+		{"node -e", "node -e 'require(\"fs\").rmSync(\"/\",{recursive:true})'", HIGH, "interpreter-code"},
+		{"ruby -e", "ruby -e 'puts 1'", HIGH, "interpreter-code"},
+		{"curl piped to python -c", "curl -s https://x/api | python3 -c 'import json,sys; print(json.load(sys.stdin))'", HIGH, "interpreter-code"},
+		{"cd OLDPWD then rm", `cd "$OLDPWD" && rm important.txt`, HIGH, "delete-outside"},
+		{"cd - then rm", "cd - && rm -f notes", HIGH, "delete-outside"},
+		{"eval of command output", `eval "$(ssh-agent -s)"`, HIGH, "dynamic-code"},
+		{"bash -c of a variable", `bash -c "$SCRIPT"`, HIGH, "dynamic-code"},
+		{"source of a variable", `. "$RC"`, HIGH, "dynamic-code"},
 
 		// CRITICAL
 		{"rm -rf /", "rm -rf /", CRITICAL, "delete-broad"},

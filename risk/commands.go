@@ -27,6 +27,12 @@ func (a *analyzer) command(s site, args []arg) {
 		return
 	}
 	args = in.args
+	if args[0].dyn || expands(args[0].s) {
+		// `X=rm; $X -rf ~`, `$(echo rm) -rf ~`: which program runs is only
+		// known at run time, so nothing below can judge it.
+		a.report(HIGH, "dynamic-command", s, "runs a command whose name is only known at run time")
+		return
+	}
 	name := cmdName(args[0].s)
 	if a.downloaded[path.Clean(args[0].s)] && strings.Contains(args[0].s, "/") {
 		a.report(CRITICAL, "run-downloaded", s, "runs a file it downloaded")
@@ -79,6 +85,20 @@ func (a *analyzer) command(s site, args []arg) {
 	}
 }
 
+// expands reports a command name bash rewrites before running it: a glob
+// (/bin/r?) or a brace expansion ({r,}m).
+func expands(name string) bool {
+	if strings.ContainsAny(name, "*?") {
+		return true
+	}
+	if i := strings.IndexByte(name, '['); i >= 0 && strings.IndexByte(name[i+1:], ']') >= 0 {
+		return true // a bracket glob; `[` alone is test
+	}
+	open := strings.IndexByte(name, '{')
+	return open >= 0 && strings.IndexByte(name[open:], '}') > 0 &&
+		(strings.Contains(name[open:], ",") || strings.Contains(name[open:], ".."))
+}
+
 // rm deletes its operands; -r makes the damage a whole tree.
 func (a *analyzer) rm(s site, args []arg) {
 	f := parseFlags(args[1:], "")
@@ -96,6 +116,11 @@ func (a *analyzer) rm(s site, args []arg) {
 
 // del judges deleting one path.
 func (a *analyzer) del(s site, t arg, recursive bool) {
+	if strings.HasPrefix(expandKnownVars(a.cwd), "$") && !isAnchored(t.s) {
+		// `cd "$OLDPWD" && rm x`: the directory is only known at run time.
+		a.report(HIGH, "delete-outside", s, "deletes in a directory only known at run time")
+		return
+	}
 	switch where(t.s, a.cwd) {
 	case gitDir:
 		a.report(CRITICAL, "git-dir-write", s, "deletes inside .git")

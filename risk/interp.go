@@ -27,6 +27,12 @@ func (a *analyzer) interpreter(s site, name string, args []arg) {
 		}
 		return
 	}
+	if !isShell(name) && givesCode(name, f) {
+		// python3 -c, perl -e, node -e: a program in another language, which
+		// this package does not read; it can do anything a shell can.
+		a.report(HIGH, "interpreter-code", s, name+" runs code given on its command line, which planx cannot judge")
+		return
+	}
 	if len(f.operands) > 0 && a.downloaded[path.Clean(f.operands[0].s)] {
 		a.report(CRITICAL, "run-downloaded", s, name+" runs a file it downloaded")
 	}
@@ -49,8 +55,12 @@ func (a *analyzer) code(s site, x arg, what string) {
 		a.report(CRITICAL, "run-downloaded", s, what+" runs downloaded code")
 		return
 	}
+	if s.fromInput && strings.Contains(x.s, "{}") { // xargs -I{} sh -c {}
+		a.report(HIGH, "dynamic-code", s, what+" runs a script made from its input")
+		return
+	}
 	if x.dyn && strings.HasPrefix(x.s, "$") && !strings.ContainsAny(x.s, " ;|&") {
-		a.report(MEDIUM, "dynamic-code", s, what+" runs a script only known at run time")
+		a.report(HIGH, "dynamic-code", s, what+" runs a script only known at run time")
 		return
 	}
 	line := s.line
@@ -78,7 +88,7 @@ func (a *analyzer) eval(s site, args []arg) {
 		dyn = dyn || strings.Contains(x.s, "$(…)")
 	}
 	if dyn {
-		a.report(MEDIUM, "dynamic-code", s, "eval of command output")
+		a.report(HIGH, "dynamic-code", s, "eval of command output, only known at run time")
 		return
 	}
 	a.code(s, arg{s: b.String(), word: args[1].word}, "eval")
@@ -90,5 +100,26 @@ func (a *analyzer) source(s site, args []arg) {
 	}
 	if runsDownload(args[1]) || a.downloaded[path.Clean(args[1].s)] {
 		a.report(CRITICAL, "run-downloaded", s, "sources downloaded code")
+	} else if args[1].dyn && !strings.HasPrefix(args[1].s, "$PWD/") {
+		a.report(HIGH, "dynamic-code", s, "sources a file only known at run time")
 	}
+}
+
+// givesCode reports an interpreter invocation whose program is a command-line
+// argument: python -c, perl -e/-E, ruby -e, node -e/-p, php -r, --eval...
+func givesCode(name string, f flagSet) bool {
+	letters := "ce"
+	switch {
+	case strings.HasPrefix(name, "python"):
+		letters = "c"
+	case name == "perl":
+		letters = "eE"
+	case name == "node" || name == "nodejs" || name == "bun":
+		letters = "ep"
+	case name == "php":
+		letters = "rBRFE"
+	case name == "pwsh" || name == "powershell":
+		letters = "cC"
+	}
+	return f.has(letters, "--command", "--eval", "--print", "--exec")
 }

@@ -64,9 +64,15 @@ type Finding struct {
 	Line   int    `json:"line"`
 	Rule   string `json:"rule"`   // stable identifier, documented in docs/risk.md
 	Detail string `json:"detail"` // what was found, with the command's text
+	// Source is the command the finding is in when it is not a step (see
+	// Command.Label): "gate lint (.planx.yaml)", "agent custom (front matter)".
+	Source string `json:"source,omitempty"`
 }
 
 func (f Finding) String() string {
+	if f.Source != "" {
+		return fmt.Sprintf("%s, line %d: %s: %s [%s]", f.Source, f.Line, f.Level, f.Detail, f.Rule)
+	}
 	return fmt.Sprintf("line %d: %s: %s [%s]", f.Line, f.Level, f.Detail, f.Rule)
 }
 
@@ -76,7 +82,7 @@ func (f Finding) String() string {
 func finish(fs []Finding) (Level, []Finding) {
 	slices.SortStableFunc(fs, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Line, b.Line),
-			strings.Compare(a.Rule, b.Rule), strings.Compare(a.Detail, b.Detail))
+			strings.Compare(a.Rule, b.Rule), strings.Compare(a.Detail, b.Detail), strings.Compare(a.Source, b.Source))
 	})
 	fs = slices.Compact(fs)
 	if len(fs) == 0 {

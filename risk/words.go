@@ -2,6 +2,7 @@ package risk
 
 import (
 	"path"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -36,7 +37,11 @@ func wordParts(b *strings.Builder, parts []syntax.WordPart, quoted bool) bool {
 		case *syntax.Lit:
 			b.WriteString(unescape(p.Value, quoted))
 		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
+			if p.Dollar {
+				b.WriteString(decodeANSIC(p.Value)) // $'\x72m' is rm
+			} else {
+				b.WriteString(p.Value)
+			}
 		case *syntax.DblQuoted:
 			dyn = wordParts(b, p.Parts, true) || dyn
 		case *syntax.ParamExp:
@@ -62,6 +67,73 @@ func wordParts(b *strings.Builder, parts []syntax.WordPart, quoted bool) bool {
 		}
 	}
 	return dyn
+}
+
+// decodeANSIC decodes the escapes of bash's $'...' quoting: \xHH, \NNN
+// (octal), \uHHHH, \UHHHHHHHH, \cX and the C escapes.
+func decodeANSIC(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch c := s[i]; c {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
+				j++
+			}
+			if j == i+1 {
+				b.WriteString(`\` + string(c))
+				continue
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if c == 'x' {
+				b.WriteByte(byte(v))
+			} else {
+				b.WriteRune(rune(v))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 32)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default: // \\ \' \" \? and unknown escapes
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // unescape drops the backslashes the shell would remove. Inside double

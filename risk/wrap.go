@@ -31,6 +31,12 @@ func unwrap(args []arg) unwrapped {
 			}
 			u.wrappers = append(u.wrappers, name)
 			u.fromInput = u.fromInput || name == "xargs"
+			if name == "env" {
+				if script, ok := splitString(args[1:]); ok { // env -S 'rm -rf ~'
+					u.args = []arg{{s: "sh"}, {s: "-c"}, script}
+					return u
+				}
+			}
 			args = skipOptions(args[1:], optsWithValue[name])
 			if name == "env" || name == "sudo" {
 				for len(args) > 0 && strings.Contains(args[0].s, "=") && !strings.HasPrefix(args[0].s, "=") {
@@ -168,4 +174,22 @@ func interpreterReadsStdin(name string, args []arg) bool {
 		return false
 	}
 	return len(f.operands) == 0 || f.operands[0].s == "-"
+}
+
+// splitString finds env's -S/--split-string STRING, which env splits into
+// a command line of its own.
+func splitString(args []arg) (arg, bool) {
+	for i, x := range args {
+		switch {
+		case !strings.HasPrefix(x.s, "-") || x.s == "--":
+			return arg{}, false
+		case (x.s == "-S" || x.s == "--split-string") && i+1 < len(args):
+			return args[i+1], true
+		case strings.HasPrefix(x.s, "--split-string="):
+			return arg{s: strings.TrimPrefix(x.s, "--split-string="), dyn: x.dyn}, true
+		case strings.HasPrefix(x.s, "-S") && len(x.s) > 2:
+			return arg{s: x.s[2:], dyn: x.dyn}, true
+		}
+	}
+	return arg{}, false
 }

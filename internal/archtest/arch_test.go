@@ -21,20 +21,22 @@ const module = "github.com/planx-dev/planx/"
 // part may import directly. Face (cmd/planx, internal/command) may import
 // anything and is not listed.
 var mayImport = map[string][]string{
-	"review":            {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":          {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt"},
-	"approval":          {"planparse", "gitops", "risk"},
-	"risk":              {"planparse"},
-	"agent":             {"planparse"},
-	"planparse":         {},
-	"gates":             {"planparse", "internal/proc"},
-	"execlog":           {"planparse", "record", "internal/fsutil"},
-	"gitops":            {},
-	"record":            {},
-	"internal/proc":     {},
-	"internal/fsutil":   {},
-	"internal/linediff": {},
-	"internal/prompt":   {},
+	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe"},
+	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
+	"risk":                {"planparse", "internal/textsafe"},
+	"agent":               {"planparse"},
+	"planparse":           {},
+	"gates":               {"planparse", "internal/proc"},
+	"execlog":             {"planparse", "record", "internal/fsutil"},
+	"gitops":              {},
+	"record":              {},
+	"internal/proc":       {},
+	"internal/fsutil":     {},
+	"internal/linediff":   {},
+	"internal/prompt":     {},
+	"internal/secretscan": {},
+	"internal/textsafe":   {},
 }
 
 // never are the arrows that must not appear even indirectly: what a

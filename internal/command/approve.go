@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
+	"strings"
 
 	"github.com/planx-dev/planx/approval"
-	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/internal/prompt"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/risk"
 	"github.com/urfave/cli/v3"
@@ -34,9 +35,11 @@ func newApproveCmd(stdio *IO, g *globalOptions) *cli.Command {
 		Name:      "approve",
 		Usage:     "review a plan's risk and record your approval of its exact text in git",
 		ArgsUsage: "PLAN",
-		Description: describe(`approve classifies every run step (LOW, MEDIUM, HIGH, CRITICAL; see docs/risk.md), prints
-the table, and records an approval bound to the plan's sha256 as a blob under
-refs/planx/approvals/<plan path>, readable with git cat-file and shareable with git push.
+		Description: describe(`approve classifies every command planx would run for the plan (steps, gates, acceptance
+commands, the agent: LOW, MEDIUM, HIGH, CRITICAL; see docs/risk.md), prints the table, and
+records an approval bound to the plan's task text and to its configuration (.planx.yaml gates,
+agent command, environment names) as a blob under refs/planx/approvals/<plan path>,
+readable with git cat-file and shareable with git push.
 HIGH and CRITICAL plans ask for confirmation on a terminal; elsewhere they need --yes.
 --check records nothing: it exits 0 when the plan is approved as it stands, 6 with a diff
 when it changed since, 7 when it has no approval.`,
@@ -68,6 +71,7 @@ when it changed since, 7 when it has no approval.`,
 type approveTask struct {
 	ID       planparse.TaskID `json:"id"`
 	Title    string           `json:"title"`
+	Executor string           `json:"executor"`
 	Level    risk.Level       `json:"level"`
 	Findings []risk.Finding   `json:"findings"`
 }
@@ -79,23 +83,26 @@ type approveReport struct {
 	Approved bool             `json:"approved"`
 	Changed  bool             `json:"changed,omitempty"`
 	Diff     string           `json:"diff,omitempty"`
+	Config   string           `json:"config,omitempty"`
 	Record   *approval.Record `json:"approval,omitempty"`
 }
 
 // runApprove is `planx approve` without the flag parsing.
 func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
-	repo, rel, plan, err := openApprovePlan(ctx, o)
+	as, err := executor.Assess(ctx, executor.Options{PlanPath: o.Path, Dir: o.Dir, Format: o.Format})
 	if err != nil {
 		return err
 	}
+	repo, rel := as.Repo, as.PlanRel
 	rep := approveReport{Plan: rel, Tasks: []approveTask{}}
-	for _, t := range plan.Tasks {
-		l, fs := risk.Task(t)
-		rep.Tasks = append(rep.Tasks, approveTask{ID: t.ID, Title: t.Title, Level: l, Findings: append([]risk.Finding{}, fs...)})
-		rep.Level = max(rep.Level, l)
+	for _, a := range as.Tasks {
+		rep.Tasks = append(rep.Tasks, approveTask{ID: a.Task.ID, Title: a.Task.Title, Executor: a.Executor,
+			Level: a.Level, Findings: append([]risk.Finding{}, a.Findings...)})
+		rep.Level = max(rep.Level, a.Level)
 	}
+	rep.Config = as.Subject.Config
 	if o.Check {
-		rec, diff, cerr := approval.Check(ctx, repo, rel, plan.Source)
+		rec, diff, cerr := approval.Check(ctx, repo, rel, as.Subject)
 		rep.Record, rep.Diff = rec, diff
 		rep.Approved, rep.Changed = cerr == nil, errors.Is(cerr, approval.ErrChanged)
 		if !errors.Is(cerr, approval.ErrChanged) && !errors.Is(cerr, approval.ErrNotApproved) && cerr != nil {
@@ -107,14 +114,17 @@ func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
 		if cerr == nil {
 			fmt.Fprintf(stdio.Out, "planx: %s is approved as it stands (%s, by %s at %s)\n", rel, rec.Level, rec.Approver, rec.Time.Format("2006-01-02 15:04 MST"))
 		} else if diff != "" {
-			fmt.Fprintf(stdio.Out, "planx: %s changed since it was approved:\n%s", rel, diff)
+			fmt.Fprintf(stdio.Out, "planx: %s changed since it was approved:\n%s", rel, approval.EscapeDiff(diff))
 		}
 		return cerr
 	}
 	if !o.JSON {
-		fmt.Fprintf(stdio.Out, "planx: risk of %s (%d task(s)), highest %s\n\n", rel, len(plan.Tasks), rep.Level)
-		risk.Table(stdio.Out, plan.Tasks)
+		fmt.Fprintf(stdio.Out, "planx: risk of %s (%d task(s)), highest %s\n\n", rel, len(as.Tasks), rep.Level)
+		risk.Table(stdio.Out, as.Tasks)
 		approveSevere(stdio.Out, rep.Tasks)
+		if rep.Config != "" {
+			fmt.Fprintf(stdio.Out, "\nConfiguration bound to the approval (a change voids it):\n%s\n", indentLines(textsafe.Block(rep.Config), "  "))
+		}
 	}
 	if risk.NeedsApproval(rep.Level) && !o.Yes {
 		if !stdio.Terminal || o.out.isCI() || o.JSON {
@@ -130,7 +140,7 @@ func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
 			return fmt.Errorf("%w: %s: declined", approval.ErrNotApproved, rel)
 		}
 	}
-	rec, err := approval.Approve(ctx, repo, rel, plan.Source, rep.Level)
+	rec, err := approval.Approve(ctx, repo, rel, as.Subject, rep.Level)
 	if err != nil {
 		return err
 	}
@@ -143,37 +153,8 @@ func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
 	return nil
 }
 
-// openApprovePlan resolves PLAN against -C like planx run, opens its repository
-// and parses it; an invalid plan cannot be approved (exit 4).
-func openApprovePlan(ctx context.Context, o approveOptions) (*gitops.Repo, string, *planparse.Plan, error) {
-	planAbs := o.Path
-	if !filepath.IsAbs(planAbs) && o.Dir != "" {
-		planAbs = filepath.Join(o.Dir, planAbs)
-	}
-	planAbs, err := filepath.Abs(planAbs)
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("plan %s: %w", o.Path, err)
-	}
-	dir := o.Dir
-	if dir == "" {
-		dir = filepath.Dir(planAbs)
-	}
-	repo, err := gitops.Open(ctx, dir)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	rel, err := repo.Rel(planAbs)
-	if err != nil {
-		return nil, "", nil, fmt.Errorf("%w: plan %s is outside the repository %s", gitops.ErrRepoState, o.Path, repo.Root)
-	}
-	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
-	if err != nil {
-		return nil, "", nil, err
-	}
-	if err := plan.Err(); err != nil {
-		return nil, "", nil, err
-	}
-	return repo, rel, plan, nil
+func indentLines(s, pre string) string {
+	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
 }
 
 // approveSevere lists every finding that needs approval, not only the first
@@ -189,7 +170,11 @@ func approveSevere(w io.Writer, tasks []approveTask) {
 				fmt.Fprintln(w, "\nNeeds approval:")
 				header = true
 			}
-			fmt.Fprintf(w, "  %s line %d: %s %s: %s\n", t.ID, f.Line, f.Level, f.Rule, f.Detail)
+			where := fmt.Sprintf("line %d", f.Line)
+			if f.Source != "" {
+				where = f.Source
+			}
+			fmt.Fprintf(w, "  %s %s: %s %s: %s\n", t.ID, textsafe.Line(where), f.Level, f.Rule, textsafe.Line(f.Detail))
 		}
 	}
 }

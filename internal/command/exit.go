@@ -31,7 +31,7 @@ const (
 const exitCodeHelp = `EXIT CODES:
    0    ok (also: the run waits at a manual task, outside CI)
    1    internal error
-   2    usage error (unknown command or flag, wrong arguments)
+   2    usage error (unknown command or flag, wrong arguments; also: the agent is not installed)
    3    a task or a gate failed
    4    the plan is invalid
    5    repository state (dirty, locked, detached, operation in progress, run in progress)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/review"
 )
 
 // parse runs args through the real command tree and returns the options
@@ -37,13 +38,13 @@ func TestFlagsBindToOptions(t *testing.T) {
 	dir := t.TempDir() // -C must name a directory
 	got := parse(t, "-C", dir, "run", "--format", "kiro", "--all", "--require-clean", "--allow-detached",
 		"--no-verify", "-n", "--step-timeout", "5m", "--task-timeout", "1h", "--gate", "a=x", "--gate", "b=y",
-		"--log-dir", "logs", "--agent", "claude", "--attempts", "3", "--strict-files", "-y", "--require-approval",
+		"--log-dir", "logs", "--agent", "claude", "--attempts", "3", "--strict-files", "--no-cache", "-y", "--require-approval",
 		"--ci", "--json", "plan.md")
 	want := runOptions{
 		exec: executor.Options{PlanPath: "plan.md", Dir: dir, All: true, RequireClean: true, AllowDetached: true,
 			NoVerify: true, DryRun: true, StepTimeout: 5 * time.Minute, TaskTimeout: time.Hour,
 			Gates: []string{"a=x", "b=y"}, LogDir: "logs", Agent: "claude", Attempts: 3, StrictFiles: true,
-			Yes: true, RequireApproval: true},
+			NoCache: true, Yes: true, RequireApproval: true},
 		format: "kiro",
 		out:    outputOptions{ci: true, json: true},
 	}
@@ -62,8 +63,15 @@ func TestFlagsBindToOptions(t *testing.T) {
 		t.Errorf("log options:\n got %+v\nwant %+v", got, want)
 	}
 	if got, want := parse(t, "verify", "--rerun-gates", "--rev", "v1", "--plan", "p.md", "--json"),
-		(verifyOptions{Rev: "v1", Plan: "p.md", RerunGates: true, JSON: true}); !reflect.DeepEqual(got, want) {
+		(verifyOptions{Rev: "v1", Plan: "p.md", Rerun: rerunMode{review.RerunUnverified}, JSON: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("verify options:\n got %+v\nwant %+v", got, want)
+	}
+	if got, want := parse(t, "verify", "--rerun-gates=tip", "--no-cache", "--strict", "--base", "origin/main", "--trust-branch-config", "A..B"),
+		(verifyOptions{Range: "A..B", Rerun: rerunMode{review.RerunTip}, NoCache: true, Strict: true, Base: "origin/main", TrustBranchConfig: true}); !reflect.DeepEqual(got, want) {
+		t.Errorf("verify options:\n got %+v\nwant %+v", got, want)
+	}
+	if got := parse(t, "verify").(verifyOptions); got.Rerun.mode != "" {
+		t.Errorf("verify without --rerun-gates: %+v", got)
 	}
 	if got, want := parse(t, "-C", dir, "show", "--json", "T003"), (showOptions{Dir: dir, What: "T003", JSON: true}); !reflect.DeepEqual(got, want) {
 		t.Errorf("show options:\n got %+v\nwant %+v", got, want)
@@ -76,7 +84,7 @@ func TestFlagsBindToOptions(t *testing.T) {
 		(approveOptions{Path: "p.md", Yes: true, Check: true, out: outputOptions{ci: true}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("approve options:\n got %+v\nwant %+v", got, want)
 	}
-	if got := parse(t, "-C", dir, "resume", "--retry", "--accept-drift").(executor.ResumeOptions); got.Dir != dir || !got.Retry || !got.AcceptDrift {
+	if got := parse(t, "-C", dir, "resume", "--retry", "--accept-drift", "--no-cache").(executor.ResumeOptions); got.Dir != dir || !got.Retry || !got.AcceptDrift || !got.NoCache {
 		t.Errorf("resume options: %+v", got)
 	}
 	if got := parse(t, "skip").(executor.ResumeOptions); got.Retry || got.AcceptDrift || got.Dir != "" {

@@ -31,7 +31,7 @@ const (
 
 func newHookCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &hookOptions{}
-	rerun := &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the plan's gates before each push", Destination: &o.RerunGates}
+	rerun := &cli.BoolFlag{Name: "rerun-gates", Usage: "also re-run the gates of unverified commits before each push", Destination: &o.RerunGates}
 	return &cli.Command{
 		Name:  "hook",
 		Usage: "install or remove a pre-push hook that runs planx verify on what is pushed",
@@ -193,8 +193,9 @@ func runHookUninstall(ctx context.Context, o hookOptions, stdio *IO) error {
 
 // runPrePush reads git's "<local ref> <local sha> <remote ref> <remote sha>"
 // lines and verifies each update: the pushed range when the remote tip is
-// known here, else the latest run reachable from the local tip (a new branch,
-// or a remote tip this clone never fetched). Deletions are skipped.
+// known here, else every commit of the local tip that no remote-tracking ref
+// reaches (a new branch, or a remote tip this clone never fetched), across
+// every run those commits touch. Deletions are skipped.
 func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
 	repo, err := openRepo(ctx, o.Dir)
 	if err != nil {
@@ -214,10 +215,15 @@ func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
 		if zeroSHA(local) {
 			continue
 		}
-		opts := review.Options{Rev: local, RerunGates: o.RerunGates, GateOutput: stdio.Err}
+		// The hook runs in the pusher's own clone: its gate definitions are
+		// the pusher's.
+		opts := review.Options{Rev: local, Unpushed: true, GateOutput: stdio.Err, TrustBranchConfig: true}
+		if o.RerunGates {
+			opts.Rerun = review.RerunUnverified
+		}
 		if !zeroSHA(remote) {
 			if known, err := repo.ResolveRef(ctx, remote); err == nil && known != "" {
-				opts = review.Options{Range: remote + ".." + local, RerunGates: o.RerunGates, GateOutput: stdio.Err}
+				opts.Rev, opts.Unpushed, opts.Range = "", false, remote+".."+local
 			}
 		}
 		fmt.Fprintf(stdio.Out, "planx pre-push: %s\n", f[0])

@@ -109,7 +109,8 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 		lr := logRun{Run: r, Tasks: []logTask{}}
 		for _, t := range r.Tasks {
 			lt := logTask{TaskCommit: t, Status: t.Status()}
-			if lt.Note, err = gateNote(ctx, repo, t.Commit); err != nil {
+			// A note that is not planx's for this commit is not shown as its output.
+			if lt.Note, _, err = gateNote(ctx, repo, t); err != nil {
 				return err
 			}
 			lr.Tasks = append(lr.Tasks, lt)
@@ -207,14 +208,18 @@ func openRepo(ctx context.Context, dir string) (*gitops.Repo, error) {
 }
 
 // gateNote is the gate output note of a task commit (refs/notes/planx),
-// nil when it has none.
-func gateNote(ctx context.Context, repo *gitops.Repo, sha gitops.SHA) (*string, error) {
-	note, err := repo.Note(ctx, record.NoteRef, sha)
-	if note == nil || err != nil {
-		return nil, err
+// nil when it has none or when it was not written for this commit; rejected
+// then says why (review.NoteProblem).
+func gateNote(ctx context.Context, repo *gitops.Repo, t review.TaskCommit) (note *string, rejected string, err error) {
+	b, err := repo.Note(ctx, record.NoteRef, t.Commit)
+	if b == nil || err != nil {
+		return nil, "", err
 	}
-	s := string(note)
-	return &s, nil
+	if rejected = review.NoteProblem(b, t); rejected != "" {
+		return nil, rejected, nil
+	}
+	s := string(b)
+	return &s, "", nil
 }
 
 // reviewPlanArg turns a plan argument into the repo-relative path the Refs

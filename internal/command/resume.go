@@ -12,11 +12,12 @@ type resumeOptions struct {
 	out         outputOptions
 	acceptDrift bool
 	retry       bool // resume only
+	noCache     bool // resume only
 }
 
 // executor returns the options the executor takes for a run in dir.
 func (o resumeOptions) executor(dir string, stdio *IO) executor.ResumeOptions {
-	return executor.ResumeOptions{Dir: dir, AcceptDrift: o.acceptDrift, Retry: o.retry, Output: o.out.output(stdio)}
+	return executor.ResumeOptions{Dir: dir, AcceptDrift: o.acceptDrift, Retry: o.retry, NoCache: o.noCache, Output: o.out.output(stdio)}
 }
 
 func newResumeCmd(stdio *IO, g *globalOptions) *cli.Command {
@@ -34,6 +35,7 @@ is discarded and the task runs again. Then the remaining tasks run.`,
 			"planx resume --accept-drift   # go on although a committed task's text changed"),
 		Flags: []cli.Flag{ciFlag(&o.out), jsonEventsFlag(&o.out), acceptDriftFlag(o),
 			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again", Destination: &o.retry},
+			noCacheFlag(&o.noCache),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
@@ -51,4 +53,8 @@ func runResume(ctx context.Context, o executor.ResumeOptions, _ *IO) error {
 
 func acceptDriftFlag(o *resumeOptions) cli.Flag {
 	return &cli.BoolFlag{Name: "accept-drift", Usage: "go on although committed tasks changed in the plan", Destination: &o.acceptDrift}
+}
+
+func noCacheFlag(dst *bool) cli.Flag {
+	return &cli.BoolFlag{Name: "no-cache", Usage: "run every gate, even one that passed on the same tree before", Destination: dst}
 }

@@ -98,7 +98,7 @@ func TestReviewJSONMatchesSchemas(t *testing.T) {
 		t.Errorf("log --all: exit %d, read_to %v", code, all["read_to"])
 	}
 
-	code, out = planx(t, "verify", "--json", "--rerun-gates", "-C", dir)
+	code, out = planx(t, "verify", "--json", "--rerun-gates=tip", "--no-cache", "--trust-branch-config", "-C", dir)
 	rep := validate(t, sch["verify.json"], "verify --json", out)
 	if code != 0 || rep["ok"] != true || len(rep["rerun_gates"].([]any)) != 1 {
 		t.Errorf("verify: exit %d, %s", code, out)

@@ -12,9 +12,10 @@ import (
 
 // runOptions are `planx run`'s flags and argument, bound by newRunCmd.
 type runOptions struct {
-	exec   executor.Options
-	format string
-	out    outputOptions
+	exec       executor.Options
+	format     string
+	out        outputOptions
+	cleanGates bool // --clean-gates, when set: exec.GatesIn
 }
 
 func newRunCmd(stdio *IO, g *globalOptions) *cli.Command {
@@ -38,6 +39,7 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			&cli.StringFlag{Name: "format", Usage: "plan dialect (native, speckit, kiro, superpowers, phased, taskmaster); detected when unset", Destination: &o.format},
 			&cli.BoolFlag{Name: "all", Usage: "also run tasks already ticked done in the plan", Destination: &e.All},
 			&cli.BoolFlag{Name: "require-clean", Usage: "refuse a dirty work tree instead of snapshotting it in the rollback commit", Destination: &e.RequireClean},
+			&cli.BoolFlag{Name: "allow-untracked-secrets", Usage: "let the rollback commit snapshot untracked files that look like secrets (.env*, keys, tokens)", Destination: &e.AllowUntrackedSecrets},
 			&cli.BoolFlag{Name: "allow-detached", Usage: "run on a detached HEAD", Destination: &e.AllowDetached},
 			&cli.BoolFlag{Name: "no-verify", Usage: "skip the pre-commit and commit-msg hooks on task commits", Destination: &e.NoVerify},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the order, steps and gates, change nothing", Destination: &e.DryRun},
@@ -48,6 +50,8 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin", Destination: &e.Agent},
 			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (attempts in .planx.yaml changes the default)", Value: 1, Destination: &e.Attempts},
 			&cli.BoolFlag{Name: "strict-files", Usage: "fail a task that changes files outside its declared Files", Destination: &e.StrictFiles},
+			noCacheFlag(&e.NoCache),
+			&cli.BoolFlag{Name: "clean-gates", Usage: "run the gates in a temporary worktree holding exactly the staged tree (what will be committed); default: for agent tasks in repositories of up to 1,000 files without ignored files", Destination: &o.cleanGates},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "consent to HIGH and CRITICAL steps without being asked (see planx run --dry-run)", Destination: &e.Yes},
 			&cli.BoolFlag{Name: "require-approval", Usage: "refuse a plan that is not approved as it stands (planx approve)", Destination: &e.RequireApproval},
 			ciFlag(&o.out), jsonEventsFlag(&o.out),
@@ -60,6 +64,9 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			// .planx.yaml may set attempts: pass "unset" on unless given.
 			if !cmd.IsSet("attempts") {
 				e.Attempts = 0
+			}
+			if cmd.IsSet("clean-gates") {
+				e.GatesIn = map[bool]string{true: executor.GatesClean, false: executor.GatesTree}[o.cleanGates]
 			}
 			return inCI(o.out.isCI(), dispatch(ctx, g, *o, stdio, runRun))
 		},

@@ -43,11 +43,14 @@ execution log. A task or commit that does not exist exits 8.`,
 
 type showReport struct {
 	review.TaskCommit
-	Run        string            `json:"run"`
-	Status     record.TaskStatus `json:"status"`
-	Note       *string           `json:"note"`
-	LogPath    string            `json:"log_path"`
-	LogSection string            `json:"log_section"`
+	Run    string            `json:"run"`
+	Status record.TaskStatus `json:"status"`
+	Note   *string           `json:"note"`
+	// NoteRejected says why the note on the commit is not shown: it was
+	// written for another commit or tree, or contradicts the trailers.
+	NoteRejected string `json:"note_rejected,omitempty"`
+	LogPath      string `json:"log_path"`
+	LogSection   string `json:"log_section"`
 }
 
 func runShow(ctx context.Context, o showOptions, stdio *IO) error {
@@ -68,17 +71,21 @@ func runShow(ctx context.Context, o showOptions, stdio *IO) error {
 		}
 	}
 	rep.Status = rep.TaskCommit.Status()
-	if rep.Note, err = gateNote(ctx, repo, rep.Commit); err != nil {
+	if rep.Note, rep.NoteRejected, err = gateNote(ctx, repo, rep.TaskCommit); err != nil {
 		return err
 	}
 	if rep.LogPath, rep.LogSection, err = review.LogSection(ctx, repo, rep.TaskCommit); err != nil {
 		return err
 	}
 	if o.JSON {
-		return printReviewJSON(stdio.Out, rep)
+		err = printReviewJSON(stdio.Out, rep)
+	} else {
+		writeShowText(stdio.Out, rep)
 	}
-	writeShowText(stdio.Out, rep)
-	return nil
+	if err == nil && rep.NoteRejected != "" {
+		err = fmt.Errorf("show %s: %w: %s", rep.Commit.Short(), review.ErrUnverified, rep.NoteRejected)
+	}
+	return err
 }
 
 func writeShowText(w io.Writer, r showReport) {
@@ -95,6 +102,9 @@ func writeShowText(w io.Writer, r showReport) {
 	fmt.Fprintf(w, "gates     %s\n", gateSummary(r.Gates))
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "problem   %s\n", p)
+	}
+	if r.NoteRejected != "" {
+		fmt.Fprintf(w, "\ngate output note rejected: %s\n", r.NoteRejected)
 	}
 	if r.Note != nil {
 		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s", record.NoteRef, r.Commit.Short(), indent(*r.Note, "  "))

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/record"
 	"github.com/urfave/cli/v3"
 )
 
@@ -74,6 +75,11 @@ func runStatus(ctx context.Context, o statusOptions, stdio *IO) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.Status, detail, t.Title)
 	}
 	_ = tw.Flush()
+	for _, t := range rep.Tasks {
+		if t.Status == record.TaskRewritten {
+			fmt.Fprintf(w, "\nrewritten: %s\n", t.Reason)
+		}
+	}
 	for _, d := range rep.Drift {
 		fmt.Fprintf(w, "\ndrift: %s\n", d.String())
 	}

@@ -13,33 +13,67 @@ import (
 
 // verifyOptions are `planx verify`'s arguments.
 type verifyOptions struct {
-	Dir        string
-	Range      string
-	Rev        string
-	Plan       string
-	RerunGates bool
-	JSON       bool
+	Dir               string
+	Range             string
+	Rev               string
+	Plan              string
+	Rerun             rerunMode // review.Rerun* or ""
+	NoCache           bool
+	Strict            bool
+	TrustBranchConfig bool
+	Base              string
+	JSON              bool
 }
+
+// rerunMode is --rerun-gates: alone it means "unverified", or =all, =tip.
+type rerunMode struct{ mode string }
+
+func (m *rerunMode) Set(s string) error {
+	switch s {
+	case "true", review.RerunUnverified:
+		m.mode = review.RerunUnverified
+	case "false":
+		m.mode = ""
+	case review.RerunAll, review.RerunTip:
+		m.mode = s
+	default:
+		return fmt.Errorf("--rerun-gates=%s: want unverified, all or tip", s)
+	}
+	return nil
+}
+func (m *rerunMode) String() string   { return m.mode }
+func (m *rerunMode) Get() any         { return m.mode }
+func (m *rerunMode) IsBoolFlag() bool { return true }
 
 func newVerifyCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &verifyOptions{}
 	return &cli.Command{
 		Name:      "verify",
-		Usage:     "check from git history alone that each task commit proves its task (for pre-push hooks and CI)",
+		Usage:     "check from git history that each task commit proves its task (for pre-push hooks and CI)",
 		ArgsUsage: "[A..B]",
-		Description: describe(`Without a range, verify checks every task commit of the most recent run reachable from HEAD;
-with A..B, the task commits in it. Each must have well-formed trailers, name a task still in the
-plan with the same text (else drift: exit 6, with a diff), record its gates as passed (else exit 3),
-come after its dependencies and change more than the plan and the log. Plan tasks not done yet are
-warnings. --rerun-gates runs the plan's gates again on the tip in a temporary worktree.
-A shallow clone cut inside a run exits 5: fetch the whole history (fetch-depth: 0).
+		Description: describe(`Without a range or --rev, verify checks the current branch's commits not yet on its upstream,
+else those not on any remote, else the most recent run, and says which; with A..B, the task
+commits in it, across every run they touch. Each must have well-formed trailers, name a task still
+in the plan with the same text (else drift: exit 6, with a diff), record its gates as passed (else
+exit 3), come after its dependencies, change more than the plan and the log, and be the commit
+planx made or have a tree planx's gates passed on here (else unverified: a rewrite; exit 3).
+A commit of a run made in another clone is "gated locally, not re-verified here": a warning,
+an error with --strict. --rerun-gates re-runs the gates of the unverified commits (=all: every
+one; =tip: the newest) in a temporary worktree, with gates defined by --base (default:
+origin/HEAD) and a minimal environment, and records them by tree; a tree with a passing record
+is not re-run (--no-cache re-runs it). A shallow clone cut inside a run exits 5.
 JSON output follows docs/schema/verify.json.`,
 			"planx verify",
 			"planx verify origin/main..HEAD",
-			"planx verify --rerun-gates --plan memory-bank/plan/x.md",
-			"planx verify --json | jq .tasks"),
+			"planx verify --rerun-gates --base origin/main   # re-gate what is unverified, with main's gates",
+			"planx verify --json | jq .findings"),
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "rerun-gates", Usage: "run the plan's gates on the tip's tree in a temporary worktree", Destination: &o.RerunGates},
+			&cli.GenericFlag{Name: "rerun-gates", Value: &o.Rerun,
+				Usage: "re-run gates of unverified commits (`=all`: every commit, =tip: the newest) and record them by tree"},
+			&cli.BoolFlag{Name: "no-cache", Usage: "re-run gates even on a tree with a passing record", Destination: &o.NoCache},
+			&cli.BoolFlag{Name: "strict", Usage: "commits not re-verified here and overridden gates are errors", Destination: &o.Strict},
+			&cli.StringFlag{Name: "base", Usage: "take re-run gate definitions from `REV` (default: origin/HEAD)", Destination: &o.Base},
+			&cli.BoolFlag{Name: "trust-branch-config", Usage: "re-run the gates the checked commits define themselves", Destination: &o.TrustBranchConfig},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/verify.json)", Destination: &o.JSON},
 			&cli.StringFlag{Name: "rev", Usage: "without a range, check the latest run reachable from `REV` instead of HEAD", Destination: &o.Rev},
 			&cli.StringFlag{Name: "plan", Usage: "only consider runs of this `PLAN`", Destination: &o.Plan},
@@ -62,13 +96,15 @@ func runVerify(ctx context.Context, o verifyOptions, stdio *IO) error {
 	if err != nil {
 		return err
 	}
-	opts := review.Options{Range: o.Range, Rev: o.Rev, Plan: reviewPlanArg(repo, o.Dir, o.Plan), RerunGates: o.RerunGates}
+	opts := review.Options{Range: o.Range, Rev: o.Rev, Auto: o.Range == "" && o.Rev == "",
+		Plan: reviewPlanArg(repo, o.Dir, o.Plan), Rerun: o.Rerun.mode, NoCache: o.NoCache, Strict: o.Strict,
+		Base: o.Base, TrustBranchConfig: o.TrustBranchConfig}
 	if !o.JSON {
 		// Gate output goes to stderr so stdout stays the report.
 		opts.GateOutput = stdio.Err
 	}
 	rep, err := review.Verify(ctx, repo, opts)
-	if errors.Is(err, review.ErrRange) {
+	if errors.Is(err, review.ErrRange) || errors.Is(err, review.ErrUntrusted) {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	if err != nil && rep.Tip == "" && len(rep.Findings) == 0 {
@@ -85,9 +121,9 @@ func runVerify(ctx context.Context, o verifyOptions, stdio *IO) error {
 }
 
 func writeVerifyText(w io.Writer, rep review.Report) {
-	scope := "most recent run"
-	if rep.Range != "" {
-		scope = rep.Range
+	scope := rep.Scope
+	if scope == "" {
+		scope = "most recent run"
 	}
 	if len(rep.Runs) == 0 {
 		fmt.Fprintf(w, "verify %s: no planx task commits to check\n", scope)
@@ -99,7 +135,7 @@ func writeVerifyText(w io.Writer, rep review.Report) {
 			if !t.OK {
 				mark = "FAIL"
 			}
-			fmt.Fprintf(w, "  %s %s %s  %s\n", mark, t.ID, t.Commit.Short(), gateSummary(t.Gates))
+			fmt.Fprintf(w, "  %s %s %s  %s  [%s]\n", mark, t.ID, t.Commit.Short(), gateSummary(t.Gates), t.Evidence)
 		}
 	}
 	errs, warns := 0, 0
@@ -114,22 +150,34 @@ func writeVerifyText(w io.Writer, rep review.Report) {
 			fmt.Fprint(w, indent(f.Diff, "    "))
 		}
 	}
-	if len(rep.Gates) > 0 {
-		fmt.Fprintf(w, "gates re-run on %s:\n", rep.Tip.Short())
-		for _, g := range rep.Gates {
-			v := "pass"
-			if !g.Passed {
-				v = fmt.Sprintf("FAIL (exit %d)", g.ExitCode)
-			}
-			fmt.Fprintf(w, "  %s: %s, %dms\n", g.Name, v, g.DurationMS)
-			if !g.Passed && g.Tail != "" {
-				fmt.Fprint(w, indent(strings.TrimRight(g.Tail, "\n"), "    | "))
-			}
-		}
-	}
+	writeRerunText(w, rep)
 	if errs == 0 {
 		fmt.Fprintf(w, "verify: ok (%d warning(s))\n", warns)
 		return
 	}
 	fmt.Fprintf(w, "verify: %d error(s), %d warning(s)\n", errs, warns)
+}
+
+func writeRerunText(w io.Writer, rep review.Report) {
+	if len(rep.Gates) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "gates re-run (definitions: %s):\n", rep.GateSource)
+	for _, g := range rep.Gates {
+		v := "pass"
+		switch {
+		case g.Cached:
+			v = "pass on this tree before; not re-run"
+		case !g.Passed:
+			v = fmt.Sprintf("FAIL (exit %d)", g.ExitCode)
+		}
+		fmt.Fprintf(w, "  %s %s %s: %s", g.Task, g.Commit.Short(), g.Name, v)
+		if !g.Cached {
+			fmt.Fprintf(w, ", %dms", g.DurationMS)
+		}
+		fmt.Fprintln(w)
+		if !g.Passed && g.Tail != "" {
+			fmt.Fprint(w, indent(strings.TrimRight(g.Tail, "\n"), "    | "))
+		}
+	}
 }

@@ -4,4 +4,8 @@
 // spawned (pipelines, background jobs), and its combined output goes to a
 // file rather than to memory, because gate and agent output can be huge and
 // must survive for the execution log.
+//
+// On Linux planx is also the child subreaper of what it starts
+// (BecomeSubreaper): a descendant that leaves its process group with setsid
+// is reparented to planx when orphaned, and KillDetached finds and kills it.
 package proc

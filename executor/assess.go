@@ -1,0 +1,126 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/planx-dev/planx/agent"
+	"github.com/planx-dev/planx/approval"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/risk"
+)
+
+// Assessment is a plan's risk over everything planx would run for it, and
+// what an approval of it binds.
+type Assessment struct {
+	Repo    *gitops.Repo
+	PlanRel string
+	Plan    *planparse.Plan
+	Tasks   []risk.Assessment // every task of the plan, in execution order
+	Subject approval.Subject
+}
+
+// Assess reads the plan and configuration the way Run would and judges every
+// command it would run: steps, gates, acceptance commands, the agent.
+func Assess(ctx context.Context, o Options) (*Assessment, error) {
+	r, err := prepare(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return &Assessment{Repo: r.repo, PlanRel: r.planRel, Plan: r.plan,
+		Tasks: r.assess(r.plan.Order()), Subject: r.subject()}, nil
+}
+
+// assess judges tasks, in the order they would run (the last one also gets
+// the final gates).
+func (r *runner) assess(tasks []*planparse.Task) []risk.Assessment {
+	out := make([]risk.Assessment, 0, len(tasks))
+	for i, t := range tasks {
+		out = append(out, risk.Assess(t, r.executorFor(t), r.commandsFor(t, i == len(tasks)-1)))
+	}
+	return out
+}
+
+// commandsFor lists what planx runs for t besides its steps: acceptance
+// commands and gates with the task's blast radius substituted (a radius is
+// inserted unquoted, so it is code too), and the agent for an agent task.
+func (r *runner) commandsFor(t *planparse.Task, last bool) []risk.Command {
+	var out []risk.Command
+	for _, c := range acceptanceCommands(t) {
+		out = append(out, risk.Command{Kind: risk.KindAcceptance, Origin: "plan", Line: lineOf(t, c),
+			Code: gates.Gate{Command: c}.Expand(t.BlastRadius)})
+	}
+	for _, g := range gates.Select(r.gates, t.Gates, last) {
+		out = append(out, risk.Command{Kind: risk.KindGate, Name: g.Name, Origin: r.gateOrigin(g.Name),
+			Code: g.Expand(t.BlastRadius)})
+	}
+	if r.executorFor(t) == "agent" {
+		if name, line, _ := agent.Describe(r.agentSpec()); line != "" {
+			out = append(out, risk.Command{Kind: risk.KindAgent, Name: name, Origin: r.agentOrigin(), Code: line})
+		}
+	}
+	return out
+}
+
+// lineOf is the plan line where the acceptance command c is written in t.
+func lineOf(t *planparse.Task, c string) int {
+	if i := strings.Index(t.Body, c); i >= 0 && t.Line > 0 {
+		return t.Line + strings.Count(t.Body[:i], "\n")
+	}
+	return t.Line
+}
+
+func (r *runner) gateOrigin(name string) string {
+	for _, f := range r.o.Gates {
+		if g, err := gates.ParseFlag(f); err == nil && g.Name == name {
+			return "--gate"
+		}
+	}
+	for _, g := range r.plan.Gates {
+		if g.Name == name {
+			return "front matter"
+		}
+	}
+	return gates.ConfigFile
+}
+
+func (r *runner) agentOrigin() string {
+	switch {
+	case r.o.Agent != "":
+		return "--agent"
+	case r.plan.Agent != "":
+		return "front matter"
+	}
+	return gates.ConfigFile
+}
+
+// subject is what an approval of the plan binds: its text, and the
+// settings from outside the text that decide what runs. Command-line flags
+// (--gate, --agent) are the runner's own choice, made on every run, and are
+// not part of it; .planx.yaml is, because it can change without the plan
+// changing.
+func (r *runner) subject() approval.Subject {
+	var lines []string
+	for _, g := range r.cfg.Gates {
+		lines = append(lines, fmt.Sprintf("gate %s when=%s timeout=%s radius=%s: %s", strconv.Quote(g.Name),
+			firstNonEmpty(string(g.When), "each"), g.Timeout, strconv.Quote(g.DefaultRadius), strconv.Quote(g.Command)))
+	}
+	spec := firstNonEmpty(r.plan.Agent, r.cfg.Agent)
+	name, line, env := agent.Describe(spec)
+	if line != "" {
+		lines = append(lines, fmt.Sprintf("agent %s: %s", name, strconv.Quote(line)))
+	}
+	if r.cfg.Executor != "" {
+		lines = append(lines, "executor: "+strconv.Quote(r.cfg.Executor))
+	}
+	names := slices.Sorted(slices.Values(append(slices.Clone(r.cfg.Env), env...)))
+	if names = slices.Compact(names); len(names) > 0 {
+		lines = append(lines, "env: "+strings.Join(names, " "))
+	}
+	return approval.Subject{Src: r.plan.Source, Plan: r.plan, Config: strings.Join(lines, "\n")}
+}

@@ -1,0 +1,69 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/planx-dev/planx/planparse"
+)
+
+// cleanTree checks the staged tree out into a temporary linked worktree,
+// for gates that must see exactly what is about to be committed: no
+// ignored file, no untracked leftover, no file git is told not to look at.
+// It returns the directory and how to remove it.
+func (r *runner) cleanTree(ctx context.Context, t *planparse.Task) (string, func(), error) {
+	sha, err := r.repo.StagedCommit(ctx, r.expect)
+	if err != nil {
+		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
+	}
+	// Under the run's directory in .git/: git never scans it, so the
+	// checkout cannot show up as a change of the task, wherever TMPDIR is.
+	if err := os.MkdirAll(runDir(r.repo, r.st.RunID), 0o755); err != nil {
+		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
+	}
+	tmp, err := os.MkdirTemp(runDir(r.repo, r.st.RunID), string(t.ID)+"-gates-")
+	if err != nil {
+		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
+	}
+	wt := filepath.Join(tmp, "tree")
+	if err := r.repo.AddWorktree(ctx, wt, sha); err != nil {
+		_ = os.RemoveAll(tmp)
+		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
+	}
+	return wt, func() {
+		// A fresh context: the worktree must go even after an interruption.
+		_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
+		_ = os.RemoveAll(tmp)
+	}, nil
+}
+
+// cleanGateFiles is the largest repository (index entries) whose agent
+// tasks get their gates in a clean worktree by default. A checkout costs
+// about as much as copying the files: on the 2-core machine this was
+// written on, under load, 0.4 s at 200 files, 5.8 s at 2,000, 29 s at
+// 20,000 (README, "Gates in a clean worktree"). Past this size the default
+// is the work tree, and --clean-gates opts in.
+const cleanGateFiles = 1000
+
+// cleanGates says whether t's gates run in a clean worktree: as the user
+// chose, else for agent tasks of small repositories that hold no ignored
+// file at all: where the gates may need one (node_modules/, a local
+// config), the clean checkout would fail them for the wrong reason.
+func (r *runner) cleanGates(ctx context.Context, t *planparse.Task) bool {
+	switch r.o.GatesIn {
+	case GatesClean:
+		return true
+	case GatesTree:
+		return false
+	}
+	if r.executorFor(t) != "agent" || r.repo.IndexEntries() > cleanGateFiles {
+		return false
+	}
+	if r.watch != nil {
+		return len(r.watch.ignored) == 0
+	}
+	ignored, err := r.repo.IgnoredFiles(ctx)
+	return err == nil && len(ignored) == 0
+}

@@ -1,0 +1,219 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Protected paths are the judge: the files that decide whether a task is
+// done. A task that could rewrite them could make any work pass. An agent
+// task that modifies or deletes one fails ("the task weakened the judge");
+// a shell or manual task, written or done by the user, gets a warning.
+
+// defaultTestGlobs name test files the way the common ecosystems do. A
+// pattern without '/' matches a file name anywhere; one ending in '/'
+// matches a directory of that name anywhere; others match the whole path,
+// '**' standing for any number of directories.
+func defaultTestGlobs() []string {
+	return []string{
+		"*_test.go", "testdata/", // Go
+		"test_*.py", "*_test.py", "conftest.py", // Python
+		"*.test.*", "*.spec.*", "__tests__/", // JavaScript, TypeScript
+		"*_spec.rb", "spec/", // Ruby
+		"*Test.java", "*Tests.java", "*Test.kt", // JVM
+		"*.bats", "tests/", "test/", // shell, Rust, everything else
+	}
+}
+
+// protection says why path is protected, "" when it is not. It is told
+// whether the path existed before the task (a new test file is not a
+// weakened one) by the caller.
+func (r *runner) protection(p string) string {
+	switch {
+	case p == r.planRel:
+		return "the plan"
+	case p == gates.ConfigFile:
+		return "the planx configuration"
+	case r.log != nil && (p == r.log.Path || covers(path.Dir(r.log.Path), p)):
+		return "the execution log"
+	}
+	if slices.ContainsFunc(r.cfg.Unprotect, func(g string) bool { return matchGlob(g, p) }) {
+		return ""
+	}
+	if g := gateNaming(r.gates, p); g != "" {
+		return "named by gate " + g
+	}
+	switch {
+	case path.Base(p) == ".gitignore":
+		return "an ignore file"
+	case slices.ContainsFunc(r.cfg.Protect, func(g string) bool { return matchGlob(g, p) }):
+		return "protected in .planx.yaml"
+	case slices.ContainsFunc(defaultTestGlobs(), func(g string) bool { return matchGlob(g, p) }):
+		return "a test file"
+	}
+	return ""
+}
+
+// alwaysAsk reports protections a declaration alone does not lift: the
+// plan, the configuration and the log need the user's confirmation too.
+func alwaysAsk(why string) bool {
+	return why == "the plan" || why == "the planx configuration" || why == "the execution log"
+}
+
+// checkJudge fails an agent task that modified or deleted a protected path
+// it did not declare, and warns for other executors. files are the paths
+// the task changed; the plan counts only when changed beyond the task's own
+// checkbox.
+func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string, files []string) error {
+	type hit struct{ p, why string }
+	var cands []hit
+	for _, p := range files {
+		if why := r.protection(p); why != "" {
+			cands = append(cands, hit{p, why})
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	paths := make([]string, len(cands))
+	for i, c := range cands {
+		paths[i] = c.p
+	}
+	before, err := r.repo.InTree(ctx, r.expect, paths)
+	if err != nil {
+		return fmt.Errorf("verify %s: %w", t.ID, err)
+	}
+	var bad []string
+	for _, c := range cands {
+		existed := before[c.p]
+		if !existed && (c.why == "a test file" || strings.HasPrefix(c.why, "named by gate ")) {
+			continue // new tests add to the judge
+		}
+		if r.declaredFor(t, c.p, c.why) {
+			continue
+		}
+		verb := "modified"
+		switch {
+		case !existed:
+			verb = "created"
+		case !fileExists(relJoin(r.repo.Root, c.p)):
+			verb = "deleted"
+		}
+		bad = append(bad, fmt.Sprintf("%s %s (%s)", verb, c.p, c.why))
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	msg := "the task weakened the judge: " + strings.Join(bad, ", ")
+	if kind == "agent" {
+		return &taskFailure{what: msg, hint: "declare the file in the task (Files: Modify: PATH) if changing it is the task; the plan, .planx.yaml and the log also need --yes"}
+	}
+	r.warnIssue(t, msg+" (allowed: a "+kind+" task is the user's own)")
+	return nil
+}
+
+// declaredFor reports whether the task may change a protected path: it
+// declares the path, and, for the plan, the configuration and the log, the
+// user confirms (--yes, or yes at the terminal).
+func (r *runner) declaredFor(t *planparse.Task, p, why string) bool {
+	if !slices.ContainsFunc(t.Files, func(f planparse.File) bool { return covers(f.Path, p) }) {
+		return false
+	}
+	if !alwaysAsk(why) || r.o.Yes {
+		return true
+	}
+	ask := r.ask()
+	return ask != nil && ask(fmt.Sprintf("%s changed %s (%s), which it declares. Commit that change? [y/N] ", t.ID, p, why))
+}
+
+// gateNaming returns the first gate whose command names p, "" for none.
+func gateNaming(gs []gates.Gate, p string) string {
+	for _, g := range gs {
+		if slices.Contains(gateScripts([]gates.Gate{g}), p) {
+			return g.Name
+		}
+	}
+	return ""
+}
+
+// gateScripts are the repository files the gate commands name: `sh
+// test.sh`, `bash ./scripts/check.sh`, `python -m pytest tests/x.py`; and
+// the makefile of a gate that runs make.
+func gateScripts(gs []gates.Gate) []string {
+	var out []string
+	for _, g := range gs {
+		for _, w := range strings.FieldsFunc(g.Command, func(c rune) bool {
+			return strings.ContainsRune(" \t\n;|&()<>`'\"=", c)
+		}) {
+			switch {
+			case w == "make":
+				out = append(out, "Makefile", "makefile", "GNUmakefile")
+			case strings.ContainsAny(w, "{}$*?") || strings.HasPrefix(w, "-") || !strings.ContainsAny(strings.Trim(w, "."), "./"):
+				// a variable, a flag, a program name, ./...
+			default:
+				if c := path.Clean(strings.TrimPrefix(w, "./")); strings.Trim(c, ".") != "" && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// matchGlob matches a protect/unprotect pattern against a repo-relative
+// slash path (see defaultTestGlobs for the forms).
+func matchGlob(pattern, p string) bool {
+	switch {
+	case strings.HasSuffix(pattern, "/") && !strings.Contains(strings.TrimSuffix(pattern, "/"), "/"):
+		dir := strings.TrimSuffix(pattern, "/")
+		parts := strings.Split(p, "/")
+		return slices.ContainsFunc(parts[:len(parts)-1], func(s string) bool { ok, _ := path.Match(dir, s); return ok })
+	case !strings.Contains(pattern, "/"):
+		ok, _ := path.Match(pattern, path.Base(p))
+		return ok
+	}
+	pattern = strings.TrimSuffix(pattern, "/")
+	if strings.HasSuffix(pattern, "/**") {
+		pattern += "/*" // "dir/**" covers dir's files at any depth
+	}
+	return matchSegs(strings.Split(strings.TrimPrefix(pattern, "/"), "/"), strings.Split(p, "/"))
+}
+
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(segs); i++ {
+				if matchSegs(pat[1:], segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		if ok, _ := path.Match(pat[0], segs[0]); !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// warnIssue records a warning in the log and says it.
+func (r *runner) warnIssue(t *planparse.Task, msg string) {
+	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	r.out.warn(t.ID, msg)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

@@ -1,0 +1,83 @@
+package executor
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/planx-dev/planx/gates"
+)
+
+func TestMatchGlob(t *testing.T) {
+	cases := []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"*_test.go", "pkg/x/a_test.go", true},
+		{"*_test.go", "pkg/x/a.go", false},
+		{"test_*.py", "src/test_calc.py", true},
+		{"*_test.py", "calc_test.py", true},
+		{"*.test.*", "web/app.test.tsx", true},
+		{"*.spec.*", "web/app.spec.js", true},
+		{"*.spec.*", "web/spec.js", false},
+		{"tests/", "tests/mul.sh", true},
+		{"tests/", "a/tests/b/c.py", true},
+		{"tests/", "tests", false},        // the directory name itself is a file here
+		{"tests/", "mytests/x.sh", false}, // a component, not a suffix
+		{"__tests__/", "src/__tests__/a.js", true},
+		{"checks/**", "checks/a/b.sh", true},
+		{"checks/**", "checks/b.sh", true},
+		{"checks/**", "x/checks/b.sh", false},
+		{"**/golden/*.txt", "a/b/golden/x.txt", true},
+		{"**/golden/*.txt", "golden/x.txt", true},
+		{"docs/*.md", "docs/a/b.md", false},
+	}
+	for _, c := range cases {
+		if got := matchGlob(c.pattern, c.path); got != c.want {
+			t.Errorf("matchGlob(%q, %q) = %v, want %v", c.pattern, c.path, got, c.want)
+		}
+	}
+}
+
+func TestGateScriptsNamesFilesNotPrograms(t *testing.T) {
+	gs := []gates.Gate{
+		{Name: "test", Command: "sh test.sh"},
+		{Name: "lint", Command: "bash ./scripts/lint.sh --fix && go vet ./..."},
+		{Name: "py", Command: `python -m pytest "tests/test_calc.py" {blast_radius}`},
+		{Name: "mk", Command: "make check"},
+		{Name: "abs", Command: "/usr/bin/true ../outside.sh $HOME/x.sh"},
+	}
+	got := gateScripts(gs)
+	for _, want := range []string{"test.sh", "scripts/lint.sh", "tests/test_calc.py", "Makefile", "GNUmakefile"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("gateScripts misses %q: %v", want, got)
+		}
+	}
+	for _, not := range []string{"sh", "bash", "go", "...", "pytest", "check", "../outside.sh", "/usr/bin/true", "--fix"} {
+		if slices.Contains(got, not) {
+			t.Errorf("gateScripts has %q, a program, flag or path outside the repository: %v", not, got)
+		}
+	}
+}
+
+func TestProtection(t *testing.T) {
+	r := &runner{planRel: "memory-bank/plan/x.md",
+		gates: []gates.Gate{{Name: "t", Command: "sh ci/test.sh"}},
+		cfg:   gates.Config{Protect: []string{"*.golden"}, Unprotect: []string{"test/fixtures/**"}}}
+	for p, want := range map[string]string{
+		"memory-bank/plan/x.md":    "the plan",
+		".planx.yaml":              "the planx configuration",
+		"sub/.gitignore":           "an ignore file",
+		"ci/test.sh":               "named by gate t",
+		"out/a.golden":             "protected in .planx.yaml",
+		"pkg/a_test.go":            "a test file",
+		"test/fixtures/data.json":  "",
+		"pkg/a.go":                 "",
+		"memory-bank/plan/y.md":    "",
+		"docs/testing.md":          "",
+		"src/components/Button.js": "",
+	} {
+		if got := r.protection(p); got != want {
+			t.Errorf("protection(%q) = %q, want %q", p, got, want)
+		}
+	}
+}

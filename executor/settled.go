@@ -1,0 +1,57 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// The judge does not change the evidence: what is committed is what was
+// verified and gated. After verify the task's work is staged; a gate that
+// changes the work tree (a side effect, `rm -rf`, a formatter not declared
+// as one) or a process that outlived the executor would otherwise have its
+// changes swept into the task commit as if the task had made them.
+
+// recordFix stages what the fixer gate just run changed and lists the
+// paths on its result, for the log and the commit's Planx-Fixed trailers.
+func (r *runner) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
+	r.reapDetached(t)
+	paths, ok, err := r.repo.StageAgain(ctx)
+	if err != nil {
+		return fmt.Errorf("stage the changes of fixer gates of %s: %w", t.ID, err)
+	}
+	if !ok {
+		paths = []string{"(paths git could not name unambiguously)"}
+	}
+	g := &lt.Gates[len(lt.Gates)-1]
+	g.Fixed = paths
+	if len(paths) > 0 {
+		r.warnIssue(t, fmt.Sprintf("gate %s (fix: true) changed %s; the change is committed with the task", g.Name, strings.Join(paths, ", ")))
+	}
+	return nil
+}
+
+// checkSettled fails the task when anything changed the work tree since
+// its work was staged (after verify, or after the fixers): the commit must
+// hold exactly the tree the gates passed on.
+func (r *runner) checkSettled(ctx context.Context, t *planparse.Task) error {
+	r.reapDetached(t)
+	paths, ok, err := r.repo.StageAgain(ctx)
+	if err != nil {
+		return fmt.Errorf("stage %s after its gates: %w", t.ID, err)
+	}
+	if ok && len(paths) == 0 {
+		return nil
+	}
+	what := "files changed after the task's work was verified, while the gates ran: "
+	if ok {
+		what += strings.Join(paths, ", ")
+	} else {
+		what += "paths git could not name unambiguously"
+	}
+	return &taskFailure{what: what + "; the judge must not change the evidence",
+		hint: "a gate that rewrites files (a formatter) must be declared `fix: true` in .planx.yaml"}
+}

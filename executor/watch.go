@@ -1,0 +1,158 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/planparse"
+)
+
+// maxHiddenBaseline bounds the skip-worktree/assume-unchanged entries kept
+// in the run state (a sparse checkout flags most of a repository); beyond
+// it the check is off and the log says so.
+const maxHiddenBaseline = 1000
+
+// watch is what planx notes before an executor runs, to see afterwards
+// whether it hid work from the judge or changed what the judge runs with.
+type watch struct {
+	log     []byte // the execution log's bytes, nil when absent
+	ignored []string
+	environ environPrint // agents only
+}
+
+// startWatch is taken before the executor runs.
+func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
+	w := &watch{}
+	w.log, _ = os.ReadFile(relJoin(r.repo.Root, r.log.Path))
+	if kind != "agent" {
+		return w, nil
+	}
+	var err error
+	if w.ignored, err = r.repo.IgnoredFiles(ctx); err != nil {
+		return nil, err
+	}
+	w.environ = takeEnvironPrint(os.Getenv("PATH"))
+	return w, nil
+}
+
+// checkHiding fails an agent task (warns for others) that hid changes from
+// git or changed the environment the judge runs in. w is nil when the
+// task's work was done before this planx started (resume): then only what
+// git itself records can be checked.
+func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string, w *watch) error {
+	var bad []string
+	if w != nil {
+		if now, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path)); !bytes.Equal(now, w.log) {
+			bad = append(bad, "modified the execution log "+r.log.Path)
+		}
+	}
+	// Agents only: one ls-files of the whole index per task is not worth
+	// it for the user's own steps.
+	if kind == "agent" && !r.st.HiddenTooMany {
+		hidden, err := r.repo.HiddenEntries(ctx)
+		if err != nil {
+			return err
+		}
+		if fresh := minus(hidden, r.st.Hidden); len(fresh) > 0 {
+			bad = append(bad, "hid files from git: "+strings.Join(fresh, ", "))
+			if err := r.repo.ClearHidden(ctx, fresh); err != nil {
+				return err
+			}
+		}
+	}
+	if w != nil && kind == "agent" {
+		now, err := r.repo.IgnoredFiles(ctx)
+		if err != nil {
+			return err
+		}
+		var ignored []string
+		for _, p := range minus(now, w.ignored) {
+			if !buildOutput(p) {
+				ignored = append(ignored, p)
+			}
+		}
+		if len(ignored) > 0 {
+			bad = append(bad, "created files git ignores, which the commit would leave out: "+strings.Join(ignored, ", "))
+		}
+		if ch := w.environ.changed(takeEnvironPrint(os.Getenv("PATH"))); len(ch) > 0 {
+			bad = append(bad, "changed the environment the gates and hooks run in: "+strings.Join(ch, ", "))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	msg := "the task hid work from the judge: " + strings.Join(bad, "; ")
+	if kind == "agent" {
+		return &taskFailure{what: msg}
+	}
+	r.warnIssue(t, msg)
+	return nil
+}
+
+// minus returns the entries of a not in b (both sorted or not).
+func minus(a, b []string) []string {
+	var out []string
+	for _, s := range a {
+		if !slices.Contains(b, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// buildOutput reports ignored paths that tools make while they build and
+// test (caches, dependencies, compiled files): an agent that ran the
+// tests leaves them, and they hide no source.
+func buildOutput(p string) bool {
+	dirs := []string{"node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
+		".tox", ".venv", "venv", "target", "build", "dist", "out", ".cache", ".next", "coverage", ".gradle"}
+	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
+		if slices.Contains(dirs, seg) {
+			return true
+		}
+	}
+	switch path.Ext(p) {
+	case ".pyc", ".pyo", ".o", ".a", ".so", ".class", ".log":
+		return true
+	}
+	return false
+}
+
+// hiddenBaseline records, at the run's start, the index entries already
+// flagged skip-worktree or assume-unchanged: those are the user's.
+func (r *runner) hiddenBaseline(ctx context.Context) error {
+	hidden, err := r.repo.HiddenEntries(ctx)
+	if err != nil {
+		return fmt.Errorf("preflight: %w", err)
+	}
+	if len(hidden) > maxHiddenBaseline {
+		r.st.HiddenTooMany = true
+		return nil
+	}
+	r.st.Hidden = hidden
+	return nil
+}
+
+// gitDirWritten fails a task that wrote into .git/ (config, hooks, info/)
+// and undoes the writes from the snapshot taken before the task: a task
+// must never leave a hook or a config behind for the user's next git
+// command.
+func (r *runner) gitDirWritten(changed []string) error {
+	what := "the task wrote to the git directory (" + strings.Join(changed, ", ") + "); .git/ is never a task's output"
+	if r.meta == nil {
+		return &taskFailure{what: what + ": restore it by hand"}
+	}
+	restored, err := r.repo.RestoreMeta(r.meta)
+	switch {
+	case err != nil:
+		what += fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
+	case len(restored) > 0:
+		what += "; planx undid it from its snapshot: " + strings.Join(restored, ", ")
+	}
+	return &taskFailure{what: what}
+}

@@ -1,0 +1,147 @@
+package gitops
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/planx-dev/planx/internal/gittest"
+)
+
+func TestHiddenEntriesAndClearHidden(t *testing.T) {
+	r, dir := newRepo(t)
+	ctx := context.Background()
+	gittest.WriteFile(t, dir, "a.sh", "a\n")
+	gittest.WriteFile(t, dir, "b.sh", "b\n")
+	gittest.WriteFile(t, dir, "c.sh", "c\n")
+	gittest.Commit(t, dir, "files")
+	gittest.Git(t, dir, "update-index", "--skip-worktree", "a.sh")
+	gittest.Git(t, dir, "update-index", "--assume-unchanged", "b.sh")
+	got, err := r.HiddenEntries(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a.sh (skip-worktree)", "b.sh (assume-unchanged)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("HiddenEntries = %q, want %q", got, want)
+	}
+	if err := r.ClearHidden(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	// The oracle: git ls-files -v tags every entry H again.
+	out := gittest.Git(t, dir, "ls-files", "-v")
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(l, "H ") {
+			t.Errorf("after ClearHidden: %q", l)
+		}
+	}
+}
+
+func TestIgnoredFilesAndStageAgain(t *testing.T) {
+	r, dir := newRepo(t)
+	ctx := context.Background()
+	gittest.WriteFile(t, dir, ".gitignore", "*.local\nbuild/\n")
+	gittest.WriteFile(t, dir, "a.txt", "a\n")
+	gittest.Commit(t, dir, "base")
+	gittest.WriteFile(t, dir, "x.local", "secret\n")
+	gittest.WriteFile(t, dir, "build/out/bin", "x\n")
+	got, err := r.IgnoredFiles(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"build/", "x.local"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("IgnoredFiles = %q, want %q", got, want)
+	}
+	gittest.WriteFile(t, dir, "a.txt", "changed\n")
+	gittest.WriteFile(t, dir, "new.txt", "n\n")
+	if err := r.StageAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	paths, ok, err := r.StageAgain(ctx)
+	if err != nil || !ok || len(paths) != 0 {
+		t.Fatalf("StageAgain on a staged tree = %q, %v, %v; want nothing", paths, ok, err)
+	}
+	gittest.WriteFile(t, dir, "a.txt", "changed after\n")
+	if err := os.Remove(filepath.Join(dir, "new.txt")); err != nil {
+		t.Fatal(err)
+	}
+	paths, ok, err = r.StageAgain(ctx)
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if want := []string{"a.txt", "new.txt"}; !reflect.DeepEqual(paths, want) {
+		t.Errorf("StageAgain = %q, want %q", paths, want)
+	}
+	in, err := r.InTree(ctx, SHA(strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))), []string{"a.txt", "new.txt", ".gitignore"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !in["a.txt"] || !in[".gitignore"] || in["new.txt"] {
+		t.Errorf("InTree = %v", in)
+	}
+}
+
+func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
+	r, dir := newRepo(t)
+	gittest.Git(t, dir, "config", "user.useConfigOnly", "true")
+	hooks := filepath.Join(r.CommonDir, "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config, _ := os.ReadFile(filepath.Join(r.CommonDir, "config"))
+	snap := r.SnapshotMeta()
+	// What a task might do: switch the hook off, plant another, loosen config.
+	gittest.Git(t, dir, "config", "core.hooksPath", "/dev/null")
+	if err := os.Remove(filepath.Join(hooks, "pre-commit")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(hooks, "post-checkout"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	done, err := r.RestoreMeta(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{".git/config (restored)", ".git/hooks/pre-commit (restored)", ".git/hooks/post-checkout (removed)"} {
+		if !slices.Contains(done, want) {
+			t.Errorf("RestoreMeta = %q, missing %q", done, want)
+		}
+	}
+	if now, _ := os.ReadFile(filepath.Join(r.CommonDir, "config")); string(now) != string(config) {
+		t.Errorf("config not restored:\n%s", now)
+	}
+	if _, err := gittest.TryGit(dir, "", "config", "core.hooksPath"); err == nil {
+		t.Error("git still reads core.hooksPath")
+	}
+	fi, err := os.Stat(filepath.Join(hooks, "pre-commit"))
+	if err != nil || fi.Mode().Perm()&0o100 == 0 {
+		t.Errorf("pre-commit not restored executable: %v %v", fi, err)
+	}
+	if _, err := os.Lstat(filepath.Join(hooks, "post-checkout")); err == nil {
+		t.Error("planted hook still there")
+	}
+}
+
+func TestPinConfigOverridesLaterConfig(t *testing.T) {
+	r, dir := newRepo(t)
+	ctx := context.Background()
+	r.PinConfig("core.hooksPath", "/pinned/hooks")
+	gittest.Git(t, dir, "config", "core.hooksPath", "/elsewhere")
+	out, err := r.Git(ctx, nil, "config", "core.hooksPath")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "/pinned/hooks" {
+		t.Errorf("git sees core.hooksPath=%q, want the pinned /pinned/hooks", got)
+	}
+	if r.HooksPath() != "/pinned/hooks" {
+		t.Errorf("HooksPath = %q", r.HooksPath())
+	}
+}

@@ -1,0 +1,130 @@
+package gitops
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// maxMetaFile bounds what a MetaSnapshot copies of one file: config files,
+// hooks and info/ files are small; a bigger one (a sparse-checkout list of
+// a huge repository) is recorded by size and time only and not restored.
+const maxMetaFile = 1 << 20
+
+// MetaSnapshot holds the bytes and modes of the files of the git directory
+// that change what git does next (config, hooks/, info/), so that a task
+// that wrote there can be undone: a task must never leave a hook or a
+// config behind that runs on the user's next git command.
+type MetaSnapshot struct {
+	files map[string]metaFile // absolute path → content
+}
+
+type metaFile struct {
+	data []byte
+	mode fs.FileMode
+	big  bool // larger than maxMetaFile: not kept
+}
+
+// SnapshotMeta copies the git directory's config, hooks/ and info/ files.
+func (r *Repo) SnapshotMeta() *MetaSnapshot {
+	s := &MetaSnapshot{files: map[string]metaFile{}}
+	for _, p := range r.metaFiles() {
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if fi.Size() > maxMetaFile {
+			s.files[p] = metaFile{mode: fi.Mode(), big: true}
+			continue
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			s.files[p] = metaFile{data: b, mode: fi.Mode()}
+		}
+	}
+	return s
+}
+
+// metaFiles lists the files a snapshot covers as they are now.
+func (r *Repo) metaFiles() []string {
+	out := []string{filepath.Join(r.CommonDir, "config")}
+	if r.GitDir != r.CommonDir {
+		out = append(out, filepath.Join(r.GitDir, "config.worktree"))
+	}
+	for _, dir := range []string{"hooks", "info"} {
+		entries, _ := os.ReadDir(filepath.Join(r.CommonDir, dir))
+		for _, e := range entries {
+			out = append(out, filepath.Join(r.CommonDir, dir, e.Name()))
+		}
+	}
+	return out
+}
+
+// RestoreMeta puts the snapshotted files back as they were: changed ones
+// rewritten, deleted ones recreated, new ones removed. It returns what it
+// restored, as .git/-relative descriptions.
+func (r *Repo) RestoreMeta(s *MetaSnapshot) ([]string, error) {
+	var done []string
+	var errs []error
+	rel := func(p string) string {
+		x, _ := filepath.Rel(r.CommonDir, p)
+		return ".git/" + filepath.ToSlash(x)
+	}
+	for _, p := range r.metaFiles() {
+		if _, ok := s.files[p]; ok {
+			continue
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		done = append(done, rel(p)+" (removed)")
+	}
+	paths := make([]string, 0, len(s.files))
+	for p := range s.files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		f := s.files[p]
+		if f.big {
+			continue
+		}
+		cur, err := os.ReadFile(p)
+		fi, serr := os.Lstat(p)
+		if err == nil && serr == nil && bytes.Equal(cur, f.data) && fi.Mode() == f.mode {
+			continue
+		}
+		if serr == nil && !fi.Mode().IsRegular() {
+			// A symlink or directory in its place: writing would follow it.
+			if err := os.RemoveAll(p); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := os.WriteFile(p, f.data, f.mode.Perm()); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := os.Chmod(p, f.mode.Perm()); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		done = append(done, rel(p)+" (restored)")
+	}
+	if len(errs) > 0 {
+		return done, fmt.Errorf("restore the git directory: %w", errors.Join(errs...))
+	}
+	return done, nil
+}

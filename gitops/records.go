@@ -1,0 +1,202 @@
+package gitops
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+)
+
+// Records are what planx knows locally about the commits it made and the
+// trees its gates passed on. They live under the common git dir
+// (planx/records/), shared by every work tree of the repository and never
+// pushed: a clone has none, so what they vouch for is "checked here".
+//
+//	planx/records/trees/<tree>   JSON lines, one GateRecord each
+//	planx/records/runs/<run-id>  JSON lines, one MadeCommit each
+//
+// Files are appended to, one line per write (O_APPEND of a line is atomic
+// enough between the few planx processes of one repository), and read whole.
+
+// GateRecord says a gate ran on a tree with a result.
+type GateRecord struct {
+	Tree SHA    `json:"tree"`
+	Gate string `json:"gate"`
+	// CommandHash identifies what ran: the expanded command and the
+	// environment it was configured with (see gates.CommandHash).
+	CommandHash string    `json:"command_hash"`
+	Passed      bool      `json:"passed"`
+	DurationMS  int64     `json:"duration_ms"`
+	Commit      SHA       `json:"commit,omitempty"` // the commit the tree is of, when there was one
+	By          string    `json:"by"`               // "run" (planx run/resume) or "verify" (--rerun-gates)
+	At          time.Time `json:"at"`
+}
+
+// MadeCommit is a task commit planx made, with its tree; or, with Pending,
+// one it is about to make on Parent (written first, so that a commit a crash
+// kept planx from recording can be told from one made by someone else).
+type MadeCommit struct {
+	Task    string `json:"task"`
+	Commit  SHA    `json:"commit,omitempty"`
+	Tree    SHA    `json:"tree,omitempty"`
+	Parent  SHA    `json:"parent,omitempty"`
+	Pending bool   `json:"pending,omitempty"`
+}
+
+// RunRecord is what this repository recorded of a run.
+type RunRecord struct {
+	Known   bool                  // the run has a record here at all
+	Commits map[string]MadeCommit // task → the latest commit planx made for it
+	Pending map[string]MadeCommit // task → the latest commit planx was about to make
+}
+
+var (
+	hexRE   = regexp.MustCompile(`^[0-9a-f]{40,64}$`)
+	runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+)
+
+func (r *Repo) recordsDir() string { return filepath.Join(r.CommonDir, "planx", "records") }
+
+func (r *Repo) treeRecordPath(tree SHA) (string, error) {
+	if !hexRE.MatchString(string(tree)) {
+		return "", fmt.Errorf("gate record: %q is not an object id", tree)
+	}
+	return filepath.Join(r.recordsDir(), "trees", string(tree)), nil
+}
+
+func (r *Repo) runRecordPath(run string) (string, error) {
+	if !runIDRE.MatchString(run) {
+		return "", fmt.Errorf("run record: %q is not a run id", run)
+	}
+	return filepath.Join(r.recordsDir(), "runs", run), nil
+}
+
+// RecordGates appends gate records, each to the file of its tree.
+func (r *Repo) RecordGates(recs ...GateRecord) error {
+	for _, rec := range recs {
+		p, err := r.treeRecordPath(rec.Tree)
+		if err != nil {
+			return err
+		}
+		if err := appendJSONLine(p, rec); err != nil {
+			return fmt.Errorf("record gate %s on tree %s: %w", rec.Gate, rec.Tree.Short(), err)
+		}
+	}
+	return nil
+}
+
+// GateRecords returns every record of tree, oldest first; none is not an error.
+func (r *Repo) GateRecords(tree SHA) ([]GateRecord, error) {
+	p, err := r.treeRecordPath(tree)
+	if err != nil {
+		return nil, err
+	}
+	var out []GateRecord
+	err = readJSONLines(p, func(b []byte) error {
+		var rec GateRecord
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return err
+		}
+		if rec.Tree == tree { // a line copied from another tree's file vouches for nothing
+			out = append(out, rec)
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read gate records of tree %s: %w", tree.Short(), err)
+	}
+	return out, nil
+}
+
+// RecordMade appends a task commit planx made to its run's record.
+func (r *Repo) RecordMade(run string, m MadeCommit) error {
+	p, err := r.runRecordPath(run)
+	if err != nil {
+		return err
+	}
+	if err := appendJSONLine(p, m); err != nil {
+		return fmt.Errorf("record commit %s of %s: %w", m.Commit.Short(), m.Task, err)
+	}
+	return nil
+}
+
+// Made returns what planx recorded of run: the task commits it made (the
+// latest per task) and those it was about to make. Known is false in a
+// clone that did not make the run.
+func (r *Repo) Made(run string) (RunRecord, error) {
+	rec := RunRecord{Commits: map[string]MadeCommit{}, Pending: map[string]MadeCommit{}}
+	p, err := r.runRecordPath(run)
+	if err != nil {
+		return rec, nil // not a run id planx would have written: no record
+	}
+	err = readJSONLines(p, func(b []byte) error {
+		rec.Known = true
+		var m MadeCommit
+		if err := json.Unmarshal(b, &m); err != nil {
+			return err
+		}
+		if m.Pending {
+			rec.Pending[m.Task] = m
+		} else {
+			rec.Commits[m.Task] = m
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return rec, nil
+	}
+	if err != nil {
+		return RunRecord{}, fmt.Errorf("read the commits of run %s: %w", run, err)
+	}
+	return rec, nil
+}
+
+func appendJSONLine(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(append(b, '\n'))
+	return errors.Join(werr, f.Close())
+}
+
+// readJSONLines calls f with each line of path; a missing file has none but
+// is reported as fs.ErrNotExist for callers that care. A torn last line (a
+// crash mid-append) is skipped.
+func readJSONLines(path string, f func([]byte) error) error {
+	file, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 || !json.Valid(line) {
+			continue
+		}
+		if err := f(line); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
