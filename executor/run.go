@@ -42,6 +42,7 @@ type runner struct {
 	head       gitops.Head
 	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	folded     []string   // messages of commits an executor made, for the task commit
+	foldedTip  gitops.SHA // the executor's last commit, kept in a ref once verify checked .git
 	warnings   []string   // Planx-Warning values of the task being committed
 	// gatesPassed: the current attempt's gates all passed and its commit
 	// is not made yet (gaterecord.go).

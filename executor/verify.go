@@ -27,6 +27,13 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	if changed := guard.Changed(r.repo.Guard()); len(changed) > 0 {
 		return nil, r.gitDirWritten(changed)
 	}
+	if r.foldedTip != "" {
+		keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
+		if err := r.repo.UpdateRef(ctx, keep, r.foldedTip, "", "planx: commits folded into a task"); err != nil {
+			return nil, err
+		}
+		r.foldedTip = ""
+	}
 	kind := r.executorFor(t)
 	if err := r.checkHiding(ctx, t, kind, r.watch); err != nil {
 		return nil, err
@@ -151,10 +158,10 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 	}
 	// The executor's (an agent's, or a person's doing a manual task)
 	// commits stay reachable after the fold.
+	// The ref is written after the check of the git directory (verify):
+	// planx's own write must not read as the task's.
 	keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
-	if err := r.repo.UpdateRef(ctx, keep, head.SHA, "", "planx: commits folded into a task"); err != nil {
-		return err
-	}
+	r.foldedTip = head.SHA
 	if err := r.repo.ResetSoft(ctx, r.expect); err != nil {
 		return err
 	}
