@@ -193,12 +193,6 @@ func (r *runner) planOnlyTicked(t *planparse.Task) bool {
 	return string(b) == string(r.planSrc) || string(b) == string(ticked)
 }
 
-// planUnchanged reports whether the plan file still has the bytes planx knows.
-func (r *runner) planUnchanged() bool {
-	b, err := os.ReadFile(r.planAbs)
-	return err == nil && string(b) == string(r.planSrc)
-}
-
 // saysEmpty reports whether the task says the file is meant to be empty: a
 // line of the task naming the path also says "empty".
 func saysEmpty(t *planparse.Task, p string) bool {
