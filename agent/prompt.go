@@ -18,6 +18,9 @@ type Context struct {
 	Checks   []string           // acceptance commands planx runs
 	Repo     string             // the repository root (the agent's cwd)
 	Others   []planparse.TaskID // tasks the agent must not do now
+	// Groups are the tasks this one is a sub-task of, outermost first: their
+	// text is the context the sub-task was written in.
+	Groups []*planparse.Task
 	// Protected are the files the judge is made of that the agent must not
 	// change: the plan, .planx.yaml, gate scripts, the log directory.
 	Protected []string
@@ -39,6 +42,10 @@ func Prompt(t *planparse.Task, c Context) string {
 		fmt.Fprintf(&b, "(The plan calls it %q.)\n\n", t.Label)
 	}
 	fmt.Fprintf(&b, "## The task as written in %s\n\n%s\n\n", c.PlanPath, fence(strings.TrimRight(t.Body, "\n")))
+	for _, g := range c.Groups {
+		fmt.Fprintf(&b, "## Part of %s (do only the task above; the other parts are separate tasks)\n\n%s\n\n",
+			strings.TrimSpace(string(g.ID)+" "+g.Title), fence(strings.TrimRight(g.Body, "\n")))
+	}
 	if len(t.Files) > 0 {
 		b.WriteString("## Files this task declares\n\n")
 		for _, f := range t.Files {

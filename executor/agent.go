@@ -113,6 +113,16 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 		c.Gates = append(c.Gates, g.Name+": "+g.Command)
 	}
 	c.Checks = acceptanceCommands(t)
+	for p := r.plan.Task(t.Parent); p != nil; p = r.plan.Task(p.Parent) {
+		c.Groups = append([]*planparse.Task{p}, c.Groups...)
+	}
+	// A phase groups its tasks too: its introduction is their context.
+	for _, ph := range r.plan.Phases {
+		if ph.Title == t.Phase && ph.Intro != "" && strings.Count(ph.Intro, "\n") > 0 {
+			c.Groups = append([]*planparse.Task{{Title: ph.Title, Body: ph.Intro}}, c.Groups...)
+			break
+		}
+	}
 	c.Protected = []string{r.planRel, gates.ConfigFile, path.Dir(r.log.Path) + "/"}
 	for _, p := range gateScripts(r.gates) {
 		if fileExists(relJoin(r.repo.Root, p)) && !slices.Contains(c.Protected, p) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -32,6 +33,12 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if err := r.tick(t); err != nil {
 		return "", err
 	}
+	groups := r.completedGroups(t)
+	for _, g := range groups {
+		if err := r.tick(g); err != nil {
+			return "", err
+		}
+	}
 	now := r.o.now()
 	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
 	if last {
@@ -53,7 +60,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
-	msg := taskMessage(r, t, lt)
+	msg := taskMessage(r, t, lt, groups)
 	r.recordPending(t)
 	own := []string{r.planRel, r.log.Path}
 	var sha gitops.SHA
@@ -102,6 +109,14 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	r.fault("after-commit")
 	lt.Commit = string(sha)
 	r.expect, r.folded, r.warnings = sha, nil, nil
+	if r.done == nil {
+		r.done = map[planparse.TaskID]bool{}
+	}
+	r.done[t.ID] = true
+	for _, g := range groups {
+		r.done[g.ID] = true
+		r.out.println("planx: %s %s done: its last sub-task committed", g.ID, textsafe.Line(oneLine(g.Title, 60)))
+	}
 	r.st.SkipPending = nil
 	r.dirty = nil
 	if hookWatch != nil {
@@ -221,7 +236,7 @@ func finishMessage(r *runner) string {
 
 // taskMessage is the task commit's message: subject, a short description,
 // then trailers `git interpret-trailers --parse` reads.
-func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
+func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, oneLine(t.Title, 72-len(t.ID)-2))
 	label := ""
@@ -256,6 +271,9 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task) string {
 	}
 	for _, id := range r.st.SkipPending {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
+	}
+	for _, g := range groups {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGroup, g.ID)
 	}
 	for _, w := range r.warnings {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerWarning, w)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -17,13 +18,18 @@ type Drift struct {
 	Task planparse.TaskID `json:"task"`
 	Kind string           `json:"kind"` // changed, added, removed, reordered
 	Line int              `json:"line,omitempty"`
-	Diff string           `json:"diff,omitempty"`
+	// Commit is the task commit the text changed since (drift found at a run's start).
+	Commit string `json:"commit,omitempty"`
+	Diff   string `json:"diff,omitempty"`
 }
 
 func (d Drift) String() string {
 	s := fmt.Sprintf("%s %s", d.Task, d.Kind)
 	if d.Line > 0 {
 		s += fmt.Sprintf(" (plan line %d)", d.Line)
+	}
+	if d.Commit != "" {
+		s += fmt.Sprintf(" since its commit %s", gitops.SHA(d.Commit).Short())
 	}
 	if d.Diff != "" {
 		s += ":\n" + indent(strings.TrimRight(d.Diff, "\n"), "    ")

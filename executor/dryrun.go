@@ -12,12 +12,21 @@ import (
 )
 
 // dryRun prints the order, steps, gates, acceptance commands and agent a run
-// would use, each with its risk, and changes nothing. Everything taken from
-// the plan or the configuration is escaped for the terminal: what is shown
-// is what runs.
-func (r *runner) dryRun(tasks []*planparse.Task) {
+// would use, each with its risk, what it leaves out and why, and changes
+// nothing. Everything taken from the plan or the configuration is escaped
+// for the terminal: what is shown is what runs.
+func (r *runner) dryRun(sel *selection) {
+	tasks := sel.run
 	w := r.o.Out
-	fmt.Fprintf(w, "planx: dry run of %s (%s): %d task(s) would run\n\n", textsafe.Line(r.planRel), r.plan.Format, len(tasks))
+	fmt.Fprintf(w, "planx: dry run of %s (%s): %d task(s) would run", textsafe.Line(r.planRel), r.plan.Format, len(tasks))
+	if sel.done > 0 {
+		fmt.Fprintf(w, ", %d done", sel.done)
+	}
+	fmt.Fprintln(w)
+	if r.repo == nil {
+		fmt.Fprintln(w, "not in a git repository: a run needs one (git init), for its rollback commit and one commit per task")
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ORDER\tTASK\tEXECUTOR\tSTEPS\tGATES\tTITLE")
 	for i, t := range tasks {
@@ -27,9 +36,18 @@ func (r *runner) dryRun(tasks []*planparse.Task) {
 			names = append(names, g.Name)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, t.ID, textsafe.Line(r.executorFor(t)), len(t.Steps),
-			textsafe.Line(firstNonEmpty(strings.Join(names, ","), "-")), textsafe.Line(oneLine(t.Title, 50)))
+			textsafe.Line(firstNonEmpty(strings.Join(names, ","), "-")), textsafe.Line(oneLine(taskName(r.plan, t), 50)))
 	}
 	_ = tw.Flush()
+	for _, t := range sel.optional {
+		fmt.Fprintf(w, "  left out: %s %s (optional; --optional runs it)\n", t.ID, textsafe.Line(oneLine(t.Title, 50)))
+	}
+	for _, t := range sel.byHand {
+		fmt.Fprintf(w, "  left out: %s %s (ticked by hand, no task commit)\n", t.ID, textsafe.Line(oneLine(t.Title, 50)))
+	}
+	for _, d := range sel.drift {
+		fmt.Fprintf(w, "  drift: %s\n", strings.ReplaceAll(textsafe.Block(d.String()), "\n", "\n  "))
+	}
 	fmt.Fprintln(w, "\nRisk (docs/risk.md; HIGH and CRITICAL need --yes, a confirmation or planx approve):")
 	as := r.assess(tasks)
 	risk.Table(w, as)
@@ -60,6 +78,19 @@ func (r *runner) dryRun(tasks []*planparse.Task) {
 				timeout, indent(textsafe.Block(g.Command), "    "))
 		}
 	}
+}
+
+// taskName is the title with the label and the group it belongs to:
+// "1.2 Add the parser (in 1 Set up the project)".
+func taskName(p *planparse.Plan, t *planparse.Task) string {
+	s := t.Title
+	if t.Label != "" && t.Label != string(t.ID) {
+		s = t.Label + " " + s
+	}
+	if par := p.Task(t.Parent); par != nil {
+		s += " (in " + strings.TrimSpace(par.Label+" "+par.Title) + ")"
+	}
+	return s
 }
 
 // gateCommand is the command of the gate named name, as configured.

@@ -27,8 +27,7 @@ type Judge struct {
 
 // loadJudge reads the judge from the repository as it stands now: for a run
 // that starts.
-func loadJudge(ctx context.Context, repo *gitops.Repo, plan *planparse.Plan, flags []string) (*Judge, error) {
-	root := repo.Root
+func loadJudge(ctx context.Context, repo *gitops.Repo, root string, plan *planparse.Plan, flags []string) (*Judge, error) {
 	cfg, err := gates.LoadConfig(root)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
@@ -37,7 +36,11 @@ func loadJudge(ctx context.Context, repo *gitops.Repo, plan *planparse.Plan, fla
 	if err != nil {
 		return nil, err
 	}
-	j := &Judge{Config: cfg, Gates: gs, HooksPath: repo.HooksPath()}
+	j := &Judge{Config: cfg, Gates: gs}
+	if repo == nil {
+		return j, nil // a dry run outside a repository: nothing to pin
+	}
+	j.HooksPath = repo.HooksPath()
 	for i, key := range []string{"user.name", "user.email"} {
 		if out, err := repo.Git(ctx, nil, "config", "--get", key); err == nil {
 			j.Identity[i] = strings.TrimSpace(string(out))

@@ -164,6 +164,8 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 			err = r.runAgent(ctx, t, lt, n, feedback)
 		case "manual":
 			return ErrManual
+		case "gates":
+			// Nothing to execute: verify and the gates below are the task.
 		default:
 			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 		}
@@ -192,7 +194,8 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	if err := r.setPhase(PhaseGates); err != nil {
 		return err
 	}
-	if err := r.runGates(ctx, t, lt, last, already); err != nil {
+	// A checkpoint runs every gate, the final ones included.
+	if err := r.runGates(ctx, t, lt, last || kind == "gates", already); err != nil {
 		return err
 	}
 	r.fault("after-gates")
@@ -220,6 +223,10 @@ func (r *runner) executorFor(t *planparse.Task) string {
 	}
 	if len(t.Steps) > 0 {
 		return "shell"
+	}
+	if t.GatesOnly() {
+		// "Checkpoint - Ensure all tests pass": the gates are the answer.
+		return "gates"
 	}
 	if d := firstNonEmpty(r.plan.Executor, r.cfg.Executor); d != "" {
 		return d
@@ -257,6 +264,11 @@ func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	// not commit the gate results of the attempt before it.
 	lt.Gates = lt.Gates[:0]
 	if len(sel) == 0 {
+		if r.executorFor(t) == "gates" {
+			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
+			r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+			r.out.warn(t.ID, msg)
+		}
 		return nil
 	}
 	defer r.faultSoon("during-gate", 100*time.Millisecond)()

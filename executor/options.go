@@ -13,8 +13,11 @@ type Options struct {
 	PlanPath     string // the plan file, absolute or relative to the process's cwd
 	Dir          string // -C: where to find the repository; default: the plan's directory
 	Format       planparse.Format
-	All          bool // also run tasks already ticked done in the plan
-	RequireClean bool // refuse a dirty tree instead of snapshotting it
+	All          bool   // run every task again, done or not
+	Optional     bool   // also run optional tasks ("- [ ]* 2.3", "(optional)")
+	AcceptDrift  bool   // run done tasks whose text changed instead of stopping (exit 6)
+	Topic        string // overrides the plan's topic (rollback message, log name)
+	RequireClean bool   // refuse a dirty tree instead of snapshotting it
 	// AllowUntrackedSecrets lets the rollback commit snapshot untracked
 	// files that look like credentials (see checkSecrets).
 	AllowUntrackedSecrets bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,7 +25,9 @@ import (
 // runner carries one run (or resume) through its tasks.
 type runner struct {
 	o       Options
-	repo    *gitops.Repo
+	repo    *gitops.Repo              // nil for a dry run outside a repository
+	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
+	byID    map[planparse.TaskID]*planparse.Task
 	plan    *planparse.Plan
 	planRel string // repo-relative, slash-separated
 	planAbs string
@@ -66,9 +69,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks := r.pending(nil)
+	sel, err := r.selectTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tasks := sel.run
 	if o.DryRun {
-		r.dryRun(tasks)
+		r.dryRun(sel)
 		return &Result{Status: record.RunDryRun}, nil
 	}
 	lk, err := acquireLock(r.repo, "run")
@@ -82,6 +89,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, fmt.Errorf("%w: a run of %s stopped at %s (%s); continue it with `planx resume`, see it with `planx status`",
 			ErrRunInProgress, prev.PlanPath, prev.Current, prev.Status)
 	}
+	if len(sel.drift) > 0 {
+		return nil, r.driftError(sel.drift)
+	}
 	head, err := r.preflight(ctx)
 	if err != nil {
 		return nil, err
@@ -90,8 +100,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.checkAgent(tasks); err != nil {
 		return nil, err
 	}
+	r.reportSelection(sel)
 	if len(tasks) == 0 {
-		fmt.Fprintf(r.o.Out, "planx: nothing to do: every task of %s is done (use --all to run them again)\n", r.planRel)
+		r.nothingToDo(sel)
 		return &Result{Status: record.RunCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
@@ -121,7 +132,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log, Judge: r.judge,
 		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
-			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn},
+			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
+			Optional: o.Optional, Topic: o.Topic},
 	}
 	for _, t := range r.plan.Order() {
 		r.st.Plan = append(r.st.Plan, PlannedTask{ID: t.ID, Hash: t.Hash()})
@@ -171,12 +183,18 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		dir = filepath.Dir(planAbs)
 	}
 	repo, err := gitops.Open(ctx, dir)
-	if err != nil {
+	if err != nil && !(o.DryRun && errors.Is(err, gitops.ErrRepoState)) {
 		return nil, err
 	}
-	rel, err := repo.Rel(planAbs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-		return nil, fmt.Errorf("%w: plan %s is outside the repository %s; move it into the repository or use -C", gitops.ErrRepoState, o.PlanPath, repo.Root)
+	// A dry run outside a repository still shows the plan: it reads
+	// .planx.yaml beside it and says that a run needs git.
+	root, rel := dir, filepath.ToSlash(o.PlanPath)
+	if repo != nil {
+		root = repo.Root
+		rel, err = repo.Rel(planAbs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("%w: plan %s is outside the repository %s; move it into the repository or use -C", gitops.ErrRepoState, o.PlanPath, repo.Root)
+		}
 	}
 	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
 	if err != nil {
@@ -185,18 +203,23 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	if err := plan.Err(); err != nil {
 		return nil, err
 	}
+	if o.Topic != "" {
+		plan.Topic = o.Topic
+	}
 	j := o.judge
 	if j == nil {
-		if j, err = loadJudge(ctx, repo, plan, o.Gates); err != nil {
+		if j, err = loadJudge(ctx, repo, root, plan, o.Gates); err != nil {
 			return nil, err
 		}
 	} else if err := j.checkTaskGates(plan); err != nil {
 		return nil, err
 	}
-	j.pin(repo)
-	paths, err := chooseCommitPath(ctx, repo, o.NoVerify)
-	if err != nil {
-		return nil, err
+	var paths commitPath
+	if repo != nil {
+		j.pin(repo)
+		if paths, err = chooseCommitPath(ctx, repo, o.NoVerify); err != nil {
+			return nil, err
+		}
 	}
 	cfg := j.Config
 	if o.StepTimeout == 0 {
@@ -253,17 +276,16 @@ func unknownGates(all []gates.Gate, plan *planparse.Plan) error {
 	return nil
 }
 
-// pending lists the tasks still to run, in execution order; done holds tasks
-// git already has commits for.
-func (r *runner) pending(done map[planparse.TaskID]bool) []*planparse.Task {
-	var out []*planparse.Task
-	for _, t := range r.plan.Order() {
-		if done[t.ID] || (t.Status == planparse.StatusDone && !r.o.All) {
-			continue
-		}
-		out = append(out, t)
+// nothingToDo says why a run has no task to execute.
+func (r *runner) nothingToDo(sel *selection) {
+	switch {
+	case sel.done > 0:
+		fmt.Fprintf(r.o.Out, "planx: all %d tasks done in %s; nothing to run (--all runs them again)\n", sel.done, r.planRel)
+	case len(sel.optional) > 0:
+		fmt.Fprintf(r.o.Out, "planx: nothing to run in %s: its %d task(s) are optional (--optional runs them)\n", r.planRel, len(sel.optional))
+	default:
+		fmt.Fprintf(r.o.Out, "planx: %s has no task to run\n", r.planRel)
 	}
-	return out
 }
 
 // preflight checks the repository can take a run and returns its HEAD.

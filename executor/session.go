@@ -41,6 +41,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
+		Optional: st.Options.Optional, Topic: st.Options.Topic,
 		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn,
 		Output: ro.Output, judge: st.Judge,
 	}
@@ -56,6 +57,10 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	}
 	h, err := readHistory(ctx, repo, st.RunID, st.Current, st.Base, r.head.SHA)
 	if err != nil {
+		return nil, nil, err
+	}
+	// Which groups a commit completes depends on what git has done.
+	if _, err := r.loadDone(ctx); err != nil {
 		return nil, nil, err
 	}
 	// Commits a crash kept planx from recording are git's word: take it.

@@ -89,6 +89,8 @@ type SavedOptions struct {
 	Agent       string        `json:"agent,omitempty"`
 	Attempts    int           `json:"attempts,omitempty"`
 	StrictFiles bool          `json:"strict_files,omitempty"`
+	Optional    bool          `json:"optional,omitempty"`
+	Topic       string        `json:"topic,omitempty"`
 	GatesIn     string        `json:"gates_in,omitempty"`
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planx-dev/planx/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -76,8 +77,12 @@ func LoadConfig(repoRoot string) (Config, error) {
 	return parseConfig(path, b)
 }
 
-const topKeys = "agent, attempts, env, executor, gates, log_dir, protect, require_clean, step_timeout, task_timeout, unprotect"
-const gateKeys = "name, command, timeout, when, default_radius, fix"
+// The keys .planx.yaml knows: an unknown key is an error, with the closest
+// known one as a hint. A new setting adds its key here and a case below.
+var (
+	topKeys  = []string{"agent", "attempts", "env", "executor", "gates", "log_dir", "protect", "require_clean", "step_timeout", "task_timeout", "unprotect"}
+	gateKeys = []string{"name", "command", "timeout", "when", "default_radius", "fix"}
+)
 
 // configParser walks the YAML node tree by hand rather than decoding into a
 // struct, so that every error, including unknown keys, carries its line.
@@ -129,7 +134,7 @@ func parseConfig(file string, b []byte) (Config, error) {
 		case "unprotect":
 			c.Unprotect, err = p.strList(k, v, "write a list of globs, e.g. ['test/fixtures/**']")
 		default:
-			return p.errf(k, "known keys: "+topKeys, "unknown key %q", k.Value)
+			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}
 		return err
 	})
@@ -138,9 +143,9 @@ func parseConfig(file string, b []byte) (Config, error) {
 
 // mapping calls f for each key and value, rejecting non-mappings and
 // repeated keys (a yaml.Node keeps duplicates the decoder would reject).
-func (p configParser) mapping(n *yaml.Node, keys string, f func(k, v *yaml.Node) error) error {
+func (p configParser) mapping(n *yaml.Node, keys []string, f func(k, v *yaml.Node) error) error {
 	if n.Kind != yaml.MappingNode {
-		return p.errf(n, "known keys: "+keys, "want a mapping of key: value")
+		return p.errf(n, "known keys: "+strings.Join(keys, ", "), "want a mapping of key: value")
 	}
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -187,7 +192,7 @@ func (p configParser) gates(n *yaml.Node) ([]Gate, error) {
 					}
 				}
 			default:
-				return p.errf(k, "gate keys: "+gateKeys, "unknown gate key %q", k.Value)
+				return p.errf(k, suggest.Hint(k.Value, gateKeys), "unknown gate key %q", k.Value)
 			}
 			return err
 		})

@@ -75,7 +75,9 @@ func TestLoadConfigErrors(t *testing.T) {
 		line       int
 		msg, hint  string
 	}{
-		{"unknown key", "log_dir: x\nstep_timout: 5m\n", 2, `unknown key "step_timout"`, "step_timeout"},
+		{"unknown key", "log_dir: x\nstep_timout: 5m\n", 2, `unknown key "step_timout"`, "did you mean step_timeout?"},
+		{"run for command", "gates:\n  - name: t\n    run: x\n", 3, `unknown gate key "run"`, "did you mean command?"},
+		{"timout", "gates:\n  - name: t\n    command: x\n    timout: 5m\n", 4, `unknown gate key "timout"`, "did you mean timeout?"},
 		{"unknown gate key", "gates:\n  - name: t\n    command: x\n    cmd: y\n", 4, `unknown gate key "cmd"`, "command"},
 		{"bad duration", "agent: a\nstep_timeout: 5 minutes\n", 2, `"5 minutes" is not a duration`, "90s"},
 		{"bare number", "task_timeout: 300\n", 1, `"300" is not a duration`, "5m"},

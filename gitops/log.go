@@ -99,10 +99,15 @@ func (r *Repo) log(ctx context.Context, from SHA, max int, pre, post []string) (
 	if err != nil {
 		return nil, err
 	}
-	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	return parseLog(out)
+}
+
+// parseLog splits the output of git log -z with logFormat into commits.
+func parseLog(out []byte) ([]Commit, error) {
 	if len(out) == 0 {
 		return nil, nil
 	}
+	fields := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 	if len(fields)%logFields != 0 {
 		return nil, fmt.Errorf("git log: %d fields, not a multiple of %d", len(fields), logFields)
 	}
@@ -133,4 +138,20 @@ func parseLogEntry(f []string) (Commit, error) {
 	c.Body = strings.TrimRight(strings.TrimLeft(body, "\n"), "\n")
 	c.Trailers = ParseTrailers(msg)
 	return c, nil
+}
+
+// Mentioning returns the commits reachable from `from`, newest first, whose
+// message holds text as a fixed string (git log -F --grep), merged branches
+// included. Callers check the trailers: the grep only narrows the walk.
+func (r *Repo) Mentioning(ctx context.Context, from SHA, text string) ([]Commit, error) {
+	if err := checkArg("revision", string(from)); err != nil {
+		return nil, err
+	}
+	args := []string{"log", "-z", "--no-show-signature", "--no-color", "--encoding=UTF-8", logFormat,
+		"--fixed-strings", "--grep=" + text, "--end-of-options", string(from)}
+	out, err := r.run(ctx, nil, true, args...)
+	if err != nil {
+		return nil, err
+	}
+	return parseLog(out)
 }

@@ -11,9 +11,15 @@ import (
 	"testing"
 )
 
-// corpusDir is ../shared/corpus beside the repository: real plans from 35
-// public repositories, kept out of this repo. Tests skip when it is absent.
-var corpusDir = filepath.Join("..", "..", "shared", "corpus")
+// corpusDir is ../shared/corpus beside the repository (or $PLANX_CORPUS):
+// real plans from public repositories, kept out of this repo. Tests skip
+// when it is absent.
+var corpusDir = func() string {
+	if d := os.Getenv("PLANX_CORPUS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "shared", "corpus")
+}()
 
 type corpusWant struct {
 	file              string
@@ -45,20 +51,20 @@ var corpusExpect = []corpusWant{
 	{"memorybank/deepaksisodiya__Todo__memory-bank__tasks.md", FormatChecklist, 124, "T001", "", "T124", ""},
 	{"memorybank/teknokomo__universo-platformo-react__memory-bank__plan__metahub-entity-copy-plan-2026-02-26.md", FormatChecklist, 29, "T001", "A1", "T029", "G4"},
 	{"memorybank/teknokomo__universo-platformo-react__memory-bank__tasks.md", FormatChecklist, 100, "T001", "INDOC1", "T100", "T6"},
-	{"other/0x4D44__mdcode__IMPLEMENTATION_PLAN.md", FormatNative, 0, "", "", "", ""},
-	{"other/AbianS__prisma-generate-uml__.planning__phases__01-foundation__01-01-PLAN.md", FormatNative, 0, "", "", "", ""},
+	{"other/0x4D44__mdcode__IMPLEMENTATION_PLAN.md", FormatPhased, 8, "T001", "", "T008", ""},
+	{"other/AbianS__prisma-generate-uml__.planning__phases__01-foundation__01-01-PLAN.md", FormatGSD, 2, "T001", "Task 1", "T002", "Task 2"},
 	{"other/AbianS__prisma-generate-uml__.planning__phases__02-performance-core__02-01-PLAN.md", FormatPhased, 3, "T001", "Task 02-01-01", "T003", "Task 02-01-03"},
-	{"other/AgentArtel__open-rpg-artel-studio__open-rpg__.cursor__plans__session_recorder_and_npc_jobs_ecb35fbf.plan.md", FormatNative, 0, "", "", "", ""},
+	{"other/AgentArtel__open-rpg-artel-studio__open-rpg__.cursor__plans__session_recorder_and_npc_jobs_ecb35fbf.plan.md", FormatCursor, 10, "T001", "phase1-types", "T010", "phase3-bridge"},
 	{"other/Pauli-Group__Hegemon__.agent__ADAPTIVE_LIVENESS_COLDPATH_EXECPLAN.md", FormatChecklist, 7, "T001", "", "T007", ""},
 	{"other/alphabetaluck__wechat-mp-article__task_plan.md", FormatChecklist, 9, "T001", "Phase 1", "T009", "Phase 9"},
 	{"other/choym92__araverus__docs__workflow__3-tasks__2-tasks-finance-tts-briefing.md", FormatKiro, 116, "T001", "1.0", "T116", "11.10"},
 	{"other/jayarjo__devagent__PLAN.md", FormatChecklist, 148, "T001", "", "T148", ""},
 	{"other/loofitheboss__loofi-fedora-tweaks__.workflow__specs__tasks-v31.0.0.md", FormatNative, 15, "T001", "T1", "T015", "T15"},
 	{"other/loofitheboss__loofi-fedora-tweaks__.workflow__specs__tasks-v43.0.0.md", FormatChecklist, 15, "T001", "TASK-001", "T015", "TASK-015"},
-	{"other/pbollineni04__sheltr-home-management-app__.specs__plans__landing-page-redesign.md", FormatNative, 0, "", "", "", ""},
+	{"other/pbollineni04__sheltr-home-management-app__.specs__plans__landing-page-redesign.md", FormatPhased, 4, "T001", "", "T004", ""},
 	{"other/pbollineni04__sheltr-home-management-app__.specs__tasks__tech-debt-cleanup.md", FormatChecklist, 8, "T001", "0", "T008", "7"},
 	{"other/wibus-wee__mcpv__docs__EXEC_PLANS__EXEC_PLAN_CONFIG_CLI.md", FormatChecklist, 4, "T001", "", "T004", ""},
-	{"phased/0xBigBoss__ghostty-webgl__IMPLEMENTATION_PLAN.md", FormatChecklist, 0, "", "", "", ""},
+	{"phased/0xBigBoss__ghostty-webgl__IMPLEMENTATION_PLAN.md", FormatPhased, 31, "T001", "", "T031", ""},
 	{"phased/DaveSkender__Stock.Indicators__docs__plans__file-reorg.plan.md", FormatPhased, 42, "T001", "Task 1.1", "T042", "Task 8.5"},
 	{"phased/TheMonk2121__ai-dev-tasks__000_core__artifacts__active__task_lists__Task-List-B-1020-Complete-HNSW-Vector-Index-Migration.md", FormatPhased, 8, "T001", "Task 1.1", "T008", "Task 4.2"},
 	{"phased/jayson-lennon__pi-devloop__PLAN.md", FormatChecklist, 41, "T001", "", "T041", ""},

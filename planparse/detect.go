@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode"
@@ -108,21 +109,38 @@ func (b *builder) sectionEnd(i int) int {
 // excluded reports whether item i sits in a criteria list (Acceptance
 // Criteria, Definition of Done, ...) rather than in a list of work.
 func (b *builder) excluded(i int) bool {
-	d := b.d
 	for _, h := range b.stack[i] {
 		if b.excl[h] {
 			return true
 		}
 	}
-	for it := i; it >= 0; it = d.blocks[it].item {
-		if lead := b.leadIn(it); lead != "" && excludeRe.MatchString(label(lead)) {
-			return true
-		}
-		if it != i && excludeRe.MatchString(label(d.blocks[it].text)) {
-			return true
-		}
+	if lead := b.leadIn(i); lead != "" && excludeRe.MatchString(label(lead)) {
+		return true
 	}
-	return false
+	return b.criteriaItem(b.d.blocks[i].item)
+}
+
+// criteriaItem reports whether item it, or an item above it, is a criteria
+// item: its text or the lead-in of its list names criteria. Memoised, so
+// that deep nesting costs one test per item, not one per item and level.
+func (b *builder) criteriaItem(it int) bool {
+	if it < 0 {
+		return false
+	}
+	if b.critMemo == nil {
+		b.critMemo = make([]int8, len(b.d.blocks))
+	}
+	if m := b.critMemo[it]; m != 0 {
+		return m > 0
+	}
+	lead := b.leadIn(it)
+	yes := (lead != "" && excludeRe.MatchString(label(lead))) || excludeRe.MatchString(label(b.d.blocks[it].text)) ||
+		b.criteriaItem(b.d.blocks[it].item)
+	b.critMemo[it] = -1
+	if yes {
+		b.critMemo[it] = 1
+	}
+	return yes
 }
 
 // leadIn returns the paragraph line introducing the list that holds item i.
@@ -140,78 +158,104 @@ func (b *builder) leadIn(i int) string {
 
 // detect picks the dialect from the document's shape.
 func (b *builder) detect() Format {
-	d := b.d
-	if fm := b.p.FrontMatter; fm != nil {
-		for _, k := range []string{"gates", "executor", "agent"} {
-			if _, ok := fm[k]; ok {
-				return FormatNative
-			}
-		}
+	c := b.countMarkers()
+	switch {
+	case c.nativeHeads > 0 && c.nativeHeads >= c.specBoxes:
+		return FormatNative
+	case b.hasTodos():
+		return FormatCursor
+	case b.hasGSDTasks():
+		return FormatGSD
+	case c.specBoxes > 0 && b.planxFrontMatter():
+		return FormatNative
+	case c.specBoxes > 0 && c.runSteps > 0 && !b.specKitShaped():
+		// `run` steps are planx's own: a T-numbered checklist with them is
+		// native, unless the file is shaped as spec-kit's tasks.md.
+		return FormatNative
+	case c.specBoxes > 0 && c.specBoxes*2 >= c.boxes:
+		return FormatSpecKit
+	case c.kiro > 0 && (c.kiro*2 >= c.boxes || kiroTrailerRe.Match(b.d.src)):
+		return FormatKiro
+	case c.specBoxes > 0:
+		return FormatSpecKit
+	case c.taskHeads > 0:
+		return b.headingDialect()
+	case c.taskItems > 0:
+		return FormatPhased
+	case c.specBullets >= 3:
+		// Bare "- T001 ..." bullets (spec-kit without checkboxes); a stray
+		// "- **T5**: note" in prose is not enough.
+		return FormatSpecKit
+	case c.workBoxes > 0 && b.tableTasks(false) == 0:
+		return FormatChecklist
+	case b.tableTasks(false) == 0 && (b.hasLabelledLists() || b.hasStageBullets() || b.hasFileHeadings()):
+		return FormatPhased
 	}
-	runSteps := 0
-	var nativeHeads, specBoxes, specBullets, kiro, taskHeads, taskItems, boxes int
-	for i := range d.blocks {
-		blk := &d.blocks[i]
+	return FormatNative
+}
+
+// markers counts the task markers of each dialect in a document.
+type markers struct {
+	runSteps, nativeHeads, specBoxes, specBullets, kiro, taskHeads, taskItems int
+	boxes, workBoxes                                                          int // checkboxes; those outside criteria lists
+}
+
+func (b *builder) countMarkers() markers {
+	var c markers
+	for i := range b.d.blocks {
+		blk := &b.d.blocks[i]
 		switch blk.kind {
 		case bHeading:
 			if nativeHeadRe.MatchString(blk.text) {
-				nativeHeads++
+				c.nativeHeads++
 			}
-			if m := taskHeadRe.FindStringSubmatch(blk.text); m != nil {
-				taskHeads++
+			if taskHeadRe.MatchString(blk.text) {
+				c.taskHeads++
 			}
 		case bPara:
 			if taskParaRe.MatchString(blk.text) {
-				taskHeads++
+				c.taskHeads++
 			}
 		case bFence:
 			if _, ok := runInfo(blk.info); ok {
-				runSteps++
+				c.runSteps++
 			}
 		case bItem:
 			if specItemRe.MatchString(blk.text) {
 				if blk.cb >= 0 {
-					specBoxes++
+					c.specBoxes++
 				} else {
-					specBullets++
+					c.specBullets++
 				}
 			}
 			if blk.cb < 0 {
 				continue
 			}
-			boxes++
+			c.boxes++
+			if !b.excluded(i) {
+				c.workBoxes++
+			}
 			if kiroItemRe.MatchString(blk.text) {
-				kiro++
+				c.kiro++
 			}
 			if taskHeadRe.MatchString(plainText(blk.text)) {
-				taskItems++
+				c.taskItems++
 			}
 		}
 	}
-	switch {
-	case nativeHeads > 0 && nativeHeads >= specBoxes:
-		return FormatNative
-	case specBoxes > 0 && runSteps > 0:
-		// `run` steps are planx's own: a T-numbered checklist with them is native.
-		return FormatNative
-	case specBoxes > 0 && specBoxes*2 >= boxes:
-		return FormatSpecKit
-	case kiro > 0 && (kiro*2 >= boxes || kiroTrailerRe.Match(d.src)):
-		return FormatKiro
-	case specBoxes > 0:
-		return FormatSpecKit
-	case taskHeads > 0:
-		return b.headingDialect()
-	case taskItems > 0:
-		return FormatPhased
-	case specBullets >= 3:
-		// Bare "- T001 ..." bullets (spec-kit without checkboxes); a stray
-		// "- **T5**: note" in prose is not enough.
-		return FormatSpecKit
-	case boxes > 0 && b.tableTasks(false) == 0:
-		return FormatChecklist
+	return c
+}
+
+// planxFrontMatter reports planx's own front matter keys: they say the
+// list form is planx's (not spec-kit's); they do not turn a Kiro or phased
+// plan into a native one.
+func (b *builder) planxFrontMatter() bool {
+	for _, k := range planxFrontMatterKeys {
+		if _, ok := b.p.FrontMatter[k]; ok {
+			return true
+		}
 	}
-	return FormatNative
+	return false
 }
 
 // headingDialect tells superpowers plans ("Task 3:") from phased ones ("Task 1.2:").
@@ -230,4 +274,48 @@ func (b *builder) headingDialect() Format {
 		}
 	}
 	return FormatSuperpowers
+}
+
+var (
+	specPhaseRe = regexp.MustCompile(`(?i)^phase\s+\d+\s*[:.\-–—]`)
+	storyRe     = regexp.MustCompile(`\[US\d+\]`)
+)
+
+// specKitShaped reports spec-kit's marks on a T-numbered checklist: a file
+// named tasks.md, "Phase N:" headings or [US1] story labels.
+func (b *builder) specKitShaped() bool {
+	if strings.EqualFold(filepath.Base(b.p.Path), "tasks.md") {
+		return true
+	}
+	for i := range b.d.blocks {
+		blk := &b.d.blocks[i]
+		if (blk.kind == bHeading && specPhaseRe.MatchString(label(blk.text))) || (blk.kind == bItem && storyRe.MatchString(blk.text)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLabelledLists reports a list under a "Tasks:" label.
+func (b *builder) hasLabelledLists() bool {
+	for i := range b.d.blocks {
+		if b.d.blocks[i].kind == bItem && b.underTasksLabel(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasStageBullets reports a top-level bullet right under a numbered stage heading.
+func (b *builder) hasStageBullets() bool {
+	d := b.d
+	for i := range d.blocks {
+		blk := &d.blocks[i]
+		if blk.kind == bItem && blk.item < 0 {
+			if h := b.phase[i]; h >= 0 && b.nearestHeading(i) == h && stageHeadRe.MatchString(label(d.blocks[h].text)) && !b.excluded(i) {
+				return true
+			}
+		}
+	}
+	return false
 }

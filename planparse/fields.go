@@ -99,6 +99,7 @@ func fieldLine(s string) (fieldKind, string, string) {
 // (1-based, inclusive), skipping code blocks. Continuation bullets belong to
 // the last list-valued field (Files, Depends on, Acceptance).
 func (b *builder) scanFields(t *Task, first, last int) {
+	defer func() { b.at = 0 }()
 	cur := fNone
 	curIndent := -1
 	curBullet := false // the field line was itself a bullet: its list is nested deeper
@@ -107,6 +108,7 @@ func (b *builder) scanFields(t *Task, first, last int) {
 			continue
 		}
 		raw := b.d.lineText(n)
+		b.at = n
 		trim := strings.TrimSpace(raw)
 		if trim == "" {
 			continue
@@ -195,7 +197,7 @@ func statusWord(v string) (Status, bool) {
 	switch {
 	case strings.HasPrefix(v, "done"), strings.HasPrefix(v, "complete"), strings.HasPrefix(v, "✅"):
 		return StatusDone, true
-	case strings.HasPrefix(v, "in progress"), strings.HasPrefix(v, "in-progress"), strings.HasPrefix(v, "doing"):
+	case strings.HasPrefix(v, "in progress"), strings.HasPrefix(v, "in-progress"), strings.HasPrefix(v, "in_progress"), strings.HasPrefix(v, "doing"):
 		return StatusInProgress, true
 	case strings.HasPrefix(v, "optional"):
 		return StatusOptional, true
@@ -258,6 +260,32 @@ func (b *builder) addFile(t *Task, entry string, action FileAction, explicit boo
 		}
 	}
 	t.Files = append(t.Files, File{Path: p, Action: action})
+	b.noteLine(t, "file:"+p)
+}
+
+// noteLine remembers the line being read as where t declares key (a file,
+// a dependency), so that a problem with it points there.
+func (b *builder) noteLine(t *Task, key string) {
+	if b.at == 0 {
+		return
+	}
+	if b.lines == nil {
+		b.lines = map[*Task]map[string]int{}
+	}
+	if b.lines[t] == nil {
+		b.lines[t] = map[string]int{}
+	}
+	if _, ok := b.lines[t][key]; !ok {
+		b.lines[t][key] = b.at
+	}
+}
+
+// lineOf is the line where t declares key, or t's own line.
+func (b *builder) lineOf(t *Task, key string) int {
+	if n, ok := b.lines[t][key]; ok {
+		return n
+	}
+	return t.Line
 }
 
 func knownFile(p string) bool {
@@ -272,7 +300,10 @@ func (b *builder) addRefs(t *Task, s string) {
 	if noneRe.MatchString(s) {
 		return
 	}
-	b.refs[t] = append(b.refs[t], extractRefs(s, b.numericRefs)...)
+	for _, r := range extractRefs(s, b.numericRefs) {
+		b.refs[t] = append(b.refs[t], r)
+		b.noteLine(t, "dep:"+r)
+	}
 }
 
 // extractRefs finds task references: T-IDs (with ranges T004-T007),

@@ -3,6 +3,7 @@ package planparse
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,9 +20,11 @@ func (b *builder) frontMatter() {
 	}
 	var m map[string]any
 	if err := fm.Decode(&m); err != nil {
-		b.diag(SeverityError, 1, "front matter: "+firstLine(err.Error()), "fix the YAML between the --- lines")
+		msg, line := yamlErrLine(firstLine(err.Error()))
+		b.diag(SeverityError, line, "front matter: "+msg, "fix the YAML between the --- lines")
 		return
 	}
+	b.checkFrontMatterKeys()
 	b.p.FrontMatter = jsonSafe(m).(map[string]any)
 	str := func(k string) string {
 		if v, ok := m[k].(string); ok {
@@ -44,7 +47,11 @@ func (b *builder) frontMatter() {
 			Gates []GateDecl `yaml:"gates" toml:"gates"`
 		}
 		if err := fm.Decode(&g); err != nil {
-			b.diag(SeverityError, 1, "front matter gates: "+firstLine(err.Error()),
+			msg, line := yamlErrLine(firstLine(err.Error()))
+			if line == 1 {
+				line = b.fmLine("gates")
+			}
+			b.diag(SeverityError, line, "front matter gates: "+msg,
 				"write gates as a list of {name, command, timeout, when: each|final}")
 		} else {
 			b.p.Gates = g.Gates
@@ -52,31 +59,53 @@ func (b *builder) frontMatter() {
 	}
 	b.checkGates()
 	if e := b.p.Executor; e != "" && !validExecutor(e) {
-		b.diag(SeverityError, 1, fmt.Sprintf("front matter executor %q is not shell, agent or manual", e),
+		b.diag(SeverityError, b.fmLine("executor"), fmt.Sprintf("front matter executor %q is not shell, agent or manual", e),
 			"set executor: shell, agent or manual")
 	}
 }
 
 func (b *builder) checkGates() {
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for i, g := range b.p.Gates {
-		if g.Name == "" || g.Command == "" {
-			b.diag(SeverityError, 1, fmt.Sprintf("gate %d needs a name and a command", i+1), "write {name: test, command: go test ./...}")
+		line := b.gateLine(i)
+		switch {
+		case g.Name == "" && g.Command == "":
+			b.diag(SeverityError, line, fmt.Sprintf("gate %d needs a name and a command", i+1), "write {name: test, command: go test ./...}")
+			continue
+		case g.Name == "":
+			b.diag(SeverityError, line, fmt.Sprintf("gate %d (%s) needs a name", i+1, g.Command), "add name: to the gate")
+			continue
+		case g.Command == "":
+			b.diag(SeverityError, line, fmt.Sprintf("gate %q needs a command", g.Name), "add command: to the gate")
 			continue
 		}
-		if seen[g.Name] {
-			b.diag(SeverityError, 1, fmt.Sprintf("gate %q is declared twice", g.Name), "give every gate its own name")
+		if first, dup := seen[g.Name]; dup {
+			b.diag(SeverityError, line, fmt.Sprintf("gate %q is declared twice (first on line %d)", g.Name, first), "give every gate its own name")
 		}
-		seen[g.Name] = true
+		seen[g.Name] = line
 		if g.When != "" && g.When != "each" && g.When != "final" {
-			b.diag(SeverityError, 1, fmt.Sprintf("gate %q: when is %q, want each or final", g.Name, g.When), "use when: each (after every task) or when: final")
+			b.diag(SeverityError, line, fmt.Sprintf("gate %q: when is %q, want each or final", g.Name, g.When), "use when: each (after every task) or when: final")
 		}
 		if g.Timeout != "" {
 			if d, err := time.ParseDuration(g.Timeout); err != nil || d <= 0 {
-				b.diag(SeverityError, 1, fmt.Sprintf("gate %q: timeout %q is not a duration", g.Name, g.Timeout), "write a Go duration such as 30s or 5m")
+				b.diag(SeverityError, line, fmt.Sprintf("gate %q: timeout %q is not a duration", g.Name, g.Timeout), "write a Go duration such as 30s or 5m")
 			}
 		}
 	}
+}
+
+// yamlErrLine splits "yaml: line 3: message" into the message and its
+// line in the plan (the front matter starts after the first line).
+func yamlErrLine(msg string) (string, int) {
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if num, m, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil {
+				return m, n + 1
+			}
+		}
+	}
+	return msg, 1
 }
 
 func validExecutor(e string) bool {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"regexp"
 	"sort"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -62,13 +64,16 @@ type doc struct {
 	inCode  []bool // per 0-based line: inside a code block (fence lines included)
 	fm      *frontmatter.Data
 	fmLines int // number of lines the front matter occupies
+	deep    int // first line whose nesting was cut (see flattenDeep), 0 for none
+	// str is src as one string: block texts are slices of it, not copies.
+	str string
 }
 
 // Item lines: marker, spacing, optional checkbox with Kiro's optional star.
 var itemHeadRe = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])([ \t]+|$)(?:\[([ xX\-])\](\*?)(?:[ \t]+|$))?`)
 
 func newDoc(src []byte) *doc {
-	d := &doc{src: src, lines: lineStarts(src)}
+	d := &doc{src: src, str: string(src), lines: lineStarts(src)}
 	d.inCode = make([]bool, len(d.lines))
 
 	p := parser.NewParser(
@@ -82,13 +87,18 @@ func newDoc(src []byte) *doc {
 	)
 	p.AddOptions(parser.WithBlockParsers(util.Prioritized(&frontmatter.Parser{}, 0)))
 	pc := parser.NewContext()
-	root := p.Parse(text.NewReader(src), parser.WithContext(pc))
+	// goldmark reads a copy with over-deep nesting flattened: same bytes
+	// otherwise, so its offsets index src.
+	flat, deep, markers := flattenDeep(src)
+	d.deep = deep
+	root := p.Parse(text.NewReader(flat), parser.WithContext(pc))
 	d.fm = frontmatter.Get(pc)
 	if d.fm != nil {
 		d.fmLines = frontMatterLines(src, d.lines)
 	}
-	// Roughly one block per two lines; growing the slice dominated allocation.
-	d.blocks = make([]block, 0, len(d.lines)/2+16)
+	// Roughly one block per two lines, and a list and an item per list
+	// marker; growing the slice dominated allocation.
+	d.blocks = make([]block, 0, len(d.lines)/2+2*markers+16)
 	d.walk(root, -1, -1, 0)
 	return d
 }
@@ -200,7 +210,7 @@ func (d *doc) heading(idx int, h *ast.Heading) {
 	b.kind, b.level = bHeading, h.Level
 	if h.Lines().Len() > 0 {
 		seg := h.Lines().At(0)
-		b.text = cleanHeading(string(seg.Value(d.src)))
+		b.text = cleanHeading(d.text(seg.Start, seg.Stop))
 	}
 }
 
@@ -222,7 +232,26 @@ func (d *doc) listItem(idx, depth int) {
 		b.mark = raw[m[6]]
 		b.star = m[9] > m[8]
 	}
-	b.text = string(bytes.TrimSpace(raw[m[1]:]))
+	b.text = d.text(b.pos+m[1], b.pos+len(raw))
+}
+
+// maxLineText bounds the text a block keeps of its line: titles and labels
+// live in the first few hundred bytes, and the regular expressions that
+// read them then never scan a whole megabyte-long line.
+const maxLineText = 1024
+
+// text returns src[start:stop] trimmed, at most maxLineText bytes cut at a
+// character boundary, as a slice of the one string copy of the source.
+func (d *doc) text(start, stop int) string {
+	s := strings.TrimSpace(d.str[start:stop])
+	if len(s) <= maxLineText {
+		return s
+	}
+	n := maxLineText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 func (d *doc) paragraph(idx int, n ast.Node) {
@@ -233,8 +262,8 @@ func (d *doc) paragraph(idx int, n ast.Node) {
 		return
 	}
 	first, lastSeg := lines.At(0), lines.At(lines.Len()-1)
-	b.text = string(bytes.TrimSpace(first.Value(d.src)))
-	b.last = string(bytes.TrimSpace(lastSeg.Value(d.src)))
+	b.text = d.text(first.Start, first.Stop)
+	b.last = d.text(lastSeg.Start, lastSeg.Stop)
 }
 
 func (d *doc) fence(idx int, f *ast.FencedCodeBlock) {

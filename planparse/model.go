@@ -16,6 +16,8 @@ const (
 	FormatSuperpowers Format = "superpowers"
 	FormatPhased      Format = "phased"
 	FormatTaskMaster  Format = "taskmaster"
+	FormatCursor      Format = "cursor" // Cursor plans: the todos list in the front matter
+	FormatGSD         Format = "gsd"    // GSD plans: <task> blocks
 	// FormatChecklist is the fallback for plain GFM checklists without a known
 	// dialect: every checkbox item outside acceptance/DoD-style lists is a task.
 	FormatChecklist Format = "checklist"
@@ -89,6 +91,9 @@ type GateDecl struct {
 type Phase struct {
 	Title string `json:"title"`
 	Line  int    `json:"line"`
+	// Intro is the phase's text before its first task: the context its
+	// tasks were written in (the agent's prompt carries it).
+	Intro string `json:"-"`
 }
 
 // Task is one unit of work: one task, one commit.
@@ -110,6 +115,11 @@ type Task struct {
 	BlastRadius string   `json:"blast_radius,omitempty"`
 	Executor    string   `json:"executor,omitempty"`   // shell, agent, manual; empty means plan default
 	Checkpoint  bool     `json:"checkpoint,omitempty"` // verification-only: may change nothing
+	// Optional tasks ("- [ ]* 2.3", "(optional)" in the title) run only when asked (--optional).
+	Optional bool `json:"optional,omitempty"`
+	// Children are the task's sub-tasks, in file order. A task with children
+	// is a group: it has no work of its own and is done when they are.
+	Children []TaskID `json:"children,omitempty"`
 
 	Line int `json:"line"` // 1-based line of the task's first line
 	// Start and End are the byte range [Start, End) of the task in the source.

@@ -140,7 +140,11 @@ func (b *builder) placeTask(t *Task, i int) {
 	t.Phase = plainText(b.d.blocks[h].text)
 	if !b.phaseSeen[h] {
 		b.phaseSeen[h] = true
-		b.p.Phases = append(b.p.Phases, Phase{Title: t.Phase, Line: b.d.blocks[h].line})
+		intro := ""
+		if hs, ts := b.d.blocks[h].start, b.d.blocks[i].start; hs <= ts {
+			intro = strings.TrimSpace(string(b.d.src[hs:b.d.trimBlank(hs, ts)]))
+		}
+		b.p.Phases = append(b.p.Phases, Phase{Title: t.Phase, Line: b.d.blocks[h].line, Intro: intro})
 	}
 }
 

@@ -22,7 +22,7 @@ type Options struct {
 
 // Formats lists the dialects Options.Format accepts, FormatAuto excluded.
 func Formats() []Format {
-	return []Format{FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist}
+	return []Format{FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist, FormatCursor, FormatGSD}
 }
 
 // ParseFile reads the plan at path (at most MaxSize bytes) and parses it.
@@ -50,7 +50,7 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 		return nil, fmt.Errorf("parse %s: %w: binary file (NUL bytes)", path, ErrUnreadable)
 	}
 	switch opts.Format {
-	case FormatAuto, FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist:
+	case FormatAuto, FormatNative, FormatSpecKit, FormatKiro, FormatSuperpowers, FormatPhased, FormatTaskMaster, FormatChecklist, FormatCursor, FormatGSD:
 	default:
 		return nil, fmt.Errorf("parse %s: unknown format %q (want one of %s)", path, opts.Format, formatList())
 	}
@@ -78,6 +78,7 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 			bom = 3
 		}
 		b.d = newDoc(src[bom:])
+		b.reportDeep()
 		b.frontMatter()
 		b.sections()
 		if format == FormatAuto {
@@ -119,6 +120,8 @@ func ParseFormat(s string) (Format, error) {
 		return FormatKiro, nil
 	case "task-master":
 		return FormatTaskMaster, nil
+	case "get-shit-done":
+		return FormatGSD, nil
 	}
 	for _, f := range Formats() {
 		if string(f) == s {
@@ -148,8 +151,23 @@ func (b *builder) parseMarkdown(f Format) {
 		b.parseKiro()
 	case FormatSuperpowers, FormatPhased:
 		b.parseTaskHeadings()
+		// Phased plans without "Task 1.2" markers: lists under a "Tasks:"
+		// label, else plain bullets under numbered stage headings.
+		if len(b.p.Tasks) == 0 {
+			b.labelledLists()
+		}
+		if len(b.p.Tasks) == 0 {
+			b.stageBullets()
+		}
+		if len(b.p.Tasks) == 0 {
+			b.fileHeadings()
+		}
 	case FormatChecklist:
 		b.parseChecklist()
+	case FormatCursor:
+		b.cursorTodos()
+	case FormatGSD:
+		b.gsdTasks()
 	}
 }
 
@@ -167,11 +185,16 @@ type builder struct {
 	// post runs dialect-specific body reading after the generic fields.
 	post func(t *Task, first, last int)
 
-	hend      []int        // per heading block: index of the block ending its section
-	excl      map[int]bool // per heading: it introduces criteria, not work
-	phase     []int        // per block: index of the heading naming its phase, -1 for none
-	stack     [][]int      // per item: the headings enclosing it, for the criteria-list test
-	phaseSeen map[int]bool // headings already listed in Plan.Phases
+	hend      []int                    // per heading block: index of the block ending its section
+	excl      map[int]bool             // per heading: it introduces criteria, not work
+	phase     []int                    // per block: index of the heading naming its phase, -1 for none
+	stack     [][]int                  // per item: the headings enclosing it, for the criteria-list test
+	phaseSeen map[int]bool             // headings already listed in Plan.Phases
+	gateLines []int                    // per declared gate: its line in the front matter
+	critMemo  []int8                   // per item: criteriaItem's answer, 1 yes, -1 no, 0 not yet known
+	tasksList map[int]bool             // per list block: its items are tasks (underTasksLabel)
+	at        int                      // the line scanFields reads, 0 outside it
+	lines     map[*Task]map[string]int // where a task declares a file or a dependency
 }
 
 func (b *builder) diag(sev Severity, line int, msg, hint string) {
@@ -202,6 +225,7 @@ func (b *builder) newTask(label, title string, line, start, end int) *Task {
 // setCheckbox records a task's checkbox and the status it encodes.
 func (t *Task) setCheckbox(off int, mark byte, star bool) {
 	t.Checkbox = off
+	t.Optional = t.Optional || star
 	switch mark {
 	case 'x', 'X':
 		t.Status = StatusDone

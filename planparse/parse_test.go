@@ -314,14 +314,62 @@ func TestIDsAndTopic(t *testing.T) {
 
 func TestFrontMatterProblems(t *testing.T) {
 	bad := mustParse(t, "g.md", "---\ngates:\n  - name: t\n    command: go test\n    when: sometimes\n    timeout: soon\n  - command: x\nexecutor: robot\n---\n### T001: a\nGates: nope\n", Options{})
-	for _, want := range []string{`when is "sometimes"`, `timeout "soon"`, "needs a name and a command", `executor "robot"`, `unknown gate "nope"`} {
+	for _, want := range []string{`when is "sometimes"`, `timeout "soon"`, "gate 2 (x) needs a name", `executor "robot"`, `unknown gate "nope"`} {
 		if !hasDiag(bad, SeverityError, want) {
 			t.Errorf("missing %q in %v", want, bad.Diagnostics)
+		}
+	}
+	// Every diagnostic points at its own line: the gate's, the key's.
+	lines := map[string]int{}
+	for _, d := range bad.Diagnostics {
+		lines[d.Message] = d.Line
+	}
+	for msg, want := range map[string]int{`gate "t": when is "sometimes", want each or final`: 3, "gate 2 (x) needs a name": 7,
+		`front matter executor "robot" is not shell, agent or manual`: 8} {
+		if lines[msg] != want {
+			t.Errorf("%q on line %d, want %d (%v)", msg, lines[msg], want, bad.Diagnostics)
 		}
 	}
 	yaml := mustParse(t, "y.md", "---\ntitle: [unclosed\n---\n### T001: a\n", Options{})
 	if !hasDiag(yaml, SeverityError, "front matter") {
 		t.Errorf("broken YAML: %v", yaml.Diagnostics)
+	}
+}
+
+func TestFrontMatterUnknownKeys(t *testing.T) {
+	src := "---\ntitle: Add clamp\ngates:\n  - name: test\n    run: go test ./...\n    timout: 5m\nagnet: claude\n---\n### T001: a\n"
+	p := mustParse(t, "add-clamp.md", src, Options{})
+	want := []Diagnostic{
+		{SeverityError, 4, `gate "test" needs a command`, "add command: to the gate"},
+		{SeverityError, 5, `front matter: unknown gate key "run"`, "did you mean command? known keys: name, command, timeout, when"},
+		{SeverityError, 6, `front matter: unknown gate key "timout"`, "did you mean timeout? known keys: name, command, timeout, when"},
+		{SeverityError, 7, `front matter: unknown key "agnet"`, ""},
+	}
+	var errs []Diagnostic
+	for _, d := range p.Diagnostics {
+		if d.Severity == SeverityError {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) != len(want) {
+		t.Fatalf("errors %v, want %v", errs, want)
+	}
+	for i, w := range want {
+		if errs[i].Line != w.Line || errs[i].Message != w.Message || (w.Hint != "" && errs[i].Hint != w.Hint) {
+			t.Errorf("error %d = %+v, want %+v", i, errs[i], w)
+		}
+	}
+	if !strings.HasPrefix(errs[3].Hint, "did you mean agent?") {
+		t.Errorf("agnet hint %q", errs[3].Hint)
+	}
+	// Front matter of another tool (no planx key) is not planx's to judge.
+	other := mustParse(t, "c.plan.md", "---\nname: x\nisProject: false\nphase: 2\n---\n### T001: a\n", Options{})
+	if err := other.Err(); err != nil {
+		t.Errorf("foreign front matter: %v", err)
+	}
+	broken := mustParse(t, "y.md", "---\ntitle: a\ngates: [\n---\n### T001: a\n", Options{})
+	if len(broken.Diagnostics) == 0 || broken.Diagnostics[0].Line < 2 {
+		t.Errorf("YAML error line: %v", broken.Diagnostics)
 	}
 }
 
@@ -352,5 +400,41 @@ func TestByteOrderMark(t *testing.T) {
 	out, ok := Tick(src, p.Tasks[0])
 	if !ok || !bytes.HasSuffix(out, []byte("- [x] T001 first\n")) || string(src[p.Tasks[0].Start:p.Tasks[0].End]) != p.Tasks[0].Body {
 		t.Errorf("offsets ignore the BOM: %q", out)
+	}
+}
+
+func TestQuotedFileNames(t *testing.T) {
+	p := mustParse(t, "q.md", "### T001: a\nFiles:\n- \"quoted\".txt\n- \"plain.txt\"\n- 'single.md'\n", Options{})
+	var got []string
+	for _, f := range p.Tasks[0].Files {
+		got = append(got, f.Path)
+	}
+	if strings.Join(got, "|") != `"quoted".txt|plain.txt|single.md` {
+		t.Errorf("files %q", got)
+	}
+}
+
+func TestTasksTopicFromFeatureDir(t *testing.T) {
+	for path, want := range map[string]string{
+		"specs/001-foo/tasks.md":           "001-foo",
+		".kiro/specs/bar/tasks.md":         "bar",
+		".kiro/specs/bar/tasks-es.md":      "bar",
+		"memory-bank/plan/2026-01-02_x.md": "x",
+		"tasks.md":                         "tasks",
+	} {
+		if p := mustParse(t, path, "- [ ] T001 a\n", Options{}); p.Topic != want {
+			t.Errorf("%s: topic %q, want %q", path, p.Topic, want)
+		}
+	}
+}
+
+func TestSpecKitWithRunFences(t *testing.T) {
+	body := "## Phase 1: Setup\n\n- [ ] T001 [P] Create the layout\n  ```sh run\n  mkdir -p src\n  ```\n- [ ] T002 [US1] Add the handler\n"
+	if p := mustParse(t, "specs/001-foo/tasks.md", body, Options{}); p.Format != FormatSpecKit || len(p.Tasks) != 2 {
+		t.Errorf("spec-kit tasks.md with run fences: %s, %d tasks", p.Format, len(p.Tasks))
+	}
+	plain := "# Fixes\n\n- [ ] T001 Create the layout\n  ```sh run\n  mkdir -p src\n  ```\n"
+	if p := mustParse(t, "fixes.md", plain, Options{}); p.Format != FormatNative {
+		t.Errorf("planx checklist with run fences: %s", p.Format)
 	}
 }

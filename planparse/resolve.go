@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -29,7 +30,7 @@ func (b *builder) finishMarkdown() {
 		if t.End < t.Start {
 			t.End = t.Start
 		}
-		t.Body = string(d.src[t.Start:t.End])
+		t.Body = d.str[t.Start:t.End]
 		for f < len(fences) && d.blocks[fences[f]].pos < t.Start {
 			f++
 		}
@@ -50,10 +51,29 @@ func (b *builder) finishMarkdown() {
 		if t.Title == "" {
 			t.Title = t.Label
 		}
-		if strings.HasPrefix(strings.ToLower(t.Title), "checkpoint") {
+		if checkpointRe.MatchString(t.Title) {
 			t.Checkpoint = true
 		}
+		if optionalRe.MatchString(t.Title) {
+			t.Optional = true
+		}
 	}
+}
+
+var (
+	// Checkpoints: "Checkpoint - Ensure all tests pass", "Final checkpoint: ...",
+	// "Ensure all tests pass".
+	checkpointRe = regexp.MustCompile(`(?i)^(?:final\s+)?check-?point\b|^ensure (?:that )?all (?:the )?(?:tests|checks|gates) pass`)
+	// What a checkpoint asks that only gates can answer: tests or checks pass.
+	gatesOnlyRe = regexp.MustCompile(`(?i)^(?:(?:final\s+)?check-?point\b[^\p{L}]*)?[\p{L}\s,/-]*?\b(?:tests?|checks?|gates?|builds?)\b[^.]*?\bpass(?:es|ing)?\b|^(?:final\s+)?check-?point\W*$`)
+	optionalRe  = regexp.MustCompile(`(?i)\(optional\)|^optional\s*[:\-–—]`)
+)
+
+// GatesOnly reports whether the task is a checkpoint that only asks for the
+// tests or gates to pass ("Checkpoint - Ensure all tests pass, ask the user
+// if questions arise"): planx answers it by running the gates.
+func (t *Task) GatesOnly() bool {
+	return t.Checkpoint && len(t.Steps) == 0 && len(t.Children) == 0 && gatesOnlyRe.MatchString(t.Title)
 }
 
 // runInfo reports whether a fence info string marks an executable step
@@ -95,6 +115,17 @@ func (b *builder) finish() {
 	}
 	for t, par := range b.parent {
 		t.Parent = par.ID
+	}
+	// Parents come before their sub-tasks: an optional group's sub-tasks
+	// are optional too.
+	for _, t := range p.Tasks {
+		if t.Status == StatusOptional {
+			t.Optional = true
+		}
+		if par := b.parent[t]; par != nil {
+			par.Children = append(par.Children, t.ID)
+			t.Optional = t.Optional || par.Optional
+		}
 	}
 	b.resolveRefs()
 	if p.Title == "" && b.d != nil {
@@ -159,7 +190,7 @@ func (b *builder) resolveRefs() {
 				dep = byLabel[refKey(r)]
 			}
 			if dep == nil {
-				b.diag(SeverityError, t.Line, fmt.Sprintf("%s depends on unknown task %s", t.ID, r),
+				b.diag(SeverityError, b.lineOf(t, "dep:"+r), fmt.Sprintf("%s depends on unknown task %s", t.ID, r),
 					"refer to a task that exists in this plan, or remove the dependency")
 				continue
 			}

@@ -17,6 +17,7 @@ var (
 	mdLinkRe       = regexp.MustCompile(`^\[[^\]]*\]\(([^)\s]+)\)`)
 	stampRe        = regexp.MustCompile(`^\(\d{4}-\d{2}-\d{2}[^)]*\)\s*`)
 	htmlCommentRe  = regexp.MustCompile(`\s*<!--.*?-->\s*`)
+	genericNameRe  = regexp.MustCompile(`(?i)^tasks?(?:[-_.][a-z]{2})?\.(?:md|markdown)$`)
 )
 
 func cleanHeading(s string) string {
@@ -89,9 +90,19 @@ func slugify(s string) string {
 	return strings.Trim(b.String(), "-")
 }
 
-// topicFromPath is the file name without directory, date prefix and extension.
+// topicFromPath is the file name without directory, date prefix and
+// extension; a spec's tasks.md (or tasks-es.md) takes the name
+// of its feature directory instead: specs/001-foo/tasks.md is 001-foo.
 func topicFromPath(p string) string {
-	base := path.Base(strings.ReplaceAll(p, `\`, "/"))
+	p = strings.ReplaceAll(p, `\`, "/")
+	base := path.Base(p)
+	if genericNameRe.MatchString(base) {
+		if dir := path.Base(path.Dir(p)); dir != "." && dir != "/" && dir != ".." {
+			if t := slugify(dir); t != "" {
+				return t
+			}
+		}
+	}
 	for _, ext := range []string{".plan.md", ".md", ".markdown", ".json", ".txt"} {
 		if strings.HasSuffix(strings.ToLower(base), ext) && len(base) > len(ext) {
 			base = base[:len(base)-len(ext)]
@@ -123,7 +134,14 @@ func cleanPath(s string) string {
 			s = s[:i]
 		}
 	}
-	s = strings.Trim(s, "`*\"'")
+	// Quotes around the whole entry are markup; inside a name they are
+	// part of it ("quoted".txt).
+	s = strings.Trim(s, "`*")
+	for _, q := range []string{`"`, "'"} {
+		if len(s) >= 2 && strings.HasPrefix(s, q) && strings.HasSuffix(s, q) && !strings.Contains(s[1:len(s)-1], q) {
+			s = s[1 : len(s)-1]
+		}
+	}
 	s = strings.TrimRight(s, ",;.")
 	s = lineRangeRe.ReplaceAllString(s, "")
 	s = strings.TrimRight(s, ":")

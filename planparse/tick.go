@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"regexp"
 	"strings"
 )
 
@@ -23,16 +24,17 @@ func Tick(src []byte, t *Task) ([]byte, bool) {
 	return out, true
 }
 
+// boxRe finds a checkbox at the start of a list item or heading line.
+var boxRe = regexp.MustCompile(`(?m)^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|#{1,6}[ \t]+))\[[xX\-]\]`)
+
 // Hash is the hex SHA-256 of the task's normalised text: line endings made
-// LF, trailing spaces trimmed and the checkbox state blanked, so that
-// ticking a task or re-saving the file with CRLF does not count as drift.
+// LF, trailing spaces trimmed and every checkbox in it blanked, so that
+// ticking a task (or a criterion inside it) or re-saving the file with CRLF
+// does not count as drift.
 func (t *Task) Hash() string {
-	body := []byte(t.Body)
-	if off := t.Checkbox - t.Start; t.Checkbox >= 0 && off >= 0 && off < len(body) {
-		body = bytes.Clone(body)
-		body[off] = ' '
-	}
-	lines := strings.Split(strings.ReplaceAll(string(body), "\r\n", "\n"), "\n")
+	body := strings.ReplaceAll(t.Body, "\r\n", "\n")
+	body = boxRe.ReplaceAllString(body, "${1}[ ]")
+	lines := strings.Split(body, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t\r")
 	}

@@ -47,10 +47,10 @@ func (b *builder) validate() {
 func (b *builder) checkTask(t *Task) {
 	for _, f := range t.Files {
 		if escapes(f.Path) {
-			b.diag(SeverityError, t.Line, fmt.Sprintf("%s declares file %q outside the repository", t.ID, f.Path),
+			b.diag(SeverityError, b.lineOf(t, "file:"+f.Path), fmt.Sprintf("%s declares file %q outside the repository", t.ID, f.Path),
 				"declare files relative to the repository root, without ../ or a leading /")
 		} else if inGitDir(f.Path) {
-			b.diag(SeverityError, t.Line, fmt.Sprintf("%s declares file %q inside .git/, which is never a task's output", t.ID, f.Path),
+			b.diag(SeverityError, b.lineOf(t, "file:"+f.Path), fmt.Sprintf("%s declares file %q inside .git/, which is never a task's output", t.ID, f.Path),
 				"a task changes the work tree; planx makes the commits and git owns .git/")
 		}
 	}
@@ -139,7 +139,7 @@ func (b *builder) executable() {
 	var ids []string
 	first, n := 0, 0
 	for _, t := range p.Tasks {
-		if t.Status == StatusDone || t.Checkpoint || t.Executable() || t.Executor == "agent" || t.Executor == "manual" {
+		if t.Status == StatusDone || t.Checkpoint || len(t.Children) > 0 || t.Optional || t.Executable() || t.Executor == "agent" || t.Executor == "manual" {
 			continue
 		}
 		if n++; first == 0 {

@@ -3,9 +3,12 @@ package record
 // Trailer keys planx writes on its commits. A task commit has Refs (the
 // plan), Run, Task, TaskHash, Executor and one Gate per gate; the rollback
 // commit has Refs, Run and Rollback; Skipped names tasks skipped since the
-// previous commit; Warning what planx let pass but reported. A Gate value
-// is `name=pass|fail Nms`, followed by "overridden" for a gate a --gate flag
-// replaced and "cached" for one not run because it passed on the same tree.
+// previous commit; Warning what planx let pass but reported; Group names
+// a group task (a task with sub-tasks) that the commit completes: a group
+// has no commit of its own, it is ticked and recorded with its last
+// sub-task. A Gate value is `name=pass|fail Nms`, followed by "overridden"
+// for a gate a --gate flag replaced and "cached" for one not run because it
+// passed on the same tree.
 const (
 	TrailerRefs     = "Refs"
 	TrailerRun      = "Planx-Run"
@@ -21,4 +24,5 @@ const (
 	// TrailerFixed names a file a fixer gate (fix: true) changed, as
 	// "gate path"; the change is part of the task commit.
 	TrailerFixed = "Planx-Fixed"
+	TrailerGroup = "Planx-Group"
 )

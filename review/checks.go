@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"github.com/planx-dev/planx/internal/linediff"
@@ -22,14 +23,15 @@ type checker struct {
 	repo  *gitops.Repo
 	tip   gitops.SHA
 	rep   *Report
-	plans map[string]*planparse.Plan // rev + ":" + path → parsed (nil: no such file)
+	plans map[string]*planparse.Plan   // rev + ":" + path → parsed (nil: no such file)
+	texts map[[32]byte]*planparse.Plan // SHA-256 of a plan's text → parsed
 	cfgs  *configCache
 	opts  Options
 	ev    evidence
 }
 
 func newChecker(ctx context.Context, repo *gitops.Repo, tip gitops.SHA, rep *Report) *checker {
-	return &checker{ctx: ctx, repo: repo, tip: tip, rep: rep, plans: map[string]*planparse.Plan{}, cfgs: &configCache{}}
+	return &checker{ctx: ctx, repo: repo, tip: tip, rep: rep, plans: map[string]*planparse.Plan{}, texts: map[[32]byte]*planparse.Plan{}, cfgs: &configCache{}}
 }
 
 func (c *checker) close() { c.cfgs.close() }
@@ -48,11 +50,17 @@ func (c *checker) planAt(rev gitops.SHA, file string) (*planparse.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Runs of one plan mostly see the same text: parse each text once.
+	sum := sha256.Sum256(src)
+	if p, ok := c.texts[sum]; ok {
+		c.plans[key] = p
+		return p, nil
+	}
 	p, err := planparse.Parse(file, src, planparse.Options{})
 	if err != nil {
 		return nil, err
 	}
-	c.plans[key] = p
+	c.plans[key], c.texts[sum] = p, p
 	return p, nil
 }
 
@@ -117,7 +125,9 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 	}
 	for _, pt := range tip.Tasks {
 		id := string(pt.ID)
-		if _, done := pos[id]; done || pt.Status == planparse.StatusDone || pt.Status == planparse.StatusOptional || slices.Contains(r.Skipped, id) {
+		// A group is done with its sub-tasks, in their commits; optional
+		// tasks run only when asked.
+		if _, done := pos[id]; done || pt.Status == planparse.StatusDone || pt.Optional || len(pt.Children) > 0 || slices.Contains(r.Skipped, id) {
 			continue
 		}
 		rr.Missing = append(rr.Missing, id)

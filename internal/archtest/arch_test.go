@@ -26,8 +26,8 @@ var mayImport = map[string][]string{
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
 	"risk":                {"planparse", "internal/textsafe"},
 	"agent":               {"planparse"},
-	"planparse":           {},
-	"gates":               {"planparse", "internal/proc"},
+	"planparse":           {"internal/suggest"},
+	"gates":               {"planparse", "internal/proc", "internal/suggest"},
 	"execlog":             {"planparse", "record", "internal/fsutil"},
 	"gitops":              {},
 	"record":              {},
@@ -37,6 +37,7 @@ var mayImport = map[string][]string{
 	"internal/prompt":     {},
 	"internal/secretscan": {},
 	"internal/textsafe":   {},
+	"internal/suggest":    {},
 }
 
 // never are the arrows that must not appear even indirectly: what a

@@ -3,12 +3,15 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/urfave/cli/v3"
 )
@@ -29,7 +32,8 @@ func newValidateCmd(stdio *IO, g *globalOptions) *cli.Command {
 		ArgsUsage: "PLAN",
 		Description: describe(`validate prints the tasks planx would run (ID, label, status, dependencies, title)
 and every diagnostic as path:line: severity: message (hint). It exits 4 when the plan
-has errors; warnings alone exit 0. It reads only the plan: no repository is needed.`,
+has errors (or .planx.yaml has); warnings alone exit 0. It reads the plan and the
+repository's .planx.yaml (outside a repository the one beside the plan): no repository is needed.`,
 			"planx validate memory-bank/plan/x.md",
 			"planx validate --format speckit specs/001/tasks.md",
 			"planx validate --json plan.md | jq '.diagnostics'"),
@@ -68,24 +72,74 @@ func formatNames() string {
 	return strings.Join(s, ", ")
 }
 
-// runValidate parses opts.Path and reports it. The returned error wraps
-// planparse.ErrInvalid (or ErrUnreadable) when the plan has errors.
-func runValidate(_ context.Context, opts validateOptions, stdio *IO) error {
+// runValidate parses opts.Path and the repository's .planx.yaml and
+// reports them. The returned error wraps planparse.ErrInvalid (or
+// ErrUnreadable) when the plan or the config has errors. It needs no git
+// repository: outside one the config is looked for beside the plan.
+func runValidate(ctx context.Context, opts validateOptions, stdio *IO) error {
 	plan, err := planparse.ParseFile(opts.Path, planparse.Options{Format: opts.Format})
 	if err != nil {
 		return err
 	}
+	cfgErr := error(nil)
+	cfg, err := gates.LoadConfig(configRoot(ctx, opts.Path))
+	if err != nil {
+		cfgErr = err
+	}
+	resolved := resolveGates(cfg, plan)
 	if opts.JSON {
-		if err := writeValidateJSON(stdio.Out, plan); err != nil {
+		if err := writeValidateJSON(stdio.Out, plan, resolved, cfgErr); err != nil {
 			return fmt.Errorf("validate %s: %w", opts.Path, err)
 		}
 	} else {
-		writeValidateText(stdio.Out, plan)
+		writeValidateText(stdio.Out, plan, cfgErr)
 	}
-	if n := countErrors(plan); n > 0 {
+	n := countErrors(plan)
+	if cfgErr != nil {
+		n++
+	}
+	if n > 0 {
 		return fmt.Errorf("validate %s: %w: %d error(s)", opts.Path, planparse.ErrInvalid, n)
 	}
 	return nil
+}
+
+// configRoot is where .planx.yaml is looked for: the root of the git
+// repository holding the plan, else the plan's own directory.
+func configRoot(ctx context.Context, planPath string) string {
+	dir := filepath.Dir(planPath)
+	if repo, err := gitops.Open(ctx, dir); err == nil {
+		return repo.Root
+	}
+	return dir
+}
+
+// resolveGates lists, per task, the gates a run would run after it: the
+// config's, the plan's and the task's selection, final gates after the last.
+func resolveGates(cfg gates.Config, p *planparse.Plan) map[planparse.TaskID][]string {
+	fromPlan, err := gates.FromPlan(p.Gates)
+	if err != nil {
+		fromPlan = nil // reported as the plan's own diagnostics
+	}
+	all := gates.Merge(cfg.Gates, fromPlan, nil)
+	order := p.Order()
+	lastLeaf := planparse.TaskID("")
+	for _, t := range order {
+		if len(t.Children) == 0 {
+			lastLeaf = t.ID
+		}
+	}
+	out := map[planparse.TaskID][]string{}
+	for _, t := range order {
+		names := []string{}
+		if len(t.Children) == 0 {
+			for _, g := range gates.Select(all, t.Gates, t.ID == lastLeaf || t.GatesOnly()) {
+				names = append(names, g.Name)
+			}
+		}
+		out[t.ID] = names
+	}
+	return out
 }
 
 func countErrors(p *planparse.Plan) int {
@@ -99,17 +153,24 @@ func countErrors(p *planparse.Plan) int {
 }
 
 // validateTask is the part of a task `validate --json` reports; bodies and
-// byte offsets stay out of the output.
+// byte offsets stay out of the output (docs/schema/validate.json).
 type validateTask struct {
-	ID        planparse.TaskID   `json:"id"`
-	Label     string             `json:"label"`
-	Title     string             `json:"title"`
-	Status    planparse.Status   `json:"status"`
-	Parallel  bool               `json:"parallel"`
-	DependsOn []planparse.TaskID `json:"depends_on"`
-	Files     []planparse.File   `json:"files"`
-	Line      int                `json:"line"`
-	Steps     []planparse.Step   `json:"steps"`
+	ID         planparse.TaskID   `json:"id"`
+	Label      string             `json:"label"`
+	Title      string             `json:"title"`
+	Status     planparse.Status   `json:"status"`
+	Parallel   bool               `json:"parallel"`
+	Parent     planparse.TaskID   `json:"parent"`
+	Children   []planparse.TaskID `json:"children"`
+	Optional   bool               `json:"optional"`
+	Checkpoint bool               `json:"checkpoint"`
+	Executor   string             `json:"executor"`
+	DependsOn  []planparse.TaskID `json:"depends_on"`
+	Files      []planparse.File   `json:"files"`
+	Acceptance []string           `json:"acceptance"`
+	Gates      []string           `json:"gates"`
+	Line       int                `json:"line"`
+	Steps      []planparse.Step   `json:"steps"`
 }
 
 type validateReport struct {
@@ -119,25 +180,37 @@ type validateReport struct {
 	Format      planparse.Format       `json:"format"`
 	Tasks       []validateTask         `json:"tasks"`
 	Diagnostics []planparse.Diagnostic `json:"diagnostics"`
+	Config      *configReport          `json:"config,omitempty"`
 }
 
-func writeValidateJSON(w io.Writer, p *planparse.Plan) error {
+// configReport is a .planx.yaml problem.
+type configReport struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+func writeValidateJSON(w io.Writer, p *planparse.Plan, resolved map[planparse.TaskID][]string, cfgErr error) error {
 	r := validateReport{Path: p.Path, Title: p.Title, Topic: p.Topic, Format: p.Format,
 		Tasks: []validateTask{}, Diagnostics: p.Diagnostics}
 	if r.Diagnostics == nil {
 		r.Diagnostics = []planparse.Diagnostic{}
 	}
+	if cfgErr != nil {
+		r.Config = &configReport{Message: cfgErr.Error()}
+		var ce *gates.ConfigError
+		if errors.As(cfgErr, &ce) {
+			r.Config = &configReport{File: ce.File, Line: ce.Line, Message: ce.Msg, Hint: ce.Hint}
+		}
+	}
 	for _, t := range p.Tasks {
 		vt := validateTask{ID: t.ID, Label: t.Label, Title: t.Title, Status: t.Status, Parallel: t.Parallel,
-			DependsOn: t.DependsOn, Files: t.Files, Line: t.Line, Steps: t.Steps}
-		if vt.DependsOn == nil {
-			vt.DependsOn = []planparse.TaskID{}
-		}
-		if vt.Files == nil {
-			vt.Files = []planparse.File{}
-		}
-		if vt.Steps == nil {
-			vt.Steps = []planparse.Step{}
+			Parent: t.Parent, Children: nonNil(t.Children), Optional: t.Optional, Checkpoint: t.Checkpoint,
+			Executor: t.Executor, DependsOn: nonNil(t.DependsOn), Files: nonNil(t.Files),
+			Acceptance: nonNil(t.Acceptance), Gates: nonNil(resolved[t.ID]), Line: t.Line, Steps: nonNil(t.Steps)}
+		if t.GatesOnly() && vt.Executor == "" {
+			vt.Executor = "gates"
 		}
 		r.Tasks = append(r.Tasks, vt)
 	}
@@ -147,7 +220,32 @@ func writeValidateJSON(w io.Writer, p *planparse.Plan) error {
 	return enc.Encode(r)
 }
 
-func writeValidateText(w io.Writer, p *planparse.Plan) {
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// statusWord is a task's status with what kind of task it is: open,
+// open/group, open/optional, open/checkpoint.
+func statusWord(t *planparse.Task) string {
+	s := string(t.Status)
+	if t.Status == planparse.StatusOptional {
+		s = string(planparse.StatusOpen)
+	}
+	switch {
+	case len(t.Children) > 0:
+		s += "/group"
+	case t.Optional:
+		s += "/optional"
+	case t.Checkpoint:
+		s += "/checkpoint"
+	}
+	return s
+}
+
+func writeValidateText(w io.Writer, p *planparse.Plan, cfgErr error) {
 	fmt.Fprintf(w, "%s: %s (format %s, topic %s)\n", p.Path, p.Title, p.Format, p.Topic)
 	if len(p.Tasks) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -165,7 +263,11 @@ func writeValidateText(w io.Writer, p *planparse.Plan) {
 			if label == "" {
 				label = "-"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, label, t.Status, deps, oneLine(t.Title, 72))
+			title := oneLine(t.Title, 72)
+			if t.Parent != "" {
+				title = "  " + title
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, label, statusWord(t), deps, title)
 		}
 		tw.Flush()
 	}
@@ -182,6 +284,19 @@ func writeValidateText(w io.Writer, p *planparse.Plan) {
 			fmt.Fprintf(w, " (%s)", d.Hint)
 		}
 		fmt.Fprintln(w)
+	}
+	if cfgErr != nil {
+		errs++
+		var ce *gates.ConfigError
+		if errors.As(cfgErr, &ce) {
+			fmt.Fprintf(w, "%s:%d: error: %s", ce.File, ce.Line, ce.Msg)
+			if ce.Hint != "" {
+				fmt.Fprintf(w, " (%s)", ce.Hint)
+			}
+			fmt.Fprintln(w)
+		} else {
+			fmt.Fprintf(w, "error: %v\n", cfgErr)
+		}
 	}
 	fmt.Fprintf(w, "%d task(s), %d error(s), %d warning(s)\n", len(p.Tasks), errs, warns)
 }

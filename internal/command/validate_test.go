@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/planparse"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func writePlan(t *testing.T, name, src string) string {
@@ -93,7 +94,8 @@ func TestRunValidateJSON(t *testing.T) {
 	if r.Format != "native" || r.Topic != "cycle" || len(r.Tasks) != 3 || len(r.Diagnostics) == 0 {
 		t.Fatalf("report = %+v", r)
 	}
-	keys := []string{"id", "label", "title", "status", "parallel", "depends_on", "files", "line", "steps"}
+	keys := []string{"id", "label", "title", "status", "parallel", "parent", "children", "optional", "checkpoint",
+		"executor", "depends_on", "files", "acceptance", "gates", "line", "steps"}
 	for _, k := range keys {
 		if _, ok := r.Tasks[1][k]; !ok {
 			t.Errorf("task lacks %q", k)
@@ -105,4 +107,96 @@ func TestRunValidateJSON(t *testing.T) {
 	if d := r.Diagnostics[0]; d.Severity != planparse.SeverityError || d.Line != 6 || !strings.HasPrefix(d.Message, "dependency cycle:") || d.Hint == "" {
 		t.Errorf("first diagnostic = %+v, want the cycle error on line 6", d)
 	}
+}
+
+const kiroPlan = `# Implementation Plan
+
+- [ ] 1. Set up the project
+  - [ ] 1.1 Create the layout
+    - Files: src/
+  - [ ]* 1.2 Write property tests
+- [ ] 2. Checkpoint - Ensure all tests pass, ask the user if questions arise.
+`
+
+// TestValidateJSONSchema checks validate --json against docs/schema/validate.json
+// and that groups, optional tasks, checkpoints and the resolved gates
+// (.planx.yaml's and the plan's) are reported.
+func TestValidateJSONSchema(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	f, err := os.Open(filepath.Join("..", "..", "docs", "schema", "validate.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddResource(schemaBase+"validate.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(schemaBase + "validate.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir() // not a git repository: validate needs none
+	plan := filepath.Join(dir, "tasks.md")
+	if err := os.WriteFile(plan, []byte(kiroPlan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "gates:\n  - name: test\n    command: go test ./...\n  - name: lint\n    command: golangci-lint run\n    when: final\n"
+	if err := os.WriteFile(filepath.Join(dir, ".planx.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runMain(t, "validate", "--json", plan)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	validate(t, sch, "validate --json", []byte(out))
+	var r validateReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Topic != filepath.Base(dir) {
+		t.Errorf("topic %q: a tasks.md takes its directory's name", r.Topic)
+	}
+	got := map[planparse.TaskID]validateTask{}
+	for _, vt := range r.Tasks {
+		got[vt.ID] = vt
+	}
+	if g := got["T001"]; strings.Join(ids(g.Children), ",") != "T002,T003" || len(g.Gates) != 0 {
+		t.Errorf("group T001: %+v", g)
+	}
+	if g := got["T002"]; g.Parent != "T001" || strings.Join(g.Gates, ",") != "test" {
+		t.Errorf("T002: %+v", g)
+	}
+	if g := got["T003"]; !g.Optional {
+		t.Errorf("T003 not optional: %+v", g)
+	}
+	if g := got["T004"]; !g.Checkpoint || g.Executor != "gates" || strings.Join(g.Gates, ",") != "test,lint" {
+		t.Errorf("checkpoint T004: %+v", g)
+	}
+
+	// A broken .planx.yaml fails validate, naming its line and the key meant.
+	if err := os.WriteFile(filepath.Join(dir, ".planx.yaml"), []byte("gates:\n  - name: test\n    run: go test\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runMain(t, "validate", plan)
+	if code != ExitPlanInvalid || !strings.Contains(out, ".planx.yaml:3: error: unknown gate key \"run\" (did you mean command?") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = runMain(t, "validate", "--json", plan)
+	if code != ExitPlanInvalid || !strings.Contains(out, `"line": 3`) {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	validate(t, sch, "validate --json with a config error", []byte(out))
+}
+
+func ids(s []planparse.TaskID) []string {
+	var out []string
+	for _, id := range s {
+		out = append(out, string(id))
+	}
+	return out
 }

@@ -1,0 +1,221 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/linediff"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
+)
+
+// selection is what a run does with each task of the plan.
+type selection struct {
+	run      []*planparse.Task // to execute, in order
+	done     int               // leaf tasks git (or a hand tick) says are done
+	byHand   []*planparse.Task // ticked in the plan without a task commit
+	optional []*planparse.Task // optional tasks left out (no --optional)
+	drift    []Drift           // done tasks whose text changed since their commit
+}
+
+// loadDone reads from git which tasks of this plan are done: a task commit
+// (Refs: this plan, Planx-Task: the ID) whose recorded task hash matches
+// the task's text as it stands. A commit under another ID with the task's
+// hash counts too, so renumbering tasks (inserting one above) is not drift.
+// It fills r.done and returns, per task, the newest commit whose hash no
+// longer matches.
+func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Commit, error) {
+	r.done = map[planparse.TaskID]bool{}
+	if r.repo == nil {
+		return nil, nil
+	}
+	head, err := r.repo.HeadNow()
+	if err != nil || head.SHA == "" {
+		return nil, nil // an unborn branch has no history to ask
+	}
+	commits, err := r.repo.Mentioning(ctx, head.SHA, record.TrailerRefs+": "+r.planRel)
+	if err != nil {
+		return nil, fmt.Errorf("read the plan's task commits: %w", err)
+	}
+	hash := make(map[planparse.TaskID]string, len(r.plan.Tasks)) // each task's text as it stands
+	current := map[string]bool{}
+	for _, t := range r.plan.Tasks {
+		hash[t.ID] = "sha256:" + t.Hash()
+		current[hash[t.ID]] = true
+	}
+	newest := map[planparse.TaskID]gitops.Commit{}
+	moved := map[string]bool{} // task hashes committed under an ID that now names other text
+	for _, c := range commits {
+		if trailer(c, record.TrailerRefs) != r.planRel {
+			continue
+		}
+		id := planparse.TaskID(trailer(c, record.TrailerTask))
+		if id == "" {
+			continue
+		}
+		if _, seen := newest[id]; !seen {
+			newest[id] = c
+		}
+		if h := trailer(c, record.TrailerTaskHash); hash[id] != h {
+			moved[h] = true
+		}
+	}
+	stale := map[planparse.TaskID]gitops.Commit{}
+	for _, t := range r.plan.Tasks {
+		h := hash[t.ID]
+		c, ok := newest[t.ID]
+		committed := trailer(c, record.TrailerTaskHash)
+		switch {
+		case ok && committed == h:
+			r.done[t.ID] = true
+		case moved[h]:
+			// Committed under another ID: a task inserted above renumbered it.
+			r.done[t.ID] = true
+		case ok && current[committed]:
+			// The text committed under this ID is another task's now: this
+			// one is new (inserted above, renumbering the rest).
+		case ok:
+			stale[t.ID] = c
+		}
+	}
+	return stale, nil
+}
+
+// selectTasks decides which tasks the run executes: leaf tasks (a group's
+// work is its sub-tasks) that git does not have as done, optional ones only
+// with --optional. --all runs every leaf again; --accept-drift runs a done
+// task whose text changed instead of stopping on it.
+func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
+	stale, err := r.loadDone(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := &selection{}
+	for _, t := range r.plan.Order() {
+		if len(t.Children) > 0 {
+			continue
+		}
+		if t.Optional && !r.o.Optional {
+			s.optional = append(s.optional, t)
+			continue
+		}
+		c, changed := stale[t.ID]
+		switch {
+		case r.o.All:
+			s.run = append(s.run, t)
+		case r.done[t.ID]:
+			s.done++
+		case changed && r.o.AcceptDrift:
+			s.run = append(s.run, t)
+		case changed:
+			s.drift = append(s.drift, r.taskDrift(ctx, t, c))
+		case r.tickedByHand(t):
+			s.byHand = append(s.byHand, t)
+			r.done[t.ID] = true
+			s.done++
+		default:
+			s.run = append(s.run, t)
+		}
+	}
+	return s, nil
+}
+
+// tickedByHand reports a task ticked done in the plan, or inside a group
+// ticked done, without a task commit: a person says it is done, git does not.
+func (r *runner) tickedByHand(t *planparse.Task) bool {
+	for ; t != nil; t = r.task(t.Parent) {
+		if t.Status == planparse.StatusDone {
+			return true
+		}
+	}
+	return false
+}
+
+// taskDrift shows how a done task's text changed since its commit.
+func (r *runner) taskDrift(ctx context.Context, t *planparse.Task, c gitops.Commit) Drift {
+	old := ""
+	if src, err := r.repo.ShowFile(ctx, c.SHA, r.planRel); err == nil {
+		if p, err := planparse.Parse(r.planAbs, src, planparse.Options{Format: r.plan.Format}); err == nil && p.Task(t.ID) != nil {
+			old = p.Task(t.ID).Body
+		}
+	}
+	return Drift{Task: t.ID, Kind: "changed", Line: t.Line, Commit: string(c.SHA), Diff: linediff.Lines(old, t.Body)}
+}
+
+// driftError stops a run on done tasks whose text changed.
+func (r *runner) driftError(ds []Drift) error {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString("\n  " + textsafe.Block(d.String()))
+	}
+	return fmt.Errorf("%w: %s: %d done task(s) changed since their commit:%s\nrestore the text, pass --accept-drift to run the changed task(s) again, or --all to run every task again",
+		ErrDrift, r.planRel, len(ds), b.String())
+}
+
+// reportSelection tells what the run leaves out and why.
+func (r *runner) reportSelection(s *selection) {
+	if len(s.byHand) <= 3 {
+		for _, t := range s.byHand {
+			r.out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", t.ID, textsafe.Line(oneLine(t.Title, 60)))
+		}
+	} else {
+		var ids []string
+		for _, t := range s.byHand[:min(5, len(s.byHand))] {
+			ids = append(ids, string(t.ID))
+		}
+		if len(s.byHand) > 5 {
+			ids = append(ids, fmt.Sprintf("and %d more", len(s.byHand)-5))
+		}
+		r.out.println("planx: %d task(s) are ticked by hand (no task commit of them): skipped: %s", len(s.byHand), strings.Join(ids, ", "))
+	}
+	if n := len(s.optional); n > 0 {
+		var ids []string
+		for _, t := range s.optional {
+			ids = append(ids, string(t.ID))
+		}
+		r.out.println("planx: %d optional task(s) left out (run them with --optional): %s", n, strings.Join(ids, ", "))
+	}
+}
+
+// completedGroups lists the groups that t's commit completes: each
+// ancestor whose sub-tasks are all done once t is (optional ones aside
+// unless --optional), innermost first.
+func (r *runner) completedGroups(t *planparse.Task) []*planparse.Task {
+	var out []*planparse.Task
+	done := func(id planparse.TaskID) bool { return id == t.ID || r.done[id] }
+	for p := r.task(t.Parent); p != nil; p = r.task(p.Parent) {
+		for _, id := range p.Children {
+			c := r.task(id)
+			if c == nil || done(id) || (c.Optional && !r.o.Optional) {
+				continue
+			}
+			if len(c.Children) > 0 && slices.Contains(out, c) {
+				continue
+			}
+			return out
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// task returns the plan's task with the given ID, or nil, through an index
+// built on first use (Plan.Task scans the list).
+func (r *runner) task(id planparse.TaskID) *planparse.Task {
+	if id == "" {
+		return nil
+	}
+	if r.byID == nil {
+		r.byID = make(map[planparse.TaskID]*planparse.Task, len(r.plan.Tasks))
+		for _, t := range r.plan.Tasks {
+			if _, dup := r.byID[t.ID]; !dup {
+				r.byID[t.ID] = t
+			}
+		}
+	}
+	return r.byID[id]
+}
