@@ -19,6 +19,9 @@ import (
 // commit. When a hook refuses the commit the tick is undone, so the plan never
 // claims a task git does not have.
 func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) (gitops.SHA, error) {
+	if err := r.onRunBranch(t); err != nil {
+		return "", err
+	}
 	before := r.planSrc
 	var tree *gitops.TreeJob
 	if !r.porcelain && !last {
@@ -53,9 +56,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		if last {
 			r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 		}
-		if string(r.planSrc) != string(before) {
-			_ = r.writePlan(before)
-		}
+		r.untick(t.ID, before)
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
@@ -88,6 +89,14 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		r.fault("after-stage")
 		sha, err = r.repo.CommitIndexWith(ctx, msg, r.expect, "HEAD", own, tree)
 	}
+	if err != nil {
+		// git stopped (a signal) after the commit was made, e.g. in a
+		// post-commit hook: the commit exists, so the task is done and its
+		// tick stays.
+		if made, ok := r.landed(t); ok {
+			sha, err = made, nil
+		}
+	}
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
 		undo()
@@ -113,7 +122,12 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if hookWatch != nil {
 		r.checkHookLeftovers(ctx, t, hookWatch)
 	}
-	r.noteGates(ctx, t, lt, sha, r.recordCommit(ctx, t, lt, sha))
+	// The commit exists: its record and note are attached even when a
+	// signal came meanwhile (git notes runs no hook; it is bounded all the
+	// same).
+	noteCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	r.noteGates(noteCtx, t, lt, sha, r.recordCommit(noteCtx, t, lt, sha))
+	cancel()
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.
 	r.st.Current, r.st.Phase = "", ""
@@ -132,8 +146,8 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	for _, g := range lt.Gates {
 		o := record.GateOutput{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
 			Duration: g.Duration, TimedOut: g.TimedOut, Output: g.Tail}
-		if b, err := os.ReadFile(g.OutputPath); err == nil {
-			o.Output, o.Whole = string(b), true
+		if out, whole, err := readCapped(g.OutputPath, noteMax); err == nil {
+			o.Output, o.Whole = out, whole
 		}
 		gs = append(gs, o)
 	}

@@ -4,17 +4,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
+	"golang.org/x/sys/unix"
 )
 
-// lockInfo says who holds a repository's run lock.
+// lockInfo says who holds a work tree's run lock. It is written into the
+// lock file for messages only: who holds the lock is the kernel's word.
 type lockInfo struct {
 	PID     int       `json:"pid"`
 	Host    string    `json:"host"`
@@ -22,50 +21,65 @@ type lockInfo struct {
 	Command string    `json:"command"`
 }
 
-// lock is held for the whole life of a run or resume; it lives in the common
-// git dir so that two linked worktrees cannot run plans on one repository's
-// refs at once.
-type lock struct{ path string }
+// lock is an OS lock (flock) on .git/planx/run.lock of the work tree, held
+// for the whole life of a run, resume, skip or abort. The kernel releases it
+// when the holder exits however it exits (even SIGKILL), so there is no
+// stale lock to take over and no race between two takers: exactly one open
+// file description holds it. The file is never removed (removing it would
+// let a second taker lock a new file while the first still holds the old
+// one). Go opens files close-on-exec, so steps, hooks and agents never
+// inherit it: a process a hook leaves behind cannot keep the lock.
+//
+// The lock is per work tree: each linked worktree has its own run state and
+// branch, so separate worktrees may run separate plans at once.
+type lock struct{ f *os.File }
 
 func lockPath(repo *gitops.Repo) string {
-	return filepath.Join(repo.CommonDir, "planx", "run.lock")
+	return filepath.Join(repo.PlanxDir(), "run.lock")
 }
 
-// acquireLock takes the run lock, taking over a lock whose process is gone.
+// acquireLock takes the run lock or says who holds it.
 func acquireLock(repo *gitops.Repo, command string) (*lock, error) {
 	p := lockPath(repo)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
+	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	if err := flock(f, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		_ = f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, heldError(p)
+		}
+		return nil, fmt.Errorf("lock %s: %w", p, err)
+	}
 	host, _ := os.Hostname()
-	me := lockInfo{PID: os.Getpid(), Host: host, Started: time.Now().UTC(), Command: command}
-	data, _ := json.Marshal(me)
-	for attempt := 0; attempt < 2; attempt++ {
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			_, werr := f.Write(data)
-			serr := f.Sync()
-			cerr := f.Close()
-			if err := errors.Join(werr, serr, cerr); err != nil {
-				_ = os.Remove(p)
-				return nil, fmt.Errorf("lock: %w", err)
-			}
-			return &lock{path: p}, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("lock: %w", err)
-		}
-		holder, rerr := readLock(p)
-		if rerr == nil && holder.alive(host) {
-			return nil, fmt.Errorf("%w: planx %s (pid %d on %s, started %s) holds %s; wait for it, or run `planx unlock --force` if it is gone",
-				ErrRunInProgress, holder.Command, holder.PID, holder.Host, holder.Started.Format(time.RFC3339), p)
-		}
-		// Stale (its process is gone) or unreadable (crash while writing it): take it over.
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("lock: remove stale %s: %w", p, err)
+	data, _ := json.Marshal(lockInfo{PID: os.Getpid(), Host: host, Started: time.Now().UTC(), Command: command})
+	// Who holds it is for messages; the lock itself is already ours.
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt(data, 0)
+	}
+	return &lock{f: f}, nil
+}
+
+func heldError(p string) error {
+	li, err := readLock(p)
+	if err != nil || li.PID == 0 {
+		return fmt.Errorf("%w: another planx holds %s; wait for it to end", ErrRunInProgress, p)
+	}
+	return fmt.Errorf("%w: planx %s (pid %d on %s, started %s) holds %s; wait for it to end (`planx status` shows what it does)",
+		ErrRunInProgress, li.Command, li.PID, li.Host, li.Started.Format(time.RFC3339), p)
+}
+
+func flock(f *os.File, how int) error {
+	for {
+		err := unix.Flock(int(f.Fd()), how)
+		if !errors.Is(err, unix.EINTR) {
+			return err
 		}
 	}
-	return nil, fmt.Errorf("%w: could not take %s", ErrRunInProgress, p)
 }
 
 func readLock(p string) (lockInfo, error) {
@@ -78,35 +92,35 @@ func readLock(p string) (lockInfo, error) {
 	return li, err
 }
 
-// alive reports whether the holder still runs. A lock from another host
-// cannot be checked and counts as alive.
-func (li lockInfo) alive(host string) bool {
-	if li.Host != host {
-		return true
+// lockHolder returns who holds the lock, and whether anybody does.
+func lockHolder(repo *gitops.Repo) (lockInfo, bool) {
+	p := lockPath(repo)
+	f, err := os.Open(p)
+	if err != nil {
+		return lockInfo{}, false
 	}
-	if li.PID <= 0 {
-		return false
+	defer f.Close()
+	if err := flock(f, unix.LOCK_SH|unix.LOCK_NB); err == nil {
+		return lockInfo{}, false // closing the file releases the probe
 	}
-	err := syscall.Kill(li.PID, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	li, _ := readLock(p)
+	return li, true
 }
 
 func (l *lock) release() {
-	if l != nil {
-		_ = os.Remove(l.path)
+	if l != nil && l.f != nil {
+		_ = l.f.Close() // closing the only descriptor releases the flock
+		l.f = nil
 	}
 }
 
-// Unlock removes the run lock whoever holds it (`planx unlock --force`).
+// Unlock is `planx unlock --force`. With an OS lock there is nothing stale to
+// remove: a held lock belongs to a live planx, which Unlock refuses to
+// break; a free one needs nothing.
 func Unlock(repo *gitops.Repo) (string, error) {
-	p := lockPath(repo)
-	li, _ := readLock(p)
-	err := os.Remove(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "no lock held", nil
+	if li, held := lockHolder(repo); held {
+		return "", fmt.Errorf("%w: planx %s (pid %d) is alive and holds %s; stop it (Ctrl-C, or kill -INT %d) instead: a live run's lock is never removed",
+			ErrRunInProgress, li.Command, li.PID, lockPath(repo), li.PID)
 	}
-	if err != nil {
-		return "", fmt.Errorf("unlock: %w", err)
-	}
-	return "removed lock of pid " + strconv.Itoa(li.PID), nil
+	return "no live planx holds the lock (a planx that stopped, even killed, releases it itself)", nil
 }

@@ -2,11 +2,13 @@ package executor
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,56 +26,110 @@ func openRepo(t *testing.T) *gitops.Repo {
 	return repo
 }
 
-func writeLock(t *testing.T, repo *gitops.Repo, li lockInfo) {
-	t.Helper()
-	data, _ := json.Marshal(li)
-	p := lockPath(repo)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
+// holdLockEnv makes the test binary a lock holder (see TestMain's helper).
+const holdLockEnv = "PLANX_TEST_HOLD_LOCK"
+
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(holdLockEnv); dir != "" {
+		repo, err := gitops.Open(context.Background(), dir)
+		if err == nil {
+			_, err = acquireLock(repo, "holder")
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println("locked")
+		time.Sleep(time.Minute) // until killed
+		os.Exit(0)
 	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	os.Exit(m.Run())
 }
 
-func TestLockRefusesALiveHolderAndTakesOverADeadOne(t *testing.T) {
+func TestLockIsExclusiveAndRefusesUnlockWhileHeld(t *testing.T) {
 	repo := openRepo(t)
-	host, _ := os.Hostname()
-
 	lk, err := acquireLock(repo, "run")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := acquireLock(repo, "resume"); !errors.Is(err, ErrRunInProgress) {
-		t.Fatalf("second lock: %v, want ErrRunInProgress", err)
+	_, err = acquireLock(repo, "resume")
+	if !errors.Is(err, ErrRunInProgress) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("second lock: %v, want ErrRunInProgress naming pid %d", err, os.Getpid())
+	}
+	if _, err := Unlock(repo); !errors.Is(err, ErrRunInProgress) {
+		t.Fatalf("unlock --force of a live holder: %v, want a refusal", err)
+	}
+	if li, held := lockHolder(repo); !held || li.Command != "run" {
+		t.Fatalf("lockHolder = %+v %v, want run held", li, held)
 	}
 	lk.release()
-
-	// A process that has exited: its pid is free, so the lock is stale.
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
-	writeLock(t, repo, lockInfo{PID: dead.Process.Pid, Host: host, Started: time.Now(), Command: "run"})
-	lk, err = acquireLock(repo, "resume")
-	if err != nil {
-		t.Fatalf("stale lock not taken over: %v", err)
-	}
-	li, err := readLock(lockPath(repo))
-	if err != nil || li.PID != os.Getpid() {
-		t.Fatalf("lock now held by %+v (%v), want this process", li, err)
-	}
-	lk.release()
-
-	// A lock from another host cannot be checked: it is respected.
-	writeLock(t, repo, lockInfo{PID: 1, Host: host + "-elsewhere", Started: time.Now(), Command: "run"})
-	if _, err := acquireLock(repo, "run"); !errors.Is(err, ErrRunInProgress) {
-		t.Fatalf("foreign lock: %v, want ErrRunInProgress", err)
+	if _, held := lockHolder(repo); held {
+		t.Fatal("lock still held after release")
 	}
 	if msg, err := Unlock(repo); err != nil || msg == "" {
-		t.Fatalf("unlock: %q %v", msg, err)
+		t.Fatalf("unlock of a free lock: %q %v", msg, err)
 	}
-	if _, err := os.Stat(lockPath(repo)); !os.IsNotExist(err) {
-		t.Fatalf("lock still there after Unlock: %v", err)
+	// A lock file an older planx left (pid-file format, dead pid) is no lock.
+	if err := os.WriteFile(lockPath(repo), []byte(`{"pid":999999,"host":"x","command":"run"}`), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	lk, err = acquireLock(repo, "run")
+	if err != nil {
+		t.Fatalf("old lock file not taken: %v", err)
+	}
+	lk.release()
+}
+
+// A holder killed with SIGKILL cannot clean up: the kernel releases its lock.
+func TestLockOfAKilledHolderIsFree(t *testing.T) {
+	repo := openRepo(t)
+	holder := exec.Command(os.Args[0], "-test.run=^$")
+	holder.Env = append(os.Environ(), holdLockEnv+"="+repo.Root)
+	out, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	if _, err := out.Read(buf); err != nil || string(buf) != "locked" {
+		t.Fatalf("holder did not lock: %q %v", buf, err)
+	}
+	if _, err := acquireLock(repo, "run"); !errors.Is(err, ErrRunInProgress) ||
+		!strings.Contains(err.Error(), fmt.Sprintf("pid %d", holder.Process.Pid)) {
+		t.Fatalf("lock of a live holder: %v", err)
+	}
+	if _, err := Unlock(repo); !errors.Is(err, ErrRunInProgress) {
+		t.Fatalf("unlock --force while the holder lives: %v, want a refusal", err)
+	}
+	_ = holder.Process.Signal(syscall.SIGKILL)
+	_ = holder.Wait()
+	lk, err := acquireLock(repo, "run")
+	if err != nil {
+		t.Fatalf("lock of a killed holder: %v", err)
+	}
+	lk.release()
+}
+
+// Each linked worktree has its own lock: separate worktrees run separate plans.
+func TestLockPerWorktree(t *testing.T) {
+	repo := openRepo(t)
+	gittest.Commit(t, repo.Root, "init")
+	other := filepath.Join(t.TempDir(), "wt")
+	gittest.Git(t, repo.Root, "worktree", "add", "-q", "-b", "feature", other)
+	wt, err := gitops.Open(context.Background(), other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := acquireLock(repo, "run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.release()
+	b, err := acquireLock(wt, "run")
+	if err != nil {
+		t.Fatalf("lock in a linked worktree while the main one runs: %v", err)
+	}
+	b.release()
 }

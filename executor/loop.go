@@ -44,6 +44,12 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	for i, t := range tasks {
 		last := i == len(tasks)-1
+		if i > 0 {
+			if err := r.checkPinned(t); err != nil {
+				res.Status, res.Next = record.RunInterrupted, "look at the plan's change, then `planx resume`"
+				return res, err
+			}
+		}
 		r.out.taskStart(i+1, len(tasks), t)
 		sha, err := r.runTask(ctx, t, last, resumeFirst && i == 0)
 		var fail *taskFailure
@@ -54,7 +60,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		case errors.Is(err, ErrManual):
 			res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 			return res, r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
-		case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
 			res.Status, res.Next = record.RunInterrupted, r.nextSteps(t)
 			return res, r.stop(t, record.RunInterrupted, "interrupted", "", ErrInterrupted)
 		case err != nil:
@@ -65,7 +71,10 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		r.out.taskDone(t, sha)
 	}
 	r.st.Status, r.st.Current = record.RunCompleted, ""
-	if err := r.repo.SyncIndex(ctx); err != nil {
+	// Every task is committed: the bookkeeping left is finished even when
+	// a signal came meanwhile (it is quick, and stopping here would leave
+	// a done run looking stopped).
+	if err := r.repo.SyncIndex(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
 	if err := clearState(r.repo); err != nil {
@@ -83,8 +92,10 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	lt := r.logTask(t)
 	lt.Status, lt.Started, lt.Failure = record.TaskRunning, r.o.now(), ""
 	lt.Attempts++
-	r.st.Status, r.st.Current, r.st.Reason, r.st.Attempt = record.RunRunning, t.ID, "", nil
-	r.st.PreExisting = r.dirty
+	r.st.Status, r.st.Current, r.st.Reason = record.RunRunning, t.ID, ""
+	if err := r.beginAttempt(ctx, t, already); err != nil {
+		return "", err
+	}
 	kind := r.executorFor(t)
 	lt.Executor = kind
 	r.cheapRedo = kind == "shell"
@@ -159,6 +170,7 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 		}
 		r.reapDetached(t)
+		r.checkIgnored(t)
 		if err != nil {
 			return err
 		}
@@ -386,10 +398,10 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 		// on the same tree need not run them again.
 		r.recordGatesPassed(context.Background(), t, r.log.TaskByID(string(t.ID)))
 	}
-	if status != record.RunWaiting {
-		r.recordAttempt(context.Background())
-	}
-	saveErr := errors.Join(r.save(), r.repo.SyncIndex(context.Background()))
+	// The context may be cancelled (the stop is an interrupt): what was
+	// there at the stop is recorded all the same.
+	snapErr := r.recordStop(context.Background(), t.ID, string(status))
+	saveErr := errors.Join(snapErr, r.save(), r.repo.SyncIndex(context.Background()))
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
 	if saveErr != nil {

@@ -39,28 +39,37 @@ func forgetPid(path string) {
 	}
 }
 
+// writePid records a process group leader's pid and start time: after a
+// crash the pid alone could name an unrelated process that reused it.
 func writePid(path string, pid int) {
 	_ = os.MkdirAll(filepath.Dir(path), 0o755)
-	_ = os.WriteFile(path, []byte(strconv.Itoa(pid)), 0o644)
+	rec := strconv.Itoa(pid) + " " + strconv.FormatUint(proc.StartTime(pid), 10)
+	_ = os.WriteFile(path, []byte(rec), 0o644)
 }
 
-func readPid(path string) int {
+// readPid returns what writePid recorded; start is 0 when unknown (a file
+// an older planx wrote, or a system without /proc).
+func readPid(path string) (pid int, start uint64) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-	return n
+	p, st, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	pid, _ = strconv.Atoi(p)
+	start, _ = strconv.ParseUint(st, 10, 64)
+	return pid, start
 }
 
 // cleanOrphans runs under the lock, before a resumed run touches anything.
 func (r *runner) cleanOrphans() {
-	if pg := readPid(r.childFile()); pg != 0 {
-		proc.KillGroup(pg)
+	if pg, start := readPid(r.childFile()); pg != 0 {
+		if proc.OrphanGroup(pg, start) {
+			proc.KillGroup(pg)
+		}
 		r.childDone()
 	}
-	if pg := readPid(r.gitFile()); pg != 0 {
-		for i := 0; proc.GroupAlive(pg); i++ {
+	if pg, start := readPid(r.gitFile()); pg != 0 {
+		for i := 0; proc.OrphanGroup(pg, start); i++ {
 			if i == 0 {
 				r.out.println("planx: waiting for the git commit (pid %d) the stopped planx left running", pg)
 			}

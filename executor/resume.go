@@ -50,31 +50,32 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 }
 
 // reuseAttempt decides whether the stopped task's work in the tree is kept
-// (true: verify, gate, commit it) or discarded so the task runs again.
+// (true: verify, gate, commit it) or discarded so the task runs again. It
+// never runs the task again over bytes a person changed since the stop.
 func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool) (bool, error) {
-	changes, err := r.repo.Status(ctx)
+	d, err := r.delta(ctx, t.ID)
 	if err != nil {
 		return false, err
-	}
-	if r.st.Attempt == nil && (retry || r.st.Phase == PhaseExecute) {
-		// A crash left no record of the attempt: everything dirty beyond
-		// what was dirty before it is the attempt's.
-		r.st.Attempt = r.attemptFiles(changes)
 	}
 	switch {
 	case retry:
 		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
-		return false, r.discard(ctx, r.st.Attempt)
+		return false, r.discardAttempt(ctx, d)
 	case r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting:
 		return true, nil // the person's work, or the lack of it, is verified
 	case r.st.Phase == PhaseExecute && r.st.Status != record.RunFailed:
-		// Killed or interrupted mid-step: the output is partial. Start over.
-		return false, r.discard(ctx, r.st.Attempt)
+		// Killed or interrupted mid-step: the output is partial. Start
+		// over, unless a person has worked on it since.
+		if len(d.edited) > 0 {
+			return false, r.refuseOverEdits(t.ID, d)
+		}
+		return false, r.discardAttempt(ctx, d)
 	case r.st.Phase != PhaseExecute && r.st.Status != record.RunFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
-	// A failure: if the tree holds work, the person fixed it by hand.
-	return len(r.attemptFiles(changes)) > 0, nil
+	// A failure: work in the tree (the attempt's, fixed by hand or not) is
+	// verified and gated again; an empty tree runs the task again.
+	return len(d.changed) > 0 || len(d.edited) > 0, nil
 }
 
 // Skip marks the stopped task skipped, discards what its attempt changed and
@@ -89,16 +90,19 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
 	}
 	t := tasks[0]
-	if r.st.Attempt == nil {
-		changes, err := r.repo.Status(ctx)
-		if err != nil {
-			return nil, err
-		}
-		r.st.Attempt = r.attemptFiles(changes)
-	}
-	if err := r.discard(ctx, r.st.Attempt); err != nil {
+	d, err := r.delta(ctx, t.ID)
+	if err != nil {
 		return nil, err
 	}
+	if err := r.discardAttempt(ctx, d); err != nil {
+		return nil, err
+	}
+	// What a person changed since the stop stays: the next task starts from it.
+	changes, err := r.repo.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.dirty = r.dirtyPaths(changes)
 	r.st.Skipped = append(r.st.Skipped, t.ID)
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""
@@ -121,7 +125,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 // openStopped takes the lock, reopens the stopped run, refuses drift unless
 // accepted, and returns the tasks left to run.
 func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner, []*planparse.Task, func(), error) {
-	r, h, unlock, err := openRun(ctx, ro, command, true)
+	r, h, unlock, err := openRun(ctx, ro, command)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -136,7 +140,7 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 	return r, r.remaining(h), unlock, nil
 }
 
-func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan bool) (*runner, *history, func(), error) {
+func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {
 	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
 	if err != nil {
 		return nil, nil, nil, err
@@ -150,7 +154,7 @@ func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan boo
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	r, h, err := reopen(ctx, repo, ro, needPlan)
+	r, h, err := reopen(ctx, repo, ro)
 	if err != nil {
 		lk.release()
 		return nil, nil, nil, err
@@ -163,15 +167,35 @@ func openRun(ctx context.Context, ro ResumeOptions, command string, needPlan boo
 // the history and the tree is clean.
 func (r *runner) finish(ctx context.Context) (*Result, error) {
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base), Status: record.RunCompleted}
-	r.log.Status, r.log.Finished = record.RunCompleted, r.o.now()
-	if err := r.log.WriteFile(r.repo.Root); err != nil {
-		return nil, err
-	}
 	changes, err := r.repo.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if slices.ContainsFunc(changes, func(c gitops.Change) bool { return c.Path == r.log.Path }) || len(r.st.SkipPending) > 0 {
+	isLog := func(c gitops.Change) bool { return c.Path == r.log.Path }
+	if !slices.ContainsFunc(changes, isLog) && len(r.st.SkipPending) == 0 && r.headIsTaskCommit(ctx) {
+		// The run's last task commit landed with the final log (planx was
+		// stopped right after it): nothing is left to record.
+		if err := clearState(r.repo); err != nil {
+			return nil, err
+		}
+		r.out.runDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
+		return res, nil
+	}
+	if len(r.st.SkipPending) > 0 {
+		// The last task was skipped: its commit, which would have run the
+		// final gates, never happens.
+		if err := r.finalGates(ctx); err != nil {
+			return nil, err
+		}
+	}
+	r.log.Status, r.log.Finished = record.RunCompleted, r.o.now()
+	if err := r.log.WriteFile(r.repo.Root); err != nil {
+		return nil, err
+	}
+	if changes, err = r.repo.Status(ctx); err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(changes, isLog) || len(r.st.SkipPending) > 0 {
 		msg := finishMessage(r)
 		// Only the log: anything else in the tree is not the run's to commit.
 		if err := r.repo.Stage(ctx, r.log.Path); err != nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -46,12 +45,17 @@ type runner struct {
 	head       gitops.Head
 	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	folded     []string   // messages of commits an executor made, for the task commit
+	foldedTip  gitops.SHA // the executor's last commit, kept in a ref once verify checked .git
 	warnings   []string   // Planx-Warning values of the task being committed
 	// gatesPassed: the current attempt's gates all passed and its commit
 	// is not made yet (gaterecord.go).
 	gatesPassed bool
 	commitPath
 	cheapRedo bool // the current task is redone, not resumed, after a crash
+	// pinChecked is the plan's last text checkPinned found to hold the
+	// run's tasks unchanged (ticks aside).
+	pinChecked []byte
+	ignored    []string // ignored entries that existed when the run (or resume) started
 
 	reaper     bool                 // planx is the subreaper of detached descendants
 	reaperNote string               // what happens to them, for the log's preflight
@@ -113,8 +117,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	started := o.now()
 	runID := newRunID(started)
 	logDir := firstNonEmpty(o.LogDir, r.cfg.LogDir, "memory-bank/execute")
+	logPath, err := r.logPath(ctx, logDir, execlog.FileName(started, r.plan.Topic), runID)
+	if err != nil {
+		return nil, err
+	}
 	r.log = &execlog.Log{
-		Path:     path.Join(filepath.ToSlash(logDir), execlog.FileName(started, r.plan.Topic)),
+		Path:     logPath,
 		Title:    r.plan.Title,
 		Topic:    r.plan.Topic,
 		PlanPath: r.planRel,
@@ -140,6 +148,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.hiddenBaseline(ctx); err != nil {
 		return nil, err
 	}
+	r.noteIgnored(ctx)
 	base, err := r.rollback(ctx, head)
 	if err != nil {
 		return nil, err
@@ -305,6 +314,9 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
+	if err := r.repo.CheckSigning(ctx); err != nil {
+		return head, err
+	}
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
 	// Only --require-clean needs a status scan here: otherwise the rollback
 	// commit's own staging is the one scan of the tree before the first task.
@@ -340,6 +352,9 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 	// Saved first so that a crash during the commit leaves a run that
 	// `planx resume` can find (and adopt the commit if it landed).
 	r.st.Status = record.RunStarting
+	if err := r.saveIndex(ctx); err != nil {
+		return "", err
+	}
 	if err := r.st.save(r.repo); err != nil {
 		return "", err
 	}

@@ -28,20 +28,13 @@ type history struct {
 
 // reopen loads a stopped run: state, plan, gates, and what git has of it.
 // The caller holds the lock.
-func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan bool) (*runner, *history, error) {
+func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, *history, error) {
 	st, err := LoadState(repo)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st == nil {
 		return nil, nil, errNoRun
-	}
-	if !needPlan {
-		// Abort must work even when the plan no longer parses.
-		r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath,
-			out: newProgress(ro.Output)}
-		r.cleanOrphans()
-		return r, nil, r.checkHead(ctx)
 	}
 	o := Options{
 		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
@@ -58,6 +51,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions, needPlan b
 	}
 	r.st, r.log = st, st.Log
 	r.cleanOrphans()
+	r.noteIgnored(ctx)
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err
 	}

@@ -29,16 +29,20 @@ const (
 // .git/planx/ (per work tree, never committed). What is done is what git says
 // is done: State only says where the run stopped and why.
 type State struct {
-	RunID    string           `json:"run_id"`
-	PlanPath string           `json:"plan_path"` // repo-relative
-	Topic    string           `json:"topic"`
-	Branch   string           `json:"branch"`
-	OrigHead gitops.SHA       `json:"orig_head"` // HEAD before the rollback commit ("" when unborn)
-	Base     gitops.SHA       `json:"base"`      // the rollback commit
-	Status   record.RunStatus `json:"status"`
-	Current  planparse.TaskID `json:"current,omitempty"`
-	Phase    string           `json:"phase,omitempty"`
-	Reason   string           `json:"reason,omitempty"`
+	RunID    string     `json:"run_id"`
+	PlanPath string     `json:"plan_path"` // repo-relative
+	Topic    string     `json:"topic"`
+	Branch   string     `json:"branch"`
+	OrigHead gitops.SHA `json:"orig_head"` // HEAD before the rollback commit ("" when unborn)
+	Base     gitops.SHA `json:"base"`      // the rollback commit
+	// OrigIndex is a commit holding the index as it was before the run
+	// (kept under refs/planx/runs/<id>/index): abort stages again what was
+	// staged, byte for byte, not what the work tree has.
+	OrigIndex gitops.SHA       `json:"orig_index,omitempty"`
+	Status    record.RunStatus `json:"status"`
+	Current   planparse.TaskID `json:"current,omitempty"`
+	Phase     string           `json:"phase,omitempty"`
+	Reason    string           `json:"reason,omitempty"`
 	// Plan is the plan's tasks as they were when the run started, in
 	// execution order: drift detection compares the plan against it.
 	Plan []PlannedTask `json:"plan"`
@@ -47,14 +51,16 @@ type State struct {
 	// Skipped tasks; SkipPending are those no commit has recorded yet.
 	Skipped     []planparse.TaskID `json:"skipped,omitempty"`
 	SkipPending []planparse.TaskID `json:"skip_pending,omitempty"`
-	// PreExisting are the paths already dirty when the current attempt
-	// started: discarding the attempt never touches them.
-	PreExisting []string `json:"pre_existing,omitempty"`
-	// Attempt lists what the current attempt changed, recorded when it stopped.
-	Attempt []AttemptFile `json:"attempt,omitempty"`
-	Started time.Time     `json:"started"`
-	Updated time.Time     `json:"updated"`
-	Options SavedOptions  `json:"options"`
+	// AttemptPre is a commit holding the work tree as the current attempt
+	// found it; AttemptStop, its child, the tree when the attempt stopped,
+	// kept under StopRef (see snapshot.go). Stops numbers the stop refs.
+	AttemptPre  gitops.SHA   `json:"attempt_pre,omitempty"`
+	AttemptStop gitops.SHA   `json:"attempt_stop,omitempty"`
+	StopRef     string       `json:"stop_ref,omitempty"`
+	Stops       int          `json:"stops,omitempty"`
+	Started     time.Time    `json:"started"`
+	Updated     time.Time    `json:"updated"`
+	Options     SavedOptions `json:"options"`
 	// Judge is the gates and settings pinned when the run started; nil
 	// for a run started by a planx that did not pin them.
 	Judge *Judge `json:"judge,omitempty"`
@@ -78,14 +84,6 @@ type State struct {
 type PlannedTask struct {
 	ID   planparse.TaskID `json:"id"`
 	Hash string           `json:"hash"`
-}
-
-// AttemptFile is a path a failed attempt changed.
-type AttemptFile struct {
-	Path string `json:"path"`
-	// InHead: the path exists in HEAD, so discarding restores it; otherwise
-	// the attempt created it and discarding removes it.
-	InHead bool `json:"in_head"`
 }
 
 // SavedOptions are the run options a resume must reuse.

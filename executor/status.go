@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
@@ -50,9 +49,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	}
 	rep := &StatusReport{InProgress: true, RunID: st.RunID, Plan: st.PlanPath, Branch: st.Branch,
 		Base: string(st.Base), Status: st.Status, Current: string(st.Current), Reason: st.Reason}
-	host, _ := os.Hostname()
-	li, lerr := readLock(lockPath(repo))
-	live := lerr == nil && li.alive(host)
+	li, live := lockHolder(repo)
 	if live {
 		rep.LockHolder = fmt.Sprintf("pid %d on %s since %s (%s)", li.PID, li.Host, li.Started.Format(time.RFC3339), li.Command)
 	} else if st.Status == record.RunRunning || st.Status == record.RunStarting {

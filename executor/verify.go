@@ -27,6 +27,13 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	if changed := guard.Changed(r.repo.Guard()); len(changed) > 0 {
 		return nil, r.gitDirWritten(changed)
 	}
+	if r.foldedTip != "" {
+		keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
+		if err := r.repo.UpdateRef(ctx, keep, r.foldedTip, "", "planx: commits folded into a task"); err != nil {
+			return nil, err
+		}
+		r.foldedTip = ""
+	}
 	kind := r.executorFor(t)
 	if err := r.checkHiding(ctx, t, kind, r.watch); err != nil {
 		return nil, err
@@ -143,13 +150,29 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 	if err != nil {
 		return err
 	}
+	if r.executorFor(t) == "shell" {
+		// A shell step does not commit by itself: a person did, in another
+		// terminal. Their commit is theirs, never folded into a task's.
+		return fmt.Errorf("%w: %d commit(s) were made on %s while %s ran (newest: %s %s); planx does not fold a commit it did not ask for and committed nothing: move them away (e.g. git branch keep %s && git reset --soft %s), then `planx resume`, or `planx abort`",
+			gitops.ErrRepoState, len(own), r.st.Branch, t.ID, own[0].SHA.Short(), own[0].Subject, own[0].SHA.Short(), r.expect.Short())
+	}
+	// The executor's (an agent's, or a person's doing a manual task)
+	// commits stay reachable after the fold.
+	// The ref is written after the check of the git directory (verify):
+	// planx's own write must not read as the task's.
+	keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
+	r.foldedTip = head.SHA
 	if err := r.repo.ResetSoft(ctx, r.expect); err != nil {
 		return err
 	}
+	var authors []string
 	for i := len(own) - 1; i >= 0; i-- {
-		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body))
+		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body+"\n\n(author: "+own[i].Author+")"))
+		if !slices.Contains(authors, own[i].Author) {
+			authors = append(authors, own[i].Author)
+		}
 	}
-	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit", len(own))
+	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (by %s; kept at %s)", len(own), strings.Join(authors, ", "), keep)
 	r.warnings = append(r.warnings, fmt.Sprintf("folded-commits=%d", len(own)))
 	is := r.issue(t.ID, msg)
 	is.Resolution = "fixed: folded"
@@ -168,12 +191,6 @@ func (r *runner) planOnlyTicked(t *planparse.Task) bool {
 	}
 	ticked, _ := planparse.Tick(r.planSrc, t)
 	return string(b) == string(r.planSrc) || string(b) == string(ticked)
-}
-
-// planUnchanged reports whether the plan file still has the bytes planx knows.
-func (r *runner) planUnchanged() bool {
-	b, err := os.ReadFile(r.planAbs)
-	return err == nil && string(b) == string(r.planSrc)
 }
 
 // saysEmpty reports whether the task says the file is meant to be empty: a

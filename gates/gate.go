@@ -12,6 +12,10 @@ import (
 // DefaultTimeout applies to a gate whose Timeout is zero.
 const DefaultTimeout = 10 * time.Minute
 
+// MaxOutput is how many bytes of a gate's output its file under
+// .git/planx/runs/ keeps; the tail in the log is kept whatever the size.
+const MaxOutput = 8 << 20
+
 // When says at which point of a run a gate runs.
 type When string
 
@@ -90,10 +94,20 @@ func parseTimeout(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// ParseFlag parses the value of a --gate flag, "name=command".
+// ParseFlag parses the value of a --gate flag, "name=command" or
+// "name@timeout=command" (--gate 'test@5m=go test ./...'); without a timeout
+// the gate keeps the one of the gate it overrides, else DefaultTimeout.
 func ParseFlag(s string) (Gate, error) {
 	name, command, ok := strings.Cut(s, "=")
 	name = strings.TrimSpace(name)
+	var timeout time.Duration
+	if n, t, has := strings.Cut(name, "@"); has {
+		d, err := parseTimeout(strings.TrimSpace(t))
+		if err != nil || d == 0 {
+			return Gate{}, fmt.Errorf("--gate %q: after '@' comes the gate's timeout, e.g. --gate 'test@5m=go test ./...'", s)
+		}
+		name, timeout = strings.TrimSpace(n), d
+	}
 	switch {
 	case !ok:
 		return Gate{}, fmt.Errorf("--gate %q: want name=command, e.g. --gate 'test=go test ./...'", s)
@@ -102,7 +116,7 @@ func ParseFlag(s string) (Gate, error) {
 	case strings.TrimSpace(command) == "":
 		return Gate{}, fmt.Errorf("--gate %q: the command after '=' is empty", s)
 	}
-	return Gate{Name: name, Command: command}, nil
+	return Gate{Name: name, Command: command, Timeout: timeout}, nil
 }
 
 // FromPlan converts the gates declared in a plan's front matter.

@@ -40,7 +40,11 @@ func TestParseFlag(t *testing.T) {
 	if want := (Gate{Name: "test", Command: "go test ./... -run 'A=B'"}); g != want {
 		t.Errorf("ParseFlag = %+v, want %+v", g, want)
 	}
-	for _, bad := range []string{"test", "=go test", " =x", "lint=", "lint=  "} {
+	g, err = ParseFlag("test@90s=go test ./...")
+	if want := (Gate{Name: "test", Command: "go test ./...", Timeout: 90 * time.Second}); err != nil || g != want {
+		t.Errorf("ParseFlag with a timeout = %+v %v, want %+v", g, err, want)
+	}
+	for _, bad := range []string{"test", "=go test", " =x", "lint=", "lint=  ", "test@=x", "test@soon=x", "test@-1s=x", "@5m=x"} {
 		if _, err := ParseFlag(bad); err == nil {
 			t.Errorf("ParseFlag(%q): no error", bad)
 		} else if !strings.Contains(err.Error(), "--gate") {

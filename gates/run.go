@@ -61,6 +61,9 @@ func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 			Timeout: timeout,
 			Live:    o.Live,
 			Started: o.Started,
+			// A gate's whole output is kept up to a cap: a runaway test
+			// log must not fill the disk (its tail is kept regardless).
+			MaxOutput: MaxOutput,
 		}
 		if o.OutDir != "" {
 			spec.OutputPath = filepath.Join(o.OutDir, LogName(o.Task, g.Name))

@@ -72,16 +72,21 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 		args = append(args, "--no-verify")
 	}
 	if len(opts.Include) > 0 {
+		// The paths come after "--" and are literal: a name starting with
+		// '-' or ':' is a file name, never an option or pathspec magic.
 		for _, p := range opts.Include {
-			if err := checkArg("path", p); err != nil {
-				return "", err
+			if p == "" || strings.ContainsAny(p, "\x00\n") {
+				return "", fmt.Errorf("invalid path %q", p)
 			}
 		}
-		args = append(append(args, "--include", "--"), opts.Include...)
+		args = append(append([]string{"-c", "core.literalPathspecs=true"}, args...), "--include", "--")
+		args = append(args, opts.Include...)
 	}
 	before := statMsgFile(r.GitDir)
 	g := r.runner
 	g.started = opts.Started
+	g.env = hookEnv()
+	g.hooks = true
 	out, err := g.write(ctx, []byte(message), args...)
 	if err != nil {
 		var ge *GitError

@@ -7,8 +7,12 @@
 // one parser of git's output per fact, and the tests use the same CLI as
 // oracle.
 //
-// Every git child runs as `git -C <root>` with LC_ALL=C and
-// GIT_TERMINAL_PROMPT=0, reads add --no-optional-locks, and the variables a
+// Every git child runs as `git -C <root>` with LC_ALL=C (git commit, which
+// runs the user's hooks, keeps the user's locale and gets only its messages
+// in English, see hookEnv) and GIT_TERMINAL_PROMPT=0, in a process group of
+// its own; on Ctrl-C git is never signalled, a commit's hooks are (see
+// interruptible);
+// reads add --no-optional-locks, and the variables a
 // hook exports to pin a repository (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE,
 // GIT_PREFIX, ...) are dropped so planx started from a hook still works on
 // the repository it opened.

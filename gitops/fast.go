@@ -35,7 +35,9 @@ func (r *Repo) inProcess() (*git.Repository, error) {
 func (r *Repo) HeadNow() (Head, error) {
 	repo, err := r.inProcess()
 	if err != nil {
-		return Head{}, fmt.Errorf("read HEAD: %w", err)
+		// go-git v5 opens neither SHA-256 repositories nor ones with
+		// extensions it does not know (worktreeConfig...): ask git.
+		return r.Head(context.Background())
 	}
 	sym, err := repo.Storer.Reference(plumbing.HEAD)
 	if err != nil {
@@ -155,6 +157,7 @@ func (r *Repo) commitTree(ctx context.Context, tree SHA, message string, parent 
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	sha := SHA(strings.TrimSpace(string(out)))
+	old = zeroAs(old, sha)
 	subject, _, _ := strings.Cut(message, "\n")
 	reason := "commit: " + subject
 	if parent == "" {

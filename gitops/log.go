@@ -18,12 +18,13 @@ type Commit struct {
 	Body     string    // the rest of the message, leading blank lines and final newline removed
 	Trailers []Trailer // ParseTrailers of the full message
 	Time     time.Time // committer time, in the committer's zone
+	Author   string    // "Name <email>"
 }
 
 // logFields is the number of NUL-separated fields logFormat prints per commit.
 const (
-	logFormat = "--format=%H%x00%T%x00%P%x00%cI%x00%B"
-	logFields = 5
+	logFormat = "--format=%H%x00%T%x00%P%x00%cI%x00%an <%ae>%x00%B"
+	logFields = 6
 )
 
 // Log walks first parents from `from`, newest first, stopping before stopAt
@@ -130,8 +131,8 @@ func parseLogEntry(f []string) (Commit, error) {
 	if err != nil {
 		return Commit{}, fmt.Errorf("git log: commit %s: %w", f[0], err)
 	}
-	c.Time = t
-	msg := f[4]
+	c.Time, c.Author = t, f[4]
+	msg := f[5]
 	subject, body, _ := strings.Cut(msg, "\n")
 	c.Subject = subject
 	c.Body = strings.TrimRight(strings.TrimLeft(body, "\n"), "\n")

@@ -30,6 +30,7 @@ func (r *Repo) UpdateRef(ctx context.Context, ref string, newSHA, oldSHA SHA, re
 		return err
 	}
 	args := []string{"update-ref", "-m", reason, ref, string(newSHA)}
+	oldSHA = zeroAs(oldSHA, newSHA)
 	if oldSHA != "" {
 		if err := checkArg("object id", string(oldSHA)); err != nil {
 			return err
@@ -172,4 +173,13 @@ func (r *Repo) Refs(ctx context.Context, prefix string) (map[string]SHA, error) 
 		}
 	}
 	return refs, nil
+}
+
+// zeroAs turns ZeroSHA into the null id of newSHA's object format: 40 zeros
+// name "no ref" in a SHA-1 repository, 64 in a SHA-256 one.
+func zeroAs(old, newSHA SHA) SHA {
+	if old == ZeroSHA && len(newSHA) != len(ZeroSHA) {
+		return SHA(strings.Repeat("0", len(newSHA)))
+	}
+	return old
 }

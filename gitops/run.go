@@ -89,6 +89,7 @@ type runner struct {
 	// CommitOptions.Started) as soon as git runs.
 	started func(pgid int)
 	pinned  []string // -c key=value pairs given to every command (PinConfig)
+	hooks   bool     // the command runs the user's hooks (see interruptible)
 }
 
 func (g *runner) gitPath() string {
@@ -107,7 +108,10 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 		full = append(full, "--no-optional-locks")
 	}
 	full = append(full, args...)
-	cmd := exec.CommandContext(ctx, g.gitPath(), full...)
+	if err := ctx.Err(); err != nil {
+		return nil, &GitError{Args: args, ExitCode: -1, err: err}
+	}
+	cmd := exec.Command(g.gitPath(), full...)
 	cmd.Env = g.env
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
@@ -115,15 +119,18 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
-	var err error
-	if g.started == nil {
-		err = cmd.Run()
-	} else {
-		ownProcessGroup(cmd)
-		if err = cmd.Start(); err == nil {
+	// git runs in a process group of its own, with its hooks: a Ctrl-C at
+	// the terminal reaches planx alone, which stops git and its hooks
+	// together (see interruptible). A hook's child that keeps git's output
+	// pipes open cannot hold planx: Wait closes them soon after git exits.
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = pipeWait
+	err := cmd.Start()
+	if err == nil {
+		if g.started != nil {
 			g.started(cmd.Process.Pid)
-			err = cmd.Wait()
 		}
+		err = interruptible(ctx, cmd, g.hooks)
 	}
 	if err == nil {
 		return stdout.Bytes(), nil
@@ -192,4 +199,56 @@ func (r *Repo) Git(ctx context.Context, stdin io.Reader, args ...string) ([]byte
 		return nil, err
 	}
 	return out, nil
+}
+
+// How long planx waits for git's output pipes after git exited, and for git
+// to exit after it was asked to stop.
+const (
+	pipeWait = 2 * time.Second
+	stopWait = 10 * time.Second
+)
+
+// interruptible waits for git. When ctx ends first, git itself is never
+// signalled: killed mid-write, git can leave its index.lock or a ref lock
+// behind (git write-tree does under SIGTERM). A git that runs the user's
+// hooks (hooks set) has its hooks, and what they started, terminated
+// instead (stopHooks), so the command fails the ordinary way and cleans
+// up; every other git command is short and is let finish. Either way planx
+// waits for git to exit up to stopWait; a git that outlives that is left
+// running, not killed: its pid is known to the caller (CommitOptions.Started)
+// and the next planx waits for it.
+func interruptible(ctx context.Context, cmd *exec.Cmd, hooks bool) error {
+	done := make(chan error, 1)
+	go func() {
+		err := cmd.Wait()
+		if errors.Is(err, exec.ErrWaitDelay) {
+			err = nil // git succeeded; a process it left kept the pipes open
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	stop := time.NewTimer(stopWait)
+	defer stop.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if hooks {
+			// Again and again: a hook may start processes after a signal.
+			stopHooks(cmd.Process.Pid)
+		}
+		select {
+		case err := <-done:
+			if err == nil {
+				return nil // git finished its work
+			}
+			return fmt.Errorf("%w (interrupted)", err)
+		case <-stop.C:
+			return fmt.Errorf("git (pid %d) still running %s after the interrupt; left running: %w", cmd.Process.Pid, stopWait, ctx.Err())
+		case <-tick.C:
+		}
+	}
 }

@@ -22,7 +22,13 @@ func (r *Repo) Snapshot(ctx context.Context, message string, parent SHA) (SHA, e
 	defer os.Remove(tmpIndex)
 	g := r.runner
 	g.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+tmpIndex)
-	if parent != "" {
+	// A copy of the real index carries its stat data, so add -A hashes only
+	// what changed (read-tree would leave every file to hash: seconds in a
+	// large tree, at a stop that must be quick). Without one, the parent's
+	// tree is the start.
+	if b, err := os.ReadFile(r.indexPath()); err == nil && os.WriteFile(tmpIndex, b, 0o644) == nil {
+		// copied
+	} else if parent != "" {
 		if _, err := g.run(ctx, nil, false, "read-tree", string(parent)); err != nil {
 			return "", fmt.Errorf("snapshot: %w", err)
 		}

@@ -56,11 +56,21 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 		return err
 	}
 	fmt.Fprintf(stdio.Out, "planx: aborted run %s; HEAD is back at %s with your former uncommitted work\n", res.RunID, orUnborn(string(res.Restored)))
-	fmt.Fprintf(stdio.Out, "planx: the run's commits are kept at %s\n", res.HeadRef)
+	if res.HeadRef != "" {
+		fmt.Fprintf(stdio.Out, "planx: the run's commits are kept at %s\n", res.HeadRef)
+	}
+	if len(res.Later) > 0 {
+		fmt.Fprintf(stdio.Out, "planx: %d commit(s) made on the branch after the run stopped are kept there too (git cherry-pick them back):\n", len(res.Later))
+		for _, c := range res.Later {
+			fmt.Fprintf(stdio.Out, "  %s %s (%s)\n", c.SHA.Short(), c.Subject, c.Author)
+		}
+	}
 	if res.WorkRef != "" {
 		fmt.Fprintf(stdio.Out, "planx: the work tree as it was at the abort is kept at %s\n", res.WorkRef)
 	}
-	fmt.Fprintf(stdio.Out, "planx: execution log kept at %s\n", res.LogCopy)
+	if res.LogCopy != "" {
+		fmt.Fprintf(stdio.Out, "planx: execution log kept at %s\n", res.LogCopy)
+	}
 	return nil
 }
 

@@ -3,6 +3,7 @@ package command
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/executor"
@@ -23,11 +24,12 @@ const (
 	ExitDrift       = 6
 	ExitNotApproved = 7
 	ExitNotFound    = 8
+	ExitWaitingCI   = 9
 	ExitInterrupted = 130
 )
 
 const exitCodeHelp = `EXIT CODES:
-   0    ok (also: the run waits at a manual task)
+   0    ok (also: the run waits at a manual task, outside CI)
    1    internal error
    2    usage error (unknown command or flag, wrong arguments; also: the agent is not installed)
    3    a task or a gate failed
@@ -36,17 +38,32 @@ const exitCodeHelp = `EXIT CODES:
    6    plan drift (a committed task's text changed, or the plan changed since it was approved)
    7    refused: HIGH or CRITICAL steps without --yes, a confirmation or an approval
    8    not found (no such task commit or revision)
+   9    in CI (--ci or CI=true): the run stopped at a manual task, which nobody will do there
    130  interrupted
 `
 
 // errUsage marks command-line mistakes.
 var errUsage = errors.New("usage")
 
+// errWaitingCI marks a run stopped at a manual task in CI mode, where
+// nobody will do it: a green job would hide a half-done plan.
+var errWaitingCI = errors.New("waiting for a person in CI")
+
+// inCI turns a stop at a manual task into a failure in CI mode.
+func inCI(ci bool, err error) error {
+	if ci && errors.Is(err, executor.ErrManual) {
+		return fmt.Errorf("%w: %w", errWaitingCI, err)
+	}
+	return err
+}
+
 // exitCode is the one mapping from errors to process exit codes.
 func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return ExitOK
+	case errors.Is(err, errWaitingCI):
+		return ExitWaitingCI
 	case errors.Is(err, executor.ErrManual):
 		// Like `git rebase -i` stopping at "edit": the run is healthy and waits.
 		return ExitOK

@@ -41,7 +41,7 @@ is discarded and the task runs again. Then the remaining tasks run.`,
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			return dispatch(ctx, g, o.executor(g.dir, stdio), stdio, runResume)
+			return inCI(o.out.isCI(), dispatch(ctx, g, o.executor(g.dir, stdio), stdio, runResume))
 		},
 	}
 }

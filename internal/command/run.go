@@ -48,7 +48,7 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the order, steps and gates, change nothing", Destination: &e.DryRun},
 			&cli.DurationFlag{Name: "step-timeout", Usage: "time limit of one step (Go duration, e.g. 5m); 0 means no limit", Destination: &e.StepTimeout},
 			&cli.DurationFlag{Name: "task-timeout", Usage: "time limit of one task's steps; 0 means no limit (an agent still stops after 30m)", Destination: &e.TaskTimeout},
-			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command (repeatable)", Destination: &e.Gates},
+			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command, or name@timeout=command such as --gate 'test@5m=go test ./...' (repeatable; default timeout 10m)", Destination: &e.Gates},
 			&cli.StringFlag{Name: "log-dir", Usage: "directory of execution logs (when unset: log_dir of .planx.yaml, else memory-bank/execute)", Destination: &e.LogDir},
 			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin", Destination: &e.Agent},
 			&cli.IntFlag{Name: "attempts", Usage: "how many times an agent may try a task; each retry is told why the last one failed (attempts in .planx.yaml changes the default)", Value: 1, Destination: &e.Attempts},
@@ -75,7 +75,7 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			if cmd.IsSet("clean-gates") {
 				e.GatesIn = map[bool]string{true: executor.GatesClean, false: executor.GatesTree}[o.cleanGates]
 			}
-			return dispatch(ctx, g, *o, stdio, runRun)
+			return inCI(o.out.isCI(), dispatch(ctx, g, *o, stdio, runRun))
 		},
 	}
 }

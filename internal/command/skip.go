@@ -22,7 +22,7 @@ trailer, and the remaining tasks run.`,
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			return dispatch(ctx, g, o.executor(g.dir, stdio), stdio, runSkip)
+			return inCI(o.out.isCI(), dispatch(ctx, g, o.executor(g.dir, stdio), stdio, runSkip))
 		},
 	}
 }

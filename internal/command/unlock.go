@@ -18,14 +18,15 @@ func newUnlockCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &unlockOptions{}
 	return &cli.Command{
 		Name:  "unlock",
-		Usage: "remove the repository's run lock (stale locks of dead processes are taken over anyway)",
-		Description: describe(`unlock removes .git/planx/run.lock whoever holds it. A lock whose process is gone is
-taken over by the next planx anyway; unlock is for a lock held from another host or a
-process you know is dead. It does not touch the stopped run's state: resume, skip or
-abort it as before.`,
+		Usage: "check the work tree's run lock, refusing while a live planx holds it",
+		Description: describe(`The run lock is an OS lock (flock) on .git/planx/run.lock, held by the one planx that runs,
+resumes, skips or aborts in this work tree; the kernel releases it when that planx exits,
+however it exits (even kill -9), so a lock never goes stale. unlock --force refuses while a
+live planx holds it, naming its pid (stop that planx instead), and otherwise says the lock
+is free. It does not touch the stopped run's state: resume, skip or abort it as before.`,
 			"planx unlock --force",
 			"planx status && planx -C ../service unlock --force"),
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "required: remove the lock whoever holds it", Destination: &o.force}},
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "required", Destination: &o.force}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if !o.force {
 				return fmt.Errorf("%w: unlock removes a lock another planx may hold; pass --force", errUsage)

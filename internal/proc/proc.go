@@ -48,8 +48,12 @@ type Spec struct {
 	// OutputPath receives the combined stdout and stderr (created or
 	// truncated, parent directories created). Empty keeps only the tail.
 	OutputPath string
-	Live       io.Writer // optional copy of the output, e.g. a progress view
-	TailLines  int       // lines kept in Result.Tail; 0 means DefaultTailLines
+	// MaxOutput caps the bytes OutputPath keeps (0: no cap); what is past it
+	// is dropped from the file (counted in Result.Dropped, said at its end)
+	// while Live and the tail still see everything.
+	MaxOutput int64
+	Live      io.Writer // optional copy of the output, e.g. a progress view
+	TailLines int       // lines kept in Result.Tail; 0 means DefaultTailLines
 	// Started, when set, is called with the child's process group id once it
 	// runs, so a caller can record it and clean up after a crash of its own.
 	Started func(pgid int)
@@ -63,6 +67,7 @@ type Result struct {
 	Interrupted bool // the context was cancelled (Ctrl-C, SIGTERM)
 	Tail        string
 	OutputPath  string
+	Dropped     int64 // output bytes past Spec.MaxOutput, not in OutputPath
 }
 
 // OK reports a zero exit that was neither timed out nor interrupted.
@@ -143,7 +148,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		s.Started(cmd.Process.Pid)
 	}
 
-	out := &sink{file: file, live: s.Live}
+	out := &sink{file: file, live: s.Live, max: s.MaxOutput}
 	copied := make(chan struct{})
 	go func() {
 		defer close(copied)
@@ -196,6 +201,9 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		n = DefaultTailLines
 	}
 	res.Tail = out.tail.lines(n)
+	if res.Dropped = out.dropped; out.dropped > 0 && out.err == nil {
+		_, out.err = fmt.Fprintf(file, "\n[planx: output capped at %d bytes; %d more bytes dropped; their tail is in the execution log]\n", out.max, out.dropped)
+	}
 	if out.err != nil {
 		return res, fmt.Errorf("%s: output %s: %w", s.Name, s.OutputPath, out.err)
 	}
@@ -263,17 +271,26 @@ func slug(s string) string {
 // progress view must not fail a step; a failing file is remembered, since the
 // output is then lost.
 type sink struct {
-	file *os.File
-	live io.Writer
-	tail tailBuffer
-	err  error
+	file    *os.File
+	live    io.Writer
+	tail    tailBuffer
+	err     error
+	max     int64 // cap of the file's bytes; 0: none
+	written int64
+	dropped int64
 }
 
 func (s *sink) Write(p []byte) (int, error) {
 	if s.file != nil && s.err == nil {
-		if _, err := s.file.Write(p); err != nil {
+		keep := p
+		if s.max > 0 && s.written+int64(len(p)) > s.max {
+			keep = p[:max(s.max-s.written, 0)]
+			s.dropped += int64(len(p) - len(keep))
+		}
+		if _, err := s.file.Write(keep); err != nil {
 			s.err = err
 		}
+		s.written += int64(len(keep))
 	}
 	if s.live != nil {
 		_, _ = s.live.Write(p)

@@ -1,0 +1,34 @@
+package executor
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// noteMax bounds one gate's output in the git note: notes travel with every
+// fetch of refs/notes/planx, so a runaway log must not become a huge blob.
+const noteMax = 1 << 20
+
+// readCapped reads a file whole when it holds at most limit bytes (whole is
+// true), else only its last limit bytes, said at the top.
+func readCapped(path string, limit int64) (out string, whole bool, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", false, err
+	}
+	if fi.Size() <= limit {
+		b, err := io.ReadAll(f)
+		return string(b), err == nil, err
+	}
+	b := make([]byte, limit)
+	if _, err := f.ReadAt(b, fi.Size()-limit); err != nil && err != io.EOF {
+		return "", false, err
+	}
+	return fmt.Sprintf("[planx: the last %d of %d bytes; the file %s keeps more]\n%s", limit, fi.Size(), path, b), false, nil
+}

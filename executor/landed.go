@@ -1,0 +1,79 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
+)
+
+// landed reports whether HEAD is, despite an error from git, the task's
+// commit: on the run's branch, right above planx's last commit, with this
+// run's and this task's trailers. It reads git afresh, never the (possibly
+// cancelled) context of the commit.
+func (r *runner) landed(t *planparse.Task) (gitops.SHA, bool) {
+	ctx := context.Background()
+	head, err := r.repo.Head(ctx)
+	if err != nil || head.Branch != r.st.Branch || head.SHA == "" || head.SHA == r.expect {
+		return "", false
+	}
+	cs, err := r.repo.Log(ctx, head.SHA, "", 1)
+	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != r.expect {
+		return "", false
+	}
+	if trailer(cs[0], record.TrailerRun) != r.st.RunID || trailer(cs[0], record.TrailerTask) != string(t.ID) {
+		return "", false
+	}
+	return cs[0].SHA, true
+}
+
+// untick takes back the tick planx wrote for a commit that did not happen,
+// and only that: when the plan no longer holds exactly the bytes planx
+// wrote (a person edited it meanwhile), it is left alone and the stale tick
+// is said, never overwritten with older text.
+func (r *runner) untick(id planparse.TaskID, before []byte) {
+	if string(r.planSrc) == string(before) {
+		return // planx changed nothing
+	}
+	cur, err := os.ReadFile(r.planAbs)
+	if err != nil {
+		return
+	}
+	if string(cur) != string(r.planSrc) {
+		r.out.warn(id, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
+		return
+	}
+	_ = r.writePlan(before)
+}
+
+// headIsTaskCommit reports whether HEAD is a task commit of this run.
+func (r *runner) headIsTaskCommit(ctx context.Context) bool {
+	if r.head.SHA == "" {
+		return false
+	}
+	cs, err := r.repo.Log(ctx, r.head.SHA, "", 1)
+	return err == nil && len(cs) == 1 && trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerTask) != ""
+}
+
+// onRunBranch checks, right before a task commit, that HEAD is still the
+// run's branch at planx's last commit: a person who switched branch (or
+// committed) while a step or gate ran gets nothing committed anywhere, and
+// is told how to go on.
+func (r *runner) onRunBranch(t *planparse.Task) error {
+	head, err := r.repo.HeadNow()
+	if err != nil {
+		return err
+	}
+	if head.Branch != r.st.Branch || head.Detached != (r.st.Branch == "") {
+		return fmt.Errorf("%w: HEAD moved from branch %q to %q while %s ran; planx commits only onto the run's branch and committed nothing: switch back (git switch %s), then `planx resume`",
+			gitops.ErrRepoState, r.st.Branch, firstNonEmpty(head.Branch, "a detached HEAD"), t.ID, r.st.Branch)
+	}
+	if head.SHA != r.expect {
+		return fmt.Errorf("%w: branch %s moved from %s to %s while %s ran (a commit planx did not make); planx committed nothing: look at it (git log %s..%s), then `planx resume` or `planx abort`",
+			gitops.ErrRepoState, r.st.Branch, r.expect.Short(), head.SHA.Short(), t.ID, r.expect.Short(), head.SHA.Short())
+	}
+	return nil
+}

@@ -1,0 +1,61 @@
+//go:build linux
+
+package executor
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/planx-dev/planx/internal/proc"
+)
+
+// After a crash the recorded step group is killed only when its leader is
+// still the process planx started: a pid reused by an unrelated process
+// (another start time) is left alone.
+func TestCleanOrphansChecksStartTime(t *testing.T) {
+	repo := openRepo(t)
+	r := &runner{repo: repo, out: newProgress(Output{})}
+	sleeper := exec.Command("sleep", "30")
+	sleeper.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- sleeper.Wait() }()
+	defer func() { _ = sleeper.Process.Kill() }()
+	pid := sleeper.Process.Pid
+	start := proc.StartTime(pid)
+	if start == 0 {
+		t.Fatalf("no start time for live pid %d", pid)
+	}
+
+	// A record whose start time differs names another process: not killed.
+	if err := os.MkdirAll(repo.PlanxDir(), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(r.childFile(), []byte(fmt.Sprintf("%d %d", pid, start+1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.cleanOrphans()
+	select {
+	case err := <-exited:
+		t.Fatalf("a process with another start time was killed: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+
+	// The record planx itself writes: the orphan is killed.
+	r.childStarted(pid)
+	r.cleanOrphans()
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the orphaned step group was not killed")
+	}
+	if p, _ := readPid(r.childFile()); p != 0 {
+		t.Fatalf("child record not cleared: %d", p)
+	}
+}

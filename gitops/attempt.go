@@ -1,0 +1,111 @@
+package gitops
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// RestorePaths makes each path's work-tree content what commit src has
+// (removing the paths src does not have) and its index entry what HEAD has,
+// so a restored path shows as an unstaged change, as it was before. Other
+// paths are never touched. Paths go through stdin: names with spaces,
+// newlines or glob characters reach git literally.
+func (r *Repo) RestorePaths(ctx context.Context, src SHA, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	if err := checkArg("object id", string(src)); err != nil {
+		return err
+	}
+	inSrc, err := r.treePaths(ctx, src)
+	if err != nil {
+		return fmt.Errorf("restore from %s: %w", src.Short(), err)
+	}
+	var present, absent []string
+	for _, p := range paths {
+		if inSrc[p] {
+			present = append(present, p)
+		} else {
+			absent = append(absent, p)
+		}
+	}
+	// The index first: a path HEAD does not have leaves the index, so
+	// removing it below leaves nothing staged behind.
+	if _, err := r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
+		"reset", "-q", "HEAD", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+		return fmt.Errorf("restore the index of %d path(s): %w", len(paths), err)
+	}
+	if len(present) > 0 {
+		if _, err := r.write(ctx, nulList(present), "-c", "core.literalPathspecs=true",
+			"restore", "--source="+string(src), "--worktree", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return fmt.Errorf("restore %d path(s) from %s: %w", len(present), src.Short(), err)
+		}
+	}
+	for _, p := range absent {
+		abs := filepath.Join(r.Root, filepath.FromSlash(p))
+		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+		r.removeEmptyParents(filepath.Dir(abs))
+	}
+	return nil
+}
+
+// treePaths lists every file (blob, symlink, submodule) of a commit's tree.
+func (r *Repo) treePaths(ctx context.Context, rev SHA) (map[string]bool, error) {
+	out, err := r.run(ctx, nil, true, "ls-tree", "-r", "-z", "--name-only", "--full-tree", string(rev))
+	if err != nil {
+		return nil, err
+	}
+	paths := map[string]bool{}
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			paths[string(p)] = true
+		}
+	}
+	return paths, nil
+}
+
+// SaveIndex records the index as it stands (what is staged, not the work
+// tree) as a commit whose parent is parent ("" for none). The index itself
+// is not changed.
+func (r *Repo) SaveIndex(ctx context.Context, message string, parent SHA) (SHA, error) {
+	tree, err := r.write(ctx, nil, "write-tree")
+	if err != nil {
+		return "", fmt.Errorf("save the index: %w", err)
+	}
+	args := []string{"commit-tree", strings.TrimSpace(string(tree)), "-F", "-"}
+	if parent != "" {
+		args = append(args, "-p", string(parent))
+	}
+	out, err := r.run(ctx, []byte(message), false, args...)
+	if err != nil {
+		return "", fmt.Errorf("save the index: %w", err)
+	}
+	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// LoadIndex makes the index hold rev's tree, keeping the work tree: what
+// SaveIndex recorded is staged again, the rest shows as unstaged changes.
+func (r *Repo) LoadIndex(ctx context.Context, rev SHA) error {
+	if err := checkArg("object id", string(rev)); err != nil {
+		return err
+	}
+	if _, err := r.write(ctx, nil, "read-tree", string(rev)); err != nil {
+		return fmt.Errorf("load the index from %s: %w", rev.Short(), err)
+	}
+	// read-tree leaves no stat data: refresh it so status is cheap again.
+	// Exit 1 only says some files differ from the index, which is the point.
+	_, err := r.write(ctx, nil, "update-index", "-q", "--refresh")
+	var ge *GitError
+	if err != nil && !(errors.As(err, &ge) && ge.ExitCode == 1) {
+		return fmt.Errorf("load the index from %s: %w", rev.Short(), err)
+	}
+	return nil
+}

@@ -1,0 +1,249 @@
+package command
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/planx-dev/planx/internal/gittest"
+)
+
+// soakPlan: three tasks whose steps append (a step run twice, or a half-run
+// step committed, shows in the tree), a gate, and slow hooks installed by
+// soakRepo, so that signals land in steps, gates, hooks and commits.
+const soakPlan = "---\ntopic: soak\ngates:\n  - name: check\n    command: sleep 0.1; test -f a.txt\n---\n" +
+	"- [ ] T001 Append a\n  ```sh run\n  echo start >> a.txt\n  sleep 0.2\n  echo end >> a.txt\n  ```\n" +
+	"- [ ] T002 Add b\n  ```sh run\n  echo b >> b.txt\n  ```\n" +
+	"- [ ] T003 Add c\n  ```sh run\n  mkdir -p sub && echo c >> sub/c.txt\n  ```\n"
+
+// TestSoak interrupts planx at random moments with SIGINT, SIGTERM or SIGKILL,
+// then resumes or aborts, for as long as PLANX_SOAK says (e.g. 60s), and
+// counts: resumes identical to an uninterrupted run, aborts identical to the
+// pre-run state (HEAD, index entries, file bytes, status), stale git lock
+// files, lost bytes. Any miss fails the test; the counts are logged.
+func TestSoak(t *testing.T) {
+	budget, err := time.ParseDuration(os.Getenv("PLANX_SOAK"))
+	if err != nil || budget <= 0 {
+		t.Skip("set PLANX_SOAK=60s to run the random-interrupt soak")
+	}
+	gittest.Setenv(t)
+	planx := planxBinary(t)
+	want := map[string]string{}
+	for _, path := range []string{"", "0"} {
+		t.Setenv("PLANX_SMALL_INDEX", path)
+		dir, _ := soakRepo(t)
+		if out, err := planxIn(planx, dir, "run", "plan.md"); err != nil {
+			t.Fatalf("uninterrupted run: %v\n%s", err, out)
+		}
+		want[path] = soakOutcome(t, dir)
+	}
+	var c soakCounts
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
+	for end := time.Now().Add(budget); time.Now().Before(end); {
+		path := []string{"", "0"}[rng.IntN(2)]
+		t.Setenv("PLANX_SMALL_INDEX", path)
+		if msg := soakOnce(t, planx, rng, want[path], &c); msg != "" {
+			c.failures = append(c.failures, msg)
+		}
+	}
+	t.Logf("soak %s: %d interrupted (INT %d, TERM %d, KILL %d; %d finished before the signal); "+
+		"resumes %d/%d identical to an uninterrupted run; aborts %d/%d identical to the pre-run state; "+
+		"stale git locks (index.lock, ref locks) %d; lost bytes %d",
+		budget, c.runs, c.sig[syscall.SIGINT], c.sig[syscall.SIGTERM], c.sig[syscall.SIGKILL], c.early,
+		c.resumeOK, c.resumes, c.abortOK, c.aborts, c.staleLock, c.lost)
+	for _, f := range c.failures {
+		t.Error(f)
+	}
+}
+
+type soakCounts struct {
+	runs, early, resumes, resumeOK, aborts, abortOK, staleLock, lost int
+	sig                                                              map[syscall.Signal]int
+	failures                                                         []string
+}
+
+// soakOnce is one trial; it returns what went wrong, or "".
+func soakOnce(t *testing.T, planx string, rng *rand.Rand, want string, c *soakCounts) string {
+	dir, before := soakRepo(t)
+	sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL}[rng.IntN(3)]
+	cmd := exec.Command(planx, "run", "plan.md")
+	cmd.Dir = dir
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return err.Error()
+	}
+	time.Sleep(time.Duration(rng.IntN(2500)) * time.Millisecond)
+	_ = cmd.Process.Signal(sig)
+	err := cmd.Wait()
+	c.runs++
+	if c.sig == nil {
+		c.sig = map[syscall.Signal]int{}
+	}
+	c.sig[sig]++
+	if err == nil {
+		c.early++
+		return ""
+	}
+	locks := gitLocks(dir)
+	if sig == syscall.SIGKILL {
+		// A git commit in flight outlives a killed planx; it finishes.
+		for i := 0; i < 200 && len(locks) > 0; i++ {
+			time.Sleep(25 * time.Millisecond)
+			locks = gitLocks(dir)
+		}
+	}
+	if len(locks) > 0 {
+		c.staleLock++
+		return fmt.Sprintf("%s: stale %s after the run exited (%v)\n%s", sig, strings.Join(locks, ", "), err, out.String())
+	}
+	// A signal before the run recorded anything stops it with nothing to
+	// resume or abort: then nothing may have changed either.
+	started := exists(filepath.Join(dir, ".git", "planx", "state.json"))
+	if !started {
+		if got := preRunState(t, dir); got != before {
+			c.lost++
+			return fmt.Sprintf("%s before the run started changed the repository:\n%s\nwant\n%s", sig, got, before)
+		}
+	}
+	if rng.IntN(2) == 0 {
+		c.resumes++
+		again := []string{"resume"}
+		if !started {
+			again = []string{"run", "plan.md"}
+		}
+		if o, err := planxIn(planx, dir, again...); err != nil {
+			return fmt.Sprintf("%s then resume: %v\n%s\n%s", sig, err, out.String(), o)
+		}
+		if got := soakOutcome(t, dir); got != want {
+			c.lost++
+			return fmt.Sprintf("%s then resume: outcome\n%s\nwant\n%s\nrun output:\n%s", sig, got, want, out.String())
+		}
+		c.resumeOK++
+		return ""
+	}
+	c.aborts++
+	if !started {
+		c.abortOK++
+		return ""
+	}
+	if o, err := planxIn(planx, dir, "abort", "--yes"); err != nil {
+		return fmt.Sprintf("%s then abort: %v\n%s\n%s", sig, err, out.String(), o)
+	}
+	if got := preRunState(t, dir); got != before {
+		c.lost++
+		return fmt.Sprintf("%s then abort: state\n%s\nwant\n%s\nrun output:\n%s", sig, got, before, out.String())
+	}
+	c.abortOK++
+	return ""
+}
+
+// soakRepo makes a repository with committed files and pre-run work of every
+// kind (modified, partly staged, staged new, untracked) and slow hooks; it
+// returns the directory and its state.
+func soakRepo(t *testing.T) (string, string) {
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, "plan.md", soakPlan)
+	gittest.WriteFile(t, dir, "keep.txt", "committed\n")
+	gittest.WriteFile(t, dir, "part.txt", "committed\n")
+	gittest.Commit(t, dir, "initial")
+	gittest.WriteFile(t, dir, "keep.txt", "modified, not staged\n")
+	gittest.WriteFile(t, dir, "part.txt", "staged version\n")
+	gittest.WriteFile(t, dir, "new.txt", "staged new file\n")
+	gittest.Git(t, dir, "add", "part.txt", "new.txt")
+	gittest.WriteFile(t, dir, "part.txt", "work-tree version\n")
+	gittest.WriteFile(t, dir, "untracked.bin", "bytes\x00\r\n")
+	gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 0.2\n", 0o755)
+	gittest.WriteFileMode(t, dir, ".git/hooks/post-commit", "#!/bin/sh\nsleep 0.2\n", 0o755)
+	return dir, preRunState(t, dir)
+}
+
+// preRunState is what abort must restore: HEAD, the index entries, status
+// and the bytes of every file outside .git.
+func preRunState(t *testing.T, dir string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "HEAD %s\n", gittest.Git(t, dir, "rev-parse", "HEAD"))
+	b.WriteString(gittest.Git(t, dir, "ls-files", "-s") + "\n")
+	b.WriteString(gittest.Git(t, dir, "status", "--porcelain") + "\n")
+	b.WriteString(fileHashes(t, dir))
+	return b.String()
+}
+
+// soakOutcome is what a resumed run must share with an uninterrupted one.
+func soakOutcome(t *testing.T, dir string) string {
+	var b strings.Builder
+	b.WriteString(gittest.Git(t, dir, "log", "--format=%s") + "\n")
+	for _, line := range strings.Split(gittest.Git(t, dir, "ls-tree", "-r", "HEAD"), "\n") {
+		if !strings.Contains(line, "memory-bank/execute/") {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString("status: " + gittest.Git(t, dir, "status", "--porcelain") + "\n")
+	gittest.Git(t, dir, "fsck", "--no-progress")
+	return b.String()
+}
+
+func fileHashes(t *testing.T, dir string) string {
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(dir, p)
+			lines = append(lines, fmt.Sprintf("%x %s", sha256.Sum256(b), rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func planxIn(planx, dir string, args ...string) (string, error) {
+	cmd := exec.Command(planx, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		err = fmt.Errorf("exit %d", ee.ExitCode())
+	}
+	return string(out), err
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// gitLocks lists git's lock files (index.lock, HEAD.lock, ref locks) in
+// dir's .git; planx's own run lock is an OS lock whose file always stays.
+func gitLocks(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(filepath.Join(dir, ".git"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") && d.Name() != "run.lock" {
+			out = append(out, strings.TrimPrefix(p, dir+"/"))
+		}
+		return nil
+	})
+	return out
+}
