@@ -77,6 +77,12 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 		if bytes.HasPrefix(src, []byte("\ufeff")) {
 			bom = 3
 		}
+		if line := countItems(src); line > 0 {
+			// Refused before goldmark runs: its cost is what the limit bounds.
+			p.Format = opts.Format
+			b.reportTooMany(line)
+			return p, nil
+		}
 		b.d = newDoc(src[bom:])
 		b.reportDeep()
 		b.frontMatter()

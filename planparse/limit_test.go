@@ -1,0 +1,67 @@
+package planparse
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// itemsPlan is a plan with a title, a paragraph and n checklist items, one
+// of them in a fenced block: the item on line 5+k is the (k+1)th counted
+// after the heading.
+func itemsPlan(n int) string {
+	var sb strings.Builder
+	sb.WriteString("# Big\n\nIntro text.\n\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&sb, "%s- [ ] item %d\n", strings.Repeat("  ", i%3), i)
+	}
+	return sb.String()
+}
+
+func TestMaxItemsRefused(t *testing.T) {
+	// The heading counts as one item, so item MaxItems-1 (0-based), on line
+	// 5+MaxItems-1, is the (MaxItems+1)th.
+	p := mustParse(t, "big.md", itemsPlan(MaxItems+5), Options{})
+	var ie *InvalidError
+	if err := p.Err(); !errors.As(err, &ie) || !errors.Is(err, ErrInvalid) {
+		t.Fatalf("Err() = %v, want an InvalidError", err)
+	}
+	if len(ie.Diagnostics) != 1 {
+		t.Fatalf("diagnostics = %+v, want one", ie.Diagnostics)
+	}
+	d := ie.Diagnostics[0]
+	if want := 5 + MaxItems - 1; d.Line != want {
+		t.Errorf("line = %d, want %d", d.Line, want)
+	}
+	if !strings.Contains(d.Message, fmt.Sprint(MaxItems)) || !strings.Contains(d.Hint, "split the plan") {
+		t.Errorf("diagnostic = %+v, want the limit and how to fix it", d)
+	}
+	if len(p.Tasks) != 0 {
+		t.Errorf("%d tasks from a refused plan", len(p.Tasks))
+	}
+}
+
+func TestMaxItemsAccepted(t *testing.T) {
+	// The heading and MaxItems-1 items: exactly at the limit.
+	p := mustParse(t, "edge.md", itemsPlan(MaxItems-1), Options{})
+	if err := p.Err(); err != nil {
+		t.Fatalf("Err() = %v", err)
+	}
+	if len(p.Tasks) == 0 {
+		t.Fatal("no tasks from a plan at the limit")
+	}
+}
+
+func TestIsItemLine(t *testing.T) {
+	for ln, want := range map[string]bool{
+		"- a": true, "  * b": true, "> + c": true, "> > 12. d": true, "3) e": true,
+		"## heading": true, "-": true,
+		"text": false, "": false, ">": false, "> quoted": false, "-dash": false,
+		"1.5 x": false, "    ": false,
+	} {
+		if got := isItemLine([]byte(ln)); got != want {
+			t.Errorf("isItemLine(%q) = %v, want %v", ln, got, want)
+		}
+	}
+}
