@@ -3,6 +3,7 @@ package planparse
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -63,5 +64,24 @@ func TestIsItemLine(t *testing.T) {
 		if got := isItemLine([]byte(ln)); got != want {
 			t.Errorf("isItemLine(%q) = %v, want %v", ln, got, want)
 		}
+	}
+}
+
+func TestCleanTitleFastPaths(t *testing.T) {
+	junkRe := regexp.MustCompile(`[\s✅⚠️🎯]+$`)
+	for _, s := range []string{
+		"Add clamp", "Add clamp ✅", "Add clamp ⚠️ ", "Add clamp\t🎯\r", "Done", "x ✅ y ",
+		"Add clamp - DONE", "Add clamp — completed **", "Add clamp (complete)", "Undone",
+		"Add clamp **Complete**", "Add clamp done  * ", "naïve — done", "é",
+	} {
+		if got, want := trimTrailJunk(s), junkRe.ReplaceAllString(s, ""); got != want {
+			t.Errorf("trimTrailJunk(%q) = %q, want %q", s, got, want)
+		}
+		if statusSuffixRe.MatchString(s) && !statusSuffixHint(s) {
+			t.Errorf("statusSuffixHint(%q) = false, but the regexp matches", s)
+		}
+	}
+	if got := cleanTitle("Add clamp — Completed ✅"); got != "Add clamp" {
+		t.Errorf("cleanTitle = %q, want %q", got, "Add clamp")
 	}
 }

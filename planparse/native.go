@@ -13,7 +13,6 @@ var (
 	dependsOnRe  = regexp.MustCompile(`(?i)\(\s*(?:depends on|after|requires|blocked by)\s*:?\s*([^)]*)\)`)
 	backtickRe   = regexp.MustCompile("`([^`\n]+)`")
 	inTailRe     = regexp.MustCompile(`(?i)\s(?:in|at|to|under|from)\s+(\S[^()]*?)\s*$`)
-	trailJunkRe  = regexp.MustCompile(`[\s✅⚠️🎯]+$`)
 )
 
 // parseNative reads planx's own format and spec-kit task lists: T-numbered
@@ -126,9 +125,31 @@ var statusSuffixRe = regexp.MustCompile(`(?i)\s*[-–—]?\s*\**\s*(?:complete|c
 
 func cleanTitle(s string) string {
 	s = strings.ReplaceAll(s, "✅", "")
-	s = statusSuffixRe.ReplaceAllString(s, "")
-	s = trailJunkRe.ReplaceAllString(s, "")
-	return plainText(s)
+	// The regexp backtracks over every title; most have no status suffix.
+	if statusSuffixHint(s) {
+		s = statusSuffixRe.ReplaceAllString(s, "")
+	}
+	return plainText(trimTrailJunk(s))
+}
+
+// statusSuffixHint is a cheap necessary condition for statusSuffixRe: s
+// ends, before spaces and asterisks, with "done", "complete" or "completed".
+func statusSuffixHint(s string) bool {
+	s = strings.TrimRight(s, " \t\n\f\r*")
+	s = strings.ToLower(s[max(0, len(s)-len("completed")):])
+	return strings.HasSuffix(s, "done") || strings.HasSuffix(s, "complete") || strings.HasSuffix(s, "completed")
+}
+
+// trimTrailJunk drops trailing ASCII whitespace and status emoji (✅ ⚠️ 🎯)
+// in one pass from the end; it replaced the regexp [\s✅⚠️🎯]+$.
+func trimTrailJunk(s string) string {
+	return strings.TrimRightFunc(s, func(r rune) bool {
+		switch r {
+		case '\t', '\n', '\f', '\r', ' ', '✅', '⚠', '\uFE0F', '🎯':
+			return true
+		}
+		return false
+	})
 }
 
 // placeTask records the phase a task belongs to.
@@ -170,7 +191,7 @@ func (b *builder) specLine(t *Task, rest string) {
 		b.addRefs(t, m[1])
 	}
 	desc := strings.TrimSpace(dependsOnRe.ReplaceAllString(rest, ""))
-	desc = trailJunkRe.ReplaceAllString(desc, "")
+	desc = trimTrailJunk(desc)
 	t.Title = cleanTitle(desc)
 	for _, m := range backtickRe.FindAllStringSubmatch(desc, -1) {
 		if p := cleanPath(m[1]); pathLike(p) && !strings.Contains(m[1], " ") {
