@@ -54,10 +54,27 @@ func TestMaxItemsAccepted(t *testing.T) {
 	}
 }
 
+func TestMaxItemsJSON(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("{\n  \"tasks\": [\n")
+	for i := 1; i <= MaxItems+1; i++ {
+		fmt.Fprintf(&sb, "    {\"id\": %d, \"title\": \"t\"},\n", i)
+	}
+	sb.WriteString("    {\"id\": 0}\n  ]\n}\n")
+	p := mustParse(t, "tasks.json", sb.String(), Options{})
+	// Line 3 holds id 1, so id MaxItems+1 is on line MaxItems+3.
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Line != MaxItems+3 || p.Diagnostics[0].Severity != SeverityError {
+		t.Fatalf("diagnostics = %+v, want one error on line %d", p.Diagnostics, MaxItems+3)
+	}
+	if p.Format != FormatTaskMaster {
+		t.Errorf("format = %q", p.Format)
+	}
+}
+
 func TestIsItemLine(t *testing.T) {
 	for ln, want := range map[string]bool{
 		"- a": true, "  * b": true, "> + c": true, "> > 12. d": true, "3) e": true,
-		"## heading": true, "-": true,
+		"## heading": true, "-": true, "| T1 | do |": true, "T1 | do": true, "  <task type=\"auto\">": true,
 		"text": false, "": false, ">": false, "> quoted": false, "-dash": false,
 		"1.5 x": false, "    ": false,
 	} {

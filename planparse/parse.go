@@ -58,13 +58,24 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 	b := &builder{p: p, refs: map[*Task][]string{}, parent: map[*Task]*Task{}}
 
 	format := opts.Format
-	if format == FormatAuto && looksLikeJSON(path, src) {
+	isJSON := looksLikeJSON(path, src)
+	if format == FormatAuto && isJSON {
 		format = FormatTaskMaster
+	}
+	// Refused before any parser runs: their cost is what the limit bounds.
+	line := countItems(src)
+	if isJSON && format == FormatTaskMaster {
+		line = countJSONItems(src)
+	}
+	if line > 0 {
+		p.Format = format
+		b.reportTooMany(line)
+		return p, nil
 	}
 	if format == FormatTaskMaster || (format == FormatAuto && taskMasterTextRe.Match(src)) {
 		p.Format = FormatTaskMaster
 		b.numericRefs = true
-		if looksLikeJSON(path, src) {
+		if isJSON {
 			b.parseTaskMasterJSON(src)
 		} else {
 			b.parseTaskMasterText(src)
@@ -76,12 +87,6 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 		bom := 0
 		if bytes.HasPrefix(src, []byte("\ufeff")) {
 			bom = 3
-		}
-		if line := countItems(src); line > 0 {
-			// Refused before goldmark runs: its cost is what the limit bounds.
-			p.Format = opts.Format
-			b.reportTooMany(line)
-			return p, nil
 		}
 		b.d = newDoc(src[bom:])
 		b.reportDeep()
