@@ -131,16 +131,8 @@ func (r *runner) isolatedSteps(ctx context.Context, it *isolated, dir string, en
 		mu.Lock()
 		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
 		mu.Unlock()
-		if err != nil {
-			return fmt.Errorf("%s of %s (plan line %d): %w", name, t.ID, s.Line, err)
-		}
-		switch {
-		case res.Interrupted || ctx.Err() != nil:
-			return context.Canceled
-		case res.TimedOut:
-			return &taskFailure{what: fmt.Sprintf("%s (plan line %d) timed out after %s", name, s.Line, res.Duration.Round(time.Millisecond)), tail: res.Tail}
-		case !res.OK():
-			return &taskFailure{what: fmt.Sprintf("%s (plan line %d) failed with exit code %d", name, s.Line, res.ExitCode), tail: res.Tail}
+		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
+			return err
 		}
 	}
 	return nil
