@@ -70,6 +70,11 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		res.Done = append(res.Done, t.ID)
 		r.out.taskDone(t, sha)
 	}
+	return r.complete(ctx, res)
+}
+
+// complete closes a run whose tasks are all committed, serial or in waves.
+func (r *runner) complete(ctx context.Context, res *Result) (*Result, error) {
 	r.st.Status, r.st.Current = record.RunCompleted, ""
 	// Every task is committed: the bookkeeping left is finished even when
 	// a signal came meanwhile (it is quick, and stopping here would leave
@@ -346,18 +351,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 			TimedOut: g.TimedOut, Overridden: over[g.Name]})
 		r.out.gate(t.ID, g)
 	}
-	if failed := gates.Failed(results); len(failed) > 0 {
-		f := failed[0]
-		what := fmt.Sprintf("gate %s failed (exit %d)", f.Name, f.ExitCode)
-		if f.TimedOut {
-			what = fmt.Sprintf("gate %s timed out after %s", f.Name, f.Duration.Round(time.Millisecond))
-		}
-		if len(failed) > 1 {
-			what += fmt.Sprintf(" and %d more gate(s) failed", len(failed)-1)
-		}
-		return &taskFailure{what: what, tail: f.Tail}
-	}
-	return nil
+	return gateFailure(results)
 }
 
 // logTask returns the log's entry for t, adding it on first use.

@@ -52,16 +52,7 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 		res.Done = append(res.Done, t.ID)
 		r.out.taskDone(t, sha)
 	}
-	r.st.Status, r.st.Current = record.RunCompleted, ""
-	if err := r.repo.SyncIndex(ctx); err != nil {
-		return res, err
-	}
-	if err := clearState(r.repo); err != nil {
-		return res, err
-	}
-	res.Status = record.RunCompleted
-	r.out.runDone(r.log.Path, len(res.Done))
-	return res, nil
+	return r.complete(ctx, res)
 }
 
 // stopTask is loop's handling of a task that did not commit.

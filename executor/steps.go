@@ -35,17 +35,27 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
 			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
-		if err != nil {
-			return fmt.Errorf("%s of %s (plan line %d): %w", name, t.ID, s.Line, err)
+		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
+			return err
 		}
-		switch {
-		case res.Interrupted || ctx.Err() != nil:
-			return context.Canceled
-		case res.TimedOut:
-			return &taskFailure{what: fmt.Sprintf("%s (plan line %d) timed out after %s", name, s.Line, res.Duration.Round(time.Millisecond)), tail: res.Tail}
-		case !res.OK():
-			return &taskFailure{what: fmt.Sprintf("%s (plan line %d) failed with exit code %d", name, s.Line, res.ExitCode), tail: res.Tail}
-		}
+	}
+	return nil
+}
+
+// stepOutcome maps a step's run to what it means for its task: nil when it
+// passed, context.Canceled when interrupted, a taskFailure when it failed
+// or timed out; in a serial run or a wave alike.
+func stepOutcome(ctx context.Context, t *planparse.Task, s planparse.Step, name string, res proc.Result, err error) error {
+	if err != nil {
+		return fmt.Errorf("%s of %s (plan line %d): %w", name, t.ID, s.Line, err)
+	}
+	switch {
+	case res.Interrupted || ctx.Err() != nil:
+		return context.Canceled
+	case res.TimedOut:
+		return &taskFailure{what: fmt.Sprintf("%s (plan line %d) timed out after %s", name, s.Line, res.Duration.Round(time.Millisecond)), tail: res.Tail}
+	case !res.OK():
+		return &taskFailure{what: fmt.Sprintf("%s (plan line %d) failed with exit code %d", name, s.Line, res.ExitCode), tail: res.Tail}
 	}
 	return nil
 }

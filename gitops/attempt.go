@@ -5,9 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -47,14 +44,7 @@ func (r *Repo) RestorePaths(ctx context.Context, src SHA, paths []string) error 
 			return fmt.Errorf("restore %d path(s) from %s: %w", len(present), src.Short(), err)
 		}
 	}
-	for _, p := range absent {
-		abs := filepath.Join(r.Root, filepath.FromSlash(p))
-		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", p, err)
-		}
-		r.removeEmptyParents(filepath.Dir(abs))
-	}
-	return nil
+	return r.removeFiles(absent)
 }
 
 // treePaths lists every file (blob, symlink, submodule) of a commit's tree.

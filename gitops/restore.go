@@ -29,7 +29,13 @@ func (r *Repo) Discard(ctx context.Context, inHead, created []string) error {
 		"rm", "-q", "--cached", "--ignore-unmatch", "-r", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		return fmt.Errorf("unstage %d created path(s): %w", len(created), err)
 	}
-	for _, p := range created {
+	return r.removeFiles(created)
+}
+
+// removeFiles deletes work-tree files (repo-relative), and the directories
+// that deleting them leaves empty; a file already gone is fine.
+func (r *Repo) removeFiles(paths []string) error {
+	for _, p := range paths {
 		abs := filepath.Join(r.Root, filepath.FromSlash(p))
 		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", p, err)
