@@ -16,10 +16,6 @@ import (
 	"github.com/planx-dev/planx/record"
 )
 
-// TrailerWave marks a task commit integrated from a parallel wave: the
-// wave's number and the commit all its tasks started from.
-const TrailerWave = "Planx-Wave"
-
 // staged is a task commit built on the wave's staging chain.
 type staged struct {
 	it     *isolated
@@ -94,7 +90,11 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
-	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", TrailerWave, number, base)
+	// Integration is serial: the task's own warnings stand in for the
+	// serial path's for the length of its message.
+	r.warnings = it.warnings
+	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
+	r.warnings = nil
 	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent)
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)

@@ -69,23 +69,9 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 
 // checkDeclared compares the changed files with the task's declared ones.
 func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
-	var problems []string
-	for _, f := range t.Files {
-		fi, err := os.Lstat(relJoin(r.repo.Root, f.Path))
-		exists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("verify %s: %w", t.ID, err)
-		}
-		switch {
-		case f.Action == planparse.ActionDelete && exists:
-			problems = append(problems, fmt.Sprintf("%s was declared deleted but still exists", f.Path))
-		case f.Action != planparse.ActionDelete && !exists:
-			problems = append(problems, fmt.Sprintf("%s was declared (%s) but does not exist", f.Path, f.Action))
-		case !touched(f.Path, files) && !t.Checkpoint:
-			problems = append(problems, fmt.Sprintf("%s was declared (%s) but the task did not change it", f.Path, f.Action))
-		case f.Action == planparse.ActionCreate && fi.Mode().IsRegular() && fi.Size() == 0 && !saysEmpty(t, f.Path):
-			problems = append(problems, fmt.Sprintf("%s was declared (create) but is empty", f.Path))
-		}
+	problems, err := declaredProblems(r.repo.Root, t, files)
+	if err != nil {
+		return err
 	}
 	if len(problems) > 0 {
 		return &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
@@ -112,6 +98,32 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	r.out.warn(t.ID, msg)
 	r.warnings = append(r.warnings, "outside-declared="+strings.Join(outside, ","))
 	return nil
+}
+
+// declaredProblems checks a task's declared files against the work in root
+// (the work tree, or a wave task's own linked worktree): each must exist or
+// be gone as declared, have been changed by the task, and a created file
+// must not be empty unless the task says so.
+func declaredProblems(root string, t *planparse.Task, files []string) ([]string, error) {
+	var problems []string
+	for _, f := range t.Files {
+		fi, err := os.Lstat(relJoin(root, f.Path))
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("verify %s: %w", t.ID, err)
+		}
+		switch {
+		case f.Action == planparse.ActionDelete && exists:
+			problems = append(problems, fmt.Sprintf("%s was declared deleted but still exists", f.Path))
+		case f.Action != planparse.ActionDelete && !exists:
+			problems = append(problems, fmt.Sprintf("%s was declared (%s) but does not exist", f.Path, f.Action))
+		case !touched(f.Path, files) && !t.Checkpoint:
+			problems = append(problems, fmt.Sprintf("%s was declared (%s) but the task did not change it", f.Path, f.Action))
+		case f.Action == planparse.ActionCreate && fi.Mode().IsRegular() && fi.Size() == 0 && !saysEmpty(t, f.Path):
+			problems = append(problems, fmt.Sprintf("%s was declared (create) but is empty", f.Path))
+		}
+	}
+	return problems, nil
 }
 
 // covers reports whether a declared path names file: the file itself, or a

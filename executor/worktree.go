@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -31,6 +30,9 @@ type isolated struct {
 	work   gitops.SHA // the task's work: a commit whose parent is the wave's base
 	fail   *taskFailure
 	err    error // could not be run at all, or interrupted
+	// warnings are its Planx-Warning values (e.g. outside-declared=…),
+	// written into its commit at integration.
+	warnings []string
 }
 
 // worktreeDir is where a task of a run gets its own work tree: under the
@@ -86,15 +88,24 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	if len(files) == 0 && !t.Checkpoint {
 		return &taskFailure{what: "no changes: the task was expected to change the repository and changed nothing (mark it `Checkpoint: yes` if it only verifies)"}
 	}
-	if err := r.declaredIn(wt.Root, t, files, mu); err != nil {
+	if err := r.declaredIn(wt.Root, it, files, mu); err != nil {
 		return err
 	}
 	if err := r.isolatedGates(ctx, it, wt.Root, env, mu); err != nil {
 		return err
 	}
-	// Gates may write files (formatters): the work is what they passed on.
-	if tree, err = wt.WriteIndexTree(ctx); err != nil {
+	// The judge does not change the evidence: the work is the tree the task
+	// left, and a gate that changed it fails the task as in a serial run.
+	after, err := wt.WriteIndexTree(ctx)
+	if err != nil {
 		return err
+	}
+	if after != tree {
+		changed, err := wt.ChangedFiles(ctx, tree, after)
+		if err != nil {
+			return err
+		}
+		return &taskFailure{what: fmt.Sprintf("files changed while the gates ran: %s (a gate must not change the work it judges; in a parallel wave no gate may, fix: true included: run such a task with --jobs 1)", strings.Join(changed, ", "))}
 	}
 	it.work, err = wt.CommitTreeOnly(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base)
 	return err
@@ -180,27 +191,17 @@ func gateFailure(results []gates.Result) error {
 	return &taskFailure{what: what, tail: f.Tail}
 }
 
-// declaredIn is checkDeclared for a task whose work is in root.
-func (r *runner) declaredIn(root string, t *planparse.Task, files []string, mu *sync.Mutex) error {
-	var problems, outside []string
-	for _, f := range t.Files {
-		_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(f.Path)))
-		exists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("verify %s: %w", t.ID, err)
-		}
-		switch {
-		case f.Action == planparse.ActionDelete && exists:
-			problems = append(problems, fmt.Sprintf("%s was declared deleted but still exists", f.Path))
-		case f.Action != planparse.ActionDelete && !exists:
-			problems = append(problems, fmt.Sprintf("%s was declared (%s) but does not exist", f.Path, f.Action))
-		case !touched(f.Path, files) && !t.Checkpoint:
-			problems = append(problems, fmt.Sprintf("%s was declared (%s) but the task did not change it", f.Path, f.Action))
-		}
+// declaredIn is checkDeclared for a wave task whose work is in root.
+func (r *runner) declaredIn(root string, it *isolated, files []string, mu *sync.Mutex) error {
+	t := it.t
+	problems, err := declaredProblems(root, t, files)
+	if err != nil {
+		return err
 	}
 	if len(problems) > 0 {
 		return &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
 	}
+	var outside []string
 	for _, f := range files {
 		if len(t.Files) > 0 && !anyCovers(t.Files, f) {
 			outside = append(outside, f)
@@ -213,8 +214,11 @@ func (r *runner) declaredIn(root string, t *planparse.Task, files []string, mu *
 	if r.o.StrictFiles {
 		return &taskFailure{what: msg + " (--strict-files)"}
 	}
+	it.warnings = append(it.warnings, "outside-declared="+strings.Join(outside, ","))
 	mu.Lock()
-	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	is := r.issue(t.ID, msg)
+	is.Resolution = "allowed: --strict-files not set"
+	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
 	mu.Unlock()
 	return nil

@@ -29,6 +29,7 @@ const (
 	fBlast
 	fExecutor
 	fCheckpoint
+	fParallel
 	fStatus
 	fAction // a single file line: Create:/Modify:/Test:/Delete:
 )
@@ -51,6 +52,8 @@ func fieldKindOf(key string) (fieldKind, bool) {
 		return fExecutor, true
 	case "checkpoint":
 		return fCheckpoint, true
+	case "parallel":
+		return fParallel, true
 	case "status":
 		return fStatus, true
 	case "create", "modify", "test", "tests", "delete", "new", "edit", "remove":
@@ -185,6 +188,8 @@ func (b *builder) applyField(t *Task, k fieldKind, key, val string) {
 		t.Executor = strings.ToLower(strings.Trim(plainText(val), "`"))
 	case fCheckpoint:
 		t.Checkpoint = yesRe.MatchString(plainText(val))
+	case fParallel: // "Parallel: yes", the heading dialects' [P]
+		t.Parallel = yesRe.MatchString(plainText(val))
 	case fStatus:
 		if s, ok := statusWord(val); ok {
 			t.Status = s

@@ -24,5 +24,8 @@ const (
 	// TrailerFixed names a file a fixer gate (fix: true) changed, as
 	// "gate path"; the change is part of the task commit.
 	TrailerFixed = "Planx-Fixed"
+	// TrailerWave marks a task commit integrated from a parallel wave: the
+	// wave's number and the commit all its tasks started from.
+	TrailerWave  = "Planx-Wave"
 	TrailerGroup = "Planx-Group"
 )
