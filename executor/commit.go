@@ -30,26 +30,10 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		tree = r.repo.StartWriteTree(ctx)
 		defer func() { _, _ = tree.Wait() }()
 	}
-	if err := r.tick(t); err != nil {
+	groups, reopen, err := r.tickAndLog(t, lt, last)
+	if err != nil {
 		return "", err
 	}
-	groups := r.completedGroups(t)
-	for _, g := range groups {
-		if err := r.tick(g); err != nil {
-			return "", err
-		}
-	}
-	now := r.o.now()
-	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
-	if last {
-		r.log.Status, r.log.Finished = record.RunCompleted, now
-	}
-	reopen := r.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
-	r.fault("after-tick")
-	if err := r.log.WriteFile(r.repo.Root); err != nil {
-		return "", fmt.Errorf("write execution log: %w", err)
-	}
-	r.fault("after-log")
 	undo := func() {
 		lt.Status = record.TaskFailed
 		reopen()
@@ -63,9 +47,64 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	msg := taskMessage(r, t, lt, groups)
 	r.recordPending(t)
 	own := []string{r.planRel, r.log.Path}
-	var sha gitops.SHA
-	var err error
-	var hookWatch fileStates // the commit's files as they were before hooks ran
+	if last && !r.porcelain {
+		// The run ends here: leave the index as git commit would.
+		if err := r.repo.Stage(ctx, own...); err != nil {
+			undo()
+			return "", fmt.Errorf("commit %s: %w", t.ID, err)
+		}
+	}
+	sha, hookWatch, err := r.writeCommit(ctx, lt, msg, own, last, tree)
+	if err != nil {
+		// git stopped (a signal) after the commit was made, e.g. in a
+		// post-commit hook: the commit exists, so the task is done and its
+		// tick stays.
+		if made, ok := r.landed(t); ok {
+			sha, err = made, nil
+		}
+	}
+	if err != nil {
+		undo()
+		return "", commitError(t, err)
+	}
+	r.committed(ctx, t, lt, sha, groups, hookWatch)
+	return sha, nil
+}
+
+// tickAndLog ticks the task and the groups it completes in the plan, marks
+// it done (and the run completed when it is the last) and writes the
+// execution log, all before the commit that records them. reopen undoes
+// the log's resolution of the task's issues should the commit fail.
+func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (groups []*planparse.Task, reopen func(), err error) {
+	if err := r.tick(t); err != nil {
+		return nil, nil, err
+	}
+	groups = r.completedGroups(t)
+	for _, g := range groups {
+		if err := r.tick(g); err != nil {
+			return nil, nil, err
+		}
+	}
+	now := r.o.now()
+	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
+	if last {
+		r.log.Status, r.log.Finished = record.RunCompleted, now
+	}
+	reopen = r.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
+	r.fault("after-tick")
+	if err := r.log.WriteFile(r.repo.Root); err != nil {
+		return nil, nil, fmt.Errorf("write execution log: %w", err)
+	}
+	r.fault("after-log")
+	return groups, reopen, nil
+}
+
+// writeCommit makes the task's commit the way this run commits: with git
+// commit and its hooks (porcelain), or from the index planx built, with
+// the tree git is writing meanwhile when there is one. hookWatch is the
+// commit's files as they were before the hooks ran, for
+// checkHookLeftovers; nil when no hooks run.
+func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, own []string, last bool, tree *gitops.TreeJob) (sha gitops.SHA, hookWatch fileStates, err error) {
 	switch {
 	case r.porcelain:
 		if r.hooks {
@@ -78,34 +117,31 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		disarm()
 		r.gitDone()
 	case last:
-		// The run ends here: leave the index as git commit would.
-		if err := r.repo.Stage(ctx, own...); err != nil {
-			undo()
-			return "", fmt.Errorf("commit %s: %w", t.ID, err)
-		}
+		// commit staged planx's own files already.
 		r.fault("after-stage")
 		sha, err = r.repo.CommitIndex(ctx, msg, r.expect, "HEAD")
 	default:
 		r.fault("after-stage")
 		sha, err = r.repo.CommitIndexWith(ctx, msg, r.expect, "HEAD", own, tree)
 	}
-	if err != nil {
-		// git stopped (a signal) after the commit was made, e.g. in a
-		// post-commit hook: the commit exists, so the task is done and its
-		// tick stays.
-		if made, ok := r.landed(t); ok {
-			sha, err = made, nil
-		}
-	}
+	return sha, hookWatch, err
+}
+
+// commitError says why the task's commit was not made: a refusing hook is
+// the task's failure (its output is the tail the user needs), anything
+// else an error of planx's.
+func commitError(t *planparse.Task, err error) error {
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
-		undo()
-		return "", &taskFailure{what: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", firstNonEmpty(hook.Hook, "commit")), tail: hook.Output}
+		return &taskFailure{what: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", firstNonEmpty(hook.Hook, "commit")), tail: hook.Output}
 	}
-	if err != nil {
-		undo()
-		return "", fmt.Errorf("commit %s: %w", t.ID, err)
-	}
+	return fmt.Errorf("commit %s: %w", t.ID, err)
+}
+
+// committed records in the run what the task's commit sha made true: the
+// task and the groups it completed are done, the pending skip and dirty
+// files are settled, and the commit gets its record and gate notes.
+func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA, groups []*planparse.Task, hookWatch fileStates) {
 	r.fault("after-commit")
 	lt.Commit = string(sha)
 	r.expect, r.folded, r.warnings = sha, nil, nil
@@ -132,7 +168,6 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	// task's start (or the run's end) saves the state anyway.
 	r.st.Current, r.st.Phase = "", ""
 	r.fault("after-commit-state")
-	return sha, nil
 }
 
 // noteGates attaches the whole output of the task's gates to its commit as a

@@ -87,11 +87,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer lk.release()
-	if prev, err := LoadState(r.repo); err != nil {
+	if err := r.refuseStoppedRun(); err != nil {
 		return nil, err
-	} else if prev != nil && prev.Status != record.RunCompleted {
-		return nil, fmt.Errorf("%w: a run of %s stopped at %s (%s); continue it with `planx resume`, see it with `planx status`",
-			ErrRunInProgress, prev.PlanPath, prev.Current, prev.Status)
 	}
 	if len(sel.drift) > 0 {
 		return nil, r.driftError(sel.drift)
@@ -114,12 +111,52 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		Require: o.RequireApproval, Ask: r.ask(), Yes: o.Yes, Out: r.out.w}); err != nil {
 		return nil, err
 	}
+	runID, err := r.newRecord(ctx, o, head, tasks)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.hiddenBaseline(ctx); err != nil {
+		return nil, err
+	}
+	r.noteIgnored(ctx)
+	base, err := r.rollback(ctx, head)
+	if err != nil {
+		return nil, err
+	}
+	r.out.runStart(r.planRel, runID, base, len(tasks))
+	if !r.reaper {
+		r.out.println("planx: note: detached processes: %s", r.reaperNote)
+	}
+	if r.o.Jobs > 1 {
+		return r.loopWaves(ctx, tasks, nil)
+	}
+	return r.loop(ctx, tasks, false)
+}
+
+// refuseStoppedRun refuses a new run while the last one stopped part-way:
+// its state is what resume, skip and abort recover from, and a new run
+// would overwrite it.
+func (r *runner) refuseStoppedRun() error {
+	prev, err := LoadState(r.repo)
+	if err != nil {
+		return err
+	}
+	if prev != nil && prev.Status != record.RunCompleted {
+		return fmt.Errorf("%w: a run of %s stopped at %s (%s); continue it with `planx resume`, see it with `planx status`",
+			ErrRunInProgress, prev.PlanPath, prev.Current, prev.Status)
+	}
+	return nil
+}
+
+// newRecord starts the run's two records, the execution log and the run
+// state, for running tasks from head; it returns the run's id.
+func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tasks []*planparse.Task) (string, error) {
 	started := o.now()
 	runID := newRunID(started)
 	logDir := firstNonEmpty(o.LogDir, r.cfg.LogDir, "memory-bank/execute")
 	logPath, err := r.logPath(ctx, logDir, execlog.FileName(started, r.plan.Topic), runID)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	r.log = &execlog.Log{
 		Path:     logPath,
@@ -145,22 +182,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	for _, t := range tasks {
 		r.st.ToRun = append(r.st.ToRun, t.ID)
 	}
-	if err := r.hiddenBaseline(ctx); err != nil {
-		return nil, err
-	}
-	r.noteIgnored(ctx)
-	base, err := r.rollback(ctx, head)
-	if err != nil {
-		return nil, err
-	}
-	r.out.runStart(r.planRel, runID, base, len(tasks))
-	if !r.reaper {
-		r.out.println("planx: note: detached processes: %s", r.reaperNote)
-	}
-	if r.o.Jobs > 1 {
-		return r.loopWaves(ctx, tasks, nil)
-	}
-	return r.loop(ctx, tasks, false)
+	return runID, nil
 }
 
 // ask returns how to put a yes/no question to the person at the terminal,

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -92,107 +91,28 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		markCtx(&res, err)
 		return res, nil
 	}
-	argv := s.Args
-	switch {
-	case s.Script != "" && s.Shell == nil && len(s.Script) <= maxInlineScript:
-		// bash -c SCRIPT NAME: no temporary file to create and remove for
-		// every step and gate, and NAME ($0) is what bash's error messages
-		// start with ("planx-T001-step-1: line 3: ...").
-		argv = append(append([]string(nil), DefaultShell()...), "-c", s.Script, "planx-"+slug(s.Name))
-	case s.Script != "":
-		script, err := writeScript(s.Name, s.Script)
-		if err != nil {
-			return res, fmt.Errorf("%s: %w", s.Name, err)
-		}
-		defer os.Remove(script)
-		argv = append(append([]string(nil), shellOf(s)...), script)
-	}
-
-	var file *os.File
-	if s.OutputPath != "" {
-		if err := os.MkdirAll(filepath.Dir(s.OutputPath), 0o755); err != nil {
-			return res, fmt.Errorf("%s: output: %w", s.Name, err)
-		}
-		f, err := os.Create(s.OutputPath)
-		if err != nil {
-			return res, fmt.Errorf("%s: output: %w", s.Name, err)
-		}
-		defer f.Close()
-		file = f
-	}
-
-	// Our own pipe rather than exec's: Wait then returns as soon as the main
-	// process exits, and we decide how long to wait for stragglers holding
-	// the write end.
-	pr, pw, err := os.Pipe()
+	argv, cleanup, err := commandLine(s)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = s.Dir
-	cmd.Env = s.Env
-	cmd.Stdin = s.Stdin
-	cmd.Stdout = pw
-	cmd.Stderr = pw
-	cmd.WaitDelay = Grace // bounds the copy of a Stdin that is not a file
-	setProcessGroup(cmd)
-
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		pw.Close()
-		pr.Close()
-		return res, fmt.Errorf("%s: start %s: %w", s.Name, argv[0], err)
+	defer cleanup()
+	file, err := createOutput(s.OutputPath)
+	if err != nil {
+		return res, fmt.Errorf("%s: output: %w", s.Name, err)
 	}
-	pw.Close()
-	if s.Started != nil {
-		s.Started(cmd.Process.Pid)
+	if file != nil {
+		// Closed again (and checked) by sink.close on success; this one
+		// covers the early returns.
+		defer file.Close()
 	}
 
-	out := &sink{file: file, live: s.Live, max: s.MaxOutput}
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		_, _ = io.Copy(out, pr)
-	}()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-
-	var timeout <-chan time.Time
-	if s.Timeout > 0 {
-		t := time.NewTimer(s.Timeout)
-		defer t.Stop()
-		timeout = t.C
+	c, err := start(s, argv, file)
+	if err != nil {
+		return res, err
 	}
-	pgid := cmd.Process.Pid
-	var waitErr error
-	exited := false
-	select {
-	case waitErr = <-waited:
-		exited = true
-	case <-timeout:
-		res.TimedOut = true
-	case <-ctx.Done():
-		markCtx(&res, ctx.Err())
-	}
-	if groupAlive(pgid) {
-		stopGroup(pgid, Grace)
-	}
-	if !exited {
-		waitErr = <-waited
-	}
-	res.Duration = time.Since(start)
-
-	select {
-	case <-copied:
-	case <-time.After(Grace):
-		// A process that left the group still holds the pipe; give up on it.
-		pr.Close()
-		<-copied
-	}
-	pr.Close()
-
-	if cmd.ProcessState != nil {
-		res.ExitCode = cmd.ProcessState.ExitCode()
+	waitErr := c.wait(ctx, s.Timeout, &res)
+	if c.cmd.ProcessState != nil {
+		res.ExitCode = c.cmd.ProcessState.ExitCode()
 	} else if waitErr != nil {
 		return res, fmt.Errorf("%s: wait: %w", s.Name, waitErr)
 	}
@@ -200,19 +120,45 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	if n == 0 {
 		n = DefaultTailLines
 	}
-	res.Tail = out.tail.lines(n)
-	if res.Dropped = out.dropped; out.dropped > 0 && out.err == nil {
-		_, out.err = fmt.Fprintf(file, "\n[planx: output capped at %d bytes; %d more bytes dropped; their tail is in the execution log]\n", out.max, out.dropped)
-	}
-	if out.err != nil {
-		return res, fmt.Errorf("%s: output %s: %w", s.Name, s.OutputPath, out.err)
-	}
-	if file != nil {
-		if err := file.Close(); err != nil {
-			return res, fmt.Errorf("%s: output %s: %w", s.Name, s.OutputPath, err)
-		}
+	res.Tail = c.out.tail.lines(n)
+	res.Dropped = c.out.dropped
+	if err := c.out.close(); err != nil {
+		return res, fmt.Errorf("%s: output %s: %w", s.Name, s.OutputPath, err)
 	}
 	return res, nil
+}
+
+// commandLine returns the argv that runs s, and a cleanup that removes the
+// temporary script file it may have written.
+func commandLine(s Spec) (argv []string, cleanup func(), err error) {
+	switch {
+	case s.Script == "":
+		return s.Args, func() {}, nil
+	case s.Shell == nil && len(s.Script) <= maxInlineScript:
+		// bash -c SCRIPT NAME: no temporary file to create and remove for
+		// every step and gate, and NAME ($0) is what bash's error messages
+		// start with ("planx-T001-step-1: line 3: ...").
+		argv = append(append([]string(nil), DefaultShell()...), "-c", s.Script, "planx-"+slug(s.Name))
+		return argv, func() {}, nil
+	}
+	script, err := writeScript(s.Name, s.Script)
+	if err != nil {
+		return nil, nil, err
+	}
+	argv = append(append([]string(nil), shellOf(s)...), script)
+	return argv, func() { os.Remove(script) }, nil
+}
+
+// createOutput creates (or truncates) the output file and its parent
+// directories; it returns nil for an empty path, which keeps only the tail.
+func createOutput(path string) (*os.File, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return os.Create(path)
 }
 
 // markCtx records why the context ended: a deadline is a timeout (a task
@@ -265,35 +211,4 @@ func slug(s string) string {
 		return "run"
 	}
 	return s
-}
-
-// sink fans the output out. A failing Live writer is ignored, since a broken
-// progress view must not fail a step; a failing file is remembered, since the
-// output is then lost.
-type sink struct {
-	file    *os.File
-	live    io.Writer
-	tail    tailBuffer
-	err     error
-	max     int64 // cap of the file's bytes; 0: none
-	written int64
-	dropped int64
-}
-
-func (s *sink) Write(p []byte) (int, error) {
-	if s.file != nil && s.err == nil {
-		keep := p
-		if s.max > 0 && s.written+int64(len(p)) > s.max {
-			keep = p[:max(s.max-s.written, 0)]
-			s.dropped += int64(len(p) - len(keep))
-		}
-		if _, err := s.file.Write(keep); err != nil {
-			s.err = err
-		}
-		s.written += int64(len(keep))
-	}
-	if s.live != nil {
-		_, _ = s.live.Write(p)
-	}
-	return s.tail.Write(p)
 }
