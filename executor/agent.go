@@ -112,7 +112,7 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 	for _, g := range gates.Select(r.gates, t.Gates, true) {
 		c.Gates = append(c.Gates, g.Name+": "+g.Command)
 	}
-	c.Checks = acceptanceCommands(t)
+	c.Checks = gates.AcceptanceCommands(t)
 	for p := r.plan.Task(t.Parent); p != nil; p = r.plan.Task(p.Parent) {
 		c.Groups = append([]*planparse.Task{p}, c.Groups...)
 	}
@@ -143,10 +143,6 @@ func declaredFiles(t *planparse.Task) []string {
 	}
 	return out
 }
-
-// acceptanceCommands are acceptance criteria written as a command (see
-// gates.AcceptanceCommands).
-func acceptanceCommands(t *planparse.Task) []string { return gates.AcceptanceCommands(t) }
 
 // readReason reads what an agent that gave up wrote (at most 2,000 bytes).
 func readReason(p string) string {

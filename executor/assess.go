@@ -51,7 +51,7 @@ func (r *runner) assess(tasks []*planparse.Task) []risk.Assessment {
 // inserted unquoted, so it is code too), and the agent for an agent task.
 func (r *runner) commandsFor(t *planparse.Task, last bool) []risk.Command {
 	var out []risk.Command
-	for _, c := range acceptanceCommands(t) {
+	for _, c := range gates.AcceptanceCommands(t) {
 		out = append(out, risk.Command{Kind: risk.KindAcceptance, Origin: "plan", Line: lineOf(t, c),
 			Code: gates.Gate{Command: c}.Expand(t.BlastRadius)})
 	}

@@ -141,11 +141,7 @@ func (r *runner) isolatedSteps(ctx context.Context, it *isolated, dir string, en
 // isolatedGates runs the task's acceptance commands and gates (not the
 // final ones: those run on the integrated tree) in its work tree.
 func (r *runner) isolatedGates(ctx context.Context, it *isolated, dir string, env []string, mu *sync.Mutex) error {
-	var sel []gates.Gate
-	for i, c := range acceptanceCommands(it.t) {
-		sel = append(sel, gates.Gate{Name: fmt.Sprintf("acceptance-%d", i+1), Command: c, Timeout: gates.DefaultTimeout})
-	}
-	sel = append(sel, gates.Select(r.gates, it.t.Gates, false)...)
+	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: env, OutDir: runDir(r.repo, r.st.RunID),
 		Task: it.t.ID, BlastRadius: it.t.BlastRadius})
 	it.lt.Gates = it.lt.Gates[:0]
