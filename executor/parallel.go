@@ -119,10 +119,16 @@ func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	jobs := make(chan struct{}, max(r.o.Jobs, 1))
+	// Tasks done before a crash (recovered by resume) go into the log
+	// before any worker starts: a worker's finished writes the log and
+	// saves the state, so nothing else may touch them once one runs.
 	for _, it := range its {
 		if it.work != "" {
-			// Done before a crash, recovered by resume.
 			*r.log.TaskByID(string(it.t.ID)) = it.own
+		}
+	}
+	for _, it := range its {
+		if it.work != "" {
 			continue
 		}
 		wg.Add(1)
