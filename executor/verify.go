@@ -61,6 +61,9 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	if err := r.checkJudge(ctx, t, kind, files); err != nil {
 		return nil, err
 	}
+	if err := r.checkTaskSecrets(t, kind, files); err != nil {
+		return nil, err
+	}
 	if err := r.checkDeclared(t, files); err != nil {
 		return nil, err
 	}
