@@ -354,7 +354,7 @@ func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
 	tree, err := r.repo.TreeOf(ctx, s.commit)
 	if err == nil {
-		err = r.repo.RecordMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
+		err = r.repo.Records().AddMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
 	}
 	if err != nil {
 		r.out.warn(s.it.t.ID, "could not record the commit: "+err.Error())
@@ -377,7 +377,7 @@ func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitop
 				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: r.o.now()})
 		}
 	}
-	if err := r.repo.RecordGates(recs...); err != nil {
+	if err := r.repo.Records().AddGates(recs...); err != nil {
 		r.out.warn(t.ID, "could not record the gates: "+err.Error())
 	}
 }

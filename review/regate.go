@@ -199,7 +199,7 @@ func (c *checker) regate(rev gitops.SHA, ck *checked) (passed, ran bool, err err
 	if err != nil {
 		return false, true, fmt.Errorf("rerun gates of %s: %w", ck.t.ID, err)
 	}
-	if err := c.repo.RecordGates(out...); err != nil {
+	if err := c.repo.Records().AddGates(out...); err != nil {
 		return false, true, err
 	}
 	c.ev.records[ck.t.Tree] = append(c.ev.records[ck.t.Tree], out...)
