@@ -77,7 +77,7 @@ func Approve(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, 
 	if rec.Object, err = repo.HashObject(ctx, rec.marshal()); err != nil {
 		return Record{}, err
 	}
-	old, err := repo.ResolveObject(ctx, ref)
+	old, err := repo.Refs().ResolveObject(ctx, ref)
 	if err != nil {
 		return Record{}, err
 	}
@@ -85,7 +85,7 @@ func Approve(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, 
 		old = gitops.ZeroSHA
 	}
 	reason := fmt.Sprintf("planx approve: %s sha256:%s %s", planRel, rec.SHA256[:12], level)
-	if err := repo.UpdateRef(ctx, ref, rec.Object, old, reason); err != nil {
+	if err := repo.Refs().Update(ctx, ref, rec.Object, old, reason); err != nil {
 		return Record{}, fmt.Errorf("record approval of %s: %w", planRel, err)
 	}
 	return rec, nil
@@ -98,7 +98,7 @@ func Load(ctx context.Context, repo *gitops.Repo, planRel string) (*Record, erro
 	if err != nil {
 		return nil, err
 	}
-	obj, err := repo.ResolveObject(ctx, ref)
+	obj, err := repo.Refs().ResolveObject(ctx, ref)
 	if err != nil || obj == "" {
 		return nil, err
 	}

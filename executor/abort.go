@@ -105,7 +105,7 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 	id := r.st.RunID
 	if head.SHA != "" && head.SHA != r.st.OrigHead {
 		res.HeadRef = "refs/planx/runs/" + id + "/head"
-		if err := r.repo.UpdateRef(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
+		if err := r.repo.Refs().Update(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
 			return err
 		}
 		if from := firstNonEmpty(string(base), string(r.st.OrigHead)); from != "" {
@@ -149,7 +149,7 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 		return err
 	}
 	res.WorkRef = "refs/planx/runs/" + id + "/aborted"
-	return r.repo.UpdateRef(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
+	return r.repo.Refs().Update(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
 }
 
 // restorePreRun puts the work tree back to the rollback commit's snapshot,
@@ -199,7 +199,7 @@ func (r *runner) saveIndex(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := r.repo.UpdateRef(ctx, "refs/planx/runs/"+id+"/index", sha, "", "planx: index before the run"); err != nil {
+	if err := r.repo.Refs().Update(ctx, "refs/planx/runs/"+id+"/index", sha, "", "planx: index before the run"); err != nil {
 		return err
 	}
 	r.st.OrigIndex = sha

@@ -132,10 +132,10 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 		return 0, err
 	}
 	ref := "refs/planx/runs/" + r.st.RunID + "/wave"
-	if err := r.repo.UpdateRef(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
+	if err := r.repo.Refs().Update(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
 		return 0, err
 	}
-	defer func() { _ = r.repo.DeleteRef(context.Background(), ref) }()
+	defer func() { _ = r.repo.Refs().Delete(context.Background(), ref) }()
 	check := func(i int) (*taskFailure, error) {
 		name := fmt.Sprintf("wave%d-%s", number, chain[i].it.t.ID)
 		results, err := r.gateAt(ctx, wt, chain[i].commit, name, sel)
@@ -240,7 +240,7 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 			}
 		}
 		if it.work != "" {
-			_ = r.repo.DeleteRef(ctx, workRef(r.st.RunID, it.t.ID))
+			_ = r.repo.Refs().Delete(ctx, workRef(r.st.RunID, it.t.ID))
 		}
 	}
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0

@@ -156,7 +156,7 @@ func (r *runner) finished(ctx context.Context, it *isolated) {
 	if it.work == "" || it.err != nil || it.fail != nil {
 		return
 	}
-	if err := r.repo.UpdateRef(ctx, workRef(r.st.RunID, it.t.ID), it.work, "", "planx: work of "+string(it.t.ID)); err != nil {
+	if err := r.repo.Refs().Update(ctx, workRef(r.st.RunID, it.t.ID), it.work, "", "planx: work of "+string(it.t.ID)); err != nil {
 		it.err = err
 		return
 	}

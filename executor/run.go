@@ -410,7 +410,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 // recordBase keeps the rollback commit in a ref and in the run state.
 func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) error {
 	if !refDone {
-		if err := r.repo.UpdateRef(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
+		if err := r.repo.Refs().Update(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
 			return fmt.Errorf("record run base: %w", err)
 		}
 	}

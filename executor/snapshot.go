@@ -58,7 +58,7 @@ func (r *runner) recordStop(ctx context.Context, id planparse.TaskID, why string
 	}
 	r.st.Stops++
 	ref := fmt.Sprintf("refs/planx/runs/%s/stops/%d-%s", r.st.RunID, r.st.Stops, id)
-	if err := r.repo.UpdateRef(ctx, ref, stop, "", "planx: work tree at a stop"); err != nil {
+	if err := r.repo.Refs().Update(ctx, ref, stop, "", "planx: work tree at a stop"); err != nil {
 		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
 	}
 	r.st.AttemptStop, r.st.StopRef = stop, ref

@@ -29,7 +29,7 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	}
 	if r.foldedTip != "" {
 		keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
-		if err := r.repo.UpdateRef(ctx, keep, r.foldedTip, "", "planx: commits folded into a task"); err != nil {
+		if err := r.repo.Refs().Update(ctx, keep, r.foldedTip, "", "planx: commits folded into a task"); err != nil {
 			return nil, err
 		}
 		r.foldedTip = ""

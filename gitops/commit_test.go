@@ -182,7 +182,7 @@ func TestCommitPrepareMsgHookRunsWithNoVerify(t *testing.T) {
 	if !errors.As(err, &he) || he.Hook != "prepare-commit-msg" || !strings.Contains(he.Error(), "refused") {
 		t.Fatalf("err = %v, want prepare-commit-msg HookError", err)
 	}
-	if sha, _ := r.ResolveRef(ctx, "HEAD"); sha != "" {
+	if sha, _ := r.Refs().Resolve(ctx, "HEAD"); sha != "" {
 		t.Errorf("commit made: %s", sha)
 	}
 }

@@ -164,7 +164,7 @@ func (r *Repo) commitTree(ctx context.Context, tree SHA, message string, parent 
 		reason = "commit (initial): " + subject
 	}
 	if len(create) == 0 {
-		return sha, r.UpdateRef(ctx, ref, sha, old, reason)
+		return sha, r.Refs().Update(ctx, ref, sha, old, reason)
 	}
 	for _, c := range append([]string{ref}, create...) {
 		if err := checkArg("ref", c); err != nil {

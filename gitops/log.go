@@ -56,7 +56,7 @@ func (r *Repo) Unpushed(ctx context.Context, from SHA) ([]Commit, error) {
 
 // HasRemoteRefs reports whether any remote-tracking ref exists.
 func (r *Repo) HasRemoteRefs(ctx context.Context) (bool, error) {
-	refs, err := r.Refs(ctx, "refs/remotes/")
+	refs, err := r.Refs().List(ctx, "refs/remotes/")
 	return len(refs) > 0, err
 }
 
@@ -73,7 +73,7 @@ func (r *Repo) Upstream(ctx context.Context) (name string, sha SHA, err error) {
 		return "", "", err
 	}
 	name = strings.TrimSpace(string(out))
-	if sha, err = r.ResolveRef(ctx, "@{upstream}"); err != nil || sha == "" {
+	if sha, err = r.Refs().Resolve(ctx, "@{upstream}"); err != nil || sha == "" {
 		return "", "", err
 	}
 	return name, sha, nil

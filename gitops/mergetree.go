@@ -135,7 +135,7 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 	if _, err := r.write(ctx, nil, "read-tree", "-m", "-u", string(old), string(new)); err != nil {
 		return fmt.Errorf("%w: update the work tree from %s to %s: %v", ErrRepoState, old.Short(), new.Short(), err)
 	}
-	return r.UpdateRef(ctx, "HEAD", new, old, reason)
+	return r.Refs().Update(ctx, "HEAD", new, old, reason)
 }
 
 // WriteIndexTree stages everything in the work tree (git add -A) and writes

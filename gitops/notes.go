@@ -61,7 +61,7 @@ func (r *Repo) Notes(ctx context.Context, notesRef string, shas []SHA) (map[SHA]
 		return nil, err
 	}
 	out := map[SHA][]byte{}
-	if sha, err := r.ResolveObject(ctx, notesRef); err != nil || sha == "" {
+	if sha, err := r.Refs().ResolveObject(ctx, notesRef); err != nil || sha == "" {
 		return out, err // no notes ref: no notes
 	}
 	list, err := r.run(ctx, nil, true, "notes", "--ref="+notesRef, "list")

@@ -35,16 +35,6 @@ func (r *Repo) CatBlob(ctx context.Context, sha SHA) ([]byte, error) {
 	return out, nil
 }
 
-// ResolveObject returns the object ref points at, whatever its type (refs
-// may point at blobs), or ("", nil) when ref does not exist. Unlike
-// ResolveRef it does not peel to a commit.
-func (r *Repo) ResolveObject(ctx context.Context, ref string) (SHA, error) {
-	if err := checkArg("ref", ref); err != nil {
-		return "", err
-	}
-	return r.verify(ctx, ref)
-}
-
 // CommitterIdent is who git would record as committer now, as
 // `git var GIT_COMMITTER_IDENT` prints it: "Name <email> 1767323045 +0000".
 // It honours GIT_COMMITTER_NAME/EMAIL/DATE and user.name/user.email, and

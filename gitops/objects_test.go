@@ -27,17 +27,17 @@ func TestObjects(t *testing.T) {
 	}
 
 	const ref = "refs/planx/approvals/x.md"
-	if s, err := r.ResolveObject(ctx, ref); s != "" || err != nil {
+	if s, err := r.Refs().ResolveObject(ctx, ref); s != "" || err != nil {
 		t.Errorf("missing ref: %q, %v", s, err)
 	}
-	if err := r.UpdateRef(ctx, ref, sha, ZeroSHA, "test"); err != nil {
+	if err := r.Refs().Update(ctx, ref, sha, ZeroSHA, "test"); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := r.ResolveObject(ctx, ref); s != sha || err != nil {
+	if s, err := r.Refs().ResolveObject(ctx, ref); s != sha || err != nil {
 		t.Errorf("ResolveObject = %q, %v; want %s", s, err, sha)
 	}
-	if s, _ := r.ResolveRef(ctx, ref); s != "" {
-		t.Errorf("ResolveRef peels to commits only, got %s for a blob", s)
+	if s, _ := r.Refs().Resolve(ctx, ref); s != "" {
+		t.Errorf("Resolve peels to commits only, got %s for a blob", s)
 	}
 	fsck(t, dir)
 
@@ -48,7 +48,7 @@ func TestObjects(t *testing.T) {
 	if _, err := r.CatBlob(ctx, "-x"); err == nil {
 		t.Error("CatBlob accepted an option-like id")
 	}
-	if _, err := r.ResolveObject(ctx, "--all"); err == nil {
+	if _, err := r.Refs().ResolveObject(ctx, "--all"); err == nil {
 		t.Error("ResolveObject accepted an option-like ref")
 	}
 }

@@ -104,7 +104,7 @@ func (c *checker) trustedRev() (gitops.SHA, string, error) {
 		cands = []string{c.opts.Base}
 	}
 	for _, rev := range cands {
-		sha, err := c.repo.ResolveRef(c.ctx, rev)
+		sha, err := c.repo.Refs().Resolve(c.ctx, rev)
 		if err != nil && c.opts.Base == "" {
 			continue // no upstream: git says so with an error
 		}

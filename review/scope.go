@@ -95,7 +95,7 @@ func tipOf(ctx context.Context, repo *gitops.Repo, rev string) (gitops.SHA, erro
 	if rev == "" {
 		rev = "HEAD"
 	}
-	tip, err := repo.ResolveRef(ctx, rev)
+	tip, err := repo.Refs().Resolve(ctx, rev)
 	if err != nil {
 		return "", err
 	}

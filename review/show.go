@@ -37,7 +37,7 @@ func FindTask(ctx context.Context, repo *gitops.Repo, from gitops.SHA, id string
 
 // TaskAt reads the task commit rev names.
 func TaskAt(ctx context.Context, repo *gitops.Repo, rev string) (TaskCommit, string, error) {
-	sha, err := repo.ResolveRef(ctx, rev)
+	sha, err := repo.Refs().Resolve(ctx, rev)
 	if err != nil {
 		return TaskCommit{}, "", err
 	}

@@ -189,7 +189,7 @@ func parseRange(ctx context.Context, repo *gitops.Repo, rng string) (from, to gi
 		rev string
 		sha *gitops.SHA
 	}{{a, &from}, {b, &to}} {
-		s, err := repo.ResolveRef(ctx, end.rev)
+		s, err := repo.Refs().Resolve(ctx, end.rev)
 		if err != nil {
 			return "", "", fmt.Errorf("%w %q: %w", ErrRange, rng, err)
 		}

@@ -222,7 +222,7 @@ func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
 			opts.Rerun = review.RerunUnverified
 		}
 		if !zeroSHA(remote) {
-			if known, err := repo.ResolveRef(ctx, remote); err == nil && known != "" {
+			if known, err := repo.Refs().Resolve(ctx, remote); err == nil && known != "" {
 				opts.Rev, opts.Unpushed, opts.Range = "", false, remote+".."+local
 			}
 		}
