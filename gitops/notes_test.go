@@ -16,11 +16,11 @@ func TestNotes(t *testing.T) {
 	sha := SHA(gittest.Commit(t, dir, "one"))
 	const ref = "refs/notes/planx"
 
-	if got, err := r.Note(ctx, ref, sha); err != nil || got != nil {
+	if got, err := r.Notes().Show(ctx, ref, sha); err != nil || got != nil {
 		t.Fatalf("Note before any note = %q, %v; want nil, nil", got, err)
 	}
 	body := []byte("gate test: pass\n--- output\nok\n")
-	if err := r.AddNote(ctx, ref, sha, body); err != nil {
+	if err := r.Notes().Add(ctx, ref, sha, body); err != nil {
 		t.Fatal(err)
 	}
 	// git itself must see it under the same ref, not under refs/notes/commits.
@@ -31,18 +31,18 @@ func TestNotes(t *testing.T) {
 		t.Errorf("default notes ref touched: %q", got)
 	}
 	// -f replaces.
-	if err := r.AddNote(ctx, ref, sha, []byte("second\n")); err != nil {
+	if err := r.Notes().Add(ctx, ref, sha, []byte("second\n")); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := r.Note(ctx, ref, sha); err != nil || string(got) != "second\n" {
+	if got, err := r.Notes().Show(ctx, ref, sha); err != nil || string(got) != "second\n" {
 		t.Errorf("Note after replace = %q, %v", got, err)
 	}
 	other := SHA(gittest.Commit(t, dir, "two"))
-	if got, err := r.Note(ctx, ref, other); err != nil || got != nil {
+	if got, err := r.Notes().Show(ctx, ref, other); err != nil || got != nil {
 		t.Errorf("Note of a commit without one = %q, %v", got, err)
 	}
-	if err := r.AddNote(ctx, "--ref", sha, nil); err == nil {
-		t.Error("AddNote accepted an option as ref")
+	if err := r.Notes().Add(ctx, "--ref", sha, nil); err == nil {
+		t.Error("Add accepted an option as ref")
 	}
 	fsck(t, dir)
 }

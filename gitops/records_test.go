@@ -72,12 +72,12 @@ func TestNotesBatch(t *testing.T) {
 	a := SHA(gittest.Commit(t, dir, "one"))
 	b := SHA(gittest.Commit(t, dir, "two"))
 	c := SHA(gittest.Commit(t, dir, "three"))
-	if got, err := r.Notes(ctx, "refs/notes/planx", []SHA{a, b}); err != nil || len(got) != 0 {
+	if got, err := r.Notes().ShowAll(ctx, "refs/notes/planx", []SHA{a, b}); err != nil || len(got) != 0 {
 		t.Fatalf("no notes ref: %v %v", got, err)
 	}
 	gittest.Git(t, dir, "notes", "--ref=planx", "add", "-m", "note of a\nsecond line", string(a))
 	gittest.Git(t, dir, "notes", "--ref=planx", "add", "-m", "", "--allow-empty", string(c))
-	got, err := r.Notes(ctx, "refs/notes/planx", []SHA{a, b, c})
+	got, err := r.Notes().ShowAll(ctx, "refs/notes/planx", []SHA{a, b, c})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("Notes = %q, %v", got, err)
 	}

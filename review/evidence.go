@@ -77,7 +77,7 @@ func (c *checker) loadNotes(r *Run, scope map[gitops.SHA]bool) error {
 			shas = append(shas, t.Commit)
 		}
 	}
-	notes, err := c.repo.Notes(c.ctx, record.NoteRef, shas)
+	notes, err := c.repo.Notes().ShowAll(c.ctx, record.NoteRef, shas)
 	if err != nil {
 		return err
 	}
