@@ -28,13 +28,13 @@ func (r *runner) cleanTree(ctx context.Context, t *planparse.Task) (string, func
 		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
 	wt := filepath.Join(tmp, "tree")
-	if err := r.repo.AddWorktree(ctx, wt, sha); err != nil {
+	if err := r.repo.Worktrees().Add(ctx, wt, sha); err != nil {
 		_ = os.RemoveAll(tmp)
 		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
 	return wt, func() {
 		// A fresh context: the worktree must go even after an interruption.
-		_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
+		_ = r.repo.Worktrees().Remove(context.WithoutCancel(ctx), wt)
 		_ = os.RemoveAll(tmp)
 	}, nil
 }

@@ -287,7 +287,7 @@ func (r *runner) dropWorktrees(its []*isolated, drop func(*isolated) bool) {
 			continue
 		}
 		if drop == nil || drop(it) {
-			if err := r.repo.RemoveWorktree(context.Background(), it.dir); err != nil {
+			if err := r.repo.Worktrees().Remove(context.Background(), it.dir); err != nil {
 				_ = os.RemoveAll(it.dir)
 			}
 		}

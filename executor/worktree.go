@@ -249,7 +249,7 @@ func dropRunWorktrees(repo *gitops.Repo) {
 		tasks, _ := os.ReadDir(filepath.Join(root, run.Name()))
 		for _, t := range tasks {
 			dir := filepath.Join(root, run.Name(), t.Name())
-			if err := repo.RemoveWorktree(context.Background(), dir); err != nil {
+			if err := repo.Worktrees().Remove(context.Background(), dir); err != nil {
 				_ = os.RemoveAll(dir)
 			}
 		}

@@ -150,7 +150,7 @@ func (r *Repo) WriteIndexTree(ctx context.Context) (SHA, error) {
 
 // CheckoutClean puts this (linked) work tree at rev, detached, discarding
 // local changes and removing untracked files that are not ignored (ignored
-// ones, build caches, stay). Hooks are disabled, as for AddWorktree.
+// ones, build caches, stay). Hooks are disabled, as for Worktrees.Add.
 func (r *Repo) CheckoutClean(ctx context.Context, rev SHA) error {
 	if err := checkArg("revision", string(rev)); err != nil {
 		return err

@@ -88,7 +88,7 @@ func TestWorktreeSlot(t *testing.T) {
 	gittest.WriteFile(t, dir, "c.txt", "c\n")
 	three := SHA(gittest.Commit(t, dir, "three"))
 	slot := filepath.Join(r.CommonDir, "planx", "worktrees", "run", "slot1")
-	if err := r.AddWorktree(ctx, slot, one); err != nil {
+	if err := r.Worktrees().Add(ctx, slot, one); err != nil {
 		t.Fatal(err)
 	}
 	wt, err := Open(ctx, slot)
@@ -113,7 +113,7 @@ func TestWorktreeSlot(t *testing.T) {
 		t.Errorf("slot at %s, want %s", got, two)
 	}
 	kept := filepath.Join(r.CommonDir, "planx", "worktrees", "run", "T002")
-	if err := r.MoveWorktree(ctx, slot, kept); err != nil {
+	if err := r.Worktrees().Move(ctx, slot, kept); err != nil {
 		t.Fatal(err)
 	}
 	if got := gittest.Git(t, dir, "worktree", "list", "--porcelain"); !strings.Contains(got, "worktree "+kept) || strings.Contains(got, slot) {

@@ -58,7 +58,7 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 	gittest.WriteFileMode(t, dir, ".git/hooks/post-checkout", "#!/bin/sh\ntouch \"$GIT_DIR/../hook-ran\"\ntouch hook-ran\n", 0o755)
 
 	wt := filepath.Join(t.TempDir(), "wt")
-	if err := r.AddWorktree(ctx, wt, sha); err != nil {
+	if err := r.Worktrees().Add(ctx, wt, sha); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(wt, "a.txt")); err != nil || string(b) != "a\n" {
@@ -73,7 +73,7 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(wt, "junk"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.RemoveWorktree(ctx, wt); err != nil {
+	if err := r.Worktrees().Remove(ctx, wt); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(wt); !os.IsNotExist(err) {

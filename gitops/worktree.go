@@ -8,22 +8,29 @@ import (
 	"strings"
 )
 
-// AddWorktree checks rev out, detached, into the new directory dir as a
+// Worktrees adds, moves and removes the repository's linked work trees,
+// where planx verifies and runs tasks in parallel away from the user's.
+type Worktrees struct{ g *runner }
+
+// Worktrees returns the repository's linked work trees.
+func (r *Repo) Worktrees() Worktrees { return Worktrees{&r.runner} }
+
+// Add checks rev out, detached, into the new directory dir as a
 // linked work tree, leaving the caller's work tree and index untouched.
 // Hooks are disabled for the checkout: a verification must not run the
 // user's post-checkout hook as a side effect.
-func (r *Repo) AddWorktree(ctx context.Context, dir string, rev SHA) error {
-	return r.addWorktree(ctx, dir, rev)
+func (w Worktrees) Add(ctx context.Context, dir string, rev SHA) error {
+	return w.add(ctx, dir, rev)
 }
 
-// AddWorktreeEmpty is AddWorktree without the checkout: the work tree and
+// AddEmpty is Add without the checkout: the work tree and
 // its index stay empty (HEAD at rev) until the caller checks rev out there,
 // which can then run concurrently with other work trees being added.
-func (r *Repo) AddWorktreeEmpty(ctx context.Context, dir string, rev SHA) error {
-	return r.addWorktree(ctx, dir, rev, "--no-checkout")
+func (w Worktrees) AddEmpty(ctx context.Context, dir string, rev SHA) error {
+	return w.add(ctx, dir, rev, "--no-checkout")
 }
 
-func (r *Repo) addWorktree(ctx context.Context, dir string, rev SHA, extra ...string) error {
+func (w Worktrees) add(ctx context.Context, dir string, rev SHA, extra ...string) error {
 	if err := checkArg("directory", dir); err != nil {
 		return err
 	}
@@ -31,20 +38,20 @@ func (r *Repo) addWorktree(ctx context.Context, dir string, rev SHA, extra ...st
 		return err
 	}
 	args := append([]string{"-c", "core.hooksPath=" + os.DevNull, "worktree", "add", "--detach", "--quiet"}, extra...)
-	_, err := r.write(ctx, nil, append(args, dir, string(rev))...)
+	_, err := w.g.write(ctx, nil, append(args, dir, string(rev))...)
 	if err != nil {
 		return fmt.Errorf("add worktree at %s: %w", dir, err)
 	}
 	return nil
 }
 
-// RemoveWorktree deletes a linked work tree made by AddWorktree, whatever
+// Remove deletes a linked work tree made by Add, whatever
 // was left in it, and its administrative files under the common git dir.
-func (r *Repo) RemoveWorktree(ctx context.Context, dir string) error {
+func (w Worktrees) Remove(ctx context.Context, dir string) error {
 	if err := checkArg("directory", dir); err != nil {
 		return err
 	}
-	if _, err := r.write(ctx, nil, "worktree", "remove", "--force", "--force", dir); err != nil {
+	if _, err := w.g.write(ctx, nil, "worktree", "remove", "--force", "--force", dir); err != nil {
 		return fmt.Errorf("remove worktree %s: %w", dir, err)
 	}
 	return nil
@@ -88,15 +95,15 @@ func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
 	return strings.TrimSpace(string(out)) == "true", nil
 }
 
-// MoveWorktree moves a linked work tree made by AddWorktree to dir, which
+// Move moves a linked work tree made by Add to dir, which
 // must not exist, keeping git's record of it right.
-func (r *Repo) MoveWorktree(ctx context.Context, from, to string) error {
+func (w Worktrees) Move(ctx context.Context, from, to string) error {
 	for _, d := range []string{from, to} {
 		if err := checkArg("directory", d); err != nil {
 			return err
 		}
 	}
-	if _, err := r.write(ctx, nil, "worktree", "move", from, to); err != nil {
+	if _, err := w.g.write(ctx, nil, "worktree", "move", from, to); err != nil {
 		return fmt.Errorf("move worktree %s: %w", from, err)
 	}
 	return nil

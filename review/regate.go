@@ -216,12 +216,12 @@ func (c *checker) runIn(commit gitops.SHA, gs []gates.Gate, env []string, radius
 	}
 	defer os.RemoveAll(tmp)
 	wt := filepath.Join(tmp, "tree")
-	if err := c.repo.AddWorktree(c.ctx, wt, commit); err != nil {
+	if err := c.repo.Worktrees().Add(c.ctx, wt, commit); err != nil {
 		return nil, err
 	}
 	defer func() {
 		// A fresh context: the worktree must go even after an interruption.
-		_ = c.repo.RemoveWorktree(context.WithoutCancel(c.ctx), wt)
+		_ = c.repo.Worktrees().Remove(context.WithoutCancel(c.ctx), wt)
 	}()
 	live := c.opts.GateOutput
 	if live == nil {
