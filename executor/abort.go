@@ -89,7 +89,7 @@ func (r *runner) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
 	if head.SHA == "" || head.SHA == r.st.OrigHead {
 		return ""
 	}
-	cs, err := r.repo.Log(ctx, head.SHA, "", 1)
+	cs, err := r.repo.History().Log(ctx, head.SHA, "", 1)
 	if err != nil || len(cs) != 1 {
 		return ""
 	}
@@ -109,8 +109,8 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 			return err
 		}
 		if from := firstNonEmpty(string(base), string(r.st.OrigHead)); from != "" {
-			if ok, err := r.repo.IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
-				cs, err := r.repo.Log(ctx, head.SHA, gitops.SHA(from), 0)
+			if ok, err := r.repo.History().IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
+				cs, err := r.repo.History().Log(ctx, head.SHA, gitops.SHA(from), 0)
 				if err != nil {
 					return err
 				}

@@ -332,7 +332,7 @@ func (r *runner) keptWorktree(t *planparse.Task) string {
 // the work tree's update is planx's own and nothing is lost.
 func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 	path := relJoin(r.repo.Root, r.log.Path)
-	b, err := r.repo.ShowFile(ctx, base, r.log.Path)
+	b, err := r.repo.History().ShowFile(ctx, base, r.log.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {

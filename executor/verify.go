@@ -151,14 +151,14 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 	if head.SHA == r.expect {
 		return nil
 	}
-	ok, err := r.repo.IsAncestor(ctx, r.expect, head.SHA)
+	ok, err := r.repo.History().IsAncestor(ctx, r.expect, head.SHA)
 	if err != nil {
 		return fmt.Errorf("check %s is below HEAD: %w", r.expect.Short(), err)
 	}
 	if !ok {
 		return &taskFailure{what: fmt.Sprintf("the task rewrote history: %s is no longer below HEAD (%s); planx will not build on it", r.expect.Short(), head.SHA.Short())}
 	}
-	own, err := r.repo.Log(ctx, head.SHA, r.expect, 0)
+	own, err := r.repo.History().Log(ctx, head.SHA, r.expect, 0)
 	if err != nil {
 		return err
 	}

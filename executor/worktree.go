@@ -79,7 +79,7 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	if err != nil {
 		return err
 	}
-	files, err := wt.ChangedFiles(ctx, base, tree)
+	files, err := wt.History().ChangedFiles(ctx, base, tree)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 		return err
 	}
 	if after != tree {
-		changed, err := wt.ChangedFiles(ctx, tree, after)
+		changed, err := wt.History().ChangedFiles(ctx, tree, after)
 		if err != nil {
 			return err
 		}

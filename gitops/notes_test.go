@@ -92,7 +92,7 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 		t.Errorf("HooksDir with core.hooksPath = %q, %v", hooks, err)
 	}
 
-	if shallow, err := r.IsShallow(ctx); err != nil || shallow {
+	if shallow, err := r.History().IsShallow(ctx); err != nil || shallow {
 		t.Errorf("IsShallow = %v, %v", shallow, err)
 	}
 	gittest.Commit(t, dir, "two")
@@ -102,7 +102,7 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if shallow, err := rc.IsShallow(ctx); err != nil || !shallow {
+	if shallow, err := rc.History().IsShallow(ctx); err != nil || !shallow {
 		t.Errorf("IsShallow of a --depth=1 clone = %v, %v", shallow, err)
 	}
 }

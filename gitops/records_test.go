@@ -132,7 +132,7 @@ func TestUnpushed(t *testing.T) {
 	gittest.Commit(t, dir, "two")
 	gittest.Commit(t, dir, "three")
 	head := SHA(gittest.Git(t, dir, "rev-parse", "HEAD"))
-	cs, err := r.Unpushed(ctx, head)
+	cs, err := r.History().Unpushed(ctx, head)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestUnpushed(t *testing.T) {
 	if !slices.Equal(got, want) || len(got) != 2 {
 		t.Errorf("Unpushed = %v, git says %v", got, want)
 	}
-	if has, err := r.HasRemoteRefs(ctx); err != nil || !has {
+	if has, err := r.History().HasRemoteRefs(ctx); err != nil || !has {
 		t.Errorf("HasRemoteRefs = %v, %v", has, err)
 	}
 }

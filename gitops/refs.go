@@ -1,11 +1,9 @@
 package gitops
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 )
 
@@ -107,69 +105,6 @@ func (g *runner) verify(ctx context.Context, spec string) (SHA, error) {
 func (g *runner) emptyTree(ctx context.Context) (SHA, error) {
 	out, err := g.run(ctx, []byte{}, true, "hash-object", "-t", "tree", "--stdin")
 	return SHA(strings.TrimSpace(string(out))), err
-}
-
-// ChangedFiles lists the repo-relative paths that differ between two commits;
-// from == "" means the empty tree. Renames count as a deletion plus an
-// addition, so both paths are listed.
-func (r *Repo) ChangedFiles(ctx context.Context, from, to SHA) ([]string, error) {
-	if from == "" {
-		var err error
-		if from, err = r.emptyTree(ctx); err != nil {
-			return nil, err
-		}
-	}
-	for _, s := range []SHA{from, to} {
-		if err := checkArg("object id", string(s)); err != nil {
-			return nil, err
-		}
-	}
-	out, err := r.run(ctx, nil, true, "diff-tree", "-r", "-z", "--name-only", "--no-renames",
-		"--no-commit-id", "--no-ext-diff", string(from), string(to))
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			paths = append(paths, string(p))
-		}
-	}
-	return paths, nil
-}
-
-// IsAncestor reports whether a is b or an ancestor of b.
-func (r *Repo) IsAncestor(ctx context.Context, a, b SHA) (bool, error) {
-	for _, s := range []SHA{a, b} {
-		if err := checkArg("object id", string(s)); err != nil {
-			return false, err
-		}
-	}
-	_, err := r.run(ctx, nil, true, "merge-base", "--is-ancestor", string(a), string(b))
-	var ge *GitError
-	if errors.As(err, &ge) && ge.ExitCode == 1 {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// ShowFile returns the blob at path in rev as stored, without smudge or
-// end-of-line filters. A missing path wraps fs.ErrNotExist.
-func (r *Repo) ShowFile(ctx context.Context, rev SHA, path string) ([]byte, error) {
-	if err := checkArg("revision", string(rev)); err != nil {
-		return nil, err
-	}
-	out, err := r.run(ctx, nil, true, "cat-file", "blob", string(rev)+":"+path)
-	var ge *GitError
-	if errors.As(err, &ge) && ge.ExitCode == 128 &&
-		(strings.Contains(ge.Stderr, "does not exist") || strings.Contains(ge.Stderr, "Not a valid object name") ||
-			strings.Contains(ge.Stderr, "exists on disk, but not in")) {
-		return nil, fmt.Errorf("%s:%s: %w: %w", rev.Short(), path, fs.ErrNotExist, err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // List lists the refs under prefix (e.g. "refs/planx/runs/") with the

@@ -109,16 +109,16 @@ func TestChangedFilesAndAncestry(t *testing.T) {
 	gittest.WriteFile(t, dir, "new\nline", "n\n")
 	two := SHA(gittest.Commit(t, dir, "two"))
 
-	got, err := r.ChangedFiles(ctx, "", one)
+	got, err := r.History().ChangedFiles(ctx, "", one)
 	if err != nil || !reflect.DeepEqual(got, []string{"a.txt", "dir/b c.txt"}) {
 		t.Errorf("ChangedFiles(empty, one) = %q, %v", got, err)
 	}
-	got, err = r.ChangedFiles(ctx, one, two)
+	got, err = r.History().ChangedFiles(ctx, one, two)
 	sort.Strings(got)
 	if err != nil || !reflect.DeepEqual(got, []string{"a.txt", "dir/b c.txt", "moved.txt", "new\nline"}) {
 		t.Errorf("ChangedFiles(one, two) = %q, %v", got, err)
 	}
-	if got, err := r.ChangedFiles(ctx, two, two); err != nil || len(got) != 0 {
+	if got, err := r.History().ChangedFiles(ctx, two, two); err != nil || len(got) != 0 {
 		t.Errorf("ChangedFiles(two, two) = %q, %v", got, err)
 	}
 
@@ -126,22 +126,22 @@ func TestChangedFilesAndAncestry(t *testing.T) {
 		a, b SHA
 		want bool
 	}{{one, two, true}, {two, one, false}, {two, two, true}} {
-		if got, err := r.IsAncestor(ctx, c.a, c.b); got != c.want || err != nil {
+		if got, err := r.History().IsAncestor(ctx, c.a, c.b); got != c.want || err != nil {
 			t.Errorf("IsAncestor(%s, %s) = %v, %v", c.a.Short(), c.b.Short(), got, err)
 		}
 	}
-	if _, err := r.IsAncestor(ctx, one, "0123456789012345678901234567890123456789"); err == nil {
+	if _, err := r.History().IsAncestor(ctx, one, "0123456789012345678901234567890123456789"); err == nil {
 		t.Error("IsAncestor with a missing commit: no error")
 	}
 
-	data, err := r.ShowFile(ctx, one, "a.txt")
+	data, err := r.History().ShowFile(ctx, one, "a.txt")
 	if err != nil || string(data) != "a\n" {
 		t.Errorf("ShowFile = %q, %v", data, err)
 	}
-	if _, err := r.ShowFile(ctx, two, "a.txt"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := r.History().ShowFile(ctx, two, "a.txt"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ShowFile of a removed path: %v, want fs.ErrNotExist", err)
 	}
-	if data, err := r.ShowFile(ctx, two, "dir/b c.txt"); err != nil || string(data) != "changed\n" {
+	if data, err := r.History().ShowFile(ctx, two, "dir/b c.txt"); err != nil || string(data) != "changed\n" {
 		t.Errorf("ShowFile = %q, %v", data, err)
 	}
 }

@@ -189,7 +189,7 @@ func TestStageAllModesAndSymlinks(t *testing.T) {
 	if !reflect.DeepEqual(modes, want) {
 		t.Errorf("modes %v, want %v", modes, want)
 	}
-	blob, err := r.ShowFile(ctx, mustHead(t, r), "link")
+	blob, err := r.History().ShowFile(ctx, mustHead(t, r), "link")
 	if err != nil || string(blob) != "plain.txt" {
 		t.Errorf("symlink blob %q, %v", blob, err)
 	}

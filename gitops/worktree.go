@@ -85,16 +85,6 @@ func hookInstalled(dir, name string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// IsShallow reports whether the repository is a shallow clone, whose
-// history ends at grafted commits rather than at its real roots.
-func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
-	out, err := r.run(ctx, nil, true, "rev-parse", "--is-shallow-repository")
-	if err != nil {
-		return false, fmt.Errorf("is shallow: %w", err)
-	}
-	return strings.TrimSpace(string(out)) == "true", nil
-}
-
 // Move moves a linked work tree made by Add to dir, which
 // must not exist, keeping git's record of it right.
 func (w Worktrees) Move(ctx context.Context, from, to string) error {

@@ -196,7 +196,7 @@ func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 	if open == nil {
 		return runs, nil
 	}
-	shallow, err := repo.IsShallow(ctx)
+	shallow, err := repo.History().IsShallow(ctx)
 	if err != nil {
 		return runs, fmt.Errorf("read runs: %w", err)
 	}
@@ -237,7 +237,7 @@ func (p *pager) next(ctx context.Context) (gitops.Commit, bool, error) {
 		if p.from == "" {
 			return gitops.Commit{}, false, nil
 		}
-		cs, err := p.repo.Log(ctx, p.from, "", p.size)
+		cs, err := p.repo.History().Log(ctx, p.from, "", p.size)
 		if err != nil {
 			return gitops.Commit{}, false, err
 		}
