@@ -63,7 +63,7 @@ func Approve(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, 
 	if err != nil {
 		return Record{}, err
 	}
-	id, err := repo.CommitterIdent(ctx)
+	id, err := repo.Config().CommitterIdent(ctx)
 	if err != nil {
 		return Record{}, err
 	}

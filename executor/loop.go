@@ -105,7 +105,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	lt.Executor = kind
 	r.cheapRedo = kind == "shell"
 	guard := r.repo.Guard()
-	r.meta = r.repo.SnapshotMeta()
+	r.meta = r.repo.Config().SnapshotMeta()
 	feedback := ""
 	for attempt := 1; ; attempt++ {
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)

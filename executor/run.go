@@ -336,7 +336,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
-	if err := r.repo.CheckSigning(ctx); err != nil {
+	if err := r.repo.Config().CheckSigning(ctx); err != nil {
 		return head, err
 	}
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"

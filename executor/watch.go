@@ -147,7 +147,7 @@ func (r *runner) gitDirWritten(changed []string) error {
 	if r.meta == nil {
 		return &taskFailure{what: what + ": restore it by hand"}
 	}
-	restored, err := r.repo.RestoreMeta(r.meta)
+	restored, err := r.repo.Config().RestoreMeta(r.meta)
 	switch {
 	case err != nil:
 		what += fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)

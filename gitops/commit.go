@@ -165,7 +165,7 @@ func (r *Repo) hookFailure(ctx context.Context, ge *GitError, stdout []byte, opt
 	if strings.Contains(ge.Stderr, "gpg failed to sign") || strings.Contains(ge.Stderr, "empty commit message") {
 		return nil
 	}
-	hooks, err := r.HooksDir(ctx)
+	hooks, err := r.Config().HooksDir(ctx)
 	if err != nil {
 		return nil
 	}

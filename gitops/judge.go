@@ -78,21 +78,6 @@ func (r *Repo) IgnoredFiles(ctx context.Context) ([]string, error) {
 	return paths, nil
 }
 
-// PinConfig makes every later git command of r run with `-c key=value`,
-// whatever the repository's or the user's config says by then: the run
-// keeps the hooks path it started with even if a task rewrites
-// ~/.gitconfig.
-func (r *Repo) PinConfig(key, value string) {
-	r.pinned = append(r.pinned, "-c", key+"="+value)
-	if key == "core.hooksPath" {
-		r.hooks = value
-	}
-}
-
-// HooksPath is the absolute directory git runs this repository's hooks
-// from, as git said when the repository was opened (or as pinned since).
-func (r *Repo) HooksPath() string { return r.hooks }
-
 // InTree reports which of paths exist in commit rev (files or directories).
 func (r *Repo) InTree(ctx context.Context, rev SHA, paths []string) (map[string]bool, error) {
 	in := map[string]bool{}

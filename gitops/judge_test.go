@@ -96,7 +96,7 @@ func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	config, _ := os.ReadFile(filepath.Join(r.CommonDir, "config"))
-	snap := r.SnapshotMeta()
+	snap := r.Config().SnapshotMeta()
 	// What a task might do: switch the hook off, plant another, loosen config.
 	gittest.Git(t, dir, "config", "core.hooksPath", "/dev/null")
 	if err := os.Remove(filepath.Join(hooks, "pre-commit")); err != nil {
@@ -105,7 +105,7 @@ func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(hooks, "post-checkout"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	done, err := r.RestoreMeta(snap)
+	done, err := r.Config().RestoreMeta(snap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
 func TestPinConfigOverridesLaterConfig(t *testing.T) {
 	r, dir := newRepo(t)
 	ctx := context.Background()
-	r.PinConfig("core.hooksPath", "/pinned/hooks")
+	r.Config().Pin("core.hooksPath", "/pinned/hooks")
 	gittest.Git(t, dir, "config", "core.hooksPath", "/elsewhere")
 	out, err := r.Git(ctx, nil, "config", "core.hooksPath")
 	if err != nil {
@@ -141,7 +141,7 @@ func TestPinConfigOverridesLaterConfig(t *testing.T) {
 	if got := strings.TrimSpace(string(out)); got != "/pinned/hooks" {
 		t.Errorf("git sees core.hooksPath=%q, want the pinned /pinned/hooks", got)
 	}
-	if r.HooksPath() != "/pinned/hooks" {
-		t.Errorf("HooksPath = %q", r.HooksPath())
+	if r.Config().HooksPath() != "/pinned/hooks" {
+		t.Errorf("HooksPath = %q", r.Config().HooksPath())
 	}
 }

@@ -83,12 +83,12 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 		t.Errorf("worktree list after remove:\n%s", got)
 	}
 
-	hooks, err := r.HooksDir(ctx)
+	hooks, err := r.Config().HooksDir(ctx)
 	if err != nil || hooks != filepath.Join(r.CommonDir, "hooks") {
 		t.Errorf("HooksDir = %q, %v", hooks, err)
 	}
 	gittest.Git(t, dir, "config", "core.hooksPath", ".githooks")
-	if hooks, err = r.HooksDir(ctx); err != nil || hooks != filepath.Join(r.Root, ".githooks") {
+	if hooks, err = r.Config().HooksDir(ctx); err != nil || hooks != filepath.Join(r.Root, ".githooks") {
 		t.Errorf("HooksDir with core.hooksPath = %q, %v", hooks, err)
 	}
 

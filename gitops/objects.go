@@ -34,15 +34,3 @@ func (r *Repo) CatBlob(ctx context.Context, sha SHA) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// CommitterIdent is who git would record as committer now, as
-// `git var GIT_COMMITTER_IDENT` prints it: "Name <email> 1767323045 +0000".
-// It honours GIT_COMMITTER_NAME/EMAIL/DATE and user.name/user.email, and
-// fails as git commit would when no identity is configured.
-func (r *Repo) CommitterIdent(ctx context.Context) (string, error) {
-	out, err := r.run(ctx, nil, true, "var", "GIT_COMMITTER_IDENT")
-	if err != nil {
-		return "", fmt.Errorf("committer identity (set user.name and user.email): %w", err)
-	}
-	return strings.TrimSpace(string(out)), nil
-}

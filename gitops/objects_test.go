@@ -55,7 +55,7 @@ func TestObjects(t *testing.T) {
 
 func TestCommitterIdent(t *testing.T) {
 	r, _ := newRepo(t)
-	id, err := r.CommitterIdent(context.Background())
+	id, err := r.Config().CommitterIdent(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

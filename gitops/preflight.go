@@ -3,34 +3,8 @@ package gitops
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 )
-
-// CheckSigning fails, wrapping ErrRepoState, when the repository wants its
-// commits signed (commit.gpgSign) and signing does not work: found before a
-// run changes anything rather than at its rollback commit. It signs one
-// commit of the empty tree that nothing references.
-func (r *Repo) CheckSigning(ctx context.Context) error {
-	out, err := r.run(ctx, nil, true, "config", "--bool", "--get", "commit.gpgsign")
-	if err != nil || strings.TrimSpace(string(out)) != "true" {
-		return nil // unset (exit 1) or false: nothing is signed
-	}
-	tree, err := r.emptyTree(ctx)
-	if err != nil {
-		return err
-	}
-	// -S signs as git commit would with commit.gpgSign (user.signingKey,
-	// gpg.format and gpg.program honoured).
-	_, err = r.run(ctx, []byte("planx: signing check\n"), false, "commit-tree", "-S", string(tree), "-F", "-")
-	var ge *GitError
-	if errors.As(err, &ge) && ctx.Err() == nil {
-		why, _, _ := strings.Cut(ge.Stderr, "\n")
-		return fmt.Errorf("%w: commit.gpgSign is set but signing a commit fails (%s); fix signing (`git commit --allow-empty -m test` shows the same error) or turn it off for this repository (git config commit.gpgSign false)",
-			ErrRepoState, why)
-	}
-	return err
-}
 
 // Ignored reports whether git's ignore rules (.gitignore files, info/exclude,
 // core.excludesFile) ignore the repo-relative path.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Worktrees adds, moves and removes the repository's linked work trees,
@@ -55,19 +54,6 @@ func (w Worktrees) Remove(ctx context.Context, dir string) error {
 		return fmt.Errorf("remove worktree %s: %w", dir, err)
 	}
 	return nil
-}
-
-// HooksDir is the absolute directory git runs this repository's hooks
-// from: core.hooksPath when set (resolved the way git resolves it), else
-// the common git dir's hooks. It may not exist yet. It asks git now: a
-// task may have set core.hooksPath since Open (husky install does), whose
-// answer Repo keeps for the per-task fast path (commitHooks).
-func (r *Repo) HooksDir(ctx context.Context) (string, error) {
-	out, err := r.run(ctx, nil, true, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
-	if err != nil {
-		return "", fmt.Errorf("locate hooks: %w", err)
-	}
-	return absIn(r.Root, strings.TrimSpace(string(out))), nil
 }
 
 // absIn resolves a path git printed relative to the work tree root.

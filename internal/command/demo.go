@@ -67,7 +67,7 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 	}
 	// A fresh machine may have no git identity; the throwaway repo gets its own.
 	for k, v := range map[string]string{"user.name": "planx demo", "user.email": "demo@planx.invalid"} {
-		if err := repo.SetConfig(ctx, k, v); err != nil {
+		if err := repo.Config().Set(ctx, k, v); err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}

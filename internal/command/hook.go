@@ -109,7 +109,7 @@ func hookPaths(ctx context.Context, dir string) (hook, chained string, err error
 	if err != nil {
 		return "", "", err
 	}
-	hooks, err := repo.HooksDir(ctx)
+	hooks, err := repo.Config().HooksDir(ctx)
 	if err != nil {
 		return "", "", err
 	}
