@@ -74,7 +74,7 @@ func Approve(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, 
 	text := s.text()
 	rec := Record{Plan: planRel, SHA256: Hash(text), Approver: who, Time: when, Level: level,
 		Config: strings.Join(configLines(s.Config), "\n"), Text: text, Ref: ref}
-	if rec.Object, err = repo.HashObject(ctx, rec.marshal()); err != nil {
+	if rec.Object, err = repo.Objects().HashObject(ctx, rec.marshal()); err != nil {
 		return Record{}, err
 	}
 	old, err := repo.Refs().ResolveObject(ctx, ref)
@@ -102,7 +102,7 @@ func Load(ctx context.Context, repo *gitops.Repo, planRel string) (*Record, erro
 	if err != nil || obj == "" {
 		return nil, err
 	}
-	data, err := repo.CatBlob(ctx, obj)
+	data, err := repo.Objects().CatBlob(ctx, obj)
 	if err != nil {
 		return nil, fmt.Errorf("read approval %s: %w", ref, err)
 	}

@@ -26,7 +26,7 @@ func (r *runner) gateKey(ctx context.Context) gitops.SHA {
 	if err != nil {
 		return ""
 	}
-	key, err := r.repo.TreeWithout(tree, r.planRel, r.log.Path)
+	key, err := r.repo.Objects().TreeWithout(tree, r.planRel, r.log.Path)
 	if err != nil {
 		return ""
 	}
@@ -135,7 +135,7 @@ func (r *runner) recordPending(t *planparse.Task) {
 // commit's tree, the gates that passed for it: verify's evidence that this
 // commit, and no rewrite of it, is what the gates judged.
 func (r *runner) recordCommit(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA) gitops.SHA {
-	tree, err := r.repo.TreeOf(ctx, sha)
+	tree, err := r.repo.Objects().TreeOf(ctx, sha)
 	if err != nil {
 		r.out.warn(t.ID, "could not record the commit: "+err.Error())
 		return ""

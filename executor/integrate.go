@@ -44,7 +44,7 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 		if it.fail != nil {
 			continue
 		}
-		merged, conflicts, err := r.repo.MergeTrees(ctx, tip, it.work)
+		merged, conflicts, err := r.repo.Objects().MergeTrees(ctx, tip, it.work)
 		if err != nil {
 			return r.stopTask(ctx, it.t, err, res)
 		}
@@ -86,7 +86,7 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	if final {
 		r.log.Status, r.log.Finished = record.RunCompleted, now
 	}
-	tree, err := r.repo.TreeWithFiles(ctx, merged, map[string][]byte{r.planRel: ticked, r.log.Path: r.log.Render()})
+	tree, err := r.repo.Objects().TreeWithFiles(ctx, merged, map[string][]byte{r.planRel: ticked, r.log.Path: r.log.Render()})
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
@@ -95,7 +95,7 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	r.warnings = it.warnings
 	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
 	r.warnings = nil
-	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent)
+	c, err := r.repo.Objects().CommitTree(ctx, tree, msg, parent)
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
@@ -352,7 +352,7 @@ func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 // the branch moves to it, so that a crash cannot leave a commit of the run
 // planx has no record of) and returns its tree.
 func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
-	tree, err := r.repo.TreeOf(ctx, s.commit)
+	tree, err := r.repo.Objects().TreeOf(ctx, s.commit)
 	if err == nil {
 		err = r.repo.Records().AddMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
 	}
@@ -366,7 +366,7 @@ func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
 // each record names is the one the gates ran on (a task's own work on the
 // wave's base, or the wave's combined tree), never another.
 func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitops.SHA, gs []execlog.Gate) {
-	tree, err := r.repo.TreeOf(ctx, c)
+	tree, err := r.repo.Objects().TreeOf(ctx, c)
 	if err != nil {
 		return
 	}

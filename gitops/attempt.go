@@ -1,7 +1,6 @@
 package gitops
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +19,7 @@ func (r *Repo) RestorePaths(ctx context.Context, src SHA, paths []string) error 
 	if err := checkArg("object id", string(src)); err != nil {
 		return err
 	}
-	inSrc, err := r.treePaths(ctx, src)
+	inSrc, err := r.Objects().treePaths(ctx, src)
 	if err != nil {
 		return fmt.Errorf("restore from %s: %w", src.Short(), err)
 	}
@@ -45,21 +44,6 @@ func (r *Repo) RestorePaths(ctx context.Context, src SHA, paths []string) error 
 		}
 	}
 	return r.removeFiles(absent)
-}
-
-// treePaths lists every file (blob, symlink, submodule) of a commit's tree.
-func (r *Repo) treePaths(ctx context.Context, rev SHA) (map[string]bool, error) {
-	out, err := r.run(ctx, nil, true, "ls-tree", "-r", "-z", "--name-only", "--full-tree", string(rev))
-	if err != nil {
-		return nil, err
-	}
-	paths := map[string]bool{}
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			paths[string(p)] = true
-		}
-	}
-	return paths, nil
 }
 
 // SaveIndex records the index as it stands (what is staged, not the work

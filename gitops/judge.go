@@ -78,28 +78,6 @@ func (r *Repo) IgnoredFiles(ctx context.Context) ([]string, error) {
 	return paths, nil
 }
 
-// InTree reports which of paths exist in commit rev (files or directories).
-func (r *Repo) InTree(ctx context.Context, rev SHA, paths []string) (map[string]bool, error) {
-	in := map[string]bool{}
-	if len(paths) == 0 || rev == "" {
-		return in, nil
-	}
-	if err := checkArg("revision", string(rev)); err != nil {
-		return nil, err
-	}
-	args := append([]string{"-c", "core.literalPathspecs=true", "ls-tree", "-z", "--name-only", "--full-tree", string(rev), "--"}, paths...)
-	out, err := r.run(ctx, nil, true, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list %d path(s) in %s: %w", len(paths), rev.Short(), err)
-	}
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			in[p] = true
-		}
-	}
-	return in, nil
-}
-
 // ClearHidden takes the skip-worktree and assume-unchanged flags off the
 // entries HiddenEntries listed, so that git sees their files again.
 func (r *Repo) ClearHidden(ctx context.Context, entries []string) error {

@@ -76,7 +76,7 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 	if want := []string{"a.txt", "new.txt"}; !reflect.DeepEqual(paths, want) {
 		t.Errorf("StageAgain = %q, want %q", paths, want)
 	}
-	in, err := r.InTree(ctx, SHA(strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))), []string{"a.txt", "new.txt", ".gitignore"})
+	in, err := r.Objects().InTree(ctx, SHA(strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))), []string{"a.txt", "new.txt", ".gitignore"})
 	if err != nil {
 		t.Fatal(err)
 	}

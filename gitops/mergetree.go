@@ -16,13 +16,13 @@ import (
 // base being the one git finds. It returns the merged tree; on a conflict
 // it returns the conflicting paths as well (and the tree, with conflict
 // markers, which callers should not commit).
-func (r *Repo) MergeTrees(ctx context.Context, ours, theirs SHA) (SHA, []string, error) {
+func (o Objects) MergeTrees(ctx context.Context, ours, theirs SHA) (SHA, []string, error) {
 	for _, s := range []SHA{ours, theirs} {
 		if err := checkArg("commit", string(s)); err != nil {
 			return "", nil, err
 		}
 	}
-	out, err := r.run(ctx, nil, false, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z",
+	out, err := o.g.run(ctx, nil, false, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z",
 		string(ours), string(theirs))
 	var ge *GitError
 	conflicted := errors.As(err, &ge) && ge.ExitCode == 1
@@ -46,9 +46,9 @@ func (r *Repo) MergeTrees(ctx context.Context, ours, theirs SHA) (SHA, []string,
 	return tree, paths, nil
 }
 
-// CommitTreeOnly records tree as a commit with parent (none when "") and
+// CommitTree records tree as a commit with parent (none when "") and
 // moves no ref: the commit is staged, to be reached by a later ref update.
-func (r *Repo) CommitTreeOnly(ctx context.Context, tree SHA, message string, parent SHA) (SHA, error) {
+func (o Objects) CommitTree(ctx context.Context, tree SHA, message string, parent SHA) (SHA, error) {
 	if err := checkArg("tree", string(tree)); err != nil {
 		return "", err
 	}
@@ -59,7 +59,7 @@ func (r *Repo) CommitTreeOnly(ctx context.Context, tree SHA, message string, par
 		}
 		args = append(args, "-p", string(parent))
 	}
-	out, err := r.run(ctx, []byte(cleanMessage(message)), false, args...)
+	out, err := o.g.run(ctx, []byte(cleanMessage(message)), false, args...)
 	if err != nil {
 		return "", fmt.Errorf("commit tree %s: %w", tree.Short(), err)
 	}
@@ -69,22 +69,22 @@ func (r *Repo) CommitTreeOnly(ctx context.Context, tree SHA, message string, par
 // TreeWithFiles returns the id of tree with files (repo-relative path to
 // content, regular non-executable files) put in place, through a temporary
 // index so that neither the user's index nor work tree is touched.
-func (r *Repo) TreeWithFiles(ctx context.Context, tree SHA, files map[string][]byte) (SHA, error) {
+func (o Objects) TreeWithFiles(ctx context.Context, tree SHA, files map[string][]byte) (SHA, error) {
 	if err := checkArg("tree", string(tree)); err != nil {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(r.PlanxDir(), "index-")
+	tmp, err := os.MkdirTemp(o.planxDir, "index-")
 	if err != nil {
-		if err := os.MkdirAll(r.PlanxDir(), 0o755); err != nil {
+		if err := os.MkdirAll(o.planxDir, 0o755); err != nil {
 			return "", err
 		}
-		if tmp, err = os.MkdirTemp(r.PlanxDir(), "index-"); err != nil {
+		if tmp, err = os.MkdirTemp(o.planxDir, "index-"); err != nil {
 			return "", err
 		}
 	}
 	defer os.RemoveAll(tmp)
-	g := r.runner
-	g.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
+	g := *o.g
+	g.env = append(append([]string(nil), o.g.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
 	if _, err := g.run(ctx, nil, false, "read-tree", string(tree)); err != nil {
 		return "", fmt.Errorf("read tree %s: %w", tree.Short(), err)
 	}
@@ -98,7 +98,7 @@ func (r *Repo) TreeWithFiles(ctx context.Context, tree SHA, files map[string][]b
 		if err := checkArg("path", p); err != nil || strings.ContainsAny(p, "\n\x00") {
 			return "", fmt.Errorf("put %q in a tree: unusable path", p)
 		}
-		out, err := r.run(ctx, files[p], false, "hash-object", "-w", "--stdin")
+		out, err := o.g.run(ctx, files[p], false, "hash-object", "-w", "--stdin")
 		if err != nil {
 			return "", fmt.Errorf("store %s: %w", p, err)
 		}

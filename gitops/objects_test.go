@@ -14,14 +14,14 @@ func TestObjects(t *testing.T) {
 	// CRLF and a trailing space must survive: --no-filters, even with autocrlf.
 	gittest.Git(t, dir, "config", "core.autocrlf", "true")
 	data := []byte("line one\r\nline two \n")
-	sha, err := r.HashObject(ctx, data)
+	sha, err := r.Objects().HashObject(ctx, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := gittest.GitInput(t, dir, string(data), "hash-object", "--no-filters", "--stdin"); string(sha) != strings.TrimSpace(want) {
 		t.Errorf("HashObject = %s, git says %s", sha, want)
 	}
-	got, err := r.CatBlob(ctx, sha)
+	got, err := r.Objects().CatBlob(ctx, sha)
 	if err != nil || string(got) != string(data) {
 		t.Fatalf("CatBlob = %q, %v", got, err)
 	}
@@ -42,10 +42,10 @@ func TestObjects(t *testing.T) {
 	fsck(t, dir)
 
 	commit := SHA(gittest.Commit(t, dir, "c"))
-	if _, err := r.CatBlob(ctx, commit); err == nil {
+	if _, err := r.Objects().CatBlob(ctx, commit); err == nil {
 		t.Error("CatBlob of a commit succeeded")
 	}
-	if _, err := r.CatBlob(ctx, "-x"); err == nil {
+	if _, err := r.Objects().CatBlob(ctx, "-x"); err == nil {
 		t.Error("CatBlob accepted an option-like id")
 	}
 	if _, err := r.Refs().ResolveObject(ctx, "--all"); err == nil {

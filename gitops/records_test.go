@@ -15,7 +15,7 @@ func TestGateRecordsByTree(t *testing.T) {
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
 	sha := SHA(gittest.Commit(t, dir, "one"))
-	tree, err := r.TreeOf(context.Background(), sha)
+	tree, err := r.Objects().TreeOf(context.Background(), sha)
 	if want := gittest.Git(t, dir, "rev-parse", "HEAD^{tree}"); err != nil || string(tree) != want {
 		t.Fatalf("TreeOf = %s, %v; git says %s", tree, err, want)
 	}
@@ -97,7 +97,7 @@ func TestTreeWithout(t *testing.T) {
 	gittest.WriteFile(t, dir, "memory-bank/keep.md", "k\n")
 	gittest.WriteFile(t, dir, "src/a.go", "a\n")
 	sha := gittest.Commit(t, dir, "one")
-	got, err := r.TreeWithout(SHA(gittest.Git(t, dir, "rev-parse", sha+"^{tree}")), "plan.md", "memory-bank/execute/log.md", "absent.txt")
+	got, err := r.Objects().TreeWithout(SHA(gittest.Git(t, dir, "rev-parse", sha+"^{tree}")), "plan.md", "memory-bank/execute/log.md", "absent.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestTreeWithout(t *testing.T) {
 	if want := gittest.Git(t, dir, "write-tree"); got != SHA(want) {
 		t.Fatalf("TreeWithout = %s, git write-tree after git rm --cached = %s", got, want)
 	}
-	other, err := r.TreeWithout(SHA(gittest.Git(t, dir, "rev-parse", sha+"^{tree}")), "plan.md")
+	other, err := r.Objects().TreeWithout(SHA(gittest.Git(t, dir, "rev-parse", sha+"^{tree}")), "plan.md")
 	if err != nil || other == got {
 		t.Errorf("different paths removed, same key: %s %v", other, err)
 	}
@@ -113,7 +113,7 @@ func TestTreeWithout(t *testing.T) {
 	gittest.WriteFile(t, dir, "memory-bank/execute/log.md", "a different log\n")
 	gittest.WriteFile(t, dir, "plan.md", "ticked\n")
 	gittest.Git(t, dir, "add", "-A")
-	again, err := r.TreeWithout(SHA(gittest.Git(t, dir, "write-tree")), "plan.md", "memory-bank/execute/log.md")
+	again, err := r.Objects().TreeWithout(SHA(gittest.Git(t, dir, "write-tree")), "plan.md", "memory-bank/execute/log.md")
 	if err != nil || again != got {
 		t.Errorf("same work, other plan and log: key %s, want %s (%v)", again, got, err)
 	}
