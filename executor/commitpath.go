@@ -35,6 +35,9 @@ type commitPath struct {
 	rollbackPorcelain bool
 	// hooks: commit hooks run on task commits; they may rewrite files.
 	hooks bool
+	// sign: commit.gpgSign is set; the commits made with commit-tree
+	// (a parallel wave's) are signed with -S.
+	sign bool
 }
 
 func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (commitPath, error) {
@@ -45,6 +48,7 @@ func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (co
 	var p commitPath
 	p.porcelain, _ = rules.Porcelain(noVerify)
 	p.hooks = len(rules.Running(noVerify)) > 0
+	p.sign = rules.Sign
 	p.rollbackPorcelain, _ = rules.Porcelain(true)
 	limit := int64(smallIndex)
 	if v := os.Getenv(smallIndexEnv); v != "" {

@@ -95,7 +95,7 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	r.warnings = it.warnings
 	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
 	r.warnings = nil
-	c, err := r.repo.Objects().CommitTree(ctx, tree, msg, parent)
+	c, err := r.repo.Objects().CommitTree(ctx, tree, msg, parent, r.sign)
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
