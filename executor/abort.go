@@ -186,7 +186,7 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 		return err
 	}
 	if r.st.OrigIndex != "" {
-		return r.repo.LoadIndex(ctx, r.st.OrigIndex)
+		return r.repo.Index().Load(ctx, r.st.OrigIndex)
 	}
 	return nil
 }
@@ -195,7 +195,7 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 // so abort can restore what was staged and what was not.
 func (r *runner) saveIndex(ctx context.Context) error {
 	id := r.st.RunID
-	sha, err := r.repo.SaveIndex(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, record.TrailerRun, id), r.st.OrigHead)
+	sha, err := r.repo.Index().Save(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, record.TrailerRun, id), r.st.OrigHead)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // ignored file, no untracked leftover, no file git is told not to look at.
 // It returns the directory and how to remove it.
 func (r *runner) cleanTree(ctx context.Context, t *planparse.Task) (string, func(), error) {
-	sha, err := r.repo.StagedCommit(ctx, r.expect)
+	sha, err := r.repo.Index().StagedCommit(ctx, r.expect)
 	if err != nil {
 		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
@@ -58,7 +58,7 @@ func (r *runner) cleanGates(ctx context.Context, t *planparse.Task) bool {
 	case GatesTree:
 		return false
 	}
-	if r.executorFor(t) != "agent" || r.repo.IndexEntries() > cleanGateFiles {
+	if r.executorFor(t) != "agent" || r.repo.Index().Entries() > cleanGateFiles {
 		return false
 	}
 	if r.watch != nil {

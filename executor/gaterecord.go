@@ -22,7 +22,7 @@ import (
 // changes between attempts (a tick, timestamps) and which the gates do not
 // judge. "" when it cannot be computed: nothing is then cached.
 func (r *runner) gateKey(ctx context.Context) gitops.SHA {
-	tree, err := r.repo.IndexTree(ctx)
+	tree, err := r.repo.Index().Tree(ctx)
 	if err != nil {
 		return ""
 	}

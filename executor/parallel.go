@@ -226,7 +226,7 @@ func (r *runner) warnParallel(waves [][]*planparse.Task) {
 	if !wide {
 		return
 	}
-	if size := r.repo.IndexSize(); size > bigIndex {
+	if size := r.repo.Index().Size(); size > bigIndex {
 		r.out.warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
 			size>>10, bigIndex>>10))
 	}

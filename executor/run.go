@@ -386,7 +386,7 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 
 // makeRollback commits the snapshot and records it as the run's base.
 func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
-	if err := r.repo.StageAll(ctx); err != nil {
+	if err := r.repo.Index().StageAll(ctx); err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
 	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID)

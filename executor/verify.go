@@ -40,7 +40,7 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	}
 	// One scan of the work tree per task: stage everything (every ignore
 	// rule honoured); git add says what it staged.
-	changed, err := r.repo.StageChanges(ctx, r.expect)
+	changed, err := r.repo.Index().StageChanges(ctx, r.expect)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
 	}

@@ -54,13 +54,13 @@ func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string
 	// Agents only: one ls-files of the whole index per task is not worth
 	// it for the user's own steps.
 	if kind == "agent" && !r.st.HiddenTooMany {
-		hidden, err := r.repo.HiddenEntries(ctx)
+		hidden, err := r.repo.Index().HiddenEntries(ctx)
 		if err != nil {
 			return err
 		}
 		if fresh := minus(hidden, r.st.Hidden); len(fresh) > 0 {
 			bad = append(bad, "hid files from git: "+strings.Join(fresh, ", "))
-			if err := r.repo.ClearHidden(ctx, fresh); err != nil {
+			if err := r.repo.Index().ClearHidden(ctx, fresh); err != nil {
 				return err
 			}
 		}
@@ -126,7 +126,7 @@ func buildOutput(p string) bool {
 // hiddenBaseline records, at the run's start, the index entries already
 // flagged skip-worktree or assume-unchanged: those are the user's.
 func (r *runner) hiddenBaseline(ctx context.Context) error {
-	hidden, err := r.repo.HiddenEntries(ctx)
+	hidden, err := r.repo.Index().HiddenEntries(ctx)
 	if err != nil {
 		return fmt.Errorf("preflight: %w", err)
 	}

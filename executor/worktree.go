@@ -75,7 +75,7 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	if err := r.isolatedSteps(ctx, it, wt.Root, env, mu); err != nil {
 		return err
 	}
-	tree, err := wt.WriteIndexTree(ctx)
+	tree, err := wt.Index().StageAllTree(ctx)
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	}
 	// The judge does not change the evidence: the work is the tree the task
 	// left, and a gate that changed it fails the task as in a serial run.
-	after, err := wt.WriteIndexTree(ctx)
+	after, err := wt.Index().StageAllTree(ctx)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func TestHiddenEntriesAndClearHidden(t *testing.T) {
 	gittest.Commit(t, dir, "files")
 	gittest.Git(t, dir, "update-index", "--skip-worktree", "a.sh")
 	gittest.Git(t, dir, "update-index", "--assume-unchanged", "b.sh")
-	got, err := r.HiddenEntries(ctx)
+	got, err := r.Index().HiddenEntries(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestHiddenEntriesAndClearHidden(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("HiddenEntries = %q, want %q", got, want)
 	}
-	if err := r.ClearHidden(ctx, got); err != nil {
+	if err := r.Index().ClearHidden(ctx, got); err != nil {
 		t.Fatal(err)
 	}
 	// The oracle: git ls-files -v tags every entry H again.
@@ -58,10 +58,10 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 	}
 	gittest.WriteFile(t, dir, "a.txt", "changed\n")
 	gittest.WriteFile(t, dir, "new.txt", "n\n")
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	paths, ok, err := r.StageAgain(ctx)
+	paths, ok, err := r.Index().StageAgain(ctx)
 	if err != nil || !ok || len(paths) != 0 {
 		t.Fatalf("StageAgain on a staged tree = %q, %v, %v; want nothing", paths, ok, err)
 	}
@@ -69,7 +69,7 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "new.txt")); err != nil {
 		t.Fatal(err)
 	}
-	paths, ok, err = r.StageAgain(ctx)
+	paths, ok, err = r.Index().StageAgain(ctx)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}

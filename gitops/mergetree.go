@@ -130,7 +130,7 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 			return err
 		}
 	}
-	if err := r.SyncIndex(ctx); err != nil {
+	if err := r.Index().Sync(ctx); err != nil {
 		return err
 	}
 	r.clean, r.stale = nil, nil
@@ -143,14 +143,14 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 	return r.Refs().Update(ctx, "HEAD", new, old, reason)
 }
 
-// WriteIndexTree stages everything in the work tree (git add -A) and writes
+// StageAllTree stages everything in the work tree (git add -A) and writes
 // the index as a tree: the whole state of a linked work tree as one id.
-func (r *Repo) WriteIndexTree(ctx context.Context) (SHA, error) {
-	if err := r.StageAll(ctx); err != nil {
+func (ix Index) StageAllTree(ctx context.Context) (SHA, error) {
+	if err := ix.StageAll(ctx); err != nil {
 		return "", err
 	}
-	r.stale = nil
-	return r.writeTree(ctx)
+	ix.r.stale = nil
+	return ix.writeTree(ctx)
 }
 
 // CheckoutClean puts this (linked) work tree at rev, detached, discarding

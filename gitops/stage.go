@@ -7,14 +7,14 @@ import (
 
 // Stage stages exactly the given repo-relative paths (additions, changes and
 // deletions), leaving every other change unstaged.
-func (r *Repo) Stage(ctx context.Context, paths ...string) error {
+func (ix Index) Stage(ctx context.Context, paths ...string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	if _, err := r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
+	if _, err := ix.r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
 		"add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		return fmt.Errorf("stage %d path(s): %w", len(paths), err)
 	}
-	r.restaged(paths...)
+	ix.restaged(paths...)
 	return nil
 }

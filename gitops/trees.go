@@ -30,8 +30,8 @@ func (o Objects) TreeOf(ctx context.Context, sha SHA) (SHA, error) {
 	return SHA(strings.TrimSpace(string(out))), nil
 }
 
-// IndexTree writes the index as a tree and returns its id.
-func (r *Repo) IndexTree(ctx context.Context) (SHA, error) { return r.writeTree(ctx) }
+// Tree writes the index as a tree and returns its id.
+func (ix Index) Tree(ctx context.Context) (SHA, error) { return ix.writeTree(ctx) }
 
 // TreeWithout returns the id git would give tree without the entries at
 // paths (repo-relative; absent ones are ignored; a directory left empty goes

@@ -74,7 +74,7 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 	if err := os.WriteFile(filepath.Join(dir, "run-tests.sh"), demoTestRunner, 0o755); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if err := repo.StageAll(ctx); err != nil {
+	if err := repo.Index().StageAll(ctx); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	if _, err := repo.Commit(ctx, "Initial commit: test runner\n", gitops.CommitOptions{}); err != nil {
