@@ -64,6 +64,6 @@ func (r *runner) cleanGates(ctx context.Context, t *planparse.Task) bool {
 	if r.watch != nil {
 		return len(r.watch.ignored) == 0
 	}
-	ignored, err := r.repo.IgnoredFiles(ctx)
+	ignored, err := r.repo.Index().IgnoredFiles(ctx)
 	return err == nil && len(ignored) == 0
 }

@@ -104,7 +104,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	kind := r.executorFor(t)
 	lt.Executor = kind
 	r.cheapRedo = kind == "shell"
-	guard := r.repo.Guard()
+	guard := r.repo.Config().Guard()
 	r.meta = r.repo.Config().SnapshotMeta()
 	feedback := ""
 	for attempt := 1; ; attempt++ {

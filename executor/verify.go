@@ -24,7 +24,7 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	if err := r.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
-	if changed := guard.Changed(r.repo.Guard()); len(changed) > 0 {
+	if changed := guard.Changed(r.repo.Config().Guard()); len(changed) > 0 {
 		return nil, r.gitDirWritten(changed)
 	}
 	if r.foldedTip != "" {

@@ -33,7 +33,7 @@ func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
 		return w, nil
 	}
 	var err error
-	if w.ignored, err = r.repo.IgnoredFiles(ctx); err != nil {
+	if w.ignored, err = r.repo.Index().IgnoredFiles(ctx); err != nil {
 		return nil, err
 	}
 	w.environ = takeEnvironPrint(os.Getenv("PATH"))
@@ -66,7 +66,7 @@ func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string
 		}
 	}
 	if w != nil && kind == "agent" {
-		now, err := r.repo.IgnoredFiles(ctx)
+		now, err := r.repo.Index().IgnoredFiles(ctx)
 		if err != nil {
 			return err
 		}

@@ -12,7 +12,8 @@ import (
 	"syscall"
 )
 
-// Index is the staging area: what planx stages, what is staged, and the
+// Index is the staging area: what planx stages, what is staged, what
+// staging leaves out (ignored files, entries hidden from git), and the
 // index planx knows it left holding a commit's tree (so that the next
 // staging can skip a scan). It shares that knowledge with the Repo it came
 // from, whose commits set it.

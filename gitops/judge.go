@@ -62,8 +62,8 @@ func (ix Index) HiddenEntries(ctx context.Context) ([]string, error) {
 // IgnoredFiles lists the untracked files git ignores, a wholly ignored
 // directory as one entry ending in '/', so that the list stays short where
 // builds keep their output.
-func (r *Repo) IgnoredFiles(ctx context.Context) ([]string, error) {
-	out, err := r.run(ctx, nil, true, "ls-files", "-z", "--others", "--ignored",
+func (ix Index) IgnoredFiles(ctx context.Context) ([]string, error) {
+	out, err := ix.r.run(ctx, nil, true, "ls-files", "-z", "--others", "--ignored",
 		"--exclude-standard", "--directory", "--no-empty-directory")
 	if err != nil {
 		return nil, fmt.Errorf("list ignored files: %w", err)

@@ -49,7 +49,7 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 	gittest.Commit(t, dir, "base")
 	gittest.WriteFile(t, dir, "x.local", "secret\n")
 	gittest.WriteFile(t, dir, "build/out/bin", "x\n")
-	got, err := r.IgnoredFiles(ctx)
+	got, err := r.Index().IgnoredFiles(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

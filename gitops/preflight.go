@@ -8,8 +8,8 @@ import (
 
 // Ignored reports whether git's ignore rules (.gitignore files, info/exclude,
 // core.excludesFile) ignore the repo-relative path.
-func (r *Repo) Ignored(ctx context.Context, path string) (bool, error) {
-	_, err := r.run(ctx, nil, true, "check-ignore", "-q", "--no-index", "--", path)
+func (ix Index) Ignored(ctx context.Context, path string) (bool, error) {
+	_, err := ix.r.run(ctx, nil, true, "check-ignore", "-q", "--no-index", "--", path)
 	var ge *GitError
 	switch {
 	case err == nil:
@@ -23,8 +23,8 @@ func (r *Repo) Ignored(ctx context.Context, path string) (bool, error) {
 // IgnoredEntries lists the ignored files and directories of the work tree
 // that exist now, a wholly ignored directory as one "dir/" entry (so a
 // node_modules costs one line, not a walk of its files).
-func (r *Repo) IgnoredEntries(ctx context.Context) ([]string, error) {
-	out, err := r.run(ctx, nil, true, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+func (ix Index) IgnoredEntries(ctx context.Context) ([]string, error) {
+	out, err := ix.r.run(ctx, nil, true, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
 	if err != nil {
 		return nil, err
 	}

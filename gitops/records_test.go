@@ -154,25 +154,25 @@ func TestUnpushed(t *testing.T) {
 func TestGuardPlanxRefs(t *testing.T) {
 	r, dir := newRepo(t)
 	sha := gittest.Commit(t, dir, "one")
-	g := r.Guard()
+	g := r.Config().Guard()
 	gittest.Git(t, dir, "update-ref", "refs/heads/other", sha)
 	gittest.Git(t, dir, "notes", "--ref=commits", "add", "-m", "not planx's", sha)
-	if ch := g.Changed(r.Guard()); len(ch) != 0 {
+	if ch := g.Changed(r.Config().Guard()); len(ch) != 0 {
 		t.Fatalf("unrelated refs moved the guard: %v", ch)
 	}
 	gittest.Git(t, dir, "notes", "--ref=planx", "add", "-m", "forged", sha)
-	if ch := g.Changed(r.Guard()); !slices.Contains(ch, ".git/refs/notes/planx") {
+	if ch := g.Changed(r.Config().Guard()); !slices.Contains(ch, ".git/refs/notes/planx") {
 		t.Errorf("notes move: %v", ch)
 	}
-	g = r.Guard()
+	g = r.Config().Guard()
 	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", sha)
-	if ch := g.Changed(r.Guard()); len(ch) == 0 {
+	if ch := g.Changed(r.Config().Guard()); len(ch) == 0 {
 		t.Error("a new refs/planx ref went unseen")
 	}
 	gittest.Git(t, dir, "pack-refs", "--all")
-	g = r.Guard()
+	g = r.Config().Guard()
 	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", gittest.Commit(t, dir, "two"))
-	if ch := g.Changed(r.Guard()); len(ch) == 0 {
+	if ch := g.Changed(r.Config().Guard()); len(ch) == 0 {
 		t.Error("a packed refs/planx ref moved unseen")
 	}
 }
