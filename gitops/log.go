@@ -65,7 +65,7 @@ func (h History) Unpushed(ctx context.Context, from SHA) ([]Commit, error) {
 
 // HasRemoteRefs reports whether any remote-tracking ref exists.
 func (h History) HasRemoteRefs(ctx context.Context) (bool, error) {
-	refs, err := Refs{h.g}.List(ctx, "refs/remotes/")
+	refs, err := h.g.refs().List(ctx, "refs/remotes/")
 	return len(refs) > 0, err
 }
 
@@ -82,7 +82,7 @@ func (h History) Upstream(ctx context.Context) (name string, sha SHA, err error)
 		return "", "", err
 	}
 	name = strings.TrimSpace(string(out))
-	if sha, err = (Refs{h.g}).Resolve(ctx, "@{upstream}"); err != nil || sha == "" {
+	if sha, err = h.g.refs().Resolve(ctx, "@{upstream}"); err != nil || sha == "" {
 		return "", "", err
 	}
 	return name, sha, nil

@@ -68,7 +68,7 @@ func (n Notes) ShowAll(ctx context.Context, notesRef string, shas []SHA) (map[SH
 		return nil, err
 	}
 	out := map[SHA][]byte{}
-	if sha, err := (Refs{n.g}).ResolveObject(ctx, notesRef); err != nil || sha == "" {
+	if sha, err := n.g.refs().ResolveObject(ctx, notesRef); err != nil || sha == "" {
 		return out, err // no notes ref: no notes
 	}
 	list, err := n.g.run(ctx, nil, true, "notes", "--ref="+notesRef, "list")

@@ -22,6 +22,9 @@ type Refs struct{ g *runner }
 // Refs returns the repository's refs.
 func (r *Repo) Refs() Refs { return Refs{&r.runner} }
 
+// refs is Refs for the other types that share the runner.
+func (g *runner) refs() Refs { return Refs{g} }
+
 // Update points ref at newSHA, recording reason in the reflog. With oldSHA
 // != "" it is a compare-and-swap: the update happens only if ref is at oldSHA
 // (ZeroSHA: only if ref does not exist), and losing the race is an error
