@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -20,7 +22,7 @@ import (
 // runnerConfigs returns, per gate, the file-name patterns its test runner
 // reads what to run from.
 func runnerConfigs(gs []gates.Gate) map[string][]string {
-	js := []string{"package.json", "jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*", "playwright.config.*", "karma.conf.*"}
+	js := []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*", "playwright.config.*", "karma.conf.*"}
 	py := []string{"pytest.ini", "tox.ini", "conftest.py", "noxfile.py"}
 	out := map[string][]string{}
 	for _, g := range gs {
@@ -30,6 +32,8 @@ func runnerConfigs(gs []gates.Gate) map[string][]string {
 				out[g.Name] = append(out[g.Name], js...)
 			case "pytest", "py.test", "tox", "nox":
 				out[g.Name] = append(out[g.Name], py...)
+			case "cargo":
+				out[g.Name] = append(out[g.Name], ".cargo/config.toml", ".cargo/config")
 			}
 		}
 	}
@@ -113,3 +117,22 @@ func packageJudge(data []byte) ([]byte, bool) {
 	out, err := json.Marshal(judge) // map keys sorted: canonical
 	return out, err == nil
 }
+
+// takesOverTests says why a new test file decides whether the other tests
+// run at all ("" when it does not): a Go TestMain can exit 0 before any
+// test, a conftest.py can deselect or skip every test. New tests add to
+// the judge; these replace it.
+func takesOverTests(abs string) string {
+	switch {
+	case path.Base(filepath.ToSlash(abs)) == "conftest.py":
+		return "a pytest plugin: it can skip every test"
+	case strings.HasSuffix(abs, "_test.go"):
+		b, err := os.ReadFile(abs)
+		if err == nil && goTestMain.Match(b) {
+			return "a Go TestMain: it decides whether the package's tests run"
+		}
+	}
+	return ""
+}
+
+var goTestMain = regexp.MustCompile(`(?m)^func\s+TestMain\s*\(`)

@@ -97,7 +97,11 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	for _, c := range cands {
 		existed := before[c.p]
 		if !existed && (c.why == "a test file" || strings.HasPrefix(c.why, "named by gate ")) {
-			continue // new tests add to the judge
+			if over := takesOverTests(relJoin(r.repo.Root, c.p)); over != "" {
+				c.why = over
+			} else {
+				continue // new tests add to the judge
+			}
 		}
 		if r.declaredFor(t, c.p, c.why) {
 			continue
