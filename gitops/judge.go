@@ -13,8 +13,9 @@ import (
 )
 
 // The reads in this file let planx tell whether a task hid work from the
-// judge: changes git would not see (skip-worktree, assume-unchanged, new
-// ignored files) and changes made after the task's work was verified.
+// judge: changes git would not see (skip-worktree, assume-unchanged; new
+// ignored files are listed by IgnoredFiles, in ignored.go) and changes made
+// after the task's work was verified.
 
 // StageAgain stages every change in the work tree again (git add -A) and
 // returns the paths git restaged: after a verified task was staged, any path
@@ -57,25 +58,6 @@ func (ix Index) HiddenEntries(ctx context.Context) ([]string, error) {
 	}
 	slices.Sort(hidden)
 	return hidden, nil
-}
-
-// IgnoredFiles lists the untracked files git ignores, a wholly ignored
-// directory as one entry ending in '/', so that the list stays short where
-// builds keep their output.
-func (ix Index) IgnoredFiles(ctx context.Context) ([]string, error) {
-	out, err := ix.r.run(ctx, nil, true, "ls-files", "-z", "--others", "--ignored",
-		"--exclude-standard", "--directory", "--no-empty-directory")
-	if err != nil {
-		return nil, fmt.Errorf("list ignored files: %w", err)
-	}
-	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			paths = append(paths, p)
-		}
-	}
-	slices.Sort(paths)
-	return paths, nil
 }
 
 // ClearHidden takes the skip-worktree and assume-unchanged flags off the

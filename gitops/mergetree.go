@@ -143,16 +143,6 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 	return r.Refs().Update(ctx, "HEAD", new, old, reason)
 }
 
-// StageAllTree stages everything in the work tree (git add -A) and writes
-// the index as a tree: the whole state of a linked work tree as one id.
-func (ix Index) StageAllTree(ctx context.Context) (SHA, error) {
-	if err := ix.StageAll(ctx); err != nil {
-		return "", err
-	}
-	ix.r.stale = nil
-	return ix.writeTree(ctx)
-}
-
 // CheckoutClean puts this (linked) work tree at rev, detached, discarding
 // local changes and removing untracked files that are not ignored (ignored
 // ones, build caches, stay). Hooks are disabled, as for Worktrees.Add.

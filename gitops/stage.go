@@ -18,3 +18,16 @@ func (ix Index) Stage(ctx context.Context, paths ...string) error {
 	ix.restaged(paths...)
 	return nil
 }
+
+// Tree writes the index as a tree and returns its id.
+func (ix Index) Tree(ctx context.Context) (SHA, error) { return ix.writeTree(ctx) }
+
+// StageAllTree stages everything in the work tree (git add -A) and writes
+// the index as a tree: the whole state of a linked work tree as one id.
+func (ix Index) StageAllTree(ctx context.Context) (SHA, error) {
+	if err := ix.StageAll(ctx); err != nil {
+		return "", err
+	}
+	ix.r.stale = nil
+	return ix.writeTree(ctx)
+}

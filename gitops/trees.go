@@ -30,9 +30,6 @@ func (o Objects) TreeOf(ctx context.Context, sha SHA) (SHA, error) {
 	return SHA(strings.TrimSpace(string(out))), nil
 }
 
-// Tree writes the index as a tree and returns its id.
-func (ix Index) Tree(ctx context.Context) (SHA, error) { return ix.writeTree(ctx) }
-
 // TreeWithout returns the id git would give tree without the entries at
 // paths (repo-relative; absent ones are ignored; a directory left empty goes
 // too). It is computed in memory and not stored: it is a key naming "this tree but for these files", such as the

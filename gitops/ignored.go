@@ -3,6 +3,8 @@ package gitops
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -34,5 +36,24 @@ func (ix Index) IgnoredEntries(ctx context.Context) ([]string, error) {
 			paths = append(paths, p)
 		}
 	}
+	return paths, nil
+}
+
+// IgnoredFiles lists the untracked files git ignores, a wholly ignored
+// directory as one entry ending in '/', so that the list stays short where
+// builds keep their output.
+func (ix Index) IgnoredFiles(ctx context.Context) ([]string, error) {
+	out, err := ix.r.run(ctx, nil, true, "ls-files", "-z", "--others", "--ignored",
+		"--exclude-standard", "--directory", "--no-empty-directory")
+	if err != nil {
+		return nil, fmt.Errorf("list ignored files: %w", err)
+	}
+	var paths []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
 	return paths, nil
 }
