@@ -129,7 +129,7 @@ func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
 	}
 }
 
-func TestPinConfigOverridesLaterConfig(t *testing.T) {
+func TestPinOverridesLaterConfig(t *testing.T) {
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	r.Config().Pin("core.hooksPath", "/pinned/hooks")

@@ -14,7 +14,7 @@ import (
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
-func TestUpdateRef(t *testing.T) {
+func TestRefsUpdate(t *testing.T) {
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	one := SHA(gittest.Commit(t, dir, "one"))
@@ -80,7 +80,7 @@ func TestUpdateRef(t *testing.T) {
 	fsck(t, dir)
 }
 
-func TestResolveRef(t *testing.T) {
+func TestRefsResolve(t *testing.T) {
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	if got, err := r.Refs().Resolve(ctx, "HEAD"); got != "" || err != nil {
