@@ -85,7 +85,7 @@ func (r *runner) checkInterrupted(t planparse.TaskID) string {
 	defer r.dropWatch()
 	var bad []string
 	var meta []string
-	for _, c := range w.Guard.Changed(r.repo.Guard()) {
+	for _, c := range w.Guard.Changed(r.repo.Config().Guard()) {
 		// planx's own refs move on resume (the stop's snapshot); what runs
 		// on the user's next git command is config, hooks and info/.
 		if !strings.HasPrefix(c, ".git/refs/") && !strings.HasPrefix(c, ".git/packed-refs:") {
@@ -94,7 +94,7 @@ func (r *runner) checkInterrupted(t planparse.TaskID) string {
 	}
 	if len(meta) > 0 {
 		what := "the interrupted attempt wrote to the git directory (" + strings.Join(meta, ", ") + ")"
-		restored, err := r.repo.RestoreMeta(w.Meta)
+		restored, err := r.repo.Config().RestoreMeta(w.Meta)
 		switch {
 		case err != nil:
 			what += fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
