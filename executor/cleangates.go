@@ -51,7 +51,8 @@ const cleanGateFiles = 1000
 // chose, else for agent tasks of small repositories that hold no ignored
 // file at all: where the gates may need one (node_modules/, a local
 // config), the clean checkout would fail them for the wrong reason.
-func (r *runner) cleanGates(ctx context.Context, t *planparse.Task) bool {
+func (tu *turn) cleanGates(ctx context.Context, t *planparse.Task) bool {
+	r := tu.r
 	switch r.o.GatesIn {
 	case GatesClean:
 		return true
@@ -61,8 +62,8 @@ func (r *runner) cleanGates(ctx context.Context, t *planparse.Task) bool {
 	if r.executorFor(t) != "agent" || r.repo.Index().Entries() > cleanGateFiles {
 		return false
 	}
-	if r.watch != nil {
-		return len(r.watch.Ignored) == 0
+	if tu.watch != nil {
+		return len(tu.watch.Ignored) == 0
 	}
 	ignored, err := r.repo.Index().IgnoredFiles(ctx)
 	return err == nil && len(ignored) == 0

@@ -16,9 +16,10 @@ import (
 )
 
 // commit ticks the task in the plan, writes the log and makes the task's one
-// commit. When a hook refuses the commit the tick is undone, so the plan never
-// claims a task git does not have.
-func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool) (gitops.SHA, error) {
+// commit, its message carrying the executor's folded commits and the
+// task's warnings. When a hook refuses the commit the tick is undone, so the
+// plan never claims a task git does not have.
+func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool, folded, warnings []string) (gitops.SHA, error) {
 	if err := r.onRunBranch(t); err != nil {
 		return "", err
 	}
@@ -44,7 +45,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
-	msg := taskMessage(r, t, lt, groups)
+	msg := taskMessage(r, t, lt, groups, folded, warnings)
 	r.recordPending(t)
 	own := []string{r.planRel, r.log.Path}
 	if last && !r.porcelain {
@@ -144,7 +145,7 @@ func commitError(t *planparse.Task, err error) error {
 func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA, groups []*planparse.Task, hookWatch fileStates) {
 	r.fault("after-commit")
 	lt.Commit = string(sha)
-	r.expect, r.folded, r.warnings = sha, nil, nil
+	r.expect = sha
 	if r.done == nil {
 		r.done = map[planparse.TaskID]bool{}
 	}
@@ -270,8 +271,9 @@ func finishMessage(r *runner) string {
 }
 
 // taskMessage is the task commit's message: subject, a short description,
-// then trailers `git interpret-trailers --parse` reads.
-func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task) string {
+// the messages of the commits folded into it, then trailers `git
+// interpret-trailers --parse` reads (warnings are Planx-Warning values).
+func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task, folded, warnings []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, oneLine(t.Title, 72-len(t.ID)-2))
 	label := ""
@@ -287,7 +289,7 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 		fmt.Fprintf(&b, "; %d gate(s) passed", len(lt.Gates))
 	}
 	b.WriteString(".\n\n")
-	for _, m := range r.folded {
+	for _, m := range folded {
 		// Indented so the folded messages can never be read as this commit's trailers.
 		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", indent(m, "    "))
 	}
@@ -310,7 +312,7 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 	for _, g := range groups {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGroup, g.ID)
 	}
-	for _, w := range r.warnings {
+	for _, w := range warnings {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerWarning, w)
 	}
 	return b.String()

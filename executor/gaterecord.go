@@ -64,7 +64,6 @@ func (r *runner) cachedGates(key gitops.SHA, t *planparse.Task, sel []gates.Gate
 // the gates of lt that passed: called when a task stops after its gates
 // passed, so that a resume on the same tree runs none of them.
 func (r *runner) recordGatesPassed(ctx context.Context, t *planparse.Task, lt *execlog.Task) {
-	r.gatesPassed = false
 	if lt == nil || r.o.NoCache {
 		return
 	}
@@ -140,7 +139,6 @@ func (r *runner) recordCommit(ctx context.Context, t *planparse.Task, lt *execlo
 		r.out.warn(t.ID, "could not record the commit: "+err.Error())
 		return ""
 	}
-	r.gatesPassed = false
 	var recs []gitops.GateRecord
 	for _, g := range lt.Gates {
 		if !g.Passed {

@@ -90,11 +90,7 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
-	// Integration is serial: the task's own warnings stand in for the
-	// serial path's for the length of its message.
-	r.warnings = it.warnings
-	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
-	r.warnings = nil
+	msg := taskMessage(r, t, lt, groups, nil, it.warnings) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
 	c, err := r.repo.Objects().CommitTree(ctx, tree, msg, parent, r.sign)
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)

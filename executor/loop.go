@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
-	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/planparse"
@@ -103,18 +101,17 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	}
 	kind := r.executorFor(t)
 	lt.Executor = kind
-	r.cheapRedo = kind == "shell"
+	tu := &turn{r: r, cheapRedo: kind == "shell"}
 	guard := r.repo.Config().Guard()
-	r.meta = r.repo.Config().SnapshotMeta()
-	r.watch = nil
+	tu.meta = r.repo.Config().SnapshotMeta()
 	if already {
 		if w := r.loadWatch(t.ID); w != nil {
-			guard, r.meta, r.watch = w.Guard, w.Meta, w.Watch
+			guard, tu.meta, tu.watch = w.Guard, w.Meta, w.Watch
 		}
 	}
 	feedback := ""
 	for attempt := 1; ; attempt++ {
-		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
+		err := tu.try(ctx, t, lt, kind, attempt, feedback, already, guard, last)
 		var f *taskFailure
 		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts && !f.gaveUp {
 			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))
@@ -134,101 +131,16 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		}
 		break
 	}
-	if err := r.setPhase(PhaseCommit); err != nil {
+	if err := tu.setPhase(PhaseCommit); err != nil {
 		return "", err
 	}
-	return r.commit(ctx, t, lt, last)
-}
-
-// attempt is one try at a task: execute (unless its work is already in the
-// tree), verify, run acceptance checks and gates.
-func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string, already bool, guard gitops.Guard, last bool) error {
-	r.st.Phase = PhaseExecute
-	if already {
-		r.st.Phase = PhaseVerify
+	sha, err := r.commit(ctx, t, lt, last, tu.folded, tu.warnings)
+	if err != nil && tu.gatesPassed {
+		// Stopped after its gates passed (a commit hook refused): a resume
+		// on the same tree need not run them again.
+		r.recordGatesPassed(context.Background(), t, lt)
 	}
-	// The state must say which task runs before it runs. The log on disk
-	// shows it too for work a person may watch for a while (an agent, a
-	// manual task) and at the run's first task (so that the task's git add
-	// stages the new file); a shell task's section is otherwise written when
-	// it commits or stops, and after a crash resume rewrites the log from
-	// the state.
-	save := r.save
-	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && r.cheapRedo {
-		save = func() error { return r.st.save(r.repo) }
-	}
-	if err := save(); err != nil {
-		return err
-	}
-	r.fault("task-start")
-	if !already {
-		w, err := r.startWatch(ctx, kind)
-		if err != nil {
-			return err
-		}
-		r.watch = w
-		if kind == "agent" {
-			r.saveWatch(t.ID, guard)
-		}
-		switch kind {
-		case "shell":
-			err = r.runSteps(ctx, t, lt)
-		case "agent":
-			err = r.runAgent(ctx, t, lt, n, feedback)
-		case "manual":
-			return ErrManual
-		case "gates":
-			// Nothing to execute: verify and the gates below are the task.
-		default:
-			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
-		}
-		r.reapDetached(t)
-		r.checkIgnored(t)
-		if err != nil {
-			return err
-		}
-		if err := r.setPhase(PhaseVerify); err != nil {
-			return err
-		}
-		r.fault("after-steps")
-	}
-	files, err := r.verify(ctx, t, guard)
-	if kind == "agent" && ctx.Err() == nil {
-		// Judged: a later resume of this task is of work planx has seen.
-		r.dropWatch()
-	}
-	var f *taskFailure
-	if errors.As(err, &f) && f.tail == "" && len(lt.Commands) > 0 {
-		// What the executor said next to what git shows: the claim and the evidence.
-		last := lt.Commands[len(lt.Commands)-1]
-		f.tail = fmt.Sprintf("(output of %s)\n%s", last.Name, last.Tail)
-	}
-	if err != nil {
-		return err
-	}
-	lt.Files = files
-	r.fault("after-verify")
-	if err := r.setPhase(PhaseGates); err != nil {
-		return err
-	}
-	// A checkpoint runs every gate, the final ones included.
-	if err := r.runGates(ctx, t, lt, last || kind == "gates", already); err != nil {
-		return err
-	}
-	r.fault("after-gates")
-	return nil
-}
-
-// setPhase records how far the attempt got. Only agent and manual work is
-// worth saving a phase for: after a crash a shell task's steps simply run
-// again from a clean slate (the phase stays "execute"), which costs less than
-// an fsynced state write at every phase of every task.
-func (r *runner) setPhase(p string) error {
-	if r.st.Phase == PhaseExecute && r.cheapRedo {
-		return nil
-	}
-	r.st.Phase = p
-	return r.st.save(r.repo)
+	return sha, err
 }
 
 // executorFor picks how a task is executed: its own Executor field, else
@@ -269,103 +181,6 @@ func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
 	return d
 }
 
-// runGates runs the task's acceptance checks and gates. reuse (the work was
-// already in the tree: a resume) first looks for gates that passed on this
-// very tree before; a first attempt does not pay for the lookup.
-func (r *runner) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last, reuse bool) error {
-	r.gatesPassed = false
-	// Acceptance criteria written as commands are checks like gates, run
-	// first: they are the task's own definition of done.
-	sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, last)...)
-	// The results are this attempt's: a resume that selects no gate must
-	// not commit the gate results of the attempt before it.
-	lt.Gates = lt.Gates[:0]
-	if len(sel) == 0 {
-		if r.executorFor(t) == "gates" {
-			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
-			r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
-			r.out.warn(t.ID, msg)
-		}
-		return nil
-	}
-	defer r.faultSoon("during-gate", 100*time.Millisecond)()
-	// Fixers (fix: true) run first, one by one, each change they make is
-	// staged and recorded; the checks then judge the result. Nothing else
-	// may change the tree the checks passed on (see checkSettled).
-	var checks []gates.Gate
-	for _, g := range sel {
-		if !g.Fix {
-			checks = append(checks, g)
-			continue
-		}
-		if err := r.runGateSet(ctx, t, lt, r.repo.Root, "", []gates.Gate{g}); err != nil {
-			return err
-		}
-		if err := r.recordFix(ctx, t, lt); err != nil {
-			return err
-		}
-	}
-	// A check that passed on this very tree before (a resume after a commit
-	// hook refused) is not run again.
-	var key gitops.SHA
-	if reuse {
-		key = r.gateKey(ctx)
-	}
-	cached := r.cachedGates(key, t, checks)
-	var torun []gates.Gate
-	for _, g := range checks {
-		if rec, ok := cached[g.Name]; ok {
-			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
-			r.out.println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
-			continue
-		}
-		torun = append(torun, g)
-	}
-	dir := r.repo.Root
-	if len(torun) > 0 && r.cleanGates(ctx, t) {
-		wt, remove, err := r.cleanTree(ctx, t)
-		if err != nil {
-			return err
-		}
-		defer remove()
-		dir = wt
-	}
-	if err := r.runGateSet(ctx, t, lt, dir, key, torun); err != nil {
-		return err
-	}
-	if err := r.checkSettled(ctx, t); err != nil {
-		return err
-	}
-	r.gatesPassed = true
-	return nil
-}
-
-// runGateSet runs gates, records their results (in the log, and by tree
-// when key names the tree they judge) and fails the task on the first that
-// did not pass.
-func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate) error {
-	if len(sel) == 0 {
-		return nil
-	}
-	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: dir, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
-		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
-	})
-	r.childDone()
-	if err != nil {
-		return err
-	}
-	r.recordGated(key, t, sel, results)
-	over := r.overridden()
-	for _, g := range results {
-		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
-			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath,
-			TimedOut: g.TimedOut, Overridden: over[g.Name]})
-		r.out.gate(t.ID, g)
-	}
-	return gateFailure(results)
-}
-
 // logTask returns the log's entry for t, adding it on first use.
 func (r *runner) logTask(t *planparse.Task) *execlog.Task {
 	if lt := r.log.TaskByID(string(t.ID)); lt != nil {
@@ -399,11 +214,6 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	r.log.Status = status
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, what))
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
-	if r.gatesPassed {
-		// Stopped after its gates passed (a commit hook refused): a resume
-		// on the same tree need not run them again.
-		r.recordGatesPassed(context.Background(), t, r.log.TaskByID(string(t.ID)))
-	}
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
 	snapErr := r.recordStop(context.Background(), t.ID, string(status))

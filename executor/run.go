@@ -44,24 +44,15 @@ type runner struct {
 	dirty      []string // paths dirty before the next task starts (clean after a commit)
 	head       gitops.Head
 	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
-	folded     []string   // messages of commits an executor made, for the task commit
-	foldedTip  gitops.SHA // the executor's last commit, kept in a ref once verify checked .git
-	warnings   []string   // Planx-Warning values of the task being committed
-	// gatesPassed: the current attempt's gates all passed and its commit
-	// is not made yet (gaterecord.go).
-	gatesPassed bool
 	commitPath
-	cheapRedo bool // the current task is redone, not resumed, after a crash
 	// pinChecked is the plan's last text checkPinned found to hold the
 	// run's tasks unchanged (ticks aside).
 	pinChecked []byte
 	ignored    []string // ignored entries that existed when the run (or resume) started
 
-	reaper     bool                 // planx is the subreaper of detached descendants
-	reaperNote string               // what happens to them, for the log's preflight
-	meta       *gitops.MetaSnapshot // the git directory's config, hooks and info/ before the task
-	watch      *watch               // what the executor could change unseen; nil on resume
-	pool       *slots               // work trees of parallel waves (--jobs > 1)
+	reaper     bool   // planx is the subreaper of detached descendants
+	reaperNote string // what happens to them, for the log's preflight
+	pool       *slots // work trees of parallel waves (--jobs > 1)
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.

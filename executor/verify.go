@@ -19,23 +19,24 @@ import (
 // folded into the task), .git/ was not written, something changed (unless
 // the task is a checkpoint), and the declared files exist, or are gone when
 // declared deleted, and were touched. It returns the changed paths.
-func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
-	r.warnings = nil
-	if err := r.foldCommits(ctx, t); err != nil {
+func (tu *turn) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
+	r := tu.r
+	tu.warnings = nil
+	if err := tu.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
 	if changed := guard.Changed(r.repo.Config().Guard()); len(changed) > 0 {
-		return nil, r.gitDirWritten(changed)
+		return nil, tu.gitDirWritten(changed)
 	}
-	if r.foldedTip != "" {
+	if tu.foldedTip != "" {
 		keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
-		if err := r.repo.Refs().Update(ctx, keep, r.foldedTip, "", "planx: commits folded into a task"); err != nil {
+		if err := r.repo.Refs().Update(ctx, keep, tu.foldedTip, "", "planx: commits folded into a task"); err != nil {
 			return nil, err
 		}
-		r.foldedTip = ""
+		tu.foldedTip = ""
 	}
 	kind := r.executorFor(t)
-	if err := r.checkHiding(ctx, t, kind, r.watch); err != nil {
+	if err := tu.checkHiding(ctx, t, kind, tu.watch); err != nil {
 		return nil, err
 	}
 	// One scan of the work tree per task: stage everything (every ignore
@@ -64,14 +65,15 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	if err := r.checkTaskSecrets(t, kind, files); err != nil {
 		return nil, err
 	}
-	if err := r.checkDeclared(t, files); err != nil {
+	if err := tu.checkDeclared(t, files); err != nil {
 		return nil, err
 	}
 	return files, nil
 }
 
 // checkDeclared compares the changed files with the task's declared ones.
-func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
+func (tu *turn) checkDeclared(t *planparse.Task, files []string) error {
+	r := tu.r
 	problems, err := declaredProblems(r.repo.Root, t, files)
 	if err != nil {
 		return err
@@ -99,7 +101,7 @@ func (r *runner) checkDeclared(t *planparse.Task, files []string) error {
 	is.Resolution = "allowed: --strict-files not set"
 	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
-	r.warnings = append(r.warnings, "outside-declared="+strings.Join(outside, ","))
+	tu.warnings = append(tu.warnings, "outside-declared="+strings.Join(outside, ","))
 	return nil
 }
 
@@ -143,7 +145,8 @@ func touched(declared string, files []string) bool {
 // foldCommits turns commits the executor made on its own into staged changes
 // of the task, keeping their messages for the task commit's body. A branch
 // switch or a rewrite of history planx had fails the task.
-func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
+func (tu *turn) foldCommits(ctx context.Context, t *planparse.Task) error {
+	r := tu.r
 	head, err := r.repo.HeadNow()
 	if err != nil {
 		return err
@@ -176,19 +179,19 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 	// The ref is written after the check of the git directory (verify):
 	// planx's own write must not read as the task's.
 	keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
-	r.foldedTip = head.SHA
+	tu.foldedTip = head.SHA
 	if err := r.repo.ResetSoft(ctx, r.expect); err != nil {
 		return err
 	}
 	var authors []string
 	for i := len(own) - 1; i >= 0; i-- {
-		r.folded = append(r.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body+"\n\n(author: "+own[i].Author+")"))
+		tu.folded = append(tu.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body+"\n\n(author: "+own[i].Author+")"))
 		if !slices.Contains(authors, own[i].Author) {
 			authors = append(authors, own[i].Author)
 		}
 	}
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (by %s; kept at %s)", len(own), strings.Join(authors, ", "), keep)
-	r.warnings = append(r.warnings, fmt.Sprintf("folded-commits=%d", len(own)))
+	tu.warnings = append(tu.warnings, fmt.Sprintf("folded-commits=%d", len(own)))
 	is := r.issue(t.ID, msg)
 	is.Resolution = "fixed: folded"
 	r.log.Issues = append(r.log.Issues, is)

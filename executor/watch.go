@@ -48,7 +48,8 @@ func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
 // git or changed the environment the judge runs in. w is nil when the
 // task's work was done before this planx started (resume): then only what
 // git itself records can be checked.
-func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string, w *watch) error {
+func (tu *turn) checkHiding(ctx context.Context, t *planparse.Task, kind string, w *watch) error {
+	r := tu.r
 	var bad []string
 	if w != nil && !w.resumed {
 		if now, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path)); sha256.Sum256(now) != w.Log {
@@ -146,12 +147,12 @@ func (r *runner) hiddenBaseline(ctx context.Context) error {
 // and undoes the writes from the snapshot taken before the task: a task
 // must never leave a hook or a config behind for the user's next git
 // command.
-func (r *runner) gitDirWritten(changed []string) error {
+func (tu *turn) gitDirWritten(changed []string) error {
 	what := "the task wrote to the git directory (" + strings.Join(changed, ", ") + "); .git/ is never a task's output"
-	if r.meta == nil {
+	if tu.meta == nil {
 		return &taskFailure{what: what + ": restore it by hand"}
 	}
-	restored, err := r.repo.Config().RestoreMeta(r.meta)
+	restored, err := tu.r.repo.Config().RestoreMeta(tu.meta)
 	switch {
 	case err != nil:
 		what += fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)

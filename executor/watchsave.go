@@ -36,12 +36,12 @@ func watchPath(repo *gitops.Repo, runID string) string {
 // saveWatch keeps what was noted before the attempt of t. A failure to
 // save is not the task's: the attempt goes on, and a resume judges it with
 // what git records, as before.
-func (r *runner) saveWatch(t planparse.TaskID, guard gitops.Guard) {
-	b, err := json.Marshal(savedWatch{Task: t, Guard: guard, Meta: r.meta, Watch: r.watch})
+func (tu *turn) saveWatch(t planparse.TaskID, guard gitops.Guard) {
+	b, err := json.Marshal(savedWatch{Task: t, Guard: guard, Meta: tu.meta, Watch: tu.watch})
 	if err != nil {
 		return
 	}
-	p := watchPath(r.repo, r.st.RunID)
+	p := watchPath(tu.r.repo, tu.r.st.RunID)
 	tmp := p + ".tmp"
 	if os.MkdirAll(filepath.Dir(p), 0o755) == nil && os.WriteFile(tmp, b, 0o600) == nil {
 		_ = os.Rename(tmp, p)

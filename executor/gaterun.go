@@ -1,0 +1,109 @@
+package executor
+
+import (
+	"context"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// runGates runs the task's acceptance checks and gates. reuse (the work was
+// already in the tree: a resume) first looks for gates that passed on this
+// very tree before; a first attempt does not pay for the lookup.
+func (tu *turn) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last, reuse bool) error {
+	r := tu.r
+	tu.gatesPassed = false
+	// Acceptance criteria written as commands are checks like gates, run
+	// first: they are the task's own definition of done.
+	sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, last)...)
+	// The results are this attempt's: a resume that selects no gate must
+	// not commit the gate results of the attempt before it.
+	lt.Gates = lt.Gates[:0]
+	if len(sel) == 0 {
+		if r.executorFor(t) == "gates" {
+			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
+			r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+			r.out.warn(t.ID, msg)
+		}
+		return nil
+	}
+	defer r.faultSoon("during-gate", 100*time.Millisecond)()
+	// Fixers (fix: true) run first, one by one, each change they make is
+	// staged and recorded; the checks then judge the result. Nothing else
+	// may change the tree the checks passed on (see checkSettled).
+	var checks []gates.Gate
+	for _, g := range sel {
+		if !g.Fix {
+			checks = append(checks, g)
+			continue
+		}
+		if err := r.runGateSet(ctx, t, lt, r.repo.Root, "", []gates.Gate{g}); err != nil {
+			return err
+		}
+		if err := r.recordFix(ctx, t, lt); err != nil {
+			return err
+		}
+	}
+	// A check that passed on this very tree before (a resume after a commit
+	// hook refused) is not run again.
+	var key gitops.SHA
+	if reuse {
+		key = r.gateKey(ctx)
+	}
+	cached := r.cachedGates(key, t, checks)
+	var torun []gates.Gate
+	for _, g := range checks {
+		if rec, ok := cached[g.Name]; ok {
+			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
+			r.out.println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
+			continue
+		}
+		torun = append(torun, g)
+	}
+	dir := r.repo.Root
+	if len(torun) > 0 && tu.cleanGates(ctx, t) {
+		wt, remove, err := r.cleanTree(ctx, t)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		dir = wt
+	}
+	if err := r.runGateSet(ctx, t, lt, dir, key, torun); err != nil {
+		return err
+	}
+	if err := r.checkSettled(ctx, t); err != nil {
+		return err
+	}
+	tu.gatesPassed = true
+	return nil
+}
+
+// runGateSet runs gates, records their results (in the log, and by tree
+// when key names the tree they judge) and fails the task on the first that
+// did not pass.
+func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate) error {
+	if len(sel) == 0 {
+		return nil
+	}
+	results, err := gates.Run(ctx, sel, gates.RunOptions{
+		Dir: dir, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
+		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
+	})
+	r.childDone()
+	if err != nil {
+		return err
+	}
+	r.recordGated(key, t, sel, results)
+	over := r.overridden()
+	for _, g := range results {
+		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
+			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath,
+			TimedOut: g.TimedOut, Overridden: over[g.Name]})
+		r.out.gate(t.ID, g)
+	}
+	return gateFailure(results)
+}

@@ -1,0 +1,125 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// turn is one task's go on the serial path, from its start to its commit or
+// stop, retries included: what planx noted before the executor ran, to
+// judge it afterwards, and what verify found that the task's commit
+// carries. Its methods are the execute, verify and gate phases; the commit
+// and the run's bookkeeping are the runner's.
+type turn struct {
+	r *runner
+	// cheapRedo: the task is redone, not resumed, after a crash (a shell
+	// task), so its phases are not saved.
+	cheapRedo bool
+	meta      *gitops.MetaSnapshot // the git directory's config, hooks and info/ before the task
+	watch     *watch               // what the executor could change unseen; nil on resume
+	folded    []string             // messages of commits an executor made, for the task commit
+	foldedTip gitops.SHA           // the executor's last commit, kept in a ref once verify checked .git
+	warnings  []string             // Planx-Warning values of the task being committed
+	// gatesPassed: the last attempt's gates all passed and its commit
+	// is not made yet.
+	gatesPassed bool
+}
+
+// try is one attempt at the task: execute (unless its work is already in the
+// tree), verify, run acceptance checks and gates.
+func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string, already bool, guard gitops.Guard, last bool) error {
+	r := tu.r
+	r.st.Phase = PhaseExecute
+	if already {
+		r.st.Phase = PhaseVerify
+	}
+	// The state must say which task runs before it runs. The log on disk
+	// shows it too for work a person may watch for a while (an agent, a
+	// manual task) and at the run's first task (so that the task's git add
+	// stages the new file); a shell task's section is otherwise written when
+	// it commits or stops, and after a crash resume rewrites the log from
+	// the state.
+	save := r.save
+	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
+		save = func() error { return r.st.save(r.repo) }
+	}
+	if err := save(); err != nil {
+		return err
+	}
+	r.fault("task-start")
+	if !already {
+		w, err := r.startWatch(ctx, kind)
+		if err != nil {
+			return err
+		}
+		tu.watch = w
+		if kind == "agent" {
+			tu.saveWatch(t.ID, guard)
+		}
+		switch kind {
+		case "shell":
+			err = r.runSteps(ctx, t, lt)
+		case "agent":
+			err = r.runAgent(ctx, t, lt, n, feedback)
+		case "manual":
+			return ErrManual
+		case "gates":
+			// Nothing to execute: verify and the gates below are the task.
+		default:
+			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
+		}
+		r.reapDetached(t)
+		r.checkIgnored(t)
+		if err != nil {
+			return err
+		}
+		if err := tu.setPhase(PhaseVerify); err != nil {
+			return err
+		}
+		r.fault("after-steps")
+	}
+	files, err := tu.verify(ctx, t, guard)
+	if kind == "agent" && ctx.Err() == nil {
+		// Judged: a later resume of this task is of work planx has seen.
+		r.dropWatch()
+	}
+	var f *taskFailure
+	if errors.As(err, &f) && f.tail == "" && len(lt.Commands) > 0 {
+		// What the executor said next to what git shows: the claim and the evidence.
+		last := lt.Commands[len(lt.Commands)-1]
+		f.tail = fmt.Sprintf("(output of %s)\n%s", last.Name, last.Tail)
+	}
+	if err != nil {
+		return err
+	}
+	lt.Files = files
+	r.fault("after-verify")
+	if err := tu.setPhase(PhaseGates); err != nil {
+		return err
+	}
+	// A checkpoint runs every gate, the final ones included.
+	if err := tu.runGates(ctx, t, lt, last || kind == "gates", already); err != nil {
+		return err
+	}
+	r.fault("after-gates")
+	return nil
+}
+
+// setPhase records how far the attempt got. Only agent and manual work is
+// worth saving a phase for: after a crash a shell task's steps simply run
+// again from a clean slate (the phase stays "execute"), which costs less than
+// an fsynced state write at every phase of every task.
+func (tu *turn) setPhase(p string) error {
+	r := tu.r
+	if r.st.Phase == PhaseExecute && tu.cheapRedo {
+		return nil
+	}
+	r.st.Phase = p
+	return r.st.save(r.repo)
+}
