@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -152,12 +153,18 @@ func (tu *turn) gitDirWritten(changed []string) error {
 	if tu.meta == nil {
 		return &taskFailure{what: what + ": restore it by hand"}
 	}
-	restored, err := tu.r.repo.Config().RestoreMeta(tu.meta)
+	return &taskFailure{what: what + tu.r.undoGitDir(tu.meta)}
+}
+
+// undoGitDir restores the git directory's files from snap and says how it
+// went, as a clause to append to what found the writes.
+func (r *runner) undoGitDir(snap *gitops.MetaSnapshot) string {
+	restored, err := r.repo.Config().RestoreMeta(snap)
 	switch {
 	case err != nil:
-		what += fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
+		return fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
 	case len(restored) > 0:
-		what += "; planx undid it from its snapshot: " + strings.Join(restored, ", ")
+		return "; planx undid it from its snapshot: " + strings.Join(restored, ", ")
 	}
-	return &taskFailure{what: what}
+	return ""
 }
