@@ -58,7 +58,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 		return nil, errNoRun
 	}
 	r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath, out: newProgress(ro.Output)}
-	r.cleanOrphans()
+	r.pids().cleanOrphans(r.out)
 	if what := r.checkInterrupted(st.Current); what != "" {
 		r.out.warn(st.Current, what)
 	}

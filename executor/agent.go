@@ -61,7 +61,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		Timeout:    timeout,
 		OutputPath: filepath.Join(dir, fmt.Sprintf("%s-agent-%d.log", t.ID, attempt)),
 		Live:       r.out.live(),
-		Started:    r.childStarted,
+		Started:    r.pids().childStarted,
 	}
 	// The prompt never goes on the command line: a long task would exceed
 	// the kernel's limit for one argument.
@@ -80,7 +80,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	disarm := r.faultSoon("during-step", 150*time.Millisecond)
 	res, err := proc.Run(ctx, spec)
 	disarm()
-	r.childDone()
+	r.pids().childDone()
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 	r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)

@@ -113,10 +113,10 @@ func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, 
 		}
 		r.fault("after-stage")
 		disarm := r.faultSoon("during-commit", 50*time.Millisecond)
-		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.gitStarted,
+		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.pids().gitStarted,
 			Include: own, Parent: r.expect})
 		disarm()
-		r.gitDone()
+		r.pids().gitDone()
 	case last:
 		// commit staged planx's own files already.
 		r.fault("after-stage")

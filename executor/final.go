@@ -28,9 +28,9 @@ func (r *runner) finalGates(ctx context.Context) error {
 	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.env(&planparse.Task{ID: finalTask}), OutDir: runDir(r.repo, r.st.RunID),
-		Task: finalTask, Live: r.out.live(), Started: r.childStarted,
+		Task: finalTask, Live: r.out.live(), Started: r.pids().childStarted,
 	})
-	r.childDone()
+	r.pids().childDone()
 	for _, g := range results {
 		r.out.gate(finalTask, g)
 	}

@@ -91,9 +91,9 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: dir, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
-		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.childStarted,
+		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.pids().childStarted,
 	})
-	r.childDone()
+	r.pids().childDone()
 	if err != nil {
 		return err
 	}

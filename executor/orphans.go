@@ -18,20 +18,26 @@ import (
 // orphaned git commit (killing git mid-commit could leave a ref lock; letting
 // it finish is safe, and resume then finds the commit in the history).
 
-func (r *runner) childFile() string { return filepath.Join(r.repo.PlanxDir(), "child.pid") }
-func (r *runner) gitFile() string   { return filepath.Join(r.repo.PlanxDir(), "git-commit.pid") }
+// pidFiles are those files, in the directory of planx's run state.
+type pidFiles struct{ dir string }
+
+// pids are the run's pid files (not a dry run's: it starts nothing).
+func (r *runner) pids() pidFiles { return pidFiles{dir: r.repo.PlanxDir()} }
+
+func (p pidFiles) childFile() string { return filepath.Join(p.dir, "child.pid") }
+func (p pidFiles) gitFile() string   { return filepath.Join(p.dir, "git-commit.pid") }
 
 // childStarted records a step's, gate's or agent's process group before it
 // does any work.
-func (r *runner) childStarted(pgid int) { writePid(r.childFile(), pgid) }
+func (p pidFiles) childStarted(pgid int) { writePid(p.childFile(), pgid) }
 
 // childDone forgets it once it has exited, so a reused pid is never killed.
 // The file is emptied, not removed: rewriting a file is cheaper than
 // creating one, and this happens for every step and every commit.
-func (r *runner) childDone() { forgetPid(r.childFile()) }
+func (p pidFiles) childDone() { forgetPid(p.childFile()) }
 
-func (r *runner) gitStarted(pgid int) { writePid(r.gitFile(), pgid) }
-func (r *runner) gitDone()            { forgetPid(r.gitFile()) }
+func (p pidFiles) gitStarted(pgid int) { writePid(p.gitFile(), pgid) }
+func (p pidFiles) gitDone()            { forgetPid(p.gitFile()) }
 
 func forgetPid(path string) {
 	if err := os.Truncate(path, 0); err != nil && !os.IsNotExist(err) {
@@ -61,20 +67,20 @@ func readPid(path string) (pid int, start uint64) {
 }
 
 // cleanOrphans runs under the lock, before a resumed run touches anything.
-func (r *runner) cleanOrphans() {
-	if pg, start := readPid(r.childFile()); pg != 0 {
+func (p pidFiles) cleanOrphans(out *progress) {
+	if pg, start := readPid(p.childFile()); pg != 0 {
 		if proc.OrphanGroup(pg, start) {
 			proc.KillGroup(pg)
 		}
-		r.childDone()
+		p.childDone()
 	}
-	if pg, start := readPid(r.gitFile()); pg != 0 {
+	if pg, start := readPid(p.gitFile()); pg != 0 {
 		for i := 0; proc.OrphanGroup(pg, start); i++ {
 			if i == 0 {
-				r.out.println("planx: waiting for the git commit (pid %d) the stopped planx left running", pg)
+				out.println("planx: waiting for the git commit (pid %d) the stopped planx left running", pg)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		r.gitDone()
+		p.gitDone()
 	}
 }

@@ -37,10 +37,10 @@ func TestCleanOrphansChecksStartTime(t *testing.T) {
 	if err := os.MkdirAll(repo.PlanxDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(r.childFile(), []byte(fmt.Sprintf("%d %d", pid, start+1)), 0o644); err != nil {
+	if err := os.WriteFile(r.pids().childFile(), []byte(fmt.Sprintf("%d %d", pid, start+1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.cleanOrphans()
+	r.pids().cleanOrphans(r.out)
 	select {
 	case err := <-exited:
 		t.Fatalf("a process with another start time was killed: %v", err)
@@ -48,14 +48,14 @@ func TestCleanOrphansChecksStartTime(t *testing.T) {
 	}
 
 	// The record planx itself writes: the orphan is killed.
-	r.childStarted(pid)
-	r.cleanOrphans()
+	r.pids().childStarted(pid)
+	r.pids().cleanOrphans(r.out)
 	select {
 	case <-exited:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the orphaned step group was not killed")
 	}
-	if p, _ := readPid(r.childFile()); p != 0 {
+	if p, _ := readPid(r.pids().childFile()); p != 0 {
 		t.Fatalf("child record not cleared: %d", p)
 	}
 }

@@ -50,7 +50,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	r.st, r.log = st, st.Log
-	r.cleanOrphans()
+	r.pids().cleanOrphans(r.out)
 	r.noteIgnored(ctx)
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err

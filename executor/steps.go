@@ -28,10 +28,10 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 			Timeout:    r.stepTimeout(start),
 			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
 			Live:       r.out.live(),
-			Started:    r.childStarted,
+			Started:    r.pids().childStarted,
 		})
 		disarm()
-		r.childDone()
+		r.pids().childDone()
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
 			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
