@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -51,9 +52,9 @@ func (tu *turn) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	// hook refused) is not run again.
 	var key gitops.SHA
 	if reuse {
-		key = r.gateKey(ctx)
+		key = r.book().gateKey(ctx)
 	}
-	cached := r.cachedGates(key, t, checks)
+	cached := r.book().cachedGates(key, t, checks)
 	var torun []gates.Gate
 	for _, g := range checks {
 		if rec, ok := cached[g.Name]; ok {
@@ -97,7 +98,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	if err != nil {
 		return err
 	}
-	r.recordGated(key, t, sel, results)
+	r.book().recordGated(key, t, sel, results)
 	over := r.overridden()
 	for _, g := range results {
 		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
@@ -106,4 +107,24 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 		r.out.gate(t.ID, g)
 	}
 	return gateFailure(results)
+}
+
+// overridden reports which gates a --gate flag replaced: the config or the
+// plan defines one of that name. Their trailers say so (`test=pass 12ms
+// overridden`), so verify can tell a gate weakened on the command line.
+func (r *runner) overridden() map[string]bool {
+	out := map[string]bool{}
+	defined := map[string]bool{}
+	for _, g := range r.cfg.Gates {
+		defined[g.Name] = true
+	}
+	for _, d := range r.plan.Gates {
+		defined[strings.TrimSpace(d.Name)] = true
+	}
+	for _, f := range r.o.Gates {
+		if g, err := gates.ParseFlag(f); err == nil && defined[g.Name] {
+			out[g.Name] = true
+		}
+	}
+	return out
 }

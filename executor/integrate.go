@@ -369,7 +369,7 @@ func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitop
 	var recs []gitops.GateRecord
 	for _, g := range gs {
 		if g.Passed {
-			recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: r.commandHash(t, r.gateDef(g)),
+			recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: r.book().commandHash(t, r.book().gateDef(g)),
 				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: r.o.now()})
 		}
 	}
