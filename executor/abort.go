@@ -59,7 +59,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath, out: newProgress(ro.Output)}
 	r.pids().cleanOrphans(r.out)
-	if what := r.checkInterrupted(st.Current); what != "" {
+	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
 		r.out.warn(st.Current, what)
 	}
 	head, err := repo.Head(ctx)

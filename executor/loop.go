@@ -105,7 +105,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	guard := r.repo.Config().Guard()
 	tu.meta = r.repo.Config().SnapshotMeta()
 	if already {
-		if w := r.loadWatch(t.ID); w != nil {
+		if w := r.watchFile().load(t.ID); w != nil {
 			guard, tu.meta, tu.watch = w.Guard, w.Meta, w.Watch
 		}
 	}

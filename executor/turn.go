@@ -54,13 +54,12 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 	}
 	r.fault("task-start")
 	if !already {
-		w, err := r.startWatch(ctx, kind)
+		err := tu.startWatch(ctx, kind)
 		if err != nil {
 			return err
 		}
-		tu.watch = w
 		if kind == "agent" {
-			tu.saveWatch(t.ID, guard)
+			r.watchFile().save(savedWatch{Task: t.ID, Guard: guard, Meta: tu.meta, Watch: tu.watch})
 		}
 		switch kind {
 		case "shell":
@@ -87,7 +86,7 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 	files, err := tu.verify(ctx, t, guard)
 	if kind == "agent" && ctx.Err() == nil {
 		// Judged: a later resume of this task is of work planx has seen.
-		r.dropWatch()
+		r.watchFile().drop()
 	}
 	var f *taskFailure
 	if errors.As(err, &f) && f.tail == "" && len(lt.Commands) > 0 {

@@ -29,20 +29,21 @@ type watch struct {
 }
 
 // startWatch is taken before the executor runs.
-func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
+func (tu *turn) startWatch(ctx context.Context, kind string) error {
+	r := tu.r
 	w := &watch{}
 	b, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path))
 	w.Log = sha256.Sum256(b)
-	if kind != "agent" {
-		return w, nil
+	if kind == "agent" {
+		var err error
+		if w.Ignored, err = r.repo.Index().IgnoredFiles(ctx); err != nil {
+			return err
+		}
+		w.Path = os.Getenv("PATH")
+		w.Environ = takeEnvironPrint(w.Path)
 	}
-	var err error
-	if w.Ignored, err = r.repo.Index().IgnoredFiles(ctx); err != nil {
-		return nil, err
-	}
-	w.Path = os.Getenv("PATH")
-	w.Environ = takeEnvironPrint(w.Path)
-	return w, nil
+	tu.watch = w
+	return nil
 }
 
 // checkHiding fails an agent task (warns for others) that hid changes from
@@ -153,13 +154,13 @@ func (tu *turn) gitDirWritten(changed []string) error {
 	if tu.meta == nil {
 		return &taskFailure{what: what + ": restore it by hand"}
 	}
-	return &taskFailure{what: what + tu.r.undoGitDir(tu.meta)}
+	return &taskFailure{what: what + undoGitDir(tu.r.repo, tu.meta)}
 }
 
 // undoGitDir restores the git directory's files from snap and says how it
 // went, as a clause to append to what found the writes.
-func (r *runner) undoGitDir(snap *gitops.MetaSnapshot) string {
-	restored, err := r.repo.Config().RestoreMeta(snap)
+func undoGitDir(repo *gitops.Repo, snap *gitops.MetaSnapshot) string {
+	restored, err := repo.Config().RestoreMeta(snap)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)

@@ -28,29 +28,36 @@ type savedWatch struct {
 	Watch *watch               `json:"watch"`
 }
 
-func watchPath(repo *gitops.Repo, runID string) string {
-	return filepath.Join(runDir(repo, runID), "watch.json")
+// watchFile is where the run keeps the watch of the agent attempt in
+// flight, next to its state.
+type watchFile struct {
+	repo *gitops.Repo
+	path string
 }
 
-// saveWatch keeps what was noted before the attempt of t. A failure to
-// save is not the task's: the attempt goes on, and a resume judges it with
-// what git records, as before.
-func (tu *turn) saveWatch(t planparse.TaskID, guard gitops.Guard) {
-	b, err := json.Marshal(savedWatch{Task: t, Guard: guard, Meta: tu.meta, Watch: tu.watch})
+func (r *runner) watchFile() watchFile {
+	return watchFile{repo: r.repo, path: filepath.Join(runDir(r.repo, r.st.RunID), "watch.json")}
+}
+
+// save keeps what was noted before an attempt. A failure to save is not
+// the task's: the attempt goes on, and a resume judges it with what git
+// records, as before.
+func (f watchFile) save(w savedWatch) {
+	b, err := json.Marshal(w)
 	if err != nil {
 		return
 	}
-	p := watchPath(tu.r.repo, tu.r.st.RunID)
+	p := f.path
 	tmp := p + ".tmp"
 	if os.MkdirAll(filepath.Dir(p), 0o755) == nil && os.WriteFile(tmp, b, 0o600) == nil {
 		_ = os.Rename(tmp, p)
 	}
 }
 
-// loadWatch returns what was noted before the interrupted attempt of t,
-// nil when nothing was (or it is for another task, or unreadable).
-func (r *runner) loadWatch(t planparse.TaskID) *savedWatch {
-	b, err := os.ReadFile(watchPath(r.repo, r.st.RunID))
+// load returns what was noted before the interrupted attempt of t, nil
+// when nothing was (or it is for another task, or unreadable).
+func (f watchFile) load(t planparse.TaskID) *savedWatch {
+	b, err := os.ReadFile(f.path)
 	if err != nil {
 		return nil
 	}
@@ -64,9 +71,9 @@ func (r *runner) loadWatch(t planparse.TaskID) *savedWatch {
 	return &w
 }
 
-// dropWatch removes the saved watch once its attempt is judged.
-func (r *runner) dropWatch() {
-	_ = os.Remove(watchPath(r.repo, r.st.RunID))
+// drop removes the saved watch once its attempt is judged.
+func (f watchFile) drop() {
+	_ = os.Remove(f.path)
 }
 
 // checkInterrupted judges what an agent attempt of t that planx did not see
@@ -76,15 +83,15 @@ func (r *runner) dropWatch() {
 // PATH or test runners' config are named (they are outside the repository:
 // the user undoes them). It returns what it found, "" for nothing, and
 // forgets the saved watch: the attempt is judged.
-func (r *runner) checkInterrupted(t planparse.TaskID) string {
-	w := r.loadWatch(t)
+func (f watchFile) checkInterrupted(t planparse.TaskID) string {
+	w := f.load(t)
 	if w == nil {
 		return ""
 	}
-	defer r.dropWatch()
+	defer f.drop()
 	var bad []string
 	var meta []string
-	for _, c := range w.Guard.Changed(r.repo.Config().Guard()) {
+	for _, c := range w.Guard.Changed(f.repo.Config().Guard()) {
 		// planx's own refs move on resume (the stop's snapshot); what runs
 		// on the user's next git command is config, hooks and info/.
 		if !strings.HasPrefix(c, ".git/refs/") && !strings.HasPrefix(c, ".git/packed-refs:") {
@@ -92,7 +99,7 @@ func (r *runner) checkInterrupted(t planparse.TaskID) string {
 		}
 	}
 	if len(meta) > 0 {
-		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+r.undoGitDir(w.Meta))
+		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+undoGitDir(f.repo, w.Meta))
 	}
 	if ch := w.Watch.Environ.changed(takeEnvironPrint(w.Watch.Path)); len(ch) > 0 {
 		bad = append(bad, "the interrupted attempt changed the environment the gates and hooks run in ("+strings.Join(ch, ", ")+"): undo what is not yours before you resume")
