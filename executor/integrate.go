@@ -131,7 +131,7 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 	if err != nil {
 		return 0, err
 	}
-	ref := "refs/planx/runs/" + r.st.RunID + "/wave"
+	ref := waveRef(r.st.RunID)
 	if err := r.repo.UpdateRef(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
 		return 0, err
 	}
