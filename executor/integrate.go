@@ -56,6 +56,10 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 		}
 		final := last && i == len(its)-1 && !anyFailed
 		c, p, err := r.stageCommit(ctx, it, merged, tip, plan, number, base, final)
+		if errors.As(err, &it.fail) {
+			anyFailed = true // a commit hook refused it: as a conflict
+			continue
+		}
 		if err != nil {
 			return r.stopTask(ctx, it.t, err, res)
 		}
@@ -81,6 +85,17 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	for _, g := range groups {
 		ticked, _ = planparse.Tick(ticked, g)
 	}
+	// The message is the hooks' to check or change before anything is
+	// recorded: a refused task leaves its log entry and the log as they were.
+	// Integration is serial: the task's own warnings stand in for the
+	// serial path's for the length of its message.
+	r.warnings = it.warnings
+	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
+	r.warnings = nil
+	msg, err := r.messageHooks(ctx, t, msg)
+	if err != nil {
+		return "", nil, err
+	}
 	now := r.o.now()
 	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
 	if final {
@@ -90,11 +105,6 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
-	// Integration is serial: the task's own warnings stand in for the
-	// serial path's for the length of its message.
-	r.warnings = it.warnings
-	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
-	r.warnings = nil
 	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent)
 	if err != nil {
 		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)

@@ -230,7 +230,7 @@ func (r *runner) warnParallel(waves [][]*planparse.Task) {
 		r.out.warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
 			size>>10, bigIndex>>10))
 	}
-	if r.hooks {
-		r.out.warn("--jobs", "commit hooks do not run on the commits of parallel waves (they are made with git commit-tree); tasks that run alone still get them")
+	if r.postCommit {
+		r.out.warn("--jobs", "the post-commit hook does not run on the commits of parallel waves (they are made with git commit-tree; planx runs pre-commit, prepare-commit-msg and commit-msg itself); tasks that run alone get it")
 	}
 }
