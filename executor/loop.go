@@ -151,6 +151,11 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && r.cheapRedo {
 		save = func() error { return r.st.save(r.repo) }
 	}
+	if !already && (kind == "shell" || kind == "agent") {
+		if err := r.markRecords(t); err != nil {
+			return err
+		}
+	}
 	if err := save(); err != nil {
 		return err
 	}
@@ -176,6 +181,9 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		}
 		r.reapDetached(t)
 		r.checkIgnored(t)
+		if rerr := r.recordsUntouched(t); rerr != nil {
+			return rerr // a forgery outweighs how the executor ended
+		}
 		if err != nil {
 			return err
 		}

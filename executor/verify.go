@@ -21,6 +21,10 @@ import (
 // declared deleted, and were touched. It returns the changed paths.
 func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
 	r.warnings = nil
+	// An executor in flight when the run stopped (resume).
+	if err := r.recordsUntouched(t); err != nil {
+		return nil, err
+	}
 	if err := r.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
