@@ -61,6 +61,9 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath, out: newProgress(ro.Output)}
 	r.cleanOrphans()
+	if what := r.checkInterrupted(st.Current); what != "" {
+		r.out.warn(st.Current, what)
+	}
 	head, err := repo.Head(ctx)
 	if err != nil {
 		return nil, err

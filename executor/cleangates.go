@@ -62,7 +62,7 @@ func (r *runner) cleanGates(ctx context.Context, t *planparse.Task) bool {
 		return false
 	}
 	if r.watch != nil {
-		return len(r.watch.ignored) == 0
+		return len(r.watch.Ignored) == 0
 	}
 	ignored, err := r.repo.IgnoredFiles(ctx)
 	return err == nil && len(ignored) == 0

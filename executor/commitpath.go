@@ -39,6 +39,9 @@ type commitPath struct {
 	// postCommit: a post-commit hook is installed, which planx does not
 	// run for a parallel wave's commits (see wavehooks.go).
 	postCommit bool
+	// sign: commit.gpgSign is set; the commits made with commit-tree
+	// (a parallel wave's) are signed with -S.
+	sign bool
 }
 
 func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (commitPath, error) {
@@ -50,6 +53,7 @@ func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (co
 	p.porcelain, _ = rules.Porcelain(noVerify)
 	p.hooks = len(rules.Running(noVerify)) > 0
 	p.postCommit = slices.Contains(rules.Hooks, "post-commit")
+	p.sign = rules.Sign
 	p.rollbackPorcelain, _ = rules.Porcelain(true)
 	limit := int64(smallIndex)
 	if v := os.Getenv(smallIndexEnv); v != "" {

@@ -112,7 +112,7 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	if err != nil {
 		return staged{}, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
-	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent)
+	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent, r.sign)
 	if err != nil {
 		return staged{}, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
@@ -217,7 +217,7 @@ func (r *runner) sealWave(ctx context.Context, keep []staged, passed []execlog.G
 	for _, g := range passed {
 		msg += fmt.Sprintf("%s: %s\n", record.TrailerWaveGate, gateTrailer(g))
 	}
-	c, err := r.repo.CommitTreeOnly(ctx, s.tree, msg, s.parent)
+	c, err := r.repo.CommitTreeOnly(ctx, s.tree, msg, s.parent, r.sign)
 	if err != nil {
 		return fmt.Errorf("commit task %s: %w", s.it.t.ID, err)
 	}

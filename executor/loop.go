@@ -106,6 +106,12 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	r.cheapRedo = kind == "shell"
 	guard := r.repo.Guard()
 	r.meta = r.repo.SnapshotMeta()
+	r.watch = nil
+	if already {
+		if w := r.loadWatch(t.ID); w != nil {
+			guard, r.meta, r.watch = w.Guard, w.Meta, w.Watch
+		}
+	}
 	feedback := ""
 	for attempt := 1; ; attempt++ {
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
@@ -160,13 +166,15 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		return err
 	}
 	r.fault("task-start")
-	r.watch = nil
 	if !already {
 		w, err := r.startWatch(ctx, kind)
 		if err != nil {
 			return err
 		}
 		r.watch = w
+		if kind == "agent" {
+			r.saveWatch(t.ID, guard)
+		}
 		switch kind {
 		case "shell":
 			err = r.runSteps(ctx, t, lt)
@@ -193,6 +201,10 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		r.fault("after-steps")
 	}
 	files, err := r.verify(ctx, t, guard)
+	if kind == "agent" && ctx.Err() == nil {
+		// Judged: a later resume of this task is of work planx has seen.
+		r.dropWatch()
+	}
 	var f *taskFailure
 	if errors.As(err, &f) && f.tail == "" && len(lt.Commands) > 0 {
 		// What the executor said next to what git shows: the claim and the evidence.

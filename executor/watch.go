@@ -1,8 +1,8 @@
 package executor
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path"
@@ -20,23 +20,27 @@ const maxHiddenBaseline = 1000
 // watch is what planx notes before an executor runs, to see afterwards
 // whether it hid work from the judge or changed what the judge runs with.
 type watch struct {
-	log     []byte // the execution log's bytes, nil when absent
-	ignored []string
-	environ environPrint // agents only
+	Log     [sha256.Size]byte `json:"log"` // of the execution log's bytes (none: of no bytes)
+	Ignored []string          `json:"ignored,omitempty"`
+	Environ environPrint      `json:"environ,omitempty"` // agents only
+	Path    string            `json:"path,omitempty"`    // PATH the print was taken with
+	resumed bool              // loaded on resume: the log was rewritten since
 }
 
 // startWatch is taken before the executor runs.
 func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
 	w := &watch{}
-	w.log, _ = os.ReadFile(relJoin(r.repo.Root, r.log.Path))
+	b, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path))
+	w.Log = sha256.Sum256(b)
 	if kind != "agent" {
 		return w, nil
 	}
 	var err error
-	if w.ignored, err = r.repo.IgnoredFiles(ctx); err != nil {
+	if w.Ignored, err = r.repo.IgnoredFiles(ctx); err != nil {
 		return nil, err
 	}
-	w.environ = takeEnvironPrint(os.Getenv("PATH"))
+	w.Path = os.Getenv("PATH")
+	w.Environ = takeEnvironPrint(w.Path)
 	return w, nil
 }
 
@@ -46,8 +50,8 @@ func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
 // git itself records can be checked.
 func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string, w *watch) error {
 	var bad []string
-	if w != nil {
-		if now, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path)); !bytes.Equal(now, w.log) {
+	if w != nil && !w.resumed {
+		if now, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path)); sha256.Sum256(now) != w.Log {
 			bad = append(bad, "modified the execution log "+r.log.Path)
 		}
 	}
@@ -71,7 +75,7 @@ func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string
 			return err
 		}
 		var ignored []string
-		for _, p := range minus(now, w.ignored) {
+		for _, p := range minus(now, w.Ignored) {
 			if !buildOutput(p) {
 				ignored = append(ignored, p)
 			}
@@ -79,7 +83,7 @@ func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string
 		if len(ignored) > 0 {
 			bad = append(bad, "created files git ignores, which the commit would leave out: "+strings.Join(ignored, ", "))
 		}
-		if ch := w.environ.changed(takeEnvironPrint(os.Getenv("PATH"))); len(ch) > 0 {
+		if ch := w.Environ.changed(takeEnvironPrint(w.Path)); len(ch) > 0 {
 			bad = append(bad, "changed the environment the gates and hooks run in: "+strings.Join(ch, ", "))
 		}
 	}

@@ -110,7 +110,7 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	if tree, err = r.preCommitIn(ctx, wt, t, tree); err != nil {
 		return err
 	}
-	it.work, err = wt.CommitTreeOnly(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base)
+	it.work, err = wt.CommitTreeOnly(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base, false)
 	return err
 }
 

@@ -48,11 +48,16 @@ func (r *Repo) MergeTrees(ctx context.Context, ours, theirs SHA) (SHA, []string,
 
 // CommitTreeOnly records tree as a commit with parent (none when "") and
 // moves no ref: the commit is staged, to be reached by a later ref update.
-func (r *Repo) CommitTreeOnly(ctx context.Context, tree SHA, message string, parent SHA) (SHA, error) {
+// sign signs it as git commit would under commit.gpgSign, which git
+// commit-tree ignores (it signs only when given -S).
+func (r *Repo) CommitTreeOnly(ctx context.Context, tree SHA, message string, parent SHA, sign bool) (SHA, error) {
 	if err := checkArg("tree", string(tree)); err != nil {
 		return "", err
 	}
 	args := []string{"commit-tree", string(tree), "-F", "-"}
+	if sign {
+		args = append(args, "-S")
+	}
 	if parent != "" {
 		if err := checkArg("commit", string(parent)); err != nil {
 			return "", err

@@ -28,7 +28,7 @@ func TestMergeTreesAndAdvance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := r.CommitTreeOnly(ctx, tree, msg, base)
+		c, err := r.CommitTreeOnly(ctx, tree, msg, base, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func TestMergeTreesAndAdvance(t *testing.T) {
 	if err != nil || conflicts != nil {
 		t.Fatalf("merge a+b: %v %v", conflicts, err)
 	}
-	ab, err := r.CommitTreeOnly(ctx, tree, "a+b", a)
+	ab, err := r.CommitTreeOnly(ctx, tree, "a+b", a, false)
 	if err != nil {
 		t.Fatal(err)
 	}

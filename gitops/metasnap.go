@@ -2,12 +2,14 @@ package gitops
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // maxMetaFile bounds what a MetaSnapshot copies of one file: config files,
@@ -127,4 +129,36 @@ func (r *Repo) RestoreMeta(s *MetaSnapshot) ([]string, error) {
 		return done, fmt.Errorf("restore the git directory: %w", errors.Join(errs...))
 	}
 	return done, nil
+}
+
+// metaJSON is a MetaSnapshot as saved in a run's state directory.
+type metaJSON struct {
+	Path string      `json:"path"`
+	Data []byte      `json:"data,omitempty"`
+	Mode fs.FileMode `json:"mode"`
+	Big  bool        `json:"big,omitempty"`
+}
+
+// MarshalJSON saves the snapshot, so that a planx that dies while an
+// executor runs can still undo the executor's writes when the run resumes.
+func (s *MetaSnapshot) MarshalJSON() ([]byte, error) {
+	out := make([]metaJSON, 0, len(s.files))
+	for p, f := range s.files {
+		out = append(out, metaJSON{Path: p, Data: f.data, Mode: f.mode, Big: f.big})
+	}
+	slices.SortFunc(out, func(a, b metaJSON) int { return strings.Compare(a.Path, b.Path) })
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads a snapshot MarshalJSON saved.
+func (s *MetaSnapshot) UnmarshalJSON(b []byte) error {
+	var in []metaJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	s.files = make(map[string]metaFile, len(in))
+	for _, f := range in {
+		s.files[f.Path] = metaFile{data: f.Data, mode: f.Mode, big: f.Big}
+	}
+	return nil
 }
