@@ -17,8 +17,9 @@ import (
 // crash or a kill of planx by the executor) and, once the executor has
 // ended, anything under the records changed since the mark fails the task
 // and the files are removed. planx writes no record while a mark is set.
-// Tasks of parallel waves are shell tasks only, during which planx writes
-// the records of finished tasks itself: they are not marked.
+// A parallel wave's tasks run at once under one mark (waveRecords): planx
+// records their gates once they have all ended, and a forgery, which
+// cannot be told to one of them, fails all that ran.
 
 // markRecords sets the mark before an executor runs, first settling one a
 // stopped run left (an executor planx never saw end).
@@ -39,30 +40,71 @@ func (r *runner) markRecords(t *planparse.Task) error {
 // since fail the task and are removed. The mark is cleared in the saved
 // state before planx writes records of its own.
 func (r *runner) recordsUntouched(t *planparse.Task) error {
+	what, err := r.settleRecords()
+	if err != nil {
+		return fmt.Errorf("check the records after %s: %w", t.ID, err)
+	}
+	if what == "" {
+		return nil
+	}
+	return &taskFailure{what: "the task " + what}
+}
+
+// settleRecords looks at the records since the mark, removes what was
+// written, clears the mark (saved) and says what was written ("" for
+// nothing, or no mark).
+func (r *runner) settleRecords() (string, error) {
 	m := r.st.RecordsMark
 	if m == 0 {
-		return nil
+		return "", nil
 	}
 	written, err := r.repo.RecordsWrittenSince(m)
 	if err != nil {
-		return fmt.Errorf("check the records after %s: %w", t.ID, err)
+		return "", err
 	}
 	var dropped []string
 	if len(written) > 0 {
 		if dropped, err = r.repo.DropRecordsWrittenSince(m); err != nil {
-			return fmt.Errorf("remove the records written during %s: %w", t.ID, err)
+			return "", err
 		}
 	}
 	r.st.RecordsMark = 0
 	if err := r.st.save(r.repo); err != nil {
-		return err
+		return "", err
 	}
 	if len(written) == 0 {
-		return nil
+		return "", nil
 	}
-	what := fmt.Sprintf("the task wrote planx's records (%s); they are planx's evidence of what its gates passed, never a task's output", strings.Join(written, ", "))
+	what := fmt.Sprintf("wrote planx's records (%s); they are planx's evidence of what its gates passed, never a task's output", strings.Join(written, ", "))
 	if len(dropped) > 0 {
 		what += "; planx removed the files written: " + strings.Join(dropped, ", ")
 	}
-	return &taskFailure{what: what}
+	return what, nil
+}
+
+// waveRecords settles the mark of a wave's executors (or one a stopped
+// wave left) and, when run is true, sets a new one for the executors about
+// to run. A forgery fails every task of its that has not failed: the
+// executors ran at once, so which one wrote cannot be told.
+func (r *runner) waveRecords(its []*isolated, run bool) error {
+	what, err := r.settleRecords()
+	if err != nil {
+		return err
+	}
+	if what != "" {
+		for _, it := range its {
+			if it.fail == nil && it.err == nil {
+				it.fail = &taskFailure{what: "a task of its parallel wave (they ran at once: which one cannot be told) " + what}
+			}
+		}
+	}
+	if !run {
+		return nil
+	}
+	m, err := r.repo.MarkRecords()
+	if err != nil {
+		return err
+	}
+	r.st.RecordsMark = m
+	return r.st.save(r.repo)
 }
