@@ -97,7 +97,7 @@ func (r *runner) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
 	if head.SHA == "" || head.SHA == r.st.OrigHead {
 		return ""
 	}
-	cs, err := r.repo.Log(ctx, head.SHA, "", 1)
+	cs, err := r.repo.History().Log(ctx, head.SHA, "", 1)
 	if err != nil || len(cs) != 1 {
 		return ""
 	}
@@ -113,12 +113,12 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 	id := r.st.RunID
 	if head.SHA != "" && head.SHA != r.st.OrigHead {
 		res.HeadRef = "refs/planx/runs/" + id + "/head"
-		if err := r.repo.UpdateRef(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
+		if err := r.repo.Refs().Update(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
 			return err
 		}
 		if from := firstNonEmpty(string(base), string(r.st.OrigHead)); from != "" {
-			if ok, err := r.repo.IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
-				cs, err := r.repo.Log(ctx, head.SHA, gitops.SHA(from), 0)
+			if ok, err := r.repo.History().IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
+				cs, err := r.repo.History().Log(ctx, head.SHA, gitops.SHA(from), 0)
 				if err != nil {
 					return err
 				}
@@ -157,7 +157,7 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 		return err
 	}
 	res.WorkRef = "refs/planx/runs/" + id + "/aborted"
-	return r.repo.UpdateRef(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
+	return r.repo.Refs().Update(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
 }
 
 // restorePreRun puts the work tree back to the rollback commit's snapshot,
@@ -194,7 +194,7 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 		return err
 	}
 	if r.st.OrigIndex != "" {
-		return r.repo.LoadIndex(ctx, r.st.OrigIndex)
+		return r.repo.Index().Load(ctx, r.st.OrigIndex)
 	}
 	return nil
 }
@@ -203,11 +203,11 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 // so abort can restore what was staged and what was not.
 func (r *runner) saveIndex(ctx context.Context) error {
 	id := r.st.RunID
-	sha, err := r.repo.SaveIndex(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, record.TrailerRun, id), r.st.OrigHead)
+	sha, err := r.repo.Index().Save(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, record.TrailerRun, id), r.st.OrigHead)
 	if err != nil {
 		return err
 	}
-	if err := r.repo.UpdateRef(ctx, "refs/planx/runs/"+id+"/index", sha, "", "planx: index before the run"); err != nil {
+	if err := r.repo.Refs().Update(ctx, "refs/planx/runs/"+id+"/index", sha, "", "planx: index before the run"); err != nil {
 		return err
 	}
 	r.st.OrigIndex = sha

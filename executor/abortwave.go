@@ -30,7 +30,7 @@ type KeptWork struct {
 // The work trees themselves go with the run's state (clearState).
 func (r *runner) keepWave(ctx context.Context, res *AbortResult) error {
 	id := r.st.RunID
-	refs, err := r.repo.Refs(ctx, "refs/planx/runs/"+id+"/")
+	refs, err := r.repo.Refs().List(ctx, "refs/planx/runs/"+id+"/")
 	if err != nil {
 		return err
 	}
@@ -38,13 +38,13 @@ func (r *runner) keepWave(ctx context.Context, res *AbortResult) error {
 	for name, sha := range refs {
 		if task, ok := strings.CutPrefix(name, "refs/planx/runs/"+id+"/work/"); ok {
 			res.Wave = append(res.Wave, KeptWork{Name: task, Ref: name, What: "done"})
-			if tree, err := r.repo.TreeOf(ctx, sha); err == nil {
+			if tree, err := r.repo.Objects().TreeOf(ctx, sha); err == nil {
 				done[tree] = true
 			}
 		}
 	}
 	if _, ok := refs[waveRef(id)]; ok {
-		if err := r.repo.DeleteRef(ctx, waveRef(id)); err != nil {
+		if err := r.repo.Refs().Delete(ctx, waveRef(id)); err != nil {
 			return err
 		}
 	}
@@ -94,12 +94,12 @@ func (r *runner) keepWorktree(ctx context.Context, dir, name string, done map[gi
 		return nil, err
 	}
 	if what == "interrupted" {
-		if tree, err := wt.TreeOf(ctx, snap); err != nil || done[tree] {
+		if tree, err := wt.Objects().TreeOf(ctx, snap); err != nil || done[tree] {
 			return nil, err
 		}
 	}
 	ref := "refs/planx/runs/" + id + "/worktrees/" + name
-	if err := r.repo.UpdateRef(ctx, ref, snap, "", "planx: a wave's work tree at abort"); err != nil {
+	if err := r.repo.Refs().Update(ctx, ref, snap, "", "planx: a wave's work tree at abort"); err != nil {
 		return nil, err
 	}
 	return &KeptWork{Name: name, Ref: ref, What: what}, nil

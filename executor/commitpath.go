@@ -61,7 +61,7 @@ func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (co
 			return p, fmt.Errorf("%s=%q: want a size in bytes", smallIndexEnv, v)
 		}
 	}
-	if repo.IndexSize() < limit {
+	if repo.Index().Size() < limit {
 		p.porcelain = true
 	}
 	return p, nil

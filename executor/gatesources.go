@@ -84,7 +84,7 @@ func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
 	if path.Base(p) != "package.json" {
 		return false
 	}
-	before, err := r.repo.ShowFile(ctx, r.expect, p)
+	before, err := r.repo.History().ShowFile(ctx, r.expect, p)
 	if err != nil {
 		return false
 	}

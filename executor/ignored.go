@@ -19,7 +19,7 @@ import (
 
 // noteIgnored records the ignored entries that exist now.
 func (r *runner) noteIgnored(ctx context.Context) {
-	ps, err := r.repo.IgnoredEntries(ctx)
+	ps, err := r.repo.Index().IgnoredEntries(ctx)
 	if err == nil {
 		r.ignored = ps
 	}

@@ -48,7 +48,7 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 		if it.fail != nil {
 			continue
 		}
-		merged, conflicts, err := r.repo.MergeTrees(ctx, tip, it.work)
+		merged, conflicts, err := r.repo.Objects().MergeTrees(ctx, tip, it.work)
 		if err != nil {
 			return r.stopTask(ctx, it.t, err, res)
 		}
@@ -108,11 +108,11 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	if final {
 		r.log.Status, r.log.Finished = record.RunCompleted, now
 	}
-	tree, err := r.repo.TreeWithFiles(ctx, merged, map[string][]byte{r.planRel: ticked, r.log.Path: r.log.Render()})
+	tree, err := r.repo.Objects().TreeWithFiles(ctx, merged, map[string][]byte{r.planRel: ticked, r.log.Path: r.log.Render()})
 	if err != nil {
 		return staged{}, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
-	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent, r.sign)
+	c, err := r.repo.Objects().CommitTree(ctx, tree, msg, parent, r.sign)
 	if err != nil {
 		return staged{}, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
@@ -150,11 +150,11 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 		return 0, nil, err
 	}
 	ref := waveRef(r.st.RunID)
-	if err := r.repo.UpdateRef(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
+	if err := r.repo.Refs().Update(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
 		return 0, nil, err
 	}
 	passed := map[int][]execlog.Gate{} // the commits the gates passed on
-	defer func() { _ = r.repo.DeleteRef(context.Background(), ref) }()
+	defer func() { _ = r.repo.Refs().Delete(context.Background(), ref) }()
 	check := func(i int) (*taskFailure, error) {
 		name := fmt.Sprintf("wave%d-%s", number, chain[i].it.t.ID)
 		results, err := r.gateAt(ctx, wt, chain[i].commit, name, sel)
@@ -217,7 +217,7 @@ func (r *runner) sealWave(ctx context.Context, keep []staged, passed []execlog.G
 	for _, g := range passed {
 		msg += fmt.Sprintf("%s: %s\n", record.TrailerWaveGate, gateTrailer(g))
 	}
-	c, err := r.repo.CommitTreeOnly(ctx, s.tree, msg, s.parent, r.sign)
+	c, err := r.repo.Objects().CommitTree(ctx, s.tree, msg, s.parent, r.sign)
 	if err != nil {
 		return fmt.Errorf("commit task %s: %w", s.it.t.ID, err)
 	}
@@ -284,7 +284,7 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 			}
 		}
 		if it.work != "" {
-			_ = r.repo.DeleteRef(ctx, workRef(r.st.RunID, it.t.ID))
+			_ = r.repo.Refs().Delete(ctx, workRef(r.st.RunID, it.t.ID))
 		}
 	}
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
@@ -331,7 +331,7 @@ func (r *runner) dropWorktrees(its []*isolated, drop func(*isolated) bool) {
 			continue
 		}
 		if drop == nil || drop(it) {
-			if err := r.repo.RemoveWorktree(context.Background(), it.dir); err != nil {
+			if err := r.repo.Worktrees().Remove(context.Background(), it.dir); err != nil {
 				_ = os.RemoveAll(it.dir)
 			}
 		}
@@ -376,7 +376,7 @@ func (r *runner) keptWorktree(t *planparse.Task) string {
 // the work tree's update is planx's own and nothing is lost.
 func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 	path := relJoin(r.repo.Root, r.log.Path)
-	b, err := r.repo.ShowFile(ctx, base, r.log.Path)
+	b, err := r.repo.History().ShowFile(ctx, base, r.log.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -396,9 +396,9 @@ func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 // the branch moves to it, so that a crash cannot leave a commit of the run
 // planx has no record of) and returns its tree.
 func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
-	tree, err := r.repo.TreeOf(ctx, s.commit)
+	tree, err := r.repo.Objects().TreeOf(ctx, s.commit)
 	if err == nil {
-		err = r.repo.RecordMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
+		err = r.repo.Records().AddMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
 	}
 	if err != nil {
 		r.out.warn(s.it.t.ID, "could not record the commit: "+err.Error())
@@ -410,7 +410,7 @@ func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
 // each record names is the one the gates ran on (a task's own work on the
 // wave's base, or the wave's combined tree), never another.
 func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitops.SHA, gs []execlog.Gate) {
-	tree, err := r.repo.TreeOf(ctx, c)
+	tree, err := r.repo.Objects().TreeOf(ctx, c)
 	if err != nil {
 		return
 	}
@@ -421,7 +421,7 @@ func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitop
 				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: r.o.now()})
 		}
 	}
-	if err := r.repo.RecordGates(recs...); err != nil {
+	if err := r.repo.Records().AddGates(recs...); err != nil {
 		r.out.warn(t.ID, "could not record the gates: "+err.Error())
 	}
 }

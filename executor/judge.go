@@ -40,7 +40,7 @@ func loadJudge(ctx context.Context, repo *gitops.Repo, root string, plan *planpa
 	if repo == nil {
 		return j, nil // a dry run outside a repository: nothing to pin
 	}
-	j.HooksPath = repo.HooksPath()
+	j.HooksPath = repo.Config().HooksPath()
 	for i, key := range []string{"user.name", "user.email"} {
 		if out, err := repo.Git(ctx, nil, "config", "--get", key); err == nil {
 			j.Identity[i] = strings.TrimSpace(string(out))
@@ -53,11 +53,11 @@ func loadJudge(ctx context.Context, repo *gitops.Repo, root string, plan *planpa
 // identity, whatever a task does to the git configuration later.
 func (j *Judge) pin(repo *gitops.Repo) {
 	if j.HooksPath != "" {
-		repo.PinConfig("core.hooksPath", j.HooksPath)
+		repo.Config().Pin("core.hooksPath", j.HooksPath)
 	}
 	for i, key := range []string{"user.name", "user.email"} {
 		if j.Identity[i] != "" {
-			repo.PinConfig(key, j.Identity[i])
+			repo.Config().Pin(key, j.Identity[i])
 		}
 	}
 }

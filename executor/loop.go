@@ -79,7 +79,7 @@ func (r *runner) complete(ctx context.Context, res *Result) (*Result, error) {
 	// Every task is committed: the bookkeeping left is finished even when
 	// a signal came meanwhile (it is quick, and stopping here would leave
 	// a done run looking stopped).
-	if err := r.repo.SyncIndex(context.WithoutCancel(ctx)); err != nil {
+	if err := r.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
 	if err := clearState(r.repo); err != nil {
@@ -104,8 +104,8 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	kind := r.executorFor(t)
 	lt.Executor = kind
 	r.cheapRedo = kind == "shell"
-	guard := r.repo.Guard()
-	r.meta = r.repo.SnapshotMeta()
+	guard := r.repo.Config().Guard()
+	r.meta = r.repo.Config().SnapshotMeta()
 	r.watch = nil
 	if already {
 		if w := r.loadWatch(t.ID); w != nil {
@@ -415,7 +415,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
 	snapErr := r.recordStop(context.Background(), t.ID, string(status))
-	saveErr := errors.Join(snapErr, r.save(), r.repo.SyncIndex(context.Background()))
+	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
 	if saveErr != nil {

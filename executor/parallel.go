@@ -175,7 +175,7 @@ func (r *runner) finished(ctx context.Context, it *isolated) {
 	if it.work == "" || it.err != nil || it.fail != nil {
 		return
 	}
-	if err := r.repo.UpdateRef(ctx, workRef(r.st.RunID, it.t.ID), it.work, "", "planx: work of "+string(it.t.ID)); err != nil {
+	if err := r.repo.Refs().Update(ctx, workRef(r.st.RunID, it.t.ID), it.work, "", "planx: work of "+string(it.t.ID)); err != nil {
 		it.err = err
 		return
 	}
@@ -243,7 +243,7 @@ func (r *runner) warnParallel(waves [][]*planparse.Task) {
 	if !wide {
 		return
 	}
-	if size := r.repo.IndexSize(); size > bigIndex {
+	if size := r.repo.Index().Size(); size > bigIndex {
 		r.out.warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
 			size>>10, bigIndex>>10))
 	}

@@ -89,7 +89,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	for i, c := range cands {
 		paths[i] = c.p
 	}
-	before, err := r.repo.InTree(ctx, r.expect, paths)
+	before, err := r.repo.Objects().InTree(ctx, r.expect, paths)
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", t.ID, err)
 	}

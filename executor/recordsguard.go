@@ -27,7 +27,7 @@ func (r *runner) markRecords(t *planparse.Task) error {
 	if err := r.recordsUntouched(t); err != nil {
 		return err
 	}
-	m, err := r.repo.MarkRecords()
+	m, err := r.repo.Records().Mark()
 	if err != nil {
 		return fmt.Errorf("mark the records before %s: %w", t.ID, err)
 	}
@@ -58,13 +58,13 @@ func (r *runner) settleRecords() (string, error) {
 	if m == 0 {
 		return "", nil
 	}
-	written, err := r.repo.RecordsWrittenSince(m)
+	written, err := r.repo.Records().WrittenSince(m)
 	if err != nil {
 		return "", err
 	}
 	var dropped []string
 	if len(written) > 0 {
-		if dropped, err = r.repo.DropRecordsWrittenSince(m); err != nil {
+		if dropped, err = r.repo.Records().DropWrittenSince(m); err != nil {
 			return "", err
 		}
 	}
@@ -101,7 +101,7 @@ func (r *runner) waveRecords(its []*isolated, run bool) error {
 	if !run {
 		return nil
 	}
-	m, err := r.repo.MarkRecords()
+	m, err := r.repo.Records().Mark()
 	if err != nil {
 		return err
 	}

@@ -204,7 +204,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 	if slices.ContainsFunc(changes, isLog) || len(r.st.SkipPending) > 0 {
 		msg := finishMessage(r)
 		// Only the log: anything else in the tree is not the run's to commit.
-		if err := r.repo.Stage(ctx, r.log.Path); err != nil {
+		if err := r.repo.Index().Stage(ctx, r.log.Path); err != nil {
 			return nil, err
 		}
 		if _, err := r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: r.o.NoVerify}); err != nil {

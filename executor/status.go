@@ -136,7 +136,7 @@ func (r *runner) waveStatuses(ctx context.Context, ts []TaskStatus, runStatus re
 			continue
 		}
 		ref := workRef(r.st.RunID, t.ID)
-		sha, err := r.repo.ResolveRef(ctx, ref)
+		sha, err := r.repo.Refs().Resolve(ctx, ref)
 		if err != nil || sha == "" {
 			continue // its work was not kept after all: resume runs it again
 		}

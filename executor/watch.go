@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -36,7 +37,7 @@ func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
 		return w, nil
 	}
 	var err error
-	if w.Ignored, err = r.repo.IgnoredFiles(ctx); err != nil {
+	if w.Ignored, err = r.repo.Index().IgnoredFiles(ctx); err != nil {
 		return nil, err
 	}
 	w.Path = os.Getenv("PATH")
@@ -58,19 +59,19 @@ func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string
 	// Agents only: one ls-files of the whole index per task is not worth
 	// it for the user's own steps.
 	if kind == "agent" && !r.st.HiddenTooMany {
-		hidden, err := r.repo.HiddenEntries(ctx)
+		hidden, err := r.repo.Index().HiddenEntries(ctx)
 		if err != nil {
 			return err
 		}
 		if fresh := minus(hidden, r.st.Hidden); len(fresh) > 0 {
 			bad = append(bad, "hid files from git: "+strings.Join(fresh, ", "))
-			if err := r.repo.ClearHidden(ctx, fresh); err != nil {
+			if err := r.repo.Index().ClearHidden(ctx, fresh); err != nil {
 				return err
 			}
 		}
 	}
 	if w != nil && kind == "agent" {
-		now, err := r.repo.IgnoredFiles(ctx)
+		now, err := r.repo.Index().IgnoredFiles(ctx)
 		if err != nil {
 			return err
 		}
@@ -130,7 +131,7 @@ func buildOutput(p string) bool {
 // hiddenBaseline records, at the run's start, the index entries already
 // flagged skip-worktree or assume-unchanged: those are the user's.
 func (r *runner) hiddenBaseline(ctx context.Context) error {
-	hidden, err := r.repo.HiddenEntries(ctx)
+	hidden, err := r.repo.Index().HiddenEntries(ctx)
 	if err != nil {
 		return fmt.Errorf("preflight: %w", err)
 	}
@@ -151,12 +152,18 @@ func (r *runner) gitDirWritten(changed []string) error {
 	if r.meta == nil {
 		return &taskFailure{what: what + ": restore it by hand"}
 	}
-	restored, err := r.repo.RestoreMeta(r.meta)
+	return &taskFailure{what: what + r.undoGitDir(r.meta)}
+}
+
+// undoGitDir restores the git directory's files from snap and says how it
+// went, as a clause to append to what found the writes.
+func (r *runner) undoGitDir(snap *gitops.MetaSnapshot) string {
+	restored, err := r.repo.Config().RestoreMeta(snap)
 	switch {
 	case err != nil:
-		what += fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
+		return fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
 	case len(restored) > 0:
-		what += "; planx undid it from its snapshot: " + strings.Join(restored, ", ")
+		return "; planx undid it from its snapshot: " + strings.Join(restored, ", ")
 	}
-	return &taskFailure{what: what}
+	return ""
 }

@@ -2,7 +2,6 @@ package executor
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,7 +84,7 @@ func (r *runner) checkInterrupted(t planparse.TaskID) string {
 	defer r.dropWatch()
 	var bad []string
 	var meta []string
-	for _, c := range w.Guard.Changed(r.repo.Guard()) {
+	for _, c := range w.Guard.Changed(r.repo.Config().Guard()) {
 		// planx's own refs move on resume (the stop's snapshot); what runs
 		// on the user's next git command is config, hooks and info/.
 		if !strings.HasPrefix(c, ".git/refs/") && !strings.HasPrefix(c, ".git/packed-refs:") {
@@ -93,15 +92,7 @@ func (r *runner) checkInterrupted(t planparse.TaskID) string {
 		}
 	}
 	if len(meta) > 0 {
-		what := "the interrupted attempt wrote to the git directory (" + strings.Join(meta, ", ") + ")"
-		restored, err := r.repo.RestoreMeta(w.Meta)
-		switch {
-		case err != nil:
-			what += fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
-		case len(restored) > 0:
-			what += "; planx undid it from its snapshot: " + strings.Join(restored, ", ")
-		}
-		bad = append(bad, what)
+		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+r.undoGitDir(w.Meta))
 	}
 	if ch := w.Watch.Environ.changed(takeEnvironPrint(w.Watch.Path)); len(ch) > 0 {
 		bad = append(bad, "the interrupted attempt changed the environment the gates and hooks run in ("+strings.Join(ch, ", ")+"): undo what is not yours before you resume")

@@ -32,7 +32,7 @@ func (r *runner) preCommitIn(ctx context.Context, wt *gitops.Repo, t *planparse.
 	if err := wt.RunHook(ctx, "pre-commit"); err != nil {
 		return "", commitError(t, err)
 	}
-	return wt.IndexTree(ctx)
+	return wt.Index().Tree(ctx)
 }
 
 // messageHooks runs prepare-commit-msg and commit-msg on a wave task's

@@ -32,9 +32,9 @@ type metaFile struct {
 }
 
 // SnapshotMeta copies the git directory's config, hooks/ and info/ files.
-func (r *Repo) SnapshotMeta() *MetaSnapshot {
+func (c Config) SnapshotMeta() *MetaSnapshot {
 	s := &MetaSnapshot{files: map[string]metaFile{}}
-	for _, p := range r.metaFiles() {
+	for _, p := range c.metaFiles() {
 		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
@@ -51,15 +51,15 @@ func (r *Repo) SnapshotMeta() *MetaSnapshot {
 }
 
 // metaFiles lists the files a snapshot covers as they are now.
-func (r *Repo) metaFiles() []string {
-	out := []string{filepath.Join(r.CommonDir, "config")}
-	if r.GitDir != r.CommonDir {
-		out = append(out, filepath.Join(r.GitDir, "config.worktree"))
+func (c Config) metaFiles() []string {
+	out := []string{filepath.Join(c.commonDir, "config")}
+	if c.gitDir != c.commonDir {
+		out = append(out, filepath.Join(c.gitDir, "config.worktree"))
 	}
 	for _, dir := range []string{"hooks", "info"} {
-		entries, _ := os.ReadDir(filepath.Join(r.CommonDir, dir))
+		entries, _ := os.ReadDir(filepath.Join(c.commonDir, dir))
 		for _, e := range entries {
-			out = append(out, filepath.Join(r.CommonDir, dir, e.Name()))
+			out = append(out, filepath.Join(c.commonDir, dir, e.Name()))
 		}
 	}
 	return out
@@ -68,14 +68,14 @@ func (r *Repo) metaFiles() []string {
 // RestoreMeta puts the snapshotted files back as they were: changed ones
 // rewritten, deleted ones recreated, new ones removed. It returns what it
 // restored, as .git/-relative descriptions.
-func (r *Repo) RestoreMeta(s *MetaSnapshot) ([]string, error) {
+func (c Config) RestoreMeta(s *MetaSnapshot) ([]string, error) {
 	var done []string
 	var errs []error
 	rel := func(p string) string {
-		x, _ := filepath.Rel(r.CommonDir, p)
+		x, _ := filepath.Rel(c.commonDir, p)
 		return ".git/" + filepath.ToSlash(x)
 	}
-	for _, p := range r.metaFiles() {
+	for _, p := range c.metaFiles() {
 		if _, ok := s.files[p]; ok {
 			continue
 		}

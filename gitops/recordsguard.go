@@ -24,14 +24,21 @@ type RecordsMark int64
 // same second as the mark then goes unseen.
 const markWait = 50 * time.Millisecond
 
-func (r *Repo) recordsMarkPath() string { return filepath.Join(r.CommonDir, "planx", "records-mark") }
+// markPath is the marker file, next to the records (not among them).
+func (rs Records) markPath() string { return filepath.Join(filepath.Dir(rs.dir), "records-mark") }
 
-// MarkRecords touches a marker file and returns its change time, once the
+// shown names a path under the common git dir as .git/... for messages.
+func (rs Records) shown(p string) string {
+	rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(rs.dir)), p)
+	return filepath.ToSlash(filepath.Join(".git", rel))
+}
+
+// Mark touches a marker file and returns its change time, once the
 // file system's clock has moved past it (touching it again shows a later
 // one): every write from then on gets a later change time than the mark,
 // every write before it an earlier or equal one.
-func (r *Repo) MarkRecords() (RecordsMark, error) {
-	p := r.recordsMarkPath()
+func (rs Records) Mark() (RecordsMark, error) {
+	p := rs.markPath()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return 0, err
 	}
@@ -55,12 +62,21 @@ func (r *Repo) MarkRecords() (RecordsMark, error) {
 	return RecordsMark(first), nil
 }
 
-// RecordsWrittenSince lists, as .git/planx/records/..., the record files
+// WrittenSince lists, as .git/planx/records/..., the record files
 // and directories whose change time is after m: files written, and
 // directories whose entries were added, removed or renamed.
-func (r *Repo) RecordsWrittenSince(m RecordsMark) ([]string, error) {
+func (rs Records) WrittenSince(m RecordsMark) ([]string, error) {
+	abs, err := rs.writtenSince(m)
+	out := make([]string, len(abs))
+	for i, p := range abs {
+		out[i] = rs.shown(p)
+	}
+	return out, err
+}
+
+func (rs Records) writtenSince(m RecordsMark) ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(r.recordsDir(), func(p string, _ fs.DirEntry, err error) error {
+	err := filepath.WalkDir(rs.dir, func(p string, _ fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -72,8 +88,7 @@ func (r *Repo) RecordsWrittenSince(m RecordsMark) ([]string, error) {
 			return err
 		}
 		if c > int64(m) {
-			rel, _ := filepath.Rel(r.CommonDir, p)
-			out = append(out, filepath.ToSlash(filepath.Join(".git", rel)))
+			out = append(out, p)
 		}
 		return nil
 	})
@@ -83,17 +98,16 @@ func (r *Repo) RecordsWrittenSince(m RecordsMark) ([]string, error) {
 	return out, err
 }
 
-// DropRecordsWrittenSince removes the record files written after m and
+// DropWrittenSince removes the record files written after m and
 // returns them: what they hold cannot be told from a forgery, and a record
 // that is missing only costs a gate run or a weaker verdict from verify.
-func (r *Repo) DropRecordsWrittenSince(m RecordsMark) ([]string, error) {
-	written, err := r.RecordsWrittenSince(m)
+func (rs Records) DropWrittenSince(m RecordsMark) ([]string, error) {
+	written, err := rs.writtenSince(m)
 	if err != nil {
 		return nil, err
 	}
 	var dropped []string
-	for _, rel := range written {
-		p := filepath.Join(r.CommonDir, filepath.FromSlash(rel[len(".git/"):]))
+	for _, p := range written {
 		fi, err := os.Lstat(p)
 		if err != nil || fi.IsDir() {
 			continue
@@ -101,7 +115,7 @@ func (r *Repo) DropRecordsWrittenSince(m RecordsMark) ([]string, error) {
 		if err := os.Remove(p); err != nil {
 			return dropped, err
 		}
-		dropped = append(dropped, rel)
+		dropped = append(dropped, rs.shown(p))
 	}
 	return dropped, nil
 }

@@ -15,7 +15,7 @@ import (
 // SHA is a full hexadecimal object id; "" means none.
 type SHA string
 
-// ZeroSHA passed as UpdateRef's oldSHA means "the ref must not exist yet"
+// ZeroSHA passed as Refs.Update's oldSHA means "the ref must not exist yet"
 // (git update-ref's own convention).
 const ZeroSHA SHA = "0000000000000000000000000000000000000000"
 
@@ -169,7 +169,7 @@ func (r *Repo) Head(ctx context.Context) (Head, error) {
 	default:
 		return Head{}, err
 	}
-	if h.SHA, err = r.ResolveRef(ctx, "HEAD"); err != nil {
+	if h.SHA, err = r.Refs().Resolve(ctx, "HEAD"); err != nil {
 		return Head{}, err
 	}
 	h.Unborn = h.SHA == ""

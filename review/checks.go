@@ -42,7 +42,7 @@ func (c *checker) planAt(rev gitops.SHA, file string) (*planparse.Plan, error) {
 	if p, ok := c.plans[key]; ok {
 		return p, nil
 	}
-	src, err := c.repo.ShowFile(c.ctx, rev, file)
+	src, err := c.repo.History().ShowFile(c.ctx, rev, file)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.plans[key] = nil
 		return nil, nil
@@ -225,7 +225,7 @@ func IsExecutionLog(p string) bool { return logRE.MatchString(path.Base(p)) }
 
 // changes flags a task commit that changed nothing but the plan and the log.
 func (c *checker) changes(t *TaskCommit, plan string, then *planparse.Task, add func(string, string, string, ...any) *Finding) error {
-	files, err := c.repo.ChangedFiles(c.ctx, t.Parent, t.Commit)
+	files, err := c.repo.History().ChangedFiles(c.ctx, t.Parent, t.Commit)
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func (c *checker) madeIn(run string) (map[string]gitops.MadeCommit, bool, error)
 	if m, ok := c.ev.made[run]; ok {
 		return m, c.ev.known[run], nil
 	}
-	rec, err := c.repo.Made(run)
+	rec, err := c.repo.Records().Made(run)
 	if err != nil {
 		return nil, false, err
 	}
@@ -62,7 +62,7 @@ func (c *checker) recordsOf(tree gitops.SHA) ([]gitops.GateRecord, error) {
 	if rs, ok := c.ev.records[tree]; ok {
 		return rs, nil
 	}
-	rs, err := c.repo.GateRecords(tree)
+	rs, err := c.repo.Records().Gates(tree)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (c *checker) loadNotes(r *Run, scope map[gitops.SHA]bool) error {
 			shas = append(shas, t.Commit)
 		}
 	}
-	notes, err := c.repo.Notes(c.ctx, record.NoteRef, shas)
+	notes, err := c.repo.Notes().ShowAll(c.ctx, record.NoteRef, shas)
 	if err != nil {
 		return err
 	}
