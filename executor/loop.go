@@ -157,7 +157,10 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && r.cheapRedo {
 		save = func() error { return r.st.save(r.repo) }
 	}
-	if !already && (kind == "shell" || kind == "agent") {
+	// An agent's work is guarded (recordsguard.go); a shell task's steps
+	// are the plan's own, shown by --dry-run and approved, and the mark's
+	// wait (~3 ms) would be most of a quick step's cost.
+	if !already && kind == "agent" {
 		if err := r.markRecords(t); err != nil {
 			return err
 		}

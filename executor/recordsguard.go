@@ -12,8 +12,8 @@ import (
 // vouches for, and an executor runs with the user's rights, so it could
 // write a passing record for the tree of broken work and have the next
 // `planx resume` skip the gates. Records are therefore never a task's
-// output: planx marks the file system's time just before an executor
-// starts (the mark is saved in the run state first, so that it outlives a
+// output: planx marks the file system's time just before an agent starts
+// (or a parallel wave's steps) (the mark is saved in the run state first, so that it outlives a
 // crash or a kill of planx by the executor) and, once the executor has
 // ended, anything under the records changed since the mark fails the task
 // and the files are removed. planx writes no record while a mark is set.
