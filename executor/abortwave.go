@@ -16,11 +16,18 @@ import (
 type KeptWork struct {
 	Name string // the task (or the work tree's name, for a slot)
 	Ref  string
-	// What says what it holds: "done" (a task's finished work, never
-	// integrated), "failed" (the work tree a task failed in) or
-	// "interrupted" (a work tree holding a stopped task's changes).
-	What string
+	What KeptKind
 }
+
+// KeptKind says what a KeptWork holds.
+type KeptKind string
+
+// What abort keeps of a parallel wave.
+const (
+	KeptDone        KeptKind = "done"        // a task's finished work, never integrated
+	KeptFailed      KeptKind = "failed"      // the work tree a task failed in
+	KeptInterrupted KeptKind = "interrupted" // a slot holding a stopped task's changes
+)
 
 // keepWave is keepTraces for the parallel waves of a run: the work of
 // tasks done in their work trees stays in its refs (listed), the work
@@ -37,7 +44,7 @@ func (r *runner) keepWave(ctx context.Context, res *AbortResult) error {
 	done := map[gitops.SHA]bool{} // the trees of the done tasks' work
 	for name, sha := range refs {
 		if task, ok := strings.CutPrefix(name, "refs/planx/runs/"+id+"/work/"); ok {
-			res.Wave = append(res.Wave, KeptWork{Name: task, Ref: name, What: "done"})
+			res.Wave = append(res.Wave, KeptWork{Name: task, Ref: name, What: KeptDone})
 			if tree, err := r.repo.Objects().TreeOf(ctx, sha); err == nil {
 				done[tree] = true
 			}
@@ -76,13 +83,13 @@ func (r *runner) keepWorktree(ctx context.Context, dir, name string, done map[gi
 	if err != nil {
 		return nil, nil // half made: nothing was done in it
 	}
-	what := "failed"
+	what := KeptFailed
 	if strings.HasPrefix(name, "slot") {
 		dirty, err := wt.Dirty(ctx)
 		if err != nil || !dirty {
 			return nil, err
 		}
-		what = "interrupted"
+		what = KeptInterrupted
 	}
 	head, err := wt.Head(ctx)
 	if err != nil {
@@ -93,7 +100,7 @@ func (r *runner) keepWorktree(ctx context.Context, dir, name string, done map[gi
 	if err != nil {
 		return nil, err
 	}
-	if what == "interrupted" {
+	if what == KeptInterrupted {
 		if tree, err := wt.Objects().TreeOf(ctx, snap); err != nil || done[tree] {
 			return nil, err
 		}

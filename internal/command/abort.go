@@ -67,9 +67,9 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 	}
 	for _, k := range res.Wave {
 		switch k.What {
-		case "done":
+		case executor.KeptDone:
 			fmt.Fprintf(stdio.Out, "planx: the work of %s, done in its own work tree but never integrated, is kept at %s\n", k.Name, k.Ref)
-		case "failed":
+		case executor.KeptFailed:
 			fmt.Fprintf(stdio.Out, "planx: the work tree %s failed in is kept at %s\n", k.Name, k.Ref)
 		default:
 			fmt.Fprintf(stdio.Out, "planx: the work tree %s, with the changes of a wave task that was stopped, is kept at %s\n", k.Name, k.Ref)
