@@ -25,6 +25,8 @@ type AbortResult struct {
 	// not the run's (a person committed after the stop): kept under
 	// HeadRef, listed so nobody has to discover them missing.
 	Later []gitops.Commit
+	// Wave is the work of parallel waves kept under refs (see keepWave).
+	Wave []KeptWork
 }
 
 // Abort returns the repository to exactly the state before the run: HEAD at
@@ -76,6 +78,9 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	res := &AbortResult{RunID: st.RunID, Restored: st.OrigHead}
 	if err := r.keepTraces(ctx, head, base, res); err != nil {
+		return nil, err
+	}
+	if err := r.keepWave(ctx, res); err != nil {
 		return nil, err
 	}
 	if err := r.restorePreRun(ctx, head, base); err != nil {

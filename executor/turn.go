@@ -49,6 +49,14 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
 		save = func() error { return r.st.save(r.repo) }
 	}
+	// An agent's work is guarded (recordsguard.go); a shell task's steps
+	// are the plan's own, shown by --dry-run and approved, and the mark's
+	// wait (~3 ms) would be most of a quick step's cost.
+	if !already && kind == "agent" {
+		if err := r.markRecords(t); err != nil {
+			return err
+		}
+	}
 	if err := save(); err != nil {
 		return err
 	}
@@ -75,6 +83,9 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 		}
 		r.reapDetached(t)
 		r.checkIgnored(t)
+		if rerr := r.recordsUntouched(t); rerr != nil {
+			return rerr // a forgery outweighs how the executor ended
+		}
 		if err != nil {
 			return err
 		}

@@ -22,6 +22,10 @@ import (
 func (tu *turn) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
 	r := tu.r
 	tu.warnings = nil
+	// An executor in flight when the run stopped (resume).
+	if err := r.recordsUntouched(t); err != nil {
+		return nil, err
+	}
 	if err := tu.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}

@@ -107,6 +107,9 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 		}
 		return &taskFailure{what: fmt.Sprintf("files changed while the gates ran: %s (a gate must not change the work it judges; in a parallel wave no gate may, fix: true included: run such a task with --jobs 1)", strings.Join(changed, ", "))}
 	}
+	if tree, err = r.preCommitIn(ctx, wt, t, tree); err != nil {
+		return err
+	}
 	it.work, err = wt.Objects().CommitTree(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base, false)
 	return err
 }

@@ -9,7 +9,8 @@
 // tests use the same CLI as oracle.
 //
 // Repo is a work tree opened by Open: its HEAD, committing (Commit,
-// CommitIndex, CommitIndexWith), status, and what moves HEAD and the work
+// CommitIndex, CommitIndexWith, and RunHook for commits made without git
+// commit), status, and what moves HEAD and the work
 // tree together (Snapshot, the resets, Advance, Discard). Each other concern
 // is a small value type reached from a Repo, holding the repository's git
 // runner and the paths it needs, cheap to make at each call:
@@ -29,7 +30,8 @@
 //     settings for a run, and the git-dir files that hold them (Guard,
 //     MetaSnapshot).
 //   - Records (Repo.Records): planx's local gate and commit records, plain
-//     files under the common git dir; no git runs.
+//     files under the common git dir; no git runs. Mark and WrittenSince
+//     tell the records written while an executor ran (by change time).
 //
 // Pin (Config) changes every later command of the Repo, whichever type
 // runs it: they share one runner.

@@ -13,7 +13,7 @@ import (
 // planx's evidence (refs/notes/planx, refs/planx/**). A task that writes
 // there is refused: `.git/` is never a task's output. (planx's local records
 // under planx/records are left out: planx writes them itself between an
-// agent's attempts.)
+// agent's attempts; they are guarded per executor run, see RecordsMark.)
 type Guard string
 
 // Guard returns the current fingerprint: names, sizes, modes and modification

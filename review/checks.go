@@ -121,7 +121,7 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 			return err
 		}
 		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates,
-			Evidence: ev, Warnings: t.Warnings, OK: ok})
+			WaveGates: t.WaveGates, Evidence: ev, Warnings: t.Warnings, OK: ok})
 	}
 	for _, pt := range tip.Tasks {
 		id := string(pt.ID)
@@ -152,6 +152,11 @@ func (c *checker) task(r *Run, t *TaskCommit, tip, before *planparse.Plan, pos m
 	for _, g := range t.Gates {
 		if !g.Passed {
 			add(SeverityError, KindGateFailed, "%s: gate %s recorded as failed", at, g.Name)
+		}
+	}
+	for _, g := range t.WaveGates {
+		if !g.Passed {
+			add(SeverityError, KindGateFailed, "%s: integration gate %s recorded as failed on its wave's combined tree", at, g.Name)
 		}
 	}
 	if t.ID == "" {

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
@@ -152,7 +153,7 @@ func (c *checker) treeRecorded(t *TaskCommit) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, g := range t.Gates {
+	for _, g := range slices.Concat(t.Gates, t.WaveGates) {
 		passed := false
 		for _, rec := range recs {
 			passed = passed || (rec.Gate == g.Name && rec.Passed)

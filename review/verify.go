@@ -105,6 +105,9 @@ type TaskReport struct {
 	Commit  gitops.SHA `json:"commit"`
 	Subject string     `json:"subject"`
 	Gates   []Gate     `json:"gates"`
+	// WaveGates: the integration gate on the commit's tree, the combined
+	// tree of its parallel wave (the wave's last commit only).
+	WaveGates []Gate `json:"wave_gates,omitempty"`
 	// Evidence says what vouches for the commit (Evidence* values).
 	Evidence string   `json:"evidence"`
 	Warnings []string `json:"warnings,omitempty"`
