@@ -22,7 +22,7 @@ type staged struct {
 	commit gitops.SHA
 	plan   []byte // the plan as this commit has it
 	// What the commit was made of, to make it again with the integration
-	// gate's trailers (sealWave).
+	// gate's trailers (seal).
 	tree, parent gitops.SHA
 	msg          string
 }
@@ -31,26 +31,27 @@ type staged struct {
 // order, each as its own task commit made by a three-way merge onto the
 // chain so far (no work tree involved), gates the combined tree once, and
 // only then moves the branch and the user's work tree, in one step.
-func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA, number int, last bool, res *Result) error {
-	for _, it := range its {
+func (wv *wave) integrate(ctx context.Context) error {
+	r := wv.r
+	for _, it := range wv.its {
 		if it.err != nil {
-			r.dropWorktrees(its, nil)
-			return r.stopTask(ctx, it.t, it.err, res)
+			wv.dropWorktrees(nil)
+			return r.stopTask(ctx, it.t, it.err, wv.res)
 		}
 	}
 	anyFailed := false
-	for _, it := range its {
+	for _, it := range wv.its {
 		anyFailed = anyFailed || it.fail != nil
 	}
-	tip, plan := base, r.planSrc
+	tip, plan := wv.base, r.planSrc
 	var chain []staged
-	for i, it := range its {
+	for i, it := range wv.its {
 		if it.fail != nil {
 			continue
 		}
 		merged, conflicts, err := r.repo.Objects().MergeTrees(ctx, tip, it.work)
 		if err != nil {
-			return r.stopTask(ctx, it.t, err, res)
+			return r.stopTask(ctx, it.t, err, wv.res)
 		}
 		if len(conflicts) > 0 {
 			it.fail = &taskFailure{what: fmt.Sprintf("its changes conflict with the tasks integrated before it (%s) in: %s",
@@ -58,33 +59,34 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 			anyFailed = true
 			continue
 		}
-		final := last && i == len(its)-1 && !anyFailed
-		s, err := r.stageCommit(ctx, it, merged, tip, plan, number, base, final)
+		final := wv.last && i == len(wv.its)-1 && !anyFailed
+		s, err := wv.stageCommit(ctx, it, merged, tip, plan, final)
 		if errors.As(err, &it.fail) {
 			anyFailed = true // a commit hook refused it: as a conflict
 			continue
 		}
 		if err != nil {
-			return r.stopTask(ctx, it.t, err, res)
+			return r.stopTask(ctx, it.t, err, wv.res)
 		}
 		chain = append(chain, s)
 		tip, plan = s.commit, s.plan
 		r.fault("after-stage-commit")
 	}
-	keep, passed, err := r.gateWave(ctx, chain, number, last)
+	keep, passed, err := wv.gate(ctx, chain)
 	if err == nil {
-		err = r.sealWave(ctx, chain[:keep], passed)
+		err = wv.seal(ctx, chain[:keep], passed)
 	}
 	if err != nil {
-		r.dropWorktrees(its, nil)
-		return r.stopTask(ctx, its[0].t, err, res)
+		wv.dropWorktrees(nil)
+		return r.stopTask(ctx, wv.its[0].t, err, wv.res)
 	}
-	return r.land(ctx, its, chain[:keep], base, res)
+	return wv.land(ctx, chain[:keep])
 }
 
 // stageCommit makes it's task commit on parent: the merged tree with the
 // plan ticked and the log updated, moving no ref.
-func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent gitops.SHA, plan []byte, number int, base gitops.SHA, final bool) (staged, error) {
+func (wv *wave) stageCommit(ctx context.Context, it *isolated, merged, parent gitops.SHA, plan []byte, final bool) (staged, error) {
+	r := wv.r
 	t, lt := it.t, it.lt
 	ticked, _ := planparse.Tick(plan, t)
 	// Groups this task completes are ticked in the same commit, as in turn.
@@ -94,7 +96,7 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	}
 	// The message is the hooks' to check or change before anything is
 	// recorded: a refused task leaves its log entry and the log as they were.
-	msg := taskMessage(r, t, lt, groups, nil, it.warnings) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
+	msg := taskMessage(r, t, lt, groups, nil, it.warnings) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, wv.number, wv.base)
 	msg, err := r.messageHooks(ctx, t, msg)
 	if err != nil {
 		return staged{}, err
@@ -124,14 +126,15 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	return staged{it: it, commit: c, plan: ticked, tree: tree, parent: parent, msg: msg}, nil
 }
 
-// gateWave runs the gates once on the wave's combined tree. When they fail
+// gate runs the gates once on the wave's combined tree. When they fail
 // it bisects over the chain for the first task whose addition breaks them
 // (the wave's base is taken as passing: each task passed alone on it), and
 // returns how many commits of the chain to keep, marking the breaking
 // task failed, and the gates' passing results on the last commit kept (nil
 // when none ran).
-func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last bool) (int, []execlog.Gate, error) {
-	sel := gates.Select(r.gates, nil, last)
+func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, error) {
+	r := wv.r
+	sel := gates.Select(r.gates, nil, wv.last)
 	if len(chain) == 0 || len(sel) == 0 {
 		return len(chain), nil, nil
 	}
@@ -152,7 +155,7 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 	passed := map[int][]execlog.Gate{} // the commits the gates passed on
 	defer func() { _ = r.repo.Refs().Delete(context.Background(), ref) }()
 	check := func(i int) (*taskFailure, error) {
-		name := fmt.Sprintf("wave%d-%s", number, chain[i].it.t.ID)
+		name := fmt.Sprintf("wave%d-%s", wv.number, chain[i].it.t.ID)
 		results, err := r.gateAt(ctx, wt, chain[i].commit, name, sel)
 		if err != nil {
 			return nil, err
@@ -173,7 +176,7 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 	if err != nil || fail == nil {
 		return len(chain), passed[hi], err
 	}
-	r.out.warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", number, fail.what))
+	r.out.warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", wv.number, fail.what))
 	lo := -1 // the base: passing
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
@@ -199,12 +202,13 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 	return hi, passed[lo], nil
 }
 
-// sealWave writes the integration gate's results into the wave's last
+// seal writes the integration gate's results into the wave's last
 // commit kept, whose tree is the one they ran on, as Planx-Wave-Gate
 // trailers: the commit is made again (same tree, same parent) with them
 // before any ref names it, so that verify reads from history what was
 // gated on the combined tree.
-func (r *runner) sealWave(ctx context.Context, keep []staged, passed []execlog.Gate) error {
+func (wv *wave) seal(ctx context.Context, keep []staged, passed []execlog.Gate) error {
+	r := wv.r
 	if len(keep) == 0 || len(passed) == 0 {
 		return nil
 	}
@@ -248,7 +252,8 @@ func chainIDs(chain []staged) []string {
 // land moves the branch and the user's work tree to the last kept commit in
 // one step, removes the work trees of integrated tasks, and stops the run
 // at the first task of the wave that failed, keeping its work tree.
-func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base gitops.SHA, res *Result) error {
+func (wv *wave) land(ctx context.Context, keep []staged) error {
+	r := wv.r
 	integrated := map[*isolated]bool{}
 	if len(keep) > 0 {
 		tip := keep[len(keep)-1]
@@ -256,22 +261,22 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 		for i, s := range keep {
 			trees[i] = r.recordWaveCommit(ctx, s)
 		}
-		if err := r.restoreLog(ctx, base); err != nil {
-			return r.stopTask(ctx, keep[0].it.t, err, res)
+		if err := r.restoreLog(ctx, wv.base); err != nil {
+			return r.stopTask(ctx, keep[0].it.t, err, wv.res)
 		}
-		if err := r.repo.Advance(ctx, base, tip.commit, "planx: integrate wave"); err != nil {
-			return r.stopTask(ctx, keep[0].it.t, err, res)
+		if err := r.repo.Advance(ctx, wv.base, tip.commit, "planx: integrate wave"); err != nil {
+			return r.stopTask(ctx, keep[0].it.t, err, wv.res)
 		}
 		r.fault("after-advance")
 		r.expect, r.planSrc, r.dirty = tip.commit, tip.plan, nil
 		for i, s := range keep {
 			integrated[s.it] = true
-			res.Done = append(res.Done, s.it.t.ID)
+			wv.res.Done = append(wv.res.Done, s.it.t.ID)
 			r.out.taskDone(s.it.t, s.commit)
 			r.noteGates(ctx, s.it.t, s.it.lt, s.commit, trees[i])
 		}
 	}
-	for _, it := range its {
+	for _, it := range wv.its {
 		if it.fail != nil && it.work != "" {
 			// Failed at integration: its slot went to the next task; its
 			// work is checked out again under its name for the person.
@@ -285,7 +290,7 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 	}
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
 	var first *isolated
-	for _, it := range its {
+	for _, it := range wv.its {
 		switch {
 		case integrated[it]:
 		case it.fail != nil:
@@ -309,20 +314,21 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 			}
 		}
 	}
-	r.dropWorktrees(its, func(it *isolated) bool { return it.fail == nil })
+	wv.dropWorktrees(func(it *isolated) bool { return it.fail == nil })
 	if first == nil {
 		return nil
 	}
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
-	res.Status = record.RunFailed
-	res.Next = r.nextSteps(first.t)
+	wv.res.Status = record.RunFailed
+	wv.res.Next = r.nextSteps(first.t)
 	return r.stop(first.t, record.RunFailed, first.fail.what, first.fail.tail, ErrTaskFailed)
 }
 
-// dropWorktrees removes the work trees of the tasks for which drop says so
-// (all when drop is nil).
-func (r *runner) dropWorktrees(its []*isolated, drop func(*isolated) bool) {
-	for _, it := range its {
+// dropWorktrees removes the work trees of the wave's tasks for which drop
+// says so (all when drop is nil).
+func (wv *wave) dropWorktrees(drop func(*isolated) bool) {
+	r := wv.r
+	for _, it := range wv.its {
 		if _, err := os.Stat(it.dir); err != nil {
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -89,8 +88,9 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	}
 	r.out.println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		number, strings.Join(waveNames(w), " "), max(r.o.Jobs, 1), base.Short())
-	r.execWave(ctx, its, base)
-	return r.integrate(ctx, its, base, number, last, res)
+	wv := &wave{r: r, its: its, base: base, number: number, last: last, res: res}
+	wv.exec(ctx)
+	return wv.integrate(ctx)
 }
 
 // isolate makes the wave's log entries and its tasks' isolated runs.
@@ -107,36 +107,36 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 	return its
 }
 
-// execWave runs the tasks of its that have no work yet, at most Jobs at
-// once. Each worker writes only its own log entry (a copy): the run's log
-// and state take it, under mu, when the task is done, and a task done is
-// recorded (a ref to its work, and the state) before the next one ends, so
-// that a crash does not lose it.
-func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA) {
+// exec runs the wave's tasks that have no work yet, at most Jobs at once.
+// Each worker writes only its own log entry (a copy): the run's log and
+// state take it, under the wave's lock, when the task is done, and a task
+// done is recorded (a ref to its work, and the state) before the next one
+// ends, so that a crash does not lose it.
+func (wv *wave) exec(ctx context.Context) {
+	r := wv.r
 	if r.pool == nil {
 		r.pool = newSlots(r.repo, r.st.RunID)
 	}
-	var mu sync.Mutex
 	var wg sync.WaitGroup
 	jobs := make(chan struct{}, max(r.o.Jobs, 1))
 	// Tasks done before a crash (recovered by resume) go into the log
 	// before any worker starts: a worker's finished writes the log and
 	// saves the state, so nothing else may touch them once one runs.
 	ran := map[*isolated]bool{}
-	for _, it := range its {
+	for _, it := range wv.its {
 		if it.work != "" {
 			*r.log.TaskByID(string(it.t.ID)) = it.own
 		} else {
 			ran[it] = true
 		}
 	}
-	if err := r.waveRecords(its, len(ran) > 0); err != nil {
-		for _, it := range its {
+	if err := wv.records(len(ran) > 0); err != nil {
+		for _, it := range wv.its {
 			it.err = err
 		}
 		return
 	}
-	for _, it := range its {
+	for _, it := range wv.its {
 		if !ran[it] {
 			continue
 		}
@@ -145,19 +145,19 @@ func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA)
 			defer wg.Done()
 			jobs <- struct{}{}
 			defer func() { <-jobs }()
-			r.runIsolated(ctx, it, base, &mu)
-			mu.Lock()
-			defer mu.Unlock()
-			r.finished(ctx, it)
+			wv.runIsolated(ctx, it)
+			wv.mu.Lock()
+			defer wv.mu.Unlock()
+			wv.finished(ctx, it)
 		}()
 	}
 	wg.Wait()
-	if err := r.waveRecords(its, false); err != nil {
-		for _, it := range its {
+	if err := wv.records(false); err != nil {
+		for _, it := range wv.its {
 			it.err = err
 		}
 	}
-	for _, it := range its {
+	for _, it := range wv.its {
 		it.lt = r.log.TaskByID(string(it.t.ID))
 		// The task's own gates passed on its work: the base plus its
 		// changes. Recorded now that no executor runs.
@@ -170,7 +170,8 @@ func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA)
 
 // finished records one task of a wave done in its work tree. The caller
 // holds the wave's lock.
-func (r *runner) finished(ctx context.Context, it *isolated) {
+func (wv *wave) finished(ctx context.Context, it *isolated) {
+	r := wv.r
 	*r.log.TaskByID(string(it.t.ID)) = it.own
 	if it.work == "" || it.err != nil || it.fail != nil {
 		return

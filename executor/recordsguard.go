@@ -17,7 +17,7 @@ import (
 // crash or a kill of planx by the executor) and, once the executor has
 // ended, anything under the records changed since the mark fails the task
 // and the files are removed. planx writes no record while a mark is set.
-// A parallel wave's tasks run at once under one mark (waveRecords): planx
+// A parallel wave's tasks run at once under one mark (wave.records): planx
 // records their gates once they have all ended, and a forgery, which
 // cannot be told to one of them, fails all that ran.
 
@@ -82,17 +82,18 @@ func (r *runner) settleRecords() (string, error) {
 	return what, nil
 }
 
-// waveRecords settles the mark of a wave's executors (or one a stopped
-// wave left) and, when run is true, sets a new one for the executors about
-// to run. A forgery fails every task of its that has not failed: the
+// records settles the mark of a wave's executors (or one a stopped wave
+// left) and, when run is true, sets a new one for the executors about to
+// run. A forgery fails every task of the wave that has not failed: the
 // executors ran at once, so which one wrote cannot be told.
-func (r *runner) waveRecords(its []*isolated, run bool) error {
+func (wv *wave) records(run bool) error {
+	r := wv.r
 	what, err := r.settleRecords()
 	if err != nil {
 		return err
 	}
 	if what != "" {
-		for _, it := range its {
+		for _, it := range wv.its {
 			if it.fail == nil && it.err == nil {
 				it.fail = &taskFailure{what: "a task of its parallel wave (they ran at once: which one cannot be told) " + what}
 			}

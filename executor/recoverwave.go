@@ -13,23 +13,23 @@ import (
 // integrated as they are, not run again; the others run again in fresh work
 // trees; then the run goes on with the tasks after the wave.
 func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
-	var wave, rest []*planparse.Task
+	var inWave, rest []*planparse.Task
 	for _, t := range tasks {
 		if slices.Contains(r.st.Wave, t.ID) {
-			wave = append(wave, t)
+			inWave = append(inWave, t)
 		} else {
 			rest = append(rest, t)
 		}
 	}
 	r.o.Jobs = max(r.o.Jobs, 2)
-	if len(wave) == 0 {
+	if len(inWave) == 0 {
 		// The wave landed before the stop.
 		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
 		return r.loopWaves(ctx, rest, nil)
 	}
 	r.out.println("planx: resuming run %s of %s in a parallel wave (%d task(s) left)", r.st.RunID, r.st.PlanPath, len(tasks))
 	n := len(r.st.ToRun) - len(tasks)
-	its := r.isolate(wave)
+	its := r.isolate(inWave)
 	for _, it := range its {
 		n++
 		r.out.taskStart(n, len(r.st.ToRun), it.t)
@@ -47,14 +47,15 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		r.out.println("      %s's work, done before the stop, is integrated as it is (%s)", it.t.ID, sha.Short())
 	}
 	base := r.expect
-	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, wave[0].ID, "", PhaseExecute
-	r.st.Wave, r.st.WaveBase = waveIDs(wave), base
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", PhaseExecute
+	r.st.Wave, r.st.WaveBase = waveIDs(inWave), base
 	if err := r.st.save(r.repo); err != nil {
 		return nil, err
 	}
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
-	r.execWave(ctx, its, base)
-	if err := r.integrate(ctx, its, base, r.st.WaveNumber, len(rest) == 0, res); err != nil {
+	wv := &wave{r: r, its: its, base: base, number: r.st.WaveNumber, last: len(rest) == 0, res: res}
+	wv.exec(ctx)
+	if err := wv.integrate(ctx); err != nil {
 		return res, err
 	}
 	return r.loopWaves(ctx, rest, res)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -42,10 +41,12 @@ func worktreeDir(repo *gitops.Repo, runID string, name string) string {
 }
 
 // runIsolated executes, verifies and gates one task in a fresh work tree
-// made from base, and records its whole result as a commit on base. It
-// never touches the user's work tree; its output lines go through mu.
-func (r *runner) runIsolated(ctx context.Context, it *isolated, base gitops.SHA, mu *sync.Mutex) {
-	it.err = r.isolatedErr(ctx, it, base, mu)
+// made from the wave's base, and records its whole result as a commit on
+// it. It never touches the user's work tree; its output lines go through
+// the wave's lock.
+func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
+	r := wv.r
+	it.err = wv.isolatedErr(ctx, it)
 	if errors.As(it.err, &it.fail) {
 		it.err = nil
 	}
@@ -60,9 +61,10 @@ func (r *runner) runIsolated(ctx context.Context, it *isolated, base gitops.SHA,
 	}
 }
 
-func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA, mu *sync.Mutex) error {
+func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
+	r := wv.r
 	t := it.t
-	slot, err := r.pool.take(ctx, r.repo, base)
+	slot, err := r.pool.take(ctx, r.repo, wv.base)
 	if err != nil {
 		return err
 	}
@@ -72,14 +74,14 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 		return err
 	}
 	env := append(r.env(t), "PLANX_REPO="+wt.Root, "PLANX_WORKTREE="+wt.Root)
-	if err := r.isolatedSteps(ctx, it, wt.Root, env, mu); err != nil {
+	if err := wv.isolatedSteps(ctx, it, wt.Root, env); err != nil {
 		return err
 	}
 	tree, err := wt.Index().StageAllTree(ctx)
 	if err != nil {
 		return err
 	}
-	files, err := wt.History().ChangedFiles(ctx, base, tree)
+	files, err := wt.History().ChangedFiles(ctx, wv.base, tree)
 	if err != nil {
 		return err
 	}
@@ -88,10 +90,10 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	if len(files) == 0 && !t.Checkpoint {
 		return &taskFailure{what: "no changes: the task was expected to change the repository and changed nothing (mark it `Checkpoint: yes` if it only verifies)"}
 	}
-	if err := r.declaredIn(wt.Root, it, files, mu); err != nil {
+	if err := wv.declaredIn(wt.Root, it, files); err != nil {
 		return err
 	}
-	if err := r.isolatedGates(ctx, it, wt.Root, env, mu); err != nil {
+	if err := wv.isolatedGates(ctx, it, wt.Root, env); err != nil {
 		return err
 	}
 	// The judge does not change the evidence: the work is the tree the task
@@ -110,12 +112,13 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	if tree, err = r.preCommitIn(ctx, wt, t, tree); err != nil {
 		return err
 	}
-	it.work, err = wt.Objects().CommitTree(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base, false)
+	it.work, err = wt.Objects().CommitTree(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), wv.base, false)
 	return err
 }
 
 // isolatedSteps is runSteps with the linked work tree as cwd.
-func (r *runner) isolatedSteps(ctx context.Context, it *isolated, dir string, env []string, mu *sync.Mutex) error {
+func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env []string) error {
+	r := wv.r
 	t, lt := it.t, it.lt
 	start := time.Now()
 	lt.Commands = lt.Commands[:0]
@@ -131,9 +134,9 @@ func (r *runner) isolatedSteps(ctx context.Context, it *isolated, dir string, en
 		})
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
 			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
-		mu.Lock()
+		wv.mu.Lock()
 		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
-		mu.Unlock()
+		wv.mu.Unlock()
 		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
 			return err
 		}
@@ -143,17 +146,18 @@ func (r *runner) isolatedSteps(ctx context.Context, it *isolated, dir string, en
 
 // isolatedGates runs the task's acceptance commands and gates (not the
 // final ones: those run on the integrated tree) in its work tree.
-func (r *runner) isolatedGates(ctx context.Context, it *isolated, dir string, env []string, mu *sync.Mutex) error {
+func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string, env []string) error {
+	r := wv.r
 	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: env, OutDir: runDir(r.repo, r.st.RunID),
 		Task: it.t.ID, BlastRadius: it.t.BlastRadius})
 	it.lt.Gates = it.lt.Gates[:0]
-	mu.Lock()
+	wv.mu.Lock()
 	for _, g := range results {
 		it.lt.Gates = append(it.lt.Gates, logGate(g))
 		r.out.gate(it.t.ID, g)
 	}
-	mu.Unlock()
+	wv.mu.Unlock()
 	if err != nil {
 		return err
 	}
@@ -183,7 +187,8 @@ func gateFailure(results []gates.Result) error {
 }
 
 // declaredIn is checkDeclared for a wave task whose work is in root.
-func (r *runner) declaredIn(root string, it *isolated, files []string, mu *sync.Mutex) error {
+func (wv *wave) declaredIn(root string, it *isolated, files []string) error {
+	r := wv.r
 	t := it.t
 	problems, err := declaredProblems(root, t, files)
 	if err != nil {
@@ -206,12 +211,12 @@ func (r *runner) declaredIn(root string, it *isolated, files []string, mu *sync.
 		return &taskFailure{what: msg + " (--strict-files)"}
 	}
 	it.warnings = append(it.warnings, "outside-declared="+strings.Join(outside, ","))
-	mu.Lock()
+	wv.mu.Lock()
 	is := r.issue(t.ID, msg)
 	is.Resolution = "allowed: --strict-files not set"
 	r.log.Issues = append(r.log.Issues, is)
 	r.out.warn(t.ID, msg)
-	mu.Unlock()
+	wv.mu.Unlock()
 	return nil
 }
 
