@@ -62,37 +62,9 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 	}
 	r.fault("task-start")
 	if !already {
-		err := tu.startWatch(ctx, kind)
-		if err != nil {
+		if err := tu.execute(ctx, t, lt, kind, n, feedback, guard); err != nil {
 			return err
 		}
-		if kind == "agent" {
-			r.watchFile().save(savedWatch{Task: t.ID, Guard: guard, Meta: tu.meta, Watch: tu.watch})
-		}
-		switch kind {
-		case "shell":
-			err = r.runSteps(ctx, t, lt)
-		case "agent":
-			err = r.runAgent(ctx, t, lt, n, feedback)
-		case "manual":
-			return ErrManual
-		case "gates":
-			// Nothing to execute: verify and the gates below are the task.
-		default:
-			err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
-		}
-		r.reapDetached(t)
-		r.checkIgnored(t)
-		if rerr := r.recordsUntouched(t); rerr != nil {
-			return rerr // a forgery outweighs how the executor ended
-		}
-		if err != nil {
-			return err
-		}
-		if err := tu.setPhase(PhaseVerify); err != nil {
-			return err
-		}
-		r.fault("after-steps")
 	}
 	files, err := tu.verify(ctx, t, guard)
 	if kind == "agent" && ctx.Err() == nil {
@@ -118,6 +90,45 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 		return err
 	}
 	r.fault("after-gates")
+	return nil
+}
+
+// execute runs the task's executor (attempt n; feedback is why the one
+// before failed) under the turn's watch, then ends what it left running
+// and checks that it left planx's records alone.
+func (tu *turn) execute(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string, guard gitops.Guard) error {
+	r := tu.r
+	err := tu.startWatch(ctx, kind)
+	if err != nil {
+		return err
+	}
+	if kind == "agent" {
+		r.watchFile().save(savedWatch{Task: t.ID, Guard: guard, Meta: tu.meta, Watch: tu.watch})
+	}
+	switch kind {
+	case "shell":
+		err = r.runSteps(ctx, t, lt)
+	case "agent":
+		err = r.runAgent(ctx, t, lt, n, feedback)
+	case "manual":
+		return ErrManual
+	case "gates":
+		// Nothing to execute: verify and the gates after it are the task.
+	default:
+		err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
+	}
+	r.reapDetached(t)
+	r.checkIgnored(t)
+	if rerr := r.recordsUntouched(t); rerr != nil {
+		return rerr // a forgery outweighs how the executor ended
+	}
+	if err != nil {
+		return err
+	}
+	if err := tu.setPhase(PhaseVerify); err != nil {
+		return err
+	}
+	r.fault("after-steps")
 	return nil
 }
 
