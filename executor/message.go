@@ -1,0 +1,114 @@
+package executor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
+)
+
+// The messages of planx's commits: the rollback commit, a task's commit
+// (subject, description, folded commits, Planx-* trailers) and the commit
+// that closes a run whose last task was skipped.
+
+// rollbackMessage is the rollback commit's: what it is and how to use it,
+// with the trailers that tie it to the plan and the run.
+func rollbackMessage(topic, planRel, runID string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "rollback: before executing plan %s\n\n", topic)
+	b.WriteString("Snapshot of the work tree before planx ran the plan: reset to this commit to\nundo the run.\n\n")
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n%s: true\n", record.TrailerRefs, planRel, record.TrailerRun, runID, record.TrailerRollback)
+	return b.String()
+}
+
+// finishMessage closes a run whose last task was skipped.
+func finishMessage(r *runner) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "planx: finish run of plan %s\n\n", r.plan.Topic)
+	fmt.Fprintf(&b, "The run ended without a task commit to carry its log: record the log%s.\n\n",
+		map[bool]string{true: " and the skipped tasks", false: ""}[len(r.st.SkipPending) > 0])
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n", record.TrailerRefs, r.planRel, record.TrailerRun, r.st.RunID)
+	for _, id := range r.st.SkipPending {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
+	}
+	return b.String()
+}
+
+// taskMessage is the task commit's message: subject, a short description,
+// the messages of the commits folded into it, then trailers `git
+// interpret-trailers --parse` reads (warnings are Planx-Warning values).
+func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task, folded, warnings []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, oneLine(t.Title, 72-len(t.ID)-2))
+	label := ""
+	if t.Label != "" && t.Label != string(t.ID) {
+		label = " (" + t.Label + ")"
+	}
+	fmt.Fprintf(&b, "Task %s%s of plan %s, executed by %s", t.ID, label, r.planRel, lt.Executor)
+	if len(lt.Commands) > 0 {
+		fmt.Fprintf(&b, " in %d step(s)", len(lt.Commands))
+	}
+	fmt.Fprintf(&b, "; %d file(s) changed", len(lt.Files))
+	if len(lt.Gates) > 0 {
+		fmt.Fprintf(&b, "; %d gate(s) passed", len(lt.Gates))
+	}
+	b.WriteString(".\n\n")
+	for _, m := range folded {
+		// Indented so the folded messages can never be read as this commit's trailers.
+		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", indent(m, "    "))
+	}
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRefs, r.planRel)
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRun, r.st.RunID)
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerTask, t.ID)
+	fmt.Fprintf(&b, "%s: sha256:%s\n", record.TrailerTaskHash, t.Hash())
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerExecutor, lt.Executor)
+	for _, g := range lt.Gates {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, gateTrailer(g))
+	}
+	for _, g := range lt.Gates {
+		for _, p := range g.Fixed {
+			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerFixed, g.Name, p)
+		}
+	}
+	for _, id := range r.st.SkipPending {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
+	}
+	for _, g := range groups {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGroup, g.ID)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerWarning, w)
+	}
+	return b.String()
+}
+
+// gateTrailer renders one gate result as `name=pass 1234ms`, followed by
+// "overridden" for a gate a --gate flag replaced and "cached" for one not
+// run again because it passed on the same tree before.
+func gateTrailer(g execlog.Gate) string {
+	verdict := "fail"
+	if g.Passed {
+		verdict = "pass"
+	}
+	s := fmt.Sprintf("%s=%s %dms", g.Name, verdict, g.Duration.Milliseconds())
+	if g.Overridden {
+		s += " overridden"
+	}
+	if g.Cached {
+		s += " cached"
+	}
+	return s
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if max < 10 {
+		max = 10
+	}
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,142 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
+)
+
+// A wave's integration gate: the gates run once on the combined tree of
+// the tasks integrated, bisecting for the task that breaks it, and their
+// results sealed into the wave's last commit.
+
+// gate runs the gates once on the wave's combined tree. When they fail
+// it bisects over the chain for the first task whose addition breaks them
+// (the wave's base is taken as passing: each task passed alone on it), and
+// returns how many commits of the chain to keep, marking the breaking
+// task failed, and the gates' passing results on the last commit kept (nil
+// when none ran).
+func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, error) {
+	r := wv.r
+	sel := gates.Select(r.gates, nil, wv.last)
+	if len(chain) == 0 || len(sel) == 0 {
+		return len(chain), nil, nil
+	}
+	// A slot the wave's tasks are done with, checked out at each commit to gate.
+	dir, err := r.pool.take(ctx, r.repo, chain[len(chain)-1].commit)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer r.pool.put(dir)
+	wt, err := gitops.Open(ctx, dir)
+	if err != nil {
+		return 0, nil, err
+	}
+	ref := waveRef(r.st.RunID)
+	if err := r.repo.Refs().Update(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
+		return 0, nil, err
+	}
+	passed := map[int][]execlog.Gate{} // the commits the gates passed on
+	defer func() { _ = r.repo.Refs().Delete(context.Background(), ref) }()
+	check := func(i int) (*taskFailure, error) {
+		name := fmt.Sprintf("wave%d-%s", wv.number, chain[i].it.t.ID)
+		results, err := r.gateAt(ctx, wt, chain[i].commit, name, sel)
+		if err != nil {
+			return nil, err
+		}
+		var f *taskFailure
+		if !errors.As(gateFailure(results), &f) {
+			gs := make([]execlog.Gate, len(results))
+			for j, g := range results {
+				gs[j] = logGate(g)
+			}
+			r.recordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, gs)
+			passed[i] = gs
+		}
+		return f, nil
+	}
+	hi := len(chain) - 1
+	fail, err := check(hi)
+	if err != nil || fail == nil {
+		return len(chain), passed[hi], err
+	}
+	r.out.warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", wv.number, fail.what))
+	lo := -1 // the base: passing
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		f, err := check(mid)
+		if err != nil {
+			return 0, nil, err
+		}
+		if f != nil {
+			hi, fail = mid, f
+		} else {
+			lo = mid
+		}
+	}
+	before := chainIDs(chain[:hi])
+	with := "on the wave's base"
+	if len(before) > 0 {
+		with = "after " + strings.Join(before, ", ")
+	}
+	fail.what = fmt.Sprintf("integration gate: %s once %s is added %s (it passed its gates alone; %s breaks the combined tree)",
+		fail.what, chain[hi].it.t.ID, with, chain[hi].it.t.ID)
+	chain[hi].it.fail = fail
+	// The base passed (lo = -1) or chain[lo], the last commit kept, did.
+	return hi, passed[lo], nil
+}
+
+// seal writes the integration gate's results into the wave's last
+// commit kept, whose tree is the one they ran on, as Planx-Wave-Gate
+// trailers: the commit is made again (same tree, same parent) with them
+// before any ref names it, so that verify reads from history what was
+// gated on the combined tree.
+func (wv *wave) seal(ctx context.Context, keep []staged, passed []execlog.Gate) error {
+	r := wv.r
+	if len(keep) == 0 || len(passed) == 0 {
+		return nil
+	}
+	s := &keep[len(keep)-1]
+	msg := strings.TrimRight(s.msg, "\n") + "\n"
+	for _, g := range passed {
+		msg += fmt.Sprintf("%s: %s\n", record.TrailerWaveGate, gateTrailer(g))
+	}
+	c, err := r.repo.Objects().CommitTree(ctx, s.tree, msg, s.parent, r.sign)
+	if err != nil {
+		return fmt.Errorf("commit task %s: %w", s.it.t.ID, err)
+	}
+	s.commit, s.msg = c, msg
+	s.it.lt.Commit = string(c)
+	return nil
+}
+
+// gateAt runs gates on commit c in the wave's gate work tree wt.
+func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, error) {
+	if err := wt.CheckoutClean(ctx, c); err != nil {
+		return nil, err
+	}
+	id := planparse.TaskID(name)
+	defer r.faultSoon("during-wave-gate", 100*time.Millisecond)()
+	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: append(r.env(&planparse.Task{ID: id}), "PLANX_WORKTREE="+wt.Root),
+		OutDir: runDir(r.repo, r.st.RunID), Task: id})
+	for _, g := range results {
+		r.out.gate(id, g)
+	}
+	return results, err
+}
+
+func chainIDs(chain []staged) []string {
+	ids := make([]string, len(chain))
+	for i, s := range chain {
+		ids[i] = string(s.it.t.ID)
+	}
+	return ids
+}
