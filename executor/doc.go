@@ -8,4 +8,13 @@
 // git, the environment, .git/ writes undone), reap.go (processes left
 // behind), settled.go (nothing changes after verify; fixer gates) and
 // cleangates.go (gates on the staged tree alone).
+//
+// The runner holds the run (plan, state, log, the tasks git has as done)
+// and orchestrates it: selection, preflight, the task loop, the commit,
+// stop and recovery. What has state of its own is a type of its own: a
+// task's turn on the serial path (turn.go: execute, verify, gate, and what
+// the task's commit carries), a parallel wave (wave.go: its tasks run in
+// their own work trees, then integrated), the gate and commit records
+// (gaterecord.go), the pid files of orphaned children (orphans.go) and the
+// saved watch of an agent attempt (watchsave.go).
 package executor
