@@ -173,3 +173,37 @@ func (b gateBook) recordCommit(ctx context.Context, t *planparse.Task, lt *execl
 	}
 	return tree
 }
+
+// recordWaveCommit records a wave's task commit as one planx made (before
+// the branch moves to it, so that a crash cannot leave a commit of the run
+// planx has no record of) and returns its tree.
+func (b gateBook) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
+	tree, err := b.repo.Objects().TreeOf(ctx, s.commit)
+	if err == nil {
+		err = b.repo.Records().AddMade(b.runID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
+	}
+	if err != nil {
+		b.out.warn(s.it.t.ID, "could not record the commit: "+err.Error())
+	}
+	return tree
+}
+
+// recordWaveGates records gates that passed on commit c's tree: the tree
+// each record names is the one the gates ran on (a task's own work on the
+// wave's base, or the wave's combined tree), never another.
+func (b gateBook) recordWaveGates(ctx context.Context, t *planparse.Task, c gitops.SHA, gs []execlog.Gate) {
+	tree, err := b.repo.Objects().TreeOf(ctx, c)
+	if err != nil {
+		return
+	}
+	var recs []gitops.GateRecord
+	for _, g := range gs {
+		if g.Passed {
+			recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: b.commandHash(t, b.gateDef(g)),
+				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: b.now()})
+		}
+	}
+	if err := b.repo.Records().AddGates(recs...); err != nil {
+		b.out.warn(t.ID, "could not record the gates: "+err.Error())
+	}
+}

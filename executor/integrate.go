@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -135,7 +134,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		tip := keep[len(keep)-1]
 		trees := make([]gitops.SHA, len(keep))
 		for i, s := range keep {
-			trees[i] = r.recordWaveCommit(ctx, s)
+			trees[i] = r.book().recordWaveCommit(ctx, s)
 		}
 		if err := r.restoreLog(ctx, wv.base); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, wv.res)
@@ -268,38 +267,4 @@ func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 		return nil
 	}
 	return os.WriteFile(path, b, 0o644)
-}
-
-// recordWaveCommit records a wave's task commit as one planx made (before
-// the branch moves to it, so that a crash cannot leave a commit of the run
-// planx has no record of) and returns its tree.
-func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
-	tree, err := r.repo.Objects().TreeOf(ctx, s.commit)
-	if err == nil {
-		err = r.repo.Records().AddMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
-	}
-	if err != nil {
-		r.out.warn(s.it.t.ID, "could not record the commit: "+err.Error())
-	}
-	return tree
-}
-
-// recordWaveGates records gates that passed on commit c's tree: the tree
-// each record names is the one the gates ran on (a task's own work on the
-// wave's base, or the wave's combined tree), never another.
-func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitops.SHA, gs []execlog.Gate) {
-	tree, err := r.repo.Objects().TreeOf(ctx, c)
-	if err != nil {
-		return
-	}
-	var recs []gitops.GateRecord
-	for _, g := range gs {
-		if g.Passed {
-			recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: r.book().commandHash(t, r.book().gateDef(g)),
-				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: r.o.now()})
-		}
-	}
-	if err := r.repo.Records().AddGates(recs...); err != nil {
-		r.out.warn(t.ID, "could not record the gates: "+err.Error())
-	}
 }

@@ -162,7 +162,7 @@ func (wv *wave) exec(ctx context.Context) {
 		// The task's own gates passed on its work: the base plus its
 		// changes. Recorded now that no executor runs.
 		if ran[it] && it.work != "" && it.fail == nil && it.err == nil {
-			r.recordWaveGates(ctx, it.t, it.work, it.own.Gates)
+			r.book().recordWaveGates(ctx, it.t, it.work, it.own.Gates)
 		}
 	}
 	r.fault("after-wave")

@@ -58,7 +58,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 			for j, g := range results {
 				gs[j] = logGate(g)
 			}
-			r.recordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, gs)
+			r.book().recordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, gs)
 			passed[i] = gs
 		}
 		return f, nil
