@@ -40,7 +40,7 @@ func (tu *turn) verify(ctx context.Context, t *planparse.Task, guard gitops.Guar
 		tu.foldedTip = ""
 	}
 	kind := r.executorFor(t)
-	if err := tu.checkHiding(ctx, t, kind, tu.watch); err != nil {
+	if err := tu.checkHiding(ctx, t, kind); err != nil {
 		return nil, err
 	}
 	// One scan of the work tree per task: stage everything (every ignore

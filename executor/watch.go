@@ -47,11 +47,11 @@ func (tu *turn) startWatch(ctx context.Context, kind string) error {
 }
 
 // checkHiding fails an agent task (warns for others) that hid changes from
-// git or changed the environment the judge runs in. w is nil when the
-// task's work was done before this planx started (resume): then only what
-// git itself records can be checked.
-func (tu *turn) checkHiding(ctx context.Context, t *planparse.Task, kind string, w *watch) error {
-	r := tu.r
+// git or changed the environment the judge runs in. The turn has no watch
+// when the task's work was done before this planx started (resume): then
+// only what git itself records can be checked.
+func (tu *turn) checkHiding(ctx context.Context, t *planparse.Task, kind string) error {
+	r, w := tu.r, tu.watch
 	var bad []string
 	if w != nil && !w.resumed {
 		if now, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path)); sha256.Sum256(now) != w.Log {
