@@ -102,16 +102,16 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	kind := r.executorFor(t)
 	lt.Executor = kind
 	tu := &turn{r: r, cheapRedo: kind == "shell"}
-	guard := r.repo.Config().Guard()
+	tu.guard = r.repo.Config().Guard()
 	tu.meta = r.repo.Config().SnapshotMeta()
 	if already {
 		if w := r.watchFile().load(t.ID); w != nil {
-			guard, tu.meta, tu.watch = w.Guard, w.Meta, w.Watch
+			tu.guard, tu.meta, tu.watch = w.Guard, w.Meta, w.Watch
 		}
 	}
 	feedback := ""
 	for attempt := 1; ; attempt++ {
-		err := tu.try(ctx, t, lt, kind, attempt, feedback, already, guard, last)
+		err := tu.try(ctx, t, lt, kind, attempt, feedback, already, last)
 		var f *taskFailure
 		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts && !f.gaveUp {
 			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))

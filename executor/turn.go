@@ -21,6 +21,7 @@ type turn struct {
 	// cheapRedo: the task is redone, not resumed, after a crash (a shell
 	// task), so its phases are not saved.
 	cheapRedo bool
+	guard     gitops.Guard         // a fingerprint of the git directory before the task
 	meta      *gitops.MetaSnapshot // the git directory's config, hooks and info/ before the task
 	watch     *watch               // what the executor could change unseen; nil on resume
 	folded    []string             // messages of commits an executor made, for the task commit
@@ -33,7 +34,7 @@ type turn struct {
 
 // try is one attempt at the task: execute (unless its work is already in the
 // tree), verify, run acceptance checks and gates.
-func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string, already bool, guard gitops.Guard, last bool) error {
+func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string, already bool, last bool) error {
 	r := tu.r
 	r.st.Phase = PhaseExecute
 	if already {
@@ -62,11 +63,11 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 	}
 	r.fault("task-start")
 	if !already {
-		if err := tu.execute(ctx, t, lt, kind, n, feedback, guard); err != nil {
+		if err := tu.execute(ctx, t, lt, kind, n, feedback); err != nil {
 			return err
 		}
 	}
-	files, err := tu.verify(ctx, t, guard)
+	files, err := tu.verify(ctx, t)
 	if kind == "agent" && ctx.Err() == nil {
 		// Judged: a later resume of this task is of work planx has seen.
 		r.watchFile().drop()
@@ -96,14 +97,14 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 // execute runs the task's executor (attempt n; feedback is why the one
 // before failed) under the turn's watch, then ends what it left running
 // and checks that it left planx's records alone.
-func (tu *turn) execute(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string, guard gitops.Guard) error {
+func (tu *turn) execute(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string) error {
 	r := tu.r
 	err := tu.startWatch(ctx, kind)
 	if err != nil {
 		return err
 	}
 	if kind == "agent" {
-		r.watchFile().save(savedWatch{Task: t.ID, Guard: guard, Meta: tu.meta, Watch: tu.watch})
+		r.watchFile().save(savedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch})
 	}
 	switch kind {
 	case "shell":

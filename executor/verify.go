@@ -19,7 +19,7 @@ import (
 // folded into the task), .git/ was not written, something changed (unless
 // the task is a checkpoint), and the declared files exist, or are gone when
 // declared deleted, and were touched. It returns the changed paths.
-func (tu *turn) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
+func (tu *turn) verify(ctx context.Context, t *planparse.Task) ([]string, error) {
 	r := tu.r
 	tu.warnings = nil
 	// An executor in flight when the run stopped (resume).
@@ -29,7 +29,7 @@ func (tu *turn) verify(ctx context.Context, t *planparse.Task, guard gitops.Guar
 	if err := tu.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
-	if changed := guard.Changed(r.repo.Config().Guard()); len(changed) > 0 {
+	if changed := tu.guard.Changed(r.repo.Config().Guard()); len(changed) > 0 {
 		return nil, tu.gitDirWritten(changed)
 	}
 	if tu.foldedTip != "" {
