@@ -51,8 +51,8 @@ const cleanGateFiles = 1000
 // chose, else for agent tasks of small repositories that hold no ignored
 // file at all: where the gates may need one (node_modules/, a local
 // config), the clean checkout would fail them for the wrong reason.
-func (tu *turn) cleanGates(ctx context.Context, t *planparse.Task) bool {
-	r := tu.r
+func (tu *turn) cleanGates(ctx context.Context) bool {
+	r, t := tu.r, tu.t
 	switch r.o.GatesIn {
 	case GatesClean:
 		return true

@@ -14,8 +14,8 @@ import (
 // runGates runs the task's acceptance checks and gates. reuse (the work was
 // already in the tree: a resume) first looks for gates that passed on this
 // very tree before; a first attempt does not pay for the lookup.
-func (tu *turn) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Task, last, reuse bool) error {
-	r := tu.r
+func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
+	r, t, lt := tu.r, tu.t, tu.lt
 	tu.gatesPassed = false
 	// Acceptance criteria written as commands are checks like gates, run
 	// first: they are the task's own definition of done.
@@ -65,7 +65,7 @@ func (tu *turn) runGates(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		torun = append(torun, g)
 	}
 	dir := r.repo.Root
-	if len(torun) > 0 && tu.cleanGates(ctx, t) {
+	if len(torun) > 0 && tu.cleanGates(ctx) {
 		wt, remove, err := r.cleanTree(ctx, t)
 		if err != nil {
 			return err

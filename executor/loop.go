@@ -101,7 +101,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	}
 	kind := r.executorFor(t)
 	lt.Executor = kind
-	tu := &turn{r: r, cheapRedo: kind == "shell"}
+	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == "shell"}
 	tu.guard = r.repo.Config().Guard()
 	tu.meta = r.repo.Config().SnapshotMeta()
 	if already {
@@ -111,7 +111,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	}
 	feedback := ""
 	for attempt := 1; ; attempt++ {
-		err := tu.try(ctx, t, lt, kind, attempt, feedback, already, last)
+		err := tu.try(ctx, attempt, feedback, already, last)
 		var f *taskFailure
 		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts && !f.gaveUp {
 			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))

@@ -17,7 +17,10 @@ import (
 // carries. Its methods are the execute, verify and gate phases; the commit
 // and the run's bookkeeping are the runner's.
 type turn struct {
-	r *runner
+	r    *runner
+	t    *planparse.Task
+	lt   *execlog.Task // the task's entry in the execution log
+	kind string        // the task's executor: shell, agent, manual or gates
 	// cheapRedo: the task is redone, not resumed, after a crash (a shell
 	// task), so its phases are not saved.
 	cheapRedo bool
@@ -34,8 +37,8 @@ type turn struct {
 
 // try is one attempt at the task: execute (unless its work is already in the
 // tree), verify, run acceptance checks and gates.
-func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string, already bool, last bool) error {
-	r := tu.r
+func (tu *turn) try(ctx context.Context, n int, feedback string, already, last bool) error {
+	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
 	r.st.Phase = PhaseExecute
 	if already {
 		r.st.Phase = PhaseVerify
@@ -63,11 +66,11 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 	}
 	r.fault("task-start")
 	if !already {
-		if err := tu.execute(ctx, t, lt, kind, n, feedback); err != nil {
+		if err := tu.execute(ctx, n, feedback); err != nil {
 			return err
 		}
 	}
-	files, err := tu.verify(ctx, t)
+	files, err := tu.verify(ctx)
 	if kind == "agent" && ctx.Err() == nil {
 		// Judged: a later resume of this task is of work planx has seen.
 		r.watchFile().drop()
@@ -87,7 +90,7 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 		return err
 	}
 	// A checkpoint runs every gate, the final ones included.
-	if err := tu.runGates(ctx, t, lt, last || kind == "gates", already); err != nil {
+	if err := tu.runGates(ctx, last || kind == "gates", already); err != nil {
 		return err
 	}
 	r.fault("after-gates")
@@ -97,9 +100,9 @@ func (tu *turn) try(ctx context.Context, t *planparse.Task, lt *execlog.Task, ki
 // execute runs the task's executor (attempt n; feedback is why the one
 // before failed) under the turn's watch, then ends what it left running
 // and checks that it left planx's records alone.
-func (tu *turn) execute(ctx context.Context, t *planparse.Task, lt *execlog.Task, kind string, n int, feedback string) error {
-	r := tu.r
-	err := tu.startWatch(ctx, kind)
+func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
+	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
+	err := tu.startWatch(ctx)
 	if err != nil {
 		return err
 	}

@@ -19,14 +19,14 @@ import (
 // folded into the task), .git/ was not written, something changed (unless
 // the task is a checkpoint), and the declared files exist, or are gone when
 // declared deleted, and were touched. It returns the changed paths.
-func (tu *turn) verify(ctx context.Context, t *planparse.Task) ([]string, error) {
-	r := tu.r
+func (tu *turn) verify(ctx context.Context) ([]string, error) {
+	r, t := tu.r, tu.t
 	tu.warnings = nil
 	// An executor in flight when the run stopped (resume).
 	if err := r.recordsUntouched(t); err != nil {
 		return nil, err
 	}
-	if err := tu.foldCommits(ctx, t); err != nil {
+	if err := tu.foldCommits(ctx); err != nil {
 		return nil, err
 	}
 	if changed := tu.guard.Changed(r.repo.Config().Guard()); len(changed) > 0 {
@@ -40,7 +40,7 @@ func (tu *turn) verify(ctx context.Context, t *planparse.Task) ([]string, error)
 		tu.foldedTip = ""
 	}
 	kind := r.executorFor(t)
-	if err := tu.checkHiding(ctx, t, kind); err != nil {
+	if err := tu.checkHiding(ctx); err != nil {
 		return nil, err
 	}
 	// One scan of the work tree per task: stage everything (every ignore
@@ -69,15 +69,15 @@ func (tu *turn) verify(ctx context.Context, t *planparse.Task) ([]string, error)
 	if err := r.checkTaskSecrets(t, kind, files); err != nil {
 		return nil, err
 	}
-	if err := tu.checkDeclared(t, files); err != nil {
+	if err := tu.checkDeclared(files); err != nil {
 		return nil, err
 	}
 	return files, nil
 }
 
 // checkDeclared compares the changed files with the task's declared ones.
-func (tu *turn) checkDeclared(t *planparse.Task, files []string) error {
-	r := tu.r
+func (tu *turn) checkDeclared(files []string) error {
+	r, t := tu.r, tu.t
 	problems, err := declaredProblems(r.repo.Root, t, files)
 	if err != nil {
 		return err
@@ -149,8 +149,8 @@ func touched(declared string, files []string) bool {
 // foldCommits turns commits the executor made on its own into staged changes
 // of the task, keeping their messages for the task commit's body. A branch
 // switch or a rewrite of history planx had fails the task.
-func (tu *turn) foldCommits(ctx context.Context, t *planparse.Task) error {
-	r := tu.r
+func (tu *turn) foldCommits(ctx context.Context) error {
+	r, t := tu.r, tu.t
 	head, err := r.repo.HeadNow()
 	if err != nil {
 		return err

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/planparse"
 )
 
 // maxHiddenBaseline bounds the skip-worktree/assume-unchanged entries kept
@@ -29,8 +28,8 @@ type watch struct {
 }
 
 // startWatch is taken before the executor runs.
-func (tu *turn) startWatch(ctx context.Context, kind string) error {
-	r := tu.r
+func (tu *turn) startWatch(ctx context.Context) error {
+	r, kind := tu.r, tu.kind
 	w := &watch{}
 	b, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path))
 	w.Log = sha256.Sum256(b)
@@ -50,8 +49,8 @@ func (tu *turn) startWatch(ctx context.Context, kind string) error {
 // git or changed the environment the judge runs in. The turn has no watch
 // when the task's work was done before this planx started (resume): then
 // only what git itself records can be checked.
-func (tu *turn) checkHiding(ctx context.Context, t *planparse.Task, kind string) error {
-	r, w := tu.r, tu.watch
+func (tu *turn) checkHiding(ctx context.Context) error {
+	r, t, kind, w := tu.r, tu.t, tu.kind, tu.watch
 	var bad []string
 	if w != nil && !w.resumed {
 		if now, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path)); sha256.Sum256(now) != w.Log {
