@@ -15,6 +15,7 @@
 // task's turn on the serial path (turn.go: execute, verify, gate, and what
 // the task's commit carries), a parallel wave (wave.go: its tasks run in
 // their own work trees, then integrated), the gate and commit records
-// (gaterecord.go), the pid files of orphaned children (orphans.go) and the
-// saved watch of an agent attempt (watchsave.go).
+// (gaterecord.go), the snapshots of stopped attempts (snapshot.go), the
+// pid files of orphaned children (orphans.go) and the saved watch of an
+// agent attempt (watchsave.go).
 package executor

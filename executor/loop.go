@@ -96,7 +96,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	lt.Status, lt.Started, lt.Failure = record.TaskRunning, r.o.now(), ""
 	lt.Attempts++
 	r.st.Status, r.st.Current, r.st.Reason = record.RunRunning, t.ID, ""
-	if err := r.beginAttempt(ctx, t, already); err != nil {
+	if err := r.stops().beginAttempt(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
 		return "", err
 	}
 	kind := r.executorFor(t)
@@ -216,7 +216,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
-	snapErr := r.recordStop(context.Background(), t.ID, string(status))
+	snapErr := r.stops().recordStop(context.Background(), t.ID, string(status))
 	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)

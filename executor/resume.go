@@ -56,23 +56,23 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 // (true: verify, gate, commit it) or discarded so the task runs again. It
 // never runs the task again over bytes a person changed since the stop.
 func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool) (bool, error) {
-	d, err := r.delta(ctx, t.ID)
+	d, err := r.stops().delta(ctx, t.ID, r.expect)
 	if err != nil {
 		return false, err
 	}
 	switch {
 	case retry:
 		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
-		return false, r.discardAttempt(ctx, d)
+		return false, r.stops().discardAttempt(ctx, d)
 	case r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting:
 		return true, nil // the person's work, or the lack of it, is verified
 	case r.st.Phase == PhaseExecute && r.st.Status != record.RunFailed:
 		// Killed or interrupted mid-step: the output is partial. Start
 		// over, unless a person has worked on it since.
 		if len(d.edited) > 0 {
-			return false, r.refuseOverEdits(t.ID, d)
+			return false, r.stops().refuseOverEdits(t.ID, d)
 		}
-		return false, r.discardAttempt(ctx, d)
+		return false, r.stops().discardAttempt(ctx, d)
 	case r.st.Phase != PhaseExecute && r.st.Status != record.RunFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
@@ -96,11 +96,11 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if what := r.watchFile().checkInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
-	d, err := r.delta(ctx, t.ID)
+	d, err := r.stops().delta(ctx, t.ID, r.expect)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.discardAttempt(ctx, d); err != nil {
+	if err := r.stops().discardAttempt(ctx, d); err != nil {
 		return nil, err
 	}
 	// What a person changed since the stop stays: the next task starts from it.

@@ -24,44 +24,63 @@ import (
 // and `skip` decide from these two diffs, so they never discard bytes a
 // person wrote after the stop, and what they discard stays in the stop ref.
 
+// stopRecords are those snapshots, kept in the run state (AttemptPre,
+// AttemptStop, StopRef, Stops), with what they need of the run.
+type stopRecords struct {
+	repo    *gitops.Repo
+	st      *State
+	out     *progress
+	planRel string
+	logPath string // "" while the run has no log
+}
+
+// stops are the run's attempt snapshots.
+func (r *runner) stops() stopRecords {
+	s := stopRecords{repo: r.repo, st: r.st, out: r.out, planRel: r.planRel}
+	if r.log != nil {
+		s.logPath = r.log.Path
+	}
+	return s
+}
+
 // beginAttempt records the tree the attempt starts from. A resumed attempt
 // (its work already in the tree) keeps the start of the one it resumes, so
 // that a later --retry can still discard what that one left.
-func (r *runner) beginAttempt(ctx context.Context, t *planparse.Task, resumed bool) error {
-	if resumed && r.st.AttemptPre != "" {
-		r.st.AttemptStop, r.st.StopRef = "", ""
+func (s stopRecords) beginAttempt(ctx context.Context, t *planparse.Task, resumed bool, expect gitops.SHA, dirty bool) error {
+	if resumed && s.st.AttemptPre != "" {
+		s.st.AttemptStop, s.st.StopRef = "", ""
 		return nil
 	}
-	r.st.AttemptPre, r.st.AttemptStop, r.st.StopRef = r.expect, "", ""
-	if len(r.dirty) == 0 {
+	s.st.AttemptPre, s.st.AttemptStop, s.st.StopRef = expect, "", ""
+	if !dirty {
 		return nil // the tree is planx's last commit: nothing to write
 	}
-	pre, err := r.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree before %s of run %s\n", t.ID, r.st.RunID), r.expect)
+	pre, err := s.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree before %s of run %s\n", t.ID, s.st.RunID), expect)
 	if err != nil {
 		return fmt.Errorf("record the tree before %s: %w", t.ID, err)
 	}
-	r.st.AttemptPre = pre
+	s.st.AttemptPre = pre
 	return nil
 }
 
 // recordStop records the tree at the stop and keeps it under a ref. It is
 // called when a task stops, and by resume/skip when a crash stopped it
 // without a record. Without a record of the attempt's start it does nothing.
-func (r *runner) recordStop(ctx context.Context, id planparse.TaskID, why string) error {
-	if r.st.AttemptPre == "" {
+func (s stopRecords) recordStop(ctx context.Context, id planparse.TaskID, why string) error {
+	if s.st.AttemptPre == "" {
 		return nil
 	}
-	msg := fmt.Sprintf("planx: work tree at the stop of %s (%s)\n\n%s: %s\n", id, why, record.TrailerRun, r.st.RunID)
-	stop, err := r.repo.Snapshot(ctx, msg, r.st.AttemptPre)
+	msg := fmt.Sprintf("planx: work tree at the stop of %s (%s)\n\n%s: %s\n", id, why, record.TrailerRun, s.st.RunID)
+	stop, err := s.repo.Snapshot(ctx, msg, s.st.AttemptPre)
 	if err != nil {
 		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
 	}
-	r.st.Stops++
-	ref := fmt.Sprintf("refs/planx/runs/%s/stops/%d-%s", r.st.RunID, r.st.Stops, id)
-	if err := r.repo.Refs().Update(ctx, ref, stop, "", "planx: work tree at a stop"); err != nil {
+	s.st.Stops++
+	ref := fmt.Sprintf("refs/planx/runs/%s/stops/%d-%s", s.st.RunID, s.st.Stops, id)
+	if err := s.repo.Refs().Update(ctx, ref, stop, "", "planx: work tree at a stop"); err != nil {
 		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
 	}
-	r.st.AttemptStop, r.st.StopRef = stop, ref
+	s.st.AttemptStop, s.st.StopRef = stop, ref
 	return nil
 }
 
@@ -77,36 +96,36 @@ type attemptDelta struct {
 // delta compares the attempt's start, its stop and the tree now. A stop a
 // crash left unrecorded is recorded now: planx cannot tell a person's later
 // edits from the attempt's then, and says so.
-func (r *runner) delta(ctx context.Context, id planparse.TaskID) (attemptDelta, error) {
-	if r.st.AttemptPre == "" {
-		r.st.AttemptPre = r.expect
+func (s stopRecords) delta(ctx context.Context, id planparse.TaskID, expect gitops.SHA) (attemptDelta, error) {
+	if s.st.AttemptPre == "" {
+		s.st.AttemptPre = expect
 	}
-	if r.st.AttemptStop == "" {
-		if err := r.recordStop(ctx, id, "found after a crash"); err != nil {
+	if s.st.AttemptStop == "" {
+		if err := s.recordStop(ctx, id, "found after a crash"); err != nil {
 			return attemptDelta{}, err
 		}
-		r.out.println("planx: %s stopped without a record (crash); the work tree as found now is kept at %s", id, r.st.StopRef)
+		s.out.println("planx: %s stopped without a record (crash); the work tree as found now is kept at %s", id, s.st.StopRef)
 	}
-	d := attemptDelta{pre: r.st.AttemptPre, ref: r.st.StopRef}
-	now, err := r.repo.Snapshot(ctx, "planx: work tree at resume\n", r.st.AttemptStop)
+	d := attemptDelta{pre: s.st.AttemptPre, ref: s.st.StopRef}
+	now, err := s.repo.Snapshot(ctx, "planx: work tree at resume\n", s.st.AttemptStop)
 	if err != nil {
 		return d, fmt.Errorf("compare the work tree with the stop of %s: %w", id, err)
 	}
-	if d.changed, err = r.repo.History().ChangedFiles(ctx, d.pre, r.st.AttemptStop); err != nil {
+	if d.changed, err = s.repo.History().ChangedFiles(ctx, d.pre, s.st.AttemptStop); err != nil {
 		return d, err
 	}
-	if d.edited, err = r.repo.History().ChangedFiles(ctx, r.st.AttemptStop, now); err != nil {
+	if d.edited, err = s.repo.History().ChangedFiles(ctx, s.st.AttemptStop, now); err != nil {
 		return d, err
 	}
-	d.changed, d.edited = r.notOwn(d.changed), r.notOwn(d.edited)
+	d.changed, d.edited = s.notOwn(d.changed), s.notOwn(d.edited)
 	return d, nil
 }
 
 // notOwn drops planx's own files: the log is rewritten at every stop, and
 // the plan is the person's to edit (its changes are drift, never discarded).
-func (r *runner) notOwn(paths []string) []string {
+func (s stopRecords) notOwn(paths []string) []string {
 	return slices.DeleteFunc(paths, func(p string) bool {
-		return p == r.planRel || (r.log != nil && p == r.log.Path)
+		return p == s.planRel || (s.logPath != "" && p == s.logPath)
 	})
 }
 
@@ -114,7 +133,7 @@ func (r *runner) notOwn(paths []string) []string {
 // attempt changed that still hold exactly what it left; paths a person
 // changed since the stop are kept. It says what it did and where the
 // discarded bytes are kept.
-func (r *runner) discardAttempt(ctx context.Context, d attemptDelta) error {
+func (s stopRecords) discardAttempt(ctx context.Context, d attemptDelta) error {
 	var drop, kept []string
 	for _, p := range d.changed {
 		if slices.Contains(d.edited, p) {
@@ -123,26 +142,26 @@ func (r *runner) discardAttempt(ctx context.Context, d attemptDelta) error {
 			drop = append(drop, p)
 		}
 	}
-	if err := r.repo.RestorePaths(ctx, d.pre, drop); err != nil {
+	if err := s.repo.RestorePaths(ctx, d.pre, drop); err != nil {
 		return fmt.Errorf("discard the attempt: %w", err)
 	}
 	if len(drop) > 0 {
-		r.out.println("planx: discarded what the attempt left in %s (kept at %s)", listPaths(drop), d.ref)
+		s.out.println("planx: discarded what the attempt left in %s (kept at %s)", listPaths(drop), d.ref)
 	}
 	if len(kept) > 0 {
-		r.out.println("planx: kept %s: changed since the stop", listPaths(kept))
+		s.out.println("planx: kept %s: changed since the stop", listPaths(kept))
 	}
-	r.st.AttemptStop, r.st.StopRef = "", ""
+	s.st.AttemptStop, s.st.StopRef = "", ""
 	return nil
 }
 
 // refuseOverEdits is resume's answer when re-executing a task would run over
 // bytes a person wrote after the stop.
-func (r *runner) refuseOverEdits(id planparse.TaskID, d attemptDelta) error {
+func (s stopRecords) refuseOverEdits(id planparse.TaskID, d attemptDelta) error {
 	return fmt.Errorf("%w: %s stopped in the middle of executing (%s) and %s changed since; planx will not run it again over them.\n"+
 		"  `planx resume --retry` runs it again keeping them (it discards only what the attempt left untouched, kept at %s),\n"+
 		"  `planx skip` skips the task keeping them, `planx abort` ends the run",
-		gitops.ErrRepoState, id, r.st.Status, listPaths(d.edited), d.ref)
+		gitops.ErrRepoState, id, s.st.Status, listPaths(d.edited), d.ref)
 }
 
 func listPaths(ps []string) string {
