@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -21,26 +22,34 @@ import (
 // records their gates once they have all ended, and a forgery, which
 // cannot be told to one of them, fails all that ran.
 
-// markRecords sets the mark before an executor runs, first settling one a
+// recordsGuard is the mark in the run state and the records it guards.
+type recordsGuard struct {
+	repo *gitops.Repo
+	st   *State
+}
+
+func (r *runner) recordsGuard() recordsGuard { return recordsGuard{repo: r.repo, st: r.st} }
+
+// mark sets the mark before an executor runs, first settling one a
 // stopped run left (an executor planx never saw end).
-func (r *runner) markRecords(t *planparse.Task) error {
-	if err := r.recordsUntouched(t); err != nil {
+func (g recordsGuard) mark(t *planparse.Task) error {
+	if err := g.untouched(t); err != nil {
 		return err
 	}
-	m, err := r.repo.Records().Mark()
+	m, err := g.repo.Records().Mark()
 	if err != nil {
 		return fmt.Errorf("mark the records before %s: %w", t.ID, err)
 	}
-	r.st.RecordsMark = m
+	g.st.RecordsMark = m
 	return nil
 }
 
-// recordsUntouched settles the mark once the executor has ended (or, on
+// untouched settles the mark once the executor has ended (or, on
 // resume, when it was in flight when the run stopped): records written
 // since fail the task and are removed. The mark is cleared in the saved
 // state before planx writes records of its own.
-func (r *runner) recordsUntouched(t *planparse.Task) error {
-	what, err := r.settleRecords()
+func (g recordsGuard) untouched(t *planparse.Task) error {
+	what, err := g.settle()
 	if err != nil {
 		return fmt.Errorf("check the records after %s: %w", t.ID, err)
 	}
@@ -50,26 +59,26 @@ func (r *runner) recordsUntouched(t *planparse.Task) error {
 	return &taskFailure{what: "the task " + what}
 }
 
-// settleRecords looks at the records since the mark, removes what was
+// settle looks at the records since the mark, removes what was
 // written, clears the mark (saved) and says what was written ("" for
 // nothing, or no mark).
-func (r *runner) settleRecords() (string, error) {
-	m := r.st.RecordsMark
+func (g recordsGuard) settle() (string, error) {
+	m := g.st.RecordsMark
 	if m == 0 {
 		return "", nil
 	}
-	written, err := r.repo.Records().WrittenSince(m)
+	written, err := g.repo.Records().WrittenSince(m)
 	if err != nil {
 		return "", err
 	}
 	var dropped []string
 	if len(written) > 0 {
-		if dropped, err = r.repo.Records().DropWrittenSince(m); err != nil {
+		if dropped, err = g.repo.Records().DropWrittenSince(m); err != nil {
 			return "", err
 		}
 	}
-	r.st.RecordsMark = 0
-	if err := r.st.save(r.repo); err != nil {
+	g.st.RecordsMark = 0
+	if err := g.st.save(g.repo); err != nil {
 		return "", err
 	}
 	if len(written) == 0 {
@@ -88,7 +97,7 @@ func (r *runner) settleRecords() (string, error) {
 // executors ran at once, so which one wrote cannot be told.
 func (wv *wave) records(run bool) error {
 	r := wv.r
-	what, err := r.settleRecords()
+	what, err := r.recordsGuard().settle()
 	if err != nil {
 		return err
 	}

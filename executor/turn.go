@@ -57,7 +57,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	// are the plan's own, shown by --dry-run and approved, and the mark's
 	// wait (~3 ms) would be most of a quick step's cost.
 	if !already && kind == "agent" {
-		if err := r.markRecords(t); err != nil {
+		if err := r.recordsGuard().mark(t); err != nil {
 			return err
 		}
 	}
@@ -123,7 +123,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	r.reapDetached(t)
 	r.checkIgnored(t)
-	if rerr := r.recordsUntouched(t); rerr != nil {
+	if rerr := r.recordsGuard().untouched(t); rerr != nil {
 		return rerr // a forgery outweighs how the executor ended
 	}
 	if err != nil {

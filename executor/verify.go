@@ -23,7 +23,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	r, t := tu.r, tu.t
 	tu.warnings = nil
 	// An executor in flight when the run stopped (resume).
-	if err := r.recordsUntouched(t); err != nil {
+	if err := r.recordsGuard().untouched(t); err != nil {
 		return nil, err
 	}
 	if err := tu.foldCommits(ctx); err != nil {
