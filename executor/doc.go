@@ -15,7 +15,8 @@
 // task's turn on the serial path (turn.go: execute, verify, gate, and what
 // the task's commit carries), a parallel wave (wave.go: its tasks run in
 // their own work trees, then integrated), the gate and commit records
-// (gaterecord.go), the snapshots of stopped attempts (snapshot.go), the
+// (gaterecord.go) and the mark that guards them from executors
+// (recordsguard.go), the snapshots of stopped attempts (snapshot.go), the
 // pid files of orphaned children (orphans.go) and the saved watch of an
 // agent attempt (watchsave.go).
 package executor
