@@ -56,6 +56,10 @@ type runner struct {
 	// run's tasks unchanged (ticks aside).
 	pinChecked []byte
 	ignored    []string // ignored entries that existed when the run (or resume) started
+	// survey is the preflight's one git status of the work tree (survey.go);
+	// nil on resume, and dropped once a question to the person let time
+	// pass in which the tree could change.
+	survey *gitops.Survey
 
 	reaper     bool                 // planx is the subreaper of detached descendants
 	reaperNote string               // what happens to them, for the log's preflight
@@ -108,7 +112,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	// Risky steps need consent before anything changes.
 	if err := approval.Gate(ctx, r.repo, r.planRel, r.subject(), r.assess(tasks), risk.Highest(r.assess(r.plan.Order())), approval.GateOptions{
-		Require: o.RequireApproval, Ask: r.ask(), Yes: o.Yes, Out: r.out.w}); err != nil {
+		Require: o.RequireApproval, Ask: r.staleAsk(), Yes: o.Yes, Out: r.out.w}); err != nil {
 		return nil, err
 	}
 	runID, err := r.newRecord(ctx, o, head, tasks)
@@ -340,20 +344,21 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		return head, err
 	}
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
-	// Only --require-clean needs a status scan here: otherwise the rollback
-	// commit's own staging is the one scan of the tree before the first task.
+	// One status of the tree answers the secret scan, --require-clean,
+	// which ignored files exist and what the rollback commit must stage.
+	sv, err := r.repo.Survey(ctx)
+	if err != nil {
+		return head, err
+	}
+	r.survey = &sv
 	if r.o.RequireClean {
-		changes, err := r.repo.Status(ctx)
-		if err != nil {
-			return head, err
-		}
-		if len(changes) > 0 {
+		if len(sv.Changes) > 0 {
 			return head, fmt.Errorf("%w: the work tree has %d uncommitted change(s) (%s); commit or stash them, or drop --require-clean to have planx snapshot them in the rollback commit",
-				gitops.ErrRepoState, len(changes), summarize(changes))
+				gitops.ErrRepoState, len(sv.Changes), summarize(sv.Changes))
 		}
 		work = "clean (--require-clean)"
 	} else {
-		c, err := r.checkSecrets(ctx)
+		c, err := r.checkSecrets(sv.Changes)
 		if err != nil {
 			return head, err
 		}
@@ -374,7 +379,11 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 	// Saved first so that a crash during the commit leaves a run that
 	// `planx resume` can find (and adopt the commit if it landed).
 	r.st.Status = record.RunStarting
-	if err := r.saveIndex(ctx); err != nil {
+	if r.survey != nil && !r.survey.Staged() {
+		// Nothing staged: abort's reset to the original commit restores
+		// the index as it was, no snapshot needed.
+		r.st.IndexAtHead = true
+	} else if err := r.saveIndex(ctx); err != nil {
 		return "", err
 	}
 	if err := r.st.save(r.repo); err != nil {
@@ -386,9 +395,15 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 
 // makeRollback commits the snapshot and records it as the run's base.
 func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
-	if err := r.repo.StageAll(ctx); err != nil {
-		return "", fmt.Errorf("rollback commit: %w", err)
+	if r.survey == nil || len(r.survey.Changes) > 0 {
+		// A clean tree (the survey saw no change) has nothing to stage:
+		// the rollback commit is HEAD's tree, and a second walk of the
+		// tree would find what the first did.
+		if err := r.repo.StageAll(ctx); err != nil {
+			return "", fmt.Errorf("rollback commit: %w", err)
+		}
 	}
+	r.fault("after-rollback-stage")
 	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID)
 	var sha gitops.SHA
 	var err error
@@ -460,4 +475,18 @@ func gateNames(gs []gates.Gate) string {
 		names = append(names, g.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// staleAsk is ask for a question asked before the rollback commit: while
+// the person answers, the tree can change, so the preflight's survey is
+// dropped and the rollback stages and snapshots as if it had none.
+func (r *runner) staleAsk() func(string) bool {
+	ask := r.ask()
+	if ask == nil {
+		return nil
+	}
+	return func(q string) bool {
+		r.survey = nil
+		return ask(q)
+	}
 }
