@@ -37,7 +37,17 @@ func (r *Repo) StageAgain(ctx context.Context) (paths []string, ok bool, err err
 // HiddenEntries lists the index entries git is told not to look at in the
 // work tree, each as "path (skip-worktree)" or "path (assume-unchanged)":
 // a change to such a file is invisible to git add, git status and git diff.
+//
+// The index is read in-process when its layout is one hiddenInIndex knows;
+// otherwise git lists it.
 func (r *Repo) HiddenEntries(ctx context.Context) ([]string, error) {
+	if hidden, err := hiddenInIndex(r.indexPath()); err == nil {
+		return hidden, nil
+	}
+	return r.hiddenByGit(ctx)
+}
+
+func (r *Repo) hiddenByGit(ctx context.Context) ([]string, error) {
 	out, err := r.run(ctx, nil, true, "ls-files", "-v", "-z")
 	if err != nil {
 		return nil, fmt.Errorf("list index flags: %w", err)
