@@ -246,6 +246,7 @@ func (r *Repo) CommitRules(ctx context.Context) (CommitRules, error) {
 		return c, err
 	}
 	c.Sign = strings.TrimSpace(string(sign)) == "true"
+	r.signs = &c.Sign
 	return c, nil
 }
 

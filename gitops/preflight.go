@@ -11,10 +11,17 @@ import (
 // commits signed (commit.gpgSign) and signing does not work: found before a
 // run changes anything rather than at its rollback commit. It signs one
 // commit of the empty tree that nothing references.
+//
+// When CommitRules read commit.gpgSign already (a run reads it to choose
+// how to commit), its answer is used: one git process less per run.
 func (r *Repo) CheckSigning(ctx context.Context) error {
-	out, err := r.run(ctx, nil, true, "config", "--bool", "--get", "commit.gpgsign")
-	if err != nil || strings.TrimSpace(string(out)) != "true" {
-		return nil // unset (exit 1) or false: nothing is signed
+	if r.signs == nil {
+		out, err := r.run(ctx, nil, true, "config", "--bool", "--get", "commit.gpgsign")
+		sign := err == nil && strings.TrimSpace(string(out)) == "true"
+		r.signs = &sign
+	}
+	if !*r.signs {
+		return nil // unset or false: nothing is signed
 	}
 	tree, err := r.emptyTree(ctx)
 	if err != nil {
@@ -61,4 +68,23 @@ func (r *Repo) IgnoredEntries(ctx context.Context) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// Identity reads user.name and user.email as git config --get would (the
+// last value of each wins), with one git process for both; "" for unset.
+func (r *Repo) Identity(ctx context.Context) (name, email string) {
+	out, err := r.run(ctx, nil, true, "config", "-z", "--get-regexp", `^user\.(name|email)$`)
+	if err != nil {
+		return "", "" // exit 1: neither is set
+	}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		key, value, _ := strings.Cut(rec, "\n")
+		switch key {
+		case "user.name":
+			name = value
+		case "user.email":
+			email = value
+		}
+	}
+	return name, email
 }

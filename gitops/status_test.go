@@ -265,6 +265,7 @@ func TestGitError(t *testing.T) {
 // separately, and Staged says whether the index differs from HEAD.
 func TestSurvey(t *testing.T) {
 	ctx := context.Background()
+	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, ".gitignore", "node_modules/\n*.o\n.env\n")
 	gittest.WriteFile(t, dir, "src/keep.c", "c\n")
