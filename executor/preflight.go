@@ -98,8 +98,11 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 		// Hooks are skipped for the snapshot: the user's work in progress
 		// may not pass them, and refusing to save it would defeat the purpose.
 		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
-	} else {
+	} else if r.survey != nil && len(r.survey.Changes) == 0 && r.head.SHA != "" {
+		// A clean tree: the index is HEAD's tree, no need to write it.
 		// The run's base ref is created in the same transaction as HEAD moves.
+		sha, err = r.repo.CommitUnchanged(ctx, msg, r.head.SHA, "HEAD", baseRef(r.st.RunID))
+	} else {
 		sha, err = r.repo.CommitIndex(ctx, msg, r.head.SHA, "HEAD", baseRef(r.st.RunID))
 	}
 	if err != nil {

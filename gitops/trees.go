@@ -100,3 +100,20 @@ func dropPaths(s storer.EncodedObjectStorer, h plumbing.Hash, paths []string) (p
 	}
 	return obj.Hash(), len(entries) == 0, nil
 }
+
+// CommitUnchanged commits parent's own tree again as a child of parent,
+// moving ref and creating the refs in create as CommitIndex does, without
+// reading the index: for a caller that knows the index holds parent's tree
+// (git status listed no change), write-tree would only say so again.
+func (r *Repo) CommitUnchanged(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
+	tree, err := r.TreeOf(ctx, parent)
+	if err != nil {
+		return "", err
+	}
+	sha, err := r.commitTree(ctx, tree, message, parent, ref, create...)
+	if err != nil {
+		return sha, err
+	}
+	r.noteCommitted(sha)
+	return sha, nil
+}
