@@ -90,7 +90,7 @@ func Prompt(t *planparse.Task, c Context) string {
 		fmt.Fprintf(&b, " %s,", p)
 	}
 	b.WriteString(` any .gitignore, or existing test files other than those this task declares. You may add new test files. A task that changes these fails.
-- Do not hide changes from git (no new ignore rules, no ` + "`git update-index --skip-worktree` or `--assume-unchanged`" + `), do not change ~/.gitconfig or git hooks, do not install programs into directories on PATH, and leave no process running when you stop: planx kills whatever is left when you exit, before it checks your work.
+- Do not hide changes from git (no new ignore rules, no ` + "`git update-index --skip-worktree` or `--assume-unchanged`" + `), do not change ~/.gitconfig, git hooks or a test runner's configuration (go env -w, ~/.npmrc, Python's user site-packages), do not install programs into directories on PATH, and leave no process running when you stop: planx kills whatever is left when you exit, before it checks your work.
 - Stop when the task is done.
 `)
 	if c.ReasonFile != "" {

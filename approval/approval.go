@@ -63,7 +63,7 @@ func Approve(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, 
 	if err != nil {
 		return Record{}, err
 	}
-	id, err := repo.CommitterIdent(ctx)
+	id, err := repo.Config().CommitterIdent(ctx)
 	if err != nil {
 		return Record{}, err
 	}
@@ -74,10 +74,10 @@ func Approve(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, 
 	text := s.text()
 	rec := Record{Plan: planRel, SHA256: Hash(text), Approver: who, Time: when, Level: level,
 		Config: strings.Join(configLines(s.Config), "\n"), Text: text, Ref: ref}
-	if rec.Object, err = repo.HashObject(ctx, rec.marshal()); err != nil {
+	if rec.Object, err = repo.Objects().HashObject(ctx, rec.marshal()); err != nil {
 		return Record{}, err
 	}
-	old, err := repo.ResolveObject(ctx, ref)
+	old, err := repo.Refs().ResolveObject(ctx, ref)
 	if err != nil {
 		return Record{}, err
 	}
@@ -85,7 +85,7 @@ func Approve(ctx context.Context, repo *gitops.Repo, planRel string, s Subject, 
 		old = gitops.ZeroSHA
 	}
 	reason := fmt.Sprintf("planx approve: %s sha256:%s %s", planRel, rec.SHA256[:12], level)
-	if err := repo.UpdateRef(ctx, ref, rec.Object, old, reason); err != nil {
+	if err := repo.Refs().Update(ctx, ref, rec.Object, old, reason); err != nil {
 		return Record{}, fmt.Errorf("record approval of %s: %w", planRel, err)
 	}
 	return rec, nil
@@ -98,11 +98,11 @@ func Load(ctx context.Context, repo *gitops.Repo, planRel string) (*Record, erro
 	if err != nil {
 		return nil, err
 	}
-	obj, err := repo.ResolveObject(ctx, ref)
+	obj, err := repo.Refs().ResolveObject(ctx, ref)
 	if err != nil || obj == "" {
 		return nil, err
 	}
-	data, err := repo.CatBlob(ctx, obj)
+	data, err := repo.Objects().CatBlob(ctx, obj)
 	if err != nil {
 		return nil, fmt.Errorf("read approval %s: %w", ref, err)
 	}

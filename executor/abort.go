@@ -25,6 +25,8 @@ type AbortResult struct {
 	// not the run's (a person committed after the stop): kept under
 	// HeadRef, listed so nobody has to discover them missing.
 	Later []gitops.Commit
+	// Wave is the work of parallel waves kept under refs (see keepWave).
+	Wave []KeptWork
 }
 
 // Abort returns the repository to exactly the state before the run: HEAD at
@@ -59,6 +61,9 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath, out: newProgress(ro.Output)}
 	r.cleanOrphans()
+	if what := r.checkInterrupted(st.Current); what != "" {
+		r.out.warn(st.Current, what)
+	}
 	head, err := repo.Head(ctx)
 	if err != nil {
 		return nil, err
@@ -75,6 +80,9 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	if err := r.keepTraces(ctx, head, base, res); err != nil {
 		return nil, err
 	}
+	if err := r.keepWave(ctx, res); err != nil {
+		return nil, err
+	}
 	if err := r.restorePreRun(ctx, head, base); err != nil {
 		return nil, err
 	}
@@ -89,7 +97,7 @@ func (r *runner) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
 	if head.SHA == "" || head.SHA == r.st.OrigHead {
 		return ""
 	}
-	cs, err := r.repo.Log(ctx, head.SHA, "", 1)
+	cs, err := r.repo.History().Log(ctx, head.SHA, "", 1)
 	if err != nil || len(cs) != 1 {
 		return ""
 	}
@@ -105,12 +113,12 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 	id := r.st.RunID
 	if head.SHA != "" && head.SHA != r.st.OrigHead {
 		res.HeadRef = "refs/planx/runs/" + id + "/head"
-		if err := r.repo.UpdateRef(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
+		if err := r.repo.Refs().Update(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
 			return err
 		}
 		if from := firstNonEmpty(string(base), string(r.st.OrigHead)); from != "" {
-			if ok, err := r.repo.IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
-				cs, err := r.repo.Log(ctx, head.SHA, gitops.SHA(from), 0)
+			if ok, err := r.repo.History().IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
+				cs, err := r.repo.History().Log(ctx, head.SHA, gitops.SHA(from), 0)
 				if err != nil {
 					return err
 				}
@@ -149,7 +157,7 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 		return err
 	}
 	res.WorkRef = "refs/planx/runs/" + id + "/aborted"
-	return r.repo.UpdateRef(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
+	return r.repo.Refs().Update(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
 }
 
 // restorePreRun puts the work tree back to the rollback commit's snapshot,
@@ -188,7 +196,7 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 		return err
 	}
 	if r.st.OrigIndex != "" {
-		return r.repo.LoadIndex(ctx, r.st.OrigIndex)
+		return r.repo.Index().Load(ctx, r.st.OrigIndex)
 	}
 	return nil
 }
@@ -197,11 +205,11 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 // so abort can restore what was staged and what was not.
 func (r *runner) saveIndex(ctx context.Context) error {
 	id := r.st.RunID
-	sha, err := r.repo.SaveIndex(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, record.TrailerRun, id), r.st.OrigHead)
+	sha, err := r.repo.Index().Save(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, record.TrailerRun, id), r.st.OrigHead)
 	if err != nil {
 		return err
 	}
-	if err := r.repo.UpdateRef(ctx, "refs/planx/runs/"+id+"/index", sha, "", "planx: index before the run"); err != nil {
+	if err := r.repo.Refs().Update(ctx, "refs/planx/runs/"+id+"/index", sha, "", "planx: index before the run"); err != nil {
 		return err
 	}
 	r.st.OrigIndex = sha

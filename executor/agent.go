@@ -124,7 +124,7 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 		}
 	}
 	c.Protected = []string{r.planRel, gates.ConfigFile, path.Dir(r.log.Path) + "/"}
-	for _, p := range gateScripts(r.gates) {
+	for _, p := range append(gateScripts(r.gates), runnerConfigFiles(r.gates)...) {
 		if fileExists(relJoin(r.repo.Root, p)) && !slices.Contains(c.Protected, p) {
 			c.Protected = append(c.Protected, p)
 		}

@@ -14,7 +14,7 @@ import (
 // ignored file, no untracked leftover, no file git is told not to look at.
 // It returns the directory and how to remove it.
 func (r *runner) cleanTree(ctx context.Context, t *planparse.Task) (string, func(), error) {
-	sha, err := r.repo.StagedCommit(ctx, r.expect)
+	sha, err := r.repo.Index().StagedCommit(ctx, r.expect)
 	if err != nil {
 		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
@@ -28,13 +28,13 @@ func (r *runner) cleanTree(ctx context.Context, t *planparse.Task) (string, func
 		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
 	wt := filepath.Join(tmp, "tree")
-	if err := r.repo.AddWorktree(ctx, wt, sha); err != nil {
+	if err := r.repo.Worktrees().Add(ctx, wt, sha); err != nil {
 		_ = os.RemoveAll(tmp)
 		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
 	return wt, func() {
 		// A fresh context: the worktree must go even after an interruption.
-		_ = r.repo.RemoveWorktree(context.WithoutCancel(ctx), wt)
+		_ = r.repo.Worktrees().Remove(context.WithoutCancel(ctx), wt)
 		_ = os.RemoveAll(tmp)
 	}, nil
 }
@@ -58,12 +58,12 @@ func (r *runner) cleanGates(ctx context.Context, t *planparse.Task) bool {
 	case GatesTree:
 		return false
 	}
-	if r.executorFor(t) != "agent" || r.repo.IndexEntries() > cleanGateFiles {
+	if r.executorFor(t) != "agent" || r.repo.Index().Entries() > cleanGateFiles {
 		return false
 	}
 	if r.watch != nil {
-		return len(r.watch.ignored) == 0
+		return len(r.watch.Ignored) == 0
 	}
-	ignored, err := r.repo.IgnoredFiles(ctx)
+	ignored, err := r.repo.Index().IgnoredFiles(ctx)
 	return err == nil && len(ignored) == 0
 }

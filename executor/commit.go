@@ -49,7 +49,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	own := []string{r.planRel, r.log.Path}
 	if last && !r.porcelain {
 		// The run ends here: leave the index as git commit would.
-		if err := r.repo.StageFiles(ctx, own...); err != nil {
+		if err := r.repo.Index().StageFiles(ctx, own...); err != nil {
 			undo()
 			return "", fmt.Errorf("commit %s: %w", t.ID, err)
 		}
@@ -186,7 +186,7 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 		}
 		gs = append(gs, o)
 	}
-	if err := r.repo.AddNote(ctx, record.NoteRef, sha, record.NoteFor(record.NoteMeta{Task: string(t.ID), Commit: string(sha), Tree: string(tree)}, gs)); err != nil {
+	if err := r.repo.Notes().Add(ctx, record.NoteRef, sha, record.NoteFor(record.NoteMeta{Task: string(t.ID), Commit: string(sha), Tree: string(tree)}, gs)); err != nil {
 		r.out.warn(t.ID, "could not attach the gate output note: "+err.Error())
 	}
 }

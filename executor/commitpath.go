@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/planx-dev/planx/gitops"
@@ -35,6 +36,12 @@ type commitPath struct {
 	rollbackPorcelain bool
 	// hooks: commit hooks run on task commits; they may rewrite files.
 	hooks bool
+	// postCommit: a post-commit hook is installed, which planx does not
+	// run for a parallel wave's commits (see wavehooks.go).
+	postCommit bool
+	// sign: commit.gpgSign is set; the commits made with commit-tree
+	// (a parallel wave's) are signed with -S.
+	sign bool
 }
 
 func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (commitPath, error) {
@@ -45,6 +52,8 @@ func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (co
 	var p commitPath
 	p.porcelain, _ = rules.Porcelain(noVerify)
 	p.hooks = len(rules.Running(noVerify)) > 0
+	p.postCommit = slices.Contains(rules.Hooks, "post-commit")
+	p.sign = rules.Sign
 	p.rollbackPorcelain, _ = rules.Porcelain(true)
 	limit := int64(smallIndex)
 	if v := os.Getenv(smallIndexEnv); v != "" {
@@ -52,7 +61,7 @@ func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (co
 			return p, fmt.Errorf("%s=%q: want a size in bytes", smallIndexEnv, v)
 		}
 	}
-	if repo.IndexSize() < limit {
+	if repo.Index().Size() < limit {
 		p.porcelain = true
 	}
 	return p, nil

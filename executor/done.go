@@ -37,7 +37,7 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 	if err != nil || head.SHA == "" {
 		return nil, nil // an unborn branch has no history to ask
 	}
-	commits, err := r.repo.Mentioning(ctx, head.SHA, record.TrailerRefs+": "+r.planRel)
+	commits, err := r.repo.History().Mentioning(ctx, head.SHA, record.TrailerRefs+": "+r.planRel)
 	if err != nil {
 		return nil, fmt.Errorf("read the plan's task commits: %w", err)
 	}
@@ -138,7 +138,7 @@ func (r *runner) tickedByHand(t *planparse.Task) bool {
 // taskDrift shows how a done task's text changed since its commit.
 func (r *runner) taskDrift(ctx context.Context, t *planparse.Task, c gitops.Commit) Drift {
 	old := ""
-	if src, err := r.repo.ShowFile(ctx, c.SHA, r.planRel); err == nil {
+	if src, err := r.repo.History().ShowFile(ctx, c.SHA, r.planRel); err == nil {
 		if p, err := planparse.Parse(r.planAbs, src, planparse.Options{Format: r.plan.Format}); err == nil && p.Task(t.ID) != nil {
 			old = p.Task(t.ID).Body
 		}

@@ -74,7 +74,7 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 			continue
 		}
 		old := ""
-		if src, err := r.repo.ShowFile(ctx, c.SHA, r.planRel); err == nil {
+		if src, err := r.repo.History().ShowFile(ctx, c.SHA, r.planRel); err == nil {
 			if p, err := planparse.Parse(r.planAbs, src, planparse.Options{Format: r.plan.Format}); err == nil && p.Task(id) != nil {
 				old = p.Task(id).Body
 			}

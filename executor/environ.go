@@ -14,7 +14,8 @@ import (
 // environPrint is what an agent could change outside the repository to
 // fool the judge: the user's global git configuration (a core.hooksPath
 // that switches off the pre-commit hook, a global excludes file that hides
-// files) and the programs on PATH (a fake `sh` that passes every gate). It
+// files), the programs on PATH (a fake `sh` that passes every gate) and the
+// test runners' user configuration (runnerFiles, userSiteDirs). It
 // is taken before an agent runs and compared after.
 type environPrint map[string]string // what → fingerprint
 
@@ -25,6 +26,11 @@ func takeEnvironPrint(path string) environPrint {
 	for _, f := range gitops.GlobalConfigFiles() {
 		if b, err := os.ReadFile(f); err == nil {
 			p["git config "+f] = fmt.Sprintf("%x", sha256.Sum256(b))
+		}
+	}
+	for _, f := range runnerFiles() {
+		if b, err := os.ReadFile(f); err == nil {
+			p["test runner config "+f] = fmt.Sprintf("%x", sha256.Sum256(b))
 		}
 	}
 	for _, dir := range filepath.SplitList(path) {
@@ -43,7 +49,57 @@ func takeEnvironPrint(path string) environPrint {
 			p["PATH "+filepath.Join(dir, e.Name())] = fmt.Sprintf("%d %v %d", fi.Size(), fi.Mode(), fi.ModTime().UnixNano())
 		}
 	}
+	for _, dir := range userSiteDirs() {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			// Code that runs at interpreter start; packages an agent
+			// installs with pip --user are ordinary work.
+			n := e.Name()
+			if !strings.HasSuffix(n, ".pth") && n != "usercustomize.py" && n != "sitecustomize.py" {
+				continue
+			}
+			if fi, err := e.Info(); err == nil {
+				p["python user site "+filepath.Join(dir, e.Name())] = fmt.Sprintf("%d %v %d", fi.Size(), fi.Mode(), fi.ModTime().UnixNano())
+			}
+		}
+	}
 	return p
+}
+
+// runnerFiles are the user's files that change what a gate's test runner
+// runs with no change in the repository: `go env -w GOFLAGS=-run=^$` makes
+// `go test ./...` pass without running a test, ~/.npmrc's script-shell
+// replaces the shell npm runs scripts with, a cargo runner replaces the
+// test binaries.
+func runnerFiles() []string {
+	home, _ := os.UserHomeDir()
+	var out []string
+	if g := os.Getenv("GOENV"); g != "" && g != "off" {
+		out = append(out, g)
+	} else if cfg, err := os.UserConfigDir(); err == nil {
+		out = append(out, filepath.Join(cfg, "go", "env"))
+	}
+	if home != "" {
+		for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".cargo/config.toml", ".cargo/config"} {
+			out = append(out, filepath.Join(home, filepath.FromSlash(f)))
+		}
+	}
+	return out
+}
+
+// userSiteDirs are Python's user site-packages directories: a .pth file or
+// a usercustomize.py there runs at every interpreter start, pytest's too.
+func userSiteDirs() []string {
+	home, _ := os.UserHomeDir()
+	if home == "" {
+		return nil
+	}
+	var out []string
+	for _, pat := range []string{".local/lib/python*/site-packages", "Library/Python/*/lib/python/site-packages"} {
+		m, _ := filepath.Glob(filepath.Join(home, filepath.FromSlash(pat)))
+		out = append(out, m...)
+	}
+	return out
 }
 
 // changed lists what differs from an earlier print.

@@ -22,11 +22,11 @@ import (
 // changes between attempts (a tick, timestamps) and which the gates do not
 // judge. "" when it cannot be computed: nothing is then cached.
 func (r *runner) gateKey(ctx context.Context) gitops.SHA {
-	tree, err := r.repo.IndexTree(ctx)
+	tree, err := r.repo.Index().Tree(ctx)
 	if err != nil {
 		return ""
 	}
-	key, err := r.repo.TreeWithout(tree, r.planRel, r.log.Path)
+	key, err := r.repo.Objects().TreeWithout(tree, r.planRel, r.log.Path)
 	if err != nil {
 		return ""
 	}
@@ -45,7 +45,7 @@ func (r *runner) cachedGates(key gitops.SHA, t *planparse.Task, sel []gates.Gate
 	if key == "" || r.o.NoCache {
 		return out
 	}
-	recs, err := r.repo.GateRecords(key)
+	recs, err := r.repo.Records().Gates(key)
 	if err != nil {
 		return out
 	}
@@ -79,7 +79,7 @@ func (r *runner) recordGatesPassed(ctx context.Context, t *planparse.Task, lt *e
 				Passed: true, DurationMS: g.Duration.Milliseconds(), By: "run", At: r.o.now()})
 		}
 	}
-	if err := r.repo.RecordGates(recs...); err != nil {
+	if err := r.repo.Records().AddGates(recs...); err != nil {
 		r.out.warn(t.ID, "could not record the gate results: "+err.Error())
 	}
 }
@@ -110,7 +110,7 @@ func (r *runner) recordGated(key gitops.SHA, t *planparse.Task, sel []gates.Gate
 			}
 		}
 	}
-	if err := r.repo.RecordGates(recs...); err != nil {
+	if err := r.repo.Records().AddGates(recs...); err != nil {
 		r.out.warn(t.ID, "could not record the gate results: "+err.Error())
 	}
 }
@@ -126,7 +126,7 @@ func cachedResult(g gates.Gate, t *planparse.Task, rec gitops.GateRecord) execlo
 // commit a crash keeps planx from recording is then recognised as its own
 // (made.go), not as a stranger's with copied trailers.
 func (r *runner) recordPending(t *planparse.Task) {
-	if err := r.repo.RecordMade(r.st.RunID, gitops.MadeCommit{Task: string(t.ID), Parent: r.expect, Pending: true}); err != nil {
+	if err := r.repo.Records().AddMade(r.st.RunID, gitops.MadeCommit{Task: string(t.ID), Parent: r.expect, Pending: true}); err != nil {
 		r.out.warn(t.ID, "could not record the commit: "+err.Error())
 	}
 }
@@ -135,7 +135,7 @@ func (r *runner) recordPending(t *planparse.Task) {
 // commit's tree, the gates that passed for it: verify's evidence that this
 // commit, and no rewrite of it, is what the gates judged.
 func (r *runner) recordCommit(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA) gitops.SHA {
-	tree, err := r.repo.TreeOf(ctx, sha)
+	tree, err := r.repo.Objects().TreeOf(ctx, sha)
 	if err != nil {
 		r.out.warn(t.ID, "could not record the commit: "+err.Error())
 		return ""
@@ -149,9 +149,9 @@ func (r *runner) recordCommit(ctx context.Context, t *planparse.Task, lt *execlo
 		recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: r.commandHash(t, r.gateDef(g)),
 			Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: sha, By: "run", At: r.o.now()})
 	}
-	err = r.repo.RecordMade(r.st.RunID, gitops.MadeCommit{Task: string(t.ID), Commit: sha, Tree: tree})
+	err = r.repo.Records().AddMade(r.st.RunID, gitops.MadeCommit{Task: string(t.ID), Commit: sha, Tree: tree})
 	if err == nil {
-		err = r.repo.RecordGates(recs...)
+		err = r.repo.Records().AddGates(recs...)
 	}
 	if err != nil {
 		r.out.warn(t.ID, "could not record the commit: "+err.Error())

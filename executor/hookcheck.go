@@ -84,7 +84,7 @@ func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, befo
 		return
 	}
 	slices.Sort(touched)
-	left, err := r.repo.ModifiedTracked(ctx, touched...)
+	left, err := r.repo.Index().ModifiedTracked(ctx, touched...)
 	if err != nil || len(left) == 0 {
 		return
 	}

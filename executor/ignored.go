@@ -24,7 +24,7 @@ func (r *runner) noteIgnored(ctx context.Context) {
 		r.ignored = r.survey.Ignored
 		return
 	}
-	ps, err := r.repo.IgnoredEntries(ctx)
+	ps, err := r.repo.Index().IgnoredEntries(ctx)
 	if err == nil {
 		r.ignored = ps
 	}

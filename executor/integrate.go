@@ -21,6 +21,10 @@ type staged struct {
 	it     *isolated
 	commit gitops.SHA
 	plan   []byte // the plan as this commit has it
+	// What the commit was made of, to make it again with the integration
+	// gate's trailers (sealWave).
+	tree, parent gitops.SHA
+	msg          string
 }
 
 // integrate applies a wave's results to the branch one at a time in plan
@@ -44,7 +48,7 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 		if it.fail != nil {
 			continue
 		}
-		merged, conflicts, err := r.repo.MergeTrees(ctx, tip, it.work)
+		merged, conflicts, err := r.repo.Objects().MergeTrees(ctx, tip, it.work)
 		if err != nil {
 			return r.stopTask(ctx, it.t, err, res)
 		}
@@ -55,15 +59,22 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 			continue
 		}
 		final := last && i == len(its)-1 && !anyFailed
-		c, p, err := r.stageCommit(ctx, it, merged, tip, plan, number, base, final)
+		s, err := r.stageCommit(ctx, it, merged, tip, plan, number, base, final)
+		if errors.As(err, &it.fail) {
+			anyFailed = true // a commit hook refused it: as a conflict
+			continue
+		}
 		if err != nil {
 			return r.stopTask(ctx, it.t, err, res)
 		}
-		chain = append(chain, staged{it: it, commit: c, plan: p})
-		tip, plan = c, p
+		chain = append(chain, s)
+		tip, plan = s.commit, s.plan
 		r.fault("after-stage-commit")
 	}
-	keep, err := r.gateWave(ctx, chain, number, last)
+	keep, passed, err := r.gateWave(ctx, chain, number, last)
+	if err == nil {
+		err = r.sealWave(ctx, chain[:keep], passed)
+	}
 	if err != nil {
 		r.dropWorktrees(its, nil)
 		return r.stopTask(ctx, its[0].t, err, res)
@@ -73,7 +84,7 @@ func (r *runner) integrate(ctx context.Context, its []*isolated, base gitops.SHA
 
 // stageCommit makes it's task commit on parent: the merged tree with the
 // plan ticked and the log updated, moving no ref.
-func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent gitops.SHA, plan []byte, number int, base gitops.SHA, final bool) (gitops.SHA, []byte, error) {
+func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent gitops.SHA, plan []byte, number int, base gitops.SHA, final bool) (staged, error) {
 	t, lt := it.t, it.lt
 	ticked, _ := planparse.Tick(plan, t)
 	// Groups this task completes are ticked in the same commit, as in turn.
@@ -81,23 +92,29 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 	for _, g := range groups {
 		ticked, _ = planparse.Tick(ticked, g)
 	}
-	now := r.o.now()
-	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
-	if final {
-		r.log.Status, r.log.Finished = record.RunCompleted, now
-	}
-	tree, err := r.repo.TreeWithFiles(ctx, merged, map[string][]byte{r.planRel: ticked, r.log.Path: r.log.Render()})
-	if err != nil {
-		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
-	}
+	// The message is the hooks' to check or change before anything is
+	// recorded: a refused task leaves its log entry and the log as they were.
 	// Integration is serial: the task's own warnings stand in for the
 	// serial path's for the length of its message.
 	r.warnings = it.warnings
 	msg := taskMessage(r, t, lt, groups) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, number, base)
 	r.warnings = nil
-	c, err := r.repo.CommitTreeOnly(ctx, tree, msg, parent)
+	msg, err := r.messageHooks(ctx, t, msg)
 	if err != nil {
-		return "", nil, fmt.Errorf("commit task %s: %w", t.ID, err)
+		return staged{}, err
+	}
+	now := r.o.now()
+	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
+	if final {
+		r.log.Status, r.log.Finished = record.RunCompleted, now
+	}
+	tree, err := r.repo.Objects().TreeWithFiles(ctx, merged, map[string][]byte{r.planRel: ticked, r.log.Path: r.log.Render()})
+	if err != nil {
+		return staged{}, fmt.Errorf("commit task %s: %w", t.ID, err)
+	}
+	c, err := r.repo.Objects().CommitTree(ctx, tree, msg, parent, r.sign)
+	if err != nil {
+		return staged{}, fmt.Errorf("commit task %s: %w", t.ID, err)
 	}
 	lt.Commit = string(c)
 	// Done for the tasks after it in the chain; land undoes this for a
@@ -108,34 +125,36 @@ func (r *runner) stageCommit(ctx context.Context, it *isolated, merged, parent g
 		r.done[g.ID] = true
 	}
 	r.st.SkipPending = nil
-	return c, ticked, nil
+	return staged{it: it, commit: c, plan: ticked, tree: tree, parent: parent, msg: msg}, nil
 }
 
 // gateWave runs the gates once on the wave's combined tree. When they fail
 // it bisects over the chain for the first task whose addition breaks them
 // (the wave's base is taken as passing: each task passed alone on it), and
 // returns how many commits of the chain to keep, marking the breaking
-// task failed.
-func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last bool) (int, error) {
+// task failed, and the gates' passing results on the last commit kept (nil
+// when none ran).
+func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last bool) (int, []execlog.Gate, error) {
 	sel := gates.Select(r.gates, nil, last)
 	if len(chain) == 0 || len(sel) == 0 {
-		return len(chain), nil
+		return len(chain), nil, nil
 	}
 	// A slot the wave's tasks are done with, checked out at each commit to gate.
 	dir, err := r.pool.take(ctx, r.repo, chain[len(chain)-1].commit)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer r.pool.put(dir)
 	wt, err := gitops.Open(ctx, dir)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	ref := "refs/planx/runs/" + r.st.RunID + "/wave"
-	if err := r.repo.UpdateRef(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
-		return 0, err
+	ref := waveRef(r.st.RunID)
+	if err := r.repo.Refs().Update(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
+		return 0, nil, err
 	}
-	defer func() { _ = r.repo.DeleteRef(context.Background(), ref) }()
+	passed := map[int][]execlog.Gate{} // the commits the gates passed on
+	defer func() { _ = r.repo.Refs().Delete(context.Background(), ref) }()
 	check := func(i int) (*taskFailure, error) {
 		name := fmt.Sprintf("wave%d-%s", number, chain[i].it.t.ID)
 		results, err := r.gateAt(ctx, wt, chain[i].commit, name, sel)
@@ -149,13 +168,14 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 				gs[j] = logGate(g)
 			}
 			r.recordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, gs)
+			passed[i] = gs
 		}
 		return f, nil
 	}
 	hi := len(chain) - 1
 	fail, err := check(hi)
 	if err != nil || fail == nil {
-		return len(chain), err
+		return len(chain), passed[hi], err
 	}
 	r.out.warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", number, fail.what))
 	lo := -1 // the base: passing
@@ -163,7 +183,7 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 		mid := (lo + hi) / 2
 		f, err := check(mid)
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		if f != nil {
 			hi, fail = mid, f
@@ -179,7 +199,31 @@ func (r *runner) gateWave(ctx context.Context, chain []staged, number int, last 
 	fail.what = fmt.Sprintf("integration gate: %s once %s is added %s (it passed its gates alone; %s breaks the combined tree)",
 		fail.what, chain[hi].it.t.ID, with, chain[hi].it.t.ID)
 	chain[hi].it.fail = fail
-	return hi, nil
+	// The base passed (lo = -1) or chain[lo], the last commit kept, did.
+	return hi, passed[lo], nil
+}
+
+// sealWave writes the integration gate's results into the wave's last
+// commit kept, whose tree is the one they ran on, as Planx-Wave-Gate
+// trailers: the commit is made again (same tree, same parent) with them
+// before any ref names it, so that verify reads from history what was
+// gated on the combined tree.
+func (r *runner) sealWave(ctx context.Context, keep []staged, passed []execlog.Gate) error {
+	if len(keep) == 0 || len(passed) == 0 {
+		return nil
+	}
+	s := &keep[len(keep)-1]
+	msg := strings.TrimRight(s.msg, "\n") + "\n"
+	for _, g := range passed {
+		msg += fmt.Sprintf("%s: %s\n", record.TrailerWaveGate, gateTrailer(g))
+	}
+	c, err := r.repo.Objects().CommitTree(ctx, s.tree, msg, s.parent, r.sign)
+	if err != nil {
+		return fmt.Errorf("commit task %s: %w", s.it.t.ID, err)
+	}
+	s.commit, s.msg = c, msg
+	s.it.lt.Commit = string(c)
+	return nil
 }
 
 // gateAt runs gates on commit c in the wave's gate work tree wt.
@@ -240,7 +284,7 @@ func (r *runner) land(ctx context.Context, its []*isolated, keep []staged, base 
 			}
 		}
 		if it.work != "" {
-			_ = r.repo.DeleteRef(ctx, workRef(r.st.RunID, it.t.ID))
+			_ = r.repo.Refs().Delete(ctx, workRef(r.st.RunID, it.t.ID))
 		}
 	}
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
@@ -287,7 +331,7 @@ func (r *runner) dropWorktrees(its []*isolated, drop func(*isolated) bool) {
 			continue
 		}
 		if drop == nil || drop(it) {
-			if err := r.repo.RemoveWorktree(context.Background(), it.dir); err != nil {
+			if err := r.repo.Worktrees().Remove(context.Background(), it.dir); err != nil {
 				_ = os.RemoveAll(it.dir)
 			}
 		}
@@ -332,7 +376,7 @@ func (r *runner) keptWorktree(t *planparse.Task) string {
 // the work tree's update is planx's own and nothing is lost.
 func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 	path := relJoin(r.repo.Root, r.log.Path)
-	b, err := r.repo.ShowFile(ctx, base, r.log.Path)
+	b, err := r.repo.History().ShowFile(ctx, base, r.log.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -352,9 +396,9 @@ func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
 // the branch moves to it, so that a crash cannot leave a commit of the run
 // planx has no record of) and returns its tree.
 func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
-	tree, err := r.repo.TreeOf(ctx, s.commit)
+	tree, err := r.repo.Objects().TreeOf(ctx, s.commit)
 	if err == nil {
-		err = r.repo.RecordMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
+		err = r.repo.Records().AddMade(r.st.RunID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
 	}
 	if err != nil {
 		r.out.warn(s.it.t.ID, "could not record the commit: "+err.Error())
@@ -366,7 +410,7 @@ func (r *runner) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
 // each record names is the one the gates ran on (a task's own work on the
 // wave's base, or the wave's combined tree), never another.
 func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitops.SHA, gs []execlog.Gate) {
-	tree, err := r.repo.TreeOf(ctx, c)
+	tree, err := r.repo.Objects().TreeOf(ctx, c)
 	if err != nil {
 		return
 	}
@@ -377,7 +421,7 @@ func (r *runner) recordWaveGates(ctx context.Context, t *planparse.Task, c gitop
 				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: r.o.now()})
 		}
 	}
-	if err := r.repo.RecordGates(recs...); err != nil {
+	if err := r.repo.Records().AddGates(recs...); err != nil {
 		r.out.warn(t.ID, "could not record the gates: "+err.Error())
 	}
 }

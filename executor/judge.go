@@ -40,8 +40,8 @@ func loadJudge(ctx context.Context, repo *gitops.Repo, root string, plan *planpa
 	if repo == nil {
 		return j, nil // a dry run outside a repository: nothing to pin
 	}
-	j.HooksPath = repo.HooksPath()
-	name, email := repo.Identity(ctx)
+	j.HooksPath = repo.Config().HooksPath()
+	name, email := repo.Config().Identity(ctx)
 	j.Identity = [2]string{strings.TrimSpace(name), strings.TrimSpace(email)}
 	return j, nil
 }
@@ -50,11 +50,11 @@ func loadJudge(ctx context.Context, repo *gitops.Repo, root string, plan *planpa
 // identity, whatever a task does to the git configuration later.
 func (j *Judge) pin(repo *gitops.Repo) {
 	if j.HooksPath != "" {
-		repo.PinConfig("core.hooksPath", j.HooksPath)
+		repo.Config().Pin("core.hooksPath", j.HooksPath)
 	}
 	for i, key := range []string{"user.name", "user.email"} {
 		if j.Identity[i] != "" {
-			repo.PinConfig(key, j.Identity[i])
+			repo.Config().Pin(key, j.Identity[i])
 		}
 	}
 }

@@ -20,7 +20,7 @@ func (r *runner) landed(t *planparse.Task) (gitops.SHA, bool) {
 	if err != nil || head.Branch != r.st.Branch || head.SHA == "" || head.SHA == r.expect {
 		return "", false
 	}
-	cs, err := r.repo.Log(ctx, head.SHA, "", 1)
+	cs, err := r.repo.History().Log(ctx, head.SHA, "", 1)
 	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != r.expect {
 		return "", false
 	}
@@ -54,7 +54,7 @@ func (r *runner) headIsTaskCommit(ctx context.Context) bool {
 	if r.head.SHA == "" {
 		return false
 	}
-	cs, err := r.repo.Log(ctx, r.head.SHA, "", 1)
+	cs, err := r.repo.History().Log(ctx, r.head.SHA, "", 1)
 	return err == nil && len(cs) == 1 && trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerTask) != ""
 }
 

@@ -59,7 +59,7 @@ func (r *runner) logPath(ctx context.Context, dir, name, runID string) (string, 
 		// Two runs of one topic in the same second: each keeps its own log.
 		p = strings.TrimSuffix(p, ".md") + "-" + runID[len(runID)-6:] + ".md"
 	}
-	ignored, err := r.repo.Ignored(ctx, p)
+	ignored, err := r.repo.Index().Ignored(ctx, p)
 	if err != nil {
 		return "", err
 	}

@@ -79,7 +79,7 @@ func (r *runner) complete(ctx context.Context, res *Result) (*Result, error) {
 	// Every task is committed: the bookkeeping left is finished even when
 	// a signal came meanwhile (it is quick, and stopping here would leave
 	// a done run looking stopped).
-	if err := r.repo.SyncIndex(context.WithoutCancel(ctx)); err != nil {
+	if err := r.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
 	if err := clearState(r.repo); err != nil {
@@ -104,8 +104,14 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	kind := r.executorFor(t)
 	lt.Executor = kind
 	r.cheapRedo = kind == "shell"
-	guard := r.repo.Guard()
-	r.meta = r.repo.SnapshotMeta()
+	guard := r.repo.Config().Guard()
+	r.meta = r.repo.Config().SnapshotMeta()
+	r.watch = nil
+	if already {
+		if w := r.loadWatch(t.ID); w != nil {
+			guard, r.meta, r.watch = w.Guard, w.Meta, w.Watch
+		}
+	}
 	feedback := ""
 	for attempt := 1; ; attempt++ {
 		err := r.attempt(ctx, t, lt, kind, attempt, feedback, already, guard, last)
@@ -151,17 +157,27 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && r.cheapRedo {
 		save = func() error { return r.st.save(r.repo) }
 	}
+	// An agent's work is guarded (recordsguard.go); a shell task's steps
+	// are the plan's own, shown by --dry-run and approved, and the mark's
+	// wait (~3 ms) would be most of a quick step's cost.
+	if !already && kind == "agent" {
+		if err := r.markRecords(t); err != nil {
+			return err
+		}
+	}
 	if err := save(); err != nil {
 		return err
 	}
 	r.fault("task-start")
-	r.watch = nil
 	if !already {
 		w, err := r.startWatch(ctx, kind)
 		if err != nil {
 			return err
 		}
 		r.watch = w
+		if kind == "agent" {
+			r.saveWatch(t.ID, guard)
+		}
 		switch kind {
 		case "shell":
 			err = r.runSteps(ctx, t, lt)
@@ -176,6 +192,9 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		}
 		r.reapDetached(t)
 		r.checkIgnored(t)
+		if rerr := r.recordsUntouched(t); rerr != nil {
+			return rerr // a forgery outweighs how the executor ended
+		}
 		if err != nil {
 			return err
 		}
@@ -185,6 +204,10 @@ func (r *runner) attempt(ctx context.Context, t *planparse.Task, lt *execlog.Tas
 		r.fault("after-steps")
 	}
 	files, err := r.verify(ctx, t, guard)
+	if kind == "agent" && ctx.Err() == nil {
+		// Judged: a later resume of this task is of work planx has seen.
+		r.dropWatch()
+	}
 	var f *taskFailure
 	if errors.As(err, &f) && f.tail == "" && len(lt.Commands) > 0 {
 		// What the executor said next to what git shows: the claim and the evidence.
@@ -395,7 +418,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
 	snapErr := r.recordStop(context.Background(), t.ID, string(status))
-	saveErr := errors.Join(snapErr, r.save(), r.repo.SyncIndex(context.Background()))
+	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
 	if saveErr != nil {

@@ -30,7 +30,7 @@ func (w rewrite) String(id planparse.TaskID) string {
 // adopted, and recorded now. Runs made before planx kept records (no record
 // of the run at all) are taken as git has them.
 func dropRewritten(repo *gitops.Repo, runID string, current planparse.TaskID, h *history) error {
-	rec, err := repo.Made(runID)
+	rec, err := repo.Records().Made(runID)
 	if err != nil || !rec.Known {
 		return err
 	}
@@ -41,7 +41,7 @@ func dropRewritten(repo *gitops.Repo, runID string, current planparse.TaskID, h 
 		case ok && m.Commit == c.SHA:
 			continue
 		case !ok && id == current && pending && len(c.Parents) > 0 && c.Parents[0] == p.Parent:
-			if err := repo.RecordMade(runID, gitops.MadeCommit{Task: string(id), Commit: c.SHA, Tree: c.Tree}); err != nil {
+			if err := repo.Records().AddMade(runID, gitops.MadeCommit{Task: string(id), Commit: c.SHA, Tree: c.Tree}); err != nil {
 				return err
 			}
 			continue

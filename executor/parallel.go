@@ -122,13 +122,22 @@ func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA)
 	// Tasks done before a crash (recovered by resume) go into the log
 	// before any worker starts: a worker's finished writes the log and
 	// saves the state, so nothing else may touch them once one runs.
+	ran := map[*isolated]bool{}
 	for _, it := range its {
 		if it.work != "" {
 			*r.log.TaskByID(string(it.t.ID)) = it.own
+		} else {
+			ran[it] = true
 		}
 	}
+	if err := r.waveRecords(its, len(ran) > 0); err != nil {
+		for _, it := range its {
+			it.err = err
+		}
+		return
+	}
 	for _, it := range its {
-		if it.work != "" {
+		if !ran[it] {
 			continue
 		}
 		wg.Add(1)
@@ -143,8 +152,18 @@ func (r *runner) execWave(ctx context.Context, its []*isolated, base gitops.SHA)
 		}()
 	}
 	wg.Wait()
+	if err := r.waveRecords(its, false); err != nil {
+		for _, it := range its {
+			it.err = err
+		}
+	}
 	for _, it := range its {
 		it.lt = r.log.TaskByID(string(it.t.ID))
+		// The task's own gates passed on its work: the base plus its
+		// changes. Recorded now that no executor runs.
+		if ran[it] && it.work != "" && it.fail == nil && it.err == nil {
+			r.recordWaveGates(ctx, it.t, it.work, it.own.Gates)
+		}
 	}
 	r.fault("after-wave")
 }
@@ -156,12 +175,10 @@ func (r *runner) finished(ctx context.Context, it *isolated) {
 	if it.work == "" || it.err != nil || it.fail != nil {
 		return
 	}
-	if err := r.repo.UpdateRef(ctx, workRef(r.st.RunID, it.t.ID), it.work, "", "planx: work of "+string(it.t.ID)); err != nil {
+	if err := r.repo.Refs().Update(ctx, workRef(r.st.RunID, it.t.ID), it.work, "", "planx: work of "+string(it.t.ID)); err != nil {
 		it.err = err
 		return
 	}
-	// The task's own gates passed on its work: the base plus its changes.
-	r.recordWaveGates(ctx, it.t, it.work, it.own.Gates)
 	r.st.WaveDone = append(r.st.WaveDone, it.t.ID)
 	if err := r.st.save(r.repo); err != nil {
 		it.err = err
@@ -226,11 +243,11 @@ func (r *runner) warnParallel(waves [][]*planparse.Task) {
 	if !wide {
 		return
 	}
-	if size := r.repo.IndexSize(); size > bigIndex {
+	if size := r.repo.Index().Size(); size > bigIndex {
 		r.out.warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
 			size>>10, bigIndex>>10))
 	}
-	if r.hooks {
-		r.out.warn("--jobs", "commit hooks do not run on the commits of parallel waves (they are made with git commit-tree); tasks that run alone still get them")
+	if r.postCommit {
+		r.out.warn("--jobs", "the post-commit hook does not run on the commits of parallel waves (they are made with git commit-tree; planx runs pre-commit, prepare-commit-msg and commit-msg itself); tasks that run alone get it")
 	}
 }

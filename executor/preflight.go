@@ -27,7 +27,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
-	if err := r.repo.CheckSigning(ctx); err != nil {
+	if err := r.repo.Config().CheckSigning(ctx); err != nil {
 		return head, err
 	}
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
@@ -86,7 +86,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 		// A clean tree (the survey saw no change) has nothing to stage:
 		// the rollback commit is HEAD's tree, and a second walk of the
 		// tree would find what the first did.
-		if err := r.repo.StageAll(ctx); err != nil {
+		if err := r.repo.Index().StageAll(ctx); err != nil {
 			return "", fmt.Errorf("rollback commit: %w", err)
 		}
 	}
@@ -115,7 +115,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 // recordBase keeps the rollback commit in a ref and in the run state.
 func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) error {
 	if !refDone {
-		if err := r.repo.UpdateRef(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
+		if err := r.repo.Refs().Update(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
 			return fmt.Errorf("record run base: %w", err)
 		}
 	}

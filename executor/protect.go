@@ -50,6 +50,9 @@ func (r *runner) protection(p string) string {
 	if g := gateNaming(r.gates, p); g != "" {
 		return "named by gate " + g
 	}
+	if g := gateReading(r.gates, p); g != "" {
+		return "read by gate " + g + "'s test runner"
+	}
 	switch {
 	case path.Base(p) == ".gitignore":
 		return "an ignore file"
@@ -86,7 +89,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	for i, c := range cands {
 		paths[i] = c.p
 	}
-	before, err := r.repo.InTree(ctx, r.expect, paths)
+	before, err := r.repo.Objects().InTree(ctx, r.expect, paths)
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", t.ID, err)
 	}
@@ -94,9 +97,16 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	for _, c := range cands {
 		existed := before[c.p]
 		if !existed && (c.why == "a test file" || strings.HasPrefix(c.why, "named by gate ")) {
-			continue // new tests add to the judge
+			if over := takesOverTests(relJoin(r.repo.Root, c.p)); over != "" {
+				c.why = over
+			} else {
+				continue // new tests add to the judge
+			}
 		}
 		if r.declaredFor(t, c.p, c.why) {
+			continue
+		}
+		if existed && strings.HasPrefix(c.why, "read by gate ") && r.judgeUnchanged(ctx, c.p) {
 			continue
 		}
 		verb := "modified"
@@ -149,9 +159,7 @@ func gateNaming(gs []gates.Gate, p string) string {
 func gateScripts(gs []gates.Gate) []string {
 	var out []string
 	for _, g := range gs {
-		for _, w := range strings.FieldsFunc(g.Command, func(c rune) bool {
-			return strings.ContainsRune(" \t\n;|&()<>`'\"=", c)
-		}) {
+		for _, w := range commandWords(g.Command) {
 			switch {
 			case w == "make":
 				out = append(out, "Makefile", "makefile", "GNUmakefile")

@@ -36,7 +36,7 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		if !slices.Contains(r.st.WaveDone, it.t.ID) {
 			continue
 		}
-		sha, err := r.repo.ResolveRef(ctx, workRef(r.st.RunID, it.t.ID))
+		sha, err := r.repo.Refs().Resolve(ctx, workRef(r.st.RunID, it.t.ID))
 		if err != nil || sha == "" {
 			continue // no work kept after all: run it again
 		}

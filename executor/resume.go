@@ -33,6 +33,9 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	first := tasks[0]
 	already := false
 	if first.ID == r.st.Current {
+		if what := r.checkInterrupted(first.ID); what != "" {
+			return nil, r.stop(first, record.RunFailed, what, "", ErrTaskFailed)
+		}
 		already, err = r.reuseAttempt(ctx, first, ro.Retry)
 		if err != nil {
 			return nil, err
@@ -90,6 +93,9 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
 	}
 	t := tasks[0]
+	if what := r.checkInterrupted(t.ID); what != "" {
+		r.warnIssue(t, what)
+	}
 	d, err := r.delta(ctx, t.ID)
 	if err != nil {
 		return nil, err
@@ -198,7 +204,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 	if slices.ContainsFunc(changes, isLog) || len(r.st.SkipPending) > 0 {
 		msg := finishMessage(r)
 		// Only the log: anything else in the tree is not the run's to commit.
-		if err := r.repo.Stage(ctx, r.log.Path); err != nil {
+		if err := r.repo.Index().Stage(ctx, r.log.Path); err != nil {
 			return nil, err
 		}
 		if _, err := r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: r.o.NoVerify}); err != nil {

@@ -100,7 +100,7 @@ func (r *runner) checkHead(ctx context.Context) error {
 		r.head = head
 	}
 	r.expect = r.head.SHA
-	ok, err := r.repo.IsAncestor(ctx, r.st.Base, head.SHA)
+	ok, err := r.repo.History().IsAncestor(ctx, r.st.Base, head.SHA)
 	if err != nil {
 		return fmt.Errorf("check rollback commit %s is below HEAD: %w", r.st.Base.Short(), err)
 	}
@@ -118,7 +118,7 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 		return nil
 	}
 	if head.SHA != "" {
-		cs, err := r.repo.Log(ctx, head.SHA, "", 1)
+		cs, err := r.repo.History().Log(ctx, head.SHA, "", 1)
 		if err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 }
 
 func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current planparse.TaskID, base, head gitops.SHA) (*history, error) {
-	commits, err := repo.Log(ctx, head, base, 0)
+	commits, err := repo.History().Log(ctx, head, base, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read run history: %w", err)
 	}

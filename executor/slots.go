@@ -66,13 +66,13 @@ func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (st
 // out, replacing one a crashed or failed earlier attempt left there.
 func emptyWorktree(ctx context.Context, repo *gitops.Repo, dir string, rev gitops.SHA) error {
 	if _, err := os.Stat(dir); err == nil {
-		_ = repo.RemoveWorktree(ctx, dir)
+		_ = repo.Worktrees().Remove(ctx, dir)
 		_ = os.RemoveAll(dir)
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return err
 	}
-	return repo.AddWorktreeEmpty(ctx, dir, rev)
+	return repo.Worktrees().AddEmpty(ctx, dir, rev)
 }
 
 // put gives a slot back for another task.
@@ -86,21 +86,21 @@ func (s *slots) put(dir string) {
 // for the person to look at; the pool makes a new slot when it needs one.
 func (s *slots) keep(ctx context.Context, repo *gitops.Repo, slot, dir string) error {
 	if _, err := os.Stat(dir); err == nil {
-		_ = repo.RemoveWorktree(ctx, dir)
+		_ = repo.Worktrees().Remove(ctx, dir)
 		_ = os.RemoveAll(dir)
 	}
-	return repo.MoveWorktree(ctx, slot, dir)
+	return repo.Worktrees().Move(ctx, slot, dir)
 }
 
 // freshWorktree makes a linked work tree at dir from base, replacing one a
 // crashed or failed earlier attempt left there.
 func freshWorktree(ctx context.Context, repo *gitops.Repo, dir string, base gitops.SHA) error {
 	if _, err := os.Stat(dir); err == nil {
-		_ = repo.RemoveWorktree(ctx, dir)
+		_ = repo.Worktrees().Remove(ctx, dir)
 		_ = os.RemoveAll(dir)
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return err
 	}
-	return repo.AddWorktree(ctx, dir, base)
+	return repo.Worktrees().Add(ctx, dir, base)
 }

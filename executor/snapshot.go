@@ -58,7 +58,7 @@ func (r *runner) recordStop(ctx context.Context, id planparse.TaskID, why string
 	}
 	r.st.Stops++
 	ref := fmt.Sprintf("refs/planx/runs/%s/stops/%d-%s", r.st.RunID, r.st.Stops, id)
-	if err := r.repo.UpdateRef(ctx, ref, stop, "", "planx: work tree at a stop"); err != nil {
+	if err := r.repo.Refs().Update(ctx, ref, stop, "", "planx: work tree at a stop"); err != nil {
 		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
 	}
 	r.st.AttemptStop, r.st.StopRef = stop, ref
@@ -92,10 +92,10 @@ func (r *runner) delta(ctx context.Context, id planparse.TaskID) (attemptDelta, 
 	if err != nil {
 		return d, fmt.Errorf("compare the work tree with the stop of %s: %w", id, err)
 	}
-	if d.changed, err = r.repo.ChangedFiles(ctx, d.pre, r.st.AttemptStop); err != nil {
+	if d.changed, err = r.repo.History().ChangedFiles(ctx, d.pre, r.st.AttemptStop); err != nil {
 		return d, err
 	}
-	if d.edited, err = r.repo.ChangedFiles(ctx, r.st.AttemptStop, now); err != nil {
+	if d.edited, err = r.repo.History().ChangedFiles(ctx, r.st.AttemptStop, now); err != nil {
 		return d, err
 	}
 	d.changed, d.edited = r.notOwn(d.changed), r.notOwn(d.edited)

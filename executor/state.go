@@ -82,6 +82,10 @@ type State struct {
 	WaveBase   gitops.SHA         `json:"wave_base,omitempty"`
 	WaveDone   []planparse.TaskID `json:"wave_done,omitempty"`
 	WaveNumber int                `json:"wave_number,omitempty"`
+	// RecordsMark is set while a task's executor may run: planx's gate
+	// and commit records written after it are the executor's forgeries
+	// (see recordsguard.go). 0 when no executor is in flight.
+	RecordsMark gitops.RecordsMark `json:"records_mark,omitempty"`
 }
 
 // PlannedTask is a task as the plan had it when the run started.

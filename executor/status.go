@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
@@ -17,6 +18,9 @@ type TaskStatus struct {
 	Status record.TaskStatus `json:"status"`
 	Commit string            `json:"commit,omitempty"`
 	Reason string            `json:"reason,omitempty"`
+	// Work is the ref holding the work of a wave task done in its own work
+	// tree and not yet integrated (status "awaiting integration").
+	Work string `json:"work,omitempty"`
 }
 
 // StatusReport describes the run in progress, if any.
@@ -68,6 +72,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		}
 	}
 	rep.Tasks = r.taskStatuses(h, rep.Status)
+	r.waveStatuses(ctx, rep.Tasks, rep.Status)
 	if rep.Drift, err = r.drift(ctx, h); err != nil {
 		return rep, err
 	}
@@ -114,4 +119,28 @@ func (r *runner) taskStatuses(h *history, runStatus record.RunStatus) []TaskStat
 		out = append(out, ts)
 	}
 	return out
+}
+
+// waveStatuses corrects ts for a run stopped inside a parallel wave: a task
+// whose work is done in its work tree is awaiting integration, not pending
+// (nor the run's stop, which st.Current, the wave's first task, carries);
+// the wave's other tasks stopped with the run.
+func (r *runner) waveStatuses(ctx context.Context, ts []TaskStatus, runStatus record.RunStatus) {
+	for i := range ts {
+		t := &ts[i]
+		if !slices.Contains(r.st.Wave, t.ID) || t.Status == record.TaskDone || t.Status == record.TaskRewritten {
+			continue
+		}
+		t.Status, t.Reason = record.TaskStatus(runStatus), r.st.Reason
+		if !slices.Contains(r.st.WaveDone, t.ID) {
+			continue
+		}
+		ref := workRef(r.st.RunID, t.ID)
+		sha, err := r.repo.Refs().Resolve(ctx, ref)
+		if err != nil || sha == "" {
+			continue // its work was not kept after all: resume runs it again
+		}
+		t.Status, t.Work = record.TaskAwaitingIntegration, ref
+		t.Reason = fmt.Sprintf("done in its own work tree, not yet committed: its work is %s (%s); `planx resume` integrates it without running it again", ref, sha.Short())
+	}
 }

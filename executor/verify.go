@@ -21,15 +21,19 @@ import (
 // declared deleted, and were touched. It returns the changed paths.
 func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Guard) ([]string, error) {
 	r.warnings = nil
+	// An executor in flight when the run stopped (resume).
+	if err := r.recordsUntouched(t); err != nil {
+		return nil, err
+	}
 	if err := r.foldCommits(ctx, t); err != nil {
 		return nil, err
 	}
-	if changed := guard.Changed(r.repo.Guard()); len(changed) > 0 {
+	if changed := guard.Changed(r.repo.Config().Guard()); len(changed) > 0 {
 		return nil, r.gitDirWritten(changed)
 	}
 	if r.foldedTip != "" {
 		keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
-		if err := r.repo.UpdateRef(ctx, keep, r.foldedTip, "", "planx: commits folded into a task"); err != nil {
+		if err := r.repo.Refs().Update(ctx, keep, r.foldedTip, "", "planx: commits folded into a task"); err != nil {
 			return nil, err
 		}
 		r.foldedTip = ""
@@ -40,7 +44,7 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 	}
 	// One scan of the work tree per task: stage everything (every ignore
 	// rule honoured); git add says what it staged.
-	changed, err := r.repo.StageChanges(ctx, r.expect)
+	changed, err := r.repo.Index().StageChanges(ctx, r.expect)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
 	}
@@ -59,6 +63,9 @@ func (r *runner) verify(ctx context.Context, t *planparse.Task, guard gitops.Gua
 			hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
 	}
 	if err := r.checkJudge(ctx, t, kind, files); err != nil {
+		return nil, err
+	}
+	if err := r.checkTaskSecrets(t, kind, files); err != nil {
 		return nil, err
 	}
 	if err := r.checkDeclared(t, files); err != nil {
@@ -151,14 +158,14 @@ func (r *runner) foldCommits(ctx context.Context, t *planparse.Task) error {
 	if head.SHA == r.expect {
 		return nil
 	}
-	ok, err := r.repo.IsAncestor(ctx, r.expect, head.SHA)
+	ok, err := r.repo.History().IsAncestor(ctx, r.expect, head.SHA)
 	if err != nil {
 		return fmt.Errorf("check %s is below HEAD: %w", r.expect.Short(), err)
 	}
 	if !ok {
 		return &taskFailure{what: fmt.Sprintf("the task rewrote history: %s is no longer below HEAD (%s); planx will not build on it", r.expect.Short(), head.SHA.Short())}
 	}
-	own, err := r.repo.Log(ctx, head.SHA, r.expect, 0)
+	own, err := r.repo.History().Log(ctx, head.SHA, r.expect, 0)
 	if err != nil {
 		return err
 	}

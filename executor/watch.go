@@ -1,14 +1,15 @@
 package executor
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -20,23 +21,27 @@ const maxHiddenBaseline = 1000
 // watch is what planx notes before an executor runs, to see afterwards
 // whether it hid work from the judge or changed what the judge runs with.
 type watch struct {
-	log     []byte // the execution log's bytes, nil when absent
-	ignored []string
-	environ environPrint // agents only
+	Log     [sha256.Size]byte `json:"log"` // of the execution log's bytes (none: of no bytes)
+	Ignored []string          `json:"ignored,omitempty"`
+	Environ environPrint      `json:"environ,omitempty"` // agents only
+	Path    string            `json:"path,omitempty"`    // PATH the print was taken with
+	resumed bool              // loaded on resume: the log was rewritten since
 }
 
 // startWatch is taken before the executor runs.
 func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
 	w := &watch{}
-	w.log, _ = os.ReadFile(relJoin(r.repo.Root, r.log.Path))
+	b, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path))
+	w.Log = sha256.Sum256(b)
 	if kind != "agent" {
 		return w, nil
 	}
 	var err error
-	if w.ignored, err = r.repo.IgnoredFiles(ctx); err != nil {
+	if w.Ignored, err = r.repo.Index().IgnoredFiles(ctx); err != nil {
 		return nil, err
 	}
-	w.environ = takeEnvironPrint(os.Getenv("PATH"))
+	w.Path = os.Getenv("PATH")
+	w.Environ = takeEnvironPrint(w.Path)
 	return w, nil
 }
 
@@ -46,32 +51,32 @@ func (r *runner) startWatch(ctx context.Context, kind string) (*watch, error) {
 // git itself records can be checked.
 func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string, w *watch) error {
 	var bad []string
-	if w != nil {
-		if now, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path)); !bytes.Equal(now, w.log) {
+	if w != nil && !w.resumed {
+		if now, _ := os.ReadFile(relJoin(r.repo.Root, r.log.Path)); sha256.Sum256(now) != w.Log {
 			bad = append(bad, "modified the execution log "+r.log.Path)
 		}
 	}
 	// Agents only: one ls-files of the whole index per task is not worth
 	// it for the user's own steps.
 	if kind == "agent" && !r.st.HiddenTooMany {
-		hidden, err := r.repo.HiddenEntries(ctx)
+		hidden, err := r.repo.Index().HiddenEntries(ctx)
 		if err != nil {
 			return err
 		}
 		if fresh := minus(hidden, r.st.Hidden); len(fresh) > 0 {
 			bad = append(bad, "hid files from git: "+strings.Join(fresh, ", "))
-			if err := r.repo.ClearHidden(ctx, fresh); err != nil {
+			if err := r.repo.Index().ClearHidden(ctx, fresh); err != nil {
 				return err
 			}
 		}
 	}
 	if w != nil && kind == "agent" {
-		now, err := r.repo.IgnoredFiles(ctx)
+		now, err := r.repo.Index().IgnoredFiles(ctx)
 		if err != nil {
 			return err
 		}
 		var ignored []string
-		for _, p := range minus(now, w.ignored) {
+		for _, p := range minus(now, w.Ignored) {
 			if !buildOutput(p) {
 				ignored = append(ignored, p)
 			}
@@ -79,7 +84,7 @@ func (r *runner) checkHiding(ctx context.Context, t *planparse.Task, kind string
 		if len(ignored) > 0 {
 			bad = append(bad, "created files git ignores, which the commit would leave out: "+strings.Join(ignored, ", "))
 		}
-		if ch := w.environ.changed(takeEnvironPrint(os.Getenv("PATH"))); len(ch) > 0 {
+		if ch := w.Environ.changed(takeEnvironPrint(w.Path)); len(ch) > 0 {
 			bad = append(bad, "changed the environment the gates and hooks run in: "+strings.Join(ch, ", "))
 		}
 	}
@@ -126,7 +131,7 @@ func buildOutput(p string) bool {
 // hiddenBaseline records, at the run's start, the index entries already
 // flagged skip-worktree or assume-unchanged: those are the user's.
 func (r *runner) hiddenBaseline(ctx context.Context) error {
-	hidden, err := r.repo.HiddenEntries(ctx)
+	hidden, err := r.repo.Index().HiddenEntries(ctx)
 	if err != nil {
 		return fmt.Errorf("preflight: %w", err)
 	}
@@ -147,12 +152,18 @@ func (r *runner) gitDirWritten(changed []string) error {
 	if r.meta == nil {
 		return &taskFailure{what: what + ": restore it by hand"}
 	}
-	restored, err := r.repo.RestoreMeta(r.meta)
+	return &taskFailure{what: what + r.undoGitDir(r.meta)}
+}
+
+// undoGitDir restores the git directory's files from snap and says how it
+// went, as a clause to append to what found the writes.
+func (r *runner) undoGitDir(snap *gitops.MetaSnapshot) string {
+	restored, err := r.repo.Config().RestoreMeta(snap)
 	switch {
 	case err != nil:
-		what += fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
+		return fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)
 	case len(restored) > 0:
-		what += "; planx undid it from its snapshot: " + strings.Join(restored, ", ")
+		return "; planx undid it from its snapshot: " + strings.Join(restored, ", ")
 	}
-	return &taskFailure{what: what}
+	return ""
 }

@@ -75,11 +75,11 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	if err := r.isolatedSteps(ctx, it, wt.Root, env, mu); err != nil {
 		return err
 	}
-	tree, err := wt.WriteIndexTree(ctx)
+	tree, err := wt.Index().StageAllTree(ctx)
 	if err != nil {
 		return err
 	}
-	files, err := wt.ChangedFiles(ctx, base, tree)
+	files, err := wt.History().ChangedFiles(ctx, base, tree)
 	if err != nil {
 		return err
 	}
@@ -96,18 +96,21 @@ func (r *runner) isolatedErr(ctx context.Context, it *isolated, base gitops.SHA,
 	}
 	// The judge does not change the evidence: the work is the tree the task
 	// left, and a gate that changed it fails the task as in a serial run.
-	after, err := wt.WriteIndexTree(ctx)
+	after, err := wt.Index().StageAllTree(ctx)
 	if err != nil {
 		return err
 	}
 	if after != tree {
-		changed, err := wt.ChangedFiles(ctx, tree, after)
+		changed, err := wt.History().ChangedFiles(ctx, tree, after)
 		if err != nil {
 			return err
 		}
 		return &taskFailure{what: fmt.Sprintf("files changed while the gates ran: %s (a gate must not change the work it judges; in a parallel wave no gate may, fix: true included: run such a task with --jobs 1)", strings.Join(changed, ", "))}
 	}
-	it.work, err = wt.CommitTreeOnly(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base)
+	if tree, err = r.preCommitIn(ctx, wt, t, tree); err != nil {
+		return err
+	}
+	it.work, err = wt.Objects().CommitTree(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), base, false)
 	return err
 }
 
@@ -249,7 +252,7 @@ func dropRunWorktrees(repo *gitops.Repo) {
 		tasks, _ := os.ReadDir(filepath.Join(root, run.Name()))
 		for _, t := range tasks {
 			dir := filepath.Join(root, run.Name(), t.Name())
-			if err := repo.RemoveWorktree(context.Background(), dir); err != nil {
+			if err := repo.Worktrees().Remove(context.Background(), dir); err != nil {
 				_ = os.RemoveAll(dir)
 			}
 		}

@@ -1,7 +1,6 @@
 package gitops
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +19,7 @@ func (r *Repo) RestorePaths(ctx context.Context, src SHA, paths []string) error 
 	if err := checkArg("object id", string(src)); err != nil {
 		return err
 	}
-	inSrc, err := r.treePaths(ctx, src)
+	inSrc, err := r.Objects().treePaths(ctx, src)
 	if err != nil {
 		return fmt.Errorf("restore from %s: %w", src.Short(), err)
 	}
@@ -47,26 +46,11 @@ func (r *Repo) RestorePaths(ctx context.Context, src SHA, paths []string) error 
 	return r.removeFiles(absent)
 }
 
-// treePaths lists every file (blob, symlink, submodule) of a commit's tree.
-func (r *Repo) treePaths(ctx context.Context, rev SHA) (map[string]bool, error) {
-	out, err := r.run(ctx, nil, true, "ls-tree", "-r", "-z", "--name-only", "--full-tree", string(rev))
-	if err != nil {
-		return nil, err
-	}
-	paths := map[string]bool{}
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			paths[string(p)] = true
-		}
-	}
-	return paths, nil
-}
-
-// SaveIndex records the index as it stands (what is staged, not the work
+// Save records the index as it stands (what is staged, not the work
 // tree) as a commit whose parent is parent ("" for none). The index itself
 // is not changed.
-func (r *Repo) SaveIndex(ctx context.Context, message string, parent SHA) (SHA, error) {
-	tree, err := r.write(ctx, nil, "write-tree")
+func (ix Index) Save(ctx context.Context, message string, parent SHA) (SHA, error) {
+	tree, err := ix.r.write(ctx, nil, "write-tree")
 	if err != nil {
 		return "", fmt.Errorf("save the index: %w", err)
 	}
@@ -74,25 +58,25 @@ func (r *Repo) SaveIndex(ctx context.Context, message string, parent SHA) (SHA, 
 	if parent != "" {
 		args = append(args, "-p", string(parent))
 	}
-	out, err := r.run(ctx, []byte(message), false, args...)
+	out, err := ix.r.run(ctx, []byte(message), false, args...)
 	if err != nil {
 		return "", fmt.Errorf("save the index: %w", err)
 	}
 	return SHA(strings.TrimSpace(string(out))), nil
 }
 
-// LoadIndex makes the index hold rev's tree, keeping the work tree: what
-// SaveIndex recorded is staged again, the rest shows as unstaged changes.
-func (r *Repo) LoadIndex(ctx context.Context, rev SHA) error {
+// Load makes the index hold rev's tree, keeping the work tree: what
+// Save recorded is staged again, the rest shows as unstaged changes.
+func (ix Index) Load(ctx context.Context, rev SHA) error {
 	if err := checkArg("object id", string(rev)); err != nil {
 		return err
 	}
-	if _, err := r.write(ctx, nil, "read-tree", string(rev)); err != nil {
+	if _, err := ix.r.write(ctx, nil, "read-tree", string(rev)); err != nil {
 		return fmt.Errorf("load the index from %s: %w", rev.Short(), err)
 	}
 	// read-tree leaves no stat data: refresh it so status is cheap again.
 	// Exit 1 only says some files differ from the index, which is the point.
-	_, err := r.write(ctx, nil, "update-index", "-q", "--refresh")
+	_, err := ix.r.write(ctx, nil, "update-index", "-q", "--refresh")
 	var ge *GitError
 	if err != nil && !(errors.As(err, &ge) && ge.ExitCode == 1) {
 		return fmt.Errorf("load the index from %s: %w", rev.Short(), err)

@@ -101,7 +101,7 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 		}
 		return "", err
 	}
-	r.restaged(opts.Include...)
+	r.Index().restaged(opts.Include...)
 	sha, parents, err := r.headCommit()
 	if err != nil {
 		// go-git v5 reads neither SHA-256 repositories nor every object
@@ -119,7 +119,7 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 		// The index holds the commit's tree: git writes the tree from the
 		// index after pre-commit (which may stage) has run, and no hook
 		// that runs later is installed.
-		r.noteCommitted(sha)
+		r.Index().noteCommitted(sha)
 	}
 	return sha, nil
 }
@@ -165,7 +165,7 @@ func (r *Repo) hookFailure(ctx context.Context, ge *GitError, stdout []byte, opt
 	if strings.Contains(ge.Stderr, "gpg failed to sign") || strings.Contains(ge.Stderr, "empty commit message") {
 		return nil
 	}
-	hooks, err := r.HooksDir(ctx)
+	hooks, err := r.Config().HooksDir(ctx)
 	if err != nil {
 		return nil
 	}

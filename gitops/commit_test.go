@@ -19,7 +19,7 @@ func TestCommitUnbornAndEmpty(t *testing.T) {
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	sha, err := r.Commit(ctx, "first", CommitOptions{})
@@ -79,7 +79,7 @@ func TestCommitHooks(t *testing.T) {
 	hooks := filepath.Join(".git", "hooks")
 	writeHook(t, dir, filepath.Join(hooks, "pre-commit"), "echo 'lint: bad style' >&2; exit 1")
 	gittest.WriteFile(t, dir, "f", "x\n")
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 
@@ -145,7 +145,7 @@ func TestCommitHookModifiesFiles(t *testing.T) {
 	gittest.Commit(t, dir, "base")
 	writeHook(t, dir, filepath.Join(".git", "hooks", "pre-commit"), "echo generated > generated.txt")
 	gittest.WriteFile(t, dir, "f", "x\n")
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Commit(ctx, "task", CommitOptions{}); err != nil {
@@ -182,7 +182,7 @@ func TestCommitPrepareMsgHookRunsWithNoVerify(t *testing.T) {
 	if !errors.As(err, &he) || he.Hook != "prepare-commit-msg" || !strings.Contains(he.Error(), "refused") {
 		t.Fatalf("err = %v, want prepare-commit-msg HookError", err)
 	}
-	if sha, _ := r.ResolveRef(ctx, "HEAD"); sha != "" {
+	if sha, _ := r.Refs().Resolve(ctx, "HEAD"); sha != "" {
 		t.Errorf("commit made: %s", sha)
 	}
 }

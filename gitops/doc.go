@@ -1,11 +1,40 @@
 // Package gitops is the only code in planx that runs git. Writes go through
 // the git CLI so index.lock, hooks, reflog, signing, includes, autocrlf, LFS
 // and every ignore file are honoured; cheap reads may use go-git in-process.
-// Today three do, on the per-task fast path where a child process per
-// question costs the most: HEAD and its commit (HeadNow, headCommit) and the
-// tree entries a splice replaces (splice.go). Every other read uses the CLI:
-// one parser of git's output per fact, and the tests use the same CLI as
-// oracle.
+// Today a few do, on the per-task fast path where a child process per
+// question costs the most: HEAD and its commit (HeadNow, headCommit), a
+// commit's tree and a tree without some paths (Objects.TreeOf,
+// Objects.TreeWithout) and the tree entries a splice replaces (splice.go).
+// Every other read uses the CLI: one parser of git's output per fact, and the
+// tests use the same CLI as oracle.
+//
+// Repo is a work tree opened by Open: its HEAD, committing (Commit,
+// CommitIndex, CommitIndexWith, and RunHook for commits made without git
+// commit), status, and what moves HEAD and the work
+// tree together (Snapshot, the resets, Advance, Discard). Each other concern
+// is a small value type reached from a Repo, holding the repository's git
+// runner and the paths it needs, cheap to make at each call:
+//
+//   - Index (Repo.Index): the staging area, what staging leaves out
+//     (ignored files, hidden entries), and the index planx knows it left
+//     holding a commit's tree.
+//   - Refs (Repo.Refs): update, delete, resolve and list refs.
+//   - History (Repo.History): reading commits (Log, Unpushed, Mentioning,
+//     ShowFile, IsAncestor, ...); it changes nothing.
+//   - Objects (Repo.Objects): blobs, trees and commits in the object
+//     database, touching no index, work tree or ref.
+//   - Notes (Repo.Notes): git notes, where a task's record lives.
+//   - Worktrees (Repo.Worktrees): linked work trees for verification and
+//     parallel tasks.
+//   - Config (Repo.Config): config, hooks, identity and signing, pinning
+//     settings for a run, and the git-dir files that hold them (Guard,
+//     MetaSnapshot).
+//   - Records (Repo.Records): planx's local gate and commit records, plain
+//     files under the common git dir; no git runs. Mark and WrittenSince
+//     tell the records written while an executor ran (by change time).
+//
+// Pin (Config) changes every later command of the Repo, whichever type
+// runs it: they share one runner.
 //
 // Every git child runs as `git -C <root>` with LC_ALL=C (git commit, which
 // runs the user's hooks, keeps the user's locale and gets only its messages
@@ -27,7 +56,7 @@
 //     lines and trailing spaces do not. A clean index without AllowEmpty is
 //     ErrNothingToCommit.
 //   - A commit refused by a hook is a *HookError. Which hook is inferred (git
-//     does not say): see Repo.hookFailure.
+//     does not say): see hookFailure.
 //   - Writes that find a lock held (index.lock, a ref's .lock) retry 20 times
 //     50–100 ms apart and then fail wrapping ErrLocked; the lock is never
 //     removed. Every *GitError caused by a held lock wraps ErrLocked.

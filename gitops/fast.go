@@ -101,8 +101,8 @@ func (r *Repo) headCommitCLI(ctx context.Context) (SHA, []SHA, error) {
 
 // StagedChanges lists what the index holds beyond the commit base, without
 // scanning the work tree: Index is 'A' (added), 'M', 'D' or 'T'.
-func (r *Repo) StagedChanges(ctx context.Context, base SHA) ([]Change, error) {
-	out, err := r.run(ctx, nil, true, "diff-index", "--cached", "--name-status", "--no-renames", "-z", string(base), "--")
+func (ix Index) StagedChanges(ctx context.Context, base SHA) ([]Change, error) {
+	out, err := ix.r.run(ctx, nil, true, "diff-index", "--cached", "--name-status", "--no-renames", "-z", string(base), "--")
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (r *Repo) StagedChanges(ctx context.Context, base SHA) ([]Change, error) {
 // refs in create are created at the new commit in the same transaction.
 func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
 	r.stale = nil
-	tree, err := r.writeTree(ctx)
+	tree, err := r.Index().writeTree(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -131,12 +131,12 @@ func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref 
 	if err != nil {
 		return sha, err
 	}
-	r.noteCommitted(sha)
+	r.Index().noteCommitted(sha)
 	return sha, nil
 }
 
-func (r *Repo) writeTree(ctx context.Context) (SHA, error) {
-	out, err := r.write(ctx, nil, "write-tree")
+func (ix Index) writeTree(ctx context.Context) (SHA, error) {
+	out, err := ix.r.write(ctx, nil, "write-tree")
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
@@ -164,7 +164,7 @@ func (r *Repo) commitTree(ctx context.Context, tree SHA, message string, parent 
 		reason = "commit (initial): " + subject
 	}
 	if len(create) == 0 {
-		return sha, r.UpdateRef(ctx, ref, sha, old, reason)
+		return sha, r.Refs().Update(ctx, ref, sha, old, reason)
 	}
 	for _, c := range append([]string{ref}, create...) {
 		if err := checkArg("ref", c); err != nil {
@@ -246,7 +246,6 @@ func (r *Repo) CommitRules(ctx context.Context) (CommitRules, error) {
 		return c, err
 	}
 	c.Sign = strings.TrimSpace(string(sign)) == "true"
-	r.signs = &c.Sign
 	return c, nil
 }
 
@@ -260,10 +259,10 @@ func (r *Repo) commitHooks() []string {
 	return hooks
 }
 
-// IndexSize is the size in bytes of the index file (0 when there is none):
+// Size is the size in bytes of the index file (0 when there is none):
 // about 60 bytes plus the path per tracked file.
-func (r *Repo) IndexSize() int64 {
-	fi, err := os.Stat(r.indexPath())
+func (ix Index) Size() int64 {
+	fi, err := os.Stat(ix.path())
 	if err != nil {
 		return 0
 	}
@@ -274,14 +273,14 @@ func (r *Repo) IndexSize() int64 {
 // the index: what a commit hook rewrote after staging. It stats tracked files
 // only, cheaper than a status that also walks for untracked files; given
 // paths, only those (literally, not as patterns).
-func (r *Repo) ModifiedTracked(ctx context.Context, paths ...string) ([]string, error) {
+func (ix Index) ModifiedTracked(ctx context.Context, paths ...string) ([]string, error) {
 	args := []string{"-c", "core.literalPathspecs=true", "diff-files", "--name-only", "-z"}
 	// Past a few thousand names the command line could grow beyond the
 	// system's limit (ARG_MAX); the whole index is checked then.
 	if len(paths) > 0 && len(paths) <= 2000 {
 		args = append(append(args, "--"), paths...)
 	}
-	out, err := r.run(ctx, nil, true, args...)
+	out, err := ix.r.run(ctx, nil, true, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -292,4 +291,21 @@ func (r *Repo) ModifiedTracked(ctx context.Context, paths ...string) ([]string, 
 		}
 	}
 	return left, nil
+}
+
+// CommitUnchanged commits parent's own tree again as a child of parent,
+// moving ref and creating the refs in create as CommitIndex does, without
+// reading the index: for a caller that knows the index holds parent's tree
+// (git status listed no change), write-tree would only say so again.
+func (r *Repo) CommitUnchanged(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
+	tree, err := r.Objects().TreeOf(ctx, parent)
+	if err != nil {
+		return "", err
+	}
+	sha, err := r.commitTree(ctx, tree, message, parent, ref, create...)
+	if err != nil {
+		return sha, err
+	}
+	r.Index().noteCommitted(sha)
+	return sha, nil
 }

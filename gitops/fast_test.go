@@ -63,7 +63,7 @@ func TestCommitIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	root, err := r.CommitIndex(ctx, "first\n\nbody  \n\n\nRefs: x\n", "", "refs/heads/main")
@@ -81,7 +81,7 @@ func TestCommitIndex(t *testing.T) {
 	}
 	// A second commit that also creates a ref, in one transaction.
 	gittest.WriteFile(t, dir, "c.txt", "c\n")
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	second, err := r.CommitIndex(ctx, "second\n", root, "HEAD", "refs/planx/runs/x/base")
@@ -98,16 +98,16 @@ func TestCommitIndex(t *testing.T) {
 		t.Fatalf("a failed transaction created %s", out)
 	}
 	root = second
-	changes, err := r.StagedChanges(ctx, root)
+	changes, err := r.Index().StagedChanges(ctx, root)
 	if err != nil || len(changes) != 0 {
 		t.Fatalf("staged after commit: %v %v", changes, err)
 	}
 	gittest.WriteFile(t, dir, "b.txt", "b\n")
 	gittest.WriteFile(t, dir, "a.txt", "a2\n")
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	changes, err = r.StagedChanges(ctx, root)
+	changes, err = r.Index().StagedChanges(ctx, root)
 	if err != nil {
 		t.Fatal(err)
 	}

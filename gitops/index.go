@@ -12,6 +12,16 @@ import (
 	"syscall"
 )
 
+// Index is the staging area: what planx stages, what is staged, what
+// staging leaves out (ignored files, entries hidden from git), and the
+// index planx knows it left holding a commit's tree (so that the next
+// staging can skip a scan). It shares that knowledge with the Repo it came
+// from, whose commits set it.
+type Index struct{ r *Repo }
+
+// Index returns the repository's index.
+func (r *Repo) Index() Index { return Index{r} }
+
 // indexMark identifies one version of the index file. Git never edits the
 // index in place: every write is a new file renamed over the old one, so
 // the inode, size, modification time and trailing checksum together change
@@ -31,12 +41,12 @@ type cleanIndex struct {
 	mark indexMark
 }
 
-func (r *Repo) indexPath() string { return filepath.Join(r.GitDir, "index") }
+func (ix Index) path() string { return filepath.Join(ix.r.GitDir, "index") }
 
-// markIndex reads the index file's identity; ok is false when it cannot
+// mark reads the index file's identity; ok is false when it cannot
 // be read (no index yet, or a platform without inode numbers).
-func (r *Repo) markIndex() (indexMark, bool) {
-	f, err := os.Open(r.indexPath())
+func (ix Index) mark() (indexMark, bool) {
+	f, err := os.Open(ix.path())
 	if err != nil {
 		return indexMark{}, false
 	}
@@ -57,22 +67,22 @@ func (r *Repo) markIndex() (indexMark, bool) {
 }
 
 // noteCommitted records that the index now holds the tree of commit sha.
-func (r *Repo) noteCommitted(sha SHA) {
-	if m, ok := r.markIndex(); ok {
-		r.clean = &cleanIndex{at: sha, mark: m}
+func (ix Index) noteCommitted(sha SHA) {
+	if m, ok := ix.mark(); ok {
+		ix.r.clean = &cleanIndex{at: sha, mark: m}
 		return
 	}
-	r.clean = nil
+	ix.r.clean = nil
 }
 
-// indexCleanAt reports whether the index is, untouched, the one planx left
+// cleanAt reports whether the index is, untouched, the one planx left
 // holding base's tree.
-func (r *Repo) indexCleanAt(base SHA) bool {
-	if r.clean == nil || r.clean.at != base {
+func (ix Index) cleanAt(base SHA) bool {
+	if ix.r.clean == nil || ix.r.clean.at != base {
 		return false
 	}
-	m, ok := r.markIndex()
-	return ok && m == r.clean.mark
+	m, ok := ix.mark()
+	return ok && m == ix.r.clean.mark
 }
 
 // StageChanges stages every change in the work tree (git add -A, as
@@ -86,23 +96,23 @@ func (r *Repo) indexCleanAt(base SHA) bool {
 // the index costs tens of milliseconds. Otherwise (somebody staged or
 // committed in between, or git's words cannot be read back unambiguously)
 // the index is compared with base by git diff-index.
-func (r *Repo) StageChanges(ctx context.Context, base SHA) ([]string, error) {
-	trusted := r.indexCleanAt(base)
+func (ix Index) StageChanges(ctx context.Context, base SHA) ([]string, error) {
+	trusted := ix.cleanAt(base)
 	args := []string{"add", "-A"}
 	if trusted {
 		args = append(args, "--verbose")
 	}
-	out, err := r.write(ctx, nil, args...)
-	r.clean, r.stale = nil, nil
+	out, err := ix.r.write(ctx, nil, args...)
+	ix.r.clean, ix.r.stale = nil, nil
 	if err != nil {
 		return nil, err
 	}
 	if trusted {
-		if paths, ok := r.parseAddVerbose(out); ok {
+		if paths, ok := ix.parseAddVerbose(out); ok {
 			return paths, nil
 		}
 	}
-	cs, err := r.StagedChanges(ctx, base)
+	cs, err := ix.StagedChanges(ctx, base)
 	if err != nil {
 		return nil, err
 	}
@@ -115,8 +125,8 @@ func (r *Repo) StageChanges(ctx context.Context, base SHA) ([]string, error) {
 }
 
 // restaged notes that paths were staged from the work tree.
-func (r *Repo) restaged(paths ...string) {
-	r.stale = slices.DeleteFunc(r.stale, func(p string) bool { return slices.Contains(paths, p) })
+func (ix Index) restaged(paths ...string) {
+	ix.r.stale = slices.DeleteFunc(ix.r.stale, func(p string) bool { return slices.Contains(paths, p) })
 }
 
 // parseAddVerbose reads git add --verbose: one "add 'path'" per path
@@ -126,7 +136,7 @@ func (r *Repo) restaged(paths ...string) {
 // printed raw, so a name holding a newline could be misread: every path
 // read is checked against the work tree (added ones exist, removed ones do
 // not), and any doubt returns ok=false.
-func (r *Repo) parseAddVerbose(out []byte) ([]string, bool) {
+func (ix Index) parseAddVerbose(out []byte) ([]string, bool) {
 	var paths []string
 	for line := range bytes.Lines(out) {
 		s := strings.TrimSuffix(string(line), "\n")
@@ -140,7 +150,7 @@ func (r *Repo) parseAddVerbose(out []byte) ([]string, bool) {
 		default:
 			return nil, false
 		}
-		_, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(p)))
+		_, err := os.Lstat(filepath.Join(ix.r.Root, filepath.FromSlash(p)))
 		switch {
 		case added && err != nil, !added && !errors.Is(err, fs.ErrNotExist):
 			return nil, false

@@ -25,7 +25,7 @@ func stageChangesRepo(t *testing.T) (*Repo, string, SHA) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	base, err := r.CommitIndex(ctx, "base\n", "", "HEAD")
@@ -108,10 +108,10 @@ func TestStageChangesAgreesWithDiffIndex(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r, dir, base := stageChangesRepo(t)
 			c.change(t, dir)
-			if got := r.indexCleanAt(base); got != c.verbose {
+			if got := r.Index().cleanAt(base); got != c.verbose {
 				t.Fatalf("index trusted = %v, want %v", got, c.verbose)
 			}
-			got, err := r.StageChanges(ctx, base)
+			got, err := r.Index().StageChanges(ctx, base)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func TestStageChangesAgreesWithDiffIndex(t *testing.T) {
 			if st := gittest.Git(t, dir, "status", "--porcelain"); strings.Contains(st, "\n ") || strings.HasPrefix(st, " ") || strings.Contains(st, "??") {
 				t.Fatalf("something left unstaged:\n%s", st)
 			}
-			if r.indexCleanAt(base) {
+			if r.Index().cleanAt(base) {
 				t.Fatal("the index is still taken as clean after staging")
 			}
 		})
@@ -138,7 +138,7 @@ func TestParseAddVerboseRefusesDoubt(t *testing.T) {
 	gittest.Setenv(t)
 	r, dir, _ := stageChangesRepo(t)
 	gittest.WriteFile(t, dir, "real.txt", "r\n")
-	ok := func(out string) ([]string, bool) { return r.parseAddVerbose([]byte(out)) }
+	ok := func(out string) ([]string, bool) { return r.Index().parseAddVerbose([]byte(out)) }
 	if got, good := ok("add 'real.txt'\nremove 'not-there.txt'\n"); !good || !slices.Equal(got, []string{"not-there.txt", "real.txt"}) {
 		t.Fatalf("plain report: %q %v", got, good)
 	}
@@ -186,18 +186,18 @@ func TestStageChangesAfterGitCommit(t *testing.T) {
 				gittest.WriteFileMode(t, dir, ".git/hooks/"+c.hook, c.body, 0o755)
 			}
 			gittest.WriteFile(t, dir, "a.txt", "task one\n")
-			if _, err := r.StageChanges(ctx, base); err != nil {
+			if _, err := r.Index().StageChanges(ctx, base); err != nil {
 				t.Fatal(err)
 			}
 			sha, err := r.Commit(ctx, "one\n", CommitOptions{Parent: base})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := r.indexCleanAt(sha); got != c.trusted {
+			if got := r.Index().cleanAt(sha); got != c.trusted {
 				t.Fatalf("index trusted = %v, want %v", got, c.trusted)
 			}
 			gittest.WriteFile(t, dir, "d/b.txt", "task two\n")
-			got, err := r.StageChanges(ctx, sha)
+			got, err := r.Index().StageChanges(ctx, sha)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,14 +43,14 @@ func TestHiddenInIndex(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := r.hiddenByGit(ctx)
+			want, err := r.Index().hiddenByGit(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(want) != 4 {
 				t.Fatalf("git lists %q, want 4 hidden entries", want)
 			}
-			got, err := hiddenInIndex(r.indexPath())
+			got, err := hiddenInIndex(r.Index().path())
 			if tc.split {
 				if err == nil {
 					t.Fatalf("split index read in-process: %q", got)
@@ -58,7 +58,7 @@ func TestHiddenInIndex(t *testing.T) {
 			} else if err != nil || !reflect.DeepEqual(got, want) {
 				t.Fatalf("hiddenInIndex = %q, %v; git ls-files -v says %q", got, err, want)
 			}
-			if all, err := r.HiddenEntries(ctx); err != nil || !reflect.DeepEqual(all, want) {
+			if all, err := r.Index().HiddenEntries(ctx); err != nil || !reflect.DeepEqual(all, want) {
 				t.Errorf("HiddenEntries = %q, %v; want %q", all, err, want)
 			}
 		})

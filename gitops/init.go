@@ -18,9 +18,3 @@ func Init(ctx context.Context, dir, branch string) (*Repo, error) {
 	}
 	return Open(ctx, dir)
 }
-
-// SetConfig sets a key in the repository's own config file.
-func (r *Repo) SetConfig(ctx context.Context, key, value string) error {
-	_, err := r.Git(ctx, nil, "config", "--local", key, value)
-	return err
-}

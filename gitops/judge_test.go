@@ -21,7 +21,7 @@ func TestHiddenEntriesAndClearHidden(t *testing.T) {
 	gittest.Commit(t, dir, "files")
 	gittest.Git(t, dir, "update-index", "--skip-worktree", "a.sh")
 	gittest.Git(t, dir, "update-index", "--assume-unchanged", "b.sh")
-	got, err := r.HiddenEntries(ctx)
+	got, err := r.Index().HiddenEntries(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestHiddenEntriesAndClearHidden(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("HiddenEntries = %q, want %q", got, want)
 	}
-	if err := r.ClearHidden(ctx, got); err != nil {
+	if err := r.Index().ClearHidden(ctx, got); err != nil {
 		t.Fatal(err)
 	}
 	// The oracle: git ls-files -v tags every entry H again.
@@ -49,7 +49,7 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 	gittest.Commit(t, dir, "base")
 	gittest.WriteFile(t, dir, "x.local", "secret\n")
 	gittest.WriteFile(t, dir, "build/out/bin", "x\n")
-	got, err := r.IgnoredFiles(ctx)
+	got, err := r.Index().IgnoredFiles(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,10 +58,10 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 	}
 	gittest.WriteFile(t, dir, "a.txt", "changed\n")
 	gittest.WriteFile(t, dir, "new.txt", "n\n")
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	paths, ok, err := r.StageAgain(ctx)
+	paths, ok, err := r.Index().StageAgain(ctx)
 	if err != nil || !ok || len(paths) != 0 {
 		t.Fatalf("StageAgain on a staged tree = %q, %v, %v; want nothing", paths, ok, err)
 	}
@@ -69,14 +69,14 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "new.txt")); err != nil {
 		t.Fatal(err)
 	}
-	paths, ok, err = r.StageAgain(ctx)
+	paths, ok, err = r.Index().StageAgain(ctx)
 	if err != nil || !ok {
 		t.Fatal(ok, err)
 	}
 	if want := []string{"a.txt", "new.txt"}; !reflect.DeepEqual(paths, want) {
 		t.Errorf("StageAgain = %q, want %q", paths, want)
 	}
-	in, err := r.InTree(ctx, SHA(strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))), []string{"a.txt", "new.txt", ".gitignore"})
+	in, err := r.Objects().InTree(ctx, SHA(strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD"))), []string{"a.txt", "new.txt", ".gitignore"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	config, _ := os.ReadFile(filepath.Join(r.CommonDir, "config"))
-	snap := r.SnapshotMeta()
+	snap := r.Config().SnapshotMeta()
 	// What a task might do: switch the hook off, plant another, loosen config.
 	gittest.Git(t, dir, "config", "core.hooksPath", "/dev/null")
 	if err := os.Remove(filepath.Join(hooks, "pre-commit")); err != nil {
@@ -105,7 +105,7 @@ func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(hooks, "post-checkout"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	done, err := r.RestoreMeta(snap)
+	done, err := r.Config().RestoreMeta(snap)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,10 +129,10 @@ func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
 	}
 }
 
-func TestPinConfigOverridesLaterConfig(t *testing.T) {
+func TestPinOverridesLaterConfig(t *testing.T) {
 	r, dir := newRepo(t)
 	ctx := context.Background()
-	r.PinConfig("core.hooksPath", "/pinned/hooks")
+	r.Config().Pin("core.hooksPath", "/pinned/hooks")
 	gittest.Git(t, dir, "config", "core.hooksPath", "/elsewhere")
 	out, err := r.Git(ctx, nil, "config", "core.hooksPath")
 	if err != nil {
@@ -141,7 +141,7 @@ func TestPinConfigOverridesLaterConfig(t *testing.T) {
 	if got := strings.TrimSpace(string(out)); got != "/pinned/hooks" {
 		t.Errorf("git sees core.hooksPath=%q, want the pinned /pinned/hooks", got)
 	}
-	if r.HooksPath() != "/pinned/hooks" {
-		t.Errorf("HooksPath = %q", r.HooksPath())
+	if r.Config().HooksPath() != "/pinned/hooks" {
+		t.Errorf("HooksPath = %q", r.Config().HooksPath())
 	}
 }

@@ -1,9 +1,11 @@
 package gitops
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +29,13 @@ const (
 	logFields = 6
 )
 
+// History reads commits and the relations between them; it changes
+// nothing.
+type History struct{ g *runner }
+
+// History returns the repository's history.
+func (r *Repo) History() History { return History{&r.runner} }
+
 // Log walks first parents from `from`, newest first, stopping before stopAt
 // ("" walks to the root) and after max commits (0: no limit). stopAt need not
 // be on the path: the walk excludes everything reachable from it, as
@@ -34,7 +43,7 @@ const (
 //
 // It runs git log rather than go-git so history is read the way the rest of
 // planx writes it (replace refs, grafts and the user's git version included).
-func (r *Repo) Log(ctx context.Context, from SHA, stopAt SHA, max int) ([]Commit, error) {
+func (h History) Log(ctx context.Context, from SHA, stopAt SHA, max int) ([]Commit, error) {
 	var not []string
 	if stopAt != "" {
 		if err := checkArg("revision", string(stopAt)); err != nil {
@@ -42,29 +51,29 @@ func (r *Repo) Log(ctx context.Context, from SHA, stopAt SHA, max int) ([]Commit
 		}
 		not = append(not, "^"+string(stopAt))
 	}
-	return r.log(ctx, from, max, nil, not)
+	return h.log(ctx, from, max, nil, not)
 }
 
 // Unpushed is Log without the commits any remote-tracking ref reaches
 // (git log from --not --remotes): what a push of a new branch would send,
 // as far as this clone knows the remotes.
-func (r *Repo) Unpushed(ctx context.Context, from SHA) ([]Commit, error) {
+func (h History) Unpushed(ctx context.Context, from SHA) ([]Commit, error) {
 	// The pseudo-options go before --end-of-options; the second --not
 	// turns from back into an inclusion.
-	return r.log(ctx, from, 0, []string{"--not", "--remotes", "--not"}, nil)
+	return h.log(ctx, from, 0, []string{"--not", "--remotes", "--not"}, nil)
 }
 
 // HasRemoteRefs reports whether any remote-tracking ref exists.
-func (r *Repo) HasRemoteRefs(ctx context.Context) (bool, error) {
-	refs, err := r.Refs(ctx, "refs/remotes/")
+func (h History) HasRemoteRefs(ctx context.Context) (bool, error) {
+	refs, err := h.g.refs().List(ctx, "refs/remotes/")
 	return len(refs) > 0, err
 }
 
 // Upstream returns the upstream of the current branch ("" when there is
 // none, HEAD is detached, or the upstream ref is not fetched here), by its
 // short name and commit.
-func (r *Repo) Upstream(ctx context.Context) (name string, sha SHA, err error) {
-	out, err := r.run(ctx, nil, true, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
+func (h History) Upstream(ctx context.Context) (name string, sha SHA, err error) {
+	out, err := h.g.run(ctx, nil, true, "rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{upstream}")
 	if err != nil {
 		var ge *GitError
 		if errors.As(err, &ge) {
@@ -73,7 +82,7 @@ func (r *Repo) Upstream(ctx context.Context) (name string, sha SHA, err error) {
 		return "", "", err
 	}
 	name = strings.TrimSpace(string(out))
-	if sha, err = r.ResolveRef(ctx, "@{upstream}"); err != nil || sha == "" {
+	if sha, err = h.g.refs().Resolve(ctx, "@{upstream}"); err != nil || sha == "" {
 		return "", "", err
 	}
 	return name, sha, nil
@@ -81,7 +90,7 @@ func (r *Repo) Upstream(ctx context.Context) (name string, sha SHA, err error) {
 
 // log runs git log from `from`; pre are options before --end-of-options,
 // post revisions after it.
-func (r *Repo) log(ctx context.Context, from SHA, max int, pre, post []string) ([]Commit, error) {
+func (h History) log(ctx context.Context, from SHA, max int, pre, post []string) ([]Commit, error) {
 	if err := checkArg("revision", string(from)); err != nil {
 		return nil, err
 	}
@@ -95,7 +104,7 @@ func (r *Repo) log(ctx context.Context, from SHA, max int, pre, post []string) (
 	args = append(args, pre...)
 	args = append(args, "--end-of-options", string(from))
 	args = append(args, post...)
-	out, err := r.run(ctx, nil, true, args...)
+	out, err := h.g.run(ctx, nil, true, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -143,15 +152,88 @@ func parseLogEntry(f []string) (Commit, error) {
 // Mentioning returns the commits reachable from `from`, newest first, whose
 // message holds text as a fixed string (git log -F --grep), merged branches
 // included. Callers check the trailers: the grep only narrows the walk.
-func (r *Repo) Mentioning(ctx context.Context, from SHA, text string) ([]Commit, error) {
+func (h History) Mentioning(ctx context.Context, from SHA, text string) ([]Commit, error) {
 	if err := checkArg("revision", string(from)); err != nil {
 		return nil, err
 	}
 	args := []string{"log", "-z", "--no-show-signature", "--no-color", "--encoding=UTF-8", logFormat,
 		"--fixed-strings", "--grep=" + text, "--end-of-options", string(from)}
-	out, err := r.run(ctx, nil, true, args...)
+	out, err := h.g.run(ctx, nil, true, args...)
 	if err != nil {
 		return nil, err
 	}
 	return parseLog(out)
+}
+
+// ChangedFiles lists the repo-relative paths that differ between two commits;
+// from == "" means the empty tree. Renames count as a deletion plus an
+// addition, so both paths are listed.
+func (h History) ChangedFiles(ctx context.Context, from, to SHA) ([]string, error) {
+	if from == "" {
+		var err error
+		if from, err = h.g.emptyTree(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range []SHA{from, to} {
+		if err := checkArg("object id", string(s)); err != nil {
+			return nil, err
+		}
+	}
+	out, err := h.g.run(ctx, nil, true, "diff-tree", "-r", "-z", "--name-only", "--no-renames",
+		"--no-commit-id", "--no-ext-diff", string(from), string(to))
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			paths = append(paths, string(p))
+		}
+	}
+	return paths, nil
+}
+
+// IsAncestor reports whether a is b or an ancestor of b.
+func (h History) IsAncestor(ctx context.Context, a, b SHA) (bool, error) {
+	for _, s := range []SHA{a, b} {
+		if err := checkArg("object id", string(s)); err != nil {
+			return false, err
+		}
+	}
+	_, err := h.g.run(ctx, nil, true, "merge-base", "--is-ancestor", string(a), string(b))
+	var ge *GitError
+	if errors.As(err, &ge) && ge.ExitCode == 1 {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// ShowFile returns the blob at path in rev as stored, without smudge or
+// end-of-line filters. A missing path wraps fs.ErrNotExist.
+func (h History) ShowFile(ctx context.Context, rev SHA, path string) ([]byte, error) {
+	if err := checkArg("revision", string(rev)); err != nil {
+		return nil, err
+	}
+	out, err := h.g.run(ctx, nil, true, "cat-file", "blob", string(rev)+":"+path)
+	var ge *GitError
+	if errors.As(err, &ge) && ge.ExitCode == 128 &&
+		(strings.Contains(ge.Stderr, "does not exist") || strings.Contains(ge.Stderr, "Not a valid object name") ||
+			strings.Contains(ge.Stderr, "exists on disk, but not in")) {
+		return nil, fmt.Errorf("%s:%s: %w: %w", rev.Short(), path, fs.ErrNotExist, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// IsShallow reports whether the repository is a shallow clone, whose
+// history ends at grafted commits rather than at its real roots.
+func (h History) IsShallow(ctx context.Context) (bool, error) {
+	out, err := h.g.run(ctx, nil, true, "rev-parse", "--is-shallow-repository")
+	if err != nil {
+		return false, fmt.Errorf("is shallow: %w", err)
+	}
+	return strings.TrimSpace(string(out)) == "true", nil
 }

@@ -92,7 +92,7 @@ func TestLog(t *testing.T) {
 	}
 	gittest.Git(t, dir, "update-ref", "refs/heads/main", parent)
 
-	all, err := r.Log(ctx, SHA(parent), "", 0)
+	all, err := r.History().Log(ctx, SHA(parent), "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,15 +129,15 @@ func TestLog(t *testing.T) {
 		t.Errorf("walk does not end at base through the merge")
 	}
 
-	some, err := r.Log(ctx, SHA(parent), SHA(base), 3)
+	some, err := r.History().Log(ctx, SHA(parent), SHA(base), 3)
 	if err != nil || len(some) != 3 || some[0].SHA != SHA(parent) {
 		t.Fatalf("Log with max: %d commits, %v", len(some), err)
 	}
-	upTo, err := r.Log(ctx, SHA(parent), all[2].SHA, 0)
+	upTo, err := r.History().Log(ctx, SHA(parent), all[2].SHA, 0)
 	if err != nil || len(upTo) != 2 || upTo[1].SHA != all[1].SHA {
 		t.Errorf("Log to stopAt: %d commits, %v", len(upTo), err)
 	}
-	none, err := r.Log(ctx, SHA(parent), SHA(parent), 0)
+	none, err := r.History().Log(ctx, SHA(parent), SHA(parent), 0)
 	if err != nil || len(none) != 0 {
 		t.Errorf("Log from == stopAt: %v, %v", none, err)
 	}
@@ -147,7 +147,7 @@ func TestLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := r.Log(ctx, sha, "", 1)
+	one, err := r.History().Log(ctx, sha, "", 1)
 	if err != nil || len(one) != 1 || one[0].Subject != "subject" || one[0].Body != body ||
 		formatTrailers(one[0].Trailers) != "Planx-Task: 1\n" {
 		t.Errorf("Log of a planx commit: %+v, %v", one, err)

@@ -16,13 +16,13 @@ import (
 // base being the one git finds. It returns the merged tree; on a conflict
 // it returns the conflicting paths as well (and the tree, with conflict
 // markers, which callers should not commit).
-func (r *Repo) MergeTrees(ctx context.Context, ours, theirs SHA) (SHA, []string, error) {
+func (o Objects) MergeTrees(ctx context.Context, ours, theirs SHA) (SHA, []string, error) {
 	for _, s := range []SHA{ours, theirs} {
 		if err := checkArg("commit", string(s)); err != nil {
 			return "", nil, err
 		}
 	}
-	out, err := r.run(ctx, nil, false, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z",
+	out, err := o.g.run(ctx, nil, false, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z",
 		string(ours), string(theirs))
 	var ge *GitError
 	conflicted := errors.As(err, &ge) && ge.ExitCode == 1
@@ -46,20 +46,25 @@ func (r *Repo) MergeTrees(ctx context.Context, ours, theirs SHA) (SHA, []string,
 	return tree, paths, nil
 }
 
-// CommitTreeOnly records tree as a commit with parent (none when "") and
+// CommitTree records tree as a commit with parent (none when "") and
 // moves no ref: the commit is staged, to be reached by a later ref update.
-func (r *Repo) CommitTreeOnly(ctx context.Context, tree SHA, message string, parent SHA) (SHA, error) {
+// sign signs it as git commit would under commit.gpgSign, which git
+// commit-tree ignores (it signs only when given -S).
+func (o Objects) CommitTree(ctx context.Context, tree SHA, message string, parent SHA, sign bool) (SHA, error) {
 	if err := checkArg("tree", string(tree)); err != nil {
 		return "", err
 	}
 	args := []string{"commit-tree", string(tree), "-F", "-"}
+	if sign {
+		args = append(args, "-S")
+	}
 	if parent != "" {
 		if err := checkArg("commit", string(parent)); err != nil {
 			return "", err
 		}
 		args = append(args, "-p", string(parent))
 	}
-	out, err := r.run(ctx, []byte(cleanMessage(message)), false, args...)
+	out, err := o.g.run(ctx, []byte(cleanMessage(message)), false, args...)
 	if err != nil {
 		return "", fmt.Errorf("commit tree %s: %w", tree.Short(), err)
 	}
@@ -69,22 +74,22 @@ func (r *Repo) CommitTreeOnly(ctx context.Context, tree SHA, message string, par
 // TreeWithFiles returns the id of tree with files (repo-relative path to
 // content, regular non-executable files) put in place, through a temporary
 // index so that neither the user's index nor work tree is touched.
-func (r *Repo) TreeWithFiles(ctx context.Context, tree SHA, files map[string][]byte) (SHA, error) {
+func (o Objects) TreeWithFiles(ctx context.Context, tree SHA, files map[string][]byte) (SHA, error) {
 	if err := checkArg("tree", string(tree)); err != nil {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(r.PlanxDir(), "index-")
+	tmp, err := os.MkdirTemp(o.planxDir, "index-")
 	if err != nil {
-		if err := os.MkdirAll(r.PlanxDir(), 0o755); err != nil {
+		if err := os.MkdirAll(o.planxDir, 0o755); err != nil {
 			return "", err
 		}
-		if tmp, err = os.MkdirTemp(r.PlanxDir(), "index-"); err != nil {
+		if tmp, err = os.MkdirTemp(o.planxDir, "index-"); err != nil {
 			return "", err
 		}
 	}
 	defer os.RemoveAll(tmp)
-	g := r.runner
-	g.env = append(append([]string(nil), r.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
+	g := *o.g
+	g.env = append(append([]string(nil), o.g.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
 	if _, err := g.run(ctx, nil, false, "read-tree", string(tree)); err != nil {
 		return "", fmt.Errorf("read tree %s: %w", tree.Short(), err)
 	}
@@ -98,7 +103,7 @@ func (r *Repo) TreeWithFiles(ctx context.Context, tree SHA, files map[string][]b
 		if err := checkArg("path", p); err != nil || strings.ContainsAny(p, "\n\x00") {
 			return "", fmt.Errorf("put %q in a tree: unusable path", p)
 		}
-		out, err := r.run(ctx, files[p], false, "hash-object", "-w", "--stdin")
+		out, err := o.g.run(ctx, files[p], false, "hash-object", "-w", "--stdin")
 		if err != nil {
 			return "", fmt.Errorf("store %s: %w", p, err)
 		}
@@ -125,7 +130,7 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 			return err
 		}
 	}
-	if err := r.SyncIndex(ctx); err != nil {
+	if err := r.Index().Sync(ctx); err != nil {
 		return err
 	}
 	r.clean, r.stale = nil, nil
@@ -135,22 +140,12 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 	if _, err := r.write(ctx, nil, "read-tree", "-m", "-u", string(old), string(new)); err != nil {
 		return fmt.Errorf("%w: update the work tree from %s to %s: %v", ErrRepoState, old.Short(), new.Short(), err)
 	}
-	return r.UpdateRef(ctx, "HEAD", new, old, reason)
-}
-
-// WriteIndexTree stages everything in the work tree (git add -A) and writes
-// the index as a tree: the whole state of a linked work tree as one id.
-func (r *Repo) WriteIndexTree(ctx context.Context) (SHA, error) {
-	if err := r.StageAll(ctx); err != nil {
-		return "", err
-	}
-	r.stale = nil
-	return r.writeTree(ctx)
+	return r.Refs().Update(ctx, "HEAD", new, old, reason)
 }
 
 // CheckoutClean puts this (linked) work tree at rev, detached, discarding
 // local changes and removing untracked files that are not ignored (ignored
-// ones, build caches, stay). Hooks are disabled, as for AddWorktree.
+// ones, build caches, stay). Hooks are disabled, as for Worktrees.Add.
 func (r *Repo) CheckoutClean(ctx context.Context, rev SHA) error {
 	if err := checkArg("revision", string(rev)); err != nil {
 		return err

@@ -18,17 +18,17 @@ func TestMergeTreesAndAdvance(t *testing.T) {
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "shared.txt", "one\ntwo\nthree\n")
 	base := SHA(gittest.Commit(t, dir, "base"))
-	baseTree, err := r.TreeOf(ctx, base)
+	baseTree, err := r.Objects().TreeOf(ctx, base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Two "task" commits on base, made without a work tree.
 	mk := func(files map[string][]byte, msg string) SHA {
-		tree, err := r.TreeWithFiles(ctx, baseTree, files)
+		tree, err := r.Objects().TreeWithFiles(ctx, baseTree, files)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := r.CommitTreeOnly(ctx, tree, msg, base)
+		c, err := r.Objects().CommitTree(ctx, tree, msg, base, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,18 +38,18 @@ func TestMergeTreesAndAdvance(t *testing.T) {
 	b := mk(map[string][]byte{"b/b.txt": []byte("b\n")}, "b")
 	clash := mk(map[string][]byte{"a.txt": []byte("other\n")}, "clash")
 
-	tree, conflicts, err := r.MergeTrees(ctx, a, b)
+	tree, conflicts, err := r.Objects().MergeTrees(ctx, a, b)
 	if err != nil || conflicts != nil {
 		t.Fatalf("merge a+b: %v %v", conflicts, err)
 	}
-	ab, err := r.CommitTreeOnly(ctx, tree, "a+b", a)
+	ab, err := r.Objects().CommitTree(ctx, tree, "a+b", a, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := gittest.Git(t, dir, "ls-tree", "-r", "--name-only", string(ab)); got != "a.txt\nb/b.txt\nshared.txt" {
 		t.Errorf("merged tree lists %q", got)
 	}
-	if _, conflicts, err := r.MergeTrees(ctx, ab, clash); err != nil || !reflect.DeepEqual(conflicts, []string{"a.txt"}) {
+	if _, conflicts, err := r.Objects().MergeTrees(ctx, ab, clash); err != nil || !reflect.DeepEqual(conflicts, []string{"a.txt"}) {
 		t.Errorf("conflict: %v %v, want [a.txt]", conflicts, err)
 	}
 	// The branch and work tree move from base to ab; a file nobody touches
@@ -88,7 +88,7 @@ func TestWorktreeSlot(t *testing.T) {
 	gittest.WriteFile(t, dir, "c.txt", "c\n")
 	three := SHA(gittest.Commit(t, dir, "three"))
 	slot := filepath.Join(r.CommonDir, "planx", "worktrees", "run", "slot1")
-	if err := r.AddWorktree(ctx, slot, one); err != nil {
+	if err := r.Worktrees().Add(ctx, slot, one); err != nil {
 		t.Fatal(err)
 	}
 	wt, err := Open(ctx, slot)
@@ -113,7 +113,7 @@ func TestWorktreeSlot(t *testing.T) {
 		t.Errorf("slot at %s, want %s", got, two)
 	}
 	kept := filepath.Join(r.CommonDir, "planx", "worktrees", "run", "T002")
-	if err := r.MoveWorktree(ctx, slot, kept); err != nil {
+	if err := r.Worktrees().Move(ctx, slot, kept); err != nil {
 		t.Fatal(err)
 	}
 	if got := gittest.Git(t, dir, "worktree", "list", "--porcelain"); !strings.Contains(got, "worktree "+kept) || strings.Contains(got, slot) {

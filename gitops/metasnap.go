@@ -2,12 +2,14 @@ package gitops
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // maxMetaFile bounds what a MetaSnapshot copies of one file: config files,
@@ -30,9 +32,9 @@ type metaFile struct {
 }
 
 // SnapshotMeta copies the git directory's config, hooks/ and info/ files.
-func (r *Repo) SnapshotMeta() *MetaSnapshot {
+func (c Config) SnapshotMeta() *MetaSnapshot {
 	s := &MetaSnapshot{files: map[string]metaFile{}}
-	for _, p := range r.metaFiles() {
+	for _, p := range c.metaFiles() {
 		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
@@ -49,15 +51,15 @@ func (r *Repo) SnapshotMeta() *MetaSnapshot {
 }
 
 // metaFiles lists the files a snapshot covers as they are now.
-func (r *Repo) metaFiles() []string {
-	out := []string{filepath.Join(r.CommonDir, "config")}
-	if r.GitDir != r.CommonDir {
-		out = append(out, filepath.Join(r.GitDir, "config.worktree"))
+func (c Config) metaFiles() []string {
+	out := []string{filepath.Join(c.commonDir, "config")}
+	if c.gitDir != c.commonDir {
+		out = append(out, filepath.Join(c.gitDir, "config.worktree"))
 	}
 	for _, dir := range []string{"hooks", "info"} {
-		entries, _ := os.ReadDir(filepath.Join(r.CommonDir, dir))
+		entries, _ := os.ReadDir(filepath.Join(c.commonDir, dir))
 		for _, e := range entries {
-			out = append(out, filepath.Join(r.CommonDir, dir, e.Name()))
+			out = append(out, filepath.Join(c.commonDir, dir, e.Name()))
 		}
 	}
 	return out
@@ -66,14 +68,14 @@ func (r *Repo) metaFiles() []string {
 // RestoreMeta puts the snapshotted files back as they were: changed ones
 // rewritten, deleted ones recreated, new ones removed. It returns what it
 // restored, as .git/-relative descriptions.
-func (r *Repo) RestoreMeta(s *MetaSnapshot) ([]string, error) {
+func (c Config) RestoreMeta(s *MetaSnapshot) ([]string, error) {
 	var done []string
 	var errs []error
 	rel := func(p string) string {
-		x, _ := filepath.Rel(r.CommonDir, p)
+		x, _ := filepath.Rel(c.commonDir, p)
 		return ".git/" + filepath.ToSlash(x)
 	}
-	for _, p := range r.metaFiles() {
+	for _, p := range c.metaFiles() {
 		if _, ok := s.files[p]; ok {
 			continue
 		}
@@ -127,4 +129,36 @@ func (r *Repo) RestoreMeta(s *MetaSnapshot) ([]string, error) {
 		return done, fmt.Errorf("restore the git directory: %w", errors.Join(errs...))
 	}
 	return done, nil
+}
+
+// metaJSON is a MetaSnapshot as saved in a run's state directory.
+type metaJSON struct {
+	Path string      `json:"path"`
+	Data []byte      `json:"data,omitempty"`
+	Mode fs.FileMode `json:"mode"`
+	Big  bool        `json:"big,omitempty"`
+}
+
+// MarshalJSON saves the snapshot, so that a planx that dies while an
+// executor runs can still undo the executor's writes when the run resumes.
+func (s *MetaSnapshot) MarshalJSON() ([]byte, error) {
+	out := make([]metaJSON, 0, len(s.files))
+	for p, f := range s.files {
+		out = append(out, metaJSON{Path: p, Data: f.data, Mode: f.mode, Big: f.big})
+	}
+	slices.SortFunc(out, func(a, b metaJSON) int { return strings.Compare(a.Path, b.Path) })
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads a snapshot MarshalJSON saved.
+func (s *MetaSnapshot) UnmarshalJSON(b []byte) error {
+	var in []metaJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	s.files = make(map[string]metaFile, len(in))
+	for _, f := range in {
+		s.files[f.Path] = metaFile{data: f.Data, mode: f.Mode, big: f.Big}
+	}
+	return nil
 }

@@ -16,11 +16,11 @@ func TestNotes(t *testing.T) {
 	sha := SHA(gittest.Commit(t, dir, "one"))
 	const ref = "refs/notes/planx"
 
-	if got, err := r.Note(ctx, ref, sha); err != nil || got != nil {
+	if got, err := r.Notes().Show(ctx, ref, sha); err != nil || got != nil {
 		t.Fatalf("Note before any note = %q, %v; want nil, nil", got, err)
 	}
 	body := []byte("gate test: pass\n--- output\nok\n")
-	if err := r.AddNote(ctx, ref, sha, body); err != nil {
+	if err := r.Notes().Add(ctx, ref, sha, body); err != nil {
 		t.Fatal(err)
 	}
 	// git itself must see it under the same ref, not under refs/notes/commits.
@@ -31,18 +31,18 @@ func TestNotes(t *testing.T) {
 		t.Errorf("default notes ref touched: %q", got)
 	}
 	// -f replaces.
-	if err := r.AddNote(ctx, ref, sha, []byte("second\n")); err != nil {
+	if err := r.Notes().Add(ctx, ref, sha, []byte("second\n")); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := r.Note(ctx, ref, sha); err != nil || string(got) != "second\n" {
+	if got, err := r.Notes().Show(ctx, ref, sha); err != nil || string(got) != "second\n" {
 		t.Errorf("Note after replace = %q, %v", got, err)
 	}
 	other := SHA(gittest.Commit(t, dir, "two"))
-	if got, err := r.Note(ctx, ref, other); err != nil || got != nil {
+	if got, err := r.Notes().Show(ctx, ref, other); err != nil || got != nil {
 		t.Errorf("Note of a commit without one = %q, %v", got, err)
 	}
-	if err := r.AddNote(ctx, "--ref", sha, nil); err == nil {
-		t.Error("AddNote accepted an option as ref")
+	if err := r.Notes().Add(ctx, "--ref", sha, nil); err == nil {
+		t.Error("Add accepted an option as ref")
 	}
 	fsck(t, dir)
 }
@@ -58,7 +58,7 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 	gittest.WriteFileMode(t, dir, ".git/hooks/post-checkout", "#!/bin/sh\ntouch \"$GIT_DIR/../hook-ran\"\ntouch hook-ran\n", 0o755)
 
 	wt := filepath.Join(t.TempDir(), "wt")
-	if err := r.AddWorktree(ctx, wt, sha); err != nil {
+	if err := r.Worktrees().Add(ctx, wt, sha); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(wt, "a.txt")); err != nil || string(b) != "a\n" {
@@ -73,7 +73,7 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(wt, "junk"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.RemoveWorktree(ctx, wt); err != nil {
+	if err := r.Worktrees().Remove(ctx, wt); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(wt); !os.IsNotExist(err) {
@@ -83,16 +83,16 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 		t.Errorf("worktree list after remove:\n%s", got)
 	}
 
-	hooks, err := r.HooksDir(ctx)
+	hooks, err := r.Config().HooksDir(ctx)
 	if err != nil || hooks != filepath.Join(r.CommonDir, "hooks") {
 		t.Errorf("HooksDir = %q, %v", hooks, err)
 	}
 	gittest.Git(t, dir, "config", "core.hooksPath", ".githooks")
-	if hooks, err = r.HooksDir(ctx); err != nil || hooks != filepath.Join(r.Root, ".githooks") {
+	if hooks, err = r.Config().HooksDir(ctx); err != nil || hooks != filepath.Join(r.Root, ".githooks") {
 		t.Errorf("HooksDir with core.hooksPath = %q, %v", hooks, err)
 	}
 
-	if shallow, err := r.IsShallow(ctx); err != nil || shallow {
+	if shallow, err := r.History().IsShallow(ctx); err != nil || shallow {
 		t.Errorf("IsShallow = %v, %v", shallow, err)
 	}
 	gittest.Commit(t, dir, "two")
@@ -102,7 +102,7 @@ func TestWorktreeAndHooksDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if shallow, err := rc.IsShallow(ctx); err != nil || !shallow {
+	if shallow, err := rc.History().IsShallow(ctx); err != nil || !shallow {
 		t.Errorf("IsShallow of a --depth=1 clone = %v, %v", shallow, err)
 	}
 }

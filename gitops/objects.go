@@ -1,21 +1,38 @@
 package gitops
 
 import (
+	"bytes"
+
+	git "github.com/go-git/go-git/v5"
+
 	"context"
 	"fmt"
 	"strings"
 )
 
+// Objects reads and writes the object database (blobs, trees, commits)
+// without touching the index, the work tree or any ref.
+type Objects struct {
+	g         *runner
+	inProcess func() (*git.Repository, error) // the Repo's go-git handle, opened once
+	planxDir  string                          // where a temporary index goes
+}
+
+// Objects returns the repository's object database.
+func (r *Repo) Objects() Objects {
+	return Objects{g: &r.runner, inProcess: r.inProcess, planxDir: r.PlanxDir()}
+}
+
 // HashObject stores data as a blob in the object database and returns its
 // id. The bytes are stored as given: --no-filters keeps autocrlf and
 // clean filters (LFS) away from a record that must hash the same everywhere.
-func (r *Repo) HashObject(ctx context.Context, data []byte) (SHA, error) {
+func (o Objects) HashObject(ctx context.Context, data []byte) (SHA, error) {
 	if data == nil {
 		data = []byte{}
 	}
 	// Writing a loose object takes no lock git could leave behind, but a
 	// concurrent gc may be repacking: plain run, no retry.
-	out, err := r.run(ctx, data, false, "hash-object", "-w", "--no-filters", "--stdin")
+	out, err := o.g.run(ctx, data, false, "hash-object", "-w", "--no-filters", "--stdin")
 	if err != nil {
 		return "", fmt.Errorf("store object: %w", err)
 	}
@@ -24,35 +41,50 @@ func (r *Repo) HashObject(ctx context.Context, data []byte) (SHA, error) {
 
 // CatBlob returns the content of the blob sha. Anything else (a commit, a
 // missing object) is an error.
-func (r *Repo) CatBlob(ctx context.Context, sha SHA) ([]byte, error) {
+func (o Objects) CatBlob(ctx context.Context, sha SHA) ([]byte, error) {
 	if err := checkArg("object id", string(sha)); err != nil {
 		return nil, err
 	}
-	out, err := r.run(ctx, nil, true, "cat-file", "blob", string(sha))
+	out, err := o.g.run(ctx, nil, true, "cat-file", "blob", string(sha))
 	if err != nil {
 		return nil, fmt.Errorf("read blob %s: %w", sha.Short(), err)
 	}
 	return out, nil
 }
 
-// ResolveObject returns the object ref points at, whatever its type (refs
-// may point at blobs), or ("", nil) when ref does not exist. Unlike
-// ResolveRef it does not peel to a commit.
-func (r *Repo) ResolveObject(ctx context.Context, ref string) (SHA, error) {
-	if err := checkArg("ref", ref); err != nil {
-		return "", err
+// InTree reports which of paths exist in commit rev (files or directories).
+func (o Objects) InTree(ctx context.Context, rev SHA, paths []string) (map[string]bool, error) {
+	in := map[string]bool{}
+	if len(paths) == 0 || rev == "" {
+		return in, nil
 	}
-	return r.verify(ctx, ref)
+	if err := checkArg("revision", string(rev)); err != nil {
+		return nil, err
+	}
+	args := append([]string{"-c", "core.literalPathspecs=true", "ls-tree", "-z", "--name-only", "--full-tree", string(rev), "--"}, paths...)
+	out, err := o.g.run(ctx, nil, true, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list %d path(s) in %s: %w", len(paths), rev.Short(), err)
+	}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			in[p] = true
+		}
+	}
+	return in, nil
 }
 
-// CommitterIdent is who git would record as committer now, as
-// `git var GIT_COMMITTER_IDENT` prints it: "Name <email> 1767323045 +0000".
-// It honours GIT_COMMITTER_NAME/EMAIL/DATE and user.name/user.email, and
-// fails as git commit would when no identity is configured.
-func (r *Repo) CommitterIdent(ctx context.Context) (string, error) {
-	out, err := r.run(ctx, nil, true, "var", "GIT_COMMITTER_IDENT")
+// treePaths lists every file (blob, symlink, submodule) of a commit's tree.
+func (o Objects) treePaths(ctx context.Context, rev SHA) (map[string]bool, error) {
+	out, err := o.g.run(ctx, nil, true, "ls-tree", "-r", "-z", "--name-only", "--full-tree", string(rev))
 	if err != nil {
-		return "", fmt.Errorf("committer identity (set user.name and user.email): %w", err)
+		return nil, err
 	}
-	return strings.TrimSpace(string(out)), nil
+	paths := map[string]bool{}
+	for _, p := range bytes.Split(out, []byte{0}) {
+		if len(p) > 0 {
+			paths[string(p)] = true
+		}
+	}
+	return paths, nil
 }

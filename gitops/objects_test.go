@@ -14,48 +14,48 @@ func TestObjects(t *testing.T) {
 	// CRLF and a trailing space must survive: --no-filters, even with autocrlf.
 	gittest.Git(t, dir, "config", "core.autocrlf", "true")
 	data := []byte("line one\r\nline two \n")
-	sha, err := r.HashObject(ctx, data)
+	sha, err := r.Objects().HashObject(ctx, data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := gittest.GitInput(t, dir, string(data), "hash-object", "--no-filters", "--stdin"); string(sha) != strings.TrimSpace(want) {
 		t.Errorf("HashObject = %s, git says %s", sha, want)
 	}
-	got, err := r.CatBlob(ctx, sha)
+	got, err := r.Objects().CatBlob(ctx, sha)
 	if err != nil || string(got) != string(data) {
 		t.Fatalf("CatBlob = %q, %v", got, err)
 	}
 
 	const ref = "refs/planx/approvals/x.md"
-	if s, err := r.ResolveObject(ctx, ref); s != "" || err != nil {
+	if s, err := r.Refs().ResolveObject(ctx, ref); s != "" || err != nil {
 		t.Errorf("missing ref: %q, %v", s, err)
 	}
-	if err := r.UpdateRef(ctx, ref, sha, ZeroSHA, "test"); err != nil {
+	if err := r.Refs().Update(ctx, ref, sha, ZeroSHA, "test"); err != nil {
 		t.Fatal(err)
 	}
-	if s, err := r.ResolveObject(ctx, ref); s != sha || err != nil {
+	if s, err := r.Refs().ResolveObject(ctx, ref); s != sha || err != nil {
 		t.Errorf("ResolveObject = %q, %v; want %s", s, err, sha)
 	}
-	if s, _ := r.ResolveRef(ctx, ref); s != "" {
-		t.Errorf("ResolveRef peels to commits only, got %s for a blob", s)
+	if s, _ := r.Refs().Resolve(ctx, ref); s != "" {
+		t.Errorf("Resolve peels to commits only, got %s for a blob", s)
 	}
 	fsck(t, dir)
 
 	commit := SHA(gittest.Commit(t, dir, "c"))
-	if _, err := r.CatBlob(ctx, commit); err == nil {
+	if _, err := r.Objects().CatBlob(ctx, commit); err == nil {
 		t.Error("CatBlob of a commit succeeded")
 	}
-	if _, err := r.CatBlob(ctx, "-x"); err == nil {
+	if _, err := r.Objects().CatBlob(ctx, "-x"); err == nil {
 		t.Error("CatBlob accepted an option-like id")
 	}
-	if _, err := r.ResolveObject(ctx, "--all"); err == nil {
+	if _, err := r.Refs().ResolveObject(ctx, "--all"); err == nil {
 		t.Error("ResolveObject accepted an option-like ref")
 	}
 }
 
 func TestCommitterIdent(t *testing.T) {
 	r, _ := newRepo(t)
-	id, err := r.CommitterIdent(context.Background())
+	id, err := r.Config().CommitterIdent(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,26 +60,33 @@ var (
 	runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 )
 
-func (r *Repo) recordsDir() string { return filepath.Join(r.CommonDir, "planx", "records") }
+// Records reads and appends the records of the repository r belongs to.
+// They are plain files: no git runs.
+type Records struct {
+	dir string // <common git dir>/planx/records
+}
 
-func (r *Repo) treeRecordPath(tree SHA) (string, error) {
+// Records returns the records of the repository, shared by its work trees.
+func (r *Repo) Records() Records { return Records{dir: filepath.Join(r.CommonDir, "planx", "records")} }
+
+func (rs Records) treeRecordPath(tree SHA) (string, error) {
 	if !hexRE.MatchString(string(tree)) {
 		return "", fmt.Errorf("gate record: %q is not an object id", tree)
 	}
-	return filepath.Join(r.recordsDir(), "trees", string(tree)), nil
+	return filepath.Join(rs.dir, "trees", string(tree)), nil
 }
 
-func (r *Repo) runRecordPath(run string) (string, error) {
+func (rs Records) runRecordPath(run string) (string, error) {
 	if !runIDRE.MatchString(run) {
 		return "", fmt.Errorf("run record: %q is not a run id", run)
 	}
-	return filepath.Join(r.recordsDir(), "runs", run), nil
+	return filepath.Join(rs.dir, "runs", run), nil
 }
 
-// RecordGates appends gate records, each to the file of its tree.
-func (r *Repo) RecordGates(recs ...GateRecord) error {
+// AddGates appends gate records, each to the file of its tree.
+func (rs Records) AddGates(recs ...GateRecord) error {
 	for _, rec := range recs {
-		p, err := r.treeRecordPath(rec.Tree)
+		p, err := rs.treeRecordPath(rec.Tree)
 		if err != nil {
 			return err
 		}
@@ -90,9 +97,9 @@ func (r *Repo) RecordGates(recs ...GateRecord) error {
 	return nil
 }
 
-// GateRecords returns every record of tree, oldest first; none is not an error.
-func (r *Repo) GateRecords(tree SHA) ([]GateRecord, error) {
-	p, err := r.treeRecordPath(tree)
+// Gates returns every gate record of tree, oldest first; none is not an error.
+func (rs Records) Gates(tree SHA) ([]GateRecord, error) {
+	p, err := rs.treeRecordPath(tree)
 	if err != nil {
 		return nil, err
 	}
@@ -116,9 +123,9 @@ func (r *Repo) GateRecords(tree SHA) ([]GateRecord, error) {
 	return out, nil
 }
 
-// RecordMade appends a task commit planx made to its run's record.
-func (r *Repo) RecordMade(run string, m MadeCommit) error {
-	p, err := r.runRecordPath(run)
+// AddMade appends a task commit planx made to its run's record.
+func (rs Records) AddMade(run string, m MadeCommit) error {
+	p, err := rs.runRecordPath(run)
 	if err != nil {
 		return err
 	}
@@ -131,9 +138,9 @@ func (r *Repo) RecordMade(run string, m MadeCommit) error {
 // Made returns what planx recorded of run: the task commits it made (the
 // latest per task) and those it was about to make. Known is false in a
 // clone that did not make the run.
-func (r *Repo) Made(run string) (RunRecord, error) {
+func (rs Records) Made(run string) (RunRecord, error) {
 	rec := RunRecord{Commits: map[string]MadeCommit{}, Pending: map[string]MadeCommit{}}
-	p, err := r.runRecordPath(run)
+	p, err := rs.runRecordPath(run)
 	if err != nil {
 		return rec, nil // not a run id planx would have written: no record
 	}

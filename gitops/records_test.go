@@ -15,16 +15,16 @@ func TestGateRecordsByTree(t *testing.T) {
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
 	sha := SHA(gittest.Commit(t, dir, "one"))
-	tree, err := r.TreeOf(context.Background(), sha)
+	tree, err := r.Objects().TreeOf(context.Background(), sha)
 	if want := gittest.Git(t, dir, "rev-parse", "HEAD^{tree}"); err != nil || string(tree) != want {
 		t.Fatalf("TreeOf = %s, %v; git says %s", tree, err, want)
 	}
-	if recs, err := r.GateRecords(tree); err != nil || recs != nil {
+	if recs, err := r.Records().Gates(tree); err != nil || recs != nil {
 		t.Fatalf("no records yet: %v, %v", recs, err)
 	}
 	pass := GateRecord{Tree: tree, Gate: "test", CommandHash: "sha256:x", Passed: true, Commit: sha, By: "run"}
 	fail := GateRecord{Tree: tree, Gate: "lint", Passed: false, By: "verify"}
-	if err := r.RecordGates(pass, fail); err != nil {
+	if err := r.Records().AddGates(pass, fail); err != nil {
 		t.Fatal(err)
 	}
 	// A torn last line (a crash mid-append) and a line copied from another
@@ -36,11 +36,11 @@ func TestGateRecordsByTree(t *testing.T) {
 	}
 	f.WriteString(`{"tree":"` + strings.Repeat("0", 40) + `","gate":"test","passed":true}` + "\n" + `{"tree":"` + string(tree))
 	f.Close()
-	recs, err := r.GateRecords(tree)
+	recs, err := r.Records().Gates(tree)
 	if err != nil || len(recs) != 2 || recs[0].Gate != "test" || !recs[0].Passed || recs[1].Gate != "lint" || recs[1].Passed {
-		t.Fatalf("GateRecords = %+v, %v", recs, err)
+		t.Fatalf("Gates = %+v, %v", recs, err)
 	}
-	if err := r.RecordGates(GateRecord{Tree: "../../etc", Gate: "x"}); err == nil {
+	if err := r.Records().AddGates(GateRecord{Tree: "../../etc", Gate: "x"}); err == nil {
 		t.Error("a tree id that is a path was accepted")
 	}
 }
@@ -49,16 +49,16 @@ func TestMadeCommits(t *testing.T) {
 	r, dir := newRepo(t)
 	a := SHA(gittest.Commit(t, dir, "one"))
 	b := SHA(gittest.Commit(t, dir, "two"))
-	if rec, err := r.Made("20260102-030405-abcdef"); err != nil || rec.Known || len(rec.Commits) != 0 {
+	if rec, err := r.Records().Made("20260102-030405-abcdef"); err != nil || rec.Known || len(rec.Commits) != 0 {
 		t.Fatalf("unknown run: %+v %v", rec, err)
 	}
 	for _, mc := range []MadeCommit{{Task: "T001", Commit: a}, {Task: "T002", Commit: a}, {Task: "T002", Commit: b},
 		{Task: "T003", Parent: b, Pending: true}} {
-		if err := r.RecordMade("20260102-030405-abcdef", mc); err != nil {
+		if err := r.Records().AddMade("20260102-030405-abcdef", mc); err != nil {
 			t.Fatal(err)
 		}
 	}
-	rec, err := r.Made("20260102-030405-abcdef")
+	rec, err := r.Records().Made("20260102-030405-abcdef")
 	if err != nil || !rec.Known || rec.Commits["T001"].Commit != a || rec.Commits["T002"].Commit != b ||
 		len(rec.Commits) != 2 || rec.Pending["T003"].Parent != b {
 		t.Fatalf("Made = %+v %v", rec, err)
@@ -72,12 +72,12 @@ func TestNotesBatch(t *testing.T) {
 	a := SHA(gittest.Commit(t, dir, "one"))
 	b := SHA(gittest.Commit(t, dir, "two"))
 	c := SHA(gittest.Commit(t, dir, "three"))
-	if got, err := r.Notes(ctx, "refs/notes/planx", []SHA{a, b}); err != nil || len(got) != 0 {
+	if got, err := r.Notes().ShowAll(ctx, "refs/notes/planx", []SHA{a, b}); err != nil || len(got) != 0 {
 		t.Fatalf("no notes ref: %v %v", got, err)
 	}
 	gittest.Git(t, dir, "notes", "--ref=planx", "add", "-m", "note of a\nsecond line", string(a))
 	gittest.Git(t, dir, "notes", "--ref=planx", "add", "-m", "", "--allow-empty", string(c))
-	got, err := r.Notes(ctx, "refs/notes/planx", []SHA{a, b, c})
+	got, err := r.Notes().ShowAll(ctx, "refs/notes/planx", []SHA{a, b, c})
 	if err != nil || len(got) != 2 {
 		t.Fatalf("Notes = %q, %v", got, err)
 	}
@@ -97,7 +97,7 @@ func TestTreeWithout(t *testing.T) {
 	gittest.WriteFile(t, dir, "memory-bank/keep.md", "k\n")
 	gittest.WriteFile(t, dir, "src/a.go", "a\n")
 	sha := gittest.Commit(t, dir, "one")
-	got, err := r.TreeWithout(SHA(gittest.Git(t, dir, "rev-parse", sha+"^{tree}")), "plan.md", "memory-bank/execute/log.md", "absent.txt")
+	got, err := r.Objects().TreeWithout(SHA(gittest.Git(t, dir, "rev-parse", sha+"^{tree}")), "plan.md", "memory-bank/execute/log.md", "absent.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestTreeWithout(t *testing.T) {
 	if want := gittest.Git(t, dir, "write-tree"); got != SHA(want) {
 		t.Fatalf("TreeWithout = %s, git write-tree after git rm --cached = %s", got, want)
 	}
-	other, err := r.TreeWithout(SHA(gittest.Git(t, dir, "rev-parse", sha+"^{tree}")), "plan.md")
+	other, err := r.Objects().TreeWithout(SHA(gittest.Git(t, dir, "rev-parse", sha+"^{tree}")), "plan.md")
 	if err != nil || other == got {
 		t.Errorf("different paths removed, same key: %s %v", other, err)
 	}
@@ -113,7 +113,7 @@ func TestTreeWithout(t *testing.T) {
 	gittest.WriteFile(t, dir, "memory-bank/execute/log.md", "a different log\n")
 	gittest.WriteFile(t, dir, "plan.md", "ticked\n")
 	gittest.Git(t, dir, "add", "-A")
-	again, err := r.TreeWithout(SHA(gittest.Git(t, dir, "write-tree")), "plan.md", "memory-bank/execute/log.md")
+	again, err := r.Objects().TreeWithout(SHA(gittest.Git(t, dir, "write-tree")), "plan.md", "memory-bank/execute/log.md")
 	if err != nil || again != got {
 		t.Errorf("same work, other plan and log: key %s, want %s (%v)", again, got, err)
 	}
@@ -132,7 +132,7 @@ func TestUnpushed(t *testing.T) {
 	gittest.Commit(t, dir, "two")
 	gittest.Commit(t, dir, "three")
 	head := SHA(gittest.Git(t, dir, "rev-parse", "HEAD"))
-	cs, err := r.Unpushed(ctx, head)
+	cs, err := r.History().Unpushed(ctx, head)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestUnpushed(t *testing.T) {
 	if !slices.Equal(got, want) || len(got) != 2 {
 		t.Errorf("Unpushed = %v, git says %v", got, want)
 	}
-	if has, err := r.HasRemoteRefs(ctx); err != nil || !has {
+	if has, err := r.History().HasRemoteRefs(ctx); err != nil || !has {
 		t.Errorf("HasRemoteRefs = %v, %v", has, err)
 	}
 }
@@ -154,25 +154,25 @@ func TestUnpushed(t *testing.T) {
 func TestGuardPlanxRefs(t *testing.T) {
 	r, dir := newRepo(t)
 	sha := gittest.Commit(t, dir, "one")
-	g := r.Guard()
+	g := r.Config().Guard()
 	gittest.Git(t, dir, "update-ref", "refs/heads/other", sha)
 	gittest.Git(t, dir, "notes", "--ref=commits", "add", "-m", "not planx's", sha)
-	if ch := g.Changed(r.Guard()); len(ch) != 0 {
+	if ch := g.Changed(r.Config().Guard()); len(ch) != 0 {
 		t.Fatalf("unrelated refs moved the guard: %v", ch)
 	}
 	gittest.Git(t, dir, "notes", "--ref=planx", "add", "-m", "forged", sha)
-	if ch := g.Changed(r.Guard()); !slices.Contains(ch, ".git/refs/notes/planx") {
+	if ch := g.Changed(r.Config().Guard()); !slices.Contains(ch, ".git/refs/notes/planx") {
 		t.Errorf("notes move: %v", ch)
 	}
-	g = r.Guard()
+	g = r.Config().Guard()
 	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", sha)
-	if ch := g.Changed(r.Guard()); len(ch) == 0 {
+	if ch := g.Changed(r.Config().Guard()); len(ch) == 0 {
 		t.Error("a new refs/planx ref went unseen")
 	}
 	gittest.Git(t, dir, "pack-refs", "--all")
-	g = r.Guard()
+	g = r.Config().Guard()
 	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", gittest.Commit(t, dir, "two"))
-	if ch := g.Changed(r.Guard()); len(ch) == 0 {
+	if ch := g.Changed(r.Config().Guard()); len(ch) == 0 {
 		t.Error("a packed refs/planx ref moved unseen")
 	}
 }

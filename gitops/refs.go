@@ -1,11 +1,9 @@
 package gitops
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
 )
 
@@ -18,11 +16,20 @@ func checkArg(what, v string) error {
 	return nil
 }
 
-// UpdateRef points ref at newSHA, recording reason in the reflog. With oldSHA
+// Refs reads and moves the repository's refs.
+type Refs struct{ g *runner }
+
+// Refs returns the repository's refs.
+func (r *Repo) Refs() Refs { return Refs{&r.runner} }
+
+// refs is Refs for the other types that share the runner.
+func (g *runner) refs() Refs { return Refs{g} }
+
+// Update points ref at newSHA, recording reason in the reflog. With oldSHA
 // != "" it is a compare-and-swap: the update happens only if ref is at oldSHA
 // (ZeroSHA: only if ref does not exist), and losing the race is an error
 // wrapping ErrHeadMoved. oldSHA == "" updates unconditionally.
-func (r *Repo) UpdateRef(ctx context.Context, ref string, newSHA, oldSHA SHA, reason string) error {
+func (rs Refs) Update(ctx context.Context, ref string, newSHA, oldSHA SHA, reason string) error {
 	if err := checkArg("ref", ref); err != nil {
 		return err
 	}
@@ -37,7 +44,7 @@ func (r *Repo) UpdateRef(ctx context.Context, ref string, newSHA, oldSHA SHA, re
 		}
 		args = append(args, string(oldSHA))
 	}
-	_, err := r.write(ctx, nil, args...)
+	_, err := rs.g.write(ctx, nil, args...)
 	var ge *GitError
 	if err != nil && oldSHA != "" && !errors.Is(err, ErrLocked) && errors.As(err, &ge) && isCASLoss(ge.Stderr) {
 		return fmt.Errorf("%w: %s is no longer at %s: %s", ErrHeadMoved, ref, oldSHA.Short(), ge.Stderr)
@@ -53,29 +60,39 @@ func isCASLoss(stderr string) bool {
 		strings.Contains(stderr, "unable to resolve reference")
 }
 
-// DeleteRef removes ref (a no-op when it does not exist), logging nothing:
+// Delete removes ref (a no-op when it does not exist), logging nothing:
 // git drops a deleted ref's reflog.
-func (r *Repo) DeleteRef(ctx context.Context, ref string) error {
+func (rs Refs) Delete(ctx context.Context, ref string) error {
 	if err := checkArg("ref", ref); err != nil {
 		return err
 	}
-	_, err := r.write(ctx, nil, "update-ref", "-d", ref)
+	_, err := rs.g.write(ctx, nil, "update-ref", "-d", ref)
 	return err
 }
 
-// ResolveRef returns the commit rev names, or ("", nil) when there is none
+// Resolve returns the commit rev names, or ("", nil) when there is none
 // (unborn HEAD, missing ref, or a rev that is not a commit).
-func (r *Repo) ResolveRef(ctx context.Context, rev string) (SHA, error) {
+func (rs Refs) Resolve(ctx context.Context, rev string) (SHA, error) {
 	if err := checkArg("revision", rev); err != nil {
 		return "", err
 	}
-	return r.verify(ctx, rev+"^{commit}")
+	return rs.g.verify(ctx, rev+"^{commit}")
+}
+
+// ResolveObject returns the object ref points at, whatever its type (refs
+// may point at blobs), or ("", nil) when ref does not exist. Unlike
+// Resolve it does not peel to a commit.
+func (rs Refs) ResolveObject(ctx context.Context, ref string) (SHA, error) {
+	if err := checkArg("ref", ref); err != nil {
+		return "", err
+	}
+	return rs.g.verify(ctx, ref)
 }
 
 // verify is `git rev-parse --verify -q spec`: the object id, or ("", nil)
 // when spec names nothing.
-func (r *Repo) verify(ctx context.Context, spec string) (SHA, error) {
-	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", spec)
+func (g *runner) verify(ctx context.Context, spec string) (SHA, error) {
+	out, err := g.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", spec)
 	var ge *GitError
 	if errors.As(err, &ge) && ge.ExitCode == 1 {
 		return "", nil
@@ -88,81 +105,18 @@ func (r *Repo) verify(ctx context.Context, spec string) (SHA, error) {
 
 // emptyTree asks git for the empty tree's id rather than hard-coding the
 // SHA-1 one, so SHA-256 repositories work too. Nothing is written.
-func (r *Repo) emptyTree(ctx context.Context) (SHA, error) {
-	out, err := r.run(ctx, []byte{}, true, "hash-object", "-t", "tree", "--stdin")
+func (g *runner) emptyTree(ctx context.Context) (SHA, error) {
+	out, err := g.run(ctx, []byte{}, true, "hash-object", "-t", "tree", "--stdin")
 	return SHA(strings.TrimSpace(string(out))), err
 }
 
-// ChangedFiles lists the repo-relative paths that differ between two commits;
-// from == "" means the empty tree. Renames count as a deletion plus an
-// addition, so both paths are listed.
-func (r *Repo) ChangedFiles(ctx context.Context, from, to SHA) ([]string, error) {
-	if from == "" {
-		var err error
-		if from, err = r.emptyTree(ctx); err != nil {
-			return nil, err
-		}
-	}
-	for _, s := range []SHA{from, to} {
-		if err := checkArg("object id", string(s)); err != nil {
-			return nil, err
-		}
-	}
-	out, err := r.run(ctx, nil, true, "diff-tree", "-r", "-z", "--name-only", "--no-renames",
-		"--no-commit-id", "--no-ext-diff", string(from), string(to))
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			paths = append(paths, string(p))
-		}
-	}
-	return paths, nil
-}
-
-// IsAncestor reports whether a is b or an ancestor of b.
-func (r *Repo) IsAncestor(ctx context.Context, a, b SHA) (bool, error) {
-	for _, s := range []SHA{a, b} {
-		if err := checkArg("object id", string(s)); err != nil {
-			return false, err
-		}
-	}
-	_, err := r.run(ctx, nil, true, "merge-base", "--is-ancestor", string(a), string(b))
-	var ge *GitError
-	if errors.As(err, &ge) && ge.ExitCode == 1 {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// ShowFile returns the blob at path in rev as stored, without smudge or
-// end-of-line filters. A missing path wraps fs.ErrNotExist.
-func (r *Repo) ShowFile(ctx context.Context, rev SHA, path string) ([]byte, error) {
-	if err := checkArg("revision", string(rev)); err != nil {
-		return nil, err
-	}
-	out, err := r.run(ctx, nil, true, "cat-file", "blob", string(rev)+":"+path)
-	var ge *GitError
-	if errors.As(err, &ge) && ge.ExitCode == 128 &&
-		(strings.Contains(ge.Stderr, "does not exist") || strings.Contains(ge.Stderr, "Not a valid object name") ||
-			strings.Contains(ge.Stderr, "exists on disk, but not in")) {
-		return nil, fmt.Errorf("%s:%s: %w: %w", rev.Short(), path, fs.ErrNotExist, err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// Refs lists the refs under prefix (e.g. "refs/planx/runs/") with the
+// List lists the refs under prefix (e.g. "refs/planx/runs/") with the
 // objects they point at.
-func (r *Repo) Refs(ctx context.Context, prefix string) (map[string]SHA, error) {
+func (rs Refs) List(ctx context.Context, prefix string) (map[string]SHA, error) {
 	if err := checkArg("ref prefix", prefix); err != nil {
 		return nil, err
 	}
-	out, err := r.run(ctx, nil, true, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
+	out, err := rs.g.run(ctx, nil, true, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
 	if err != nil {
 		return nil, err
 	}

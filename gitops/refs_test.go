@@ -14,55 +14,55 @@ import (
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
-func TestUpdateRef(t *testing.T) {
+func TestRefsUpdate(t *testing.T) {
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	one := SHA(gittest.Commit(t, dir, "one"))
 	two := SHA(gittest.Commit(t, dir, "two"))
 	const ref = "refs/planx/rollback/main"
 
-	if err := r.UpdateRef(ctx, ref, one, ZeroSHA, "planx: rollback point"); err != nil {
+	if err := r.Refs().Update(ctx, ref, one, ZeroSHA, "planx: rollback point"); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.UpdateRef(ctx, ref, two, ZeroSHA, "again"); !errors.Is(err, ErrHeadMoved) {
+	if err := r.Refs().Update(ctx, ref, two, ZeroSHA, "again"); !errors.Is(err, ErrHeadMoved) {
 		t.Errorf("create over an existing ref: %v, want ErrHeadMoved", err)
 	}
-	if err := r.UpdateRef(ctx, ref, two, two, "wrong old"); !errors.Is(err, ErrHeadMoved) {
+	if err := r.Refs().Update(ctx, ref, two, two, "wrong old"); !errors.Is(err, ErrHeadMoved) {
 		t.Errorf("CAS with a stale old value: %v, want ErrHeadMoved", err)
 	}
-	if got, _ := r.ResolveRef(ctx, ref); got != one {
+	if got, _ := r.Refs().Resolve(ctx, ref); got != one {
 		t.Errorf("ref moved by a failed CAS: %s", got)
 	}
-	if err := r.UpdateRef(ctx, ref, two, one, "advance"); err != nil {
+	if err := r.Refs().Update(ctx, ref, two, one, "advance"); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.UpdateRef(ctx, ref, one, "", "unconditional"); err != nil {
+	if err := r.Refs().Update(ctx, ref, one, "", "unconditional"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := r.ResolveRef(ctx, ref); got != one {
-		t.Errorf("ResolveRef = %s, want %s", got, one)
+	if got, _ := r.Refs().Resolve(ctx, ref); got != one {
+		t.Errorf("Resolve = %s, want %s", got, one)
 	}
 	reflog := gittest.Git(t, dir, "reflog", "show", "--format=%gs", "refs/heads/main")
 	if !strings.Contains(reflog, "commit: two") {
 		t.Errorf("reflog of main: %q", reflog)
 	}
-	if err := r.UpdateRef(ctx, "refs/heads/main", one, two, "planx: rollback"); err != nil {
+	if err := r.Refs().Update(ctx, "refs/heads/main", one, two, "planx: rollback"); err != nil {
 		t.Fatal(err)
 	}
 	if msg := gittest.Git(t, dir, "reflog", "-1", "--format=%gs", "refs/heads/main"); msg != "planx: rollback" {
 		t.Errorf("reflog message %q", msg)
 	}
 
-	if err := r.DeleteRef(ctx, ref); err != nil {
+	if err := r.Refs().Delete(ctx, ref); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.DeleteRef(ctx, ref); err != nil {
+	if err := r.Refs().Delete(ctx, ref); err != nil {
 		t.Errorf("deleting a missing ref: %v", err)
 	}
-	if err := r.UpdateRef(ctx, ref, two, one, "gone"); !errors.Is(err, ErrHeadMoved) {
+	if err := r.Refs().Update(ctx, ref, two, one, "gone"); !errors.Is(err, ErrHeadMoved) {
 		t.Errorf("CAS on a deleted ref: %v, want ErrHeadMoved", err)
 	}
-	if err := r.UpdateRef(ctx, "-d", two, "", "x"); err == nil {
+	if err := r.Refs().Update(ctx, "-d", two, "", "x"); err == nil {
 		t.Error("option-looking ref accepted")
 	}
 
@@ -72,7 +72,7 @@ func TestUpdateRef(t *testing.T) {
 	if err := os.WriteFile(lock, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := r.UpdateRef(ctx, "refs/heads/main", two, one, "locked")
+	err := r.Refs().Update(ctx, "refs/heads/main", two, one, "locked")
 	if !errors.Is(err, ErrLocked) || errors.Is(err, ErrHeadMoved) {
 		t.Errorf("locked ref: %v, want ErrLocked", err)
 	}
@@ -80,20 +80,20 @@ func TestUpdateRef(t *testing.T) {
 	fsck(t, dir)
 }
 
-func TestResolveRef(t *testing.T) {
+func TestRefsResolve(t *testing.T) {
 	ctx := context.Background()
 	r, dir := newRepo(t)
-	if got, err := r.ResolveRef(ctx, "HEAD"); got != "" || err != nil {
+	if got, err := r.Refs().Resolve(ctx, "HEAD"); got != "" || err != nil {
 		t.Errorf("unborn HEAD: %q, %v", got, err)
 	}
 	sha := gittest.Commit(t, dir, "one")
 	gittest.Git(t, dir, "tag", "-a", "-m", "annotated", "v1")
 	for rev, want := range map[string]SHA{"HEAD": SHA(sha), "main": SHA(sha), "v1": SHA(sha), "nope": "", "HEAD^{tree}": ""} {
-		if got, err := r.ResolveRef(ctx, rev); got != want || err != nil {
-			t.Errorf("ResolveRef(%s) = %q, %v; want %q", rev, got, err, want)
+		if got, err := r.Refs().Resolve(ctx, rev); got != want || err != nil {
+			t.Errorf("Resolve(%s) = %q, %v; want %q", rev, got, err, want)
 		}
 	}
-	if _, err := r.ResolveRef(ctx, "--all"); err == nil {
+	if _, err := r.Refs().Resolve(ctx, "--all"); err == nil {
 		t.Error("option-looking rev accepted")
 	}
 }
@@ -109,16 +109,16 @@ func TestChangedFilesAndAncestry(t *testing.T) {
 	gittest.WriteFile(t, dir, "new\nline", "n\n")
 	two := SHA(gittest.Commit(t, dir, "two"))
 
-	got, err := r.ChangedFiles(ctx, "", one)
+	got, err := r.History().ChangedFiles(ctx, "", one)
 	if err != nil || !reflect.DeepEqual(got, []string{"a.txt", "dir/b c.txt"}) {
 		t.Errorf("ChangedFiles(empty, one) = %q, %v", got, err)
 	}
-	got, err = r.ChangedFiles(ctx, one, two)
+	got, err = r.History().ChangedFiles(ctx, one, two)
 	sort.Strings(got)
 	if err != nil || !reflect.DeepEqual(got, []string{"a.txt", "dir/b c.txt", "moved.txt", "new\nline"}) {
 		t.Errorf("ChangedFiles(one, two) = %q, %v", got, err)
 	}
-	if got, err := r.ChangedFiles(ctx, two, two); err != nil || len(got) != 0 {
+	if got, err := r.History().ChangedFiles(ctx, two, two); err != nil || len(got) != 0 {
 		t.Errorf("ChangedFiles(two, two) = %q, %v", got, err)
 	}
 
@@ -126,22 +126,22 @@ func TestChangedFilesAndAncestry(t *testing.T) {
 		a, b SHA
 		want bool
 	}{{one, two, true}, {two, one, false}, {two, two, true}} {
-		if got, err := r.IsAncestor(ctx, c.a, c.b); got != c.want || err != nil {
+		if got, err := r.History().IsAncestor(ctx, c.a, c.b); got != c.want || err != nil {
 			t.Errorf("IsAncestor(%s, %s) = %v, %v", c.a.Short(), c.b.Short(), got, err)
 		}
 	}
-	if _, err := r.IsAncestor(ctx, one, "0123456789012345678901234567890123456789"); err == nil {
+	if _, err := r.History().IsAncestor(ctx, one, "0123456789012345678901234567890123456789"); err == nil {
 		t.Error("IsAncestor with a missing commit: no error")
 	}
 
-	data, err := r.ShowFile(ctx, one, "a.txt")
+	data, err := r.History().ShowFile(ctx, one, "a.txt")
 	if err != nil || string(data) != "a\n" {
 		t.Errorf("ShowFile = %q, %v", data, err)
 	}
-	if _, err := r.ShowFile(ctx, two, "a.txt"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := r.History().ShowFile(ctx, two, "a.txt"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ShowFile of a removed path: %v, want fs.ErrNotExist", err)
 	}
-	if data, err := r.ShowFile(ctx, two, "dir/b c.txt"); err != nil || string(data) != "changed\n" {
+	if data, err := r.History().ShowFile(ctx, two, "dir/b c.txt"); err != nil || string(data) != "changed\n" {
 		t.Errorf("ShowFile = %q, %v", data, err)
 	}
 }

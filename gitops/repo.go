@@ -15,7 +15,7 @@ import (
 // SHA is a full hexadecimal object id; "" means none.
 type SHA string
 
-// ZeroSHA passed as UpdateRef's oldSHA means "the ref must not exist yet"
+// ZeroSHA passed as Refs.Update's oldSHA means "the ref must not exist yet"
 // (git update-ref's own convention).
 const ZeroSHA SHA = "0000000000000000000000000000000000000000"
 
@@ -37,7 +37,6 @@ type Repo struct {
 	clean     *cleanIndex     // set while the index is known to hold a commit's tree
 	stale     []string        // paths whose index entries lag HEAD after CommitIndexWith
 	gogit     *git.Repository // opened on first in-process read
-	signs     *bool           // commit.gpgSign as CommitRules read it
 	runner
 }
 
@@ -170,7 +169,7 @@ func (r *Repo) Head(ctx context.Context) (Head, error) {
 	default:
 		return Head{}, err
 	}
-	if h.SHA, err = r.ResolveRef(ctx, "HEAD"); err != nil {
+	if h.SHA, err = r.Refs().Resolve(ctx, "HEAD"); err != nil {
 		return Head{}, err
 	}
 	h.Unborn = h.SHA == ""

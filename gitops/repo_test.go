@@ -219,7 +219,7 @@ func TestHookEnvironmentIsDropped(t *testing.T) {
 		t.Fatalf("Root %s, want %s", r2.Root, r.Root)
 	}
 	gittest.WriteFile(t, dir, "f", "x")
-	if err := r2.StageAll(context.Background()); err != nil {
+	if err := r2.Index().StageAll(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r2.Commit(context.Background(), "c", CommitOptions{}); err != nil {

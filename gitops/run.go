@@ -88,7 +88,7 @@ type runner struct {
 	// started, when set, gets git's process group (its own, see
 	// CommitOptions.Started) as soon as git runs.
 	started func(pgid int)
-	pinned  []string // -c key=value pairs given to every command (PinConfig)
+	pinned  []string // -c key=value pairs given to every command (Config.Pin)
 	hooks   bool     // the command runs the user's hooks (see interruptible)
 }
 

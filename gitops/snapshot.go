@@ -26,7 +26,7 @@ func (r *Repo) Snapshot(ctx context.Context, message string, parent SHA) (SHA, e
 	// what changed (read-tree would leave every file to hash: seconds in a
 	// large tree, at a stop that must be quick). Without one, the parent's
 	// tree is the start.
-	if b, err := os.ReadFile(r.indexPath()); err == nil && os.WriteFile(tmpIndex, b, 0o644) == nil {
+	if b, err := os.ReadFile(r.Index().path()); err == nil && os.WriteFile(tmpIndex, b, 0o644) == nil {
 		// copied
 	} else if parent != "" {
 		if _, err := g.run(ctx, nil, false, "read-tree", string(parent)); err != nil {

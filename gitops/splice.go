@@ -29,8 +29,8 @@ var errNotSpliceable = errors.New("not a regular file in the index")
 // attributes apply as for git add), the trees leading to them are rebuilt
 // from the index's tree and stored with git mktree, which also checks the
 // result, and the commit is made from that tree. The index keeps the old
-// entries of those files: the next staging (StageChanges, StageAll, Stage,
-// or SyncIndex) brings them up to date.
+// entries of those files: the next staging (Index's StageChanges, StageAll,
+// Stage, or Sync) brings them up to date.
 func (r *Repo) CommitIndexWith(ctx context.Context, message string, parent SHA, ref string, files []string, tree *TreeJob) (SHA, error) {
 	if tree == nil {
 		tree = r.StartWriteTree(ctx)
@@ -43,7 +43,7 @@ func (r *Repo) CommitIndexWith(ctx context.Context, message string, parent SHA, 
 		// An unusual index (a symlink or a submodule at the path, the file
 		// not staged at all) or object store (alternates, SHA-256, which
 		// go-git v5 does not read): stage the files the ordinary way.
-		if err := r.Stage(ctx, files...); err != nil {
+		if err := r.Index().Stage(ctx, files...); err != nil {
 			return "", err
 		}
 		return r.CommitIndex(ctx, message, parent, ref)
@@ -80,9 +80,9 @@ func (r *Repo) StartWriteTree(ctx context.Context) *TreeJob {
 	j := &TreeJob{done: make(chan struct{})}
 	go func() {
 		defer close(j.done)
-		j.sha, j.err = r.writeTree(ctx)
+		j.sha, j.err = r.Index().writeTree(ctx)
 		if j.err == nil {
-			j.mark, j.marked = r.markIndex()
+			j.mark, j.marked = r.Index().mark()
 		}
 	}()
 	return j
@@ -218,18 +218,18 @@ func entryType(m filemode.FileMode) string {
 	return "blob"
 }
 
-// SyncIndex brings the index entries CommitIndexWith left behind up to
+// Sync brings the index entries CommitIndexWith left behind up to
 // HEAD, so that a run that stops before its next staging leaves the index
 // as git commit would have.
-func (r *Repo) SyncIndex(ctx context.Context) error {
-	if len(r.stale) == 0 {
+func (ix Index) Sync(ctx context.Context) error {
+	if len(ix.r.stale) == 0 {
 		return nil
 	}
-	if _, err := r.write(ctx, nulList(r.stale), "-c", "core.literalPathspecs=true",
+	if _, err := ix.r.write(ctx, nulList(ix.r.stale), "-c", "core.literalPathspecs=true",
 		"reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		return fmt.Errorf("update the index: %w", err)
 	}
-	r.stale = nil
-	r.clean = nil
+	ix.r.stale = nil
+	ix.r.clean = nil
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 
 // CommitIndexWith must record exactly the tree git add + git commit would
 // (the oracle: stage the same files, git write-tree), without writing the
-// index, and SyncIndex must then leave the index as git commit would.
+// index, and Index.Sync must then leave the index as git commit would.
 func TestCommitIndexWithMatchesGitAdd(t *testing.T) {
 	gittest.Setenv(t)
 	ctx := context.Background()
@@ -68,7 +68,7 @@ func TestCommitIndexWithMatchesGitAdd(t *testing.T) {
 			// The task's own work, staged by its git add -A, before planx
 			// writes its files.
 			gittest.WriteFile(t, dir, "other/x.txt", "task work\n")
-			if _, err := r.StageChanges(ctx, base); err != nil {
+			if _, err := r.Index().StageChanges(ctx, base); err != nil {
 				t.Fatal(err)
 			}
 			c.change(t, dir)
@@ -86,11 +86,11 @@ func TestCommitIndexWithMatchesGitAdd(t *testing.T) {
 				t.Fatalf("parent %s, want %s", parent, base)
 			}
 			got := gittest.Git(t, dir, "rev-parse", "HEAD^{tree}")
-			if err := r.SyncIndex(ctx); err != nil {
+			if err := r.Index().Sync(ctx); err != nil {
 				t.Fatal(err)
 			}
 			if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
-				t.Fatalf("after SyncIndex the tree is not clean:\n%s", st)
+				t.Fatalf("after Index.Sync the tree is not clean:\n%s", st)
 			}
 			// The oracle: what git add would have staged.
 			gittest.Git(t, dir, "add", "-A")
@@ -114,7 +114,7 @@ func TestStageChangesAfterSplice(t *testing.T) {
 	base := SHA(gittest.Commit(t, dir, "base"))
 	r, _ := Open(ctx, dir)
 	gittest.WriteFile(t, dir, "a.txt", "T001\n")
-	if _, err := r.StageChanges(ctx, base); err != nil {
+	if _, err := r.Index().StageChanges(ctx, base); err != nil {
 		t.Fatal(err)
 	}
 	tree := r.StartWriteTree(ctx)
@@ -123,11 +123,11 @@ func TestStageChangesAfterSplice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.indexCleanAt(sha) {
+	if !r.Index().cleanAt(sha) {
 		t.Fatal("index not trusted after a splice")
 	}
 	gittest.WriteFile(t, dir, "b.txt", "T002\n")
-	got, err := r.StageChanges(ctx, sha)
+	got, err := r.Index().StageChanges(ctx, sha)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,16 +7,29 @@ import (
 
 // Stage stages exactly the given repo-relative paths (additions, changes and
 // deletions), leaving every other change unstaged.
-func (r *Repo) Stage(ctx context.Context, paths ...string) error {
+func (ix Index) Stage(ctx context.Context, paths ...string) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	if _, err := r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
+	if _, err := ix.r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
 		"add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		return fmt.Errorf("stage %d path(s): %w", len(paths), err)
 	}
-	r.restaged(paths...)
+	ix.restaged(paths...)
 	return nil
+}
+
+// Tree writes the index as a tree and returns its id.
+func (ix Index) Tree(ctx context.Context) (SHA, error) { return ix.writeTree(ctx) }
+
+// StageAllTree stages everything in the work tree (git add -A) and writes
+// the index as a tree: the whole state of a linked work tree as one id.
+func (ix Index) StageAllTree(ctx context.Context) (SHA, error) {
+	if err := ix.StageAll(ctx); err != nil {
+		return "", err
+	}
+	ix.r.stale = nil
+	return ix.writeTree(ctx)
 }
 
 // StageFiles stages the current content of each of paths, files planx
@@ -26,14 +39,14 @@ func (r *Repo) Stage(ctx context.Context, paths ...string) error {
 // and one in a subdirectory is the whole work tree. git update-index
 // applies the same .gitattributes filters and core.autocrlf as git add;
 // it does not consult ignore rules, which planx checked for these files.
-func (r *Repo) StageFiles(ctx context.Context, paths ...string) error {
+func (ix Index) StageFiles(ctx context.Context, paths ...string) error {
 	if len(paths) == 0 {
 		return nil
 	}
 	args := append([]string{"update-index", "--add", "--remove", "--"}, paths...)
-	if _, err := r.write(ctx, nil, args...); err != nil {
+	if _, err := ix.r.write(ctx, nil, args...); err != nil {
 		return fmt.Errorf("stage %d file(s): %w", len(paths), err)
 	}
-	r.restaged(paths...)
+	ix.restaged(paths...)
 	return nil
 }

@@ -131,10 +131,10 @@ func parseStatus(out []byte) (changes []Change, ignored []string, err error) {
 // StageAll stages every change in the work tree, as git add -A does from the
 // top level: deletions included, every ignore rule (.gitignore,
 // info/exclude, core.excludesFile) and .gitattributes filters honoured.
-func (r *Repo) StageAll(ctx context.Context) error {
-	_, err := r.write(ctx, nil, "add", "-A")
+func (ix Index) StageAll(ctx context.Context) error {
+	_, err := ix.r.write(ctx, nil, "add", "-A")
 	if err == nil {
-		r.stale = nil
+		ix.r.stale = nil
 	}
 	return err
 }

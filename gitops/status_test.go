@@ -147,7 +147,7 @@ func TestStageAllRespectsIgnores(t *testing.T) {
 	for _, f := range []string{"keep.txt", "a.log", "secret.txt", "x.global", "sub/dir/deep.txt", "sub/b.log", "gone.txt"} {
 		gittest.WriteFile(t, dir, f, f)
 	}
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	want := ".gitignore\ngone.txt\nkeep.txt\nsub/dir/deep.txt"
@@ -158,7 +158,7 @@ func TestStageAllRespectsIgnores(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(dir, "gone.txt"))
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := gittest.Git(t, dir, "diff", "--cached", "--name-status"); got != "D\tgone.txt" {
@@ -174,7 +174,7 @@ func TestStageAllModesAndSymlinks(t *testing.T) {
 	if err := os.Symlink("plain.txt", filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.Commit(ctx, "modes", CommitOptions{}); err != nil {
@@ -189,7 +189,7 @@ func TestStageAllModesAndSymlinks(t *testing.T) {
 	if !reflect.DeepEqual(modes, want) {
 		t.Errorf("modes %v, want %v", modes, want)
 	}
-	blob, err := r.ShowFile(ctx, mustHead(t, r), "link")
+	blob, err := r.History().ShowFile(ctx, mustHead(t, r), "link")
 	if err != nil || string(blob) != "plain.txt" {
 		t.Errorf("symlink blob %q, %v", blob, err)
 	}
@@ -214,7 +214,7 @@ func TestStageAllLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	err := r.StageAll(ctx)
+	err := r.Index().StageAll(ctx)
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("err = %v, want ErrLocked", err)
 	}
@@ -235,7 +235,7 @@ func TestStageAllLocked(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		done <- os.Remove(lock)
 	}()
-	if err := r.StageAll(ctx); err != nil {
+	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatalf("StageAll after the lock went away: %v", err)
 	}
 	if err := <-done; err != nil {

@@ -14,8 +14,8 @@ import (
 
 // TreeOf returns the root tree of commit sha, read in-process (git's own
 // rev-parse when go-git cannot read the object store).
-func (r *Repo) TreeOf(ctx context.Context, sha SHA) (SHA, error) {
-	if repo, err := r.inProcess(); err == nil {
+func (o Objects) TreeOf(ctx context.Context, sha SHA) (SHA, error) {
+	if repo, err := o.inProcess(); err == nil {
 		if c, err := object.GetCommit(repo.Storer, plumbing.NewHash(string(sha))); err == nil {
 			return SHA(c.TreeHash.String()), nil
 		}
@@ -23,22 +23,19 @@ func (r *Repo) TreeOf(ctx context.Context, sha SHA) (SHA, error) {
 	if err := checkArg("revision", string(sha)); err != nil {
 		return "", err
 	}
-	out, err := r.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", string(sha)+"^{tree}")
+	out, err := o.g.run(ctx, nil, true, "rev-parse", "--verify", "-q", "--end-of-options", string(sha)+"^{tree}")
 	if err != nil {
 		return "", fmt.Errorf("tree of %s: %w", sha.Short(), err)
 	}
 	return SHA(strings.TrimSpace(string(out))), nil
 }
 
-// IndexTree writes the index as a tree and returns its id.
-func (r *Repo) IndexTree(ctx context.Context) (SHA, error) { return r.writeTree(ctx) }
-
 // TreeWithout returns the id git would give tree without the entries at
 // paths (repo-relative; absent ones are ignored; a directory left empty goes
 // too). It is computed in memory and not stored: it is a key naming "this tree but for these files", such as the
 // work of a task without the plan planx ticks and the log planx writes.
-func (r *Repo) TreeWithout(tree SHA, paths ...string) (SHA, error) {
-	repo, err := r.inProcess()
+func (o Objects) TreeWithout(tree SHA, paths ...string) (SHA, error) {
+	repo, err := o.inProcess()
 	if err != nil {
 		return "", err
 	}
@@ -99,21 +96,4 @@ func dropPaths(s storer.EncodedObjectStorer, h plumbing.Hash, paths []string) (p
 		return plumbing.ZeroHash, false, err
 	}
 	return obj.Hash(), len(entries) == 0, nil
-}
-
-// CommitUnchanged commits parent's own tree again as a child of parent,
-// moving ref and creating the refs in create as CommitIndex does, without
-// reading the index: for a caller that knows the index holds parent's tree
-// (git status listed no change), write-tree would only say so again.
-func (r *Repo) CommitUnchanged(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
-	tree, err := r.TreeOf(ctx, parent)
-	if err != nil {
-		return "", err
-	}
-	sha, err := r.commitTree(ctx, tree, message, parent, ref, create...)
-	if err != nil {
-		return sha, err
-	}
-	r.noteCommitted(sha)
-	return sha, nil
 }

@@ -5,25 +5,31 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
-// AddWorktree checks rev out, detached, into the new directory dir as a
+// Worktrees adds, moves and removes the repository's linked work trees,
+// where planx verifies and runs tasks in parallel away from the user's.
+type Worktrees struct{ g *runner }
+
+// Worktrees returns the repository's linked work trees.
+func (r *Repo) Worktrees() Worktrees { return Worktrees{&r.runner} }
+
+// Add checks rev out, detached, into the new directory dir as a
 // linked work tree, leaving the caller's work tree and index untouched.
 // Hooks are disabled for the checkout: a verification must not run the
 // user's post-checkout hook as a side effect.
-func (r *Repo) AddWorktree(ctx context.Context, dir string, rev SHA) error {
-	return r.addWorktree(ctx, dir, rev)
+func (w Worktrees) Add(ctx context.Context, dir string, rev SHA) error {
+	return w.add(ctx, dir, rev)
 }
 
-// AddWorktreeEmpty is AddWorktree without the checkout: the work tree and
+// AddEmpty is Add without the checkout: the work tree and
 // its index stay empty (HEAD at rev) until the caller checks rev out there,
 // which can then run concurrently with other work trees being added.
-func (r *Repo) AddWorktreeEmpty(ctx context.Context, dir string, rev SHA) error {
-	return r.addWorktree(ctx, dir, rev, "--no-checkout")
+func (w Worktrees) AddEmpty(ctx context.Context, dir string, rev SHA) error {
+	return w.add(ctx, dir, rev, "--no-checkout")
 }
 
-func (r *Repo) addWorktree(ctx context.Context, dir string, rev SHA, extra ...string) error {
+func (w Worktrees) add(ctx context.Context, dir string, rev SHA, extra ...string) error {
 	if err := checkArg("directory", dir); err != nil {
 		return err
 	}
@@ -31,36 +37,23 @@ func (r *Repo) addWorktree(ctx context.Context, dir string, rev SHA, extra ...st
 		return err
 	}
 	args := append([]string{"-c", "core.hooksPath=" + os.DevNull, "worktree", "add", "--detach", "--quiet"}, extra...)
-	_, err := r.write(ctx, nil, append(args, dir, string(rev))...)
+	_, err := w.g.write(ctx, nil, append(args, dir, string(rev))...)
 	if err != nil {
 		return fmt.Errorf("add worktree at %s: %w", dir, err)
 	}
 	return nil
 }
 
-// RemoveWorktree deletes a linked work tree made by AddWorktree, whatever
+// Remove deletes a linked work tree made by Add, whatever
 // was left in it, and its administrative files under the common git dir.
-func (r *Repo) RemoveWorktree(ctx context.Context, dir string) error {
+func (w Worktrees) Remove(ctx context.Context, dir string) error {
 	if err := checkArg("directory", dir); err != nil {
 		return err
 	}
-	if _, err := r.write(ctx, nil, "worktree", "remove", "--force", "--force", dir); err != nil {
+	if _, err := w.g.write(ctx, nil, "worktree", "remove", "--force", "--force", dir); err != nil {
 		return fmt.Errorf("remove worktree %s: %w", dir, err)
 	}
 	return nil
-}
-
-// HooksDir is the absolute directory git runs this repository's hooks
-// from: core.hooksPath when set (resolved the way git resolves it), else
-// the common git dir's hooks. It may not exist yet. It asks git now: a
-// task may have set core.hooksPath since Open (husky install does), whose
-// answer Repo keeps for the per-task fast path (commitHooks).
-func (r *Repo) HooksDir(ctx context.Context) (string, error) {
-	out, err := r.run(ctx, nil, true, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
-	if err != nil {
-		return "", fmt.Errorf("locate hooks: %w", err)
-	}
-	return absIn(r.Root, strings.TrimSpace(string(out))), nil
 }
 
 // absIn resolves a path git printed relative to the work tree root.
@@ -78,25 +71,15 @@ func hookInstalled(dir, name string) bool {
 	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
-// IsShallow reports whether the repository is a shallow clone, whose
-// history ends at grafted commits rather than at its real roots.
-func (r *Repo) IsShallow(ctx context.Context) (bool, error) {
-	out, err := r.run(ctx, nil, true, "rev-parse", "--is-shallow-repository")
-	if err != nil {
-		return false, fmt.Errorf("is shallow: %w", err)
-	}
-	return strings.TrimSpace(string(out)) == "true", nil
-}
-
-// MoveWorktree moves a linked work tree made by AddWorktree to dir, which
+// Move moves a linked work tree made by Add to dir, which
 // must not exist, keeping git's record of it right.
-func (r *Repo) MoveWorktree(ctx context.Context, from, to string) error {
+func (w Worktrees) Move(ctx context.Context, from, to string) error {
 	for _, d := range []string{from, to} {
 		if err := checkArg("directory", d); err != nil {
 			return err
 		}
 	}
-	if _, err := r.write(ctx, nil, "worktree", "move", from, to); err != nil {
+	if _, err := w.g.write(ctx, nil, "worktree", "move", from, to); err != nil {
 		return fmt.Errorf("move worktree %s: %w", from, err)
 	}
 	return nil

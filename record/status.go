@@ -36,6 +36,10 @@ const (
 	// Only in `planx status`: the run's commit for the task is not the one
 	// planx made (amended, rebased, or made by hand with copied trailers).
 	TaskRewritten TaskStatus = "rewritten"
+	// Only in `planx status`: a task of a parallel wave whose work is done
+	// in its own work tree (kept under refs/planx/runs/<run>/work/<task>)
+	// but not yet committed on the branch; resume integrates it as it is.
+	TaskAwaitingIntegration TaskStatus = "awaiting integration"
 	// Only read back from history (planx log, show): a task commit whose
 	// recorded gates did not all pass, and one whose trailers are malformed.
 	TaskGateFailed TaskStatus = "gate-failed"

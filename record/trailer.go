@@ -28,4 +28,8 @@ const (
 	// wave's number and the commit all its tasks started from.
 	TrailerWave  = "Planx-Wave"
 	TrailerGroup = "Planx-Group"
+	// TrailerWaveGate is a gate of the integration gate, run on a wave's
+	// combined tree: on the wave's last commit the branch keeps, whose tree
+	// that is, in the Gate value format.
+	TrailerWaveGate = "Planx-Wave-Gate"
 )

@@ -42,7 +42,7 @@ func (c *checker) planAt(rev gitops.SHA, file string) (*planparse.Plan, error) {
 	if p, ok := c.plans[key]; ok {
 		return p, nil
 	}
-	src, err := c.repo.ShowFile(c.ctx, rev, file)
+	src, err := c.repo.History().ShowFile(c.ctx, rev, file)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.plans[key] = nil
 		return nil, nil
@@ -121,7 +121,7 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 			return err
 		}
 		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates,
-			Evidence: ev, Warnings: t.Warnings, OK: ok})
+			WaveGates: t.WaveGates, Evidence: ev, Warnings: t.Warnings, OK: ok})
 	}
 	for _, pt := range tip.Tasks {
 		id := string(pt.ID)
@@ -152,6 +152,11 @@ func (c *checker) task(r *Run, t *TaskCommit, tip, before *planparse.Plan, pos m
 	for _, g := range t.Gates {
 		if !g.Passed {
 			add(SeverityError, KindGateFailed, "%s: gate %s recorded as failed", at, g.Name)
+		}
+	}
+	for _, g := range t.WaveGates {
+		if !g.Passed {
+			add(SeverityError, KindGateFailed, "%s: integration gate %s recorded as failed on its wave's combined tree", at, g.Name)
 		}
 	}
 	if t.ID == "" {
@@ -220,7 +225,7 @@ func IsExecutionLog(p string) bool { return logRE.MatchString(path.Base(p)) }
 
 // changes flags a task commit that changed nothing but the plan and the log.
 func (c *checker) changes(t *TaskCommit, plan string, then *planparse.Task, add func(string, string, string, ...any) *Finding) error {
-	files, err := c.repo.ChangedFiles(c.ctx, t.Parent, t.Commit)
+	files, err := c.repo.History().ChangedFiles(c.ctx, t.Parent, t.Commit)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,9 @@ type TaskCommit struct {
 	Executor string     `json:"executor"`
 	TaskHash string     `json:"task_hash"`
 	Gates    []Gate     `json:"gates"`
+	// WaveGates are the integration gate's results on this commit's tree
+	// (Planx-Wave-Gate): on the last commit of a parallel wave.
+	WaveGates []Gate `json:"wave_gates,omitempty"`
 	// Warnings are the Planx-Warning values: what planx let pass but
 	// reported (outside-declared=…, folded-commits=…).
 	Warnings []string `json:"warnings,omitempty"`
@@ -46,7 +50,7 @@ type TaskCommit struct {
 
 // GatesPassed reports whether every recorded gate passed.
 func (t TaskCommit) GatesPassed() bool {
-	for _, g := range t.Gates {
+	for _, g := range slices.Concat(t.Gates, t.WaveGates) {
 		if !g.Passed {
 			return false
 		}
@@ -179,6 +183,14 @@ func classify(c gitops.Commit) parsed {
 			continue
 		}
 		t.Gates = append(t.Gates, gate)
+	}
+	for _, g := range get(record.TrailerWaveGate) {
+		gate, err := ParseGate(g)
+		if err != nil {
+			bad("%s: %v", record.TrailerWaveGate, err)
+			continue
+		}
+		t.WaveGates = append(t.WaveGates, gate)
 	}
 	p.task = t
 	return p

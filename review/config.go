@@ -22,7 +22,7 @@ func (cc *configCache) at(ctx context.Context, repo *gitops.Repo, rev gitops.SHA
 	if cfg, ok := cc.byAt[rev]; ok {
 		return cfg, nil
 	}
-	src, err := repo.ShowFile(ctx, rev, gates.ConfigFile)
+	src, err := repo.History().ShowFile(ctx, rev, gates.ConfigFile)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return gates.Config{}, err
 	}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
@@ -46,7 +47,7 @@ func (c *checker) madeIn(run string) (map[string]gitops.MadeCommit, bool, error)
 	if m, ok := c.ev.made[run]; ok {
 		return m, c.ev.known[run], nil
 	}
-	rec, err := c.repo.Made(run)
+	rec, err := c.repo.Records().Made(run)
 	if err != nil {
 		return nil, false, err
 	}
@@ -61,7 +62,7 @@ func (c *checker) recordsOf(tree gitops.SHA) ([]gitops.GateRecord, error) {
 	if rs, ok := c.ev.records[tree]; ok {
 		return rs, nil
 	}
-	rs, err := c.repo.GateRecords(tree)
+	rs, err := c.repo.Records().Gates(tree)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func (c *checker) loadNotes(r *Run, scope map[gitops.SHA]bool) error {
 			shas = append(shas, t.Commit)
 		}
 	}
-	notes, err := c.repo.Notes(c.ctx, record.NoteRef, shas)
+	notes, err := c.repo.Notes().ShowAll(c.ctx, record.NoteRef, shas)
 	if err != nil {
 		return err
 	}
@@ -152,7 +153,7 @@ func (c *checker) treeRecorded(t *TaskCommit) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	for _, g := range t.Gates {
+	for _, g := range slices.Concat(t.Gates, t.WaveGates) {
 		passed := false
 		for _, rec := range recs {
 			passed = passed || (rec.Gate == g.Name && rec.Passed)

@@ -71,7 +71,7 @@ func TestVerifyTreeRecord(t *testing.T) {
 	h.elsewhere = true
 	h.fullRun(run1)
 	tree := gitops.SHA(gittest.Git(t, h.dir, "rev-parse", "HEAD^{tree}"))
-	if err := h.repo.RecordGates(gitops.GateRecord{Tree: tree, Gate: "check", Passed: true, By: "verify"}); err != nil {
+	if err := h.repo.Records().AddGates(gitops.GateRecord{Tree: tree, Gate: "check", Passed: true, By: "verify"}); err != nil {
 		t.Fatal(err)
 	}
 	rep, _ := Verify(context.Background(), h.repo, Options{})

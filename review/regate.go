@@ -104,7 +104,7 @@ func (c *checker) trustedRev() (gitops.SHA, string, error) {
 		cands = []string{c.opts.Base}
 	}
 	for _, rev := range cands {
-		sha, err := c.repo.ResolveRef(c.ctx, rev)
+		sha, err := c.repo.Refs().Resolve(c.ctx, rev)
 		if err != nil && c.opts.Base == "" {
 			continue // no upstream: git says so with an error
 		}
@@ -199,7 +199,7 @@ func (c *checker) regate(rev gitops.SHA, ck *checked) (passed, ran bool, err err
 	if err != nil {
 		return false, true, fmt.Errorf("rerun gates of %s: %w", ck.t.ID, err)
 	}
-	if err := c.repo.RecordGates(out...); err != nil {
+	if err := c.repo.Records().AddGates(out...); err != nil {
 		return false, true, err
 	}
 	c.ev.records[ck.t.Tree] = append(c.ev.records[ck.t.Tree], out...)
@@ -216,12 +216,12 @@ func (c *checker) runIn(commit gitops.SHA, gs []gates.Gate, env []string, radius
 	}
 	defer os.RemoveAll(tmp)
 	wt := filepath.Join(tmp, "tree")
-	if err := c.repo.AddWorktree(c.ctx, wt, commit); err != nil {
+	if err := c.repo.Worktrees().Add(c.ctx, wt, commit); err != nil {
 		return nil, err
 	}
 	defer func() {
 		// A fresh context: the worktree must go even after an interruption.
-		_ = c.repo.RemoveWorktree(context.WithoutCancel(c.ctx), wt)
+		_ = c.repo.Worktrees().Remove(context.WithoutCancel(c.ctx), wt)
 	}()
 	live := c.opts.GateOutput
 	if live == nil {

@@ -58,7 +58,7 @@ func Runs(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) 
 // History older than stoppedAt can still hold runs made in another clone:
 // Runs reads them.
 func Indexed(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) (runs []Run, stoppedAt gitops.SHA, err error) {
-	refs, err := repo.Refs(ctx, "refs/planx/runs/")
+	refs, err := repo.Refs().List(ctx, "refs/planx/runs/")
 	if err != nil {
 		return nil, "", fmt.Errorf("read runs: %w", err)
 	}
@@ -123,7 +123,7 @@ func Latest(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string
 // run; true from either ends the walk there.
 func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string, stop, after func(*Run) bool) ([]Run, error) {
 	if from == "" {
-		head, err := repo.ResolveRef(ctx, "HEAD")
+		head, err := repo.Refs().Resolve(ctx, "HEAD")
 		if err != nil {
 			return nil, fmt.Errorf("read runs: %w", err)
 		}
@@ -196,7 +196,7 @@ func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 	if open == nil {
 		return runs, nil
 	}
-	shallow, err := repo.IsShallow(ctx)
+	shallow, err := repo.History().IsShallow(ctx)
 	if err != nil {
 		return runs, fmt.Errorf("read runs: %w", err)
 	}
@@ -237,7 +237,7 @@ func (p *pager) next(ctx context.Context) (gitops.Commit, bool, error) {
 		if p.from == "" {
 			return gitops.Commit{}, false, nil
 		}
-		cs, err := p.repo.Log(ctx, p.from, "", p.size)
+		cs, err := p.repo.History().Log(ctx, p.from, "", p.size)
 		if err != nil {
 			return gitops.Commit{}, false, err
 		}

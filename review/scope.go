@@ -23,7 +23,7 @@ func selectRuns(ctx context.Context, repo *gitops.Repo, opts Options, rep *Repor
 			return nil, nil, err
 		}
 		rep.Tip, rep.Scope = to, opts.Range
-		commits, err := repo.Log(ctx, to, from, 0)
+		commits, err := repo.History().Log(ctx, to, from, 0)
 		if err != nil {
 			return nil, nil, fmt.Errorf("read %s: %w", opts.Range, err)
 		}
@@ -74,20 +74,20 @@ func selectRuns(ctx context.Context, repo *gitops.Repo, opts Options, rep *Repor
 // scope is "" when there is no such range (no upstream and no remote).
 func pending(ctx context.Context, repo *gitops.Repo, tip gitops.SHA, opts Options) ([]gitops.Commit, string, error) {
 	if opts.Auto {
-		name, up, err := repo.Upstream(ctx)
+		name, up, err := repo.History().Upstream(ctx)
 		if err != nil {
 			return nil, "", err
 		}
 		if up != "" {
-			cs, err := repo.Log(ctx, tip, up, 0)
+			cs, err := repo.History().Log(ctx, tip, up, 0)
 			return cs, name + "..HEAD", err
 		}
 	}
-	has, err := repo.HasRemoteRefs(ctx)
+	has, err := repo.History().HasRemoteRefs(ctx)
 	if err != nil || (!has && !opts.Unpushed) {
 		return nil, "", err
 	}
-	cs, err := repo.Unpushed(ctx, tip)
+	cs, err := repo.History().Unpushed(ctx, tip)
 	return cs, "commits not on any remote", err
 }
 
@@ -95,7 +95,7 @@ func tipOf(ctx context.Context, repo *gitops.Repo, rev string) (gitops.SHA, erro
 	if rev == "" {
 		rev = "HEAD"
 	}
-	tip, err := repo.ResolveRef(ctx, rev)
+	tip, err := repo.Refs().Resolve(ctx, rev)
 	if err != nil {
 		return "", err
 	}

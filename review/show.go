@@ -37,14 +37,14 @@ func FindTask(ctx context.Context, repo *gitops.Repo, from gitops.SHA, id string
 
 // TaskAt reads the task commit rev names.
 func TaskAt(ctx context.Context, repo *gitops.Repo, rev string) (TaskCommit, string, error) {
-	sha, err := repo.ResolveRef(ctx, rev)
+	sha, err := repo.Refs().Resolve(ctx, rev)
 	if err != nil {
 		return TaskCommit{}, "", err
 	}
 	if sha == "" {
 		return TaskCommit{}, "", fmt.Errorf("%w: %q is neither a task id (T003) nor a commit", ErrNotFound, rev)
 	}
-	cs, err := repo.Log(ctx, sha, "", 1)
+	cs, err := repo.History().Log(ctx, sha, "", 1)
 	if err != nil {
 		return TaskCommit{}, "", err
 	}
@@ -62,7 +62,7 @@ func TaskAt(ctx context.Context, repo *gitops.Repo, rev string) (TaskCommit, str
 // task's section of it: from its "### <id> " heading up to the next "### "
 // or "## " heading. path is "" when the commit changed no execution log.
 func LogSection(ctx context.Context, repo *gitops.Repo, t TaskCommit) (path, section string, err error) {
-	files, err := repo.ChangedFiles(ctx, t.Parent, t.Commit)
+	files, err := repo.History().ChangedFiles(ctx, t.Parent, t.Commit)
 	if err != nil {
 		return "", "", err
 	}
@@ -75,7 +75,7 @@ func LogSection(ctx context.Context, repo *gitops.Repo, t TaskCommit) (path, sec
 	if path == "" {
 		return "", "", nil
 	}
-	src, err := repo.ShowFile(ctx, t.Commit, path)
+	src, err := repo.History().ShowFile(ctx, t.Commit, path)
 	if err != nil {
 		return path, "", err
 	}

@@ -60,7 +60,7 @@ func TestFindTaskLogSectionAndNote(t *testing.T) {
 	if string(note) != want {
 		t.Errorf("note:\n%s\nwant:\n%s", note, want)
 	}
-	if err := h.repo.AddNote(ctx, record.NoteRef, tc.Commit, note); err != nil {
+	if err := h.repo.Notes().Add(ctx, record.NoteRef, tc.Commit, note); err != nil {
 		t.Fatal(err)
 	}
 	if got := gittest.Git(t, h.dir, "notes", "--ref", "planx", "show", string(tc.Commit)); got+"\n" != want {

@@ -105,6 +105,9 @@ type TaskReport struct {
 	Commit  gitops.SHA `json:"commit"`
 	Subject string     `json:"subject"`
 	Gates   []Gate     `json:"gates"`
+	// WaveGates: the integration gate on the commit's tree, the combined
+	// tree of its parallel wave (the wave's last commit only).
+	WaveGates []Gate `json:"wave_gates,omitempty"`
 	// Evidence says what vouches for the commit (Evidence* values).
 	Evidence string   `json:"evidence"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -189,7 +192,7 @@ func parseRange(ctx context.Context, repo *gitops.Repo, rng string) (from, to gi
 		rev string
 		sha *gitops.SHA
 	}{{a, &from}, {b, &to}} {
-		s, err := repo.ResolveRef(ctx, end.rev)
+		s, err := repo.Refs().Resolve(ctx, end.rev)
 		if err != nil {
 			return "", "", fmt.Errorf("%w %q: %w", ErrRange, rng, err)
 		}
@@ -203,7 +206,7 @@ func parseRange(ctx context.Context, repo *gitops.Repo, rng string) (from, to gi
 
 // noteShallow warns that a shallow clone may hide runs when none was found.
 func noteShallow(ctx context.Context, repo *gitops.Repo, rep *Report) {
-	if shallow, err := repo.IsShallow(ctx); err == nil && shallow {
+	if shallow, err := repo.History().IsShallow(ctx); err == nil && shallow {
 		rep.add(Finding{Severity: SeverityWarning, Kind: KindShallow,
 			Message: "no planx run in the history this shallow clone has; older runs are not checked (git fetch --unshallow, or fetch-depth: 0 in CI)"})
 	}

@@ -65,6 +65,16 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 			fmt.Fprintf(stdio.Out, "  %s %s (%s)\n", c.SHA.Short(), c.Subject, c.Author)
 		}
 	}
+	for _, k := range res.Wave {
+		switch k.What {
+		case executor.KeptDone:
+			fmt.Fprintf(stdio.Out, "planx: the work of %s, done in its own work tree but never integrated, is kept at %s\n", k.Name, k.Ref)
+		case executor.KeptFailed:
+			fmt.Fprintf(stdio.Out, "planx: the work tree %s failed in is kept at %s\n", k.Name, k.Ref)
+		default:
+			fmt.Fprintf(stdio.Out, "planx: the work tree %s, with the changes of a wave task that was stopped, is kept at %s\n", k.Name, k.Ref)
+		}
+	}
 	if res.WorkRef != "" {
 		fmt.Fprintf(stdio.Out, "planx: the work tree as it was at the abort is kept at %s\n", res.WorkRef)
 	}

@@ -67,14 +67,14 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 	}
 	// A fresh machine may have no git identity; the throwaway repo gets its own.
 	for k, v := range map[string]string{"user.name": "planx demo", "user.email": "demo@planx.invalid"} {
-		if err := repo.SetConfig(ctx, k, v); err != nil {
+		if err := repo.Config().Set(ctx, k, v); err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "run-tests.sh"), demoTestRunner, 0o755); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if err := repo.StageAll(ctx); err != nil {
+	if err := repo.Index().StageAll(ctx); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	if _, err := repo.Commit(ctx, "Initial commit: test runner\n", gitops.CommitOptions{}); err != nil {

@@ -109,7 +109,7 @@ func hookPaths(ctx context.Context, dir string) (hook, chained string, err error
 	if err != nil {
 		return "", "", err
 	}
-	hooks, err := repo.HooksDir(ctx)
+	hooks, err := repo.Config().HooksDir(ctx)
 	if err != nil {
 		return "", "", err
 	}
@@ -222,7 +222,7 @@ func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
 			opts.Rerun = review.RerunUnverified
 		}
 		if !zeroSHA(remote) {
-			if known, err := repo.ResolveRef(ctx, remote); err == nil && known != "" {
+			if known, err := repo.Refs().Resolve(ctx, remote); err == nil && known != "" {
 				opts.Rev, opts.Unpushed, opts.Range = "", false, remote+".."+local
 			}
 		}

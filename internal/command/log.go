@@ -211,7 +211,7 @@ func openRepo(ctx context.Context, dir string) (*gitops.Repo, error) {
 // nil when it has none or when it was not written for this commit; rejected
 // then says why (review.NoteProblem).
 func gateNote(ctx context.Context, repo *gitops.Repo, t review.TaskCommit) (note *string, rejected string, err error) {
-	b, err := repo.Note(ctx, record.NoteRef, t.Commit)
+	b, err := repo.Notes().Show(ctx, record.NoteRef, t.Commit)
 	if b == nil || err != nil {
 		return nil, "", err
 	}

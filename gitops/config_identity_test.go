@@ -21,7 +21,7 @@ func TestIdentity(t *testing.T) {
 	gittest.Git(t, dir, "config", "--add", "user.name", "First Name")
 	gittest.Git(t, dir, "config", "--add", "user.name", "Last Name")
 	gittest.Git(t, dir, "config", "user.email", "me@example.invalid")
-	name, email := r.Identity(ctx)
+	name, email := r.Config().Identity(ctx)
 	for key, got := range map[string]string{"user.name": name, "user.email": email} {
 		if want := strings.TrimSpace(gittest.Git(t, dir, "config", "--get", key)); got != want {
 			t.Errorf("Identity %s = %q, git config --get says %q", key, got, want)
@@ -35,7 +35,7 @@ func TestIdentity(t *testing.T) {
 	}
 	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	if n, m := e.Identity(ctx); n != "" || m != "" {
+	if n, m := e.Config().Identity(ctx); n != "" || m != "" {
 		t.Errorf("Identity with nothing set = %q, %q", n, m)
 	}
 }

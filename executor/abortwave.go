@@ -1,0 +1,117 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
+)
+
+// KeptWork is a parallel wave's work that abort keeps under a ref.
+type KeptWork struct {
+	Name string // the task (or the work tree's name, for a slot)
+	Ref  string
+	What KeptKind
+}
+
+// KeptKind says what a KeptWork holds.
+type KeptKind string
+
+// What abort keeps of a parallel wave.
+const (
+	KeptDone        KeptKind = "done"        // a task's finished work, never integrated
+	KeptFailed      KeptKind = "failed"      // the work tree a task failed in
+	KeptInterrupted KeptKind = "interrupted" // a slot holding a stopped task's changes
+)
+
+// keepWave is keepTraces for the parallel waves of a run: the work of
+// tasks done in their work trees stays in its refs (listed), the work
+// trees the run leaves (a failed task's, or a slot a stopped task had
+// changed) are kept as commits under refs/planx/runs/<run>/worktrees/, and
+// the wave's staging ref, which only repeats the run's own commits, goes.
+// The work trees themselves go with the run's state (clearState).
+func (r *runner) keepWave(ctx context.Context, res *AbortResult) error {
+	id := r.st.RunID
+	refs, err := r.repo.Refs().List(ctx, "refs/planx/runs/"+id+"/")
+	if err != nil {
+		return err
+	}
+	done := map[gitops.SHA]bool{} // the trees of the done tasks' work
+	for name, sha := range refs {
+		if task, ok := strings.CutPrefix(name, "refs/planx/runs/"+id+"/work/"); ok {
+			res.Wave = append(res.Wave, KeptWork{Name: task, Ref: name, What: KeptDone})
+			if tree, err := r.repo.Objects().TreeOf(ctx, sha); err == nil {
+				done[tree] = true
+			}
+		}
+	}
+	if _, ok := refs[waveRef(id)]; ok {
+		if err := r.repo.Refs().Delete(ctx, waveRef(id)); err != nil {
+			return err
+		}
+	}
+	dirs, _ := os.ReadDir(worktreeDir(r.repo, id, ""))
+	for _, d := range dirs {
+		k, err := r.keepWorktree(ctx, filepath.Join(worktreeDir(r.repo, id, ""), d.Name()), d.Name(), done)
+		if err != nil {
+			return fmt.Errorf("keep work tree %s: %w", d.Name(), err)
+		}
+		if k != nil {
+			res.Wave = append(res.Wave, *k)
+		}
+	}
+	sort.Slice(res.Wave, func(i, j int) bool { return res.Wave[i].Name < res.Wave[j].Name })
+	return nil
+}
+
+// keepWorktree commits what the work tree at dir holds (its untracked
+// files too) under a ref, when it holds something a person could want: a
+// failed task's work tree always, a slot only when a task left changes in
+// it that are not a done task's work (done: their trees), which a slot
+// keeps until its next task. It returns nil for a slot with nothing else,
+// or a directory that is no work tree.
+func (r *runner) keepWorktree(ctx context.Context, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		return nil, nil
+	}
+	wt, err := gitops.Open(ctx, dir)
+	if err != nil {
+		return nil, nil // half made: nothing was done in it
+	}
+	what := KeptFailed
+	if strings.HasPrefix(name, "slot") {
+		dirty, err := wt.Dirty(ctx)
+		if err != nil || !dirty {
+			return nil, err
+		}
+		what = KeptInterrupted
+	}
+	head, err := wt.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id := r.st.RunID
+	snap, err := wt.Snapshot(ctx, fmt.Sprintf("planx: work tree %s at abort of run %s\n\n%s: %s\n", name, id, record.TrailerRun, id), head.SHA)
+	if err != nil {
+		return nil, err
+	}
+	if what == KeptInterrupted {
+		if tree, err := wt.Objects().TreeOf(ctx, snap); err != nil || done[tree] {
+			return nil, err
+		}
+	}
+	ref := "refs/planx/runs/" + id + "/worktrees/" + name
+	if err := r.repo.Refs().Update(ctx, ref, snap, "", "planx: a wave's work tree at abort"); err != nil {
+		return nil, err
+	}
+	return &KeptWork{Name: name, Ref: ref, What: what}, nil
+}
+
+// waveRef is where a wave's commits are staged while its integration gate
+// runs.
+func waveRef(runID string) string { return "refs/planx/runs/" + runID + "/wave" }

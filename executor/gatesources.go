@@ -1,0 +1,138 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/gates"
+)
+
+// A gate such as `npm test` or `pytest` names no script: its test runner
+// reads what to run from a configuration file. An agent that rewrites
+// package.json's "test" script to `exit 0` weakens the judge as surely as
+// one that empties test.sh, so those files are protected too.
+
+// runnerConfigs returns, per gate, the file-name patterns its test runner
+// reads what to run from.
+func runnerConfigs(gs []gates.Gate) map[string][]string {
+	js := []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*", "playwright.config.*", "karma.conf.*"}
+	py := []string{"pytest.ini", "tox.ini", "conftest.py", "noxfile.py"}
+	out := map[string][]string{}
+	for _, g := range gs {
+		for _, w := range commandWords(g.Command) {
+			switch path.Base(w) {
+			case "npm", "npx", "yarn", "pnpm", "bun", "jest", "vitest", "mocha", "playwright":
+				out[g.Name] = append(out[g.Name], js...)
+			case "pytest", "py.test", "tox", "nox":
+				out[g.Name] = append(out[g.Name], py...)
+			case "cargo":
+				out[g.Name] = append(out[g.Name], ".cargo/config.toml", ".cargo/config")
+			}
+		}
+	}
+	return out
+}
+
+// runnerConfigFiles are the runner configurations with a fixed name, at
+// the top of the repository, for the agent's prompt.
+func runnerConfigFiles(gs []gates.Gate) []string {
+	var out []string
+	for _, pats := range runnerConfigs(gs) {
+		for _, p := range pats {
+			if !strings.ContainsAny(p, "*?[") && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// gateReading returns the first gate whose test runner reads p, "".
+func gateReading(gs []gates.Gate, p string) string {
+	cfgs := runnerConfigs(gs)
+	for _, g := range gs {
+		for _, pat := range cfgs[g.Name] {
+			if matchGlob(pat, p) {
+				return g.Name
+			}
+		}
+	}
+	return ""
+}
+
+// commandWords splits a shell command into its words, roughly: enough to
+// find the programs and files it names.
+func commandWords(cmd string) []string {
+	return strings.FieldsFunc(cmd, func(c rune) bool {
+		return strings.ContainsRune(" \t\n;|&()<>`'\"=", c)
+	})
+}
+
+// judgeUnchanged reports whether a change to a runner's configuration
+// leaves what the runner runs alone: a package.json whose scripts and test
+// runner sections are the same (a new dependency is ordinary work). Other
+// configuration files are the runner's own, so any change counts.
+func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
+	if path.Base(p) != "package.json" {
+		return false
+	}
+	before, err := r.repo.History().ShowFile(ctx, r.expect, p)
+	if err != nil {
+		return false
+	}
+	after, err := os.ReadFile(relJoin(r.repo.Root, p))
+	if err != nil {
+		return false
+	}
+	a, okA := packageJudge(before)
+	b, okB := packageJudge(after)
+	return okA && okB && bytes.Equal(a, b)
+}
+
+// packageJudge is the part of a package.json that decides what `npm test`
+// and friends run, canonically encoded.
+func packageJudge(data []byte) ([]byte, bool) {
+	var pkg map[string]json.RawMessage
+	if json.Unmarshal(data, &pkg) != nil {
+		return nil, false
+	}
+	judge := map[string]any{}
+	for _, k := range []string{"scripts", "jest", "mocha", "ava", "vitest", "workspaces", "type"} {
+		if raw, ok := pkg[k]; ok {
+			var v any
+			if json.Unmarshal(raw, &v) != nil {
+				return nil, false
+			}
+			judge[k] = v
+		}
+	}
+	out, err := json.Marshal(judge) // map keys sorted: canonical
+	return out, err == nil
+}
+
+// takesOverTests says why a new test file decides whether the other tests
+// run at all ("" when it does not): a Go TestMain can exit 0 before any
+// test, a conftest.py can deselect or skip every test. New tests add to
+// the judge; these replace it.
+func takesOverTests(abs string) string {
+	switch {
+	case path.Base(filepath.ToSlash(abs)) == "conftest.py":
+		return "a pytest plugin: it can skip every test"
+	case strings.HasSuffix(abs, "_test.go"):
+		b, err := os.ReadFile(abs)
+		if err == nil && goTestMain.Match(b) {
+			return "a Go TestMain: it decides whether the package's tests run"
+		}
+	}
+	return ""
+}
+
+var goTestMain = regexp.MustCompile(`(?m)^func\s+TestMain\s*\(`)

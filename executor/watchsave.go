@@ -1,0 +1,101 @@
+package executor
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// An agent that kills planx while it runs (`pkill -9 planx`) would, without
+// this, have its work judged on `planx resume` with nothing to compare the
+// git directory, the user's git config, PATH or the test runners' config
+// against: the planted hook, the fake `sh` on PATH would pass unseen. So
+// what planx notes before an agent runs is saved next to the run state, and
+// a resume of that attempt judges the work against it. (An executor that
+// knows this file can still rewrite it: it lives where the user's rights
+// reach, as all of .git does; it raises the cost from one command to
+// knowing planx's internals.)
+
+// savedWatch is what planx noted before an agent's attempt.
+type savedWatch struct {
+	Task  planparse.TaskID     `json:"task"`
+	Guard gitops.Guard         `json:"guard"`
+	Meta  *gitops.MetaSnapshot `json:"meta"`
+	Watch *watch               `json:"watch"`
+}
+
+func watchPath(repo *gitops.Repo, runID string) string {
+	return filepath.Join(runDir(repo, runID), "watch.json")
+}
+
+// saveWatch keeps what was noted before the attempt of t. A failure to
+// save is not the task's: the attempt goes on, and a resume judges it with
+// what git records, as before.
+func (r *runner) saveWatch(t planparse.TaskID, guard gitops.Guard) {
+	b, err := json.Marshal(savedWatch{Task: t, Guard: guard, Meta: r.meta, Watch: r.watch})
+	if err != nil {
+		return
+	}
+	p := watchPath(r.repo, r.st.RunID)
+	tmp := p + ".tmp"
+	if os.MkdirAll(filepath.Dir(p), 0o755) == nil && os.WriteFile(tmp, b, 0o600) == nil {
+		_ = os.Rename(tmp, p)
+	}
+}
+
+// loadWatch returns what was noted before the interrupted attempt of t,
+// nil when nothing was (or it is for another task, or unreadable).
+func (r *runner) loadWatch(t planparse.TaskID) *savedWatch {
+	b, err := os.ReadFile(watchPath(r.repo, r.st.RunID))
+	if err != nil {
+		return nil
+	}
+	var w savedWatch
+	if json.Unmarshal(b, &w) != nil || w.Task != t || w.Meta == nil || w.Watch == nil {
+		return nil
+	}
+	// The log is rewritten from the run state on resume: an edit the
+	// executor made to it is gone, and planx's own rewrite is no edit.
+	w.Watch.resumed = true
+	return &w
+}
+
+// dropWatch removes the saved watch once its attempt is judged.
+func (r *runner) dropWatch() {
+	_ = os.Remove(watchPath(r.repo, r.st.RunID))
+}
+
+// checkInterrupted judges what an agent attempt of t that planx did not see
+// end (planx was killed while it ran) changed outside the work tree, against
+// what planx noted before it: writes into the git directory's config, hooks
+// and info/ are undone from the snapshot; changes to the user's git config,
+// PATH or test runners' config are named (they are outside the repository:
+// the user undoes them). It returns what it found, "" for nothing, and
+// forgets the saved watch: the attempt is judged.
+func (r *runner) checkInterrupted(t planparse.TaskID) string {
+	w := r.loadWatch(t)
+	if w == nil {
+		return ""
+	}
+	defer r.dropWatch()
+	var bad []string
+	var meta []string
+	for _, c := range w.Guard.Changed(r.repo.Config().Guard()) {
+		// planx's own refs move on resume (the stop's snapshot); what runs
+		// on the user's next git command is config, hooks and info/.
+		if !strings.HasPrefix(c, ".git/refs/") && !strings.HasPrefix(c, ".git/packed-refs:") {
+			meta = append(meta, c)
+		}
+	}
+	if len(meta) > 0 {
+		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+r.undoGitDir(w.Meta))
+	}
+	if ch := w.Watch.Environ.changed(takeEnvironPrint(w.Watch.Path)); len(ch) > 0 {
+		bad = append(bad, "the interrupted attempt changed the environment the gates and hooks run in ("+strings.Join(ch, ", ")+"): undo what is not yours before you resume")
+	}
+	return strings.Join(bad, "; ")
+}

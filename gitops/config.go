@@ -1,0 +1,116 @@
+package gitops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Config is what decides how git behaves in the repository: its config,
+// the hooks directory, the committer identity and signing, and the files
+// of the git directory that hold them, which a run fingerprints (Guard)
+// and snapshots (MetaSnapshot). A run pins the settings it must keep (Pin)
+// so that a task cannot change them under it.
+type Config struct {
+	g         *runner
+	hooks     *string // the Repo's hooks directory, as pinned
+	root      string
+	gitDir    string
+	commonDir string
+}
+
+// Config returns the repository's configuration.
+func (r *Repo) Config() Config {
+	return Config{g: &r.runner, hooks: &r.hooks, root: r.Root, gitDir: r.GitDir, commonDir: r.CommonDir}
+}
+
+// Pin makes every later git command of the repository run with `-c key=value`,
+// whatever the repository's or the user's config says by then: the run
+// keeps the hooks path it started with even if a task rewrites
+// ~/.gitconfig.
+func (c Config) Pin(key, value string) {
+	c.g.pinned = append(c.g.pinned, "-c", key+"="+value)
+	if key == "core.hooksPath" {
+		*c.hooks = value
+	}
+}
+
+// HooksPath is the absolute directory git runs this repository's hooks
+// from, as git said when the repository was opened (or as pinned since).
+func (c Config) HooksPath() string { return *c.hooks }
+
+// HooksDir is the absolute directory git runs this repository's hooks
+// from: core.hooksPath when set (resolved the way git resolves it), else
+// the common git dir's hooks. It may not exist yet. It asks git now: a
+// task may have set core.hooksPath since Open (husky install does), whose
+// answer Repo keeps for the per-task fast path (commitHooks).
+func (c Config) HooksDir(ctx context.Context) (string, error) {
+	out, err := c.g.run(ctx, nil, true, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return "", fmt.Errorf("locate hooks: %w", err)
+	}
+	return absIn(c.root, strings.TrimSpace(string(out))), nil
+}
+
+// Set sets a key in the repository's own config file.
+func (c Config) Set(ctx context.Context, key, value string) error {
+	_, err := c.g.run(ctx, nil, false, "config", "--local", key, value)
+	return err
+}
+
+// CommitterIdent is who git would record as committer now, as
+// `git var GIT_COMMITTER_IDENT` prints it: "Name <email> 1767323045 +0000".
+// It honours GIT_COMMITTER_NAME/EMAIL/DATE and user.name/user.email, and
+// fails as git commit would when no identity is configured.
+func (c Config) CommitterIdent(ctx context.Context) (string, error) {
+	out, err := c.g.run(ctx, nil, true, "var", "GIT_COMMITTER_IDENT")
+	if err != nil {
+		return "", fmt.Errorf("committer identity (set user.name and user.email): %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// CheckSigning fails, wrapping ErrRepoState, when the repository wants its
+// commits signed (commit.gpgSign) and signing does not work: found before a
+// run changes anything rather than at its rollback commit. It signs one
+// commit of the empty tree that nothing references.
+func (c Config) CheckSigning(ctx context.Context) error {
+	out, err := c.g.run(ctx, nil, true, "config", "--bool", "--get", "commit.gpgsign")
+	if err != nil || strings.TrimSpace(string(out)) != "true" {
+		return nil // unset (exit 1) or false: nothing is signed
+	}
+	tree, err := c.g.emptyTree(ctx)
+	if err != nil {
+		return err
+	}
+	// -S signs as git commit would with commit.gpgSign (user.signingKey,
+	// gpg.format and gpg.program honoured).
+	_, err = c.g.run(ctx, []byte("planx: signing check\n"), false, "commit-tree", "-S", string(tree), "-F", "-")
+	var ge *GitError
+	if errors.As(err, &ge) && ctx.Err() == nil {
+		why, _, _ := strings.Cut(ge.Stderr, "\n")
+		return fmt.Errorf("%w: commit.gpgSign is set but signing a commit fails (%s); fix signing (`git commit --allow-empty -m test` shows the same error) or turn it off for this repository (git config commit.gpgSign false)",
+			ErrRepoState, why)
+	}
+	return err
+}
+
+// Identity reads user.name and user.email as git config --get would (the
+// last value of each wins), with one git process for both; "" for unset.
+func (c Config) Identity(ctx context.Context) (name, email string) {
+	out, err := c.g.run(ctx, nil, true, "config", "-z", "--get-regexp", `^user\.(name|email)$`)
+	if err != nil {
+		return "", "" // exit 1: neither is set
+	}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		key, value, _ := strings.Cut(rec, "\n")
+		switch key {
+		case "user.name":
+			name = value
+		case "user.email":
+			email = value
+		}
+	}
+	return name, email
+}

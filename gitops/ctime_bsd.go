@@ -1,0 +1,8 @@
+//go:build darwin || freebsd || netbsd || openbsd
+
+package gitops
+
+import "syscall"
+
+// changeTime is the inode change time in nanoseconds.
+func changeTime(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }

@@ -1,0 +1,6 @@
+package gitops
+
+import "syscall"
+
+// changeTime is the inode change time in nanoseconds.
+func changeTime(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }
