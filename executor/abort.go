@@ -185,9 +185,11 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 	}
 	var err error
 	switch {
-	case r.st.OrigHead == "" && (head.SHA != "" || base != ""):
+	// IndexAtHead: the rollback's staging may have run without its commit
+	// landing, and the index must hold OrigHead's tree again.
+	case r.st.OrigHead == "" && (head.SHA != "" || base != "" || r.st.IndexAtHead):
 		err = r.repo.Unborn(ctx, r.st.Branch)
-	case r.st.OrigHead != "" && (head.SHA != r.st.OrigHead || base != ""):
+	case r.st.OrigHead != "" && (head.SHA != r.st.OrigHead || base != "" || r.st.IndexAtHead):
 		err = r.repo.ResetMixed(ctx, r.st.OrigHead)
 	}
 	if err != nil {

@@ -49,7 +49,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	own := []string{r.planRel, r.log.Path}
 	if last && !r.porcelain {
 		// The run ends here: leave the index as git commit would.
-		if err := r.repo.Index().Stage(ctx, own...); err != nil {
+		if err := r.repo.Index().StageFiles(ctx, own...); err != nil {
 			undo()
 			return "", fmt.Errorf("commit %s: %w", t.ID, err)
 		}

@@ -14,7 +14,7 @@ const faultEnv = "PLANX_FAULT"
 // FaultPoints lists the fault points in the order a run meets them.
 func FaultPoints() []string {
 	return []string{
-		"before-rollback", "after-rollback-commit", "after-rollback-ref",
+		"before-rollback", "after-rollback-stage", "after-rollback-commit", "after-rollback-ref",
 		"task-start", "during-step", "after-steps", "after-verify", "during-gate", "after-gates",
 		"after-tick", "after-log", "after-stage", "during-commit", "after-commit", "after-commit-state",
 	}

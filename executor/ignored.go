@@ -17,8 +17,13 @@ import (
 // planx cannot give back. The run notes which exist when it starts and
 // names any a task made disappear, so the person knows at once.
 
-// noteIgnored records the ignored entries that exist now.
+// noteIgnored records the ignored entries that exist now, as the
+// preflight's survey saw them when it is still current.
 func (r *runner) noteIgnored(ctx context.Context) {
+	if r.survey != nil {
+		r.ignored = r.survey.Ignored
+		return
+	}
 	ps, err := r.repo.Index().IgnoredEntries(ctx)
 	if err == nil {
 		r.ignored = ps

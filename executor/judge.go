@@ -41,11 +41,8 @@ func loadJudge(ctx context.Context, repo *gitops.Repo, root string, plan *planpa
 		return j, nil // a dry run outside a repository: nothing to pin
 	}
 	j.HooksPath = repo.Config().HooksPath()
-	for i, key := range []string{"user.name", "user.email"} {
-		if out, err := repo.Git(ctx, nil, "config", "--get", key); err == nil {
-			j.Identity[i] = strings.TrimSpace(string(out))
-		}
-	}
+	name, email := repo.Config().Identity(ctx)
+	j.Identity = [2]string{strings.TrimSpace(name), strings.TrimSpace(email)}
 	return j, nil
 }
 

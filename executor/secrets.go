@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -15,14 +14,10 @@ import (
 // files that look like credentials (.env.local, a key, a token in a note):
 // a commit is kept by every clone and sent by every push, and the CI
 // recipes push. It runs before anything in the repository changes.
-func (r *runner) checkSecrets(ctx context.Context) (execlog.Check, error) {
+func (r *runner) checkSecrets(changes []gitops.Change) (execlog.Check, error) {
 	name := "no likely secrets among untracked files"
 	if r.o.AllowUntrackedSecrets {
 		return execlog.Check{Name: name, OK: true, Detail: "not checked (--allow-untracked-secrets)"}, nil
-	}
-	changes, err := r.repo.Status(ctx)
-	if err != nil {
-		return execlog.Check{}, err
 	}
 	var untracked []string
 	for _, c := range changes {

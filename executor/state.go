@@ -38,11 +38,15 @@ type State struct {
 	// OrigIndex is a commit holding the index as it was before the run
 	// (kept under refs/planx/runs/<id>/index): abort stages again what was
 	// staged, byte for byte, not what the work tree has.
-	OrigIndex gitops.SHA       `json:"orig_index,omitempty"`
-	Status    record.RunStatus `json:"status"`
-	Current   planparse.TaskID `json:"current,omitempty"`
-	Phase     string           `json:"phase,omitempty"`
-	Reason    string           `json:"reason,omitempty"`
+	OrigIndex gitops.SHA `json:"orig_index,omitempty"`
+	// IndexAtHead: nothing was staged before the run (the index held
+	// OrigHead's tree), so no OrigIndex was written; abort resets the
+	// index to OrigHead instead.
+	IndexAtHead bool             `json:"index_at_head,omitempty"`
+	Status      record.RunStatus `json:"status"`
+	Current     planparse.TaskID `json:"current,omitempty"`
+	Phase       string           `json:"phase,omitempty"`
+	Reason      string           `json:"reason,omitempty"`
 	// Plan is the plan's tasks as they were when the run started, in
 	// execution order: drift detection compares the plan against it.
 	Plan []PlannedTask `json:"plan"`

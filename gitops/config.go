@@ -95,3 +95,22 @@ func (c Config) CheckSigning(ctx context.Context) error {
 	}
 	return err
 }
+
+// Identity reads user.name and user.email as git config --get would (the
+// last value of each wins), with one git process for both; "" for unset.
+func (c Config) Identity(ctx context.Context) (name, email string) {
+	out, err := c.g.run(ctx, nil, true, "config", "-z", "--get-regexp", `^user\.(name|email)$`)
+	if err != nil {
+		return "", "" // exit 1: neither is set
+	}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		key, value, _ := strings.Cut(rec, "\n")
+		switch key {
+		case "user.name":
+			name = value
+		case "user.email":
+			email = value
+		}
+	}
+	return name, email
+}

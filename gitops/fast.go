@@ -292,3 +292,20 @@ func (ix Index) ModifiedTracked(ctx context.Context, paths ...string) ([]string,
 	}
 	return left, nil
 }
+
+// CommitUnchanged commits parent's own tree again as a child of parent,
+// moving ref and creating the refs in create as CommitIndex does, without
+// reading the index: for a caller that knows the index holds parent's tree
+// (git status listed no change), write-tree would only say so again.
+func (r *Repo) CommitUnchanged(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
+	tree, err := r.Objects().TreeOf(ctx, parent)
+	if err != nil {
+		return "", err
+	}
+	sha, err := r.commitTree(ctx, tree, message, parent, ref, create...)
+	if err != nil {
+		return sha, err
+	}
+	r.Index().noteCommitted(sha)
+	return sha, nil
+}

@@ -38,7 +38,17 @@ func (ix Index) StageAgain(ctx context.Context) (paths []string, ok bool, err er
 // HiddenEntries lists the index entries git is told not to look at in the
 // work tree, each as "path (skip-worktree)" or "path (assume-unchanged)":
 // a change to such a file is invisible to git add, git status and git diff.
+//
+// The index is read in-process when its layout is one hiddenInIndex knows;
+// otherwise git lists it.
 func (ix Index) HiddenEntries(ctx context.Context) ([]string, error) {
+	if hidden, err := hiddenInIndex(ix.path()); err == nil {
+		return hidden, nil
+	}
+	return ix.hiddenByGit(ctx)
+}
+
+func (ix Index) hiddenByGit(ctx context.Context) ([]string, error) {
 	out, err := ix.r.run(ctx, nil, true, "ls-files", "-v", "-z")
 	if err != nil {
 		return nil, fmt.Errorf("list index flags: %w", err)

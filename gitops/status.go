@@ -30,7 +30,41 @@ func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseStatus(out)
+	changes, _, err := parseStatus(out)
+	return changes, err
+}
+
+// Survey is the work tree as one git status saw it: what Status lists and
+// the ignored entries, from a single walk of the tree. A run's preflight
+// needs all three answers (untracked files for the secret scan, whether
+// anything is staged or changed for the rollback commit, which ignored
+// files exist), and on a large tree each walk costs as much as a commit.
+type Survey struct {
+	Changes []Change
+	// Ignored lists the ignored paths that exist, a directory that an
+	// ignore rule matches as one "dir/" entry (its contents not walked).
+	Ignored []string
+}
+
+// Staged reports whether the index differs from HEAD.
+func (s Survey) Staged() bool {
+	for _, c := range s.Changes {
+		if c.Index != '.' && c.Index != '?' {
+			return true
+		}
+	}
+	return false
+}
+
+// Survey runs git status once, ignored entries included (--ignored=matching).
+func (r *Repo) Survey(ctx context.Context) (Survey, error) {
+	out, err := r.run(ctx, nil, true, "status", "--porcelain=v2", "-z",
+		"--untracked-files=all", "--ignored=matching", "--no-renames")
+	if err != nil {
+		return Survey{}, err
+	}
+	changes, ignored, err := parseStatus(out)
+	return Survey{Changes: changes, Ignored: ignored}, err
 }
 
 // Dirty reports whether Status is non-empty: after a commit it says whether a
@@ -42,20 +76,25 @@ func (r *Repo) Dirty(ctx context.Context) (bool, error) {
 
 // parseStatus reads git status --porcelain=v2 -z. Paths are taken verbatim:
 // -z turns off quoting, so spaces, newlines and non-ASCII bytes arrive as is.
-func parseStatus(out []byte) ([]Change, error) {
-	var changes []Change
+func parseStatus(out []byte) (changes []Change, ignored []string, err error) {
 	recs := bytes.Split(out, []byte{0})
 	for i := 0; i < len(recs); i++ {
 		rec := string(recs[i])
 		if rec == "" {
 			continue
 		}
-		bad := func() ([]Change, error) {
-			return nil, fmt.Errorf("git status: cannot parse record %q", rec)
+		bad := func() ([]Change, []string, error) {
+			return nil, nil, fmt.Errorf("git status: cannot parse record %q", rec)
 		}
 		var fields []string
 		switch rec[0] {
-		case '#', '!': // headers, ignored files (not requested)
+		case '#': // headers
+			continue
+		case '!':
+			if len(rec) < 3 {
+				return bad()
+			}
+			ignored = append(ignored, rec[2:])
 			continue
 		case '?':
 			if len(rec) < 3 {
@@ -86,7 +125,7 @@ func parseStatus(out []byte) ([]Change, error) {
 		}
 		changes = append(changes, c)
 	}
-	return changes, nil
+	return changes, ignored, nil
 }
 
 // StageAll stages every change in the work tree, as git add -A does from the

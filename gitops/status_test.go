@@ -95,7 +95,7 @@ func TestStatus(t *testing.T) {
 
 	// Rename (type 2) records, which Status itself never asks for.
 	out := gittest.GitInput(t, dir, "", "status", "--porcelain=v2", "-z", "--renames", "--untracked-files=no")
-	renamed, err := parseStatus([]byte(out))
+	renamed, _, err := parseStatus([]byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestStatus(t *testing.T) {
 	if !found {
 		t.Errorf("rename record not parsed: %q", renamed)
 	}
-	if _, err := parseStatus([]byte("1 M\x00")); err == nil {
+	if _, _, err := parseStatus([]byte("1 M\x00")); err == nil {
 		t.Error("truncated record accepted")
 	}
 }
@@ -258,5 +258,49 @@ func TestGitError(t *testing.T) {
 	out, err := r.Git(context.Background(), bytes.NewReader([]byte("hello")), "hash-object", "--stdin")
 	if err != nil || strings.TrimSpace(string(out)) != "b6fc4c620b67d95f953a5c1c1230aaab5db5a1b0" {
 		t.Errorf("hash-object: %q, %v", out, err)
+	}
+}
+
+// TestSurvey: one status gives what Status and the ignored listing give
+// separately, and Staged says whether the index differs from HEAD.
+func TestSurvey(t *testing.T) {
+	ctx := context.Background()
+	gittest.Setenv(t)
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, ".gitignore", "node_modules/\n*.o\n.env\n")
+	gittest.WriteFile(t, dir, "src/keep.c", "c\n")
+	gittest.Commit(t, dir, "initial")
+	for _, f := range []string{"node_modules/a/b", "node_modules/c", "build/x.o", "src/z.o", ".env", "new.txt"} {
+		gittest.WriteFile(t, dir, f, "x\n")
+	}
+	gittest.WriteFile(t, dir, "src/keep.c", "changed\n")
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := r.Survey(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortChanges(sv.Changes)
+	if want := v1Status(t, dir); !reflect.DeepEqual(sv.Changes, want) {
+		t.Errorf("Survey changes = %q, porcelain v1 says %q", sv.Changes, want)
+	}
+	// git ls-files names each ignored file, or the directory a rule matches.
+	if want := []string{".env", "build/x.o", "node_modules/", "src/z.o"}; !reflect.DeepEqual(sv.Ignored, want) {
+		t.Errorf("Survey ignored = %q, want %q", sv.Ignored, want)
+	}
+	for _, p := range sv.Ignored {
+		out := gittest.Git(t, dir, "check-ignore", "--no-index", strings.TrimSuffix(p, "/"))
+		if strings.TrimSpace(out) != strings.TrimSuffix(p, "/") {
+			t.Errorf("git check-ignore does not ignore %s", p)
+		}
+	}
+	if sv.Staged() {
+		t.Error("Staged with nothing staged")
+	}
+	gittest.Git(t, dir, "add", "new.txt")
+	if sv, err = r.Survey(ctx); err != nil || !sv.Staged() {
+		t.Errorf("Staged = false after git add (%v)", err)
 	}
 }

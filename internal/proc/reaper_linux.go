@@ -59,33 +59,86 @@ type child struct {
 
 // childrenOf lists the processes whose parent is ppid, outside process group skip.
 func childrenOf(ppid, skip int) []child {
+	pids, ok := childPids(ppid)
+	if !ok {
+		pids = allPids()
+	}
+	var out []child
+	for _, pid := range pids {
+		if c, ok := readChild(pid, ppid, skip); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// childPids reads ppid's children from /proc/PID/task/TID/children, one
+// file per thread (a reparented orphan's parent is whichever thread of the
+// reaper the kernel chose): a few small reads, where scanning every
+// process of the machine costs milliseconds on a busy one. ok is false
+// when the kernel has no such files (CONFIG_PROC_CHILDREN off).
+func childPids(ppid int) (pids []int, ok bool) {
+	dir := "/proc/" + strconv.Itoa(ppid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + "/" + t.Name() + "/children")
+		if err != nil {
+			if os.IsNotExist(err) && !exists(dir+"/"+t.Name()) {
+				continue // the thread ended meanwhile
+			}
+			return nil, false
+		}
+		for _, f := range bytes.Fields(b) {
+			if pid, err := strconv.Atoi(string(f)); err == nil {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids, true
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// allPids lists every process of the machine.
+func allPids() []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
-	var out []child
+	var pids []int
 	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
-		if open < 0 || end < open {
-			continue
-		}
-		f := bytes.Fields(b[end+1:]) // state ppid pgrp ...
-		if len(f) < 3 || len(f[0]) != 1 {
-			continue
-		}
-		parent, _ := strconv.Atoi(string(f[1]))
-		pgrp, _ := strconv.Atoi(string(f[2]))
-		if parent == ppid && pgrp != skip {
-			out = append(out, child{pid: pid, comm: string(b[open+1 : end]), state: f[0][0]})
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
 		}
 	}
-	return out
+	return pids
+}
+
+// readChild reads pid's state, and reports it when its parent is ppid and
+// its process group is not skip.
+func readChild(pid, ppid, skip int) (child, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return child{}, false
+	}
+	open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return child{}, false
+	}
+	f := bytes.Fields(b[end+1:]) // state ppid pgrp ...
+	if len(f) < 3 || len(f[0]) != 1 {
+		return child{}, false
+	}
+	parent, _ := strconv.Atoi(string(f[1]))
+	pgrp, _ := strconv.Atoi(string(f[2]))
+	if parent != ppid || pgrp == skip {
+		return child{}, false
+	}
+	return child{pid: pid, comm: string(b[open+1 : end]), state: f[0][0]}, true
 }

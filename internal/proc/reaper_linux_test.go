@@ -5,7 +5,9 @@ package proc
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -60,4 +62,38 @@ func atoi(t *testing.T, s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// The per-thread children files and a scan of every process agree.
+func TestChildPidsAgreesWithScan(t *testing.T) {
+	self := os.Getpid()
+	var cmds []*exec.Cmd
+	for range 3 {
+		c := exec.Command("sleep", "5")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, c)
+	}
+	defer func() {
+		for _, c := range cmds {
+			_ = c.Process.Kill()
+			_ = c.Wait()
+		}
+	}()
+	fast, ok := childPids(self)
+	if !ok {
+		t.Skip("no /proc/PID/task/TID/children on this kernel")
+	}
+	var scanned []int
+	for _, pid := range allPids() {
+		if _, ok := readChild(pid, self, -1); ok {
+			scanned = append(scanned, pid)
+		}
+	}
+	slices.Sort(fast)
+	slices.Sort(scanned)
+	if !slices.Equal(fast, scanned) || len(fast) < 3 {
+		t.Errorf("children files say %v, a scan of /proc says %v (want the 3 sleeps)", fast, scanned)
+	}
 }

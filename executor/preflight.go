@@ -1,0 +1,167 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
+)
+
+// preflight checks the repository can take a run and returns its HEAD.
+func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
+	var checks []execlog.Check
+	if op := r.repo.InProgress(); op != "" {
+		return gitops.Head{}, fmt.Errorf("%w: a %s is in progress; finish it or abort it (git %s --continue / --abort) before running a plan",
+			gitops.ErrRepoState, op, op)
+	}
+	checks = append(checks, execlog.Check{Name: "no merge, rebase, cherry-pick or bisect in progress", OK: true})
+	head, err := r.repo.HeadNow()
+	if err != nil {
+		return head, err
+	}
+	if head.Detached && !r.o.AllowDetached {
+		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
+	}
+	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
+	if err := r.repo.Config().CheckSigning(ctx); err != nil {
+		return head, err
+	}
+	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
+	// One status of the tree answers the secret scan, --require-clean,
+	// which ignored files exist and what the rollback commit must stage.
+	sv, err := r.repo.Survey(ctx)
+	if err != nil {
+		return head, err
+	}
+	r.survey = &sv
+	if r.o.RequireClean {
+		if len(sv.Changes) > 0 {
+			return head, fmt.Errorf("%w: the work tree has %d uncommitted change(s) (%s); commit or stash them, or drop --require-clean to have planx snapshot them in the rollback commit",
+				gitops.ErrRepoState, len(sv.Changes), summarize(sv.Changes))
+		}
+		work = "clean (--require-clean)"
+	} else {
+		c, err := r.checkSecrets(sv.Changes)
+		if err != nil {
+			return head, err
+		}
+		checks = append(checks, c)
+	}
+	checks = append(checks,
+		execlog.Check{Name: "work tree", OK: true, Detail: work},
+		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.plan.Tasks), r.plan.Format)},
+		execlog.Check{Name: "gates", OK: true, Detail: gateNames(r.gates) + " (pinned for the whole run)"},
+		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaperNote},
+	)
+	r.preChecks = checks
+	return head, nil
+}
+
+// rollback makes the run's first commit, snapshotting uncommitted work.
+func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, error) {
+	// Saved first so that a crash during the commit leaves a run that
+	// `planx resume` can find (and adopt the commit if it landed).
+	r.st.Status = record.RunStarting
+	if r.survey != nil && !r.survey.Staged() {
+		// Nothing staged: abort's reset to the original commit restores
+		// the index as it was, no snapshot needed.
+		r.st.IndexAtHead = true
+	} else if err := r.saveIndex(ctx); err != nil {
+		return "", err
+	}
+	if err := r.st.save(r.repo); err != nil {
+		return "", err
+	}
+	r.fault("before-rollback")
+	return r.makeRollback(ctx)
+}
+
+// makeRollback commits the snapshot and records it as the run's base.
+func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
+	if r.survey == nil || len(r.survey.Changes) > 0 {
+		// A clean tree (the survey saw no change) has nothing to stage:
+		// the rollback commit is HEAD's tree, and a second walk of the
+		// tree would find what the first did.
+		if err := r.repo.Index().StageAll(ctx); err != nil {
+			return "", fmt.Errorf("rollback commit: %w", err)
+		}
+	}
+	r.fault("after-rollback-stage")
+	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID)
+	var sha gitops.SHA
+	var err error
+	if r.rollbackPorcelain {
+		// Hooks are skipped for the snapshot: the user's work in progress
+		// may not pass them, and refusing to save it would defeat the purpose.
+		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
+	} else if r.survey != nil && len(r.survey.Changes) == 0 && r.head.SHA != "" {
+		// A clean tree: the index is HEAD's tree, no need to write it.
+		// The run's base ref is created in the same transaction as HEAD moves.
+		sha, err = r.repo.CommitUnchanged(ctx, msg, r.head.SHA, "HEAD", baseRef(r.st.RunID))
+	} else {
+		sha, err = r.repo.CommitIndex(ctx, msg, r.head.SHA, "HEAD", baseRef(r.st.RunID))
+	}
+	if err != nil {
+		return "", fmt.Errorf("rollback commit: %w", err)
+	}
+	r.fault("after-rollback-commit")
+	return sha, r.recordBase(ctx, sha, !r.rollbackPorcelain)
+}
+
+// recordBase keeps the rollback commit in a ref and in the run state.
+func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) error {
+	if !refDone {
+		if err := r.repo.Refs().Update(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
+			return fmt.Errorf("record run base: %w", err)
+		}
+	}
+	r.fault("after-rollback-ref")
+	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})
+	r.st.Base, r.log.StartCommit = sha, string(sha)
+	r.expect = sha
+	r.st.Status = record.RunRunning
+	return r.st.save(r.repo)
+}
+
+func baseRef(runID string) string { return "refs/planx/runs/" + runID + "/base" }
+
+func summarize(cs []gitops.Change) string {
+	var names []string
+	for i, c := range cs {
+		if i == 3 {
+			names = append(names, fmt.Sprintf("and %d more", len(cs)-3))
+			break
+		}
+		names = append(names, c.Path)
+	}
+	return strings.Join(names, ", ")
+}
+
+func gateNames(gs []gates.Gate) string {
+	if len(gs) == 0 {
+		return "none configured"
+	}
+	var names []string
+	for _, g := range gs {
+		names = append(names, g.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// staleAsk is ask for a question asked before the rollback commit: while
+// the person answers, the tree can change, so the preflight's survey is
+// dropped and the rollback stages and snapshots as if it had none.
+func (r *runner) staleAsk() func(string) bool {
+	ask := r.ask()
+	if ask == nil {
+		return nil
+	}
+	return func(q string) bool {
+		r.survey = nil
+		return ask(q)
+	}
+}
