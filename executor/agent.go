@@ -77,7 +77,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	}
 	name := fmt.Sprintf("agent attempt %d", attempt)
 	r.out.step(name, display)
-	disarm := r.faultSoon("during-step", 150*time.Millisecond)
+	disarm := r.fault.soon("during-step", 150*time.Millisecond)
 	res, err := proc.Run(ctx, spec)
 	disarm()
 	r.pids().childDone()

@@ -91,11 +91,11 @@ func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (gro
 		r.log.Status, r.log.Finished = record.RunCompleted, now
 	}
 	reopen = r.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
-	r.fault("after-tick")
+	r.fault.at("after-tick")
 	if err := r.log.WriteFile(r.repo.Root); err != nil {
 		return nil, nil, fmt.Errorf("write execution log: %w", err)
 	}
-	r.fault("after-log")
+	r.fault.at("after-log")
 	return groups, reopen, nil
 }
 
@@ -110,18 +110,18 @@ func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, 
 		if r.hooks {
 			hookWatch = r.snapshotCommitFiles(lt)
 		}
-		r.fault("after-stage")
-		disarm := r.faultSoon("during-commit", 50*time.Millisecond)
+		r.fault.at("after-stage")
+		disarm := r.fault.soon("during-commit", 50*time.Millisecond)
 		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.pids().gitStarted,
 			Include: own, Parent: r.expect})
 		disarm()
 		r.pids().gitDone()
 	case last:
 		// commit staged planx's own files already.
-		r.fault("after-stage")
+		r.fault.at("after-stage")
 		sha, err = r.repo.CommitIndex(ctx, msg, r.expect, "HEAD")
 	default:
-		r.fault("after-stage")
+		r.fault.at("after-stage")
 		sha, err = r.repo.CommitIndexWith(ctx, msg, r.expect, "HEAD", own, tree)
 	}
 	return sha, hookWatch, err
@@ -142,7 +142,7 @@ func commitError(t *planparse.Task, err error) error {
 // task and the groups it completed are done, the pending skip and dirty
 // files are settled, and the commit gets its record and gate notes.
 func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA, groups []*planparse.Task, hookWatch fileStates) {
-	r.fault("after-commit")
+	r.fault.at("after-commit")
 	lt.Commit = string(sha)
 	r.expect = sha
 	if r.done == nil {
@@ -167,7 +167,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.
 	r.st.Current, r.st.Phase = "", ""
-	r.fault("after-commit-state")
+	r.fault.at("after-commit-state")
 }
 
 // noteGates attaches the whole output of the task's gates to its commit as a

@@ -20,18 +20,22 @@ func FaultPoints() []string {
 	}
 }
 
-// fault kills the process when the hook names point.
-func (r *runner) fault(point string) {
-	if r.faultPoint == point {
+// faultHook is the fault point the hook names for this process, "" for
+// none (every real run).
+type faultHook string
+
+// at kills the process when the hook names point.
+func (f faultHook) at(point string) {
+	if string(f) == point {
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // SIGKILL is not instant; never go on past the point
 	}
 }
 
-// faultSoon arms a kill a little later, for points inside a child process's
+// soon arms a kill a little later, for points inside a child process's
 // run (a step, a gate, git commit), and returns a function that disarms it.
-func (r *runner) faultSoon(point string, after time.Duration) func() {
-	if r.faultPoint != point {
+func (f faultHook) soon(point string, after time.Duration) func() {
+	if string(f) != point {
 		return func() {}
 	}
 	t := time.AfterFunc(after, func() { _ = syscall.Kill(os.Getpid(), syscall.SIGKILL) })

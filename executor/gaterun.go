@@ -31,7 +31,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 		}
 		return nil
 	}
-	defer r.faultSoon("during-gate", 100*time.Millisecond)()
+	defer r.fault.soon("during-gate", 100*time.Millisecond)()
 	// Fixers (fix: true) run first, one by one, each change they make is
 	// staged and recorded; the checks then judge the result. Nothing else
 	// may change the tree the checks passed on (see checkSettled).

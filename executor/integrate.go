@@ -68,7 +68,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 		}
 		chain = append(chain, s)
 		tip, plan = s.commit, s.plan
-		r.fault("after-stage-commit")
+		r.fault.at("after-stage-commit")
 	}
 	keep, passed, err := wv.gate(ctx, chain)
 	if err == nil {
@@ -142,7 +142,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		if err := r.repo.Advance(ctx, wv.base, tip.commit, "planx: integrate wave"); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, wv.res)
 		}
-		r.fault("after-advance")
+		r.fault.at("after-advance")
 		r.expect, r.planSrc, r.dirty = tip.commit, tip.plan, nil
 		for i, s := range keep {
 			integrated[s.it] = true

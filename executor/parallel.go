@@ -165,7 +165,7 @@ func (wv *wave) exec(ctx context.Context) {
 			r.book().recordWaveGates(ctx, it.t, it.work, it.own.Gates)
 		}
 	}
-	r.fault("after-wave")
+	r.fault.at("after-wave")
 }
 
 // finished records one task of a wave done in its work tree. The caller
@@ -185,7 +185,7 @@ func (wv *wave) finished(ctx context.Context, it *isolated) {
 		it.err = err
 		return
 	}
-	r.fault("after-wave-task")
+	r.fault.at("after-wave-task")
 }
 
 // workRef keeps a wave task's work, done but not yet integrated, reachable

@@ -76,7 +76,7 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 	if err := r.st.save(r.repo); err != nil {
 		return "", err
 	}
-	r.fault("before-rollback")
+	r.fault.at("before-rollback")
 	return r.makeRollback(ctx)
 }
 
@@ -90,7 +90,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 			return "", fmt.Errorf("rollback commit: %w", err)
 		}
 	}
-	r.fault("after-rollback-stage")
+	r.fault.at("after-rollback-stage")
 	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID)
 	var sha gitops.SHA
 	var err error
@@ -108,7 +108,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 	if err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
-	r.fault("after-rollback-commit")
+	r.fault.at("after-rollback-commit")
 	return sha, r.recordBase(ctx, sha, !r.rollbackPorcelain)
 }
 
@@ -119,7 +119,7 @@ func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) e
 			return fmt.Errorf("record run base: %w", err)
 		}
 	}
-	r.fault("after-rollback-ref")
+	r.fault.at("after-rollback-ref")
 	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})
 	r.st.Base, r.log.StartCommit = sha, string(sha)
 	r.expect = sha

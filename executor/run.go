@@ -39,11 +39,11 @@ type runner struct {
 	log     *execlog.Log
 	out     *progress
 
-	preChecks  []execlog.Check
-	faultPoint string
-	dirty      []string // paths dirty before the next task starts (clean after a commit)
-	head       gitops.Head
-	expect     gitops.SHA // where HEAD must be when a task ends: planx's last commit
+	preChecks []execlog.Check
+	fault     faultHook // PLANX_FAULT, for the crash tests
+	dirty     []string  // paths dirty before the next task starts (clean after a commit)
+	head      gitops.Head
+	expect    gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	commitPath
 	// pinChecked is the plan's last text checkPinned found to hold the
 	// run's tasks unchanged (ticks aside).
@@ -264,7 +264,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		reaper: reaper, reaperNote: note,
 		o: o, repo: repo, plan: plan, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
 		cfg: cfg, gates: gs, judge: j, out: newProgress(o.Output),
-		faultPoint: os.Getenv(faultEnv), commitPath: paths,
+		fault: faultHook(os.Getenv(faultEnv)), commitPath: paths,
 	}, nil
 }
 

@@ -19,7 +19,7 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
 		r.out.step(name, s.Code)
-		disarm := r.faultSoon("during-step", 150*time.Millisecond)
+		disarm := r.fault.soon("during-step", 150*time.Millisecond)
 		res, err := proc.Run(ctx, proc.Spec{
 			Name:       fmt.Sprintf("%s %s", t.ID, name),
 			Script:     s.Code,

@@ -64,7 +64,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	if err := save(); err != nil {
 		return err
 	}
-	r.fault("task-start")
+	r.fault.at("task-start")
 	if !already {
 		if err := tu.execute(ctx, n, feedback); err != nil {
 			return err
@@ -85,7 +85,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 		return err
 	}
 	lt.Files = files
-	r.fault("after-verify")
+	r.fault.at("after-verify")
 	if err := tu.setPhase(PhaseGates); err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	if err := tu.runGates(ctx, last || kind == "gates", already); err != nil {
 		return err
 	}
-	r.fault("after-gates")
+	r.fault.at("after-gates")
 	return nil
 }
 
@@ -132,7 +132,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	if err := tu.setPhase(PhaseVerify); err != nil {
 		return err
 	}
-	r.fault("after-steps")
+	r.fault.at("after-steps")
 	return nil
 }
 

@@ -124,7 +124,7 @@ func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c gitops.SHA, name
 		return nil, err
 	}
 	id := planparse.TaskID(name)
-	defer r.faultSoon("during-wave-gate", 100*time.Millisecond)()
+	defer r.fault.soon("during-wave-gate", 100*time.Millisecond)()
 	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: append(r.env(&planparse.Task{ID: id}), "PLANX_WORKTREE="+wt.Root),
 		OutDir: runDir(r.repo, r.st.RunID), Task: id})
 	for _, g := range results {
