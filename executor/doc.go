@@ -13,7 +13,7 @@
 // and orchestrates it: selection, preflight, the task loop, the commit,
 // stop and recovery. What has state of its own is a type of its own: a
 // task's turn on the serial path (turn.go: execute, verify, gate, and what
-// the task's commit carries), a parallel wave (wave.go: its tasks run in
+// the task's commit carries), a parallel wave (parallel.go: its tasks run in
 // their own work trees, then integrated), the gate and commit records
 // (gaterecord.go) and the mark that guards them from executors
 // (recordsguard.go), the snapshots of stopped attempts (snapshot.go), the
