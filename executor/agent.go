@@ -23,11 +23,6 @@ import (
 // hang on prompts, rate limits and full context windows.
 const defaultAgentTimeout = 30 * time.Minute
 
-// agentSpec is the agent setting in force: flag, plan, config.
-func (r *runner) agentSpec() string {
-	return firstNonEmpty(r.o.Agent, r.plan.Agent, r.cfg.Agent)
-}
-
 // runAgent runs the agent once on the task. Its exit code says little (0
 // also covers max-turns and refusals): the verification after it decides.
 func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, attempt int, feedback string) error {

@@ -38,10 +38,10 @@ func Assess(ctx context.Context, o Options) (*Assessment, error) {
 
 // assess judges tasks, in the order they would run (the last one also gets
 // the final gates).
-func (r *runner) assess(tasks []*planparse.Task) []risk.Assessment {
+func (s *setup) assess(tasks []*planparse.Task) []risk.Assessment {
 	out := make([]risk.Assessment, 0, len(tasks))
 	for i, t := range tasks {
-		out = append(out, risk.Assess(t, r.executorFor(t), r.commandsFor(t, i == len(tasks)-1)))
+		out = append(out, risk.Assess(t, s.executorFor(t), s.commandsFor(t, i == len(tasks)-1)))
 	}
 	return out
 }
@@ -49,19 +49,19 @@ func (r *runner) assess(tasks []*planparse.Task) []risk.Assessment {
 // commandsFor lists what planx runs for t besides its steps: acceptance
 // commands and gates with the task's blast radius substituted (a radius is
 // inserted unquoted, so it is code too), and the agent for an agent task.
-func (r *runner) commandsFor(t *planparse.Task, last bool) []risk.Command {
+func (s *setup) commandsFor(t *planparse.Task, last bool) []risk.Command {
 	var out []risk.Command
 	for _, c := range gates.AcceptanceCommands(t) {
 		out = append(out, risk.Command{Kind: risk.KindAcceptance, Origin: "plan", Line: lineOf(t, c),
 			Code: gates.Gate{Command: c}.Expand(t.BlastRadius)})
 	}
-	for _, g := range gates.Select(r.gates, t.Gates, last) {
-		out = append(out, risk.Command{Kind: risk.KindGate, Name: g.Name, Origin: r.gateOrigin(g.Name),
+	for _, g := range gates.Select(s.gates, t.Gates, last) {
+		out = append(out, risk.Command{Kind: risk.KindGate, Name: g.Name, Origin: s.gateOrigin(g.Name),
 			Code: g.Expand(t.BlastRadius)})
 	}
-	if r.executorFor(t) == "agent" {
-		if name, line, _ := agent.Describe(r.agentSpec()); line != "" {
-			out = append(out, risk.Command{Kind: risk.KindAgent, Name: name, Origin: r.agentOrigin(), Code: line})
+	if s.executorFor(t) == "agent" {
+		if name, line, _ := agent.Describe(s.agentSpec()); line != "" {
+			out = append(out, risk.Command{Kind: risk.KindAgent, Name: name, Origin: s.agentOrigin(), Code: line})
 		}
 	}
 	return out
@@ -75,13 +75,13 @@ func lineOf(t *planparse.Task, c string) int {
 	return t.Line
 }
 
-func (r *runner) gateOrigin(name string) string {
-	for _, f := range r.o.Gates {
+func (s *setup) gateOrigin(name string) string {
+	for _, f := range s.gateFlags {
 		if g, err := gates.ParseFlag(f); err == nil && g.Name == name {
 			return "--gate"
 		}
 	}
-	for _, g := range r.plan.Gates {
+	for _, g := range s.plan.Gates {
 		if g.Name == name {
 			return "front matter"
 		}
@@ -89,11 +89,11 @@ func (r *runner) gateOrigin(name string) string {
 	return gates.ConfigFile
 }
 
-func (r *runner) agentOrigin() string {
+func (s *setup) agentOrigin() string {
 	switch {
-	case r.o.Agent != "":
+	case s.agentFlag != "":
 		return "--agent"
-	case r.plan.Agent != "":
+	case s.plan.Agent != "":
 		return "front matter"
 	}
 	return gates.ConfigFile
@@ -104,23 +104,23 @@ func (r *runner) agentOrigin() string {
 // (--gate, --agent) are the runner's own choice, made on every run, and are
 // not part of it; .planx.yaml is, because it can change without the plan
 // changing.
-func (r *runner) subject() approval.Subject {
+func (s *setup) subject() approval.Subject {
 	var lines []string
-	for _, g := range r.cfg.Gates {
+	for _, g := range s.cfg.Gates {
 		lines = append(lines, fmt.Sprintf("gate %s when=%s timeout=%s radius=%s: %s", strconv.Quote(g.Name),
 			firstNonEmpty(string(g.When), "each"), g.Timeout, strconv.Quote(g.DefaultRadius), strconv.Quote(g.Command)))
 	}
-	spec := firstNonEmpty(r.plan.Agent, r.cfg.Agent)
+	spec := firstNonEmpty(s.plan.Agent, s.cfg.Agent)
 	name, line, env := agent.Describe(spec)
 	if line != "" {
 		lines = append(lines, fmt.Sprintf("agent %s: %s", name, strconv.Quote(line)))
 	}
-	if r.cfg.Executor != "" {
-		lines = append(lines, "executor: "+strconv.Quote(r.cfg.Executor))
+	if s.cfg.Executor != "" {
+		lines = append(lines, "executor: "+strconv.Quote(s.cfg.Executor))
 	}
-	names := slices.Sorted(slices.Values(append(slices.Clone(r.cfg.Env), env...)))
+	names := slices.Sorted(slices.Values(append(slices.Clone(s.cfg.Env), env...)))
 	if names = slices.Compact(names); len(names) > 0 {
 		lines = append(lines, "env: "+strings.Join(names, " "))
 	}
-	return approval.Subject{Src: r.plan.Source, Plan: r.plan, Config: strings.Join(lines, "\n")}
+	return approval.Subject{Src: s.plan.Source, Plan: s.plan, Config: strings.Join(lines, "\n")}
 }

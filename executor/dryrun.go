@@ -94,8 +94,8 @@ func taskName(p *planparse.Plan, t *planparse.Task) string {
 }
 
 // gateCommand is the command of the gate named name, as configured.
-func (r *runner) gateCommand(name string) string {
-	for _, g := range r.gates {
+func (s *setup) gateCommand(name string) string {
+	for _, g := range s.gates {
 		if g.Name == name {
 			return g.Command
 		}

@@ -143,29 +143,6 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	return sha, err
 }
 
-// executorFor picks how a task is executed: its own Executor field, else
-// shell when it has steps, else the plan's or the config's default, else the
-// agent when one is configured, else a person.
-func (r *runner) executorFor(t *planparse.Task) string {
-	if t.Executor != "" {
-		return t.Executor
-	}
-	if len(t.Steps) > 0 {
-		return "shell"
-	}
-	if t.GatesOnly() {
-		// "Checkpoint - Ensure all tests pass": the gates are the answer.
-		return "gates"
-	}
-	if d := firstNonEmpty(r.plan.Executor, r.cfg.Executor); d != "" {
-		return d
-	}
-	if r.agentSpec() != "" {
-		return "agent"
-	}
-	return "manual"
-}
-
 // taskBudget returns the timeout for the next step given the task's start.
 func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
 	d := r.o.StepTimeout

@@ -60,9 +60,9 @@ func TestGateScriptsNamesFilesNotPrograms(t *testing.T) {
 }
 
 func TestProtection(t *testing.T) {
-	r := &runner{planRel: "memory-bank/plan/x.md",
+	r := &runner{planRel: "memory-bank/plan/x.md", setup: setup{
 		gates: []gates.Gate{{Name: "t", Command: "sh ci/test.sh"}},
-		cfg:   gates.Config{Protect: []string{"*.golden"}, Unprotect: []string{"test/fixtures/**"}}}
+		cfg:   gates.Config{Protect: []string{"*.golden"}, Unprotect: []string{"test/fixtures/**"}}}}
 	for p, want := range map[string]string{
 		"memory-bank/plan/x.md":    "the plan",
 		".planx.yaml":              "the planx configuration",

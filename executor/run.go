@@ -28,12 +28,10 @@ type runner struct {
 	repo    *gitops.Repo              // nil for a dry run outside a repository
 	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
 	byID    map[planparse.TaskID]*planparse.Task
-	plan    *planparse.Plan
+	setup          // the plan, its configuration and gates: what the run executes
 	planRel string // repo-relative, slash-separated
 	planAbs string
 	planSrc []byte // the plan's bytes as planx last saw or wrote them
-	cfg     gates.Config
-	gates   []gates.Gate
 	judge   *Judge // pinned at run start: cfg and gates come from it
 	st      *State
 	log     *execlog.Log
@@ -262,8 +260,9 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	reaper, note := startReaper()
 	return &runner{
 		reaper: reaper, reaperNote: note,
-		o: o, repo: repo, plan: plan, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
-		cfg: cfg, gates: gs, judge: j, out: newProgress(o.Output),
+		o: o, repo: repo, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
+		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates},
+		judge: j, out: newProgress(o.Output),
 		fault: faultHook(os.Getenv(faultEnv)), commitPath: paths,
 	}, nil
 }

@@ -1,0 +1,47 @@
+package executor
+
+import (
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// setup is what decides what a run executes, fixed when the run is
+// prepared: the plan, the pinned configuration and gates, and the two
+// flags (--agent, --gate) that override them. It answers how each task is
+// executed and which agent runs, and judges the risk of all of it for the
+// dry run and the approval gate.
+type setup struct {
+	plan      *planparse.Plan
+	cfg       gates.Config
+	gates     []gates.Gate
+	agentFlag string   // --agent
+	gateFlags []string // --gate, as given
+}
+
+// executorFor picks how a task is executed: its own Executor field, else
+// shell when it has steps, else the plan's or the config's default, else the
+// agent when one is configured, else a person.
+func (s *setup) executorFor(t *planparse.Task) string {
+	if t.Executor != "" {
+		return t.Executor
+	}
+	if len(t.Steps) > 0 {
+		return "shell"
+	}
+	if t.GatesOnly() {
+		// "Checkpoint - Ensure all tests pass": the gates are the answes.
+		return "gates"
+	}
+	if d := firstNonEmpty(s.plan.Executor, s.cfg.Executor); d != "" {
+		return d
+	}
+	if s.agentSpec() != "" {
+		return "agent"
+	}
+	return "manual"
+}
+
+// agentSpec is the agent setting in force: flag, plan, config.
+func (s *setup) agentSpec() string {
+	return firstNonEmpty(s.agentFlag, s.plan.Agent, s.cfg.Agent)
+}
