@@ -14,6 +14,15 @@ import (
 	"github.com/planx-dev/planx/record"
 )
 
+// rewind takes a stopped run back out of the repository for Abort, keeping
+// under refs what it takes out: it needs only the repository, the run's
+// state and its log.
+type rewind struct {
+	repo *gitops.Repo
+	st   *State
+	log  *execlog.Log // nil when the run stopped before it had one
+}
+
 // AbortResult says where an aborted run's traces are kept.
 type AbortResult struct {
 	RunID    string
@@ -59,7 +68,9 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	if st == nil {
 		return nil, errNoRun
 	}
-	r := &runner{repo: repo, st: st, log: st.Log, planRel: st.PlanPath, out: newProgress(ro.Output)}
+	// The runner only finds the run's files (pids, the watch record).
+	r := &runner{repo: repo, st: st, out: newProgress(ro.Output)}
+	u := &rewind{repo: repo, st: st, log: st.Log}
 	r.pids().cleanOrphans(r.out)
 	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
 		r.out.warn(st.Current, what)
@@ -74,16 +85,16 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	base := st.Base
 	if base == "" {
-		base = r.rollbackAt(ctx, head) // a crash kept planx from recording it
+		base = u.rollbackAt(ctx, head) // a crash kept planx from recording it
 	}
 	res := &AbortResult{RunID: st.RunID, Restored: st.OrigHead}
-	if err := r.keepTraces(ctx, head, base, res); err != nil {
+	if err := u.keepTraces(ctx, head, base, res); err != nil {
 		return nil, err
 	}
-	if err := r.keepWave(ctx, res); err != nil {
+	if err := u.keepWave(ctx, res); err != nil {
 		return nil, err
 	}
-	if err := r.restorePreRun(ctx, head, base); err != nil {
+	if err := u.restorePreRun(ctx, head, base); err != nil {
 		return nil, err
 	}
 	if err := clearState(repo); err != nil {
@@ -93,15 +104,15 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 }
 
 // rollbackAt returns HEAD when it is this run's rollback commit, else "".
-func (r *runner) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
-	if head.SHA == "" || head.SHA == r.st.OrigHead {
+func (u *rewind) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
+	if head.SHA == "" || head.SHA == u.st.OrigHead {
 		return ""
 	}
-	cs, err := r.repo.History().Log(ctx, head.SHA, "", 1)
+	cs, err := u.repo.History().Log(ctx, head.SHA, "", 1)
 	if err != nil || len(cs) != 1 {
 		return ""
 	}
-	if trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerRollback) == "true" {
+	if trailer(cs[0], record.TrailerRun) == u.st.RunID && trailer(cs[0], record.TrailerRollback) == "true" {
 		return cs[0].SHA
 	}
 	return ""
@@ -109,16 +120,16 @@ func (r *runner) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
 
 // keepTraces puts under refs what the abort is about to take out of the
 // branch and the work tree, and copies the log.
-func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.SHA, res *AbortResult) error {
-	id := r.st.RunID
-	if head.SHA != "" && head.SHA != r.st.OrigHead {
+func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.SHA, res *AbortResult) error {
+	id := u.st.RunID
+	if head.SHA != "" && head.SHA != u.st.OrigHead {
 		res.HeadRef = "refs/planx/runs/" + id + "/head"
-		if err := r.repo.Refs().Update(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
+		if err := u.repo.Refs().Update(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
 			return err
 		}
-		if from := firstNonEmpty(string(base), string(r.st.OrigHead)); from != "" {
-			if ok, err := r.repo.History().IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
-				cs, err := r.repo.History().Log(ctx, head.SHA, gitops.SHA(from), 0)
+		if from := firstNonEmpty(string(base), string(u.st.OrigHead)); from != "" {
+			if ok, err := u.repo.History().IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
+				cs, err := u.repo.History().Log(ctx, head.SHA, gitops.SHA(from), 0)
 				if err != nil {
 					return err
 				}
@@ -130,43 +141,43 @@ func (r *runner) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 			}
 		}
 	}
-	if r.log != nil {
-		r.log.Status, r.log.Finished = record.RunAborted, time.Now().UTC()
-		r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(r.st.Current), What: "run aborted by `planx abort`", Time: time.Now().UTC()})
+	if u.log != nil {
+		u.log.Status, u.log.Finished = record.RunAborted, time.Now().UTC()
+		u.log.Issues = append(u.log.Issues, execlog.Issue{Task: string(u.st.Current), What: "run aborted by `planx abort`", Time: time.Now().UTC()})
 		if base != "" {
 			// Before the rollback commit the log was never written: writing
 			// it now would leave a file the run did not leave.
-			if err := r.log.WriteFile(r.repo.Root); err != nil {
+			if err := u.log.WriteFile(u.repo.Root); err != nil {
 				return err
 			}
 		}
-		res.LogCopy = filepath.Join(runDir(r.repo, id), "execution-log.md")
+		res.LogCopy = filepath.Join(runDir(u.repo, id), "execution-log.md")
 		if err := os.MkdirAll(filepath.Dir(res.LogCopy), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(res.LogCopy, r.log.Render(), 0o644); err != nil {
+		if err := os.WriteFile(res.LogCopy, u.log.Render(), 0o644); err != nil {
 			return fmt.Errorf("keep the execution log: %w", err)
 		}
 	}
-	dirty, err := r.repo.Dirty(ctx)
+	dirty, err := u.repo.Dirty(ctx)
 	if err != nil || !dirty {
 		return err
 	}
-	snap, err := r.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
+	snap, err := u.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
 	if err != nil {
 		return err
 	}
 	res.WorkRef = "refs/planx/runs/" + id + "/aborted"
-	return r.repo.Refs().Update(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
+	return u.repo.Refs().Update(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
 }
 
 // restorePreRun puts the work tree back to the rollback commit's snapshot,
 // HEAD back to the original commit and the index back to what was staged.
-func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitops.SHA) error {
+func (u *rewind) restorePreRun(ctx context.Context, head gitops.Head, base gitops.SHA) error {
 	if base != "" {
 		// Files the run created and never committed are saved in the
 		// snapshot; reset --hard would leave them behind.
-		changes, err := r.repo.Status(ctx)
+		changes, err := u.repo.Status(ctx)
 		if err != nil {
 			return err
 		}
@@ -176,10 +187,10 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 				created = append(created, c.Path)
 			}
 		}
-		if err := r.repo.Discard(ctx, nil, created); err != nil {
+		if err := u.repo.Discard(ctx, nil, created); err != nil {
 			return err
 		}
-		if err := r.repo.ResetHard(ctx, base); err != nil {
+		if err := u.repo.ResetHard(ctx, base); err != nil {
 			return err
 		}
 	}
@@ -187,16 +198,16 @@ func (r *runner) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 	switch {
 	// IndexAtHead: the rollback's staging may have run without its commit
 	// landing, and the index must hold OrigHead's tree again.
-	case r.st.OrigHead == "" && (head.SHA != "" || base != "" || r.st.IndexAtHead):
-		err = r.repo.Unborn(ctx, r.st.Branch)
-	case r.st.OrigHead != "" && (head.SHA != r.st.OrigHead || base != "" || r.st.IndexAtHead):
-		err = r.repo.ResetMixed(ctx, r.st.OrigHead)
+	case u.st.OrigHead == "" && (head.SHA != "" || base != "" || u.st.IndexAtHead):
+		err = u.repo.Unborn(ctx, u.st.Branch)
+	case u.st.OrigHead != "" && (head.SHA != u.st.OrigHead || base != "" || u.st.IndexAtHead):
+		err = u.repo.ResetMixed(ctx, u.st.OrigHead)
 	}
 	if err != nil {
 		return err
 	}
-	if r.st.OrigIndex != "" {
-		return r.repo.Index().Load(ctx, r.st.OrigIndex)
+	if u.st.OrigIndex != "" {
+		return u.repo.Index().Load(ctx, u.st.OrigIndex)
 	}
 	return nil
 }

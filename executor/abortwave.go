@@ -35,9 +35,9 @@ const (
 // changed) are kept as commits under refs/planx/runs/<run>/worktrees/, and
 // the wave's staging ref, which only repeats the run's own commits, goes.
 // The work trees themselves go with the run's state (clearState).
-func (r *runner) keepWave(ctx context.Context, res *AbortResult) error {
-	id := r.st.RunID
-	refs, err := r.repo.Refs().List(ctx, "refs/planx/runs/"+id+"/")
+func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
+	id := u.st.RunID
+	refs, err := u.repo.Refs().List(ctx, "refs/planx/runs/"+id+"/")
 	if err != nil {
 		return err
 	}
@@ -45,19 +45,19 @@ func (r *runner) keepWave(ctx context.Context, res *AbortResult) error {
 	for name, sha := range refs {
 		if task, ok := strings.CutPrefix(name, "refs/planx/runs/"+id+"/work/"); ok {
 			res.Wave = append(res.Wave, KeptWork{Name: task, Ref: name, What: KeptDone})
-			if tree, err := r.repo.Objects().TreeOf(ctx, sha); err == nil {
+			if tree, err := u.repo.Objects().TreeOf(ctx, sha); err == nil {
 				done[tree] = true
 			}
 		}
 	}
 	if _, ok := refs[waveRef(id)]; ok {
-		if err := r.repo.Refs().Delete(ctx, waveRef(id)); err != nil {
+		if err := u.repo.Refs().Delete(ctx, waveRef(id)); err != nil {
 			return err
 		}
 	}
-	dirs, _ := os.ReadDir(worktreeDir(r.repo, id, ""))
+	dirs, _ := os.ReadDir(worktreeDir(u.repo, id, ""))
 	for _, d := range dirs {
-		k, err := r.keepWorktree(ctx, filepath.Join(worktreeDir(r.repo, id, ""), d.Name()), d.Name(), done)
+		k, err := u.keepWorktree(ctx, filepath.Join(worktreeDir(u.repo, id, ""), d.Name()), d.Name(), done)
 		if err != nil {
 			return fmt.Errorf("keep work tree %s: %w", d.Name(), err)
 		}
@@ -75,7 +75,7 @@ func (r *runner) keepWave(ctx context.Context, res *AbortResult) error {
 // it that are not a done task's work (done: their trees), which a slot
 // keeps until its next task. It returns nil for a slot with nothing else,
 // or a directory that is no work tree.
-func (r *runner) keepWorktree(ctx context.Context, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
+func (u *rewind) keepWorktree(ctx context.Context, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		return nil, nil
 	}
@@ -95,7 +95,7 @@ func (r *runner) keepWorktree(ctx context.Context, dir, name string, done map[gi
 	if err != nil {
 		return nil, err
 	}
-	id := r.st.RunID
+	id := u.st.RunID
 	snap, err := wt.Snapshot(ctx, fmt.Sprintf("planx: work tree %s at abort of run %s\n\n%s: %s\n", name, id, record.TrailerRun, id), head.SHA)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func (r *runner) keepWorktree(ctx context.Context, dir, name string, done map[gi
 		}
 	}
 	ref := "refs/planx/runs/" + id + "/worktrees/" + name
-	if err := r.repo.Refs().Update(ctx, ref, snap, "", "planx: a wave's work tree at abort"); err != nil {
+	if err := u.repo.Refs().Update(ctx, ref, snap, "", "planx: a wave's work tree at abort"); err != nil {
 		return nil, err
 	}
 	return &KeptWork{Name: name, Ref: ref, What: what}, nil
