@@ -124,17 +124,6 @@ func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
 	return s, nil
 }
 
-// tickedByHand reports a task ticked done in the plan, or inside a group
-// ticked done, without a task commit: a person says it is done, git does not.
-func (r *runner) tickedByHand(t *planparse.Task) bool {
-	for ; t != nil; t = r.task(t.Parent) {
-		if t.Status == planparse.StatusDone {
-			return true
-		}
-	}
-	return false
-}
-
 // taskDrift shows how a done task's text changed since its commit.
 func (r *runner) taskDrift(ctx context.Context, t *planparse.Task, c gitops.Commit) Drift {
 	old := ""
@@ -201,21 +190,4 @@ func (r *runner) completedGroups(t *planparse.Task) []*planparse.Task {
 		out = append(out, p)
 	}
 	return out
-}
-
-// task returns the plan's task with the given ID, or nil, through an index
-// built on first use (Plan.Task scans the list).
-func (r *runner) task(id planparse.TaskID) *planparse.Task {
-	if id == "" {
-		return nil
-	}
-	if r.byID == nil {
-		r.byID = make(map[planparse.TaskID]*planparse.Task, len(r.plan.Tasks))
-		for _, t := range r.plan.Tasks {
-			if _, dup := r.byID[t.ID]; !dup {
-				r.byID[t.ID] = t
-			}
-		}
-	}
-	return r.byID[id]
 }

@@ -27,9 +27,8 @@ type runner struct {
 	o       Options
 	repo    *gitops.Repo              // nil for a dry run outside a repository
 	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
-	byID    map[planparse.TaskID]*planparse.Task
-	setup          // the plan, its configuration and gates: what the run executes
-	planRel string // repo-relative, slash-separated
+	setup                             // the plan, its configuration and gates: what the run executes
+	planRel string                    // repo-relative, slash-separated
 	planAbs string
 	planSrc []byte // the plan's bytes as planx last saw or wrote them
 	judge   *Judge // pinned at run start: cfg and gates come from it

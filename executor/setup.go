@@ -16,6 +16,8 @@ type setup struct {
 	gates     []gates.Gate
 	agentFlag string   // --agent
 	gateFlags []string // --gate, as given
+
+	byID map[planparse.TaskID]*planparse.Task // the plan's tasks, indexed on first use
 }
 
 // executorFor picks how a task is executed: its own Executor field, else
@@ -44,4 +46,32 @@ func (s *setup) executorFor(t *planparse.Task) string {
 // agentSpec is the agent setting in force: flag, plan, config.
 func (s *setup) agentSpec() string {
 	return firstNonEmpty(s.agentFlag, s.plan.Agent, s.cfg.Agent)
+}
+
+// tickedByHand reports a task ticked done in the plan, or inside a group
+// ticked done, without a task commit: a person says it is done, git does not.
+func (s *setup) tickedByHand(t *planparse.Task) bool {
+	for ; t != nil; t = s.task(t.Parent) {
+		if t.Status == planparse.StatusDone {
+			return true
+		}
+	}
+	return false
+}
+
+// task returns the plan's task with the given ID, or nil, through an index
+// built on first use (Plan.Task scans the list).
+func (s *setup) task(id planparse.TaskID) *planparse.Task {
+	if id == "" {
+		return nil
+	}
+	if s.byID == nil {
+		s.byID = make(map[planparse.TaskID]*planparse.Task, len(s.plan.Tasks))
+		for _, t := range s.plan.Tasks {
+			if _, dup := s.byID[t.ID]; !dup {
+				s.byID[t.ID] = t
+			}
+		}
+	}
+	return s.byID[id]
 }
