@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -40,7 +39,9 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		if last {
 			r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 		}
-		r.untick(t.ID, before)
+		if r.untick(before) {
+			r.out.warn(t.ID, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
+		}
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
@@ -189,61 +190,4 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	if err := r.repo.Notes().Add(ctx, record.NoteRef, sha, record.NoteFor(record.NoteMeta{Task: string(t.ID), Commit: string(sha), Tree: string(tree)}, gs)); err != nil {
 		r.out.warn(t.ID, "could not attach the gate output note: "+err.Error())
 	}
-}
-
-// tick sets the task's checkbox in the plan file, byte for byte in place.
-func (r *runner) tick(t *planparse.Task) error {
-	cur, err := os.ReadFile(r.planAbs)
-	if err != nil {
-		return fmt.Errorf("tick %s: %w", t.ID, err)
-	}
-	target := t
-	if string(cur) != string(r.planSrc) {
-		// The plan changed under us (a task edited it): positions are stale.
-		p, err := planparse.Parse(r.planAbs, cur, planparse.Options{Format: r.plan.Format})
-		if err != nil {
-			return fmt.Errorf("tick %s: %w", t.ID, err)
-		}
-		if target = p.Task(t.ID); target == nil {
-			return nil
-		}
-	}
-	ticked, ok := planparse.Tick(cur, target)
-	if !ok {
-		r.planSrc = cur
-		return nil
-	}
-	return r.writeTick(cur, ticked)
-}
-
-// writeTick writes the ticked plan. A tick changes one byte ("[ ]" to
-// "[x]"): that byte is written in place, which a crash cannot tear and
-// which spares creating a temporary file per task; anything else is
-// written atomically through a temporary file.
-func (r *runner) writeTick(cur, ticked []byte) error {
-	at := -1
-	if len(cur) == len(ticked) {
-		for i := range cur {
-			if cur[i] != ticked[i] {
-				if at >= 0 {
-					at = -1
-					break
-				}
-				at = i
-			}
-		}
-	}
-	if at < 0 {
-		return r.writePlan(ticked)
-	}
-	f, err := os.OpenFile(r.planAbs, os.O_WRONLY, 0)
-	if err != nil {
-		return r.writePlan(ticked)
-	}
-	_, werr := f.WriteAt(ticked[at:at+1], int64(at))
-	if err := errors.Join(werr, f.Close()); err != nil {
-		return fmt.Errorf("tick: %w", err)
-	}
-	r.planSrc = ticked
-	return nil
 }

@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
@@ -28,25 +27,6 @@ func (r *runner) landed(t *planparse.Task) (gitops.SHA, bool) {
 		return "", false
 	}
 	return cs[0].SHA, true
-}
-
-// untick takes back the tick planx wrote for a commit that did not happen,
-// and only that: when the plan no longer holds exactly the bytes planx
-// wrote (a person edited it meanwhile), it is left alone and the stale tick
-// is said, never overwritten with older text.
-func (r *runner) untick(id planparse.TaskID, before []byte) {
-	if string(r.planSrc) == string(before) {
-		return // planx changed nothing
-	}
-	cur, err := os.ReadFile(r.planAbs)
-	if err != nil {
-		return
-	}
-	if string(cur) != string(r.planSrc) {
-		r.out.warn(id, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
-		return
-	}
-	_ = r.writePlan(before)
 }
 
 // headIsTaskCommit reports whether HEAD is a task commit of this run.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -208,15 +207,6 @@ func (r *runner) nextSteps(t *planparse.Task) string {
 		return next
 	}
 	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.ID)
-}
-
-// writePlan replaces the plan file's bytes, keeping its mode.
-func (r *runner) writePlan(b []byte) error {
-	if err := fsutil.WriteAtomic(r.planAbs, b, 0o644); err != nil {
-		return err
-	}
-	r.planSrc = b
-	return nil
 }
 
 func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

@@ -24,17 +24,16 @@ import (
 
 // runner carries one run (or resume) through its tasks.
 type runner struct {
-	o       Options
-	repo    *gitops.Repo              // nil for a dry run outside a repository
-	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
-	setup                             // the plan, its configuration and gates: what the run executes
-	planRel string                    // repo-relative, slash-separated
-	planAbs string
-	planSrc []byte // the plan's bytes as planx last saw or wrote them
-	judge   *Judge // pinned at run start: cfg and gates come from it
-	st      *State
-	log     *execlog.Log
-	out     *progress
+	o        Options
+	repo     *gitops.Repo              // nil for a dry run outside a repository
+	done     map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
+	setup                              // the plan, its configuration and gates: what the run executes
+	planRel  string                    // repo-relative, slash-separated
+	planFile                           // the plan file and the bytes planx last read or wrote there
+	judge    *Judge                    // pinned at run start: cfg and gates come from it
+	st       *State
+	log      *execlog.Log
+	out      *progress
 
 	preChecks []execlog.Check
 	fault     faultHook // PLANX_FAULT, for the crash tests
@@ -259,7 +258,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	reaper, note := startReaper()
 	return &runner{
 		reaper: reaper, reaperNote: note,
-		o: o, repo: repo, planRel: rel, planAbs: planAbs, planSrc: plan.Source,
+		o: o, repo: repo, planRel: rel, planFile: planFile{planAbs: planAbs, planSrc: plan.Source, format: plan.Format},
 		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates},
 		judge: j, out: newProgress(o.Output),
 		fault: faultHook(os.Getenv(faultEnv)), commitPath: paths,

@@ -203,18 +203,6 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 	return nil
 }
 
-// planOnlyTicked reports whether the plan file still has the bytes planx
-// knows, or those with t's own checkbox ticked, so that a task that edits
-// the plan beyond that is seen as a change (of a protected file).
-func (r *runner) planOnlyTicked(t *planparse.Task) bool {
-	b, err := os.ReadFile(r.planAbs)
-	if err != nil {
-		return false
-	}
-	ticked, _ := planparse.Tick(r.planSrc, t)
-	return string(b) == string(r.planSrc) || string(b) == string(ticked)
-}
-
 // saysEmpty reports whether the task says the file is meant to be empty: a
 // line of the task naming the path also says "empty".
 func saysEmpty(t *planparse.Task, p string) bool {

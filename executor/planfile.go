@@ -1,0 +1,117 @@
+package executor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/planx-dev/planx/internal/fsutil"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// planFile is the plan file on disk and the bytes planx last read or wrote
+// there: every write of the plan (a tick, taking one back) goes through it,
+// so planSrc always says what planx put in the file. The field names keep
+// their prefix because runner embeds planFile and reads them as its own.
+type planFile struct {
+	planAbs string
+	planSrc []byte // the plan's bytes as planx last saw or wrote them
+	format  planparse.Format
+}
+
+// writePlan replaces the plan file's bytes, keeping its mode.
+func (pf *planFile) writePlan(b []byte) error {
+	if err := fsutil.WriteAtomic(pf.planAbs, b, 0o644); err != nil {
+		return err
+	}
+	pf.planSrc = b
+	return nil
+}
+
+// tick sets the task's checkbox in the plan file, byte for byte in place.
+func (pf *planFile) tick(t *planparse.Task) error {
+	cur, err := os.ReadFile(pf.planAbs)
+	if err != nil {
+		return fmt.Errorf("tick %s: %w", t.ID, err)
+	}
+	target := t
+	if string(cur) != string(pf.planSrc) {
+		// The plan changed under us (a task edited it): positions are stale.
+		p, err := planparse.Parse(pf.planAbs, cur, planparse.Options{Format: pf.format})
+		if err != nil {
+			return fmt.Errorf("tick %s: %w", t.ID, err)
+		}
+		if target = p.Task(t.ID); target == nil {
+			return nil
+		}
+	}
+	ticked, ok := planparse.Tick(cur, target)
+	if !ok {
+		pf.planSrc = cur
+		return nil
+	}
+	return pf.writeTick(cur, ticked)
+}
+
+// writeTick writes the ticked plan. A tick changes one byte ("[ ]" to
+// "[x]"): that byte is written in place, which a crash cannot tear and
+// which spares creating a temporary file per task; anything else is
+// written atomically through a temporary file.
+func (pf *planFile) writeTick(cur, ticked []byte) error {
+	at := -1
+	if len(cur) == len(ticked) {
+		for i := range cur {
+			if cur[i] != ticked[i] {
+				if at >= 0 {
+					at = -1
+					break
+				}
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		return pf.writePlan(ticked)
+	}
+	f, err := os.OpenFile(pf.planAbs, os.O_WRONLY, 0)
+	if err != nil {
+		return pf.writePlan(ticked)
+	}
+	_, werr := f.WriteAt(ticked[at:at+1], int64(at))
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return fmt.Errorf("tick: %w", err)
+	}
+	pf.planSrc = ticked
+	return nil
+}
+
+// untick takes back the tick planx wrote for a commit that did not happen,
+// and only that: when the plan no longer holds exactly the bytes planx
+// wrote (a person edited it meanwhile), it is left alone and untick reports
+// the stale tick kept, never overwritten with older text.
+func (pf *planFile) untick(before []byte) (kept bool) {
+	if string(pf.planSrc) == string(before) {
+		return false // planx changed nothing
+	}
+	cur, err := os.ReadFile(pf.planAbs)
+	if err != nil {
+		return false
+	}
+	if string(cur) != string(pf.planSrc) {
+		return true
+	}
+	_ = pf.writePlan(before)
+	return false
+}
+
+// planOnlyTicked reports whether the plan file still has the bytes planx
+// knows, or those with t's own checkbox ticked, so that a task that edits
+// the plan beyond that is seen as a change (of a protected file).
+func (pf *planFile) planOnlyTicked(t *planparse.Task) bool {
+	b, err := os.ReadFile(pf.planAbs)
+	if err != nil {
+		return false
+	}
+	ticked, _ := planparse.Tick(pf.planSrc, t)
+	return string(b) == string(pf.planSrc) || string(b) == string(ticked)
+}
