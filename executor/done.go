@@ -135,21 +135,22 @@ func (r *runner) taskDrift(ctx context.Context, t *planparse.Task, c gitops.Comm
 	return Drift{Task: t.ID, Kind: "changed", Line: t.Line, Commit: string(c.SHA), Diff: linediff.Lines(old, t.Body)}
 }
 
-// driftError stops a run on done tasks whose text changed.
-func (r *runner) driftError(ds []Drift) error {
+// driftError stops a run on the done tasks whose text changed (s.drift)
+// in the plan at planRel.
+func (s *selection) driftError(planRel string) error {
 	var b strings.Builder
-	for _, d := range ds {
+	for _, d := range s.drift {
 		b.WriteString("\n  " + textsafe.Block(d.String()))
 	}
 	return fmt.Errorf("%w: %s: %d done task(s) changed since their commit:%s\nrestore the text, pass --accept-drift to run the changed task(s) again, or --all to run every task again",
-		ErrDrift, r.planRel, len(ds), b.String())
+		ErrDrift, planRel, len(s.drift), b.String())
 }
 
-// reportSelection tells what the run leaves out and why.
-func (r *runner) reportSelection(s *selection) {
+// report tells what the run leaves out and why.
+func (s *selection) report(out *progress) {
 	if len(s.byHand) <= 3 {
 		for _, t := range s.byHand {
-			r.out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", t.ID, textsafe.Line(oneLine(t.Title, 60)))
+			out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", t.ID, textsafe.Line(oneLine(t.Title, 60)))
 		}
 	} else {
 		var ids []string
@@ -159,14 +160,14 @@ func (r *runner) reportSelection(s *selection) {
 		if len(s.byHand) > 5 {
 			ids = append(ids, fmt.Sprintf("and %d more", len(s.byHand)-5))
 		}
-		r.out.println("planx: %d task(s) are ticked by hand (no task commit of them): skipped: %s", len(s.byHand), strings.Join(ids, ", "))
+		out.println("planx: %d task(s) are ticked by hand (no task commit of them): skipped: %s", len(s.byHand), strings.Join(ids, ", "))
 	}
 	if n := len(s.optional); n > 0 {
 		var ids []string
 		for _, t := range s.optional {
 			ids = append(ids, string(t.ID))
 		}
-		r.out.println("planx: %d optional task(s) left out (run them with --optional): %s", n, strings.Join(ids, ", "))
+		out.println("planx: %d optional task(s) left out (run them with --optional): %s", n, strings.Join(ids, ", "))
 	}
 }
 

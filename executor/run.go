@@ -82,7 +82,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	if len(sel.drift) > 0 {
-		return nil, r.driftError(sel.drift)
+		return nil, sel.driftError(r.planRel)
 	}
 	head, err := r.preflight(ctx)
 	if err != nil {
@@ -92,7 +92,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.checkAgent(tasks); err != nil {
 		return nil, err
 	}
-	r.reportSelection(sel)
+	sel.report(r.out)
 	if len(tasks) == 0 {
 		r.nothingToDo(sel)
 		return &Result{Status: record.RunCompleted}, nil
