@@ -2,6 +2,7 @@ package executor
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
@@ -14,29 +15,29 @@ import (
 // dryRun prints the order, steps, gates, acceptance commands and agent a run
 // would use, each with its risk, what it leaves out and why, and changes
 // nothing. Everything taken from the plan or the configuration is escaped
-// for the terminal: what is shown is what runs.
-func (r *runner) dryRun(sel *selection) {
+// for the terminal: what is shown is what runs. inRepo is false for a plan
+// outside a git repository.
+func (s *setup) dryRun(w io.Writer, planRel string, inRepo bool, sel *selection) {
 	tasks := sel.run
-	w := r.o.Out
-	fmt.Fprintf(w, "planx: dry run of %s (%s): %d task(s) would run", textsafe.Line(r.planRel), r.plan.Format, len(tasks))
+	fmt.Fprintf(w, "planx: dry run of %s (%s): %d task(s) would run", textsafe.Line(planRel), s.plan.Format, len(tasks))
 	if sel.done > 0 {
 		fmt.Fprintf(w, ", %d done", sel.done)
 	}
 	fmt.Fprintln(w)
-	if r.repo == nil {
+	if !inRepo {
 		fmt.Fprintln(w, "not in a git repository: a run needs one (git init), for its rollback commit and one commit per task")
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ORDER\tTASK\tEXECUTOR\tSTEPS\tGATES\tTITLE")
 	for i, t := range tasks {
-		sel := gates.Select(r.gates, t.Gates, i == len(tasks)-1)
+		sel := gates.Select(s.gates, t.Gates, i == len(tasks)-1)
 		var names []string
 		for _, g := range sel {
 			names = append(names, g.Name)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, t.ID, textsafe.Line(r.executorFor(t)), len(t.Steps),
-			textsafe.Line(firstNonEmpty(strings.Join(names, ","), "-")), textsafe.Line(oneLine(taskName(r.plan, t), 50)))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, t.ID, textsafe.Line(s.executorFor(t)), len(t.Steps),
+			textsafe.Line(firstNonEmpty(strings.Join(names, ","), "-")), textsafe.Line(oneLine(taskName(s.plan, t), 50)))
 	}
 	_ = tw.Flush()
 	for _, t := range sel.optional {
@@ -49,7 +50,7 @@ func (r *runner) dryRun(sel *selection) {
 		fmt.Fprintf(w, "  drift: %s\n", strings.ReplaceAll(textsafe.Block(d.String()), "\n", "\n  "))
 	}
 	fmt.Fprintln(w, "\nRisk (docs/risk.md; HIGH and CRITICAL need --yes, a confirmation or planx approve):")
-	as := r.assess(tasks)
+	as := s.assess(tasks)
 	risk.Table(w, as)
 	for _, a := range as {
 		t := a.Task
@@ -60,16 +61,16 @@ func (r *runner) dryRun(sel *selection) {
 			fmt.Fprintf(w, "\n%s blast radius (inserted unquoted into gate commands): %s\n", t.ID, textsafe.Line(t.BlastRadius))
 		}
 		for _, c := range a.Commands {
-			if c.Kind == risk.KindGate && c.Code == r.gateCommand(c.Name) {
+			if c.Kind == risk.KindGate && c.Code == s.gateCommand(c.Name) {
 				continue // listed once below, as it runs
 			}
 			fmt.Fprintf(w, "\n%s %s:\n%s\n", t.ID, textsafe.Line(c.Describe()), indent(textsafe.Block(c.Code), "    "))
 		}
 	}
-	if len(r.gates) > 0 {
+	if len(s.gates) > 0 {
 		fmt.Fprintln(w, "\nGates (run with bash -o pipefail; {blast_radius} is each task's radius):")
-		for _, g := range r.gates {
-			c := risk.Command{Kind: risk.KindGate, Name: g.Name, Origin: r.gateOrigin(g.Name), Code: g.Command}
+		for _, g := range s.gates {
+			c := risk.Command{Kind: risk.KindGate, Name: g.Name, Origin: s.gateOrigin(g.Name), Code: g.Command}
 			timeout := g.Timeout
 			if timeout == 0 {
 				timeout = gates.DefaultTimeout

@@ -67,7 +67,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	tasks := sel.run
 	if o.DryRun {
-		r.dryRun(sel)
+		r.dryRun(r.o.Out, r.planRel, r.repo != nil, sel)
 		if r.o.Jobs > 1 {
 			r.dryRunWaves(tasks)
 		}
