@@ -112,7 +112,9 @@ func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
 		case changed && r.o.AcceptDrift:
 			s.run = append(s.run, t)
 		case changed:
-			s.drift = append(s.drift, r.taskDrift(ctx, t, c))
+			// How its text changed since its commit.
+			s.drift = append(s.drift, Drift{Task: t.ID, Kind: "changed", Line: t.Line, Commit: string(c.SHA),
+				Diff: linediff.Lines(r.bodyAt(ctx, r.repo, c.SHA, t.ID), t.Body)})
 		case r.tickedByHand(t):
 			s.byHand = append(s.byHand, t)
 			r.done[t.ID] = true
@@ -122,17 +124,6 @@ func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
 		}
 	}
 	return s, nil
-}
-
-// taskDrift shows how a done task's text changed since its commit.
-func (r *runner) taskDrift(ctx context.Context, t *planparse.Task, c gitops.Commit) Drift {
-	old := ""
-	if src, err := r.repo.History().ShowFile(ctx, c.SHA, r.planRel); err == nil {
-		if p, err := planparse.Parse(r.planAbs, src, planparse.Options{Format: r.plan.Format}); err == nil && p.Task(t.ID) != nil {
-			old = p.Task(t.ID).Body
-		}
-	}
-	return Drift{Task: t.ID, Kind: "changed", Line: t.Line, Commit: string(c.SHA), Diff: linediff.Lines(old, t.Body)}
 }
 
 // driftError stops a run on the done tasks whose text changed (s.drift)

@@ -73,13 +73,7 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 		if t == nil || "sha256:"+t.Hash() == trailer(c, record.TrailerTaskHash) {
 			continue
 		}
-		old := ""
-		if src, err := r.repo.History().ShowFile(ctx, c.SHA, r.planRel); err == nil {
-			if p, err := planparse.Parse(r.planAbs, src, planparse.Options{Format: r.plan.Format}); err == nil && p.Task(id) != nil {
-				old = p.Task(id).Body
-			}
-		}
-		out = append(out, Drift{Task: id, Kind: "changed", Line: t.Line, Diff: linediff.Lines(old, t.Body)})
+		out = append(out, Drift{Task: id, Kind: "changed", Line: t.Line, Diff: linediff.Lines(r.bodyAt(ctx, r.repo, c.SHA, id), t.Body)})
 	}
 	return out, nil
 }

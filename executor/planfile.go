@@ -1,20 +1,23 @@
 package executor
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/planparse"
 )
 
-// planFile is the plan file on disk and the bytes planx last read or wrote
-// there: every write of the plan (a tick, taking one back) goes through it,
+// planFile is the plan file on disk (and in the repository's history) and
+// the bytes planx last read or wrote there: every write of the plan (a tick, taking one back) goes through it,
 // so planSrc always says what planx put in the file. The field names keep
 // their prefix because runner embeds planFile and reads them as its own.
 type planFile struct {
 	planAbs string
+	planRel string // repo-relative, slash-separated
 	planSrc []byte // the plan's bytes as planx last saw or wrote them
 	format  planparse.Format
 }
@@ -114,4 +117,18 @@ func (pf *planFile) planOnlyTicked(t *planparse.Task) bool {
 	}
 	ticked, _ := planparse.Tick(pf.planSrc, t)
 	return string(b) == string(pf.planSrc) || string(b) == string(ticked)
+}
+
+// bodyAt is the text of task id in the plan as commit sha has it, or ""
+// when that commit has no such plan or task.
+func (pf *planFile) bodyAt(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, id planparse.TaskID) string {
+	src, err := repo.History().ShowFile(ctx, sha, pf.planRel)
+	if err != nil {
+		return ""
+	}
+	p, err := planparse.Parse(pf.planAbs, src, planparse.Options{Format: pf.format})
+	if err != nil || p.Task(id) == nil {
+		return ""
+	}
+	return p.Task(id).Body
 }

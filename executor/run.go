@@ -28,7 +28,6 @@ type runner struct {
 	repo     *gitops.Repo              // nil for a dry run outside a repository
 	done     map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
 	setup                              // the plan, its configuration and gates: what the run executes
-	planRel  string                    // repo-relative, slash-separated
 	planFile                           // the plan file and the bytes planx last read or wrote there
 	judge    *Judge                    // pinned at run start: cfg and gates come from it
 	st       *State
@@ -258,7 +257,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	reaper, note := startReaper()
 	return &runner{
 		reaper: reaper, reaperNote: note,
-		o: o, repo: repo, planRel: rel, planFile: planFile{planAbs: planAbs, planSrc: plan.Source, format: plan.Format},
+		o: o, repo: repo, planFile: planFile{planAbs: planAbs, planRel: rel, planSrc: plan.Source, format: plan.Format},
 		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates},
 		judge: j, out: newProgress(o.Output),
 		fault: faultHook(os.Getenv(faultEnv)), commitPath: paths,
