@@ -19,19 +19,9 @@ import (
 // changed nor commits text it did not run. `planx resume` goes on with the
 // plan as it then stands.
 func (r *runner) checkPinned(next *planparse.Task) error {
-	cur, err := os.ReadFile(r.planAbs)
-	if err != nil {
-		return fmt.Errorf("read the plan %s: %w", r.planRel, err)
-	}
-	if bytes.Equal(cur, r.plan.Source) || bytes.Equal(cur, r.pinChecked) {
-		return nil
-	}
-	// The ticks planx wrote change no task's hash; anything else does, or
-	// changes the front matter.
-	report, changed := r.pinReport(cur)
-	if !changed {
-		r.pinChecked = cur
-		return nil
+	report, changed, err := r.edited(r.plan)
+	if err != nil || !changed {
+		return err
 	}
 	// Nothing of next has run: its attempt starts (and would be discarded)
 	// at planx's last commit.
@@ -43,15 +33,34 @@ func (r *runner) checkPinned(next *planparse.Task) error {
 	return fmt.Errorf("%w\n%s\nlook at the change, then `planx resume` runs the plan as it now stands (or `planx abort`)", err, report)
 }
 
-// pinReport says, task by task, how the plan on disk differs from the text
-// the run executes.
-func (r *runner) pinReport(cur []byte) (string, bool) {
-	p, err := planparse.Parse(r.planAbs, cur, planparse.Options{Format: r.plan.Format})
+// edited reports whether the plan on disk differs from pinned, the text the
+// run executes, other than by ticks, and how (pinReport). A text found to
+// differ only by ticks is remembered, so the file is parsed again only when
+// it changes again.
+func (pf *planFile) edited(pinned *planparse.Plan) (report string, changed bool, err error) {
+	cur, err := os.ReadFile(pf.planAbs)
+	if err != nil {
+		return "", false, fmt.Errorf("read the plan %s: %w", pf.planRel, err)
+	}
+	if bytes.Equal(cur, pinned.Source) || bytes.Equal(cur, pf.pinChecked) {
+		return "", false, nil
+	}
+	// The ticks planx wrote change no task's hash; anything else does, or
+	// changes the front matter.
+	if report, changed = pf.pinReport(pinned, cur); !changed {
+		pf.pinChecked = cur
+	}
+	return report, changed, nil
+}
+
+// pinReport says, task by task, how the plan text cur differs from pinned.
+func (pf *planFile) pinReport(pinned *planparse.Plan, cur []byte) (string, bool) {
+	p, err := planparse.Parse(pf.planAbs, cur, planparse.Options{Format: pf.format})
 	if err != nil {
 		return "  the plan no longer parses: " + err.Error(), true
 	}
 	var b strings.Builder
-	for _, t := range r.plan.Order() {
+	for _, t := range pinned.Order() {
 		switch n := p.Task(t.ID); {
 		case n == nil:
 			fmt.Fprintf(&b, "  %s removed\n", t.ID)
@@ -60,11 +69,11 @@ func (r *runner) pinReport(cur []byte) (string, bool) {
 		}
 	}
 	for _, n := range p.Order() {
-		if r.plan.Task(n.ID) == nil {
+		if pinned.Task(n.ID) == nil {
 			fmt.Fprintf(&b, "  %s added (plan line %d)\n", n.ID, n.Line)
 		}
 	}
-	if !reflect.DeepEqual(p.Gates, r.plan.Gates) || p.Executor != r.plan.Executor {
+	if !reflect.DeepEqual(p.Gates, pinned.Gates) || p.Executor != pinned.Executor {
 		b.WriteString("  the front matter changed (gates or executor)\n")
 	}
 	return strings.TrimRight(b.String(), "\n"), b.Len() > 0

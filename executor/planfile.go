@@ -20,6 +20,9 @@ type planFile struct {
 	planRel string // repo-relative, slash-separated
 	planSrc []byte // the plan's bytes as planx last saw or wrote them
 	format  planparse.Format
+	// pinChecked is the plan's last text edited found to hold the run's
+	// tasks unchanged (ticks aside).
+	pinChecked []byte
 }
 
 // writePlan replaces the plan file's bytes, keeping its mode.

@@ -40,10 +40,7 @@ type runner struct {
 	head      gitops.Head
 	expect    gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	commitPath
-	// pinChecked is the plan's last text checkPinned found to hold the
-	// run's tasks unchanged (ticks aside).
-	pinChecked []byte
-	ignored    []string // ignored entries that existed when the run (or resume) started
+	ignored []string // ignored entries that existed when the run (or resume) started
 	// survey is the preflight's one git status of the work tree (survey.go);
 	// nil on resume, and dropped once a question to the person let time
 	// pass in which the tree could change.
