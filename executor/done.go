@@ -22,35 +22,36 @@ type selection struct {
 	drift    []Drift           // done tasks whose text changed since their commit
 }
 
-// loadDone reads from git which tasks of this plan are done: a task commit
+// doneTasks reads from git which tasks of this plan are done: a task commit
 // (Refs: this plan, Planx-Task: the ID) whose recorded task hash matches
 // the task's text as it stands. A commit under another ID with the task's
 // hash counts too, so renumbering tasks (inserting one above) is not drift.
-// It fills r.done and returns, per task, the newest commit whose hash no
-// longer matches.
-func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Commit, error) {
-	r.done = map[planparse.TaskID]bool{}
-	if r.repo == nil {
-		return nil, nil
+// It returns the done tasks (a map even when none is) and, per task, the newest commit
+// whose hash no longer matches. repo is nil for a dry run outside a
+// repository.
+func (pf *planFile) doneTasks(ctx context.Context, repo *gitops.Repo, plan *planparse.Plan) (done map[planparse.TaskID]bool, stale map[planparse.TaskID]gitops.Commit, err error) {
+	done = map[planparse.TaskID]bool{}
+	if repo == nil {
+		return done, nil, nil
 	}
-	head, err := r.repo.HeadNow()
+	head, err := repo.HeadNow()
 	if err != nil || head.SHA == "" {
-		return nil, nil // an unborn branch has no history to ask
+		return done, nil, nil // an unborn branch has no history to ask
 	}
-	commits, err := r.repo.History().Mentioning(ctx, head.SHA, record.TrailerRefs+": "+r.planRel)
+	commits, err := repo.History().Mentioning(ctx, head.SHA, record.TrailerRefs+": "+pf.planRel)
 	if err != nil {
-		return nil, fmt.Errorf("read the plan's task commits: %w", err)
+		return nil, nil, fmt.Errorf("read the plan's task commits: %w", err)
 	}
-	hash := make(map[planparse.TaskID]string, len(r.plan.Tasks)) // each task's text as it stands
+	hash := make(map[planparse.TaskID]string, len(plan.Tasks)) // each task's text as it stands
 	current := map[string]bool{}
-	for _, t := range r.plan.Tasks {
+	for _, t := range plan.Tasks {
 		hash[t.ID] = "sha256:" + t.Hash()
 		current[hash[t.ID]] = true
 	}
 	newest := map[planparse.TaskID]gitops.Commit{}
 	moved := map[string]bool{} // task hashes committed under an ID that now names other text
 	for _, c := range commits {
-		if trailer(c, record.TrailerRefs) != r.planRel {
+		if trailer(c, record.TrailerRefs) != pf.planRel {
 			continue
 		}
 		id := planparse.TaskID(trailer(c, record.TrailerTask))
@@ -64,17 +65,17 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 			moved[h] = true
 		}
 	}
-	stale := map[planparse.TaskID]gitops.Commit{}
-	for _, t := range r.plan.Tasks {
+	stale = map[planparse.TaskID]gitops.Commit{}
+	for _, t := range plan.Tasks {
 		h := hash[t.ID]
 		c, ok := newest[t.ID]
 		committed := trailer(c, record.TrailerTaskHash)
 		switch {
 		case ok && committed == h:
-			r.done[t.ID] = true
+			done[t.ID] = true
 		case moved[h]:
 			// Committed under another ID: a task inserted above renumbered it.
-			r.done[t.ID] = true
+			done[t.ID] = true
 		case ok && current[committed]:
 			// The text committed under this ID is another task's now: this
 			// one is new (inserted above, renumbering the rest).
@@ -82,7 +83,7 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 			stale[t.ID] = c
 		}
 	}
-	return stale, nil
+	return done, stale, nil
 }
 
 // selectTasks decides which tasks the run executes: leaf tasks (a group's
@@ -90,10 +91,11 @@ func (r *runner) loadDone(ctx context.Context) (map[planparse.TaskID]gitops.Comm
 // with --optional. --all runs every leaf again; --accept-drift runs a done
 // task whose text changed instead of stopping on it.
 func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
-	stale, err := r.loadDone(ctx)
+	done, stale, err := r.doneTasks(ctx, r.repo, r.plan)
 	if err != nil {
 		return nil, err
 	}
+	r.done = done
 	s := &selection{}
 	for _, t := range r.plan.Order() {
 		if len(t.Children) > 0 {
