@@ -71,8 +71,8 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 			return rep, err
 		}
 	}
-	rep.Tasks = r.taskStatuses(h, rep.Status)
-	r.waveStatuses(ctx, rep.Tasks, rep.Status)
+	rep.Tasks = st.taskStatuses(r.plan, h, rep.Status)
+	st.waveStatuses(ctx, repo, rep.Tasks, rep.Status)
 	if rep.Drift, err = r.drift(ctx, h); err != nil {
 		return rep, err
 	}
@@ -95,10 +95,12 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	return rep, nil
 }
 
-func (r *runner) taskStatuses(h *history, runStatus record.RunStatus) []TaskStatus {
-	want, skipped := idSet(r.st.ToRun), idSet(r.st.Skipped)
+// taskStatuses is each task of plan as the run st sees it: done (h, its
+// commits), rewritten, skipped, where it stopped, or pending.
+func (st *State) taskStatuses(plan *planparse.Plan, h *history, runStatus record.RunStatus) []TaskStatus {
+	want, skipped := idSet(st.ToRun), idSet(st.Skipped)
 	var out []TaskStatus
-	for _, t := range r.plan.Order() {
+	for _, t := range plan.Order() {
 		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: record.TaskPending}
 		switch c, ok := h.commits[t.ID]; {
 		case ok:
@@ -108,8 +110,8 @@ func (r *runner) taskStatuses(h *history, runStatus record.RunStatus) []TaskStat
 			ts.Status, ts.Commit, ts.Reason = record.TaskRewritten, string(w.Found), w.String(t.ID)
 		case skipped[t.ID] || h.skipped[t.ID]:
 			ts.Status = record.TaskSkipped
-		case t.ID == r.st.Current:
-			ts.Status, ts.Reason = record.TaskStatus(runStatus), r.st.Reason
+		case t.ID == st.Current:
+			ts.Status, ts.Reason = record.TaskStatus(runStatus), st.Reason
 		case !want[t.ID]:
 			ts.Status = record.TaskNotInRun
 			if t.Status == planparse.StatusDone {
@@ -125,18 +127,18 @@ func (r *runner) taskStatuses(h *history, runStatus record.RunStatus) []TaskStat
 // whose work is done in its work tree is awaiting integration, not pending
 // (nor the run's stop, which st.Current, the wave's first task, carries);
 // the wave's other tasks stopped with the run.
-func (r *runner) waveStatuses(ctx context.Context, ts []TaskStatus, runStatus record.RunStatus) {
+func (st *State) waveStatuses(ctx context.Context, repo *gitops.Repo, ts []TaskStatus, runStatus record.RunStatus) {
 	for i := range ts {
 		t := &ts[i]
-		if !slices.Contains(r.st.Wave, t.ID) || t.Status == record.TaskDone || t.Status == record.TaskRewritten {
+		if !slices.Contains(st.Wave, t.ID) || t.Status == record.TaskDone || t.Status == record.TaskRewritten {
 			continue
 		}
-		t.Status, t.Reason = record.TaskStatus(runStatus), r.st.Reason
-		if !slices.Contains(r.st.WaveDone, t.ID) {
+		t.Status, t.Reason = record.TaskStatus(runStatus), st.Reason
+		if !slices.Contains(st.WaveDone, t.ID) {
 			continue
 		}
-		ref := workRef(r.st.RunID, t.ID)
-		sha, err := r.repo.Refs().Resolve(ctx, ref)
+		ref := workRef(st.RunID, t.ID)
+		sha, err := repo.Refs().Resolve(ctx, ref)
 		if err != nil || sha == "" {
 			continue // its work was not kept after all: resume runs it again
 		}
