@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -19,25 +20,25 @@ import (
 // inside the work tree, outside .git, reached through no symlink (a link
 // could lead out of the repository) and not ignored (the log would never be
 // committed, silently). Anything else is an invalid setting (exit 4).
-func (r *runner) logPath(ctx context.Context, dir, name, runID string) (string, error) {
+func logPath(ctx context.Context, repo *gitops.Repo, dir, name, runID string) (string, error) {
 	bad := func(why string) error {
 		return fmt.Errorf("%w: log_dir %q %s; set log_dir in .planx.yaml (or --log-dir) to a directory of the work tree, e.g. memory-bank/execute",
 			planparse.ErrInvalid, dir, why)
 	}
 	abs := dir
 	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(r.repo.Root, filepath.FromSlash(dir))
+		abs = filepath.Join(repo.Root, filepath.FromSlash(dir))
 	}
-	rel, err := filepath.Rel(r.repo.Root, filepath.Clean(abs))
+	rel, err := filepath.Rel(repo.Root, filepath.Clean(abs))
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", bad("is not inside the work tree " + r.repo.Root)
+		return "", bad("is not inside the work tree " + repo.Root)
 	}
 	rel = filepath.ToSlash(rel)
 	if first, _, _ := strings.Cut(rel, "/"); first == ".git" {
 		return "", bad("is inside .git, which is never committed")
 	}
 	// Each existing component must be a real directory.
-	cur := r.repo.Root
+	cur := repo.Root
 	for _, part := range strings.Split(rel, "/") {
 		cur = filepath.Join(cur, part)
 		fi, err := os.Lstat(cur)
@@ -55,11 +56,11 @@ func (r *runner) logPath(ctx context.Context, dir, name, runID string) (string, 
 		}
 	}
 	p := path.Join(rel, name)
-	if _, err := os.Lstat(filepath.Join(r.repo.Root, filepath.FromSlash(p))); err == nil {
+	if _, err := os.Lstat(filepath.Join(repo.Root, filepath.FromSlash(p))); err == nil {
 		// Two runs of one topic in the same second: each keeps its own log.
 		p = strings.TrimSuffix(p, ".md") + "-" + runID[len(runID)-6:] + ".md"
 	}
-	ignored, err := r.repo.Index().Ignored(ctx, p)
+	ignored, err := repo.Index().Ignored(ctx, p)
 	if err != nil {
 		return "", err
 	}

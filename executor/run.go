@@ -141,12 +141,12 @@ func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tas
 	started := o.now()
 	runID := newRunID(started)
 	logDir := firstNonEmpty(o.LogDir, r.cfg.LogDir, "memory-bank/execute")
-	logPath, err := r.logPath(ctx, logDir, execlog.FileName(started, r.plan.Topic), runID)
+	logRel, err := logPath(ctx, r.repo, logDir, execlog.FileName(started, r.plan.Topic), runID)
 	if err != nil {
 		return "", err
 	}
 	r.log = &execlog.Log{
-		Path:     logPath,
+		Path:     logRel,
 		Title:    r.plan.Title,
 		Topic:    r.plan.Topic,
 		PlanPath: r.planRel,
