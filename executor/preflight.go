@@ -45,7 +45,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		}
 		work = "clean (--require-clean)"
 	} else {
-		c, err := r.checkSecrets(sv.Changes)
+		c, err := checkSecrets(r.repo.Root, r.o.AllowUntrackedSecrets, sv.Changes)
 		if err != nil {
 			return head, err
 		}

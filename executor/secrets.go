@@ -13,10 +13,11 @@ import (
 // checkSecrets refuses a run whose rollback commit would snapshot untracked
 // files that look like credentials (.env.local, a key, a token in a note):
 // a commit is kept by every clone and sent by every push, and the CI
-// recipes push. It runs before anything in the repository changes.
-func (r *runner) checkSecrets(changes []gitops.Change) (execlog.Check, error) {
+// recipes push. It runs before anything in the repository changes, on the
+// changes of the work tree at root; allow is --allow-untracked-secrets.
+func checkSecrets(root string, allow bool, changes []gitops.Change) (execlog.Check, error) {
 	name := "no likely secrets among untracked files"
-	if r.o.AllowUntrackedSecrets {
+	if allow {
 		return execlog.Check{Name: name, OK: true, Detail: "not checked (--allow-untracked-secrets)"}, nil
 	}
 	var untracked []string
@@ -25,7 +26,7 @@ func (r *runner) checkSecrets(changes []gitops.Change) (execlog.Check, error) {
 			untracked = append(untracked, c.Path)
 		}
 	}
-	found, err := secretscan.Scan(r.repo.Root, untracked)
+	found, err := secretscan.Scan(root, untracked)
 	if err != nil {
 		return execlog.Check{}, fmt.Errorf("look for secrets among untracked files: %w", err)
 	}
