@@ -12,18 +12,6 @@ import (
 	"github.com/planx-dev/planx/record"
 )
 
-// parallelSafe says whether a task may share a wave: marked parallel in
-// the plan and run by its shell steps. Agent and manual tasks run alone in
-// the user's work tree, as with --jobs 1.
-func (r *runner) parallelSafe(t *planparse.Task) bool {
-	return t.Parallel && r.executorFor(t) == "shell"
-}
-
-// waves groups the tasks to run for --jobs > 1.
-func (r *runner) waves(tasks []*planparse.Task) [][]*planparse.Task {
-	return planparse.Waves(tasks, r.parallelSafe)
-}
-
 // loopWaves is loop for --jobs > 1: a wave of one task takes loop's path in
 // the user's work tree; a wider wave runs its tasks at once, each in its own
 // linked work tree, and integrates them in plan order (runWave).

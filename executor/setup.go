@@ -75,3 +75,15 @@ func (s *setup) task(id planparse.TaskID) *planparse.Task {
 	}
 	return s.byID[id]
 }
+
+// parallelSafe says whether a task may share a wave: marked parallel in
+// the plan and run by its shell steps. Agent and manual tasks run alone in
+// the user's work tree, as with --jobs 1.
+func (s *setup) parallelSafe(t *planparse.Task) bool {
+	return t.Parallel && s.executorFor(t) == "shell"
+}
+
+// waves groups the tasks to run for --jobs > 1.
+func (s *setup) waves(tasks []*planparse.Task) [][]*planparse.Task {
+	return planparse.Waves(tasks, s.parallelSafe)
+}
