@@ -170,7 +170,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		case integrated[it]:
 		case it.fail != nil:
 			it.lt.Status, it.lt.Commit = record.TaskFailed, ""
-			it.fail.what += "; its work is kept in the work tree " + r.relDir(it.dir)
+			it.fail.what += "; its work is kept in the work tree " + relDir(r.repo, it.dir)
 			if first == nil {
 				first = it
 				continue // r.stop records it
@@ -215,10 +215,10 @@ func (wv *wave) dropWorktrees(drop func(*isolated) bool) {
 	}
 }
 
-// relDir names a directory under the repository relative to its root when
-// it can (.git/planx/worktrees/...).
-func (r *runner) relDir(dir string) string {
-	if rel, err := r.repo.Rel(dir); err == nil && !strings.HasPrefix(rel, "..") {
+// relDir names a directory under repo relative to its root when it can
+// (.git/planx/worktrees/...).
+func relDir(repo *gitops.Repo, dir string) string {
+	if rel, err := repo.Rel(dir); err == nil && !strings.HasPrefix(rel, "..") {
 		return rel
 	}
 	return dir
@@ -244,7 +244,7 @@ func (r *runner) keptWorktree(t *planparse.Task) string {
 	if _, err := os.Stat(dir); err != nil {
 		return ""
 	}
-	return r.relDir(dir)
+	return relDir(r.repo, dir)
 }
 
 // restoreLog puts the execution log in the work tree back to what commit
