@@ -9,14 +9,19 @@
 // behind), settled.go (nothing changes after verify; fixer gates) and
 // cleangates.go (gates on the staged tree alone).
 //
-// The runner holds the run (plan, state, log, the tasks git has as done)
-// and orchestrates it: selection, preflight, the task loop, the commit,
-// stop and recovery. What has state of its own is a type of its own: a
-// task's turn on the serial path (turn.go: execute, verify, gate, and what
+// The runner holds the run (state, log, the tasks git has as done, where
+// HEAD must be) and orchestrates it: selection, preflight, the task loop,
+// the commit, stop and recovery. What has state of its own is a type of its
+// own: what the run executes (setup.go: the plan, configuration, gates and
+// flags, fixed at start, with how each task executes, the waves, the risk
+// assessment in assess.go and the dry run in dryrun.go), the plan file
+// (planfile.go: its bytes as planx last wrote them and every write of it;
+// which tasks git has as done, done.go; whether a person edited it, pin.go),
+// a task's turn on the serial path (turn.go: execute, verify, gate, and what
 // the task's commit carries), a parallel wave (parallel.go: its tasks run in
-// their own work trees, then integrated), the gate and commit records
-// (gaterecord.go) and the mark that guards them from executors
-// (recordsguard.go), the snapshots of stopped attempts (snapshot.go), the
-// pid files of orphaned children (orphans.go) and the saved watch of an
-// agent attempt (watchsave.go).
+// their own work trees, then integrated), taking an aborted run back out
+// (abort.go: rewind), the gate and commit records (gaterecord.go) and the
+// mark that guards them from executors (recordsguard.go), the snapshots of
+// stopped attempts (snapshot.go), the pid files of orphaned children
+// (orphans.go) and the saved watch of an agent attempt (watchsave.go).
 package executor
