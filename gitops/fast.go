@@ -127,6 +127,12 @@ func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref 
 	if err != nil {
 		return "", err
 	}
+	return r.commitIndexTree(ctx, tree, message, parent, ref, create...)
+}
+
+// commitIndexTree commits tree, which the index holds, and notes that the
+// index is clean at the new commit.
+func (r *Repo) commitIndexTree(ctx context.Context, tree SHA, message string, parent SHA, ref string, create ...string) (SHA, error) {
 	sha, err := r.commitTree(ctx, tree, message, parent, ref, create...)
 	if err != nil {
 		return sha, err
@@ -302,10 +308,5 @@ func (r *Repo) CommitUnchanged(ctx context.Context, message string, parent SHA, 
 	if err != nil {
 		return "", err
 	}
-	sha, err := r.commitTree(ctx, tree, message, parent, ref, create...)
-	if err != nil {
-		return sha, err
-	}
-	r.Index().noteCommitted(sha)
-	return sha, nil
+	return r.commitIndexTree(ctx, tree, message, parent, ref, create...)
 }
