@@ -65,14 +65,20 @@ func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (st
 // emptyWorktree makes a linked work tree at dir at rev without checking it
 // out, replacing one a crashed or failed earlier attempt left there.
 func emptyWorktree(ctx context.Context, repo *gitops.Repo, dir string, rev gitops.SHA) error {
+	if err := clearWorktreeDir(ctx, repo, dir); err != nil {
+		return err
+	}
+	return repo.Worktrees().AddEmpty(ctx, dir, rev)
+}
+
+// clearWorktreeDir removes a work tree an earlier attempt left at dir and
+// makes dir's parent, so that git worktree add can create dir.
+func clearWorktreeDir(ctx context.Context, repo *gitops.Repo, dir string) error {
 	if _, err := os.Stat(dir); err == nil {
 		_ = repo.Worktrees().Remove(ctx, dir)
 		_ = os.RemoveAll(dir)
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return err
-	}
-	return repo.Worktrees().AddEmpty(ctx, dir, rev)
+	return os.MkdirAll(filepath.Dir(dir), 0o755)
 }
 
 // put gives a slot back for another task.
@@ -95,11 +101,7 @@ func (s *slots) keep(ctx context.Context, repo *gitops.Repo, slot, dir string) e
 // freshWorktree makes a linked work tree at dir from base, replacing one a
 // crashed or failed earlier attempt left there.
 func freshWorktree(ctx context.Context, repo *gitops.Repo, dir string, base gitops.SHA) error {
-	if _, err := os.Stat(dir); err == nil {
-		_ = repo.Worktrees().Remove(ctx, dir)
-		_ = os.RemoveAll(dir)
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	if err := clearWorktreeDir(ctx, repo, dir); err != nil {
 		return err
 	}
 	return repo.Worktrees().Add(ctx, dir, base)

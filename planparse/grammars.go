@@ -33,12 +33,7 @@ func (b *builder) labelledLists() {
 		if blk.kind != bItem || !b.underTasksLabel(i) {
 			continue
 		}
-		t := b.newTask("", "", blk.line, blk.start, d.subtreeEnd(i))
-		b.placeTask(t, i)
-		if blk.cb >= 0 {
-			t.setCheckbox(blk.cb, blk.mark, blk.star)
-		}
-		t.Title = bulletTitle(blk.text)
+		b.bulletTask(i)
 	}
 }
 
@@ -104,12 +99,7 @@ func (b *builder) stageBullets() {
 		if h < 0 || !stageHeadRe.MatchString(label(d.blocks[h].text)) || b.nearestHeading(i) != h {
 			continue
 		}
-		t := b.newTask("", "", blk.line, blk.start, d.subtreeEnd(i))
-		b.placeTask(t, i)
-		if blk.cb >= 0 {
-			t.setCheckbox(blk.cb, blk.mark, blk.star)
-		}
-		t.Title = bulletTitle(blk.text)
+		b.bulletTask(i)
 	}
 }
 
@@ -298,4 +288,16 @@ func (b *builder) hasTodos() bool {
 	first, ok := todos[0].(map[string]any)
 	_, hasContent := first["content"]
 	return ok && hasContent
+}
+
+// bulletTask makes a task of list item i: its text is the title, its
+// subtree the body, its checkbox (if any) the task's.
+func (b *builder) bulletTask(i int) {
+	blk := &b.d.blocks[i]
+	t := b.newTask("", "", blk.line, blk.start, b.d.subtreeEnd(i))
+	b.placeTask(t, i)
+	if blk.cb >= 0 {
+		t.setCheckbox(blk.cb, blk.mark, blk.star)
+	}
+	t.Title = bulletTitle(blk.text)
 }
