@@ -102,9 +102,9 @@ func byContent(file string, rules []rule) (why string, ok bool, err error) {
 		return "", true, err
 	}
 	lower := bytes.ToLower(b)
-	for _, r := range rules {
-		if r.matches(b, lower) {
-			return r.id, true, nil
+	for i := range rules {
+		if rules[i].matches(b, lower) {
+			return rules[i].id, true, nil
 		}
 	}
 	return "", true, nil

@@ -3,6 +3,7 @@ package secretscan
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -79,6 +80,19 @@ func TestScan(t *testing.T) {
 	for p, g := range got {
 		if _, ok := want[p]; !ok {
 			t.Errorf("%s flagged (%s), want not flagged", p, g)
+		}
+	}
+}
+
+// The rules compile lazily, on a keyword hit: every one must compile, or a
+// secret would surface as a panic in the middle of a run.
+func TestRulesCompile(t *testing.T) {
+	for _, r := range contentRules() {
+		if _, err := regexp.Compile(r.src); err != nil {
+			t.Errorf("%s: %v", r.id, err)
+		}
+		if len(r.keywords) == 0 {
+			t.Errorf("%s: no keywords: its regexp would never run", r.id)
 		}
 	}
 }
