@@ -93,7 +93,7 @@ func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (gro
 	}
 	reopen = r.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
 	r.fault.at("after-tick")
-	if err := r.log.WriteFile(r.repo.Root); err != nil {
+	if err := r.log.Write(r.repo.Root, r.repo.Config().Durable()); err != nil {
 		return nil, nil, fmt.Errorf("write execution log: %w", err)
 	}
 	r.fault.at("after-log")

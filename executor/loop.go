@@ -168,7 +168,7 @@ func (r *runner) logTask(t *planparse.Task) *execlog.Task {
 
 // save writes the execution log into the work tree and the run state under .git/planx.
 func (r *runner) save() error {
-	if err := r.log.WriteFile(r.repo.Root); err != nil {
+	if err := r.log.Write(r.repo.Root, r.repo.Config().Durable()); err != nil {
 		return fmt.Errorf("write execution log: %w", err)
 	}
 	return r.st.save(r.repo)

@@ -140,7 +140,7 @@ func (st *State) save(repo *gitops.Repo) error {
 	if err != nil {
 		return fmt.Errorf("save run state: %w", err)
 	}
-	return fsutil.WriteAtomic(statePath(repo), data, 0o644)
+	return fsutil.Replace(statePath(repo), data, 0o644, repo.Config().Durable())
 }
 
 func clearState(repo *gitops.Repo) error {

@@ -18,11 +18,12 @@ type Config struct {
 	root      string
 	gitDir    string
 	commonDir string
+	settings  **Settings // the Repo's, once read
 }
 
 // Config returns the repository's configuration.
 func (r *Repo) Config() Config {
-	return Config{g: &r.runner, hooks: &r.hooks, root: r.Root, gitDir: r.GitDir, commonDir: r.CommonDir}
+	return Config{g: &r.runner, hooks: &r.hooks, root: r.Root, gitDir: r.GitDir, commonDir: r.CommonDir, settings: &r.settings}
 }
 
 // Pin makes every later git command of the repository run with `-c key=value`,
@@ -56,6 +57,7 @@ func (c Config) HooksDir(ctx context.Context) (string, error) {
 // Set sets a key in the repository's own config file.
 func (c Config) Set(ctx context.Context, key, value string) error {
 	_, err := c.g.run(ctx, nil, false, "config", "--local", key, value)
+	*c.settings = nil // read again on next use
 	return err
 }
 
@@ -76,9 +78,9 @@ func (c Config) CommitterIdent(ctx context.Context) (string, error) {
 // run changes anything rather than at its rollback commit. It signs one
 // commit of the empty tree that nothing references.
 func (c Config) CheckSigning(ctx context.Context) error {
-	out, err := c.g.run(ctx, nil, true, "config", "--bool", "--get", "commit.gpgsign")
-	if err != nil || strings.TrimSpace(string(out)) != "true" {
-		return nil // unset (exit 1) or false: nothing is signed
+	s, err := c.Settings(ctx)
+	if err != nil || !s.Sign {
+		return err // unset or false: nothing is signed
 	}
 	tree, err := c.g.emptyTree(ctx)
 	if err != nil {
@@ -97,20 +99,11 @@ func (c Config) CheckSigning(ctx context.Context) error {
 }
 
 // Identity reads user.name and user.email as git config --get would (the
-// last value of each wins), with one git process for both; "" for unset.
+// last value of each wins), from Settings; "" for unset.
 func (c Config) Identity(ctx context.Context) (name, email string) {
-	out, err := c.g.run(ctx, nil, true, "config", "-z", "--get-regexp", `^user\.(name|email)$`)
+	s, err := c.Settings(ctx)
 	if err != nil {
-		return "", "" // exit 1: neither is set
+		return "", ""
 	}
-	for _, rec := range strings.Split(string(out), "\x00") {
-		key, value, _ := strings.Cut(rec, "\n")
-		switch key {
-		case "user.name":
-			name = value
-		case "user.email":
-			email = value
-		}
-	}
-	return name, email
+	return s.Name, s.Email
 }

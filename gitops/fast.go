@@ -247,12 +247,9 @@ func (c CommitRules) Running(noVerify bool) []string {
 // directory git uses, and whether commits are to be signed.
 func (r *Repo) CommitRules(ctx context.Context) (CommitRules, error) {
 	c := CommitRules{Hooks: r.commitHooks()}
-	sign, err := r.run(ctx, nil, true, "config", "--type=bool", "--default=false", "commit.gpgSign")
-	if err != nil {
-		return c, err
-	}
-	c.Sign = strings.TrimSpace(string(sign)) == "true"
-	return c, nil
+	s, err := r.Config().Settings(ctx)
+	c.Sign = s.Sign
+	return c, err
 }
 
 func (r *Repo) commitHooks() []string {

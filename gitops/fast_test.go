@@ -130,7 +130,10 @@ func TestCommitRules(t *testing.T) {
 	gittest.Setenv(t)
 	ctx := context.Background()
 	dir := gittest.Init(t)
-	r, _ := Open(ctx, dir)
+	r, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	porcelain := func(noVerify bool) (bool, string) {
 		t.Helper()
 		c, err := r.CommitRules(ctx)
@@ -163,6 +166,12 @@ func TestCommitRules(t *testing.T) {
 		}
 	}
 	gittest.Git(t, dir, "config", "commit.gpgSign", "true")
+	if need, why := porcelain(true); need {
+		t.Fatalf("settings are read once per Repo, at a run's start: %v %q", need, why)
+	}
+	if r, err = Open(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
 	if need, why := porcelain(true); !need || why != "commit.gpgSign" {
 		t.Fatalf("signing: %v %q", need, why)
 	}

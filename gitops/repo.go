@@ -37,6 +37,7 @@ type Repo struct {
 	clean     *cleanIndex     // set while the index is known to hold a commit's tree
 	stale     []string        // paths whose index entries lag HEAD after CommitIndexWith
 	gogit     *git.Repository // opened on first in-process read
+	settings  *Settings       // read by Config().Settings, once
 	runner
 }
 
