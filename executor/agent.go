@@ -28,6 +28,7 @@ const defaultAgentTimeout = 30 * time.Minute
 func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, attempt int, feedback string) error {
 	dir := runDir(r.repo, r.st.RunID)
 	reasonPath := filepath.Join(dir, fmt.Sprintf("%s-reason-%d.txt", t.ID, attempt))
+	r.reach(ctx) // the prompt names the scripts the gates run too
 	c := r.agentContext(t, attempt, feedback)
 	c.ReasonFile = reasonPath
 	prompt := agent.Prompt(t, c)
@@ -119,7 +120,7 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 		}
 	}
 	c.Protected = []string{r.planRel, gates.ConfigFile, path.Dir(r.log.Path) + "/"}
-	for _, p := range append(gateScripts(r.gates), runnerConfigFiles(r.gates)...) {
+	for _, p := range append(append(gateScripts(r.gates), runnerConfigFiles(r.gates)...), r.reached.paths()...) {
 		if fileExists(relJoin(r.repo.Root, p)) && !slices.Contains(c.Protected, p) {
 			c.Protected = append(c.Protected, p)
 		}

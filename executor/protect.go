@@ -50,6 +50,9 @@ func (r *runner) protection(p string) string {
 	if g := gateNaming(r.gates, p); g != "" {
 		return "named by gate " + g
 	}
+	if why := r.reached[p]; why != "" {
+		return why
+	}
 	if g := gateReading(r.gates, p); g != "" {
 		return "read by gate " + g + "'s test runner"
 	}
@@ -76,6 +79,7 @@ func alwaysAsk(why string) bool {
 // checkbox.
 func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string, files []string) error {
 	type hit struct{ p, why string }
+	r.reach(ctx)
 	var cands []hit
 	for _, p := range files {
 		if why := r.protection(p); why != "" {

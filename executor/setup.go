@@ -18,6 +18,9 @@ type setup struct {
 	gateFlags []string // --gate, as given
 
 	byID map[planparse.TaskID]*planparse.Task // the plan's tasks, indexed on first use
+	// reached: the files the gates run beyond those they name, read on
+	// first use (gatereach.go).
+	reached gateReach
 }
 
 // executorFor picks how a task is executed: its own Executor field, else

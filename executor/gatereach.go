@@ -1,0 +1,303 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+)
+
+// What a gate runs is more than the files its command names: test.sh
+// sources lib.sh, `make test` runs scripts/test.sh, package.json's test
+// script runs check.sh. An agent that rewrites lib.sh to `exit 0` weakens
+// the judge as surely as one that empties test.sh, so the shell scripts a
+// gate reaches that way are protected too. They are read as the run's base
+// commit holds them, never from the work tree an executor may have changed.
+// A program in another language that a gate script runs (python x.py) is
+// not followed: it may as well be the code under test.
+
+// reachDepth bounds how many scripts deep the search goes.
+const reachDepth = 6
+
+// gateReach maps each repository file a gate runs beyond the files its
+// command names (gateScripts) to why it is protected.
+type gateReach map[string]string
+
+// reach returns the run's gateReach, read once (a git cat-file per script
+// followed; none when no gate names a script, a makefile or npm).
+func (r *runner) reach(ctx context.Context) gateReach {
+	if r.reached != nil {
+		return r.reached
+	}
+	r.reached = gateReach{}
+	base := r.st.Base
+	if base == "" {
+		base = r.expect
+	}
+	if base == "" || r.repo == nil {
+		return r.reached
+	}
+	rd := reader{ctx: ctx, hist: r.repo.History(), base: base, seen: map[string]bool{}, cache: map[string][]byte{}}
+	for _, g := range r.gates {
+		seeds := gateScripts([]gates.Gate{g})
+		for _, w := range commandWords(g.Command) {
+			switch path.Base(w) {
+			case "npm", "yarn", "pnpm", "bun":
+				// pseudo-paths: follow reads package.json's test scripts
+				seeds = append(seeds, "package.json#pretest", "package.json#test", "package.json#posttest")
+			}
+		}
+		for _, s := range seeds {
+			rd.follow(s, "", 0, func(p, via string) {
+				if _, ok := r.reached[p]; !ok {
+					r.reached[p] = "run by gate " + g.Name + " through " + via
+				}
+			})
+		}
+	}
+	return r.reached
+}
+
+// paths lists the files, sorted.
+func (g gateReach) paths() []string {
+	out := make([]string, 0, len(g))
+	for p := range g {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// reader reads scripts at the base commit, each once.
+type reader struct {
+	ctx  context.Context
+	hist gitops.History
+	base gitops.SHA
+	seen map[string]bool
+	// cache: each path's content at base, nil when it has none
+	cache map[string][]byte
+}
+
+func (rd *reader) read(p string) ([]byte, bool) {
+	if b, ok := rd.cache[p]; ok {
+		return b, b != nil
+	}
+	b, err := rd.hist.ShowFile(rd.ctx, rd.base, p)
+	if err != nil {
+		b = nil
+	} else if b == nil {
+		b = []byte{}
+	}
+	rd.cache[p] = b
+	return b, b != nil
+}
+
+// follow visits p, a file some judge file runs (via names that file; ""
+// for the gate's own command), reporting the files it reaches.
+func (rd *reader) follow(p, via string, depth int, found func(p, via string)) {
+	rd.visit(p, via, run{}, depth, found)
+}
+
+// visit is follow for p run as how says: a file read by source or "." is
+// shell whatever its name.
+func (rd *reader) visit(p, via string, how run, depth int, found func(p, via string)) {
+	if depth > reachDepth || rd.seen[p] {
+		return
+	}
+	rd.seen[p] = true
+	file, script, _ := strings.Cut(p, "#")
+	data, ok := rd.read(file)
+	if !ok {
+		// Not in the base commit: a script that sources or runs it (an
+		// optional local.sh) would run it once a task creates it.
+		if via != "" && (how.sourced || how.shell || isShellName(strings.TrimPrefix(path.Ext(file), "."))) {
+			found(file, via)
+		}
+		return
+	}
+	if via != "" {
+		found(file, via)
+	}
+	var lines []string
+	switch {
+	case script != "":
+		var pkg struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		if json.Unmarshal(data, &pkg) != nil || pkg.Scripts[script] == "" {
+			return
+		}
+		lines = []string{pkg.Scripts[script]}
+		p = file + `'s "` + script + `" script`
+	case isMakefile(file):
+		for _, l := range strings.Split(string(data), "\n") {
+			if m := makeIncludeRE.FindStringSubmatch(l); m != nil {
+				for _, inc := range strings.Fields(m[1]) {
+					rd.visit(inc, file, run{sourced: true}, depth+1, found)
+				}
+			} else if strings.HasPrefix(l, "\t") {
+				lines = append(lines, strings.ReplaceAll(strings.ReplaceAll(l, "$(MAKE)", "make"), "${MAKE}", "make"))
+			}
+		}
+	case how.sourced || isShellScript(file, data):
+		lines = strings.Split(string(data), "\n")
+	default:
+		return
+	}
+	dir := path.Dir(file)
+	vars := map[string]bool{}
+	for _, l := range lines {
+		for _, next := range shellRuns(l, vars) {
+			cands := resolveRun(next.word, dir)
+			if existing := slices.DeleteFunc(slices.Clone(cands), func(c string) bool { _, ok := rd.read(c); return !ok }); len(existing) > 0 {
+				cands = existing // the name was meant relative to where it exists
+			} else if len(cands) > 1 {
+				cands = cands[:1] // gates run at the top: a shell would look there
+			}
+			for _, cand := range cands {
+				rd.visit(cand, p, next, depth+1, found)
+			}
+		}
+	}
+}
+
+var makeIncludeRE = regexp.MustCompile(`^\s*-?s?include\s+(.+)$`)
+
+func isMakefile(p string) bool {
+	b := path.Base(p)
+	return b == "Makefile" || b == "makefile" || b == "GNUmakefile" || strings.HasSuffix(b, ".mk")
+}
+
+// isShellScript: by name, or by a #! line naming a shell.
+func isShellScript(p string, data []byte) bool {
+	switch path.Ext(p) {
+	case ".sh", ".bash", ".bats", ".zsh", ".ksh":
+		return true
+	}
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	if !bytes.HasPrefix(first, []byte("#!")) {
+		return false
+	}
+	for _, sh := range []string{"sh", "bash", "zsh", "dash", "ksh", "bats"} {
+		if bytes.HasSuffix(bytes.TrimSpace(first), []byte("/"+sh)) || bytes.HasSuffix(bytes.TrimSpace(first), []byte(" "+sh)) ||
+			bytes.Contains(first, []byte("/"+sh+" ")) || bytes.Contains(first, []byte(" "+sh+" ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// scriptDirRE matches the usual spellings of "this script's directory".
+var scriptDirRE = regexp.MustCompile(`\$\(\s*cd\s+"?` + dirnameRE + `"?\s*(?:&&\s*pwd(?:\s+-P)?)?\s*\)|` + dirnameRE + `|\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}`)
+
+// dirnameRE is $(dirname "$0") and its BASH_SOURCE spellings.
+const dirnameRE = `\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{?BASH_SOURCE(?:\[0\])?\}?)"?\s*\)`
+
+// shellSepRE splits a line into its simple commands, roughly.
+var shellSepRE = regexp.MustCompile(`&&|\|\||[;|&]|\bthen\b|\bdo\b|\belse\b`)
+
+var assignRE = regexp.MustCompile(`^\s*(?:export\s+|readonly\s+|local\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
+
+// run is a file a line of shell runs: sourced (source or "."), run by
+// a shell named on the line (sh x), or run by its path.
+type run struct {
+	word    string
+	sourced bool
+	shell   bool
+}
+
+// funcDefRE is the head of a function definition: name() { or function name {.
+var funcDefRE = regexp.MustCompile(`^(?:function\s+[A-Za-z_][\w-]*\s*(?:\(\))?|[A-Za-z_][\w-]*\s*\(\))\s*\{?`)
+
+// shellRuns returns the files one line of shell runs or sources, with
+// "@DIR@" standing for the script's directory. vars collects variables
+// assigned the script's directory on earlier lines.
+func shellRuns(line string, vars map[string]bool) []run {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return nil
+	}
+	line = scriptDirRE.ReplaceAllString(line, "@DIR@")
+	line = funcDefRE.ReplaceAllString(line, "")
+	if m := assignRE.FindStringSubmatch(line); m != nil && strings.Contains(m[2], "@DIR@") && !strings.ContainsAny(m[2], " ;") {
+		vars[m[1]] = true
+		return nil
+	}
+	for v := range vars {
+		line = strings.ReplaceAll(strings.ReplaceAll(line, "${"+v+"}", "@DIR@"), "$"+v, "@DIR@")
+	}
+	var out []run
+	for _, cmd := range shellSepRE.Split(line, -1) {
+		words := strings.Fields(strings.NewReplacer(`"`, "", `'`, "", "(", " ", ")", " ").Replace(cmd))
+		for len(words) > 0 && (assignRE.MatchString(words[0]) || isPrefixWord(words[0])) {
+			words = words[1:]
+		}
+		if len(words) == 0 {
+			continue
+		}
+		switch w := words[0]; {
+		case w == "source" || w == "." || isShellName(w):
+			for _, a := range words[1:] {
+				if !strings.HasPrefix(a, "-") {
+					out = append(out, run{word: a, sourced: !isShellName(w), shell: isShellName(w)})
+					break
+				}
+			}
+		case w == "make":
+			out = append(out, run{word: "Makefile"})
+		case strings.Contains(w, "/") && !strings.Contains(w, "$"):
+			out = append(out, run{word: w})
+		}
+	}
+	return out
+}
+
+func isPrefixWord(w string) bool {
+	switch w {
+	case "exec", "command", "time", "env", "if", "while", "until", "!", "nohup", "{":
+		return true
+	}
+	return false
+}
+
+func isShellName(w string) bool {
+	switch path.Base(w) {
+	case "sh", "bash", "zsh", "dash", "ksh", "bats":
+		return true
+	}
+	return false
+}
+
+// resolveRun turns a word a script runs into repository paths to try:
+// relative to the script's directory when it says so, else to the
+// repository's top (where gates run) and to the script's directory.
+func resolveRun(w, dir string) []string {
+	if strings.ContainsAny(w, "$*?{}`") && !strings.Contains(w, "@DIR@") {
+		return nil
+	}
+	if strings.Contains(w, "@DIR@") {
+		w = strings.ReplaceAll(w, "@DIR@", dir)
+		if strings.ContainsAny(w, "$*?{}`") {
+			return nil
+		}
+		return cleanRel(w)
+	}
+	if path.IsAbs(w) {
+		return nil
+	}
+	return append(cleanRel(w), cleanRel(path.Join(dir, w))...)
+}
+
+func cleanRel(p string) []string {
+	c := path.Clean(p)
+	if c == "." || strings.HasPrefix(c, "../") || c == ".." || path.IsAbs(c) {
+		return nil
+	}
+	return []string{c}
+}
