@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 )
@@ -142,18 +144,20 @@ func (rd *reader) visit(p, via string, how run, depth int, found func(p, via str
 					rd.visit(inc, file, run{sourced: true}, depth+1, found)
 				}
 			} else if strings.HasPrefix(l, "\t") {
+				// a recipe line: @ (silent), - (ignore errors), + prefixes
+				l = strings.TrimLeft(strings.TrimSpace(l), "@-+")
 				lines = append(lines, strings.ReplaceAll(strings.ReplaceAll(l, "$(MAKE)", "make"), "${MAKE}", "make"))
 			}
 		}
 	case how.sourced || isShellScript(file, data):
-		lines = strings.Split(string(data), "\n")
+		lines = []string{string(data)}
 	default:
 		return
 	}
 	dir := path.Dir(file)
 	vars := map[string]bool{}
-	for _, l := range lines {
-		for _, next := range shellRuns(l, vars) {
+	for _, src := range lines {
+		for _, next := range shellRuns(src, vars) {
 			cands := resolveRun(next.word, dir)
 			if existing := slices.DeleteFunc(slices.Clone(cands), func(c string) bool { _, ok := rd.read(c); return !ok }); len(existing) > 0 {
 				cands = existing // the name was meant relative to where it exists
@@ -193,74 +197,147 @@ func isShellScript(p string, data []byte) bool {
 	return false
 }
 
-// scriptDirRE matches the usual spellings of "this script's directory".
-var scriptDirRE = regexp.MustCompile(`\$\(\s*cd\s+"?` + dirnameRE + `"?\s*(?:&&\s*pwd(?:\s+-P)?)?\s*\)|` + dirnameRE + `|\$\{(?:0|BASH_SOURCE(?:\[0\])?)%/\*\}`)
-
-// dirnameRE is $(dirname "$0") and its BASH_SOURCE spellings.
-const dirnameRE = `\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{?BASH_SOURCE(?:\[0\])?\}?)"?\s*\)`
-
-// shellSepRE splits a line into its simple commands, roughly.
-var shellSepRE = regexp.MustCompile(`&&|\|\||[;|&]|\bthen\b|\bdo\b|\belse\b`)
-
-var assignRE = regexp.MustCompile(`^\s*(?:export\s+|readonly\s+|local\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$`)
-
-// run is a file a line of shell runs: sourced (source or "."), run by
-// a shell named on the line (sh x), or run by its path.
+// run is a file a script runs: sourced (source or "."), run by a shell
+// named on the line (sh x), or run by its path.
 type run struct {
 	word    string
 	sourced bool
 	shell   bool
 }
 
-// funcDefRE is the head of a function definition: name() { or function name {.
-var funcDefRE = regexp.MustCompile(`^(?:function\s+[A-Za-z_][\w-]*\s*(?:\(\))?|[A-Za-z_][\w-]*\s*\(\))\s*\{?`)
-
-// shellRuns returns the files one line of shell runs or sources, with
-// "@DIR@" standing for the script's directory. vars collects variables
-// assigned the script's directory on earlier lines.
-func shellRuns(line string, vars map[string]bool) []run {
-	line = strings.TrimSpace(line)
-	if line == "" || strings.HasPrefix(line, "#") {
+// shellRuns returns the files a piece of shell runs or sources, parsed
+// with mvdan.cc/sh, "@DIR@" standing for the script's directory
+// ($(dirname "$0"), ${BASH_SOURCE%/*}, a variable assigned one of them).
+// Text that does not parse runs nothing known.
+func shellRuns(src string, vars map[string]bool) []run {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
 		return nil
-	}
-	line = scriptDirRE.ReplaceAllString(line, "@DIR@")
-	line = funcDefRE.ReplaceAllString(line, "")
-	if m := assignRE.FindStringSubmatch(line); m != nil && strings.Contains(m[2], "@DIR@") && !strings.ContainsAny(m[2], " ;") {
-		vars[m[1]] = true
-		return nil
-	}
-	for v := range vars {
-		line = strings.ReplaceAll(strings.ReplaceAll(line, "${"+v+"}", "@DIR@"), "$"+v, "@DIR@")
 	}
 	var out []run
-	for _, cmd := range shellSepRE.Split(line, -1) {
-		words := strings.Fields(strings.NewReplacer(`"`, "", `'`, "", "(", " ", ")", " ").Replace(cmd))
-		for len(words) > 0 && (assignRE.MatchString(words[0]) || isPrefixWord(words[0])) {
-			words = words[1:]
-		}
-		if len(words) == 0 {
-			continue
-		}
-		switch w := words[0]; {
-		case w == "source" || w == "." || isShellName(w):
-			for _, a := range words[1:] {
-				if !strings.HasPrefix(a, "-") {
-					out = append(out, run{word: a, sourced: !isShellName(w), shell: isShellName(w)})
-					break
-				}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Value != nil && n.Name != nil && wordText(n.Value, vars) == "@DIR@" {
+				vars[n.Name.Value] = true
 			}
-		case w == "make":
-			out = append(out, run{word: "Makefile"})
-		case strings.Contains(w, "/") && !strings.Contains(w, "$"):
-			out = append(out, run{word: w})
+		case *syntax.CallExpr:
+			args := make([]string, len(n.Args))
+			for i, w := range n.Args {
+				args[i] = wordText(w, vars)
+			}
+			for len(args) > 0 && isPrefixWord(args[0]) {
+				args = args[1:]
+			}
+			if len(args) == 0 {
+				return true
+			}
+			switch w := args[0]; {
+			case w == "source" || w == "." || isShellName(w):
+				for _, a := range args[1:] {
+					if !strings.HasPrefix(a, "-") {
+						out = append(out, run{word: a, sourced: !isShellName(w), shell: isShellName(w)})
+						break
+					}
+				}
+			case w == "make":
+				out = append(out, run{word: "Makefile"})
+			case strings.Contains(w, "/"):
+				out = append(out, run{word: w})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// wordText is a word's text when it is known before the script runs:
+// literals and quotes, "@DIR@" for the script's directory; anything else
+// (another variable, a command substitution) makes it "$".
+func wordText(w *syntax.Word, vars map[string]bool) string {
+	var b strings.Builder
+	if !partsText(&b, w.Parts, vars) {
+		return "$"
+	}
+	return b.String()
+}
+
+func partsText(b *strings.Builder, parts []syntax.WordPart, vars map[string]bool) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if !partsText(b, p.Parts, vars) {
+				return false
+			}
+		case *syntax.ParamExp:
+			switch {
+			case vars[p.Param.Value] && p.Exp == nil && p.Repl == nil && !p.Length:
+				b.WriteString("@DIR@")
+			case isSelf(p.Param.Value) && p.Exp != nil && p.Exp.Op == syntax.RemSmallSuffix && p.Exp.Word != nil && p.Exp.Word.Lit() == "/*":
+				b.WriteString("@DIR@") // ${0%/*}
+			default:
+				return false
+			}
+		case *syntax.CmdSubst:
+			if !scriptDirSubst(p, vars) {
+				return false
+			}
+			b.WriteString("@DIR@")
+		default:
+			return false
 		}
 	}
-	return out
+	return true
+}
+
+// selfWord reports "$0", $BASH_SOURCE, "${BASH_SOURCE[0]}" and the like.
+func selfWord(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if d, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = d.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	return ok && isSelf(pe.Param.Value) && pe.Exp == nil && pe.Repl == nil && !pe.Length
+}
+
+// isSelf: $0 or $BASH_SOURCE, the script's own path.
+func isSelf(name string) bool { return name == "0" || name == "BASH_SOURCE" }
+
+// scriptDirSubst reports a command substitution that prints the script's
+// directory: $(dirname "$0"), $(cd "$(dirname "$0")" && pwd).
+func scriptDirSubst(c *syntax.CmdSubst, vars map[string]bool) bool {
+	if len(c.Stmts) != 1 {
+		return false
+	}
+	switch x := c.Stmts[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(x.Args) == 2 && x.Args[0].Lit() == "dirname" {
+			return selfWord(x.Args[1])
+		}
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.AndStmt {
+			if cd, ok := x.X.Cmd.(*syntax.CallExpr); ok && len(cd.Args) == 2 && cd.Args[0].Lit() == "cd" {
+				if pwd, ok := x.Y.Cmd.(*syntax.CallExpr); ok && len(pwd.Args) >= 1 && pwd.Args[0].Lit() == "pwd" {
+					return wordText(cd.Args[1], vars) == "@DIR@"
+				}
+			}
+		}
+	}
+	return false
 }
 
 func isPrefixWord(w string) bool {
 	switch w {
-	case "exec", "command", "time", "env", "if", "while", "until", "!", "nohup", "{":
+	case "exec", "command", "env", "nohup":
 		return true
 	}
 	return false

@@ -27,7 +27,8 @@ func TestGateReach(t *testing.T) {
 		"scripts/lib.sh":       "run_checks() { tools/check && echo ok; }\n",
 		"tools/check":          "#!/usr/bin/env bash\nsource ./tools/check-helpers\n",
 		"tools/check-helpers":  "true\n",
-		"scripts/more.sh":      "DIR=$(cd \"$(dirname \"$0\")\" && pwd)\nsource \"$DIR/env.sh\"\npython tools/app.py --selftest\n./bin/app --selftest\n",
+		"scripts/more.sh":      "DIR=$(cd \"$(dirname \"$0\")\" && pwd)\nsource \"$DIR/env.sh\"\npython tools/app.py --selftest\n./bin/app --selftest\n. \"${BASH_SOURCE%/*}/env2.sh\"\necho \"sh scripts/commented.sh\"\ncat <<EOF\nsh scripts/commented.sh\nEOF\n",
+		"scripts/env2.sh":      "export Y=1\n",
 		"scripts/env.sh":       "export X=1\n",
 		"scripts/commented.sh": "exit 0\n",
 		"tools/app.py":         "print('hi')\n",
@@ -54,7 +55,7 @@ func TestGateReach(t *testing.T) {
 		{Name: "npm", Command: "npm test"},
 	}}}
 	got := r.reach(ctx).paths()
-	want := []string{"check.sh", "ci/run.sh", "common.mk", "scripts/env.sh", "scripts/lib.sh", "scripts/local.sh", "scripts/more.sh", "tools/check", "tools/check-helpers"}
+	want := []string{"check.sh", "ci/run.sh", "common.mk", "scripts/env.sh", "scripts/env2.sh", "scripts/lib.sh", "scripts/local.sh", "scripts/more.sh", "tools/check", "tools/check-helpers"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("reach = %v, want %v", got, want)
 	}

@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/BurntSushi/toml"
+	"golang.org/x/mod/modfile"
+
 	"github.com/planx-dev/planx/gates"
 )
 
@@ -23,7 +26,7 @@ import (
 // reads what to run from.
 func runnerConfigs(gs []gates.Gate) map[string][]string {
 	js := []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*", "playwright.config.*", "karma.conf.*"}
-	py := []string{"pytest.ini", "tox.ini", "conftest.py", "noxfile.py"}
+	py := []string{"pytest.ini", "tox.ini", "conftest.py", "noxfile.py", "pyproject.toml", "setup.cfg"}
 	out := map[string][]string{}
 	for _, g := range gs {
 		for _, w := range commandWords(g.Command) {
@@ -34,6 +37,12 @@ func runnerConfigs(gs []gates.Gate) map[string][]string {
 				out[g.Name] = append(out[g.Name], py...)
 			case "cargo":
 				out[g.Name] = append(out[g.Name], ".cargo/config.toml", ".cargo/config")
+			case "go":
+				// A replace directive can swap a test library for one whose
+				// assertions pass; a go.work can do the same for any module;
+				// a new go.mod below the top makes its directory a module of
+				// its own, which ./... no longer tests.
+				out[g.Name] = append(out[g.Name], "go.mod", "go.work")
 			}
 		}
 	}
@@ -81,7 +90,16 @@ func commandWords(cmd string) []string {
 // runner sections are the same (a new dependency is ordinary work). Other
 // configuration files are the runner's own, so any change counts.
 func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
-	if path.Base(p) != "package.json" {
+	judge := packageJudge
+	switch path.Base(p) {
+	case "package.json":
+	case "go.mod":
+		judge = goModJudge
+	case "pyproject.toml":
+		judge = pyprojectJudge
+	case "setup.cfg":
+		judge = setupCfgJudge
+	default:
 		return false
 	}
 	before, err := r.repo.History().ShowFile(ctx, r.expect, p)
@@ -92,8 +110,8 @@ func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
 	if err != nil {
 		return false
 	}
-	a, okA := packageJudge(before)
-	b, okB := packageJudge(after)
+	a, okA := judge(before)
+	b, okB := judge(after)
 	return okA && okB && bytes.Equal(a, b)
 }
 
@@ -116,6 +134,56 @@ func packageJudge(data []byte) ([]byte, bool) {
 	}
 	out, err := json.Marshal(judge) // map keys sorted: canonical
 	return out, err == nil
+}
+
+// goModJudge is the part of a go.mod that decides which code go test
+// builds beyond the module's own: its replace directives (a new require is
+// ordinary work), canonically encoded.
+func goModJudge(data []byte) ([]byte, bool) {
+	f, err := modfile.Parse("go.mod", data, nil) // ParseLax drops replace directives
+	if err != nil {
+		return nil, false
+	}
+	var reps []string
+	for _, r := range f.Replace {
+		reps = append(reps, r.Old.String()+" => "+r.New.String())
+	}
+	slices.Sort(reps)
+	out, err := json.Marshal(reps)
+	return out, err == nil
+}
+
+// pyprojectJudge is the part of a pyproject.toml pytest reads
+// ([tool.pytest.ini_options], and [tool.pytest] of pytest 9): addopts =
+// "--collect-only" passes every run. Dependencies and other tools'
+// settings are ordinary work.
+func pyprojectJudge(data []byte) ([]byte, bool) {
+	var doc struct {
+		Tool struct {
+			Pytest any `toml:"pytest"`
+		} `toml:"tool"`
+	}
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return nil, false
+	}
+	out, err := json.Marshal(doc.Tool.Pytest) // map keys sorted: canonical
+	return out, err == nil
+}
+
+// setupCfgJudge is setup.cfg's [tool:pytest] section, as written.
+func setupCfgJudge(data []byte) ([]byte, bool) {
+	var sec []string
+	in := false
+	for _, l := range strings.Split(string(data), "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "[") {
+			in = t == "[tool:pytest]"
+			continue
+		}
+		if in {
+			sec = append(sec, strings.TrimRight(l, " \t\r"))
+		}
+	}
+	return []byte(strings.TrimSpace(strings.Join(sec, "\n"))), true
 }
 
 // takesOverTests says why a new test file decides whether the other tests

@@ -81,3 +81,42 @@ func TestProtection(t *testing.T) {
 		}
 	}
 }
+
+// The judge parts of runner configurations: equal when only ordinary work
+// changed, different when what the runner runs changed.
+func TestRunnerJudges(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		judge       func([]byte) ([]byte, bool)
+		before      string
+		same, other []string
+	}{
+		{"go.mod", goModJudge,
+			"module m\n\ngo 1.22\n\nrequire a.b/c v1.0.0\n",
+			[]string{"module m\n\ngo 1.22\n\nrequire (\n\ta.b/c v1.0.0\n\ta.b/d v1.1.0\n)\n"},
+			[]string{"module m\n\ngo 1.22\n\nrequire a.b/c v1.0.0\n\nreplace a.b/c => ./fake\n", "module m\nreplace (\n\ta.b/c v1.0.0 => a.b/x v1.0.0\n)\n"}},
+		{"pyproject.toml", pyprojectJudge,
+			"[project]\nname = \"x\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+			[]string{"[project]\nname = \"x\"\ndependencies = [\"attrs\"]\n\n[tool.pytest.ini_options]\ntestpaths = [ \"tests\" ]\n\n[tool.ruff]\nline-length = 100\n"},
+			[]string{"[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\naddopts = \"--co\"\n", "[project]\nname = \"x\"\n"}},
+		{"setup.cfg", setupCfgJudge,
+			"[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n",
+			[]string{"[metadata]\nname = y\n\n[tool:pytest]\ntestpaths = tests\n\n[flake8]\nmax-line-length = 100\n"},
+			[]string{"[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\naddopts = --co\n"}},
+	} {
+		a, ok := tc.judge([]byte(tc.before))
+		if !ok {
+			t.Fatalf("%s: before does not parse", tc.name)
+		}
+		for _, s := range tc.same {
+			if b, ok := tc.judge([]byte(s)); !ok || string(a) != string(b) {
+				t.Errorf("%s: %q judged different (%s vs %s)", tc.name, s, a, b)
+			}
+		}
+		for _, s := range tc.other {
+			if b, ok := tc.judge([]byte(s)); ok && string(a) == string(b) {
+				t.Errorf("%s: %q judged the same", tc.name, s)
+			}
+		}
+	}
+}
