@@ -26,7 +26,11 @@ import (
 // reads what to run from.
 func runnerConfigs(gs []gates.Gate) map[string][]string {
 	js := []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*", "playwright.config.*", "karma.conf.*"}
-	py := []string{"pytest.ini", "tox.ini", "conftest.py", "noxfile.py", "pyproject.toml", "setup.cfg"}
+	// sitecustomize/usercustomize.py run at Python's start-up from a
+	// directory on sys.path (the top, under python -m pytest) and can patch
+	// the runner; a pytest.py there shadows pytest itself.
+	py := []string{"pytest.ini", "tox.ini", "conftest.py", "noxfile.py", "pyproject.toml", "setup.cfg",
+		"sitecustomize.py", "usercustomize.py", "pytest.py"}
 	out := map[string][]string{}
 	for _, g := range gs {
 		for _, w := range commandWords(g.Command) {
