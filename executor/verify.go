@@ -66,6 +66,9 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	if err := r.checkJudge(ctx, t, kind, files); err != nil {
 		return nil, err
 	}
+	if err := r.checkGoTakeover(ctx, t, kind, files); err != nil {
+		return nil, err
+	}
 	if err := r.checkTaskSecrets(t, kind, files); err != nil {
 		return nil, err
 	}

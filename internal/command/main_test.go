@@ -57,10 +57,27 @@ func scriptParams(dir string, files []string, extra map[string]string) testscrip
 			for k, v := range gittest.Env(home) {
 				env.Setenv(k, v)
 			}
+			// Scripts that run a real go share the build cache (a cache:
+			// sharing it changes no result) and never fetch a toolchain.
+			if c := goCache(); c != "" {
+				env.Setenv("GOCACHE", c)
+			}
+			env.Setenv("GOTOOLCHAIN", "local")
 			for k, v := range extra {
 				env.Setenv(k, v)
 			}
 			return nil
 		},
 	}
+}
+
+// goCache is the go build cache of the user running the tests.
+func goCache() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	if c, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(c, "go-build")
+	}
+	return ""
 }

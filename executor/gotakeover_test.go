@@ -1,0 +1,30 @@
+package executor
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestGoTakeovers(t *testing.T) {
+	for src, want := range map[string][]string{
+		"package p\nimport \"os\"\nfunc init() { os.Exit(0) }\n":                                        {"calls os.Exit"},
+		"package p\nimport xos \"os\"\nfunc init() { xos.Args = append(xos.Args, \"-test.run=^$\") }\n": {"sets os.Args"},
+		"package p\nimport \"os\"\nfunc init() { os.Args[1] = \"-test.run=x\" }\n":                      {"sets os.Args"},
+		"package p\nimport \"flag\"\nfunc init() { flag.Set(\"test.run\", \"^$\") }\n":                  {"calls flag.Set"},
+		"package p\nimport \"flag\"\nfunc init() { _ = flag.CommandLine.Set(\"test.run\", \"^$\") }\n":  {"calls flag.CommandLine.Set"},
+		"package p\nimport \"syscall\"\nvar _ = func() int { syscall.Exit(0); return 0 }()\n":           {"calls syscall.Exit"},
+		"package p\nimport \"os\"\nfunc init() { go func() { os.Exit(0) }() }\n":                        {"calls os.Exit"},
+		// not initializers, or not run
+		"package p\nimport \"os\"\nfunc main() { os.Exit(2) }\n":              nil,
+		"package p\nimport \"os\"\nvar onFail = func() { os.Exit(1) }\n":      nil,
+		"package p\nimport \"os\"\nvar exit = os.Exit\n":                      nil,
+		"package p\nimport \"os\"\nfunc init() { _ = os.Getenv(\"X\") }\n":    nil,
+		"package p\nfunc init() { Exit(0) }\nfunc Exit(int) {}\n":             nil,
+		"package p\nimport \"os\"\nfunc TestX(t *testing.T) { os.Exit(0) }\n": nil,
+		"not go at all": nil,
+	} {
+		if got := goTakeovers([]byte(src)); !slices.Equal(got, want) {
+			t.Errorf("goTakeovers(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
