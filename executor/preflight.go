@@ -33,7 +33,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
 	// One status of the tree answers the secret scan, --require-clean,
 	// which ignored files exist and what the rollback commit must stage.
-	sv, err := r.repo.Survey(ctx)
+	sv, err := r.takeSurvey(ctx)
 	if err != nil {
 		return head, err
 	}

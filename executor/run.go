@@ -41,10 +41,13 @@ type runner struct {
 	expect    gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	commitPath
 	ignored []string // ignored entries that existed when the run (or resume) started
-	// survey is the preflight's one git status of the work tree (survey.go);
+	// survey is the preflight's one git status of the work tree;
 	// nil on resume, and dropped once a question to the person let time
 	// pass in which the tree could change.
 	survey *gitops.Survey
+	// early is that status, started as soon as the run holds its lock so
+	// that it runs while the history is read for done tasks (survey.go).
+	early *earlySurvey
 
 	reaper     bool   // planx is the subreaper of detached descendants
 	reaperNote string // what happens to them, for the log's preflight
@@ -57,15 +60,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sel, err := r.selectTasks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	tasks := sel.run
 	if o.DryRun {
+		sel, err := r.selectTasks(ctx)
+		if err != nil {
+			return nil, err
+		}
 		r.dryRun(r.o.Out, r.planRel, r.repo != nil, sel)
 		if r.o.Jobs > 1 {
-			r.dryRunWaves(tasks)
+			r.dryRunWaves(sel.run)
 		}
 		return &Result{Status: record.RunDryRun}, nil
 	}
@@ -74,6 +76,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer lk.release()
+	r.startSurvey(ctx)
+	defer r.waitSurvey()
+	sel, err := r.selectTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tasks := sel.run
 	if err := r.refuseStoppedRun(); err != nil {
 		return nil, err
 	}
