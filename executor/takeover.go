@@ -1,12 +1,14 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -22,31 +24,43 @@ import (
 // task's work: a task that adds one fails (an agent's; a shell task,
 // written by the user, gets a warning), declared or not.
 
-// checkGoTakeover fails the task when one of the Go files it changed has
-// more of those statements than it had at the task's start.
-func (r *runner) checkGoTakeover(ctx context.Context, t *planparse.Task, kind string, files []string) error {
+// Python's counterpart: a module that calls os._exit(0) as it is
+// imported ends pytest or unittest with success during collection
+// (checked with python3 -m unittest), and pytest.skip(...,
+// allow_module_level=True) in the code under test skips every test module
+// that imports it. Only statements at a module's top level count.
+
+// checkTakeover fails the task when one of the Go or Python files it
+// changed has more of those statements than it had at the task's start.
+func (r *runner) checkTakeover(ctx context.Context, t *planparse.Task, kind string, files []string) error {
 	var bad []string
 	for _, p := range files {
-		if !strings.HasSuffix(p, ".go") {
+		var find func([]byte) []string
+		switch {
+		case strings.HasSuffix(p, ".go"):
+			find = goTakeovers
+		case strings.HasSuffix(p, ".py"):
+			find = pyTakeovers
+		default:
 			continue
 		}
 		after, err := os.ReadFile(relJoin(r.repo.Root, p))
 		if err != nil {
 			continue // deleted: runs nothing
 		}
-		now := goTakeovers(after)
+		now := find(after)
 		if len(now) == 0 {
 			continue
 		}
 		before, _ := r.repo.History().ShowFile(ctx, r.expect, p)
-		if len(now) > len(goTakeovers(before)) {
+		if len(now) > len(find(before)) {
 			bad = append(bad, fmt.Sprintf("%s (%s)", p, now[0]))
 		}
 	}
 	if len(bad) == 0 {
 		return nil
 	}
-	msg := "the task weakened the judge: a Go initializer that decides whether the tests run, in " + strings.Join(bad, ", ")
+	msg := "the task weakened the judge: code that decides whether the tests run, in " + strings.Join(bad, ", ")
 	if kind == "agent" {
 		return &taskFailure{what: msg}
 	}
@@ -114,6 +128,24 @@ func goTakeovers(src []byte) []string {
 					}
 				}
 			}
+		}
+	}
+	return out
+}
+
+// pyTopRE matches, at a module's top level (no indentation), a call of
+// os._exit or a module-level skip.
+var pyTopRE = regexp.MustCompile(`(?m)^(?:os\._exit\s*\(|_exit\s*\(|(?:pytest\.)?skip\s*\([^#\n]*allow_module_level\s*=\s*True)`)
+
+// pyTakeovers lists the top-level statements of a Python module that end
+// or skip a test run as it is imported.
+func pyTakeovers(src []byte) []string {
+	var out []string
+	for _, m := range pyTopRE.FindAll(src, -1) {
+		if bytes.Contains(m, []byte("allow_module_level")) {
+			out = append(out, "skips at module level")
+		} else {
+			out = append(out, "calls os._exit at import")
 		}
 	}
 	return out

@@ -28,3 +28,19 @@ func TestGoTakeovers(t *testing.T) {
 		}
 	}
 }
+
+func TestPyTakeovers(t *testing.T) {
+	for src, want := range map[string][]string{
+		"def mul(a, b):\n    return 0\nimport os\nos._exit(0)\n":         {"calls os._exit at import"},
+		"from os import _exit\n_exit(0)\n":                               {"calls os._exit at import"},
+		"import pytest\npytest.skip('later', allow_module_level=True)\n": {"skips at module level"},
+		"def child():\n    os._exit(0)\n":                                nil, // in a function: runs when called
+		"# os._exit(0)\n":                                                nil,
+		"import pytest\npytest.skip('x')\n":                              nil, // an error at module level, not a skip
+		"def test_x():\n    pytest.skip('x', allow_module_level=True)\n": nil,
+	} {
+		if got := pyTakeovers([]byte(src)); !slices.Equal(got, want) {
+			t.Errorf("pyTakeovers(%q) = %v, want %v", src, got, want)
+		}
+	}
+}

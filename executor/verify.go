@@ -66,7 +66,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	if err := r.checkJudge(ctx, t, kind, files); err != nil {
 		return nil, err
 	}
-	if err := r.checkGoTakeover(ctx, t, kind, files); err != nil {
+	if err := r.checkTakeover(ctx, t, kind, files); err != nil {
 		return nil, err
 	}
 	if err := r.checkTaskSecrets(t, kind, files); err != nil {
