@@ -86,7 +86,8 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 			cands = append(cands, hit{p, why})
 		}
 	}
-	if len(cands) == 0 {
+	inline := r.inlineTestChanges(ctx, t, files)
+	if len(cands) == 0 && len(inline) == 0 {
 		return nil
 	}
 	paths := make([]string, len(cands))
@@ -97,7 +98,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", t.ID, err)
 	}
-	var bad []string
+	bad := inline
 	for _, c := range cands {
 		existed := before[c.p]
 		if !existed && (c.why == "a test file" || strings.HasPrefix(c.why, "named by gate ")) {
@@ -127,7 +128,11 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	}
 	msg := "the task weakened the judge: " + strings.Join(bad, ", ")
 	if kind == "agent" {
-		return &taskFailure{what: msg, hint: "declare the file in the task (Files: Modify: PATH) if changing it is the task; the plan, .planx.yaml and the log also need --yes"}
+		hint := "declare the file in the task (Files: Modify: PATH) if changing it is the task; the plan, .planx.yaml and the log also need --yes"
+		if len(inline) > 0 {
+			hint = "name the test in the task's text if changing it is the task; " + hint
+		}
+		return &taskFailure{what: msg, hint: hint}
 	}
 	r.warnIssue(t, msg+" (allowed: a "+kind+" task is the user's own)")
 	return nil
