@@ -46,7 +46,9 @@ func runnerConfigs(gs []gates.Gate) map[string][]string {
 				// assertions pass; a go.work can do the same for any module;
 				// a new go.mod below the top makes its directory a module of
 				// its own, which ./... no longer tests.
-				out[g.Name] = append(out[g.Name], "go.mod", "go.work")
+				// vendor/: go test builds the vendored copies, the
+				// assertion library's too, without checking their content.
+				out[g.Name] = append(out[g.Name], "go.mod", "go.work", "vendor/**")
 			}
 		}
 	}
@@ -138,6 +140,52 @@ func packageJudge(data []byte) ([]byte, bool) {
 	}
 	out, err := json.Marshal(judge) // map keys sorted: canonical
 	return out, err == nil
+}
+
+// vendorUpdated reports whether the vendored file p (vendor/...) belongs
+// to a module whose required version the task changed or added in go.mod:
+// what `go get` + `go mod vendor` do. A vendored file changed under an
+// unchanged requirement is an edit of the dependency itself.
+func (r *runner) vendorUpdated(ctx context.Context, p string) bool {
+	before, _ := r.repo.History().ShowFile(ctx, r.expect, "go.mod")
+	after, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
+	if p == "vendor/modules.txt" {
+		return requiredVersion(before, "") != requiredVersion(after, "")
+	}
+	list, err := os.ReadFile(relJoin(r.repo.Root, "vendor/modules.txt"))
+	if err != nil {
+		return false
+	}
+	mod := ""
+	for _, l := range strings.Split(string(list), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "#" {
+			if m := f[1]; strings.HasPrefix(strings.TrimPrefix(p, "vendor/"), m+"/") && len(m) > len(mod) {
+				mod = m
+			}
+		}
+	}
+	return mod != "" && requiredVersion(before, mod) != requiredVersion(after, mod)
+}
+
+// requiredVersion is the version go.mod requires of mod, "" when none;
+// for mod "", every requirement, one "path version" a line.
+func requiredVersion(gomod []byte, mod string) string {
+	f, err := modfile.Parse("go.mod", gomod, nil)
+	if err != nil {
+		return ""
+	}
+	var all []string
+	for _, r := range f.Require {
+		if r.Mod.Path == mod {
+			return r.Mod.Version
+		}
+		all = append(all, r.Mod.String())
+	}
+	if mod != "" {
+		return ""
+	}
+	slices.Sort(all)
+	return strings.Join(all, "\n")
 }
 
 // goModJudge is the part of a go.mod that decides which code go test

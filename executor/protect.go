@@ -111,6 +111,9 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 		if r.declaredFor(t, c.p, c.why) {
 			continue
 		}
+		if strings.HasPrefix(c.p, "vendor/") && strings.HasPrefix(c.why, "read by gate ") && r.vendorUpdated(ctx, c.p) {
+			continue // go get + go mod vendor
+		}
 		if existed && strings.HasPrefix(c.why, "read by gate ") && r.judgeUnchanged(ctx, c.p) {
 			continue
 		}
