@@ -142,50 +142,68 @@ func packageJudge(data []byte) ([]byte, bool) {
 	return out, err == nil
 }
 
-// vendorUpdated reports whether the vendored file p (vendor/...) belongs
-// to a module whose required version the task changed or added in go.mod:
-// what `go get` + `go mod vendor` do. A vendored file changed under an
-// unchanged requirement is an edit of the dependency itself.
-func (r *runner) vendorUpdated(ctx context.Context, p string) bool {
-	before, _ := r.repo.History().ShowFile(ctx, r.expect, "go.mod")
-	after, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
-	if p == "vendor/modules.txt" {
-		return requiredVersion(before, "") != requiredVersion(after, "")
-	}
-	list, err := os.ReadFile(relJoin(r.repo.Root, "vendor/modules.txt"))
-	if err != nil {
-		return false
-	}
-	mod := ""
-	for _, l := range strings.Split(string(list), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "#" {
-			if m := f[1]; strings.HasPrefix(strings.TrimPrefix(p, "vendor/"), m+"/") && len(m) > len(mod) {
-				mod = m
-			}
-		}
-	}
-	return mod != "" && requiredVersion(before, mod) != requiredVersion(after, mod)
+// vendorUpdates says which vendored files a task may change: those of a
+// module whose required version it changed or added in go.mod, and
+// vendor/modules.txt when any requirement changed — what `go get` +
+// `go mod vendor` do. A vendored file changed under an unchanged
+// requirement is an edit of the dependency itself. Read once per
+// verification: go mod vendor changes hundreds of files.
+type vendorUpdates struct {
+	changed map[string]bool // module paths whose requirement differs
+	modules []string        // the modules vendor/modules.txt lists
 }
 
-// requiredVersion is the version go.mod requires of mod, "" when none;
-// for mod "", every requirement, one "path version" a line.
-func requiredVersion(gomod []byte, mod string) string {
+// vendorUpdates compares go.mod's requirements at the task's start and now.
+func (r *runner) vendorUpdates(ctx context.Context) vendorUpdates {
+	before, _ := r.repo.History().ShowFile(ctx, r.expect, "go.mod")
+	after, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
+	old, now := requirements(before), requirements(after)
+	u := vendorUpdates{changed: map[string]bool{}}
+	for m, v := range now {
+		if old[m] != v {
+			u.changed[m] = true
+		}
+	}
+	for m := range old {
+		if _, ok := now[m]; !ok {
+			u.changed[m] = true
+		}
+	}
+	list, _ := os.ReadFile(relJoin(r.repo.Root, "vendor/modules.txt"))
+	for _, l := range strings.Split(string(list), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "#" {
+			u.modules = append(u.modules, f[1])
+		}
+	}
+	return u
+}
+
+// allows reports whether the vendored file p (vendor/...) came with a
+// requirement change.
+func (u vendorUpdates) allows(p string) bool {
+	if p == "vendor/modules.txt" {
+		return len(u.changed) > 0
+	}
+	mod := ""
+	for _, m := range u.modules {
+		if strings.HasPrefix(strings.TrimPrefix(p, "vendor/"), m+"/") && len(m) > len(mod) {
+			mod = m
+		}
+	}
+	return mod != "" && u.changed[mod]
+}
+
+// requirements maps each module go.mod requires to its version.
+func requirements(gomod []byte) map[string]string {
+	out := map[string]string{}
 	f, err := modfile.Parse("go.mod", gomod, nil)
 	if err != nil {
-		return ""
+		return out
 	}
-	var all []string
 	for _, r := range f.Require {
-		if r.Mod.Path == mod {
-			return r.Mod.Version
-		}
-		all = append(all, r.Mod.String())
+		out[r.Mod.Path] = r.Mod.Version
 	}
-	if mod != "" {
-		return ""
-	}
-	slices.Sort(all)
-	return strings.Join(all, "\n")
+	return out
 }
 
 // goModJudge is the part of a go.mod that decides which code go test

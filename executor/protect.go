@@ -99,6 +99,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 		return fmt.Errorf("verify %s: %w", t.ID, err)
 	}
 	bad := inline
+	var vendor *vendorUpdates // read on the first vendored file
 	for _, c := range cands {
 		existed := before[c.p]
 		if !existed && (c.why == "a test file" || strings.HasPrefix(c.why, "named by gate ")) {
@@ -111,8 +112,14 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 		if r.declaredFor(t, c.p, c.why) {
 			continue
 		}
-		if strings.HasPrefix(c.p, "vendor/") && strings.HasPrefix(c.why, "read by gate ") && r.vendorUpdated(ctx, c.p) {
-			continue // go get + go mod vendor
+		if strings.HasPrefix(c.p, "vendor/") && strings.HasPrefix(c.why, "read by gate ") {
+			if vendor == nil {
+				u := r.vendorUpdates(ctx)
+				vendor = &u
+			}
+			if vendor.allows(c.p) {
+				continue // go get + go mod vendor
+			}
 		}
 		if existed && strings.HasPrefix(c.why, "read by gate ") && r.judgeUnchanged(ctx, c.p) {
 			continue
