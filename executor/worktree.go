@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -244,23 +245,38 @@ func dropPaths(files []string, drop ...string) []string {
 	return out
 }
 
-// dropRunWorktrees removes the work trees failed tasks of parallel waves
-// kept, once their run is over (completed or aborted). Without parallel
-// waves there is nothing to remove and it costs one stat.
+// dropRunWorktrees removes the work trees of parallel waves (slots, and
+// those failed tasks kept) once their run is over (completed or aborted).
+// Without parallel waves there is nothing to remove and it costs one stat.
+// Removing a work tree waits mostly on the file system's journal, not on a
+// CPU, so several go at once: four of 20,000 files took 8.3 s together and
+// 16 s one after another (bench/README.md, "Session 6").
 func dropRunWorktrees(repo *gitops.Repo) {
 	root := filepath.Join(repo.CommonDir, "planx", "worktrees")
 	runs, err := os.ReadDir(root)
 	if err != nil {
 		return
 	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, maxRemovals)
 	for _, run := range runs {
 		tasks, _ := os.ReadDir(filepath.Join(root, run.Name()))
 		for _, t := range tasks {
 			dir := filepath.Join(root, run.Name(), t.Name())
-			if err := repo.Worktrees().Remove(context.Background(), dir); err != nil {
-				_ = os.RemoveAll(dir)
-			}
+			sem <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-sem }()
+				if err := repo.Worktrees().Remove(context.Background(), dir); err != nil {
+					_ = os.RemoveAll(dir)
+				}
+			})
 		}
+	}
+	wg.Wait()
+	for _, run := range runs {
 		_ = os.Remove(filepath.Join(root, run.Name()))
 	}
 }
+
+// maxRemovals bounds the work trees removed at once.
+const maxRemovals = 4
