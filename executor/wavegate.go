@@ -46,9 +46,13 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	}
 	passed := map[int][]execlog.Gate{} // the commits the gates passed on
 	defer func() { _ = r.repo.Refs().Delete(context.Background(), ref) }()
+	// take left the slot clean at the chain's tip, where the gates run
+	// first: only the bisection's commits need a checkout.
+	fresh := chain[len(chain)-1].commit
 	check := func(i int) (*taskFailure, error) {
 		name := fmt.Sprintf("wave%d-%s", wv.number, chain[i].it.t.ID)
-		results, err := r.gateAt(ctx, wt, chain[i].commit, name, sel)
+		results, err := r.gateAt(ctx, wt, chain[i].commit, fresh, name, sel)
+		fresh = ""
 		if err != nil {
 			return nil, err
 		}
@@ -118,10 +122,13 @@ func (wv *wave) seal(ctx context.Context, keep []staged, passed []execlog.Gate) 
 	return nil
 }
 
-// gateAt runs gates on commit c in the wave's gate work tree wt.
-func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, error) {
-	if err := wt.CheckoutClean(ctx, c); err != nil {
-		return nil, err
+// gateAt runs gates on commit c in the wave's gate work tree wt, checking c
+// out there first unless wt is fresh: clean at c already.
+func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, error) {
+	if c != fresh {
+		if err := wt.CheckoutClean(ctx, c); err != nil {
+			return nil, err
+		}
 	}
 	id := planparse.TaskID(name)
 	defer r.fault.soon("during-wave-gate", 100*time.Millisecond)()
