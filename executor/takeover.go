@@ -1,14 +1,12 @@
 package executor
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,7 +26,8 @@ import (
 // imported ends pytest or unittest with success during collection
 // (checked with python3 -m unittest), and pytest.skip(...,
 // allow_module_level=True) in the code under test skips every test module
-// that imports it. Only statements at a module's top level count.
+// that imports it. Only statements outside function bodies count
+// (pyimport.go).
 
 // checkTakeover fails the task when one of the Go or Python files it
 // changed has more of those statements than it had at the task's start.
@@ -128,24 +127,6 @@ func goTakeovers(src []byte) []string {
 					}
 				}
 			}
-		}
-	}
-	return out
-}
-
-// pyTopRE matches, at a module's top level (no indentation), a call of
-// os._exit or a module-level skip.
-var pyTopRE = regexp.MustCompile(`(?m)^(?:os\._exit\s*\(|_exit\s*\(|(?:pytest\.)?skip\s*\([^#\n]*allow_module_level\s*=\s*True)`)
-
-// pyTakeovers lists the top-level statements of a Python module that end
-// or skip a test run as it is imported.
-func pyTakeovers(src []byte) []string {
-	var out []string
-	for _, m := range pyTopRE.FindAll(src, -1) {
-		if bytes.Contains(m, []byte("allow_module_level")) {
-			out = append(out, "skips at module level")
-		} else {
-			out = append(out, "calls os._exit at import")
 		}
 	}
 	return out

@@ -38,6 +38,20 @@ func TestPyTakeovers(t *testing.T) {
 		"# os._exit(0)\n":                                                nil,
 		"import pytest\npytest.skip('x')\n":                              nil, // an error at module level, not a skip
 		"def test_x():\n    pytest.skip('x', allow_module_level=True)\n": nil,
+		// Blocks that run at import count; function bodies do not.
+		"import os\nif True:\n    os._exit(0)\n":                                  {"calls os._exit at import"},
+		"import os\ntry:\n    import numpy\nexcept ImportError:\n\tos._exit(0)\n": {"calls os._exit at import"},
+		"import os\nclass C:\n    os._exit(0)\n":                                  {"calls os._exit at import"},
+		"import os\nif True: os._exit(0)\n":                                       {"calls os._exit at import"},
+		"import os\nx = 1; os._exit(0)\n":                                         {"calls os._exit at import"},
+		"class C:\n    def m(self):\n        if True:\n            os._exit(0)\n": nil,
+		"def f(): os._exit(0)\n":                                                  nil,
+		"async def f():\n    os._exit(0)\nos._exit(1)\n":                          {"calls os._exit at import"},
+		"def f():\n    x = g(\n1)\n    os._exit(0)\n":                             nil, // a continuation line does not end the body
+		"'''\nos._exit(0)\n'''\n":                                                 nil, // a docstring
+		"s = \"os._exit(0)\" # os._exit(0)\n":                                     nil,
+		"import os\ns = '''a\n'''; os._exit(0)\n":                                 {"calls os._exit at import"},
+		"obj.os._exit(0)\nmy_exit(0)\n":                                           nil,
 	} {
 		if got := pyTakeovers([]byte(src)); !slices.Equal(got, want) {
 			t.Errorf("pyTakeovers(%q) = %v, want %v", src, got, want)
