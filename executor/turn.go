@@ -27,6 +27,7 @@ type turn struct {
 	guard     gitops.Guard         // a fingerprint of the git directory before the task
 	meta      *gitops.MetaSnapshot // the git directory's config, hooks and info/ before the task
 	watch     *watch               // what the executor could change unseen; nil on resume
+	agentMark gitops.RecordsMark   // the records' mark an agent ran under (deps.go); 0 for none
 	folded    []string             // messages of commits an executor made, for the task commit
 	foldedTip gitops.SHA           // the executor's last commit, kept in a ref once verify checked .git
 	warnings  []string             // Planx-Warning values of the task being committed
@@ -107,7 +108,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 		return err
 	}
 	if kind == "agent" {
-		r.watchFile().save(savedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch})
+		r.watchFile().save(savedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: r.st.RecordsMark})
 	}
 	switch kind {
 	case "shell":
@@ -123,6 +124,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	r.reapDetached(t)
 	r.checkIgnored(t)
+	tu.noteMark()
 	if rerr := r.recordsGuard().untouched(t); rerr != nil {
 		return rerr // a forgery outweighs how the executor ended
 	}

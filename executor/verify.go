@@ -23,6 +23,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	r, t := tu.r, tu.t
 	tu.warnings = nil
 	// An executor in flight when the run stopped (resume).
+	tu.noteMark()
 	if err := r.recordsGuard().untouched(t); err != nil {
 		return nil, err
 	}
@@ -67,6 +68,9 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	if err := r.checkTakeover(ctx, t, kind, files); err != nil {
+		return nil, err
+	}
+	if err := tu.checkRunners(files); err != nil {
 		return nil, err
 	}
 	if err := r.checkTaskSecrets(t, kind, files); err != nil {

@@ -26,6 +26,9 @@ type savedWatch struct {
 	Guard gitops.Guard         `json:"guard"`
 	Meta  *gitops.MetaSnapshot `json:"meta"`
 	Watch *watch               `json:"watch"`
+	// Mark is the records' mark the attempt runs under: installed test
+	// runners changed since are the attempt's doing (deps.go).
+	Mark gitops.RecordsMark `json:"mark,omitempty"`
 }
 
 // watchFile is where the run keeps the watch of the agent attempt in
@@ -80,8 +83,8 @@ func (f watchFile) drop() {
 // end (planx was killed while it ran) changed outside the work tree, against
 // what planx noted before it: writes into the git directory's config, hooks
 // and info/ are undone from the snapshot; changes to the user's git config,
-// PATH or test runners' config are named (they are outside the repository:
-// the user undoes them). It returns what it found, "" for nothing, and
+// PATH, test runners' config or installed test runners are named (they are
+// outside the repository: the user undoes them). It returns what it found, "" for nothing, and
 // forgets the saved watch: the attempt is judged.
 func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 	w := f.load(t)
@@ -103,6 +106,11 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 	}
 	if ch := w.Watch.Environ.changed(takeEnvironPrint(w.Watch.Path)); len(ch) > 0 {
 		bad = append(bad, "the interrupted attempt changed the environment the gates and hooks run in ("+strings.Join(ch, ", ")+"): undo what is not yours before you resume")
+	}
+	if w.Mark != 0 {
+		if ch := runnersChanged(f.repo.Root, runnerRoots(f.repo.Root, w.Watch.Ignored), w.Mark); len(ch) > 0 {
+			bad = append(bad, "the interrupted attempt changed the installed test runner, which git ignores ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall)")
+		}
 	}
 	return strings.Join(bad, "; ")
 }

@@ -1,0 +1,157 @@
+package executor
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/planx-dev/planx/gitops"
+)
+
+// The test runner a gate starts is usually installed where git does not
+// look: node_modules/jest-circus, .venv/lib/python3.12/site-packages/_pytest.
+// An agent that edits the runner there (an assertion that never throws, a
+// collector that finds nothing) weakens the judge without a change git can
+// see. planx looks at the installed runners, not at every dependency (a
+// task may build, and tools write caches there): after an agent, any file
+// or directory of a runner changed since the mark taken before it started
+// (inode change time, which no one but root can set back) fails the task,
+// unless the task changed the dependencies on purpose: a manifest or lock
+// file in its commit.
+
+// nodeRunners are the packages under node_modules that are test runners,
+// their plugins and their command shims.
+var nodeRunners = []string{"jest", "jest-*", "@jest", "vitest", "@vitest", "mocha", "ava", "tap", "uvu",
+	"@playwright", "playwright", "playwright-core", "jasmine", "jasmine-core", "karma", "karma-*", "chai", ".bin"}
+
+// pyRunners are the entries of a virtual environment's site-packages that
+// are test runners or run code at start-up.
+var pyRunners = []string{"_pytest", "pytest", "pytest-*", "pytest_*", "pluggy", "py.py", "nose2", "*.pth",
+	"sitecustomize.py", "usercustomize.py", "hypothesis"}
+
+// depManifests are the files whose change means the task (re)installed
+// dependencies on purpose.
+var depManifests = []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
+	"pnpm-lock.yaml", "bun.lockb", "bun.lock", "requirements.txt", "requirements-dev.txt", "pyproject.toml",
+	"setup.py", "setup.cfg", "poetry.lock", "uv.lock", "Pipfile", "Pipfile.lock"}
+
+// runnerRoots lists the installed test runners under the ignored
+// directories ignored (as git ls-files --directory names them): those of
+// every node_modules and of every virtual environment (a directory with a
+// pyvenv.cfg), relative to root.
+func runnerRoots(root string, ignored []string) []string {
+	var out []string
+	for _, p := range ignored {
+		dir := strings.TrimSuffix(p, "/")
+		if dir == p {
+			continue // a file
+		}
+		abs := filepath.Join(root, filepath.FromSlash(dir))
+		if path.Base(dir) == "node_modules" {
+			out = append(out, globAll(root, abs, nodeRunners)...)
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(abs, "pyvenv.cfg")); err != nil {
+			continue
+		}
+		sites, _ := filepath.Glob(filepath.Join(abs, "lib", "python*", "site-packages"))
+		sites2, _ := filepath.Glob(filepath.Join(abs, "Lib", "site-packages"))
+		for _, site := range append(sites, sites2...) {
+			out = append(out, globAll(root, site, pyRunners)...)
+		}
+	}
+	return out
+}
+
+// globAll returns what the patterns match in dir, relative to root.
+func globAll(root, dir string, patterns []string) []string {
+	var out []string
+	for _, pat := range patterns {
+		ms, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, m := range ms {
+			if rel, err := filepath.Rel(root, m); err == nil {
+				out = append(out, filepath.ToSlash(rel))
+			}
+		}
+	}
+	return out
+}
+
+// runnersChanged lists the files under the runners (relative to root)
+// whose change time is after mark; at most a few.
+func runnersChanged(root string, runners []string, mark gitops.RecordsMark) []string {
+	var out []string
+	for _, r := range runners {
+		_ = filepath.WalkDir(filepath.Join(root, filepath.FromSlash(r)), func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() {
+				// A directory changes when an entry is added (an import's
+				// __pycache__); a file added or renamed changes itself.
+				if d.Name() == "__pycache__" || d.Name() == ".cache" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			var st syscall.Stat_t
+			if syscall.Lstat(p, &st) != nil || changeTime(&st) <= int64(mark) {
+				return nil
+			}
+			if rel, err := filepath.Rel(root, p); err == nil {
+				out = append(out, filepath.ToSlash(rel))
+			}
+			if len(out) >= 5 {
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if len(out) >= 5 {
+			break
+		}
+	}
+	return out
+}
+
+// changesDeps reports whether files (the task's changes) hold a
+// dependency manifest or lock file.
+func changesDeps(files []string) bool {
+	return slices.ContainsFunc(files, func(f string) bool { return slices.Contains(depManifests, path.Base(f)) })
+}
+
+// noteMark keeps the records' mark an agent ran under before it is
+// settled (cleared), for checkRunners.
+func (tu *turn) noteMark() {
+	if m := tu.r.st.RecordsMark; m != 0 {
+		tu.agentMark = m
+	}
+}
+
+// checkRunners fails the task when, since the mark an agent ran under, it
+// changed an installed test runner without changing the dependencies.
+// The ignored directories are those of the run's start and, when the
+// turn saw the agent start, of the agent's.
+func (tu *turn) checkRunners(files []string) error {
+	r, mark := tu.r, tu.agentMark
+	if mark == 0 || changesDeps(files) {
+		return nil
+	}
+	ignored := r.ignored
+	if tu.watch != nil {
+		ignored = append(slices.Clone(ignored), tu.watch.Ignored...)
+		slices.Sort(ignored)
+		ignored = slices.Compact(ignored)
+	}
+	changed := runnersChanged(r.repo.Root, runnerRoots(r.repo.Root, ignored), mark)
+	if len(changed) == 0 {
+		return nil
+	}
+	return &taskFailure{
+		what: "the task weakened the judge: changed the installed test runner, which git ignores: " + strings.Join(changed, ", "),
+		hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall)",
+	}
+}
