@@ -21,11 +21,13 @@ type slots struct {
 	free []string
 	next int
 	add  sync.Mutex // one git worktree add at a time (see take)
-	// checkouts bounds the checkouts running at once by the CPUs: writing
-	// a whole tree is CPU-bound in the kernel, and more of them than CPUs
-	// contend for the file system's locks instead of overlapping. Four
-	// first checkouts of 20,000 files at once took 13-22 s on 2 CPUs where
-	// two at a time took 5 s (bench/README.md, "Session 6").
+	// checkouts bounds the checkouts running at once by the CPUs: creating
+	// files is CPU work in the kernel, and more checkouts than CPUs contend
+	// for the file system's locks instead of overlapping. Four first
+	// checkouts of 20,000 files on 2 CPUs: 6.6 s all at once, 5.1 s two
+	// at a time; after many deletions, when ext4 scans for inodes it may
+	// reuse, 23.0 s at once and 10.0 s two at a time (bench/README.md,
+	// "Session 6").
 	checkouts chan struct{}
 }
 
