@@ -5,17 +5,23 @@
 # tree (the execution log aside) and 12 task commits in plan order, and
 # prints both wall times and their ratio (target <= 0.4). With --reps N the
 # two sides alternate which goes first, and the medians are printed too.
-#   bash bench/parallel.sh [--files 200] [--jobs 4] [--reps 1]
+# --settle S waits S seconds between making a rep's copies and timing them:
+# ext4 slows the creation of files for up to 6 minutes after many were
+# deleted (recently_deleted() in ialloc.c), which the copies and the
+# removal of an earlier rep's work trees do (bench/README.md, "Session 6").
+#   bash bench/parallel.sh [--files 200] [--jobs 4] [--reps 1] [--settle 0]
 set -euo pipefail
 files=200
 jobs=4
 reps=1
+settle=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
-	*) echo "usage: bash bench/parallel.sh [--files N] [--jobs N] [--reps N]" >&2; exit 2 ;;
+	--settle) settle=$2; shift 2 ;;
+	*) echo "usage: bash bench/parallel.sh [--files N] [--jobs N] [--reps N] [--settle S]" >&2; exit 2 ;;
 	esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,13 +55,12 @@ git -C "$scratch/base" -c gc.auto=0 commit -q -m base
 git -C "$scratch/base" repack -adq --window=0
 git -C "$scratch/base" prune-packed
 
-wall() { # dir jobs -> seconds
-	rm -rf "$scratch/$1"
+copy() { # dir: a fresh copy of the base, not timed
 	cp -a "$scratch/base" "$scratch/$1"
-	# Not timed: refresh the index cp made stale (as a user's repository
-	# would be) and write the copy out, so that neither side pays for it.
+	# Refresh the index cp made stale, as a user's repository would be.
 	git -C "$scratch/$1" status --porcelain >/dev/null
-	sync
+}
+wall() { # dir jobs -> seconds
 	local t0 t1
 	t0=$(date +%s%N)
 	(cd "$scratch/$1" && "$scratch/planx" run --ci --jobs "$2" plan.md >"$scratch/$1.out" 2>&1) ||
@@ -70,6 +75,12 @@ want=$(for i in $(seq 1 12); do printf 'T%03d: Write out/T%03d.txt\n' "$i" "$i";
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 serials=() pars=()
 for rep in $(seq "$reps"); do
+	# Copies are kept until the end: deleting one would slow the next.
+	if [ "$rep" -gt 1 ]; then mv "$scratch/serial" "$scratch/serial.$rep" && mv "$scratch/par" "$scratch/par.$rep"; fi
+	copy serial
+	copy par
+	sync
+	sleep "$settle"
 	if [ $((rep % 2)) = 1 ]; then
 		serial=$(wall serial 1)
 		par=$(wall par "$jobs")

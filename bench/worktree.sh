@@ -2,15 +2,20 @@
 # bench/worktree.sh: what one linked work tree costs planx's parallel waves
 # (`git worktree add --detach` of the branch tip, then `git worktree remove`)
 # at several repository sizes. Medians of --reps runs, milliseconds.
-#   bash bench/worktree.sh [--sizes 200,20000] [--reps 5]
+# --settle S waits S seconds before each add: ext4 slows the creation of
+# files for up to 6 minutes after many were deleted, as each remove does
+# (see parallel.sh).
+#   bash bench/worktree.sh [--sizes 200,20000] [--reps 5] [--settle 0]
 set -euo pipefail
 sizes=200,20000
 reps=5
+settle=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--sizes) sizes=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
-	*) echo "usage: bash bench/worktree.sh [--sizes LIST] [--reps N]" >&2; exit 2 ;;
+	--settle) settle=$2; shift 2 ;;
+	*) echo "usage: bash bench/worktree.sh [--sizes LIST] [--reps N] [--settle S]" >&2; exit 2 ;;
 	esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +36,8 @@ for n in ${sizes//,/ }; do
 	adds=() rms=()
 	for i in $(seq "$reps"); do
 		wt=$repo/.git/planx/worktrees/bench/T$i
+		sync
+		sleep "$settle"
 		t0=$(ms)
 		git -C "$repo" -c core.hooksPath=/dev/null worktree add --detach --quiet "$wt" HEAD
 		t1=$(ms)
