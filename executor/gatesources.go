@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -40,7 +41,11 @@ func runnerConfigs(gs []gates.Gate) map[string][]string {
 			case "pytest", "py.test", "tox", "nox":
 				out[g.Name] = append(out[g.Name], py...)
 			case "cargo":
-				out[g.Name] = append(out[g.Name], ".cargo/config.toml", ".cargo/config")
+				// Cargo.toml decides which targets cargo test builds as
+				// tests (autotests = false drops tests/; [lib] test = false
+				// the inline ones) and, with [patch], which code stands for
+				// a dependency: compared on those parts only (cargoJudge).
+				out[g.Name] = append(out[g.Name], ".cargo/config.toml", ".cargo/config", "Cargo.toml")
 			case "go":
 				// A replace directive can swap a test library for one whose
 				// assertions pass; a go.work can do the same for any module;
@@ -105,6 +110,8 @@ func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
 		judge = pyprojectJudge
 	case "setup.cfg":
 		judge = setupCfgJudge
+	case "Cargo.toml":
+		judge = cargoJudge
 	default:
 		return false
 	}
@@ -237,6 +244,55 @@ func pyprojectJudge(data []byte) ([]byte, bool) {
 		return nil, false
 	}
 	out, err := json.Marshal(doc.Tool.Pytest) // map keys sorted: canonical
+	return out, err == nil
+}
+
+// cargoJudge is the part of a Cargo.toml that decides what cargo test
+// runs and with which code, canonically encoded: the package's autotests
+// and autolib, the [lib] table, every [[test]], the test and harness keys
+// of [[bin]] targets, [features].default (tests behind a feature), [patch]
+// and [replace], the workspace's members, and [profile.test]. New
+// dependencies, binaries and metadata are ordinary work.
+func cargoJudge(data []byte) ([]byte, bool) {
+	var doc map[string]any
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return nil, false
+	}
+	table := func(v any) map[string]any { m, _ := v.(map[string]any); return m }
+	judge := map[string]any{}
+	pkg := table(doc["package"])
+	for _, k := range []string{"autotests", "autolib"} {
+		if v, ok := pkg[k]; ok {
+			judge["package."+k] = v
+		}
+	}
+	for _, k := range []string{"lib", "test", "patch", "replace"} {
+		if v, ok := doc[k]; ok {
+			judge[k] = v
+		}
+	}
+	if bins, ok := doc["bin"].([]map[string]any); ok {
+		for _, b := range bins {
+			for _, k := range []string{"test", "harness"} {
+				if v, ok := b[k]; ok {
+					judge[fmt.Sprintf("bin.%v.%s", b["name"], k)] = v
+				}
+			}
+		}
+	}
+	if v, ok := table(doc["features"])["default"]; ok {
+		judge["features.default"] = v
+	}
+	ws := table(doc["workspace"])
+	for _, k := range []string{"members", "exclude", "default-members"} {
+		if v, ok := ws[k]; ok {
+			judge["workspace."+k] = v
+		}
+	}
+	if v, ok := table(doc["profile"])["test"]; ok {
+		judge["profile.test"] = v
+	}
+	out, err := json.Marshal(judge) // map keys sorted: canonical
 	return out, err == nil
 }
 

@@ -103,6 +103,21 @@ func TestRunnerJudges(t *testing.T) {
 			"[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n",
 			[]string{"[metadata]\nname = y\n\n[tool:pytest]\ntestpaths = tests\n\n[flake8]\nmax-line-length = 100\n"},
 			[]string{"[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\naddopts = --co\n"}},
+		{"Cargo.toml", cargoJudge,
+			"[package]\nname = \"calc\"\nversion = \"0.1.0\"\n\n[[bin]]\nname = \"calc\"\npath = \"src/main.rs\"\n\n[dependencies]\nserde = \"1\"\n",
+			[]string{
+				"[package]\nname = \"calc\"\nversion = \"0.2.0\"\ndescription = \"x\"\n\n[[bin]]\nname = \"calc\"\npath = \"src/main.rs\"\n\n[[bin]]\nname = \"tool\"\n\n[dependencies]\nserde = \"1\"\nitertools = \"0.12\"\n\n[dev-dependencies]\nproptest = \"1\"\n",
+			},
+			[]string{
+				"[package]\nname = \"calc\"\nversion = \"0.1.0\"\nautotests = false\n",
+				"[package]\nname = \"calc\"\nversion = \"0.1.0\"\n\n[lib]\ntest = false\n",
+				"[package]\nname = \"calc\"\n\n[[test]]\nname = \"mul\"\nharness = false\n",
+				"[package]\nname = \"calc\"\n\n[[bin]]\nname = \"calc\"\npath = \"src/main.rs\"\ntest = false\n",
+				"[package]\nname = \"calc\"\n\n[patch.crates-io]\nserde = { path = \"fake\" }\n",
+				"[package]\nname = \"calc\"\n\n[features]\ndefault = []\n",
+				"[workspace]\nmembers = []\n",
+				"[package]\nname = \"calc\"\n\n[profile.test]\ndebug-assertions = false\n",
+			}},
 	} {
 		a, ok := tc.judge([]byte(tc.before))
 		if !ok {
