@@ -29,6 +29,10 @@ func defaultTestGlobs() []string {
 		"*_spec.rb", "spec/", // Ruby
 		"*Test.java", "*Tests.java", "*Test.kt", // JVM
 		"*.bats", "tests/", "test/", // shell, Rust, everything else
+		// Snapshots and golden files are the expected output: `jest -u`,
+		// `cargo insta accept` or `go test -update` make them say what
+		// wrong code prints.
+		"__snapshots__/", "*.snap", "*.golden", "*.approved.*",
 	}
 }
 
