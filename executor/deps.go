@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path"
@@ -39,10 +40,10 @@ var depManifests = []string{"package.json", "package-lock.json", "npm-shrinkwrap
 	"pnpm-lock.yaml", "bun.lockb", "bun.lock", "requirements.txt", "requirements-dev.txt", "pyproject.toml",
 	"setup.py", "setup.cfg", "poetry.lock", "uv.lock", "Pipfile", "Pipfile.lock"}
 
-// runnerRoots lists the installed test runners under the ignored
-// directories ignored (as git ls-files --directory names them): those of
-// every node_modules and of every virtual environment (a directory with a
-// pyvenv.cfg), relative to root.
+// runnerRoots lists (absolute paths) the installed test runners under the
+// ignored directories ignored (relative to root, as git ls-files
+// --directory names them): those of every node_modules and of every
+// virtual environment (a directory with a pyvenv.cfg).
 func runnerRoots(root string, ignored []string) []string {
 	var out []string
 	for _, p := range ignored {
@@ -52,7 +53,7 @@ func runnerRoots(root string, ignored []string) []string {
 		}
 		abs := filepath.Join(root, filepath.FromSlash(dir))
 		if path.Base(dir) == "node_modules" {
-			out = append(out, globAll(root, abs, nodeRunners)...)
+			out = append(out, globAbs(abs, nodeRunners)...)
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(abs, "pyvenv.cfg")); err != nil {
@@ -61,32 +62,19 @@ func runnerRoots(root string, ignored []string) []string {
 		sites, _ := filepath.Glob(filepath.Join(abs, "lib", "python*", "site-packages"))
 		sites2, _ := filepath.Glob(filepath.Join(abs, "Lib", "site-packages"))
 		for _, site := range append(sites, sites2...) {
-			out = append(out, globAll(root, site, pyRunners)...)
+			out = append(out, globAbs(site, pyRunners)...)
 		}
 	}
 	return out
 }
 
-// globAll returns what the patterns match in dir, relative to root.
-func globAll(root, dir string, patterns []string) []string {
-	var out []string
-	for _, pat := range patterns {
-		ms, _ := filepath.Glob(filepath.Join(dir, pat))
-		for _, m := range ms {
-			if rel, err := filepath.Rel(root, m); err == nil {
-				out = append(out, filepath.ToSlash(rel))
-			}
-		}
-	}
-	return out
-}
-
-// runnersChanged lists the files under the runners (relative to root)
-// whose change time is after mark; at most a few.
+// runnersChanged lists the files under the runners (absolute paths)
+// whose change time is after mark, relative to root when under it; at
+// most a few.
 func runnersChanged(root string, runners []string, mark gitops.RecordsMark) []string {
 	var out []string
 	for _, r := range runners {
-		_ = filepath.WalkDir(filepath.Join(root, filepath.FromSlash(r)), func(p string, d fs.DirEntry, err error) error {
+		_ = filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
 			}
@@ -102,9 +90,10 @@ func runnersChanged(root string, runners []string, mark gitops.RecordsMark) []st
 			if syscall.Lstat(p, &st) != nil || changeTime(&st) <= int64(mark) {
 				return nil
 			}
-			if rel, err := filepath.Rel(root, p); err == nil {
-				out = append(out, filepath.ToSlash(rel))
+			if rel, err := filepath.Rel(root, p); err == nil && filepath.IsLocal(rel) {
+				p = filepath.ToSlash(rel)
 			}
+			out = append(out, p)
 			if len(out) >= 5 {
 				return filepath.SkipAll
 			}
@@ -132,26 +121,43 @@ func (tu *turn) noteMark() {
 }
 
 // checkRunners fails the task when, since the mark an agent ran under, it
-// changed an installed test runner without changing the dependencies.
-// The ignored directories are those of the run's start and, when the
-// turn saw the agent start, of the agent's.
-func (tu *turn) checkRunners(files []string) error {
+// changed an installed test runner: in the repository's node_modules or
+// virtual environments, installed with Python or npm -g, Go's testing
+// package, or a cached module go.mod requires. A task that changed a
+// dependency manifest or lock file may change the first three (an
+// install or upgrade); a module whose requirement it changed is a new
+// download. The ignored directories are those of the run's start and,
+// when the turn saw the agent start, of the agent's.
+func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 	r, mark := tu.r, tu.agentMark
-	if mark == 0 || changesDeps(files) {
+	if mark == 0 {
 		return nil
 	}
-	ignored := r.ignored
-	if tu.watch != nil {
-		ignored = append(slices.Clone(ignored), tu.watch.Ignored...)
-		slices.Sort(ignored)
-		ignored = slices.Compact(ignored)
+	u := r.vendorUpdates(ctx)
+	mods := map[string]string{}
+	gomod, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
+	for m, v := range requirements(gomod) {
+		if !u.changed[m] {
+			mods[m] = v
+		}
 	}
-	changed := runnersChanged(r.repo.Root, runnerRoots(r.repo.Root, ignored), mark)
+	runners := goRunners(r.gates, mods)
+	if !changesDeps(files) {
+		ignored := r.ignored
+		if tu.watch != nil {
+			ignored = append(slices.Clone(ignored), tu.watch.Ignored...)
+			slices.Sort(ignored)
+			ignored = slices.Compact(ignored)
+		}
+		runners = append(runners, runnerRoots(r.repo.Root, ignored)...)
+		runners = append(runners, installedRunners(r.gates)...)
+	}
+	changed := runnersChanged(r.repo.Root, runners, mark)
 	if len(changed) == 0 {
 		return nil
 	}
 	return &taskFailure{
-		what: "the task weakened the judge: changed the installed test runner, which git ignores: " + strings.Join(changed, ", "),
-		hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall)",
+		what: "the task weakened the judge: changed an installed test runner or library, which git does not track: " + strings.Join(changed, ", "),
+		hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall, go clean -modcache)",
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 )
 
@@ -31,9 +32,14 @@ func TestRunnersChanged(t *testing.T) {
 	}
 	ignored := []string{".venv/", "node_modules/", "notavenv/", "web/node_modules/", "secret.env"}
 	roots := runnerRoots(root, ignored)
+	var rel []string
+	for _, r := range roots {
+		p, _ := filepath.Rel(root, r)
+		rel = append(rel, filepath.ToSlash(p))
+	}
 	want := []string{".venv/lib/python3.12/site-packages/_pytest", "node_modules/@jest", "node_modules/jest-circus", "web/node_modules/vitest"}
-	slices.Sort(roots)
-	if !slices.Equal(roots, want) {
+	slices.Sort(rel)
+	if !slices.Equal(rel, want) {
 		t.Fatalf("runnerRoots = %v, want %v", roots, want)
 	}
 	// The file system's clock is coarse: the mark is a file's change time.
@@ -69,5 +75,60 @@ func TestChangesDeps(t *testing.T) {
 		if got := changesDeps([]string{files}); got != want {
 			t.Errorf("changesDeps(%q) = %v, want %v", files, got, want)
 		}
+	}
+}
+
+// The test libraries a toolchain installed outside the repository are
+// found from the program on PATH (through a symbolic link, as a system or
+// SDK python3 often is) and from the environment.
+func TestToolchainRunners(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"py/bin/python3.11", "py/lib/python3.11/unittest/case.py",
+		"py/lib/python3.11/site-packages/_pytest/main.py", "py/lib/python3.11/site-packages/requests/api.py",
+		"node/bin/node", "node/lib/node_modules/jest/bin/jest.js", "goroot/src/testing/testing.go",
+		"mod/example.com/!upper@v1.0.0/a.go", "mod/example.com/other@v2.0.0/a.go"} {
+		abs := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := filepath.Join(dir, "links")
+	if err := os.Mkdir(links, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "py/bin/python3.11"), filepath.Join(links, "python3")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", links+string(os.PathListSeparator)+filepath.Join(dir, "node/bin"))
+	t.Setenv("HOME", filepath.Join(dir, "home"))
+	t.Setenv("GOROOT", filepath.Join(dir, "goroot"))
+	t.Setenv("GOMODCACHE", filepath.Join(dir, "mod"))
+	rel := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			r, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(r))
+		}
+		slices.Sort(out)
+		return out
+	}
+	gs := []gates.Gate{{Name: "py", Command: "python3 -m pytest"}, {Name: "js", Command: "npx jest"}}
+	if got, want := rel(installedRunners(gs)), []string{"node/lib/node_modules/jest", "py/lib/python3.11/site-packages/_pytest",
+		"py/lib/python3.11/unittest"}; !slices.Equal(got, want) {
+		t.Errorf("installedRunners = %v, want %v", got, want)
+	}
+	if got := installedRunners([]gates.Gate{{Name: "go", Command: "go test ./..."}}); len(got) != 0 {
+		t.Errorf("installedRunners for a go gate = %v, want none", got)
+	}
+	mods := map[string]string{"example.com/Upper": "v1.0.0", "example.com/gone": "v1.0.0"}
+	if got, want := rel(goRunners([]gates.Gate{{Name: "t", Command: "go test ./..."}}, mods)),
+		[]string{"goroot/src/testing", "mod/example.com/!upper@v1.0.0"}; !slices.Equal(got, want) {
+		t.Errorf("goRunners = %v, want %v", got, want)
+	}
+	if got := goRunners(gs, mods); len(got) != 0 {
+		t.Errorf("goRunners without a go gate = %v, want none", got)
 	}
 }

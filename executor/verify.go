@@ -70,7 +70,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	if err := r.checkTakeover(ctx, t, kind, files); err != nil {
 		return nil, err
 	}
-	if err := tu.checkRunners(files); err != nil {
+	if err := tu.checkRunners(ctx, files); err != nil {
 		return nil, err
 	}
 	if err := r.checkTaskSecrets(t, kind, files); err != nil {

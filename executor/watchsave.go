@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -34,12 +35,13 @@ type savedWatch struct {
 // watchFile is where the run keeps the watch of the agent attempt in
 // flight, next to its state.
 type watchFile struct {
-	repo *gitops.Repo
-	path string
+	repo  *gitops.Repo
+	path  string
+	gates []gates.Gate // the run's, for the installed runners they use
 }
 
 func (r *runner) watchFile() watchFile {
-	return watchFile{repo: r.repo, path: filepath.Join(runDir(r.repo, r.st.RunID), "watch.json")}
+	return watchFile{repo: r.repo, path: filepath.Join(runDir(r.repo, r.st.RunID), "watch.json"), gates: r.gates}
 }
 
 // save keeps what was noted before an attempt. A failure to save is not
@@ -108,8 +110,11 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 		bad = append(bad, "the interrupted attempt changed the environment the gates and hooks run in ("+strings.Join(ch, ", ")+"): undo what is not yours before you resume")
 	}
 	if w.Mark != 0 {
-		if ch := runnersChanged(f.repo.Root, runnerRoots(f.repo.Root, w.Watch.Ignored), w.Mark); len(ch) > 0 {
-			bad = append(bad, "the interrupted attempt changed the installed test runner, which git ignores ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall)")
+		gomod, _ := os.ReadFile(filepath.Join(f.repo.Root, "go.mod"))
+		runners := append(runnerRoots(f.repo.Root, w.Watch.Ignored), installedRunners(f.gates)...)
+		runners = append(runners, goRunners(f.gates, requirements(gomod))...)
+		if ch := runnersChanged(f.repo.Root, runners, w.Mark); len(ch) > 0 {
+			bad = append(bad, "the interrupted attempt changed an installed test runner or library, which git does not track ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall, go clean -modcache)")
 		}
 	}
 	return strings.Join(bad, "; ")
