@@ -19,10 +19,17 @@ import (
 // is taken before an agent runs and compared after.
 type environPrint map[string]string // what → fingerprint
 
-// takeEnvironPrint fingerprints the global git files by content and each
+// takeEnvironPrint fingerprints the global git files and the test
+// runners' configuration above the repository at root and above gateDir
+// (ancestorConfigs) by content, and each
 // PATH directory by its entries' names, sizes, modes and times.
-func takeEnvironPrint(path string) environPrint {
+func takeEnvironPrint(path, root, gateDir string) environPrint {
 	p := environPrint{}
+	for _, f := range ancestorConfigs(root, gateDir) {
+		if b, err := os.ReadFile(f); err == nil {
+			p["test runner config above the repository "+f] = fmt.Sprintf("%x", sha256.Sum256(b))
+		}
+	}
 	for _, f := range gitops.GlobalConfigFiles() {
 		if b, err := os.ReadFile(f); err == nil {
 			p["git config "+f] = fmt.Sprintf("%x", sha256.Sum256(b))
@@ -82,6 +89,44 @@ func runnerFiles() []string {
 	if home != "" {
 		for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".cargo/config.toml", ".cargo/config"} {
 			out = append(out, filepath.Join(home, filepath.FromSlash(f)))
+		}
+	}
+	return out
+}
+
+// ancestorConfigs are the files test runners read from the directories
+// above the repository at root ("" for none) and above gateDir, where
+// planx may run the gates (a clean checkout in the git directory): go test
+// uses a go.work found in any parent directory (which can replace the
+// assertion library with one that passes), cargo merges every
+// .cargo/config.toml from the working directory up to / (a target runner
+// of `true` passes every test binary), and pytest takes its rootdir and
+// options from the first pytest.ini, pyproject.toml, tox.ini or setup.cfg
+// above the tests when the repository holds none, and loads conftest.py
+// files up to there. The repository's own files are git's to judge.
+func ancestorConfigs(root, gateDir string) []string {
+	if root == "" {
+		return nil
+	}
+	var dirs []string
+	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
+		dirs = append(dirs, dir)
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	for dir := gateDir; dir != ""; {
+		dir = filepath.Dir(dir)
+		if dir == root || slices.Contains(dirs, dir) || filepath.Dir(dir) == dir {
+			break
+		}
+		dirs = append(dirs, dir)
+	}
+	var out []string
+	for _, dir := range dirs {
+		for _, n := range []string{"go.work", ".cargo/config.toml", ".cargo/config", "pytest.ini", "pyproject.toml",
+			"tox.ini", "setup.cfg", "conftest.py"} {
+			out = append(out, filepath.Join(dir, filepath.FromSlash(n)))
 		}
 	}
 	return out

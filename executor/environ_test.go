@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -28,26 +29,40 @@ func TestEnvironPrintSeesGlobalConfigAndPath(t *testing.T) {
 	}
 	write(filepath.Join(bin, "tool"), "#!/bin/sh\n")
 	path := bin + string(os.PathListSeparator) + "relative/dir"
-	before := takeEnvironPrint(path)
-	if ch := before.changed(takeEnvironPrint(path)); len(ch) > 0 {
+	repo := filepath.Join(home, "src", "repo")
+	gateDir := filepath.Join(repo, ".git", "planx", "run1", "gates")
+	before := takeEnvironPrint(path, repo, gateDir)
+	if ch := before.changed(takeEnvironPrint(path, repo, gateDir)); len(ch) > 0 {
 		t.Fatalf("nothing changed, yet: %q", ch)
 	}
 	write(filepath.Join(home, ".gitconfig"), "[core]\n\thooksPath = /dev/null\n")
 	write(filepath.Join(home, ".config", "git", "ignore"), "*.go\n")
 	write(filepath.Join(bin, "sh"), "#!/bin/bash\nexit 0\n")
+	write(filepath.Join(home, "src", "pytest.ini"), "[pytest]\naddopts = --collect-only\n")
+	write(filepath.Join(home, ".cargo", "config.toml"), "[target.x86_64-unknown-linux-gnu]\nrunner = \"true\"\n")
+	write(filepath.Join(repo, "pytest.ini"), "[pytest]\n") // the repository's own: judged by git
+	write(filepath.Join(repo, ".git", "planx", ".cargo", "config.toml"), "[build]\n")
 	later := time.Now().Add(time.Hour)
 	if err := os.Chtimes(filepath.Join(bin, "tool"), later, later); err != nil {
 		t.Fatal(err)
 	}
-	got := before.changed(takeEnvironPrint(path))
+	got := before.changed(takeEnvironPrint(path, repo, gateDir))
 	for _, want := range []string{
 		"new git config " + filepath.Join(home, ".gitconfig"),
 		"new git config " + filepath.Join(home, ".config", "git", "ignore"),
 		"new PATH " + filepath.Join(bin, "sh"),
 		"changed PATH " + filepath.Join(bin, "tool"),
+		"new test runner config above the repository " + filepath.Join(home, "src", "pytest.ini"),
+		"new test runner config above the repository " + filepath.Join(home, ".cargo", "config.toml"),
+		"new test runner config above the repository " + filepath.Join(repo, ".git", "planx", ".cargo", "config.toml"),
 	} {
 		if !slices.Contains(got, want) {
 			t.Errorf("changed() = %q, missing %q", got, want)
+		}
+	}
+	for _, c := range got {
+		if strings.Contains(c, filepath.Join(repo, "pytest.ini")) {
+			t.Errorf("changed() = %q: the repository's own file is git's to judge", got)
 		}
 	}
 }

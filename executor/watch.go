@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,8 +23,10 @@ const maxHiddenBaseline = 1000
 type watch struct {
 	Log     [sha256.Size]byte `json:"log"` // of the execution log's bytes (none: of no bytes)
 	Ignored []string          `json:"ignored,omitempty"`
-	Environ environPrint      `json:"environ,omitempty"` // agents only
-	Path    string            `json:"path,omitempty"`    // PATH the print was taken with
+	Environ environPrint      `json:"environ,omitempty"`  // agents only
+	Path    string            `json:"path,omitempty"`     // PATH the print was taken with
+	Root    string            `json:"root,omitempty"`     // the work tree whose parents the print looked at
+	GateDir string            `json:"gate_dir,omitempty"` // and where a clean checkout for the gates goes
 	resumed bool              // loaded on resume: the log was rewritten since
 }
 
@@ -38,8 +41,8 @@ func (tu *turn) startWatch(ctx context.Context) error {
 		if w.Ignored, err = r.repo.Index().IgnoredFiles(ctx); err != nil {
 			return err
 		}
-		w.Path = os.Getenv("PATH")
-		w.Environ = takeEnvironPrint(w.Path)
+		w.Path, w.Root, w.GateDir = os.Getenv("PATH"), r.repo.Root, filepath.Join(runDir(r.repo, r.st.RunID), "gates")
+		w.Environ = takeEnvironPrint(w.Path, w.Root, w.GateDir)
 	}
 	tu.watch = w
 	return nil
@@ -85,7 +88,7 @@ func (tu *turn) checkHiding(ctx context.Context) error {
 		if len(ignored) > 0 {
 			bad = append(bad, "created files git ignores, which the commit would leave out: "+strings.Join(ignored, ", "))
 		}
-		if ch := w.Environ.changed(takeEnvironPrint(w.Path)); len(ch) > 0 {
+		if ch := w.Environ.changed(takeEnvironPrint(w.Path, w.Root, w.GateDir)); len(ch) > 0 {
 			bad = append(bad, "changed the environment the gates and hooks run in: "+strings.Join(ch, ", "))
 		}
 	}

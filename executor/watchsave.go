@@ -106,7 +106,7 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 	if len(meta) > 0 {
 		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+undoGitDir(f.repo, w.Meta))
 	}
-	if ch := w.Watch.Environ.changed(takeEnvironPrint(w.Watch.Path)); len(ch) > 0 {
+	if ch := w.Watch.Environ.changed(takeEnvironPrint(w.Watch.Path, w.Watch.Root, w.Watch.GateDir)); len(ch) > 0 {
 		bad = append(bad, "the interrupted attempt changed the environment the gates and hooks run in ("+strings.Join(ch, ", ")+"): undo what is not yours before you resume")
 	}
 	if w.Mark != 0 {
