@@ -77,7 +77,8 @@ func takeEnvironPrint(path, root, gateDir string) environPrint {
 // runs with no change in the repository: `go env -w GOFLAGS=-run=^$` makes
 // `go test ./...` pass without running a test, ~/.npmrc's script-shell
 // replaces the shell npm runs scripts with, a cargo runner replaces the
-// test binaries.
+// test binaries, Maven's settings can activate a profile that skips the
+// tests, a Gradle init script can disable the test task.
 func runnerFiles() []string {
 	home, _ := os.UserHomeDir()
 	var out []string
@@ -87,9 +88,13 @@ func runnerFiles() []string {
 		out = append(out, filepath.Join(cfg, "go", "env"))
 	}
 	if home != "" {
-		for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".cargo/config.toml", ".cargo/config"} {
+		for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".cargo/config.toml", ".cargo/config",
+			".m2/settings.xml", ".m2/maven.config", ".gradle/gradle.properties", ".gradle/init.gradle", ".gradle/init.gradle.kts"} {
 			out = append(out, filepath.Join(home, filepath.FromSlash(f)))
 		}
+		// Init scripts run before every Gradle build: one can disable the test task.
+		scripts, _ := filepath.Glob(filepath.Join(home, ".gradle", "init.d", "*"))
+		out = append(out, scripts...)
 	}
 	return out
 }

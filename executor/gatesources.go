@@ -46,6 +46,17 @@ func runnerConfigs(gs []gates.Gate) map[string][]string {
 				// the inline ones) and, with [patch], which code stands for
 				// a dependency: compared on those parts only (cargoJudge).
 				out[g.Name] = append(out[g.Name], ".cargo/config.toml", ".cargo/config", "Cargo.toml")
+			case "mvn", "mvnw":
+				// skipTests in pom.xml or -DskipTests in .mvn/maven.config,
+				// a wrapper that downloads another Maven: pom.xml is compared
+				// without its dependency lists (pomJudge).
+				out[g.Name] = append(out[g.Name], "pom.xml", ".mvn/maven.config", ".mvn/jvm.config", ".mvn/wrapper/maven-wrapper.properties")
+			case "gradle", "gradlew":
+				// test { enabled = false } in build.gradle (compared without
+				// its dependencies blocks, gradleJudge), a property or a
+				// wrapper that downloads another Gradle.
+				out[g.Name] = append(out[g.Name], "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
+					"gradle.properties", "gradle/wrapper/gradle-wrapper.properties")
 			case "go":
 				// A replace directive can swap a test library for one whose
 				// assertions pass; a go.work can do the same for any module;
@@ -112,6 +123,10 @@ func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
 		judge = setupCfgJudge
 	case "Cargo.toml":
 		judge = cargoJudge
+	case "pom.xml":
+		judge = pomJudge
+	case "build.gradle", "build.gradle.kts":
+		judge = gradleJudge
 	default:
 		return false
 	}
@@ -295,6 +310,57 @@ func cargoJudge(data []byte) ([]byte, bool) {
 	out, err := json.Marshal(judge) // map keys sorted: canonical
 	return out, err == nil
 }
+
+// pomJudge is a pom.xml without its comments, its dependency lists
+// (<dependencies>, <dependencyManagement>) and the spacing between tags:
+// a new dependency is ordinary work, anything else in the build (a
+// skipTests property, the surefire plugin's configuration) is the judge.
+func pomJudge(data []byte) ([]byte, bool) {
+	s := xmlComment.ReplaceAllString(string(data), "")
+	s = pomDeps.ReplaceAllString(s, "")
+	s = pomDepMgmt.ReplaceAllString(s, "")
+	return []byte(strings.Join(strings.Fields(s), " ")), true
+}
+
+var (
+	xmlComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+	pomDeps    = regexp.MustCompile(`(?s)<dependencies>.*?</dependencies>`)
+	pomDepMgmt = regexp.MustCompile(`(?s)<dependencyManagement>.*?</dependencyManagement>`)
+)
+
+// gradleJudge is a Gradle build script without its comments, its
+// dependencies { } blocks and its spacing: a new dependency is ordinary
+// work; test { enabled = false }, an exclude or a new task wiring is the
+// judge.
+func gradleJudge(data []byte) ([]byte, bool) {
+	s := gradleComment.ReplaceAllString(string(data), "")
+	var b strings.Builder
+	for {
+		loc := gradleDeps.FindStringIndex(s)
+		if loc == nil {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:loc[0]])
+		depth, i := 1, loc[1]
+		for ; i < len(s) && depth > 0; i++ {
+			switch s[i] {
+			case '{':
+				depth++
+			case '}':
+				depth--
+			}
+		}
+		s = s[i:]
+	}
+	return []byte(strings.Join(strings.Fields(b.String()), " ")), true
+}
+
+var (
+	// A // after a colon is a URL's (https://...), not a comment.
+	gradleComment = regexp.MustCompile(`(?s)/\*.*?\*/|(?m)(^|[ \t;{}])//[^\n]*`)
+	gradleDeps    = regexp.MustCompile(`\bdependencies\s*\{`)
+)
 
 // setupCfgJudge is setup.cfg's [tool:pytest] section, as written.
 func setupCfgJudge(data []byte) ([]byte, bool) {

@@ -111,6 +111,24 @@ func TestRunnerJudges(t *testing.T) {
 			"[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n",
 			[]string{"[metadata]\nname = y\n\n[tool:pytest]\ntestpaths = tests\n\n[flake8]\nmax-line-length = 100\n"},
 			[]string{"[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\naddopts = --co\n"}},
+		{"pom.xml", pomJudge,
+			"<project>\n  <artifactId>calc</artifactId>\n  <dependencies>\n    <dependency><artifactId>junit</artifactId></dependency>\n  </dependencies>\n</project>\n",
+			[]string{
+				"<project>\n  <!-- the calculator -->\n  <artifactId>calc</artifactId>\n  <dependencies>\n    <dependency><artifactId>junit</artifactId></dependency>\n    <dependency><artifactId>guava</artifactId></dependency>\n  </dependencies>\n  <dependencyManagement><dependencies/></dependencyManagement>\n</project>\n",
+			},
+			[]string{
+				"<project>\n  <artifactId>calc</artifactId>\n  <properties><skipTests>true</skipTests></properties>\n</project>\n",
+				"<project>\n  <artifactId>calc</artifactId>\n  <build><plugins><plugin><artifactId>maven-surefire-plugin</artifactId><configuration><testFailureIgnore>true</testFailureIgnore></configuration></plugin></plugins></build>\n</project>\n",
+			}},
+		{"build.gradle", gradleJudge,
+			"plugins { id 'java' }\nrepositories { maven { url 'https://repo.example.com/m2' } }\ndependencies {\n  testImplementation 'junit:junit:4.13'\n}\n",
+			[]string{
+				"plugins { id 'java' } // the calculator\nrepositories { maven { url 'https://repo.example.com/m2' } }\n\ndependencies {\n  testImplementation 'junit:junit:4.13'\n  implementation('com.google.guava:guava:33.0') { exclude group: 'x' }\n}\n",
+			},
+			[]string{
+				"plugins { id 'java' }\nrepositories { maven { url 'https://repo.example.com/m2' } }\ndependencies {\n  testImplementation 'junit:junit:4.13'\n}\ntest { enabled = false }\n",
+				"plugins { id 'java' }\nrepositories { maven { url 'https://repo.example.com/m2' }; test { exclude '**' } }\ndependencies {\n  testImplementation 'junit:junit:4.13'\n}\n",
+			}},
 		{"Cargo.toml", cargoJudge,
 			"[package]\nname = \"calc\"\nversion = \"0.1.0\"\n\n[[bin]]\nname = \"calc\"\npath = \"src/main.rs\"\n\n[dependencies]\nserde = \"1\"\n",
 			[]string{
