@@ -57,6 +57,14 @@ func runnerConfigs(gs []gates.Gate) map[string][]string {
 				// wrapper that downloads another Gradle.
 				out[g.Name] = append(out[g.Name], "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
 					"gradle.properties", "gradle/wrapper/gradle-wrapper.properties")
+			case "rspec":
+				out[g.Name] = append(out[g.Name], ".rspec", ".rspec-local") // --dry-run passes every example
+			case "rake":
+				out[g.Name] = append(out[g.Name], "Rakefile", "rakefile", "Rakefile.rb") // the test task
+			case "phpunit", "composer":
+				out[g.Name] = append(out[g.Name], "phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml") // the test suites
+			case "dotnet":
+				out[g.Name] = append(out[g.Name], "*.runsettings", "Directory.Build.props", "Directory.Build.targets")
 			case "go":
 				// A replace directive can swap a test library for one whose
 				// assertions pass; a go.work can do the same for any module;

@@ -161,3 +161,20 @@ func TestRunnerJudges(t *testing.T) {
 		}
 	}
 }
+
+// Each runner family's configuration is read by the gates that start it.
+func TestGateReading(t *testing.T) {
+	gs := []gates.Gate{{Name: "rb", Command: "bundle exec rspec"}, {Name: "rake", Command: "bundle exec rake test"},
+		{Name: "php", Command: "vendor/bin/phpunit"}, {Name: "net", Command: "dotnet test"}, {Name: "mvn", Command: "./mvnw -q test"},
+		{Name: "gradle", Command: "./gradlew test"}, {Name: "cargo", Command: "cargo test --all"}}
+	for p, want := range map[string]string{
+		".rspec": "rb", "Rakefile": "rake", "phpunit.xml.dist": "php", "tests/unit.runsettings": "net",
+		"Directory.Build.props": "net", "pom.xml": "mvn", ".mvn/maven.config": "mvn", "build.gradle.kts": "gradle",
+		"gradle/wrapper/gradle-wrapper.properties": "gradle", "crates/calc/Cargo.toml": "cargo",
+		"src/main.rs": "", "README.md": "", "lib/calc.rb": "",
+	} {
+		if got := gateReading(gs, p); got != want {
+			t.Errorf("gateReading(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
