@@ -141,7 +141,11 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 			mods[m] = v
 		}
 	}
-	runners := goRunners(r.gates, mods)
+	if r.tools == nil {
+		tp := askToolPaths(ctx, r.gates, r.repo.Root)
+		r.tools = &tp
+	}
+	runners := r.tools.goRunners(mods)
 	if !changesDeps(files) {
 		ignored := r.ignored
 		if tu.watch != nil {
@@ -150,7 +154,7 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 			ignored = slices.Compact(ignored)
 		}
 		runners = append(runners, runnerRoots(r.repo.Root, ignored)...)
-		runners = append(runners, installedRunners(r.gates)...)
+		runners = append(runners, r.tools.installedRunners()...)
 	}
 	changed := runnersChanged(r.repo.Root, runners, mark)
 	if len(changed) == 0 {

@@ -1,9 +1,12 @@
 package executor
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,7 +83,8 @@ func TestChangesDeps(t *testing.T) {
 
 // The test libraries a toolchain installed outside the repository are
 // found from the program on PATH (through a symbolic link, as a system or
-// SDK python3 often is) and from the environment.
+// SDK python3 often is) and from the environment when the toolchain cannot
+// be asked (here: no go on PATH, a python3 that does not run).
 func TestToolchainRunners(t *testing.T) {
 	dir := t.TempDir()
 	for _, p := range []string{"py/bin/python3.11", "py/lib/python3.11/unittest/case.py",
@@ -116,19 +120,52 @@ func TestToolchainRunners(t *testing.T) {
 		return out
 	}
 	gs := []gates.Gate{{Name: "py", Command: "python3 -m pytest"}, {Name: "js", Command: "npx jest"}}
-	if got, want := rel(installedRunners(gs)), []string{"node/lib/node_modules/jest", "py/lib/python3.11/site-packages/_pytest",
+	ask := func(gs ...gates.Gate) toolPaths { return askToolPaths(context.Background(), gs, dir) }
+	if got, want := rel(ask(gs...).installedRunners()), []string{"node/lib/node_modules/jest", "py/lib/python3.11/site-packages/_pytest",
 		"py/lib/python3.11/unittest"}; !slices.Equal(got, want) {
 		t.Errorf("installedRunners = %v, want %v", got, want)
 	}
-	if got := installedRunners([]gates.Gate{{Name: "go", Command: "go test ./..."}}); len(got) != 0 {
+	goGate := gates.Gate{Name: "go", Command: "go test ./..."}
+	if got := ask(goGate).installedRunners(); len(got) != 0 {
 		t.Errorf("installedRunners for a go gate = %v, want none", got)
 	}
 	mods := map[string]string{"example.com/Upper": "v1.0.0", "example.com/gone": "v1.0.0"}
-	if got, want := rel(goRunners([]gates.Gate{{Name: "t", Command: "go test ./..."}}, mods)),
+	if got, want := rel(ask(goGate).goRunners(mods)),
 		[]string{"goroot/src/testing", "mod/example.com/!upper@v1.0.0"}; !slices.Equal(got, want) {
 		t.Errorf("goRunners = %v, want %v", got, want)
 	}
-	if got := goRunners(gs, mods); len(got) != 0 {
+	if got := ask(gs...).goRunners(mods); len(got) != 0 {
 		t.Errorf("goRunners without a go gate = %v, want none", got)
+	}
+}
+
+// The toolchains on this machine answer for themselves: GOROOT and the
+// module cache from go env, Python's directories from sysconfig (through
+// pyenv's shim here).
+func TestAskToolPaths(t *testing.T) {
+	gs := []gates.Gate{{Name: "go", Command: "go test ./..."}, {Name: "py", Command: "python3 -m unittest"}}
+	tp := askToolPaths(context.Background(), gs, t.TempDir())
+	if _, err := exec.LookPath("go"); err == nil {
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.TrimSpace(string(out)); tp.goRoot != want {
+			t.Errorf("goRoot = %q, want %q", tp.goRoot, want)
+		}
+		if tp.goModCache == "" {
+			t.Error("no module cache")
+		}
+		if rs := tp.goRunners(nil); len(rs) != 1 || filepath.Base(rs[0]) != "testing" {
+			t.Errorf("goRunners = %v, want GOROOT/src/testing", rs)
+		}
+	}
+	if _, err := exec.LookPath("python3"); err == nil {
+		if len(tp.pySites) == 0 {
+			t.Error("python3 on PATH, but no site-packages asked")
+		}
+		if !slices.ContainsFunc(tp.installedRunners(), func(p string) bool { return filepath.Base(p) == "unittest" }) {
+			t.Errorf("installedRunners = %v, want the standard unittest", tp.installedRunners())
+		}
 	}
 }

@@ -1,10 +1,14 @@
 package executor
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"golang.org/x/mod/module"
 
@@ -39,23 +43,71 @@ func toolchainUses(gs []gates.Gate) map[string]bool {
 	return uses
 }
 
+// toolPaths are where the toolchains the gates use keep their test
+// libraries: GOROOT and the module cache as go env prints them, Python's
+// standard library and site-packages as sysconfig does (which sees
+// through pyenv's and asdf's shims), with guesses from the environment
+// and PATH where a toolchain cannot be asked.
+type toolPaths struct {
+	uses       map[string]bool
+	goRoot     string
+	goModCache string
+	pyLibs     []string // standard library directories (lib/pythonX.Y)
+	pySites    []string // site-packages directories
+}
+
+// askToolPaths asks the toolchains the gates use, from the work tree at
+// root (a go.mod there may select another Go). A toolchain that does not
+// answer in a few seconds is guessed.
+func askToolPaths(ctx context.Context, gs []gates.Gate, root string) toolPaths {
+	tp := toolPaths{uses: toolchainUses(gs)}
+	ask := func(name string, args ...string) []string {
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, name, args...)
+		cmd.Dir = root
+		out, err := cmd.Output()
+		if err != nil {
+			return nil
+		}
+		return strings.Split(strings.TrimSpace(string(out)), "\n")
+	}
+	if tp.uses["go"] {
+		tp.goRoot, tp.goModCache = goRoot(), goModCache()
+		if l := ask("go", "env", "GOROOT", "GOMODCACHE"); len(l) == 2 {
+			tp.goRoot, tp.goModCache = l[0], l[1]
+		}
+	}
+	if tp.uses["python"] {
+		tp.pyLibs = pythonLibs()
+		for _, py := range []string{"python3", "python"} {
+			// -I: not a sysconfig.py of the work tree's, nor PYTHON* variables.
+			if l := ask(py, "-I", "-c", "import sysconfig as s; p = s.get_paths(); print(p['stdlib']); print(p['purelib'])"); len(l) == 2 {
+				tp.pyLibs = append(tp.pyLibs, l[0])
+				tp.pySites = append(tp.pySites, l[1])
+			}
+		}
+	}
+	return tp
+}
+
 // goRunners lists (absolute paths) Go's testing package and the cached
 // copies of modules (path → version), when a gate runs go. A module
 // cache copy never changes: a new version is a new directory.
-func goRunners(gs []gates.Gate, modules map[string]string) []string {
-	if !toolchainUses(gs)["go"] {
+func (tp toolPaths) goRunners(modules map[string]string) []string {
+	if !tp.uses["go"] {
 		return nil
 	}
 	var out []string
-	if goroot := goRoot(); goroot != "" {
-		out = append(out, filepath.Join(goroot, "src", "testing"))
+	if tp.goRoot != "" {
+		out = append(out, filepath.Join(tp.goRoot, "src", "testing"))
 	}
-	if cache := goModCache(); cache != "" {
+	if tp.goModCache != "" {
 		for m, v := range modules {
 			ep, err1 := module.EscapePath(m)
 			ev, err2 := module.EscapeVersion(v)
 			if err1 == nil && err2 == nil {
-				out = append(out, filepath.Join(cache, filepath.FromSlash(ep)+"@"+ev))
+				out = append(out, filepath.Join(tp.goModCache, filepath.FromSlash(ep)+"@"+ev))
 			}
 		}
 	}
@@ -66,16 +118,19 @@ func goRunners(gs []gates.Gate, modules map[string]string) []string {
 // with Python (unittest, and pytest in its site-packages) when a gate runs
 // Python, and those installed globally with npm when one runs a
 // JavaScript runner.
-func installedRunners(gs []gates.Gate) []string {
-	uses := toolchainUses(gs)
+func (tp toolPaths) installedRunners() []string {
 	var out []string
-	if uses["python"] {
-		for _, lib := range pythonLibs() {
+	if tp.uses["python"] {
+		sites := slices.Clone(tp.pySites)
+		for _, lib := range tp.pyLibs {
 			out = append(out, filepath.Join(lib, "unittest"))
-			out = append(out, globAbs(filepath.Join(lib, "site-packages"), pyRunners)...)
+			sites = append(sites, filepath.Join(lib, "site-packages"))
+		}
+		for _, site := range sites {
+			out = append(out, globAbs(site, pyRunners)...)
 		}
 	}
-	if uses["node"] {
+	if tp.uses["node"] {
 		if prefix := binPrefix("node"); prefix != "" {
 			out = append(out, globAbs(filepath.Join(prefix, "lib", "node_modules"), nodeRunners)...)
 		}

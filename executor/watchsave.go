@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -111,8 +112,9 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 	}
 	if w.Mark != 0 {
 		gomod, _ := os.ReadFile(filepath.Join(f.repo.Root, "go.mod"))
-		runners := append(runnerRoots(f.repo.Root, w.Watch.Ignored), installedRunners(f.gates)...)
-		runners = append(runners, goRunners(f.gates, requirements(gomod))...)
+		tp := askToolPaths(context.Background(), f.gates, f.repo.Root)
+		runners := append(runnerRoots(f.repo.Root, w.Watch.Ignored), tp.installedRunners()...)
+		runners = append(runners, tp.goRunners(requirements(gomod))...)
 		if ch := runnersChanged(f.repo.Root, runners, w.Mark); len(ch) > 0 {
 			bad = append(bad, "the interrupted attempt changed an installed test runner or library, which git does not track ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall, go clean -modcache)")
 		}
