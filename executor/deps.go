@@ -19,26 +19,32 @@ import (
 // collector that finds nothing) weakens the judge without a change git can
 // see. planx looks at the installed runners, not at every dependency (a
 // task may build, and tools write caches there): after an agent, any file
-// or directory of a runner changed since the mark taken before it started
+// of a runner changed since the mark taken before it started
 // (inode change time, which no one but root can set back) fails the task,
 // unless the task changed the dependencies on purpose: a manifest or lock
 // file in its commit.
 
 // nodeRunners are the packages under node_modules that are test runners,
 // their plugins and their command shims.
-var nodeRunners = []string{"jest", "jest-*", "@jest", "vitest", "@vitest", "mocha", "ava", "tap", "uvu",
-	"@playwright", "playwright", "playwright-core", "jasmine", "jasmine-core", "karma", "karma-*", "chai", ".bin"}
+func nodeRunners() []string {
+	return []string{"jest", "jest-*", "@jest", "vitest", "@vitest", "mocha", "ava", "tap", "uvu",
+		"@playwright", "playwright", "playwright-core", "jasmine", "jasmine-core", "karma", "karma-*", "chai", ".bin"}
+}
 
 // pyRunners are the entries of a virtual environment's site-packages that
 // are test runners or run code at start-up.
-var pyRunners = []string{"_pytest", "pytest", "pytest-*", "pytest_*", "pluggy", "py.py", "nose2", "*.pth",
-	"sitecustomize.py", "usercustomize.py", "hypothesis"}
+func pyRunners() []string {
+	return []string{"_pytest", "pytest", "pytest-*", "pytest_*", "pluggy", "py.py", "nose2", "*.pth",
+		"sitecustomize.py", "usercustomize.py", "hypothesis"}
+}
 
 // depManifests are the files whose change means the task (re)installed
 // dependencies on purpose.
-var depManifests = []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
-	"pnpm-lock.yaml", "bun.lockb", "bun.lock", "requirements.txt", "requirements-dev.txt", "pyproject.toml",
-	"setup.py", "setup.cfg", "poetry.lock", "uv.lock", "Pipfile", "Pipfile.lock"}
+func depManifests() []string {
+	return []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
+		"pnpm-lock.yaml", "bun.lockb", "bun.lock", "requirements.txt", "requirements-dev.txt", "pyproject.toml",
+		"setup.py", "setup.cfg", "poetry.lock", "uv.lock", "Pipfile", "Pipfile.lock"}
+}
 
 // runnerRoots lists (absolute paths) the installed test runners under the
 // ignored directories ignored (relative to root, as git ls-files
@@ -53,7 +59,7 @@ func runnerRoots(root string, ignored []string) []string {
 		}
 		abs := filepath.Join(root, filepath.FromSlash(dir))
 		if path.Base(dir) == "node_modules" {
-			out = append(out, globAbs(abs, nodeRunners)...)
+			out = append(out, globAbs(abs, nodeRunners())...)
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(abs, "pyvenv.cfg")); err != nil {
@@ -62,7 +68,7 @@ func runnerRoots(root string, ignored []string) []string {
 		sites, _ := filepath.Glob(filepath.Join(abs, "lib", "python*", "site-packages"))
 		sites2, _ := filepath.Glob(filepath.Join(abs, "Lib", "site-packages"))
 		for _, site := range append(sites, sites2...) {
-			out = append(out, globAbs(site, pyRunners)...)
+			out = append(out, globAbs(site, pyRunners())...)
 		}
 	}
 	return out
@@ -109,7 +115,7 @@ func runnersChanged(root string, runners []string, mark gitops.RecordsMark) []st
 // changesDeps reports whether files (the task's changes) hold a
 // dependency manifest or lock file.
 func changesDeps(files []string) bool {
-	return slices.ContainsFunc(files, func(f string) bool { return slices.Contains(depManifests, path.Base(f)) })
+	return slices.ContainsFunc(files, func(f string) bool { return slices.Contains(depManifests(), path.Base(f)) })
 }
 
 // noteMark keeps the records' mark an agent ran under before it is

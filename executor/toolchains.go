@@ -127,12 +127,12 @@ func (tp toolPaths) installedRunners() []string {
 			sites = append(sites, filepath.Join(lib, "site-packages"))
 		}
 		for _, site := range sites {
-			out = append(out, globAbs(site, pyRunners)...)
+			out = append(out, globAbs(site, pyRunners())...)
 		}
 	}
 	if tp.uses["node"] {
 		if prefix := binPrefix("node"); prefix != "" {
-			out = append(out, globAbs(filepath.Join(prefix, "lib", "node_modules"), nodeRunners)...)
+			out = append(out, globAbs(filepath.Join(prefix, "lib", "node_modules"), nodeRunners())...)
 		}
 	}
 	return existing(out)
