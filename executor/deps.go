@@ -118,6 +118,15 @@ func changesDeps(files []string) bool {
 	return slices.ContainsFunc(files, func(f string) bool { return slices.Contains(depManifests(), path.Base(f)) })
 }
 
+// askTools asks, once per run, where the gates' toolchains keep their
+// test libraries.
+func (r *runner) askTools(ctx context.Context) {
+	if r.tools == nil {
+		tp := askToolPaths(ctx, r.gates, r.repo.Root)
+		r.tools = &tp
+	}
+}
+
 // noteMark keeps the records' mark an agent ran under before it is
 // settled (cleared), for checkRunners.
 func (tu *turn) noteMark() {
@@ -147,10 +156,7 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 			mods[m] = v
 		}
 	}
-	if r.tools == nil {
-		tp := askToolPaths(ctx, r.gates, r.repo.Root)
-		r.tools = &tp
-	}
+	r.askTools(ctx) // asked before the agent, unless this is a resume
 	runners := r.tools.goRunners(mods)
 	if !changesDeps(files) {
 		ignored := r.ignored
