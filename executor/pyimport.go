@@ -10,6 +10,17 @@ import (
 // (or _exit imported from os) or a module-level skip.
 var pyCallRE = regexp.MustCompile(`(?:^|[^\w.])(?:os\.)?_exit\s*\(|(?:^|[^\w.])(?:pytest\.)?skip\s*\([^)]*allow_module_level\s*=\s*True`)
 
+// pyPatchRE matches, in code with its strings blanked (sys.modules keys
+// are read from the line as written: pySysModulesSet), a replacement of
+// what the test frameworks judge with: an assertion or run method of
+// unittest's TestCase, pytest's or unittest's entry points,
+// builtins.AssertionError, or a test framework's module itself. A test
+// module's `unittest.TestCase.maxDiff = None` is configuration, not this.
+var pyPatchRE = regexp.MustCompile(`(?:^|[^\w.])(?:unittest\.)?(?:case\.)?TestCase\.(?:assert\w*|fail\w*|run|debug|__call__)\s*=[^=]` +
+	`|(?:^|[^\w.])(?:_?pytest|unittest|builtins)\.(?:\w+\.)*(?:fail|skip|raises|main|exit|AssertionError|assert\w*|TestProgram|TextTestRunner)\s*=[^=]` +
+	`|setattr\(\s*(?:unittest\.|case\.)?(?:TestCase|unittest|_?pytest|builtins)\s*,` +
+	`|sys\.modules\[`)
+
 // pyDefRE matches a function definition's header: its body runs when the
 // function is called, not when the module is imported. A class body runs
 // at import, as do the bodies of if, try, with, for and while.
@@ -22,7 +33,8 @@ func pyTakeovers(src []byte) []string {
 	var out []string
 	defIndent := -1 // the indentation of the def whose body we are in
 	depth := 0      // open brackets: a line inside them continues a statement
-	for _, line := range strings.Split(string(pyBlankStrings(src)), "\n") {
+	raw := strings.Split(string(src), "\n")
+	for i, line := range strings.Split(string(pyBlankStrings(src)), "\n") {
 		code, _, _ := strings.Cut(line, "#")
 		text := strings.TrimLeft(code, " \t")
 		if text == "" {
@@ -49,9 +61,21 @@ func pyTakeovers(src []byte) []string {
 				out = append(out, "calls os._exit at import")
 			}
 		}
+		for _, m := range pyPatchRE.FindAllString(text, -1) {
+			if strings.HasPrefix(m, "sys.modules[") && !pySysModulesSet.MatchString(raw[i]) {
+				continue // read, or another module's
+			}
+			out = append(out, "replaces part of the test framework at import")
+		}
 	}
 	return out
 }
+
+// pySysModulesSet matches, in a line as written, an assignment of a test
+// framework's module into sys.modules: a fake unittest or pytest put there
+// before the tests import it. (Tests often put mocks of other modules
+// there.)
+var pySysModulesSet = regexp.MustCompile(`sys\.modules\[\s*['"](?:unittest|_?pytest|builtins)(?:\.[\w.]*)?['"]\s*\]\s*=[^=]`)
 
 // pyIndent is a line's indentation, a tab counting to the next multiple
 // of 8 as Python's tokenizer counts it.

@@ -26,8 +26,9 @@ import (
 // imported ends pytest or unittest with success during collection
 // (checked with python3 -m unittest), and pytest.skip(...,
 // allow_module_level=True) in the code under test skips every test module
-// that imports it. Only statements outside function bodies count
-// (pyimport.go).
+// that imports it, and `unittest.TestCase.assertEqual = lambda *a, **k:
+// None` there makes every assertion pass (checked with python3 -m
+// unittest). Only statements outside function bodies count (pyimport.go).
 
 // checkTakeover fails the task when one of the Go or Python files it
 // changed has more of those statements than it had at the task's start.

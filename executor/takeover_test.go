@@ -52,6 +52,18 @@ func TestPyTakeovers(t *testing.T) {
 		"s = \"os._exit(0)\" # os._exit(0)\n":                                     nil,
 		"import os\ns = '''a\n'''; os._exit(0)\n":                                 {"calls os._exit at import"},
 		"obj.os._exit(0)\nmy_exit(0)\n":                                           nil,
+		// Replacing what the test frameworks judge with, at import.
+		"import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n":                                {"replaces part of the test framework at import"},
+		"from unittest import TestCase\nTestCase.assertTrue = lambda s, x, m=None: None\n":                       {"replaces part of the test framework at import"},
+		"import builtins\nbuiltins.AssertionError = Exception\n":                                                 {"replaces part of the test framework at import"},
+		"import pytest\npytest.fail = lambda *a, **k: None\n":                                                    {"replaces part of the test framework at import"},
+		"import unittest\nsetattr(unittest.TestCase, 'assertEqual', print)\n":                                    {"replaces part of the test framework at import"},
+		"import sys, types\nsys.modules['unittest'] = types.ModuleType('u')\n":                                   {"replaces part of the test framework at import"},
+		"import unittest\nunittest.TestCase.maxDiff = None\n":                                                    nil, // configuration
+		"import sys\nsys.modules['requests'] = object()\n":                                                       nil, // a mock of another module
+		"import sys\nif 'pytest' in sys.modules:\n    pass\n":                                                    nil,
+		"import unittest\nclass T(unittest.TestCase):\n    def setUp(self):\n        self.assertEqual = print\n": nil,
+		"x = unittest.TestCase.assertEqual == y\n":                                                               nil,
 	} {
 		if got := pyTakeovers([]byte(src)); !slices.Equal(got, want) {
 			t.Errorf("pyTakeovers(%q) = %v, want %v", src, got, want)
