@@ -148,16 +148,19 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 	if mark == 0 {
 		return nil
 	}
-	u := r.vendorUpdates(ctx)
-	mods := map[string]string{}
-	gomod, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
-	for m, v := range requirements(gomod) {
-		if !u.changed[m] {
-			mods[m] = v
-		}
-	}
 	r.askTools(ctx) // asked before the agent, unless this is a resume
-	runners := r.tools.goRunners(mods)
+	var runners []string
+	if r.tools.uses["go"] {
+		u := r.vendorUpdates(ctx)
+		mods := map[string]string{}
+		gomod, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
+		for m, v := range requirements(gomod) {
+			if !u.changed[m] {
+				mods[m] = v
+			}
+		}
+		runners = r.tools.goRunners(mods)
+	}
 	if !changesDeps(files) {
 		ignored := r.ignored
 		if tu.watch != nil {
