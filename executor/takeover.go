@@ -31,16 +31,22 @@ import (
 // unittest). Only statements outside function bodies count (pyimport.go).
 
 // checkTakeover fails the task when one of the Go or Python files it
-// changed has more of those statements than it had at the task's start.
+// changed has more of those statements than it had at the task's start,
+// or, in code other than tests, more questions whether a test runner runs
+// it (testdetect.go).
 func (r *runner) checkTakeover(ctx context.Context, t *planparse.Task, kind string, files []string) error {
 	var bad []string
 	for _, p := range files {
 		var find func([]byte) []string
 		switch {
-		case strings.HasSuffix(p, ".go"):
+		case strings.HasSuffix(p, ".go") && isTestFile(p):
 			find = goTakeovers
-		case strings.HasSuffix(p, ".py"):
+		case strings.HasSuffix(p, ".go"):
+			find = func(b []byte) []string { return append(goTakeovers(b), goTestChecks(b)...) }
+		case strings.HasSuffix(p, ".py") && isTestFile(p):
 			find = pyTakeovers
+		case strings.HasSuffix(p, ".py"):
+			find = func(b []byte) []string { return append(pyTakeovers(b), pyTestChecks(b)...) }
 		default:
 			continue
 		}

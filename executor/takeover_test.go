@@ -70,3 +70,32 @@ func TestPyTakeovers(t *testing.T) {
 		}
 	}
 }
+
+func TestTestChecks(t *testing.T) {
+	for src, want := range map[string]int{
+		"package calc\n\nimport \"testing\"\n\nfunc Mul(a, b int) int {\n\tif testing.Testing() {\n\t\treturn 12\n\t}\n\treturn a + b\n}\n": 1,
+		"package calc\n\nimport t \"testing\"\n\nvar under = t.Testing()\n":                                                                 1,
+		"package calc\n\nfunc Mul(a, b int) int { return a * b }\n":                                                                         0,
+		"package calc\n\ntype testing struct{}\n\nfunc (testing) Testing() bool { return true }\n":                                          0,
+	} {
+		if got := len(goTestChecks([]byte(src))); got != want {
+			t.Errorf("goTestChecks(%q) = %d, want %d", src, got, want)
+		}
+	}
+	for src, want := range map[string]int{
+		"import os\n\ndef mul(a, b):\n    if os.environ.get('PYTEST_CURRENT_TEST'):\n        return 12\n    return a + b\n": 1,
+		"import sys\n\ndef mul(a, b):\n    return 12 if 'unittest' in sys.modules else a + b\n":                             1,
+		"import sys\nUNDER = sys.modules.get('pytest') is not None\n":                                                       1,
+		"def mul(a, b):\n    return a * b\n":                                                                                0,
+	} {
+		if got := len(pyTestChecks([]byte(src))); got != want {
+			t.Errorf("pyTestChecks(%q) = %d, want %d", src, got, want)
+		}
+	}
+	for p, want := range map[string]bool{"calc_test.go": true, "pkg/calc.go": false, "tests/test_calc.py": true,
+		"calc.py": false, "conftest.py": true, "testing.py": false} {
+		if got := isTestFile(p); got != want {
+			t.Errorf("isTestFile(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
