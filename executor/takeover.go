@@ -86,15 +86,7 @@ func goTakeovers(src []byte) []string {
 	if err != nil {
 		return nil
 	}
-	names := map[string]string{} // local package name -> import path
-	for _, im := range f.Imports {
-		p, _ := strconv.Unquote(im.Path.Value)
-		name := p[strings.LastIndex(p, "/")+1:]
-		if im.Name != nil {
-			name = im.Name.Name
-		}
-		names[name] = p
-	}
+	names := importNames(f)
 	var out []string
 	var look func(n ast.Node) bool
 	look = func(n ast.Node) bool {
@@ -137,6 +129,20 @@ func goTakeovers(src []byte) []string {
 		}
 	}
 	return out
+}
+
+// importNames maps the local names of f's imports to their paths.
+func importNames(f *ast.File) map[string]string {
+	names := map[string]string{}
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		name := p[strings.LastIndex(p, "/")+1:]
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		names[name] = p
+	}
+	return names
 }
 
 // takeoverCall names a call that ends the process or sets flags.

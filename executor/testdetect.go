@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 )
 
@@ -22,15 +21,7 @@ func goTestChecks(src []byte) []string {
 	if err != nil {
 		return nil
 	}
-	names := map[string]string{}
-	for _, im := range f.Imports {
-		p, _ := strconv.Unquote(im.Path.Value)
-		name := p[strings.LastIndex(p, "/")+1:]
-		if im.Name != nil {
-			name = im.Name.Name
-		}
-		names[name] = p
-	}
+	names := importNames(f)
 	var out []string
 	ast.Inspect(f, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok && pkgSel(c.Fun, names) == "testing.Testing" {
