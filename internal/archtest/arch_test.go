@@ -38,6 +38,7 @@ var mayImport = map[string][]string{
 	"internal/secretscan": {},
 	"internal/textsafe":   {},
 	"internal/suggest":    {},
+	"internal/sandbox":    {},
 }
 
 // never are the arrows that must not appear even indirectly: what a
