@@ -21,6 +21,10 @@ type Command struct {
 	// (its API keys and provider settings), on top of the minimal
 	// environment steps get.
 	Env []string
+	// State are the paths, relative to HOME, where the agent keeps its own
+	// settings, sessions and credentials: a confined agent may write them
+	// (and nothing else of HOME).
+	State []string
 }
 
 // Input is what an agent gets for one attempt at a task.
@@ -44,6 +48,7 @@ type preset struct {
 	argv  func(in Input) []string
 	stdin bool // the prompt goes to stdin (else the command line names PromptFile)
 	env   []string
+	state []string // relative to HOME; see Command.State
 }
 
 // awsEnv are the AWS variables models on Bedrock need.
@@ -78,6 +83,7 @@ func presets() map[string]preset {
 			env: join([]string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_BASE_URL",
 				"ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
 				"ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL"}, awsEnv(), googleEnv()),
+			state: []string{".claude", ".claude.json", ".claude.json.backup", ".config/claude", ".cache/claude"},
 		},
 		// codex exec - reads the prompt from stdin; workspace-write lets it
 		// edit and run commands in the repository, and exec never asks.
@@ -85,6 +91,7 @@ func presets() map[string]preset {
 			argv:  func(Input) []string { return []string{"codex", "exec", "--sandbox", "workspace-write", "-"} },
 			stdin: true,
 			env:   []string{"CODEX_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_HOME", "AZURE_OPENAI_API_KEY"},
+			state: []string{".codex"},
 		},
 		// aider edits only the files in its chat: the declared files are
 		// given. It would commit (--no-auto-commits), add .aider* to
@@ -105,6 +112,7 @@ func presets() map[string]preset {
 			},
 			env: join([]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY",
 				"OPENAI_API_BASE", "AIDER_MODEL", "AIDER_WEAK_MODEL", "AIDER_EDITOR_MODEL"}, awsEnv(), googleEnv()),
+			state: []string{".aider", ".cache/aider"},
 		},
 		// gemini -p appends its argument to the prompt read from stdin and
 		// runs headless; yolo approves its tool calls, and --skip-trust
@@ -117,6 +125,7 @@ func presets() map[string]preset {
 			stdin: true,
 			env: join([]string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA",
 				"GEMINI_MODEL", "GEMINI_CLI_HOME"}, googleEnv()),
+			state: []string{".gemini"},
 		},
 		// opencode run reads piped stdin into the message; --auto approves
 		// permission requests that would otherwise ask (headless, an ask
@@ -128,6 +137,7 @@ func presets() map[string]preset {
 			stdin: true,
 			env: join([]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY",
 				"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR"}, awsEnv(), googleEnv()),
+			state: []string{".local/share/opencode", ".local/state/opencode", ".config/opencode", ".cache/opencode"},
 		},
 	}
 }
@@ -144,7 +154,7 @@ func Resolve(spec string, in Input) (Command, error) {
 		return Command{}, fmt.Errorf("no agent configured: set --agent, `agent:` in the plan's front matter or in .planx.yaml (presets: %s, or any command reading the prompt on stdin)", strings.Join(Presets(), ", "))
 	}
 	if p, ok := presets()[spec]; ok {
-		c := Command{Name: spec, Argv: p.argv(in), Env: p.env}
+		c := Command{Name: spec, Argv: p.argv(in), Env: p.env, State: p.state}
 		if p.stdin {
 			c.Stdin = in.Prompt
 		}

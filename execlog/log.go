@@ -68,6 +68,8 @@ type Task struct {
 	Title    string            `json:"title"`
 	Status   record.TaskStatus `json:"status"`
 	Executor string            `json:"executor,omitempty"`
+	// Sandbox is the confinement the executor ran under (Planx-Sandbox); "" for none recorded.
+	Sandbox string `json:"sandbox,omitempty"`
 	// Commit is the task's commit. A commit cannot contain its own SHA, so
 	// the log committed with a task shows "this commit" and the SHA is
 	// filled in when a later task commits.

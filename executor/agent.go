@@ -27,17 +27,19 @@ const defaultAgentTimeout = 30 * time.Minute
 // also covers max-turns and refusals): the verification after it decides.
 func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, attempt int, feedback string) error {
 	dir := runDir(r.repo, r.st.RunID)
-	reasonPath := filepath.Join(dir, fmt.Sprintf("%s-reason-%d.txt", t.ID, attempt))
+	// The reason file is in the state directory: the one place under the
+	// git directory a confined agent may write.
+	stateDir := filepath.Join(dir, "agent")
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return err
+	}
+	reasonPath := filepath.Join(stateDir, fmt.Sprintf("%s-reason-%d.txt", t.ID, attempt))
 	r.reach(ctx) // the prompt names the scripts the gates run too
 	c := r.agentContext(t, attempt, feedback)
 	c.ReasonFile = reasonPath
 	prompt := agent.Prompt(t, c)
 	promptPath := filepath.Join(dir, fmt.Sprintf("%s-prompt-%d.md", t.ID, attempt))
 	if err := fsutil.WriteAtomic(promptPath, []byte(prompt), 0o600); err != nil {
-		return err
-	}
-	stateDir := filepath.Join(dir, "agent")
-	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return err
 	}
 	cmd, err := agent.Resolve(r.agentSpec(), agent.Input{Prompt: prompt, PromptFile: promptPath,
@@ -49,15 +51,26 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	if timeout == 0 {
 		timeout = defaultAgentTimeout
 	}
+	tmp, removeTmp, err := taskTemp(t)
+	if err != nil {
+		return err
+	}
+	defer removeTmp()
+	wrap, level, env, err := r.agentJail(t, tmp, stateDir, cmd)
+	if err != nil {
+		return err
+	}
+	lt.Sandbox = string(level)
 	spec := proc.Spec{
 		Name: fmt.Sprintf("%s agent", t.ID),
 		Dir:  r.repo.Root,
-		Env: append(r.env(t, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath,
-			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath),
+		Env: append(append(r.env(t, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath,
+			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath), env...),
 		Timeout:    timeout,
 		OutputPath: filepath.Join(dir, fmt.Sprintf("%s-agent-%d.log", t.ID, attempt)),
 		Live:       r.out.live(),
 		Started:    r.pids().childStarted,
+		Wrap:       wrap,
 	}
 	// The prompt never goes on the command line: a long task would exceed
 	// the kernel's limit for one argument.

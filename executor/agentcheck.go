@@ -26,7 +26,7 @@ func (r *runner) checkAgent(tasks []*planparse.Task) error {
 	}
 	prog := agentProgram(cmd)
 	if prog == "" {
-		return nil // a shell construct planx cannot resolve without running it
+		return r.probeJail() // a shell construct planx cannot resolve without running it
 	}
 	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) {
 		prog = filepath.Join(r.repo.Root, prog) // agents start at the repository root
@@ -35,7 +35,7 @@ func (r *runner) checkAgent(tasks []*planparse.Task) error {
 		return fmt.Errorf("%w: agent %q: %s is not installed or not executable (%v); install it, or choose another agent with --agent, `agent:` in the plan or in .planx.yaml",
 			ErrAgentMissing, r.agentSpec(), agentProgram(cmd), err)
 	}
-	return nil
+	return r.probeJail()
 }
 
 // agentProgram is the program an agent command starts: a preset's argv[0],

@@ -64,6 +64,9 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerTask, t.ID)
 	fmt.Fprintf(&b, "%s: sha256:%s\n", record.TrailerTaskHash, t.Hash())
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerExecutor, lt.Executor)
+	if lt.Sandbox != "" {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSandbox, lt.Sandbox)
+	}
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, gateTrailer(g))
 	}

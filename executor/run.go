@@ -53,6 +53,7 @@ type runner struct {
 	reaperNote string     // what happens to them, for the log's preflight
 	pool       *slots     // work trees of parallel waves (--jobs > 1)
 	tools      *toolPaths // where the gates' toolchains keep their test libraries (deps.go), once asked
+	jail       jail       // how agents (and opted-in steps) are confined, probed once
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.

@@ -42,6 +42,17 @@ type Config struct {
 	Unprotect []string
 	// Jobs is how many tasks of a parallel wave run at once (default 1).
 	Jobs int
+	// Sandbox is how agent tasks (and, opted in, the plan's steps) are
+	// confined (see docs/sandbox.md).
+	Sandbox Sandbox
+}
+
+// Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
+// a mapping with the paths a confined task may write besides the work tree.
+type Sandbox struct {
+	Mode     string   // auto (""), required or off
+	Writable []string // absolute, or ~/ for HOME
+	Steps    bool     // the plan's own steps are confined too
 }
 
 // ConfigError is a problem at a line of the config file.
@@ -82,8 +93,9 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys  = []string{"agent", "attempts", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "step_timeout", "task_timeout", "unprotect"}
-	gateKeys = []string{"name", "command", "timeout", "when", "default_radius", "fix"}
+	topKeys     = []string{"agent", "attempts", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "step_timeout", "task_timeout", "unprotect"}
+	sandboxKeys = []string{"mode", "writable", "steps"}
+	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix"}
 )
 
 // configParser walks the YAML node tree by hand rather than decoding into a
@@ -139,6 +151,8 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.Protect, err = p.strList(k, v, "write a list of globs, e.g. ['checks/**', '*.golden']")
 		case "unprotect":
 			c.Unprotect, err = p.strList(k, v, "write a list of globs, e.g. ['test/fixtures/**']")
+		case "sandbox":
+			c.Sandbox, err = p.sandbox(k, v)
 		default:
 			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}
@@ -218,6 +232,46 @@ func (p configParser) gates(n *yaml.Node) ([]Gate, error) {
 		gs = append(gs, g)
 	}
 	return gs, nil
+}
+
+// sandbox reads `sandbox: MODE` or its mapping form.
+func (p configParser) sandbox(k, v *yaml.Node) (Sandbox, error) {
+	var sb Sandbox
+	if v.Kind == yaml.ScalarNode {
+		sb.Mode = v.Value
+		return sb, p.sandboxMode(v, sb.Mode)
+	}
+	err := p.mapping(v, sandboxKeys, func(k, v *yaml.Node) error {
+		var err error
+		switch k.Value {
+		case "mode":
+			if sb.Mode, err = p.str(k, v); err == nil {
+				err = p.sandboxMode(v, sb.Mode)
+			}
+		case "writable":
+			if sb.Writable, err = p.strList(k, v, "write a list of directories, e.g. ['~/go/pkg/mod']"); err == nil {
+				for _, w := range sb.Writable {
+					if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~/") {
+						return p.errf(v, "write an absolute path or one starting with ~/", "sandbox writable path %q is relative", w)
+					}
+				}
+			}
+		case "steps":
+			err = p.decode(k, v, &sb.Steps, "write true to confine the plan's own steps too")
+		default:
+			return p.errf(k, suggest.Hint(k.Value, sandboxKeys), "unknown sandbox key %q", k.Value)
+		}
+		return err
+	})
+	return sb, err
+}
+
+func (p configParser) sandboxMode(v *yaml.Node, mode string) error {
+	switch mode {
+	case "auto", "required", "off":
+		return nil
+	}
+	return p.errf(v, "write auto, required or off", "sandbox mode %q is not one of auto, required, off", mode)
 }
 
 func (p configParser) str(k, v *yaml.Node) (string, error) {

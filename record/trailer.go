@@ -15,6 +15,10 @@ const (
 	TrailerTask     = "Planx-Task"
 	TrailerTaskHash = "Planx-Task-Hash"
 	TrailerExecutor = "Planx-Executor"
+	// TrailerSandbox is the confinement the task's executor ran under
+	// (landlock+mountns, landlock, seatbelt, none); absent for a task whose
+	// own plan steps ran unconfined.
+	TrailerSandbox  = "Planx-Sandbox"
 	TrailerGate     = "Planx-Gate"
 	TrailerRollback = "Planx-Rollback"
 	TrailerSkipped  = "Planx-Skipped"

@@ -33,8 +33,11 @@ type TaskCommit struct {
 	Plan     string     `json:"plan"`
 	Time     time.Time  `json:"time"`
 	Executor string     `json:"executor"`
-	TaskHash string     `json:"task_hash"`
-	Gates    []Gate     `json:"gates"`
+	// Sandbox is the confinement the executor ran under (Planx-Sandbox);
+	// "" when the commit does not say (the plan's own steps, unconfined).
+	Sandbox  string `json:"sandbox,omitempty"`
+	TaskHash string `json:"task_hash"`
+	Gates    []Gate `json:"gates"`
 	// WaveGates are the integration gate's results on this commit's tree
 	// (Planx-Wave-Gate): on the last commit of a parallel wave.
 	WaveGates []Gate `json:"wave_gates,omitempty"`
@@ -173,6 +176,9 @@ func classify(c gitops.Commit) parsed {
 	one(record.TrailerRefs, nil)
 	t.TaskHash = one(record.TrailerTaskHash, hashRE)
 	t.Executor = one(record.TrailerExecutor, nil)
+	if vs := get(record.TrailerSandbox); len(vs) > 0 {
+		t.Sandbox = vs[0]
+	}
 	if !strings.HasPrefix(c.Subject, t.ID+": ") {
 		bad("subject %q does not start with %q", c.Subject, t.ID+": ")
 	}

@@ -109,7 +109,10 @@ type TaskReport struct {
 	// tree of its parallel wave (the wave's last commit only).
 	WaveGates []Gate `json:"wave_gates,omitempty"`
 	// Evidence says what vouches for the commit (Evidence* values).
-	Evidence string   `json:"evidence"`
+	Evidence string `json:"evidence"`
+	// Sandbox is the confinement the task's executor ran under, as its
+	// commit says ("" when it does not say).
+	Sandbox  string   `json:"sandbox,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	OK       bool     `json:"ok"` // no error finding concerns this commit
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/planx-dev/planx/internal/sandbox"
 	"io"
 	"os"
 	"os/signal"
@@ -60,6 +61,10 @@ func Main(ctx context.Context, args []string, stdio *IO) int {
 // runRoot runs the command tree and reports an error the way a shell user
 // expects: one line on stderr, a hint for usage errors, the exit code of exit.go.
 func runRoot(ctx context.Context, root *cli.Command, args []string, stdio *IO) int {
+	if len(args) > 1 && args[1] == sandbox.HelperArg {
+		// planx re-executed as the sandbox helper of a confined child.
+		return sandbox.Main(args[2:], stdio.Err)
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := root.Run(ctx, args)

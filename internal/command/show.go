@@ -95,6 +95,9 @@ func writeShowText(w io.Writer, r showReport) {
 	fmt.Fprintf(w, "plan      %s\n", r.Plan)
 	fmt.Fprintf(w, "status    %s\n", r.Status)
 	fmt.Fprintf(w, "executor  %s\n", r.Executor)
+	if r.Sandbox != "" {
+		fmt.Fprintf(w, "sandbox   %s\n", r.Sandbox)
+	}
 	fmt.Fprintf(w, "task hash %s\n", r.TaskHash)
 	if r.DurationMS != nil {
 		fmt.Fprintf(w, "duration  %ds (since the run's previous commit)\n", *r.DurationMS/1000)

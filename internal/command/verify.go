@@ -135,7 +135,11 @@ func writeVerifyText(w io.Writer, rep review.Report) {
 			if !t.OK {
 				mark = "FAIL"
 			}
-			fmt.Fprintf(w, "  %s %s %s  %s  [%s]\n", mark, t.ID, t.Commit.Short(), gateSummary(t.Gates), t.Evidence)
+			sb := ""
+			if t.Sandbox != "" {
+				sb = "  sandbox=" + t.Sandbox
+			}
+			fmt.Fprintf(w, "  %s %s %s  %s  [%s]%s\n", mark, t.ID, t.Commit.Short(), gateSummary(t.Gates), t.Evidence, sb)
 		}
 	}
 	errs, warns := 0, 0

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -56,6 +57,9 @@ type Spec struct {
 	// Started, when set, is called with the child's process group id once it
 	// runs, so a caller can record it and clean up after a crash of its own.
 	Started func(pgid int)
+	// Wrap, when set, rewrites the command before it starts: a sandbox
+	// that confines the child (internal/sandbox) wraps it in its helper.
+	Wrap func(*exec.Cmd) error
 }
 
 // Result is how a child process ended.

@@ -38,6 +38,13 @@ func start(s Spec, argv []string, file *os.File) (*running, error) {
 	cmd.Stderr = pw
 	cmd.WaitDelay = Grace // bounds the copy of a Stdin that is not a file
 	setProcessGroup(cmd)
+	if s.Wrap != nil {
+		if err := s.Wrap(cmd); err != nil {
+			pw.Close()
+			pr.Close()
+			return nil, fmt.Errorf("%s: confine: %w", s.Name, err)
+		}
+	}
 
 	c := &running{
 		cmd:    cmd,

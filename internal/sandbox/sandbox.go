@@ -126,11 +126,37 @@ func New(m Mode, p Policy) (*Confinement, error) {
 		return nil, fmt.Errorf("sandbox: find planx's own executable: %w", err)
 	}
 	c.exe = exe
-	c.Level = probe(exe)
+	c.Level = capLevel(probe(exe), os.Getenv(MaxEnv))
 	if m == Required && c.Level != Full {
 		return nil, fmt.Errorf("sandbox: required, but this machine allows only %q: %s (set `sandbox: auto` in .planx.yaml to run anyway)", c.Level, c.Weaker())
 	}
 	return c, nil
+}
+
+// With returns the same confinement for another policy: a run probes the
+// platform once and confines each task to its own paths.
+func (c *Confinement) With(p Policy) *Confinement {
+	cc := *c
+	cc.policy = p.clean()
+	return &cc
+}
+
+// MaxEnv caps the level planx uses below what the platform allows
+// ("landlock" or "none"): for testing the fallbacks and the refusal of
+// `required` on a machine that allows more. It is read from planx's own
+// environment, which a confined child cannot change.
+const MaxEnv = "PLANX_SANDBOX_MAX"
+
+func capLevel(l Level, max string) Level {
+	switch Level(max) {
+	case None:
+		return None
+	case LandlockOnly:
+		if l == Full {
+			return LandlockOnly
+		}
+	}
+	return l
 }
 
 // Wrap makes cmd run under the confinement: cmd's program becomes the

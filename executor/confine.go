@@ -1,0 +1,121 @@
+package executor
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/planx-dev/planx/agent"
+	"github.com/planx-dev/planx/internal/sandbox"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// jail is the run's confinement of agents (and, opted in, steps): what the
+// platform allows, probed once, at the first process that needs it.
+type jail struct {
+	c      *sandbox.Confinement
+	err    error
+	probed bool
+	warned bool
+}
+
+// probeJail finds the run's confinement once: what the platform allows
+// under the configured mode. With `sandbox: required` it fails where Full
+// is impossible; the preflight calls it so that this happens before the
+// rollback commit.
+func (r *runner) probeJail() error {
+	j := &r.jail
+	if !j.probed {
+		j.probed = true
+		mode, err := sandbox.ParseMode(r.cfg.Sandbox.Mode)
+		if err == nil {
+			j.c, err = sandbox.New(mode, sandbox.Policy{})
+		}
+		if err != nil {
+			j.err = fmt.Errorf("%w: %v", ErrAgentMissing, err)
+		}
+	}
+	return j.err
+}
+
+// confinement returns the run's confinement, warning once (in auto mode)
+// when it is weaker than Full.
+func (r *runner) confinement(t *planparse.Task) (*sandbox.Confinement, error) {
+	if err := r.probeJail(); err != nil {
+		return nil, err
+	}
+	j := &r.jail
+	if mode, _ := sandbox.ParseMode(r.cfg.Sandbox.Mode); mode == sandbox.Auto && !j.warned && j.c.Level != sandbox.Full {
+		j.warned = true
+		msg := fmt.Sprintf("sandbox %s: %s", j.c.Level, j.c.Weaker())
+		r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+		r.out.warn(t.ID, msg)
+	}
+	return j.c, nil
+}
+
+// confined is a task's process confinement: it may write the work tree
+// (not the git directory), its private temporary directory tmp, the
+// agent's state directory and caches, the preset's own files in HOME and
+// the paths .planx.yaml lists under sandbox.writable. It returns the
+// wrapper for proc.Spec.Wrap (nil when unconfined) and the level.
+func (r *runner) confined(t *planparse.Task, tmp string, extra ...string) (func(*exec.Cmd) error, sandbox.Level, error) {
+	c, err := r.confinement(t)
+	if err != nil {
+		return nil, "", err
+	}
+	if c.Level == sandbox.None {
+		return nil, sandbox.None, nil
+	}
+	home, _ := os.UserHomeDir()
+	w := []string{r.repo.Root, tmp}
+	w = append(w, extra...)
+	for _, p := range r.cfg.Sandbox.Writable {
+		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+			p = filepath.Join(home, rest)
+		}
+		w = append(w, p)
+	}
+	cc := c.With(sandbox.Policy{Writable: w, ReadOnly: []string{r.repo.GitDir, r.repo.CommonDir}})
+	return cc.Wrap, c.Level, nil
+}
+
+// taskTemp makes the private temporary directory of a task's process,
+// outside the work tree and the git directory; remove it when done.
+func taskTemp(t *planparse.Task) (string, func(), error) {
+	dir, err := os.MkdirTemp("", "planx-"+string(t.ID)+"-")
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: private temporary directory: %w", t.ID, err)
+	}
+	return dir, func() { _ = os.RemoveAll(dir) }, nil
+}
+
+// agentJail confines an agent: its wrapper and level, and the variables
+// that point its temporary files and build caches at places it may write
+// (a Go build with an unwritable GOCACHE fails). The caches are the
+// agent's own, under the user's cache directory: the gates never read them.
+func (r *runner) agentJail(t *planparse.Task, tmp, stateDir string, cmd agent.Command) (func(*exec.Cmd) error, sandbox.Level, []string, error) {
+	env := []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}
+	home, _ := os.UserHomeDir()
+	extra := []string{stateDir}
+	for _, s := range cmd.State {
+		if home != "" {
+			extra = append(extra, filepath.Join(home, s))
+		}
+	}
+	if base, err := os.UserCacheDir(); err == nil {
+		cache := filepath.Join(base, "planx", "agent")
+		if err := os.MkdirAll(cache, 0o700); err == nil {
+			extra = append(extra, cache)
+			env = append(env, "GOCACHE="+filepath.Join(cache, "go-build"),
+				"npm_config_cache="+filepath.Join(cache, "npm"), "PIP_CACHE_DIR="+filepath.Join(cache, "pip"))
+		}
+	}
+	wrap, level, err := r.confined(t, tmp, extra...)
+	if err != nil || level == sandbox.None {
+		return nil, level, []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}, err
+	}
+	return wrap, level, env, nil
+}
