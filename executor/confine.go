@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/agent"
+	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -118,4 +119,24 @@ func (r *runner) agentJail(t *planparse.Task, tmp, stateDir string, cmd agent.Co
 		return nil, level, []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}, err
 	}
 	return wrap, level, env, nil
+}
+
+// stepJail confines the plan's own steps when .planx.yaml opts in
+// (sandbox.steps): like an agent, without a preset's files. It returns
+// the wrapper (nil: unconfined), the variables to add and a cleanup.
+func (r *runner) stepJail(t *planparse.Task, lt *execlog.Task) (func(*exec.Cmd) error, []string, func(), error) {
+	if !r.cfg.Sandbox.Steps {
+		return nil, nil, func() {}, nil
+	}
+	tmp, remove, err := taskTemp(t)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	wrap, level, env, err := r.agentJail(t, tmp, filepath.Join(runDir(r.repo, r.st.RunID), "agent"), agent.Command{})
+	if err != nil {
+		remove()
+		return nil, nil, nil, err
+	}
+	lt.Sandbox = string(level)
+	return wrap, env, remove, nil
 }

@@ -16,6 +16,11 @@ import (
 func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
 	start := time.Now()
 	lt.Commands = lt.Commands[:0]
+	wrap, env, done, err := r.stepJail(t, lt)
+	if err != nil {
+		return err
+	}
+	defer done()
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
 		r.out.step(name, s.Code)
@@ -24,8 +29,9 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 			Name:       fmt.Sprintf("%s %s", t.ID, name),
 			Script:     s.Code,
 			Dir:        r.repo.Root,
-			Env:        r.env(t),
+			Env:        append(r.env(t), env...),
 			Timeout:    r.stepTimeout(start),
+			Wrap:       wrap,
 			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
 			Live:       r.out.live(),
 			Started:    r.pids().childStarted,
