@@ -159,3 +159,66 @@ func (r *Repo) CheckoutClean(ctx context.Context, rev SHA) error {
 	r.clean, r.stale = nil, nil
 	return nil
 }
+
+// TreeFromBase returns a commit (child of base) whose tree is tree with
+// each of paths as base has it: put back where base has the path, removed
+// where it does not. A temporary index does the work, so neither the
+// user's index nor work tree is touched. The judge uses it to run a task's
+// tests as the base wrote them.
+func (o Objects) TreeFromBase(ctx context.Context, tree, base SHA, paths []string, message string) (SHA, error) {
+	for _, s := range []SHA{tree, base} {
+		if err := checkArg("tree", string(s)); err != nil {
+			return "", err
+		}
+	}
+	if err := os.MkdirAll(o.planxDir, 0o755); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(o.planxDir, "index-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	g := *o.g
+	g.env = append(append([]string(nil), o.g.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
+	if _, err := g.run(ctx, nil, false, "read-tree", string(tree)); err != nil {
+		return "", fmt.Errorf("read tree %s: %w", tree.Short(), err)
+	}
+	// ls-tree prints base's entry for each path it has ("mode type sha\tpath").
+	out, err := o.g.run(ctx, nil, false, append([]string{"ls-tree", "-z", "--full-tree", string(base), "--"}, paths...)...)
+	if err != nil {
+		return "", fmt.Errorf("list %s: %w", base.Short(), err)
+	}
+	inBase := map[string]string{}
+	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if meta, p, ok := strings.Cut(rec, "\t"); ok {
+			f := strings.Fields(meta)
+			if len(f) == 3 && f[1] == "blob" {
+				inBase[p] = f[0] + " " + f[2]
+			}
+		}
+	}
+	var info bytes.Buffer
+	for _, p := range paths {
+		if strings.ContainsAny(p, "\n\x00") {
+			return "", fmt.Errorf("put %q in a tree: unusable path", p)
+		}
+		if e, ok := inBase[p]; ok {
+			fmt.Fprintf(&info, "%s\t%s\n", e, p)
+		} else {
+			fmt.Fprintf(&info, "0 %s\t%s\n", strings.Repeat("0", len(tree)), p) // mode 0 removes the entry
+		}
+	}
+	if _, err := g.run(ctx, info.Bytes(), false, "update-index", "--index-info"); err != nil {
+		return "", fmt.Errorf("update temporary index: %w", err)
+	}
+	t, err := g.run(ctx, nil, false, "write-tree")
+	if err != nil {
+		return "", fmt.Errorf("write tree: %w", err)
+	}
+	c, err := o.g.run(ctx, []byte(message), false, "commit-tree", strings.TrimSpace(string(t)), "-p", string(base), "-F", "-")
+	if err != nil {
+		return "", fmt.Errorf("record the judge's tree: %w", err)
+	}
+	return SHA(strings.TrimSpace(string(c))), nil
+}

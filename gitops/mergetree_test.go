@@ -124,3 +124,40 @@ func TestWorktreeSlot(t *testing.T) {
 	}
 	fsck(t, dir)
 }
+
+// TestTreeFromBase puts the base's bytes back at changed paths and drops
+// paths the base does not have, leaving every other file and the user's
+// index alone.
+func TestTreeFromBase(t *testing.T) {
+	ctx := context.Background()
+	r, dir := newRepo(t)
+	gittest.WriteFile(t, dir, "calc.go", "package calc\n")
+	gittest.WriteFile(t, dir, "pkg/calc_test.go", "base test\n")
+	base := SHA(gittest.Commit(t, dir, "base"))
+	gittest.WriteFile(t, dir, "calc.go", "package calc // done\n")
+	gittest.WriteFile(t, dir, "pkg/calc_test.go", "weakened\n")
+	gittest.WriteFile(t, dir, "pkg/zz_test.go", "takeover\n")
+	task := SHA(gittest.Commit(t, dir, "task"))
+	index := gittest.Git(t, dir, "ls-files", "-s")
+
+	c, err := r.Objects().TreeFromBase(ctx, task, base, []string{"pkg/calc_test.go", "pkg/zz_test.go"}, "judge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gittest.Git(t, dir, "ls-tree", "-r", "--name-only", string(c)); got != "calc.go\npkg/calc_test.go" {
+		t.Errorf("judge tree lists %q", got)
+	}
+	if got := gittest.Git(t, dir, "show", string(c)+":pkg/calc_test.go"); got != "base test" {
+		t.Errorf("test file = %q, want the base's", got)
+	}
+	if got := gittest.Git(t, dir, "show", string(c)+":calc.go"); got != "package calc // done" {
+		t.Errorf("code = %q, want the task's", got)
+	}
+	if got := gittest.Git(t, dir, "rev-parse", string(c)+"^"); got != string(base) {
+		t.Errorf("parent %s, want the base %s", got, base)
+	}
+	if got := gittest.Git(t, dir, "ls-files", "-s"); got != index {
+		t.Error("the user's index changed")
+	}
+	fsck(t, dir)
+}
