@@ -2,6 +2,7 @@ package testreport
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -85,6 +86,21 @@ const (
 	KindUnittest = "unittest"
 	KindTAP      = "tap"
 )
+
+// Parse reads a report of the given kind.
+func Parse(kind string, r io.Reader) (Report, error) {
+	switch kind {
+	case KindGoJSON:
+		return ParseGoJSON(r)
+	case KindJUnit:
+		return ParseJUnit(r)
+	case KindUnittest:
+		return ParseUnittest(r)
+	case KindTAP:
+		return ParseTAP(r)
+	}
+	return Report{}, fmt.Errorf("unknown test report kind %q: want %s, %s, %s or %s", kind, KindGoJSON, KindJUnit, KindUnittest, KindTAP)
+}
 
 // maxNotes bounds the notes a parser keeps: a report with ten thousand
 // stray lines needs the first few and a count, not all of them.
