@@ -110,6 +110,10 @@ type Gate struct {
 	Overridden bool `json:"overridden,omitempty"`
 	// Fixed lists what a fixer gate (fix: true) changed, committed with the task.
 	Fixed []string `json:"fixed,omitempty"`
+	// Tests is the gate's tests judged against the base, as Planx-Tests
+	// says it ("12 passed (+1 new) 0 failed 0 skipped"); "" when only its
+	// exit code was read.
+	Tests string `json:"tests,omitempty"`
 }
 
 // TaskByID returns the task with the given ID, or nil. The pointer is into

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -18,20 +21,27 @@ func (r *runner) cleanTree(ctx context.Context, t *planparse.Task) (string, func
 	if err != nil {
 		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
-	// Under the run's directory in .git/: git never scans it, so the
-	// checkout cannot show up as a change of the task, wherever TMPDIR is.
+	return r.checkout(ctx, t, sha, "gates")
+}
+
+// checkout checks commit sha out into a temporary linked worktree under
+// the run's directory in .git/ (git never scans it, so the checkout cannot
+// show up as a change of the task, wherever TMPDIR is). It returns the
+// directory and how to remove it.
+func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA, label string) (string, func(), error) {
 	if err := os.MkdirAll(runDir(r.repo, r.st.RunID), 0o755); err != nil {
-		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
+		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
-	tmp, err := os.MkdirTemp(runDir(r.repo, r.st.RunID), string(t.ID)+"-gates-")
+	tmp, err := os.MkdirTemp(runDir(r.repo, r.st.RunID), string(t.ID)+"-"+label+"-")
 	if err != nil {
-		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
+		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
 	wt := filepath.Join(tmp, "tree")
 	if err := r.repo.Worktrees().Add(ctx, wt, sha); err != nil {
 		_ = os.RemoveAll(tmp)
-		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
+		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
+	r.carryEnvironments(wt)
 	return wt, func() {
 		// A fresh context: the worktree must go even after an interruption.
 		_ = r.repo.Worktrees().Remove(context.WithoutCancel(ctx), wt)
@@ -67,4 +77,25 @@ func (tu *turn) cleanGates(ctx context.Context) bool {
 	}
 	ignored, err := r.repo.Index().IgnoredFiles(ctx)
 	return err == nil && len(ignored) == 0
+}
+
+// environments are the ignored directories at the top of a work tree that
+// hold what the tests need installed, not build output: a clean checkout
+// gets a link to each, or a gate would fail for want of its dependencies.
+func environments() []string { return []string{"node_modules/", ".venv/", "venv/"} }
+
+// carryEnvironments links the work tree's ignored environments into the
+// checkout wt. Links, not copies: they can be large. An agent that changed
+// one is caught by the check of installed test runners (deps.go).
+func (r *runner) carryEnvironments(wt string) {
+	for _, e := range environments() {
+		if !slices.Contains(r.ignored, e) {
+			continue
+		}
+		name := strings.TrimSuffix(e, "/")
+		if _, err := os.Lstat(filepath.Join(wt, name)); err == nil {
+			continue // tracked in this tree
+		}
+		_ = os.Symlink(filepath.Join(r.repo.Root, name), filepath.Join(wt, name))
+	}
 }

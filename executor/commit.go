@@ -146,6 +146,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	r.fault.at("after-commit")
 	lt.Commit = string(sha)
 	r.expect = sha
+	r.reports().committed(sha)
 	if r.done == nil {
 		r.done = map[planparse.TaskID]bool{}
 	}

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 			checks = append(checks, g)
 			continue
 		}
-		if err := r.runGateSet(ctx, t, lt, r.repo.Root, "", []gates.Gate{g}); err != nil {
+		if err := r.runGateSet(ctx, t, lt, r.repo.Root, "", []gates.Gate{g}, nil); err != nil {
 			return err
 		}
 		if err := r.recordFix(ctx, t, lt); err != nil {
@@ -73,7 +74,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 		defer remove()
 		dir = wt
 	}
-	if err := r.runGateSet(ctx, t, lt, dir, key, torun); err != nil {
+	if err := tu.runChecks(ctx, dir, key, torun); err != nil {
 		return err
 	}
 	if err := r.checkSettled(ctx, t); err != nil {
@@ -83,10 +84,52 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 	return nil
 }
 
+// runChecks runs the task's checks in dir. An agent's are judged test by
+// test against the base commit where the runner can report so
+// (testjudge.go); the rest by their exit codes.
+func (tu *turn) runChecks(ctx context.Context, dir string, key gitops.SHA, sel []gates.Gate) error {
+	r, t, lt := tu.r, tu.t, tu.lt
+	if tu.kind != "agent" {
+		return r.runGateSet(ctx, t, lt, dir, key, sel, nil)
+	}
+	tgs, _ := testGates(sel, runDir(r.repo, r.st.RunID), string(t.ID))
+	if len(tgs) == 0 {
+		return r.runGateSet(ctx, t, lt, dir, key, sel, nil)
+	}
+	base, err := tu.baseline(ctx, tgs)
+	if err != nil {
+		return err
+	}
+	run := slices.Clone(sel)
+	for i, g := range run {
+		if j := slices.IndexFunc(tgs, func(tg testGate) bool { return tg.Name == g.Name }); j >= 0 {
+			run[i] = tgs[j].Gate
+		}
+	}
+	// Test files the task did not declare are judged apart: first the
+	// tests as the base has them, then (below) with the agent's own.
+	var judged map[string]string
+	if paths := tu.undeclaredTests(); len(paths) > 0 {
+		if judged, err = tu.judgeRun(ctx, tgs, base, paths); err != nil {
+			return err
+		}
+	}
+	return r.runGateSet(ctx, t, lt, dir, key, run, func(results []gates.Result) (map[string]string, []string) {
+		tests, why := tu.judgeTests(tgs, base, results, judged != nil)
+		for name, s := range judged {
+			tests[name] = s + "; own tests pass"
+		}
+		return tests, why
+	})
+}
+
 // runGateSet runs gates, records their results (in the log, and by tree
 // when key names the tree they judge) and fails the task on the first that
-// did not pass.
-func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate) error {
+// did not pass. judge, when set, reads the results test by test: it may
+// fail a gate that exited 0, and returns each gate's test summary and why
+// it failed one.
+func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
+	judge func([]gates.Result) (map[string]string, []string)) error {
 	if len(sel) == 0 {
 		return nil
 	}
@@ -98,13 +141,21 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	if err != nil {
 		return err
 	}
+	var tests map[string]string
+	var why []string
+	if judge != nil {
+		tests, why = judge(results)
+	}
 	r.book().recordGated(key, t, sel, results)
 	over := r.overridden()
 	for _, g := range results {
 		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
 			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath,
-			TimedOut: g.TimedOut, Overridden: over[g.Name]})
+			TimedOut: g.TimedOut, Overridden: over[g.Name], Tests: tests[g.Name]})
 		r.out.gate(t.ID, g)
+	}
+	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(why) > 0 {
+		return &taskFailure{what: why[0], tail: strings.Join(why[1:], "\n")}
 	}
 	return gateFailure(results)
 }

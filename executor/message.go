@@ -70,6 +70,15 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, gateTrailer(g))
 	}
+	if lt.Executor == "agent" {
+		for _, g := range lt.Gates {
+			tests := g.Tests
+			if tests == "" {
+				tests = "exit-code only"
+			}
+			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerTests, g.Name, tests)
+		}
+	}
 	for _, g := range lt.Gates {
 		for _, p := range g.Fixed {
 			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerFixed, g.Name, p)

@@ -54,6 +54,8 @@ type runner struct {
 	pool       *slots     // work trees of parallel waves (--jobs > 1)
 	tools      *toolPaths // where the gates' toolchains keep their test libraries (deps.go), once asked
 	jail       jail       // how agents (and opted-in steps) are confined, probed once
+	// testReports are the run's test reports by commit (testjudge.go).
+	testReports *reportBook
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.

@@ -18,7 +18,11 @@ const (
 	// TrailerSandbox is the confinement the task's executor ran under
 	// (landlock+mountns, landlock, seatbelt, none); absent for a task whose
 	// own plan steps ran unconfined.
-	TrailerSandbox  = "Planx-Sandbox"
+	TrailerSandbox = "Planx-Sandbox"
+	// TrailerTests is one gate's tests judged against the task's base
+	// commit: "test 12 passed (+1 new) 0 failed 0 skipped", or "test
+	// exit-code only" for a gate whose runner gives no per-test report.
+	TrailerTests    = "Planx-Tests"
 	TrailerGate     = "Planx-Gate"
 	TrailerRollback = "Planx-Rollback"
 	TrailerSkipped  = "Planx-Skipped"

@@ -22,7 +22,7 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport"},
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
 	"risk":                {"planparse", "internal/textsafe"},
 	"agent":               {"planparse"},

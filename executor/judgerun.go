@@ -1,0 +1,76 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// undeclaredTests are the test files the task changed or added without
+// declaring them: the judge runs the tests as the base has them, so these
+// go back to the base's bytes, or out when the base has none. A new test
+// file can change what the code under test does (an init that swaps a
+// function), so it is judged apart, as the agent's own test.
+func (tu *turn) undeclaredTests() []string {
+	var out []string
+	for _, f := range tu.lt.Files {
+		if judgedTestFile(f) && !anyCovers(tu.t.Files, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// judgeRun runs tgs on the task's tree with paths as the base has them, in
+// a clean checkout, and grades the run against the base. The summaries it
+// returns are the task's Planx-Tests; a failing grade fails the task.
+func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]testreport.Report, paths []string) (map[string]string, error) {
+	r, t := tu.r, tu.t
+	staged, err := r.repo.Index().StagedCommit(ctx, r.expect)
+	if err != nil {
+		return nil, fmt.Errorf("the judge's tree of %s: %w", t.ID, err)
+	}
+	jc, err := r.repo.Objects().TreeFromBase(ctx, staged, r.expect, paths, "planx: the task's tree with the base's tests")
+	if err != nil {
+		return nil, fmt.Errorf("the judge's tree of %s: %w", t.ID, err)
+	}
+	wt, remove, err := r.checkout(ctx, t, jc, "judge")
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
+	dir := runDir(r.repo, r.st.RunID)
+	run, _ := testGates(gatesOf(tgs), dir, string(t.ID)+"-judge")
+	r.out.println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(names(run), ", "), strings.Join(paths, ", "))
+	results, err := gates.Run(ctx, adjusted(run), gates.RunOptions{Dir: wt, Env: r.env(t), OutDir: dir,
+		Task: planparse.TaskID(string(t.ID) + "-judge"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted})
+	r.pids().childDone()
+	if err != nil {
+		return nil, err
+	}
+	summaries := map[string]string{}
+	opt := testreport.Options{Declared: tu.declaredTestGroup()}
+	for i, res := range results {
+		rep := run[i].read(res.OutputPath)
+		v := testreport.Judge(base[res.Name], rep, opt)
+		summaries[res.Name] = v.Summary()
+		if v.OK() && v.Now.Failed == 0 && res.Passed {
+			continue
+		}
+		why := append(v.Reasons(), failingTests(rep)...)
+		if len(why) == 0 {
+			why = []string{fmt.Sprintf("it exited %d", res.ExitCode)}
+		}
+		return nil, &taskFailure{
+			what: fmt.Sprintf("gate %s fails with the tests as the base has them (%s not declared by the task, left as the base has them): %s",
+				res.Name, strings.Join(paths, ", "), why[0]),
+			tail: strings.Join(why[1:], "\n"),
+			hint: "declare the test files the task changes (Files: Modify: …) or leave them as they were",
+		}
+	}
+	return summaries, nil
+}

@@ -1,0 +1,303 @@
+package executor
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
+	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/planparse"
+	"golang.org/x/mod/modfile"
+)
+
+// An agent task is judged by what the user's tests say, test by test,
+// against the same tests on the task's base commit (the SWE-bench rule):
+// every test that passed there passes now (none failed, vanished or became
+// skipped), at least one test ran, and no test fails now. An exit code the
+// agent could force is not enough: a gate whose runner can report test by
+// test (testreport.For) is run so that it does, and its report decides.
+
+// testGate is a gate run for a report: the gate as configured, the gate
+// as run (its command adjusted) and how to read the report.
+type testGate struct {
+	gates.Gate        // as run
+	orig       string // the configured command
+	kind       string
+	file       string // the report file, for runners that write one ("" : the output)
+}
+
+// testGates splits sel into the gates whose runner reports test by test
+// (adjusted to do so) and the rest; outDir/prefix name the report files.
+func testGates(sel []gates.Gate, outDir, prefix string) (tgs []testGate, plain []gates.Gate) {
+	for _, g := range sel {
+		kind, adjusted, ok := testreport.For(g.Command)
+		if !ok || g.Fix {
+			plain = append(plain, g)
+			continue
+		}
+		tg := testGate{Gate: g, orig: g.Command, kind: kind}
+		if strings.Contains(adjusted, testreport.ReportPlaceholder) {
+			tg.file = filepath.Join(outDir, prefix+"-"+g.Name+"-report.xml")
+			var err error
+			if adjusted, err = testreport.WithReport(adjusted, tg.file); err != nil {
+				plain = append(plain, g)
+				continue
+			}
+		}
+		tg.Command = adjusted
+		tgs = append(tgs, tg)
+	}
+	return tgs, plain
+}
+
+// key names the gate's reports: its name and a hash of the command, so a
+// changed command never reuses another's baseline.
+func (tg testGate) key() string {
+	h := sha256.Sum256([]byte(tg.kind + "\x00" + tg.orig))
+	return tg.Name + "-" + hex.EncodeToString(h[:6])
+}
+
+// read parses the report of a run of tg whose combined output is at out.
+func (tg testGate) read(out string) testreport.Report {
+	p := out
+	if tg.file != "" {
+		p = tg.file
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return testreport.Report{Kind: tg.kind, Failed: true, Notes: []string{"no report: " + err.Error()}}
+	}
+	defer f.Close()
+	rep, err := testreport.Parse(tg.kind, f)
+	if err != nil {
+		rep.Failed = true
+		rep.Notes = append(rep.Notes, "unreadable report: "+err.Error())
+	}
+	return rep
+}
+
+// reportBook keeps the test reports of a run by the commit whose tree they
+// judged, under the run's directory, so that a task's baseline is usually
+// the report of the task before it (one gate run per task) and a resume
+// finds it again.
+type reportBook struct {
+	dir     string
+	pending map[string]testreport.Report // this task's reports, until its commit
+}
+
+func (r *runner) reports() *reportBook {
+	if r.testReports == nil {
+		r.testReports = &reportBook{dir: filepath.Join(runDir(r.repo, r.st.RunID), "reports")}
+	}
+	return r.testReports
+}
+
+func (b *reportBook) path(sha gitops.SHA, key string) string {
+	return filepath.Join(b.dir, string(sha)+"-"+key+".json")
+}
+
+func (b *reportBook) get(sha gitops.SHA, key string) (testreport.Report, bool) {
+	var rep testreport.Report
+	data, err := os.ReadFile(b.path(sha, key))
+	if err != nil || json.Unmarshal(data, &rep) != nil {
+		return rep, false
+	}
+	return rep, true
+}
+
+func (b *reportBook) put(sha gitops.SHA, key string, rep testreport.Report) {
+	data, err := json.Marshal(rep)
+	if err != nil {
+		return
+	}
+	if os.MkdirAll(b.dir, 0o755) == nil {
+		_ = fsutil.WriteAtomic(b.path(sha, key), data, 0o644)
+	}
+}
+
+// hold keeps a report of the task being judged until its commit.
+func (b *reportBook) hold(key string, rep testreport.Report) {
+	if b.pending == nil {
+		b.pending = map[string]testreport.Report{}
+	}
+	b.pending[key] = rep
+}
+
+// committed files the held reports under the task's commit: the next
+// task's baseline.
+func (b *reportBook) committed(sha gitops.SHA) {
+	for k, rep := range b.pending {
+		b.put(sha, k, rep)
+	}
+	b.pending = nil
+}
+
+// baseline returns the reports of tgs on the base commit: from the book,
+// or by running them in a clean checkout of it.
+func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testreport.Report, error) {
+	r, t := tu.r, tu.t
+	base := r.expect
+	out := map[string]testreport.Report{}
+	var missing []testGate
+	for _, tg := range tgs {
+		if rep, ok := r.reports().get(base, tg.key()); ok {
+			out[tg.Name] = rep
+		} else {
+			missing = append(missing, tg)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	wt, remove, err := r.checkout(ctx, t, base, "base")
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
+	dir := runDir(r.repo, r.st.RunID)
+	bases, _ := testGates(gatesOf(missing), dir, string(t.ID)+"-base")
+	r.out.println("      baseline: %s on the base commit %s", strings.Join(names(bases), ", "), base.Short())
+	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt, Env: r.env(t), OutDir: dir,
+		Task: planparse.TaskID(string(t.ID) + "-base"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted})
+	r.pids().childDone()
+	if err != nil {
+		return nil, err
+	}
+	for i, res := range results {
+		rep := bases[i].read(res.OutputPath)
+		r.reports().put(base, bases[i].key(), rep)
+		out[res.Name] = rep
+	}
+	return out, nil
+}
+
+// judgeTests grades the results of tgs against their baselines, marking a
+// gate whose tests say no as failed. It returns each gate's summary (for
+// Planx-Tests) and the reasons of the first that failed.
+//
+// own says the run holds the agent's own test changes, already graded
+// without them by judgeRun: this run then only has to pass.
+func (tu *turn) judgeTests(tgs []testGate, base map[string]testreport.Report, results []gates.Result, own bool) (map[string]string, []string) {
+	summaries := map[string]string{}
+	var reasons []string
+	opt := testreport.Options{Declared: tu.declaredTestGroup()}
+	for i := range results {
+		res := &results[i]
+		j := slices.IndexFunc(tgs, func(tg testGate) bool { return tg.Name == res.Name })
+		if j < 0 {
+			continue
+		}
+		rep := tgs[j].read(res.OutputPath)
+		tu.r.reports().hold(tgs[j].key(), rep)
+		v := testreport.Judge(base[res.Name], rep, opt)
+		summaries[res.Name] = v.Summary()
+		if own && v.Now.Failed == 0 && !v.RunFailed && v.Now.Passed > 0 {
+			continue
+		}
+		if !own && v.OK() && v.Now.Failed == 0 {
+			continue
+		}
+		if res.Passed && reasons == nil {
+			reasons = append(v.Reasons(), failingTests(rep)...)
+			if len(reasons) == 0 {
+				reasons = []string{"the report shows a failure"}
+			}
+			reasons = append([]string{fmt.Sprintf("gate %s exited %d, but its tests say no", res.Name, res.ExitCode)}, reasons...)
+		}
+		res.Passed = false
+	}
+	return summaries, reasons
+}
+
+// failingTests names the first tests of rep that fail.
+func failingTests(rep testreport.Report) []string {
+	var out []string
+	for _, t := range rep.Tests {
+		if t.Outcome == testreport.Fail {
+			if len(out) == 3 {
+				return append(out, fmt.Sprintf("%d more tests fail", rep.Count(testreport.Fail)-3))
+			}
+			out = append(out, testreport.Display(t)+" fails")
+		}
+	}
+	return out
+}
+
+// declaredTestGroup reports whether the task declared a test file of a
+// report's group (a Go package, a Python module, a file): a test of that
+// group may vanish, since the task may rewrite its own tests.
+func (tu *turn) declaredTestGroup() func(string) bool {
+	var files []string
+	for _, f := range tu.t.Files {
+		if judgedTestFile(f.Path) {
+			files = append(files, f.Path)
+		}
+	}
+	module := goModule(tu.r.repo.Root)
+	return func(group string) bool {
+		for _, f := range files {
+			dir := path.Dir(f)
+			mod := strings.ReplaceAll(strings.TrimSuffix(f, path.Ext(f)), "/", ".")
+			switch {
+			case group == f, group == dir, group == mod, strings.HasPrefix(group, mod+"."):
+				return true
+			case module != "" && (group == module && dir == "." || group == module+"/"+dir):
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// isTestFile reports whether p is a test file by the default globs.
+func judgedTestFile(p string) bool {
+	return slices.ContainsFunc(defaultTestGlobs(), func(g string) bool { return matchGlob(g, p) })
+}
+
+// goModule is the module path of root's go.mod, "" without one.
+func goModule(root string) string {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if errors.Is(err, fs.ErrNotExist) || err != nil {
+		return ""
+	}
+	return modfile.ModulePath(data)
+}
+
+// gatesOf are the gates of tgs as configured.
+func gatesOf(tgs []testGate) []gates.Gate {
+	out := make([]gates.Gate, len(tgs))
+	for i, tg := range tgs {
+		out[i] = tg.Gate
+		out[i].Command = tg.orig
+	}
+	return out
+}
+
+// adjusted are the gates of tgs as they run, commands adjusted to report.
+func adjusted(tgs []testGate) []gates.Gate {
+	out := make([]gates.Gate, len(tgs))
+	for i, tg := range tgs {
+		out[i] = tg.Gate
+	}
+	return out
+}
+
+func names(tgs []testGate) []string {
+	out := make([]string, len(tgs))
+	for i, tg := range tgs {
+		out[i] = tg.Name
+	}
+	return out
+}
