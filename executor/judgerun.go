@@ -58,6 +58,10 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 		rep := run[i].read(res.OutputPath)
 		v := testreport.Judge(base[res.Name], rep, opt)
 		summaries[res.Name] = v.Summary()
+		if noReport(base[res.Name]) && noReport(rep) && res.Passed {
+			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
+			continue
+		}
 		if v.OK() && v.Now.Failed == 0 && res.Passed {
 			continue
 		}

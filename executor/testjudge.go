@@ -201,6 +201,10 @@ func (tu *turn) judgeTests(tgs []testGate, base map[string]testreport.Report, re
 		}
 		rep := tgs[j].read(res.OutputPath)
 		tu.r.reports().hold(tgs[j].key(), rep)
+		if noReport(base[res.Name]) && noReport(rep) {
+			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
+			continue
+		}
 		v := testreport.Judge(base[res.Name], rep, opt)
 		summaries[res.Name] = v.Summary()
 		if own && v.Now.Failed == 0 && !v.RunFailed && v.Now.Passed > 0 {
@@ -219,6 +223,15 @@ func (tu *turn) judgeTests(tgs []testGate, base map[string]testreport.Report, re
 		res.Passed = false
 	}
 	return summaries, reasons
+}
+
+// noReport says a run gave nothing to read: no test and a failure the
+// report cannot account for (the gate's program is not the runner its
+// command names, or wraps it). When the base's run gave nothing either, the
+// gate is judged by its exit code; a runner that reported at the base and
+// does not now fails the task.
+func noReport(rep testreport.Report) bool {
+	return len(rep.Tests) == 0 && rep.Failed
 }
 
 // failingTests names the first tests of rep that fail.
