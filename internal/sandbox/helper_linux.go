@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
-	"strings"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -181,10 +179,4 @@ func restrict(p Policy) error {
 		return fmt.Errorf("landlock: %w", err)
 	}
 	return nil
-}
-
-// within reports whether p is dir or beneath it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }

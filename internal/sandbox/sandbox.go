@@ -185,3 +185,9 @@ type helperSpec struct {
 	Policy Policy `json:"policy"`
 	Mount  bool   `json:"mount"` // the helper runs in a mount namespace of its own
 }
+
+// within reports whether p is dir or beneath it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
