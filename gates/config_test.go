@@ -92,6 +92,10 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"list for string", "agent:\n  - a\n", 2, "agent: want a single value", ""},
 		{"syntax", "agent: a\n  log_dir: b\n", 2, "mapping values are not allowed", "indentation"},
 		{"not a mapping", "- a\n- b\n", 1, "must be a mapping", ""},
+		{"sandbox mode", "agent: a\nsandbox: strict\n", 2, `sandbox mode "strict"`, "auto, required or off"},
+		{"sandbox mapping mode", "sandbox:\n  mode: on\n", 2, `sandbox mode "on"`, "auto, required or off"},
+		{"sandbox key", "sandbox:\n  writeable: [/x]\n", 2, `unknown sandbox key "writeable"`, "did you mean writable?"},
+		{"sandbox relative", "sandbox:\n  writable: [cache]\n", 2, `"cache" is relative`, "~/"},
 	}
 	for _, c := range cases {
 		dir := writeConfig(t, c.text)
@@ -135,5 +139,19 @@ func TestLoadConfigEnvAndAttempts(t *testing.T) {
 	}
 	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), ".planx.yaml:1") {
 		t.Fatalf("env as a scalar: %v, want an error at line 1", err)
+	}
+}
+
+func TestLoadConfigSandbox(t *testing.T) {
+	for text, want := range map[string]Sandbox{
+		"sandbox: required\n": {Mode: "required"},
+		"sandbox:\n  mode: off\n  writable: [~/go/pkg/mod, /opt/cache]\n  steps: true\n": {Mode: "off",
+			Writable: []string{"~/go/pkg/mod", "/opt/cache"}, Steps: true},
+		"agent: a\n": {},
+	} {
+		c, err := LoadConfig(writeConfig(t, text))
+		if err != nil || !reflect.DeepEqual(c.Sandbox, want) {
+			t.Errorf("%q: sandbox %+v, %v; want %+v", text, c.Sandbox, err, want)
+		}
 	}
 }
