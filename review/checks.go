@@ -28,6 +28,9 @@ type checker struct {
 	cfgs  *configCache
 	opts  Options
 	ev    evidence
+	// srcLabel names the trusted revision re-run gates are defined at
+	// ("" with --trust-branch-config: each commit's own).
+	srcLabel string
 }
 
 func newChecker(ctx context.Context, repo *gitops.Repo, tip gitops.SHA, rep *Report) *checker {

@@ -14,9 +14,13 @@ import (
 // configCache reads .planx.yaml as committed: gates.LoadConfig reads a
 // directory, so each distinct commit's file is written to a scratch one.
 type configCache struct {
-	dir  string
-	byAt map[gitops.SHA]gates.Config
+	dir    string
+	byAt   map[gitops.SHA]gates.Config
+	absent map[gitops.SHA]bool // no .planx.yaml at the commit
 }
+
+// missing reports whether rev has no .planx.yaml (once at has read it).
+func (cc *configCache) missing(rev gitops.SHA) bool { return cc.absent[rev] }
 
 func (cc *configCache) at(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (gates.Config, error) {
 	if cfg, ok := cc.byAt[rev]; ok {
@@ -26,8 +30,9 @@ func (cc *configCache) at(ctx context.Context, repo *gitops.Repo, rev gitops.SHA
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return gates.Config{}, err
 	}
+	absent := err != nil
 	var cfg gates.Config
-	if err == nil {
+	if !absent {
 		if cc.dir == "" {
 			if cc.dir, err = os.MkdirTemp("", "planx-config-"); err != nil {
 				return gates.Config{}, err
@@ -45,9 +50,9 @@ func (cc *configCache) at(ctx context.Context, repo *gitops.Repo, rev gitops.SHA
 		}
 	}
 	if cc.byAt == nil {
-		cc.byAt = map[gitops.SHA]gates.Config{}
+		cc.byAt, cc.absent = map[gitops.SHA]gates.Config{}, map[gitops.SHA]bool{}
 	}
-	cc.byAt[rev] = cfg
+	cc.byAt[rev], cc.absent[rev] = cfg, absent
 	return cfg, nil
 }
 

@@ -25,21 +25,24 @@ func (c *checker) settle() error {
 		}
 		c.rep.GateSource = name
 		for _, ck := range targets {
-			passed, ran, err := c.regate(src, ck)
+			out, err := c.regate(src, ck)
 			if err != nil {
 				return err
 			}
-			if passed && !ran {
+			switch out {
+			case regateNothing:
+				// Nothing ran: nothing vouches, the commit keeps its finding.
+			case regateCached:
 				// Every gate passed on this tree before: the record vouches.
 				if ck.pending != nil {
 					c.rep.Runs[ck.at.run].Tasks[ck.at.task].Evidence = EvidenceRecorded
 				}
 				ck.pending = nil
-				continue
-			}
-			ck.pending = nil // re-run: its result, pass or fail, is the finding
-			if passed {
+			case regatePassed:
+				ck.pending = nil
 				c.rep.Runs[ck.at.run].Tasks[ck.at.task].Evidence = EvidenceRerun
+			case regateFailed:
+				ck.pending = nil // re-run: its failure is the finding
 			}
 		}
 	}
@@ -112,7 +115,8 @@ func (c *checker) trustedRev() (gitops.SHA, string, error) {
 			return "", "", fmt.Errorf("%w: --base %s: %w", ErrRange, rev, err)
 		}
 		if sha != "" {
-			return sha, fmt.Sprintf(".planx.yaml and plan of %s (%s)", rev, sha.Short()), nil
+			c.srcLabel = fmt.Sprintf("%s (%s)", rev, sha.Short())
+			return sha, ".planx.yaml and plan of " + c.srcLabel, nil
 		}
 	}
 	if c.opts.Base != "" {
@@ -121,89 +125,153 @@ func (c *checker) trustedRev() (gitops.SHA, string, error) {
 	return "", "", fmt.Errorf("%w: --rerun-gates takes gate definitions from a trusted branch, and there is no origin/HEAD here: give --base REF (e.g. origin/main), or --trust-branch-config to run the branch's own gates", ErrUntrusted)
 }
 
+// regateOutcome is what re-running a commit's gates settled.
+type regateOutcome int
+
+const (
+	regateNothing regateOutcome = iota // no gate to run: a no-gates finding
+	regateCached                       // every gate passed on this tree before
+	regatePassed                       // re-run now, all passed
+	regateFailed                       // re-run now, one failed: a rerun-failed finding
+)
+
+// gateSpec is what the trusted definitions ask of one task commit.
+type gateSpec struct {
+	sel     []gates.Gate // the gates to re-run, acceptance commands first
+	radius  string       // the task's blast radius
+	env     []string     // the environment variables the configuration passes
+	defined int          // gates the definitions have at all, for any task
+	named   bool         // the task names its gates (Gates:)
+	noFile  bool         // no .planx.yaml at the definitions' revision
+}
+
 // gatesFor returns the gates to re-run for ck as defined at rev ("" for
-// the commit itself), the task's blast radius there, and the names of the
-// environment variables the configuration passes.
-func (c *checker) gatesFor(rev gitops.SHA, ck *checked) ([]gates.Gate, string, []string, error) {
+// the commit itself).
+func (c *checker) gatesFor(rev gitops.SHA, ck *checked) (gateSpec, error) {
 	if rev == "" {
 		rev = ck.t.Commit
 	}
 	cfg, err := c.cfgs.at(c.ctx, c.repo, rev)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("rerun gates: .planx.yaml of %s: %w", rev.Short(), err)
+		return gateSpec{}, fmt.Errorf("rerun gates: .planx.yaml of %s: %w", rev.Short(), err)
 	}
 	p, err := c.planAt(rev, ck.plan)
 	if err != nil {
-		return nil, "", nil, fmt.Errorf("rerun gates: %s at %s: %w", ck.plan, rev.Short(), err)
+		return gateSpec{}, fmt.Errorf("rerun gates: %s at %s: %w", ck.plan, rev.Short(), err)
 	}
 	var fromPlan, accept []gates.Gate
 	var names []string
-	radius := ""
+	sp := gateSpec{env: cfg.Env, noFile: c.cfgs.missing(rev)}
 	if p != nil {
 		if fromPlan, err = gates.FromPlan(p.Gates); err != nil {
-			return nil, "", nil, fmt.Errorf("rerun gates: %s at %s: %w", ck.plan, rev.Short(), err)
+			return gateSpec{}, fmt.Errorf("rerun gates: %s at %s: %w", ck.plan, rev.Short(), err)
 		}
 		if pt := p.Task(planparse.TaskID(ck.t.ID)); pt != nil {
-			names, radius, accept = pt.Gates, pt.BlastRadius, gates.Acceptance(pt)
+			names, sp.radius, accept = pt.Gates, pt.BlastRadius, gates.Acceptance(pt)
 		}
 	}
+	all := gates.Merge(cfg.Gates, fromPlan, nil)
+	sp.defined, sp.named = len(all)+len(accept), names != nil
 	// The task's acceptance commands first, as the executor runs them.
-	return append(accept, gates.Select(gates.Merge(cfg.Gates, fromPlan, nil), names, ck.last)...), radius, cfg.Env, nil
+	sp.sel = append(accept, gates.Select(all, names, ck.last)...)
+	return sp, nil
+}
+
+// nothingToRerun reports that the definitions give ck no gate to run, and
+// returns regateNothing: a re-run that ran nothing never vouches for a
+// commit. Definitions without a single gate (a base branch that has not
+// adopted planx yet) are an error; gates that do not apply to this task
+// (final ones on an earlier task, a Gates: naming none) leave the commit
+// not re-verified, a warning (an error with --strict).
+func (c *checker) nothingToRerun(ck *checked, sp gateSpec) regateOutcome {
+	label := ck.t.ID + " (" + ck.t.Commit.Short() + ")"
+	where := c.srcLabel
+	if where == "" {
+		where = "commit " + ck.t.Commit.Short() + " (its own definitions, --trust-branch-config)"
+	}
+	f := Finding{Severity: SeverityError, Kind: KindNoGates, Run: ck.run.ID, Task: ck.t.ID, Commit: ck.t.Commit}
+	switch {
+	case sp.defined > 0:
+		if !c.opts.Strict {
+			f.Severity = SeverityWarning
+		}
+		why := "they are final gates, run on a run's last task only"
+		if sp.named {
+			why = "the task's Gates: in " + ck.plan + " there names none of them"
+		}
+		f.Message = fmt.Sprintf("%s: nothing re-ran: none of the gates %s defines applies to %s (%s), so it is not re-verified here", label, where, ck.t.ID, why)
+		c.rep.add(f)
+		return regateNothing
+	case sp.noFile:
+		where += " has no " + gates.ConfigFile + " and defines no gate"
+	default:
+		where += " defines no gate (neither its " + gates.ConfigFile + " nor " + ck.plan + " there lists one)"
+	}
+	fix := "commit a " + gates.ConfigFile + " with gates to the base branch first (a pull request that adopts planx cannot be re-gated by its base), " +
+		"give --base a revision that defines gates, or run the branch's own gates with --trust-branch-config"
+	if c.srcLabel == "" {
+		fix = "add gates to " + gates.ConfigFile
+	}
+	f.Message = fmt.Sprintf("%s: nothing re-ran: %s, so nothing vouches for this commit; %s", label, where, fix)
+	c.rep.add(f)
+	return regateNothing
 }
 
 // regate re-runs ck's gates on its tree, in a temporary detached worktree
 // with a minimal environment, unless the tree has a passing record of the
-// same gate command already; it records the results by tree. ran is false
-// when no gate had to run.
-func (c *checker) regate(rev gitops.SHA, ck *checked) (passed, ran bool, err error) {
-	sel, radius, envNames, err := c.gatesFor(rev, ck)
+// same gate command already; it records the results by tree.
+func (c *checker) regate(rev gitops.SHA, ck *checked) (regateOutcome, error) {
+	sp, err := c.gatesFor(rev, ck)
 	if err != nil {
-		return false, false, err
+		return regateNothing, err
 	}
-	env := gates.MinimalEnv(unpinnedEnv(), envNames)
-	conf := gates.ConfiguredEnv(env, envNames)
+	if len(sp.sel) == 0 {
+		return c.nothingToRerun(ck, sp), nil
+	}
+	env := gates.MinimalEnv(unpinnedEnv(), sp.env)
+	conf := gates.ConfiguredEnv(env, sp.env)
 	recs, err := c.recordsOf(ck.t.Tree)
 	if err != nil {
-		return false, false, err
+		return regateNothing, err
 	}
 	var torun []gates.Gate
-	for _, g := range sel {
-		h := gates.CommandHash(g.Expand(radius), conf)
+	for _, g := range sp.sel {
+		h := gates.CommandHash(g.Expand(sp.radius), conf)
 		cached := false
 		for _, rec := range recs {
 			cached = cached || (!c.opts.NoCache && rec.Gate == g.Name && rec.CommandHash == h && rec.Passed)
 		}
 		if cached {
-			c.rep.Gates = append(c.rep.Gates, GateRun{Task: ck.t.ID, Commit: ck.t.Commit, Name: g.Name, Command: g.Expand(radius), Passed: true, Cached: true})
+			c.rep.Gates = append(c.rep.Gates, GateRun{Task: ck.t.ID, Commit: ck.t.Commit, Name: g.Name, Command: g.Expand(sp.radius), Passed: true, Cached: true})
 			continue
 		}
 		torun = append(torun, g)
 	}
 	if len(torun) == 0 {
-		return true, false, nil
+		return regateCached, nil
 	}
-	rs, err := c.runIn(ck.t.Commit, torun, env, radius)
-	passed = true
-	var out []gitops.GateRecord
+	rs, err := c.runIn(ck.t.Commit, torun, env, sp.radius)
+	out := regatePassed
+	var recorded []gitops.GateRecord
 	for _, r := range rs {
 		c.rep.Gates = append(c.rep.Gates, GateRun{Task: ck.t.ID, Commit: ck.t.Commit, Name: r.Name, Command: r.Command, Passed: r.Passed,
 			ExitCode: r.ExitCode, DurationMS: r.Duration.Milliseconds(), TimedOut: r.TimedOut, Tail: r.Tail})
-		out = append(out, gitops.GateRecord{Tree: ck.t.Tree, Gate: r.Name, CommandHash: gates.CommandHash(r.Command, conf),
+		recorded = append(recorded, gitops.GateRecord{Tree: ck.t.Tree, Gate: r.Name, CommandHash: gates.CommandHash(r.Command, conf),
 			Passed: r.Passed, DurationMS: r.Duration.Milliseconds(), Commit: ck.t.Commit, By: "verify", At: time.Now().UTC()})
 		if !r.Passed {
-			passed = false
+			out = regateFailed
 			c.rep.add(Finding{Severity: SeverityError, Kind: KindRerunFailed, Run: ck.run.ID, Task: ck.t.ID, Commit: ck.t.Commit,
 				Message: fmt.Sprintf("%s (%s): gate %s fails when re-run (exit %d)", ck.t.ID, ck.t.Commit.Short(), r.Name, r.ExitCode)})
 		}
 	}
 	if err != nil {
-		return false, true, fmt.Errorf("rerun gates of %s: %w", ck.t.ID, err)
+		return regateFailed, fmt.Errorf("rerun gates of %s: %w", ck.t.ID, err)
 	}
-	if err := c.repo.Records().AddGates(out...); err != nil {
-		return false, true, err
+	if err := c.repo.Records().AddGates(recorded...); err != nil {
+		return regateFailed, err
 	}
-	c.ev.records[ck.t.Tree] = append(c.ev.records[ck.t.Tree], out...)
-	return passed, true, nil
+	c.ev.records[ck.t.Tree] = append(c.ev.records[ck.t.Tree], recorded...)
+	return out, nil
 }
 
 // runIn runs gs on commit's tree in a temporary detached worktree: the

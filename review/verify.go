@@ -70,6 +70,7 @@ const (
 	KindMissing     = "missing"         // a plan task not done yet
 	KindShallow     = "shallow"         // history cut by a shallow clone
 	KindRerunFailed = "rerun-failed"    // a gate re-run on a commit failed
+	KindNoGates     = "no-gates"        // --rerun-gates found no gate to re-run on a commit
 	KindUnverified  = "unverified"      // not the commit planx made, or its tree never gated here
 	KindElsewhere   = "not-reverified"  // gated where it was made; no record here
 	KindNote        = "note-mismatch"   // the gate note belongs to another commit, or contradicts the trailers
@@ -245,6 +246,7 @@ func (r *Report) err() error {
 		{KindShallow, ErrShallow},
 		{KindGateFailed, record.ErrTaskFailed},
 		{KindRerunFailed, record.ErrTaskFailed},
+		{KindNoGates, ErrUnverified},
 		{KindUnverified, ErrUnverified},
 		{KindNote, ErrUnverified},
 		{KindMalformed, ErrUnverified},

@@ -61,7 +61,10 @@ A commit of a run made in another clone is "gated locally, not re-verified here"
 an error with --strict. --rerun-gates re-runs the gates of the unverified commits (=all: every
 one; =tip: the newest) in a temporary worktree, with gates defined by --base (default:
 origin/HEAD) and a minimal environment, and records them by tree; a tree with a passing record
-is not re-run (--no-cache re-runs it). A shallow clone cut inside a run exits 5.
+is not re-run (--no-cache re-runs it). Nothing re-run vouches for nothing: definitions without a
+gate (a base branch without .planx.yaml, as for the pull request that adopts planx) fail with
+exit 3; gates that do not apply to a commit leave it not re-verified. A shallow clone cut inside
+a run exits 5.
 JSON output follows docs/schema/verify.json.`,
 			"planx verify",
 			"planx verify origin/main..HEAD",
