@@ -75,6 +75,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
 		r.out.warn(st.Current, what)
 	}
+	r.watchFile().drop()
 	head, err := repo.Head(ctx)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,8 @@ package executor
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -76,8 +78,8 @@ func runnerRoots(root string, ignored []string) []string {
 
 // runnersChanged lists the files under the runners (absolute paths)
 // whose change time is after mark, relative to root when under it; at
-// most a few.
-func runnersChanged(root string, runners []string, mark gitops.RecordsMark) []string {
+// most max of them (0: all).
+func runnersChanged(root string, runners []string, mark gitops.RecordsMark, max int) []string {
 	var out []string
 	for _, r := range runners {
 		_ = filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
@@ -100,12 +102,12 @@ func runnersChanged(root string, runners []string, mark gitops.RecordsMark) []st
 				p = filepath.ToSlash(rel)
 			}
 			out = append(out, p)
-			if len(out) >= 5 {
+			if len(out) == max {
 				return filepath.SkipAll
 			}
 			return nil
 		})
-		if len(out) >= 5 {
+		if len(out) == max {
 			break
 		}
 	}
@@ -142,12 +144,40 @@ func (tu *turn) noteMark() {
 // dependency manifest or lock file may change the first three (an
 // install or upgrade); a module whose requirement it changed is a new
 // download. The ignored directories are those of the run's start and,
-// when the turn saw the agent start, of the agent's.
+// when the turn saw the agent start, of the agent's. On the resume of an
+// attempt that failed its judgement, a runner file counts while it holds
+// what the attempt left: a reinstall since is the user's.
 func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 	r, mark := tu.r, tu.agentMark
 	if mark == 0 {
 		return nil
 	}
+	limit := 5
+	if tu.rejudged {
+		limit = 0
+	}
+	changed := runnersChanged(r.repo.Root, tu.runners(ctx, files), mark, limit)
+	if tu.rejudged {
+		changed = slices.DeleteFunc(changed, func(p string) bool {
+			h, ok := tu.left[p]
+			return !ok || contentPrint(runnerPath(r.repo.Root, p)) != h
+		})
+		changed = changed[:min(len(changed), 5)]
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return &taskFailure{
+		what: "the task weakened the judge: changed an installed test runner or library, which git does not track: " + strings.Join(changed, ", "),
+		hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall, go clean -modcache)",
+	}
+}
+
+// runners lists the installed test runners the gates use (absolute paths):
+// without those under node_modules and virtual environments when files
+// (the task's changes) hold a dependency manifest.
+func (tu *turn) runners(ctx context.Context, files []string) []string {
+	r := tu.r
 	r.askTools(ctx) // asked before the agent, unless this is a resume
 	var runners []string
 	if r.tools.uses["go"] {
@@ -171,12 +201,42 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 		runners = append(runners, runnerRoots(r.repo.Root, ignored)...)
 		runners = append(runners, r.tools.installedRunners()...)
 	}
-	changed := runnersChanged(r.repo.Root, runners, mark)
-	if len(changed) == 0 {
+	return runners
+}
+
+// runnersLeft fingerprints, by content, every installed runner file
+// changed since the agent's mark, as the attempt left it: kept with the
+// watch of an attempt that failed its judgement, for the resume.
+func (tu *turn) runnersLeft(ctx context.Context) map[string]string {
+	if tu.agentMark == 0 {
 		return nil
 	}
-	return &taskFailure{
-		what: "the task weakened the judge: changed an installed test runner or library, which git does not track: " + strings.Join(changed, ", "),
-		hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall, go clean -modcache)",
+	return leftPrints(tu.r.repo.Root, runnersChanged(tu.r.repo.Root, tu.runners(ctx, nil), tu.agentMark, 0))
+}
+
+// leftPrints maps each path (relative to root, or absolute) to its
+// content print.
+func leftPrints(root string, paths []string) map[string]string {
+	out := map[string]string{}
+	for _, p := range paths {
+		out[p] = contentPrint(runnerPath(root, p))
 	}
+	return out
+}
+
+// runnerPath is the file runnersChanged names p.
+func runnerPath(root, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return relJoin(root, p)
+}
+
+// contentPrint is the SHA-256 of the file's bytes, "" when it cannot be read.
+func contentPrint(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%x", sha256.Sum256(b))
 }

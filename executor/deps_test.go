@@ -52,7 +52,7 @@ func TestRunnersChanged(t *testing.T) {
 		mark = gitops.RecordsMark(fi.ModTime().UnixNano())
 	}
 	time.Sleep(50 * time.Millisecond)
-	if got := runnersChanged(root, roots, mark); len(got) != 0 {
+	if got := runnersChanged(root, roots, mark, 5); len(got) != 0 {
 		t.Fatalf("nothing changed yet, got %v", got)
 	}
 	// Not runners, or written by running one: not counted.
@@ -60,12 +60,12 @@ func TestRunnersChanged(t *testing.T) {
 	write(".venv/lib/python3.12/site-packages/requests/api.py", "v2\n")
 	write(".venv/lib/python3.12/site-packages/_pytest/__pycache__/main.cpython-312.pyc", "x")
 	write("node_modules/jest-circus/.cache/x", "x")
-	if got := runnersChanged(root, roots, mark); len(got) != 0 {
+	if got := runnersChanged(root, roots, mark, 5); len(got) != 0 {
 		t.Fatalf("only other packages and caches changed, got %v", got)
 	}
 	write("node_modules/jest-circus/build/run.js", "v2\n")
 	write(".venv/lib/python3.12/site-packages/_pytest/new.py", "x")
-	got := runnersChanged(root, roots, mark)
+	got := runnersChanged(root, roots, mark, 5)
 	slices.Sort(got)
 	if want := []string{".venv/lib/python3.12/site-packages/_pytest/new.py", "node_modules/jest-circus/build/run.js"}; !slices.Equal(got, want) {
 		t.Fatalf("runnersChanged = %v, want %v", got, want)

@@ -23,5 +23,7 @@
 // (abort.go: rewind), the gate and commit records (gaterecord.go) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
 // stopped attempts (snapshot.go), the pid files of orphaned children
-// (orphans.go) and the saved watch of an agent attempt (watchsave.go).
+// (orphans.go) and the saved watch of an agent attempt (watchsave.go),
+// kept until its work is committed or discarded so that every resume
+// judges that work against it.
 package executor

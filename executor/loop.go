@@ -104,9 +104,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	tu.guard = r.repo.Config().Guard()
 	tu.meta = r.repo.Config().SnapshotMeta()
 	if already {
-		if w := r.watchFile().load(t.ID); w != nil {
-			tu.guard, tu.meta, tu.watch = w.Guard, w.Meta, w.Watch
-		}
+		tu.resumeWatch(r.watchFile().load(t.ID))
 	}
 	feedback := ""
 	for attempt := 1; ; attempt++ {

@@ -142,7 +142,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	}
 	msg := "the task weakened the judge: " + strings.Join(bad, ", ")
 	if kind == "agent" {
-		hint := "declare the file in the task (Files: Modify: PATH) if changing it is the task; the plan, .planx.yaml and the log also need --yes"
+		hint := "declare the file in the task (Files: Modify: PATH) if changing it is the task, or restore it (git restore --source=HEAD --staged --worktree PATH) before `planx resume`; the plan, .planx.yaml and the log also need --yes"
 		if len(inline) > 0 {
 			hint = "name the test in the task's text if changing it is the task; " + hint
 		}

@@ -96,6 +96,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if what := r.watchFile().checkInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
+	r.watchFile().drop() // the attempt is discarded
 	d, err := r.stops().delta(ctx, t.ID, r.expect)
 	if err != nil {
 		return nil, err

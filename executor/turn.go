@@ -31,6 +31,10 @@ type turn struct {
 	folded    []string             // messages of commits an executor made, for the task commit
 	foldedTip gitops.SHA           // the executor's last commit, kept in a ref once verify checked .git
 	warnings  []string             // Planx-Warning values of the task being committed
+	// rejudged: the work in the tree is a judged attempt's, resumed; left
+	// is the runner files that attempt changed, by content (deps.go).
+	rejudged bool
+	left     map[string]string
 	// gatesPassed: the last attempt's gates all passed and its commit
 	// is not made yet.
 	gatesPassed bool
@@ -74,8 +78,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	}
 	files, err := tu.verify(ctx)
 	if kind == "agent" && ctx.Err() == nil {
-		// Judged: a later resume of this task is of work planx has seen.
-		r.watchFile().drop()
+		tu.judged(ctx, err)
 	}
 	var f *taskFailure
 	if errors.As(err, &f) && f.tail == "" && len(lt.Commands) > 0 {

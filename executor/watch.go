@@ -45,6 +45,7 @@ func (tu *turn) startWatch(ctx context.Context) error {
 		w.Environ = takeEnvironPrint(w.Path, w.Root, w.GateDir)
 	}
 	tu.watch = w
+	tu.rejudged, tu.left = false, nil // a new attempt: its own work is judged
 	return nil
 }
 

@@ -17,7 +17,10 @@ import (
 // git directory, the user's git config, PATH or the test runners' config
 // against: the planted hook, the fake `sh` on PATH would pass unseen. So
 // what planx notes before an agent runs is saved next to the run state, and
-// a resume of that attempt judges the work against it. (An executor that
+// a resume of that attempt judges the work against it. The same holds for
+// an attempt planx judged and failed: its work waits in the tree, and a
+// resume, which runs no agent and so notes nothing, judges it against the
+// notes of that attempt until the work is committed or discarded. (An executor that
 // knows this file can still rewrite it: it lives where the user's rights
 // reach, as all of .git does; it raises the cost from one command to
 // knowing planx's internals.)
@@ -31,6 +34,12 @@ type savedWatch struct {
 	// Mark is the records' mark the attempt runs under: installed test
 	// runners changed since are the attempt's doing (deps.go).
 	Mark gitops.RecordsMark `json:"mark,omitempty"`
+	// Judged: the attempt ended and was judged, and failed. Its work waits
+	// in the tree, and a resume judges it against this watch again.
+	Judged bool `json:"judged,omitempty"`
+	// Left fingerprints, by content, the installed test runner files the
+	// judged attempt changed, as it left them.
+	Left map[string]string `json:"left,omitempty"`
 }
 
 // watchFile is where the run keeps the watch of the agent attempt in
@@ -77,9 +86,47 @@ func (f watchFile) load(t planparse.TaskID) *savedWatch {
 	return &w
 }
 
-// drop removes the saved watch once its attempt is judged.
+// drop removes the saved watch once its attempt's work is committed or
+// discarded.
 func (f watchFile) drop() {
 	_ = os.Remove(f.path)
+}
+
+// resumeWatch takes what planx noted before the attempt whose work a
+// resume judges (nil: nothing was noted, or it is gone).
+func (tu *turn) resumeWatch(w *savedWatch) {
+	if w == nil {
+		return
+	}
+	tu.watch = w.Watch
+	if !w.Judged {
+		// Interrupted: the git directory is judged against its state then.
+		tu.guard, tu.meta = w.Guard, w.Meta
+		return
+	}
+	// Judged before the stop: .git was checked (and undone) then, and planx
+	// has written its stop there since; the rest of the watch judges the
+	// work again.
+	tu.agentMark, tu.rejudged, tu.left = w.Mark, true, w.Left
+}
+
+// judged settles the saved watch once an agent's attempt is judged (err:
+// what verify found). Work that passed needs it no more. Work that failed
+// stays in the tree, and `planx resume` commits it after judging it again:
+// a resume runs no agent, so it notes nothing before one; it takes what
+// was noted before this attempt (the environment print, the ignored files,
+// the records' mark for the installed runners), or it would wave through
+// a change outside the repository that failed the attempt.
+func (tu *turn) judged(ctx context.Context, err error) {
+	f := tu.r.watchFile()
+	if err == nil || tu.watch == nil {
+		f.drop()
+		return
+	}
+	if !tu.rejudged {
+		tu.left = tu.runnersLeft(ctx)
+	}
+	f.save(savedWatch{Task: tu.t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: tu.agentMark, Judged: true, Left: tu.left})
 }
 
 // checkInterrupted judges what an agent attempt of t that planx did not see
@@ -87,15 +134,16 @@ func (f watchFile) drop() {
 // what planx noted before it: writes into the git directory's config, hooks
 // and info/ are undone from the snapshot; changes to the user's git config,
 // PATH, test runners' config or installed test runners are named (they are
-// outside the repository: the user undoes them). It returns what it found, "" for nothing, and
-// forgets the saved watch: the attempt is judged.
+// outside the repository: the user undoes them). It returns what it found,
+// "" for nothing, and keeps the watch as that of a judged attempt: the
+// resume that goes on judges the work in the tree against it (skip and
+// abort drop it). A watch judged already is left as it is.
 func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 	w := f.load(t)
-	if w == nil {
+	if w == nil || w.Judged {
 		return ""
 	}
-	defer f.drop()
-	var bad []string
+	var bad, left []string
 	var meta []string
 	for _, c := range w.Guard.Changed(f.repo.Config().Guard()) {
 		// planx's own refs move on resume (the stop's snapshot); what runs
@@ -115,9 +163,12 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 		tp := askToolPaths(context.Background(), f.gates, f.repo.Root)
 		runners := append(runnerRoots(f.repo.Root, w.Watch.Ignored), tp.installedRunners()...)
 		runners = append(runners, tp.goRunners(requirements(gomod))...)
-		if ch := runnersChanged(f.repo.Root, runners, w.Mark); len(ch) > 0 {
+		if left = runnersChanged(f.repo.Root, runners, w.Mark, 0); len(left) > 0 {
+			ch := left[:min(len(left), 5)]
 			bad = append(bad, "the interrupted attempt changed an installed test runner or library, which git does not track ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall, go clean -modcache)")
 		}
 	}
+	w.Judged, w.Left = true, leftPrints(f.repo.Root, left)
+	f.save(*w)
 	return strings.Join(bad, "; ")
 }
