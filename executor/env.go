@@ -15,8 +15,14 @@ import (
 func baseEnvNames() []string    { return gates.BaseEnvNames() }
 func baseEnvPrefixes() []string { return gates.BaseEnvPrefixes() }
 
-// env is the minimal environment of steps, gates and agents, plus the
-// task's PLANX_* variables and extra names (an agent preset's keys).
+// gateEnv is the environment of gates (acceptance commands, fixers, the
+// final and wave gates): the minimal environment and the names
+// .planx.yaml passes under `env:`, nothing of planx's own (PLANX_*: see
+// gates.WithoutPlanx).
+func (r *runner) gateEnv() []string { return gates.MinimalEnv(os.Environ(), r.cfg.Env) }
+
+// env is the minimal environment of steps and agents, plus the task's
+// PLANX_* variables and extra names (an agent preset's keys).
 func (r *runner) env(t *planparse.Task, extra ...string) []string {
 	allowed := append(append(baseEnvNames(), r.cfg.Env...), extra...)
 	var env []string

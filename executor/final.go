@@ -27,7 +27,7 @@ func (r *runner) finalGates(ctx context.Context) error {
 		return nil
 	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: r.repo.Root, Env: r.env(&planparse.Task{ID: finalTask}), OutDir: runDir(r.repo, r.st.RunID),
+		Dir: r.repo.Root, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
 		Task: finalTask, Live: r.out.live(), Started: r.pids().childStarted,
 	})
 	r.pids().childDone()

@@ -134,7 +134,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 		return nil
 	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: dir, Env: r.env(t), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
+		Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.pids().childStarted,
 	})
 	r.pids().childDone()

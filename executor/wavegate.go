@@ -132,7 +132,7 @@ func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SH
 	}
 	id := planparse.TaskID(name)
 	defer r.fault.soon("during-wave-gate", 100*time.Millisecond)()
-	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: append(r.env(&planparse.Task{ID: id}), "PLANX_WORKTREE="+wt.Root),
+	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: r.gateEnv(),
 		OutDir: runDir(r.repo, r.st.RunID), Task: id})
 	for _, g := range results {
 		r.out.gate(id, g)

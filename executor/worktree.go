@@ -94,7 +94,7 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 	if err := wv.declaredIn(wt.Root, it, files); err != nil {
 		return err
 	}
-	if err := wv.isolatedGates(ctx, it, wt.Root, env); err != nil {
+	if err := wv.isolatedGates(ctx, it, wt.Root); err != nil {
 		return err
 	}
 	// The judge does not change the evidence: the work is the tree the task
@@ -147,10 +147,10 @@ func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env
 
 // isolatedGates runs the task's acceptance commands and gates (not the
 // final ones: those run on the integrated tree) in its work tree.
-func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string, env []string) error {
+func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) error {
 	r := wv.r
 	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
-	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: env, OutDir: runDir(r.repo, r.st.RunID),
+	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
 		Task: it.t.ID, BlastRadius: it.t.BlastRadius})
 	it.lt.Gates = it.lt.Gates[:0]
 	wv.mu.Lock()

@@ -26,16 +26,35 @@ func BaseEnvPrefixes() []string {
 		"GIT_AUTHOR_", "GIT_COMMITTER_", "GIT_CONFIG_"}
 }
 
-// MinimalEnv keeps of environ ("K=V" pairs) the base variables and the
-// names in extra.
+// MinimalEnv is the environment of a gate: of environ ("K=V" pairs), the
+// base variables and the names in extra (the configuration's `env:`), and
+// never one of planx's own (PLANX_*, see WithoutPlanx).
 func MinimalEnv(environ []string, extra []string) []string {
 	allowed := append(BaseEnvNames(), extra...)
-	var env []string
-	for _, kv := range environ {
+	env := []string{}
+	for _, kv := range WithoutPlanx(environ) {
 		k, _, _ := strings.Cut(kv, "=")
 		if slices.Contains(allowed, k) || slices.ContainsFunc(BaseEnvPrefixes(), func(p string) bool { return strings.HasPrefix(k, p) }) {
 			env = append(env, kv)
 		}
 	}
 	return env
+}
+
+// PlanxEnvPrefix starts the names of the variables planx sets for steps and
+// agents (PLANX_TASK_ID, PLANX_RUN_ID, PLANX_PROMPT_FILE, ...).
+const PlanxEnvPrefix = "PLANX_"
+
+// WithoutPlanx returns environ without planx's variables. A gate judges
+// the work: a variable only planx sets is what code under test could key on
+// to tell the judge from any other run of the same command (and pass it
+// alone), so no gate ever sees one, whoever built its environment.
+func WithoutPlanx(environ []string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, PlanxEnvPrefix) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ type Result struct {
 // RunOptions tell Run where and for which task the gates run.
 type RunOptions struct {
 	Dir    string
-	Env    []string // full environment for the commands; nil inherits planx's
+	Env    []string // full environment for the commands; nil inherits planx's (PLANX_* are dropped either way)
 	OutDir string   // output goes to OutDir/<task>-<gate>.log; empty keeps only the tail
 	Task   planparse.TaskID
 	// BlastRadius is the task's declared blast radius, substituted into the
@@ -44,6 +45,11 @@ type RunOptions struct {
 // for Ctrl-C) and the results hold the gates run so far.
 func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 	rs := make([]Result, 0, len(gs))
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	env = WithoutPlanx(env)
 	for _, g := range gs {
 		if err := ctx.Err(); err != nil {
 			return rs, fmt.Errorf("gate %s: not started: %w", g.Name, err)
@@ -57,7 +63,7 @@ func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 			Name:    "gate " + g.Name,
 			Args:    []string{"bash", "-o", "pipefail", "-c", r.Command},
 			Dir:     o.Dir,
-			Env:     o.Env,
+			Env:     env,
 			Timeout: timeout,
 			Live:    o.Live,
 			Started: o.Started,

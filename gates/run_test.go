@@ -112,6 +112,23 @@ func TestRunEnv(t *testing.T) {
 	}
 }
 
+// No gate sees a PLANX_* variable, from its options or inherited, nor
+// through MinimalEnv even when `env:` names one.
+func TestRunWithoutPlanxEnv(t *testing.T) {
+	t.Setenv("PLANX_INHERITED", "1")
+	g := []Gate{{Name: "env", Command: `test "$(env | grep -c ^PLANX_)" = 0`}}
+	for _, env := range [][]string{
+		nil,
+		{"PLANX_RUN_ID=r", "PLANX_TASK_ID=T001", "PATH=" + os.Getenv("PATH")},
+		MinimalEnv(append(os.Environ(), "PLANX_NAMED=1"), []string{"PLANX_NAMED", "PLANX_INHERITED"}),
+	} {
+		rs, err := Run(context.Background(), g, RunOptions{Env: env})
+		if err != nil || !rs[0].Passed {
+			t.Errorf("Env %v: a gate saw PLANX_ variables: %+v, %v", env, rs, err)
+		}
+	}
+}
+
 // Gates run with pipefail: `go test ./... | tee test.log` fails when the
 // tests fail, not only when tee does.
 func TestRunPipefail(t *testing.T) {
