@@ -103,6 +103,11 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == "shell"}
 	tu.guard = r.repo.Config().Guard()
 	tu.meta = r.repo.Config().SnapshotMeta()
+	replace, err := replaceRefs(ctx, r.repo)
+	if err != nil {
+		return "", err
+	}
+	tu.replace = replace
 	if already {
 		tu.resumeWatch(r.watchFile().load(t.ID))
 	}

@@ -24,13 +24,14 @@ type turn struct {
 	// cheapRedo: the task is redone, not resumed, after a crash (a shell
 	// task), so its phases are not saved.
 	cheapRedo bool
-	guard     gitops.Guard         // a fingerprint of the git directory before the task
-	meta      *gitops.MetaSnapshot // the git directory's config, hooks and info/ before the task
-	watch     *watch               // what the executor could change unseen; nil on resume
-	agentMark gitops.RecordsMark   // the records' mark an agent ran under (deps.go); 0 for none
-	folded    []string             // messages of commits an executor made, for the task commit
-	foldedTip gitops.SHA           // the executor's last commit, kept in a ref once verify checked .git
-	warnings  []string             // Planx-Warning values of the task being committed
+	guard     gitops.Guard          // a fingerprint of the git directory before the task
+	meta      *gitops.MetaSnapshot  // the git directory's config, hooks and info/ before the task
+	replace   map[string]gitops.SHA // the replace refs before the task (replacerefs.go)
+	watch     *watch                // what the executor could change unseen; nil on resume
+	agentMark gitops.RecordsMark    // the records' mark an agent ran under (deps.go); 0 for none
+	folded    []string              // messages of commits an executor made, for the task commit
+	foldedTip gitops.SHA            // the executor's last commit, kept in a ref once verify checked .git
+	warnings  []string              // Planx-Warning values of the task being committed
 	// rejudged: the work in the tree is a judged attempt's, resumed; left
 	// is the runner files that attempt changed, by content (deps.go).
 	rejudged bool
@@ -112,7 +113,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 		return err
 	}
 	if kind == "agent" {
-		r.watchFile().save(savedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: r.st.RecordsMark})
+		r.watchFile().save(savedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: r.st.RecordsMark, Replace: tu.replace})
 	}
 	switch kind {
 	case "shell":

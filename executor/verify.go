@@ -33,6 +33,9 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	if changed := tu.guard.Changed(r.repo.Config().Guard()); len(changed) > 0 {
 		return nil, tu.gitDirWritten(changed)
 	}
+	if err := tu.checkReplace(ctx); err != nil {
+		return nil, err
+	}
 	if tu.foldedTip != "" {
 		keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
 		if err := r.repo.Refs().Update(ctx, keep, tu.foldedTip, "", "planx: commits folded into a task"); err != nil {

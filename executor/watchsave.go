@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,8 @@ type savedWatch struct {
 	// Mark is the records' mark the attempt runs under: installed test
 	// runners changed since are the attempt's doing (deps.go).
 	Mark gitops.RecordsMark `json:"mark,omitempty"`
+	// Replace is the replace refs before the attempt (nil: not noted).
+	Replace map[string]gitops.SHA `json:"replace"`
 	// Judged: the attempt ended and was judged, and failed. Its work waits
 	// in the tree, and a resume judges it against this watch again.
 	Judged bool `json:"judged,omitempty"`
@@ -126,7 +129,7 @@ func (tu *turn) judged(ctx context.Context, err error) {
 	if !tu.rejudged {
 		tu.left = tu.runnersLeft(ctx)
 	}
-	f.save(savedWatch{Task: tu.t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: tu.agentMark, Judged: true, Left: tu.left})
+	f.save(savedWatch{Task: tu.t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: tu.agentMark, Replace: tu.replace, Judged: true, Left: tu.left})
 }
 
 // checkInterrupted judges what an agent attempt of t that planx did not see
@@ -154,6 +157,11 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 	}
 	if len(meta) > 0 {
 		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+undoGitDir(f.repo, w.Meta))
+	}
+	if w.Replace != nil {
+		if what, err := replaceWritten(context.Background(), f.repo, w.Replace); err != nil || what != "" {
+			bad = append(bad, "the interrupted attempt wrote to the git directory ("+firstNonEmpty(what, fmt.Sprint(err))+")")
+		}
 	}
 	if ch := w.Watch.Environ.changed(takeEnvironPrint(w.Watch.Path, w.Watch.Root, w.Watch.GateDir)); len(ch) > 0 {
 		bad = append(bad, "the interrupted attempt changed the environment the gates and hooks run in ("+strings.Join(ch, ", ")+"): undo what is not yours before you resume")

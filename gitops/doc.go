@@ -38,7 +38,9 @@
 //
 // Every git child runs as `git -C <root>` with LC_ALL=C (git commit, which
 // runs the user's hooks, keeps the user's locale and gets only its messages
-// in English, see hookEnv) and GIT_TERMINAL_PROMPT=0, in a process group of
+// in English, see hookEnv), GIT_TERMINAL_PROMPT=0 and GIT_NO_REPLACE_OBJECTS=1
+// (added in run, the one place a git child starts: planx reads objects as
+// stored, never through a refs/replace/* ref), in a process group of
 // its own; on Ctrl-C git is never signalled, a commit's hooks are (see
 // interruptible);
 // reads add --no-optional-locks, and the variables a

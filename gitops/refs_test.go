@@ -145,3 +145,35 @@ func TestChangedFilesAndAncestry(t *testing.T) {
 		t.Errorf("ShowFile = %q, %v", data, err)
 	}
 }
+
+// planx's git reads objects as stored: a replace ref (git replace) that
+// makes the user's git read another blob changes nothing planx reads,
+// checks out or lists, and the replace refs are listed all the same.
+func TestNoReplaceObjects(t *testing.T) {
+	ctx := context.Background()
+	r, dir := newRepo(t)
+	gittest.WriteFile(t, dir, "test.sh", "strict\n")
+	gittest.Git(t, dir, "add", "test.sh")
+	head := SHA(gittest.Commit(t, dir, "a test"))
+	real := gittest.Git(t, dir, "rev-parse", "HEAD:test.sh")
+	weak := strings.TrimSpace(gittest.GitInput(t, dir, "weak\n", "hash-object", "-w", "--stdin"))
+	gittest.Git(t, dir, "replace", real, weak)
+	if got := gittest.Git(t, dir, "cat-file", "-p", "HEAD:test.sh"); got != "weak" {
+		t.Fatalf("the user's git reads %q: the replacement is not in force", got)
+	}
+	b, err := r.History().ShowFile(ctx, head, "test.sh")
+	if err != nil || string(b) != "strict\n" {
+		t.Errorf("ShowFile = %q, %v; want the stored blob", b, err)
+	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	if err := r.Worktrees().Add(ctx, wt, head); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(wt, "test.sh")); string(b) != "strict\n" {
+		t.Errorf("checkout holds %q; want the stored blob", b)
+	}
+	refs, err := r.Refs().List(ctx, ReplaceRefs)
+	if err != nil || refs[ReplaceRefs+real] != SHA(weak) {
+		t.Errorf("List(%s) = %v, %v; want the replace ref", ReplaceRefs, refs, err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -44,17 +45,32 @@ var lockRE = regexp.MustCompile(`Unable to create '([^']*\.lock)': File exists`)
 // dropEnv reports the variables not passed on to git. The GIT_* ones are
 // those git exports to hooks to pin the repository location: inherited by a
 // planx started from a hook they would make every git child act on the hook's
-// repository or index, whatever -C says. LC_ALL and GIT_TERMINAL_PROMPT are
-// replaced by planx's own values.
+// repository or index, whatever -C says. LC_ALL, GIT_TERMINAL_PROMPT and
+// GIT_NO_REPLACE_OBJECTS are replaced by planx's own values (GIT_REPLACE_REF_BASE
+// goes with the last: there are no replacements to find).
 func dropEnv(key string) bool {
 	switch key {
 	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX",
 		"GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY", "GIT_IMPLICIT_WORK_TREE",
-		"GIT_INTERNAL_SUPER_PREFIX", "LC_ALL", "GIT_TERMINAL_PROMPT":
+		"GIT_INTERNAL_SUPER_PREFIX", "LC_ALL", "GIT_TERMINAL_PROMPT",
+		"GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE":
 		return true
 	}
 	return false
 }
+
+// noReplace is in the environment of every git process planx runs (run
+// adds it to whatever environment the command was given). A replace ref
+// (refs/replace/*, `git replace`) makes git read one object for another:
+// honoured, it would make planx check out, diff and gate something other
+// than what a commit holds (a clean checkout showing a weakened test while
+// the commit keeps the real one). planx reads the objects as stored; the
+// hooks git runs for planx inherit the setting. go-git, for the few reads
+// planx makes without a git process, knows no replace refs.
+const noReplace = "GIT_NO_REPLACE_OBJECTS=1"
+
+// ReplaceRefs is where git keeps replace refs.
+const ReplaceRefs = "refs/replace/"
 
 // baseEnv is os.Environ less dropEnv, plus the variables that make git's
 // output parseable and stop it from ever waiting for a person.
@@ -112,7 +128,12 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 		return nil, &GitError{Args: args, ExitCode: -1, err: err}
 	}
 	cmd := exec.Command(g.gitPath(), full...)
-	cmd.Env = g.env
+	env := g.env
+	if env == nil {
+		env = os.Environ()
+	}
+	// A copy: g.env is shared by the runners copied from this one.
+	cmd.Env = append(slices.Clip(env), noReplace)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
