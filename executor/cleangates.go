@@ -15,20 +15,23 @@ import (
 // cleanTree checks the staged tree out into a temporary linked worktree,
 // for gates that must see exactly what is about to be committed: no
 // ignored file, no untracked leftover, no file git is told not to look at.
+// links are ignored entries of the work tree the gates may use there
+// (node_modules/, a local config): each gets a symbolic link to itself.
 // It returns the directory and how to remove it.
-func (r *runner) cleanTree(ctx context.Context, t *planparse.Task) (string, func(), error) {
+func (r *runner) cleanTree(ctx context.Context, t *planparse.Task, links []string) (string, func(), error) {
 	sha, err := r.repo.Index().StagedCommit(ctx, r.expect)
 	if err != nil {
 		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
-	return r.checkout(ctx, t, sha, "gates")
+	return r.checkout(ctx, t, sha, "gates", links)
 }
 
 // checkout checks commit sha out into a temporary linked worktree under
 // the run's directory in .git/ (git never scans it, so the checkout cannot
-// show up as a change of the task, wherever TMPDIR is). It returns the
-// directory and how to remove it.
-func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA, label string) (string, func(), error) {
+// show up as a change of the task, wherever TMPDIR is), with a link to
+// each of the work tree's ignored entries links. It returns the directory
+// and how to remove it.
+func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA, label string, links []string) (string, func(), error) {
 	if err := os.MkdirAll(runDir(r.repo, r.st.RunID), 0o755); err != nil {
 		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
@@ -41,8 +44,12 @@ func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA
 		_ = os.RemoveAll(tmp)
 		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
-	r.carryEnvironments(wt)
+	made := linkIgnored(r.repo.Root, wt, links)
 	return wt, func() {
+		// The links go first: nothing may follow them into the work tree.
+		for _, l := range made {
+			_ = os.Remove(l)
+		}
 		// A fresh context: the worktree must go even after an interruption.
 		_ = r.repo.Worktrees().Remove(context.WithoutCancel(ctx), wt)
 		_ = os.RemoveAll(tmp)
@@ -57,45 +64,57 @@ func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA
 // is the work tree, and --clean-gates opts in.
 const cleanGateFiles = 1000
 
-// cleanGates says whether t's gates run in a clean worktree: as the user
-// chose, else for agent tasks of small repositories that hold no ignored
-// file at all: where the gates may need one (node_modules/, a local
-// config), the clean checkout would fail them for the wrong reason.
-func (tu *turn) cleanGates(ctx context.Context) bool {
+// cleanGates says whether t's gates run in a clean worktree, and which
+// ignored entries of the work tree are linked into it: as the user chose,
+// else for agent tasks that left ignored outputs (ignored.go), which the
+// commit leaves out, with the ignored entries that were there before the
+// agent ran; else for agent tasks of small repositories that hold no
+// ignored file at all: where the gates may need one (node_modules/, a
+// local config), an unlinked clean checkout would fail them for the wrong
+// reason.
+func (tu *turn) cleanGates(ctx context.Context) (bool, []string) {
 	r, t := tu.r, tu.t
 	switch r.o.GatesIn {
 	case GatesClean:
-		return true
+		return true, nil
 	case GatesTree:
-		return false
+		return false, nil
 	}
-	if r.executorFor(t) != "agent" || r.repo.Index().Entries() > cleanGateFiles {
-		return false
+	if r.executorFor(t) != "agent" {
+		return false, nil
+	}
+	if len(tu.outputs) > 0 && tu.watch != nil {
+		return true, tu.watch.Ignored
+	}
+	if r.repo.Index().Entries() > cleanGateFiles {
+		return false, nil
 	}
 	if tu.watch != nil {
-		return len(tu.watch.Ignored) == 0
+		return len(tu.watch.Ignored) == 0, nil
 	}
 	ignored, err := r.repo.Index().IgnoredFiles(ctx)
-	return err == nil && len(ignored) == 0
+	return err == nil && len(ignored) == 0, nil
 }
 
-// environments are the ignored directories at the top of a work tree that
-// hold what the tests need installed, not build output: a clean checkout
-// gets a link to each, or a gate would fail for want of its dependencies.
-func environments() []string { return []string{"node_modules/", ".venv/", "venv/"} }
-
-// carryEnvironments links the work tree's ignored environments into the
-// checkout wt. Links, not copies: they can be large. An agent that changed
-// one is caught by the check of installed test runners (deps.go).
-func (r *runner) carryEnvironments(wt string) {
-	for _, e := range environments() {
-		if !slices.Contains(r.ignored, e) {
+// linkIgnored makes, in the checkout wt, a symbolic link to each of the
+// ignored entries of root that still exist, where the checkout has
+// nothing, and returns the links made.
+func linkIgnored(root, wt string, entries []string) []string {
+	var made, linked []string
+	for _, e := range entries {
+		e = strings.TrimSuffix(e, "/")
+		src := relJoin(root, e)
+		if _, err := os.Lstat(src); err != nil || !filepath.IsLocal(filepath.FromSlash(e)) ||
+			slices.ContainsFunc(linked, func(l string) bool { return covers(l, e) }) {
+			continue // nothing is made through a link, into the work tree
+		}
+		dst := filepath.Join(wt, filepath.FromSlash(e))
+		if os.MkdirAll(filepath.Dir(dst), 0o755) != nil {
 			continue
 		}
-		name := strings.TrimSuffix(e, "/")
-		if _, err := os.Lstat(filepath.Join(wt, name)); err == nil {
-			continue // tracked in this tree
+		if os.Symlink(src, dst) == nil {
+			made, linked = append(made, dst), append(linked, e)
 		}
-		_ = os.Symlink(filepath.Join(r.repo.Root, name), filepath.Join(wt, name))
 	}
+	return made
 }

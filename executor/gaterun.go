@@ -66,13 +66,15 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 		torun = append(torun, g)
 	}
 	dir := r.repo.Root
-	if len(torun) > 0 && tu.cleanGates(ctx) {
-		wt, remove, err := r.cleanTree(ctx, t)
-		if err != nil {
-			return err
+	if len(torun) > 0 {
+		if clean, links := tu.cleanGates(ctx); clean {
+			wt, remove, err := r.cleanTree(ctx, t, links)
+			if err != nil {
+				return err
+			}
+			defer remove()
+			dir = wt
 		}
-		defer remove()
-		dir = wt
 	}
 	if err := tu.runChecks(ctx, dir, key, torun); err != nil {
 		return err

@@ -38,7 +38,7 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 	if err != nil {
 		return nil, fmt.Errorf("the judge's tree of %s: %w", t.ID, err)
 	}
-	wt, remove, err := r.checkout(ctx, t, jc, "judge")
+	wt, remove, err := r.checkout(ctx, t, jc, "judge", tu.environment())
 	if err != nil {
 		return nil, err
 	}

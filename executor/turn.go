@@ -36,6 +36,9 @@ type turn struct {
 	// is the runner files that attempt changed, by content (deps.go).
 	rejudged bool
 	left     map[string]string
+	// outputs are the ignored files the agent left that ignore rules older
+	// than it ignore (ignored.go): the gates judge the commit without them.
+	outputs []string
 	// gatesPassed: the last attempt's gates all passed and its commit
 	// is not made yet.
 	gatesPassed bool

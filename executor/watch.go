@@ -23,11 +23,14 @@ const maxHiddenBaseline = 1000
 type watch struct {
 	Log     [sha256.Size]byte `json:"log"` // of the execution log's bytes (none: of no bytes)
 	Ignored []string          `json:"ignored,omitempty"`
-	Environ environPrint      `json:"environ,omitempty"`  // agents only
-	Path    string            `json:"path,omitempty"`     // PATH the print was taken with
-	Root    string            `json:"root,omitempty"`     // the work tree whose parents the print looked at
-	GateDir string            `json:"gate_dir,omitempty"` // and where a clean checkout for the gates goes
-	resumed bool              // loaded on resume: the log was rewritten since
+	// Rules are the ignore rules before the executor ran (agents only;
+	// nil in a watch an older planx saved).
+	Rules   *gitops.IgnoreRules `json:"rules,omitempty"`
+	Environ environPrint        `json:"environ,omitempty"`  // agents only
+	Path    string              `json:"path,omitempty"`     // PATH the print was taken with
+	Root    string              `json:"root,omitempty"`     // the work tree whose parents the print looked at
+	GateDir string              `json:"gate_dir,omitempty"` // and where a clean checkout for the gates goes
+	resumed bool                // loaded on resume: the log was rewritten since
 }
 
 // startWatch is taken before the executor runs.
@@ -41,6 +44,11 @@ func (tu *turn) startWatch(ctx context.Context) error {
 		if w.Ignored, err = r.repo.Index().IgnoredFiles(ctx); err != nil {
 			return err
 		}
+		rules, err := r.repo.Index().IgnoreRules(ctx)
+		if err != nil {
+			return err
+		}
+		w.Rules = &rules
 		w.Path, w.Root, w.GateDir = os.Getenv("PATH"), r.repo.Root, filepath.Join(runDir(r.repo, r.st.RunID), "gates")
 		w.Environ = takeEnvironPrint(w.Path, w.Root, w.GateDir)
 	}
@@ -76,19 +84,11 @@ func (tu *turn) checkHiding(ctx context.Context) error {
 		}
 	}
 	if w != nil && kind == "agent" {
-		now, err := r.repo.Index().IgnoredFiles(ctx)
+		hidden, err := tu.newIgnored(ctx)
 		if err != nil {
 			return err
 		}
-		var ignored []string
-		for _, p := range minus(now, w.Ignored) {
-			if !buildOutput(p) {
-				ignored = append(ignored, p)
-			}
-		}
-		if len(ignored) > 0 {
-			bad = append(bad, "created files git ignores, which the commit would leave out: "+strings.Join(ignored, ", "))
-		}
+		bad = append(bad, hidden...)
 		if ch := w.Environ.changed(takeEnvironPrint(w.Path, w.Root, w.GateDir)); len(ch) > 0 {
 			bad = append(bad, "changed the environment the gates and hooks run in: "+strings.Join(ch, ", "))
 		}
