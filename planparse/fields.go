@@ -121,7 +121,7 @@ func (b *builder) scanFields(t *Task, first, last int) {
 		k, key, val := fieldLine(trim)
 		if k == fAction && cur != fFiles {
 			// "Test: ..." outside a Files list is prose unless it names a path.
-			if p := cleanPath(val); !pathLike(p) {
+			if p := cleanPath(val); !pathLike(p) && !dotName(p) {
 				k = fNone
 			}
 		}
@@ -250,7 +250,7 @@ func (b *builder) addFile(t *Task, entry string, action FileAction, explicit boo
 		action = actionOf(m[1])
 	}
 	p := cleanPath(entry)
-	if p == "" || !(pathLike(p) || knownFile(p)) {
+	if p == "" || !(pathLike(p) || knownFile(p) || explicit && dotName(p)) {
 		return
 	}
 	if !explicit {

@@ -176,13 +176,31 @@ func pathLike(s string) bool {
 	return !unicode.IsDigit(rune(s[dot+1])) && strings.ToLower(s) != "e.g"
 }
 
-// escapes reports whether a repository-relative path leaves the repository.
+// dotName reports whether s names a dotfile at the top of the repository
+// (.gitignore, .env.example, .nvmrc): a dot, then a letter or '_', then
+// letters, digits, '.', '-' and '_'. Only a declaration (a Files list, a
+// Create:/Modify: line) takes one as a path: in prose `.js` names an
+// extension, and "...", ".5" are no names at all.
+func dotName(s string) bool {
+	if len(s) < 2 || s[0] != '.' {
+		return false
+	}
+	for i, r := range s[1:] {
+		ok := unicode.IsLetter(r) || r == '_' || i > 0 && (unicode.IsDigit(r) || r == '.' || r == '-')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // inGitDir reports a path in the repository's git directory.
 func inGitDir(p string) bool {
 	c := path.Clean(p)
 	return c == ".git" || strings.HasPrefix(c, ".git/")
 }
 
+// escapes reports whether a repository-relative path leaves the repository.
 func escapes(p string) bool {
 	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || (len(p) > 1 && p[1] == ':') {
 		return true
