@@ -45,8 +45,9 @@ func TestFormatOnly(t *testing.T) {
 		{"js template", "calc.test.js", "x = `a b`\n", "x = `a  b`\n", false},
 		{"js quotes", "calc.test.js", `x = 'it\'s'` + "\n", `x = "it's";` + "\n", true},
 
-		{"json", "testdata/x.json", "{\"a\":[1,2],\"b\":\"c d\"}", "{\n  \"a\": [1, 2],\n  \"b\": \"c d\"\n}\n", true},
-		{"json string", "testdata/x.json", "{\"b\":\"c d\"}", "{\"b\": \"c  d\"}", false},
+		{"json data", "tests/want.json", "{\"a\":[1,2]}", "{\n  \"a\": [1, 2]\n}\n", false},
+		{"go test data", "testdata/want.go", "package p\nvar x=1\n", "package p\n\nvar x = 1\n", false},
+		{"js fixture", "src/__fixtures__/a.js", "x = 'a'\n", "x = \"a\";\n", false},
 		{"shell", "tests/mul.sh", "[ \"$x\" = 6 ]\n", "[ \"$x\"= 6 ]\n", false},
 		{"unchanged", "tests/mul.sh", "x\n", "x\n", true},
 	} {

@@ -38,30 +38,11 @@ func pyKey(src []byte) ([]string, bool) {
 	emit := func(t string) { toks, lineToks = append(toks, t), true }
 	for i < len(src) {
 		if lineStart && depth == 0 {
-			col, j := pyIndentAt(src, i)
-			if j >= len(src) {
-				break
-			}
-			if c := src[j]; c == '\n' || c == '\r' || c == '#' { // blank or comment-only: no block
-				e := lineEnd(src, j)
-				if c == '#' {
-					toks = append(toks, commentKey(src[j:e]))
-				}
-				i = e + 1
-				continue
-			}
-			for col < indents[len(indents)-1] {
-				indents = indents[:len(indents)-1]
-				toks = append(toks, pyTokDedent)
-			}
-			if col > indents[len(indents)-1] {
-				indents = append(indents, col)
-				toks = append(toks, pyTokIndent)
-			}
-			if col != indents[len(indents)-1] {
+			ts, next, code, ok := pyLine(src, i, &indents)
+			if !ok {
 				return nil, false
 			}
-			lineStart, i = false, j
+			toks, i, lineStart = append(toks, ts...), next, !code
 			continue
 		}
 		c := src[i]
@@ -116,6 +97,36 @@ func pyKey(src []byte) ([]string, bool) {
 		toks = append(toks, pyTokDedent)
 	}
 	return dropTrailingCommas(toks, pyKeepComma, pyCallLike), true
+}
+
+// pyLine reads the start of the line at i, outside brackets. A blank or
+// comment-only line makes no block: it returns the comment, if any, and
+// next is past the line. Otherwise the indentation opens or closes blocks
+// (indents follows), and next is where the code starts. ok is false for a
+// dedent to no open block.
+func pyLine(src []byte, i int, indents *[]int) (toks []string, next int, code, ok bool) {
+	col, j := pyIndentAt(src, i)
+	if j >= len(src) {
+		return nil, j, false, true
+	}
+	if c := src[j]; c == '\n' || c == '\r' || c == '#' {
+		e := lineEnd(src, j)
+		if c == '#' {
+			toks = append(toks, commentKey(src[j:e]))
+		}
+		return toks, e + 1, false, true
+	}
+	in := *indents
+	for col < in[len(in)-1] {
+		in = in[:len(in)-1]
+		toks = append(toks, pyTokDedent)
+	}
+	if col > in[len(in)-1] {
+		in = append(in, col)
+		toks = append(toks, pyTokIndent)
+	}
+	*indents = in
+	return toks, j, true, col == in[len(in)-1]
 }
 
 // pyKeepComma: (a,) is a tuple and x[a,] a tuple index; a call's or a
