@@ -84,7 +84,9 @@ func (tu *turn) cleanGates(ctx context.Context) (bool, []string) {
 		return false, nil
 	}
 	if len(tu.outputs) > 0 && tu.watch != nil {
-		return true, tu.watch.Ignored
+		// Checked-out submodules are linked too: a worktree has them empty.
+		subs, _ := r.repo.Index().Submodules(ctx)
+		return true, append(slices.Clone(tu.watch.Ignored), subs...)
 	}
 	if r.repo.Index().Entries() > cleanGateFiles {
 		return false, nil
@@ -97,8 +99,8 @@ func (tu *turn) cleanGates(ctx context.Context) (bool, []string) {
 }
 
 // linkIgnored makes, in the checkout wt, a symbolic link to each of the
-// ignored entries of root that still exist, where the checkout has
-// nothing, and returns the links made.
+// entries of root (ignored files, submodules) that still exist, where the
+// checkout has nothing or an empty directory, and returns the links made.
 func linkIgnored(root, wt string, entries []string) []string {
 	var made, linked []string
 	for _, e := range entries {
@@ -111,6 +113,9 @@ func linkIgnored(root, wt string, entries []string) []string {
 		dst := filepath.Join(wt, filepath.FromSlash(e))
 		if os.MkdirAll(filepath.Dir(dst), 0o755) != nil {
 			continue
+		}
+		if fi, err := os.Lstat(dst); err == nil && fi.IsDir() {
+			_ = os.Remove(dst) // a submodule's empty directory; a full one stays
 		}
 		if os.Symlink(src, dst) == nil {
 			made, linked = append(made, dst), append(linked, e)

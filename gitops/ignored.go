@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -55,5 +58,25 @@ func (ix Index) IgnoredFiles(ctx context.Context) ([]string, error) {
 		}
 	}
 	slices.Sort(paths)
+	return paths, nil
+}
+
+// Submodules lists the paths .gitmodules gives the repository's submodules
+// (none when it has no .gitmodules).
+func (ix Index) Submodules(ctx context.Context) ([]string, error) {
+	if _, err := os.Stat(filepath.Join(ix.r.Root, ".gitmodules")); err != nil {
+		return nil, nil
+	}
+	out, err := ix.r.run(ctx, nil, true, "config", "-z", "--file", ".gitmodules", "--get-regexp", `^submodule\..*\.path$`)
+	var ge *GitError
+	if err != nil && !(errors.As(err, &ge) && ge.ExitCode == 1) { // 1: none
+		return nil, fmt.Errorf("read .gitmodules: %w", err)
+	}
+	var paths []string
+	for _, rec := range strings.Split(string(out), "\x00") {
+		if _, p, ok := strings.Cut(rec, "\n"); ok && p != "" {
+			paths = append(paths, path.Clean(p))
+		}
+	}
 	return paths, nil
 }
