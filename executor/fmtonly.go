@@ -2,12 +2,16 @@ package executor
 
 import (
 	"bytes"
+	"context"
 	"go/format"
 	"go/scanner"
 	"go/token"
+	"os"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/planx-dev/planx/gitops"
 )
 
 // An agent that runs the formatter over the repository (gofmt -w ., black,
@@ -30,6 +34,17 @@ import (
 // test data (testdata/, fixtures/, snapshots, golden and approved files,
 // JSON): a test may compare its bytes, so that reformatting it can make a
 // wrong output pass.
+
+// reformatted reports whether the file p of the work tree of repo differs
+// from its version in base in its formatting alone.
+func reformatted(ctx context.Context, repo *gitops.Repo, base gitops.SHA, p string) bool {
+	before, err := repo.History().ShowFile(ctx, base, p)
+	if err != nil {
+		return false
+	}
+	after, err := os.ReadFile(relJoin(repo.Root, p))
+	return err == nil && formatOnly(p, before, after)
+}
 
 // formatOnly reports whether the file p changed from before to after in
 // its formatting alone.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -128,8 +129,11 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 		if existed && strings.HasPrefix(c.why, "read by gate ") && r.judgeUnchanged(ctx, c.p) {
 			continue
 		}
-		if existed && !alwaysAsk(c.why) && r.reformatted(ctx, t, c.p) {
-			continue // gofmt -w ., black, prettier: the same tests (fmtonly.go)
+		if existed && !alwaysAsk(c.why) && reformatted(ctx, r.repo, r.expect, c.p) {
+			// gofmt -w ., black, prettier: the same tests (fmtonly.go)
+			r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), Time: r.o.now(),
+				What: "reformatted " + c.p + ", which it does not declare", Resolution: "allowed: formatting only"})
+			continue
 		}
 		verb := "modified"
 		switch {
@@ -153,23 +157,6 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 	}
 	r.warnIssue(t, msg+" (allowed: a "+kind+" task is the user's own)")
 	return nil
-}
-
-// reformatted reports whether the task changed the formatting of the
-// existing file p alone, and notes it in the log.
-func (r *runner) reformatted(ctx context.Context, t *planparse.Task, p string) bool {
-	before, err := r.repo.History().ShowFile(ctx, r.expect, p)
-	if err != nil {
-		return false
-	}
-	after, err := os.ReadFile(relJoin(r.repo.Root, p))
-	if err != nil || !formatOnly(p, before, after) {
-		return false
-	}
-	is := r.issue(t.ID, "reformatted "+p+", which it does not declare")
-	is.Resolution = "allowed: formatting only, the same tokens"
-	r.log.Issues = append(r.log.Issues, is)
-	return true
 }
 
 // declaredFor reports whether the task may change a protected path: it
