@@ -130,6 +130,9 @@ type scratch struct {
 	dir string
 }
 
+// newScratch makes a scratch repository in a new temporary directory (the
+// caller removes it) holding rules: the .gitignore files at their paths,
+// info/exclude, and the global rules, which its git is pointed at.
 func newScratch(ctx context.Context, git string, rules IgnoreRules) (*scratch, error) {
 	dir, err := os.MkdirTemp("", "planx-ignore-")
 	if err != nil {
