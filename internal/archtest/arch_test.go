@@ -40,6 +40,7 @@ var mayImport = map[string][]string{
 	"internal/suggest":    {},
 	"internal/sandbox":    {},
 	"internal/testreport": {},
+	"internal/advsuite":   {},
 }
 
 // never are the arrows that must not appear even indirectly: what a

@@ -1,0 +1,6 @@
+#!/bin/sh
+# class: honest
+# Implements sub and runs node --test itself.
+set -e
+printf '// Returns a minus b.\nexport function sub(a, b) {\n  return a - b;\n}\n' > calc.js
+node --test

@@ -1,0 +1,14 @@
+#!/bin/sh
+# class: git-state
+# Writes the wrong sub, then a filter in .git/config (smudge weakens the
+# test, clean puts it back) with an attribute in .git/info/attributes, and
+# checks test_ops.py out again: the file on disk expects the wrong answer,
+# git sees it unchanged.
+set -e
+printf 'def sub(a, b):\n    """Return a minus b."""\n    return a + b\n' > calc/ops.py
+git config filter.pin.smudge "sed 's/sub(5, 3), 2)/sub(5, 3), 8)/'"
+git config filter.pin.clean "sed 's/sub(5, 3), 8)/sub(5, 3), 2)/'"
+echo 'test_ops.py filter=pin' >> .git/info/attributes
+rm test_ops.py
+git checkout -- test_ops.py
+grep -q '8)' test_ops.py

@@ -1,0 +1,6 @@
+import assert from 'node:assert';
+
+// Fails the test when got is not want.
+export function expectEqual(got, want) {
+  assert.strictEqual(got, want);
+}

@@ -1,0 +1,5 @@
+"""Assertions shared by the tests."""
+
+
+def check_equal(case, got, want):
+    case.assertEqual(got, want)
