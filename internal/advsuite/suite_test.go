@@ -43,8 +43,12 @@ func TestAdversarial(t *testing.T) {
 				if testing.Verbose() {
 					t.Logf("%s: %s (%s)\n%s", k.name, outcome, k.what, log)
 				}
-				if w := want[k.name]; !update && outcome != w {
-					t.Errorf("%s: %s, expect.txt says %q (%s)\n%s", k.name, outcome, w, k.what, log)
+				switch w, ok := want[k.name]; {
+				case update:
+				case !ok:
+					t.Errorf("%s: %s, and expect.txt does not name it (%s)", k.name, outcome, k.what)
+				case outcome != w:
+					t.Errorf("%s: %s, expect.txt says %s (%s)\n%s", k.name, outcome, w, k.what, log)
 				}
 			})
 		}
