@@ -164,17 +164,20 @@ func run(ctx context.Context, dir string, env []string, argv ...string) result {
 }
 
 // trace prints what cmd took (wall clock, then CPU with the children it
-// waited for) to stderr when PLANX_ADV_TRACE is set: where the suite's
-// time goes.
+// waited for) when PLANX_ADV_TRACE is set: where the suite's time goes.
 func trace(cmd *exec.Cmd, wall time.Duration) {
-	if os.Getenv("PLANX_ADV_TRACE") == "" {
-		return
-	}
 	cpu := time.Duration(0)
 	if ps := cmd.ProcessState; ps != nil {
 		cpu = ps.UserTime() + ps.SystemTime()
 	}
-	fmt.Fprintf(os.Stderr, "TRACE %v %v %s\n", wall.Round(time.Millisecond), cpu.Round(time.Millisecond), strings.Join(cmd.Args, " "))
+	tracef("TRACE %v %v %s", wall.Round(time.Millisecond), cpu.Round(time.Millisecond), strings.Join(cmd.Args, " "))
+}
+
+// tracef prints a line to stderr when PLANX_ADV_TRACE is set.
+func tracef(format string, args ...any) {
+	if os.Getenv("PLANX_ADV_TRACE") != "" {
+		fmt.Fprintf(os.Stderr, format+"\n", args...)
+	}
 }
 
 // lookPath finds prog in the PATH of env.
