@@ -122,13 +122,36 @@ func setup(t *testing.T) *tools {
 	if tl.testdata, err = filepath.Abs("testdata"); err != nil {
 		t.Fatal(err)
 	}
+	root := filepath.Dir(f[0])
+	if err := statSources(root); err != nil {
+		t.Fatal(err)
+	}
 	tl.planx = filepath.Join(tl.scratch, "planx")
 	build := exec.Command("go", "build", "-o", tl.planx, "./cmd/planx")
-	build.Dir = filepath.Dir(f[0])
+	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/planx: %v\n%s", err, out)
 	}
 	return tl
+}
+
+// statSources looks at every Go source and module file of the module at
+// root. go test caches a passing result with the files the test looked
+// at: planx is built by a child process, whose reads it does not see, so
+// without this a change to planx would leave the cached result standing.
+func statSources(root string) error {
+	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if n := d.Name(); !d.IsDir() && (strings.HasSuffix(n, ".go") || n == "go.mod" || n == "go.sum") {
+			_, err = os.Stat(p)
+		}
+		return err
+	})
 }
 
 // realPython is the interpreter python3 runs: /usr/bin/python3 when there
