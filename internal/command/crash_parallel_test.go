@@ -17,12 +17,13 @@ import (
 // [P] step notes that it ran in runs.log next to the repository, so a task
 // run again after a crash shows; T003 is slow, so a kill when the first task
 // of the wave is done lands while it still runs; T001's gate and the
-// integration gate are slow so a kill can land inside them.
+// integration gate are slow so a kill can land inside them (told by the
+// tree they judge: a gate sees no PLANX_TASK_ID).
 const crashWavePlan = `---
 topic: crashwave
 gates:
   - name: check
-    command: case "$PLANX_TASK_ID" in T001|wave*) sleep 0.4;; esac; test -f a.txt
+    command: if { [ ! -e b.txt ] && [ ! -e d.txt ]; } || { [ -e b.txt ] && [ -e d.txt ] && [ ! -e sum.txt ]; }; then sleep 0.4; fi; test -f a.txt
 ---
 - [ ] T001 Slow append
   ` + "```sh run" + `

@@ -16,12 +16,13 @@ import (
 
 // crashPlan's first task is slow and appends, so that running it twice, or
 // committing a half-run step, shows in the final tree; its gate is slow for
-// T001 only, so a kill can land inside it.
+// T001 only (the tree without b.txt: a gate sees no PLANX_TASK_ID), so a
+// kill can land inside it.
 const crashPlan = `---
 topic: crash
 gates:
   - name: check
-    command: if [ "$PLANX_TASK_ID" = T001 ]; then sleep 0.4; fi; test -f a.txt
+    command: if [ ! -e b.txt ]; then sleep 0.4; fi; test -f a.txt
 ---
 - [ ] T001 Slow append
   ` + "```sh run" + `
