@@ -10,19 +10,24 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// undeclaredTests are the test files the task changed or added without
-// declaring them: the judge runs the tests as the base has them, so these
+// undeclaredTests are the test files (and test support, support.go) the
+// task changed or added without declaring them: the judge runs the tests as the base has them, so these
 // go back to the base's bytes, or out when the base has none. A new test
 // file can change what the code under test does (an init that swaps a
 // function), so it is judged apart, as the agent's own test.
 func (tu *turn) undeclaredTests() []string {
-	var out []string
+	var out, other []string
 	for _, f := range tu.lt.Files {
-		if judgedTestFile(f) && !anyCovers(tu.t.Files, f) {
+		switch {
+		case anyCovers(tu.t.Files, f):
+		case judgedTestFile(f):
 			out = append(out, f)
+		default:
+			other = append(other, f)
 		}
 	}
-	return out
+	// Test support (an assertion helper) is judged with the tests.
+	return append(out, tu.testSupport(other)...)
 }
 
 // judgeRun runs tgs on the task's tree with paths as the base has them, in

@@ -2,12 +2,15 @@ package gitops
 
 import (
 	"bytes"
-
-	git "github.com/go-git/go-git/v5"
-
 	"context"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Objects reads and writes the object database (blobs, trees, commits)
@@ -87,4 +90,46 @@ func (o Objects) treePaths(ctx context.Context, rev SHA) (map[string]bool, error
 		}
 	}
 	return paths, nil
+}
+
+// Sources returns the files of commit rev whose names end in one of exts,
+// read in-process, up to max bytes in all (ok=false past it: the caller
+// gives up rather than judge from part of the tree).
+func (o Objects) Sources(rev SHA, exts []string, max int64) (files map[string][]byte, ok bool, err error) {
+	repo, err := o.inProcess()
+	if err != nil {
+		return nil, false, err
+	}
+	c, err := object.GetCommit(repo.Storer, plumbing.NewHash(string(rev)))
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", rev.Short(), err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, false, fmt.Errorf("read the tree of %s: %w", rev.Short(), err)
+	}
+	files = map[string][]byte{}
+	var total int64
+	walk := tree.Files()
+	defer walk.Close()
+	for {
+		f, err := walk.Next()
+		if err == io.EOF {
+			return files, true, nil
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("walk %s: %w", rev.Short(), err)
+		}
+		if !slices.ContainsFunc(exts, func(e string) bool { return strings.HasSuffix(f.Name, e) }) || !f.Mode.IsFile() {
+			continue
+		}
+		if total += f.Size; total > max {
+			return nil, false, nil
+		}
+		s, err := f.Contents()
+		if err != nil {
+			return nil, false, fmt.Errorf("read %s: %w", f.Name, err)
+		}
+		files[f.Name] = []byte(s)
+	}
 }

@@ -9,7 +9,7 @@ import (
 // Options says what a task may change about the tests.
 type Options struct {
 	// Declared reports whether the task declared a test file in the
-	// group; a test of such a group that passed at the base may vanish
+	// group; a test of such a group that ran at the base may vanish
 	// (the task may rename or rewrite its own tests). Nil declares none.
 	Declared func(group string) bool
 	// Targets are IDs of tests that must pass now (FAIL_TO_PASS).
@@ -21,8 +21,11 @@ type Counts struct{ Passed, Failed, Skipped int }
 
 // Verdict grades a run against its baseline. Each list is sorted by ID.
 type Verdict struct {
-	Broken         []Test // passed at the base, fail now
-	Vanished       []Test // passed at the base, absent now, group not declared
+	Broken []Test // passed at the base, fail now
+	// Vanished ran at the base (passed or failed), absent now, group not
+	// declared: a failing test that disappears (its file's process ended
+	// before it ran) is no more fixed than one that still fails.
+	Vanished       []Test
 	Skipped        []Test // passed at the base, skipped now
 	TargetsFailing []Test // targets that do not pass now; an absent one has no Outcome
 
@@ -70,7 +73,7 @@ func Judge(base, now Report, opt Options) Verdict {
 		}
 	}
 	for _, b := range base.Tests {
-		if _, ok := now.Lookup(b.ID); !ok && b.Outcome == Pass && !declared(b.Group) {
+		if _, ok := now.Lookup(b.ID); !ok && b.Outcome != Skip && !declared(b.Group) {
 			v.Vanished = append(v.Vanished, b)
 		}
 	}
@@ -152,7 +155,7 @@ func (v Verdict) Reasons() []string {
 		}
 	}
 	add(v.Broken, func(t Test) string { return Display(t) + " passed at the base and fails now" }, "passed at the base and fail now")
-	add(v.Vanished, func(t Test) string { return Display(t) + " passed at the base and did not run now" }, "passed at the base and did not run now")
+	add(v.Vanished, func(t Test) string { return Display(t) + " ran at the base and did not run now" }, "ran at the base and did not run now")
 	add(v.Skipped, func(t Test) string { return Display(t) + " passed at the base and is skipped now" }, "passed at the base and are skipped now")
 	add(v.TargetsFailing, func(t Test) string {
 		if t.Outcome == "" {

@@ -50,6 +50,10 @@ func TestJudge(t *testing.T) {
 			[]string{"a.break"}, []string{"a.gone", "b.gone"}, []string{"a.skipnow"},
 			[]string{"a.addedbad", "a.missing"}, []string{"a.added", "a.addedbad"}, []string{"a.fix"},
 			false, "3 passed (+1 new) 4 failed (+1 new) 1 skipped; 1 fixed; 1 broken; 2 vanished; 1 newly skipped; 2 targets failing"},
+		{"a test that failed at the base and does not run now has vanished",
+			rep(false, "a.x=fail", "b.y=pass"), rep(false, "b.y=pass", "z.file=pass"), Options{},
+			nil, []string{"a.x"}, nil, nil, []string{"z.file"}, nil,
+			false, "2 passed (+1 new) 0 failed 0 skipped; 1 vanished"},
 		{"a declared group's tests may vanish",
 			rep(false, "a.x=pass", "b.y=pass"), rep(false, "b.y=pass", "a.renamed=pass"),
 			Options{Declared: func(g string) bool { return g == "a" }},
@@ -106,7 +110,7 @@ func TestReasons(t *testing.T) {
 		"T2 (p) passed at the base and fails now",
 		"T3 (p) passed at the base and fails now",
 		"1 more tests passed at the base and fail now",
-		"V (q) passed at the base and did not run now",
+		"V (q) ran at the base and did not run now",
 		"T5 (p) passed at the base and is skipped now",
 		"the target p.Missing did not run",
 		"the target X (p) must pass and is failing",
@@ -163,7 +167,7 @@ func TestJudgeRealGo(t *testing.T) {
 	if v.OK() {
 		t.Error("a dropped test case passed the judge")
 	}
-	if got, want := v.Reasons(), []string{"TestTable/neg (example.com/calc/calc) passed at the base and did not run now"}; !reflect.DeepEqual(got, want) {
+	if got, want := v.Reasons(), []string{"TestTable/neg (example.com/calc/calc) ran at the base and did not run now"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Reasons() = %q, want %q", got, want)
 	}
 	v = Judge(base, now, Options{Targets: []string{pkg + " TestSub"}, Declared: func(g string) bool { return g == pkg }})
