@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,8 @@ func (r *runner) checkTakeover(ctx context.Context, t *planparse.Task, kind stri
 			find = pyTakeovers
 		case strings.HasSuffix(p, ".py"):
 			find = func(b []byte) []string { return append(pyTakeovers(b), pyTestChecks(b)...) }
+		case jsSource(p) && !judgedTestFile(p):
+			find = jsTestChecks
 		default:
 			continue
 		}
@@ -176,4 +179,9 @@ func pkgSel(e ast.Expr, names map[string]string) string {
 		return ""
 	}
 	return p + "." + sel.Sel.Name
+}
+
+// jsSource reports JavaScript and TypeScript sources.
+func jsSource(p string) bool {
+	return slices.ContainsFunc([]string{".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"}, func(e string) bool { return strings.HasSuffix(p, e) })
 }

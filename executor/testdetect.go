@@ -24,19 +24,48 @@ func goTestChecks(src []byte) []string {
 	names := importNames(f)
 	var out []string
 	ast.Inspect(f, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && pkgSel(c.Fun, names) == "testing.Testing" {
-			out = append(out, "asks whether it runs under go test")
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if pkgSel(n.Fun, names) == "testing.Testing" {
+				out = append(out, "asks whether it runs under go test")
+			}
+		case *ast.BasicLit:
+			// The test binary's own flags ("test.v", "-test.run"), looked up
+			// through the flag package or os.Args.
+			if n.Kind == token.STRING && testFlagRE.MatchString(n.Value) {
+				out = append(out, "looks for the test binary's flags")
+			}
 		}
 		return true
 	})
 	return out
 }
 
+// testFlagRE matches a Go string literal naming a flag of the test binary.
+var testFlagRE = regexp.MustCompile("^[\"`]-{0,2}test\\.(?:v|run|count|paniconexit0|timeout|testlogfile|bench|short|failfast)\\b")
+
 // pyTestCheckRE matches a Python module asking whether pytest or unittest
 // runs it: pytest's per-test environment variable, or the runner's module
 // looked up in sys.modules.
 var pyTestCheckRE = regexp.MustCompile(`PYTEST_CURRENT_TEST|PYTEST_VERSION` +
-	`|['"](?:_?pytest|unittest)['"]\s+(?:not\s+)?in\s+sys\.modules|sys\.modules\.get\(\s*['"](?:_?pytest|unittest)['"]`)
+	`|['"](?:_?pytest|unittest)['"]\s+(?:not\s+)?in\s+sys\.modules|sys\.modules\.get\(\s*['"](?:_?pytest|unittest)['"]` +
+	// The caller's frames searched for the runner's files.
+	`|['"](?:_?pytest|unittest)['"]\s+(?:not\s+)?in\s+\w+(?:\.\w+)*\.co_filename`)
+
+// jsTestCheckRE matches JavaScript asking whether a test runner runs it:
+// the runners' own environment variables, or the process's arguments
+// searched for a test file or node's --test.
+var jsTestCheckRE = regexp.MustCompile(`NODE_TEST_CONTEXT|JEST_WORKER_ID|\bVITEST\b|__vitest_worker__` +
+	`|process\.(?:argv|execArgv)[^\n;]*(?:\.test\.|\.spec\.|--test)`)
+
+// jsTestChecks lists such questions in src.
+func jsTestChecks(src []byte) []string {
+	var out []string
+	for range jsTestCheckRE.FindAll(src, -1) {
+		out = append(out, "asks whether it runs under a test runner")
+	}
+	return out
+}
 
 // pyTestChecks lists such questions in src.
 func pyTestChecks(src []byte) []string {
