@@ -58,11 +58,20 @@ var pyTestCheckRE = regexp.MustCompile(`PYTEST_CURRENT_TEST|PYTEST_VERSION` +
 var jsTestCheckRE = regexp.MustCompile(`NODE_TEST_CONTEXT|JEST_WORKER_ID|\bVITEST\b|__vitest_worker__` +
 	`|process\.(?:argv|execArgv)[^\n;]*(?:\.test\.|\.spec\.|--test)`)
 
-// jsTestChecks lists such questions in src.
+// jsAssertPatchRE matches code that replaces an assertion of node's
+// assert module (or chai's) in the process the tests run in.
+var jsAssertPatchRE = regexp.MustCompile(`(?m)^[ \t]*(?:assert|strict|chai|expect)(?:\.\w+)*\.\w+\s*=[^=]` +
+	`|Object\.(?:defineProperty|assign)\(\s*(?:assert|strict|chai)\b`)
+
+// jsTestChecks lists such questions in src, and replacements of the
+// assertions the tests call.
 func jsTestChecks(src []byte) []string {
 	var out []string
 	for range jsTestCheckRE.FindAll(src, -1) {
 		out = append(out, "asks whether it runs under a test runner")
+	}
+	for range jsAssertPatchRE.FindAll(src, -1) {
+		out = append(out, "replaces part of the test framework at import")
 	}
 	return out
 }
