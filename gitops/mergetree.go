@@ -78,21 +78,11 @@ func (o Objects) TreeWithFiles(ctx context.Context, tree SHA, files map[string][
 	if err := checkArg("tree", string(tree)); err != nil {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(o.planxDir, "index-")
+	g, done, err := o.scratchIndex(ctx, tree)
 	if err != nil {
-		if err := os.MkdirAll(o.planxDir, 0o755); err != nil {
-			return "", err
-		}
-		if tmp, err = os.MkdirTemp(o.planxDir, "index-"); err != nil {
-			return "", err
-		}
+		return "", err
 	}
-	defer os.RemoveAll(tmp)
-	g := *o.g
-	g.env = append(append([]string(nil), o.g.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
-	if _, err := g.run(ctx, nil, false, "read-tree", string(tree)); err != nil {
-		return "", fmt.Errorf("read tree %s: %w", tree.Short(), err)
-	}
+	defer done()
 	names := make([]string, 0, len(files))
 	for p := range files {
 		names = append(names, p)
@@ -171,19 +161,11 @@ func (o Objects) TreeFromBase(ctx context.Context, tree, base SHA, paths []strin
 			return "", err
 		}
 	}
-	if err := os.MkdirAll(o.planxDir, 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.MkdirTemp(o.planxDir, "index-")
+	g, done, err := o.scratchIndex(ctx, tree)
 	if err != nil {
 		return "", err
 	}
-	defer os.RemoveAll(tmp)
-	g := *o.g
-	g.env = append(append([]string(nil), o.g.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
-	if _, err := g.run(ctx, nil, false, "read-tree", string(tree)); err != nil {
-		return "", fmt.Errorf("read tree %s: %w", tree.Short(), err)
-	}
+	defer done()
 	// ls-tree prints base's entry for each path it has ("mode type sha\tpath").
 	out, err := o.g.run(ctx, nil, false, append([]string{"ls-tree", "-z", "--full-tree", string(base), "--"}, paths...)...)
 	if err != nil {
@@ -221,4 +203,25 @@ func (o Objects) TreeFromBase(ctx context.Context, tree, base SHA, paths []strin
 		return "", fmt.Errorf("record the judge's tree: %w", err)
 	}
 	return SHA(strings.TrimSpace(string(c))), nil
+}
+
+// scratchIndex returns a runner whose git uses a temporary index holding
+// tree, and how to remove it: edits to a tree without touching the user's
+// index or work tree.
+func (o Objects) scratchIndex(ctx context.Context, tree SHA) (*runner, func(), error) {
+	if err := os.MkdirAll(o.planxDir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	tmp, err := os.MkdirTemp(o.planxDir, "index-")
+	if err != nil {
+		return nil, nil, err
+	}
+	done := func() { _ = os.RemoveAll(tmp) }
+	g := *o.g
+	g.env = append(append([]string(nil), o.g.env...), "GIT_INDEX_FILE="+filepath.Join(tmp, "index"))
+	if _, err := g.run(ctx, nil, false, "read-tree", string(tree)); err != nil {
+		done()
+		return nil, nil, fmt.Errorf("read tree %s: %w", tree.Short(), err)
+	}
+	return &g, done, nil
 }
