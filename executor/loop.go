@@ -95,6 +95,12 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	lt.Status, lt.Started, lt.Failure = record.TaskRunning, r.o.now(), ""
 	lt.Attempts++
 	r.st.Status, r.st.Current, r.st.Reason = record.RunRunning, t.ID, ""
+	if !already {
+		// Whatever stops the run from here on (an interrupt during the
+		// reads below), the state must not say the previous task's phase
+		// for this one: a resume would take the task as executed.
+		r.st.Phase = PhaseExecute
+	}
 	if err := r.stops().beginAttempt(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
 		return "", err
 	}
