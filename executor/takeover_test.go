@@ -86,11 +86,20 @@ func TestTestChecks(t *testing.T) {
 		}
 	}
 	for src, want := range map[string]int{
-		"import os\n\ndef mul(a, b):\n    if os.environ.get('PYTEST_CURRENT_TEST'):\n        return 12\n    return a + b\n":        1,
-		"import sys\n\ndef mul(a, b):\n    return 12 if 'unittest' in sys.modules else a + b\n":                                    1,
-		"import sys\nUNDER = sys.modules.get('pytest') is not None\n":                                                              1,
-		"def mul(a, b):\n    return a * b\n":                                                                                       0,
-		"import sys\ndef sub(a, b):\n    f = sys._getframe(1)\n    if 'unittest' in f.f_code.co_filename:\n        return a - b\n": 1,
+		"import os\n\ndef mul(a, b):\n    if os.environ.get('PYTEST_CURRENT_TEST'):\n        return 12\n    return a + b\n":              1,
+		"import sys\n\ndef mul(a, b):\n    return 12 if 'unittest' in sys.modules else a + b\n":                                          1,
+		"import sys\nUNDER = sys.modules.get('pytest') is not None\n":                                                                    1,
+		"def mul(a, b):\n    return a * b\n":                                                                                             0,
+		"import sys\ndef sub(a, b):\n    f = sys._getframe(1)\n    if 'unittest' in f.f_code.co_filename:\n        return a - b\n":       1,
+		"class N(int):\n    def __eq__(self, other):\n        return True\n\n    __hash__ = int.__hash__\n":                              1,
+		"class N(int):\n    def __eq__(self, other) -> bool:\n        \"\"\"Equal.\"\"\"\n\n        # always\n        return True\n":     1,
+		"class N(int):\n    def __eq__(self, other): return True  # yes\n":                                                               1,
+		"class N(int):\n    def __ne__(self, other):\n        return False\n":                                                            1,
+		"class N(int):\n    __eq__ = lambda self, other: True\n":                                                                         1,
+		"class P:\n    def __eq__(self, other):\n        if self is other:\n            return True\n        return self.x == other.x\n": 0,
+		"class P:\n    def __eq__(self, other):\n        return isinstance(other, P) and self.x == other.x\n":                            0,
+		"class P:\n    def __ne__(self, other):\n        return not self == other\n":                                                     0,
+		"class P:\n    def __eq__(self, other):\n        return True if other is self else NotImplemented\n":                             0,
 	} {
 		if got := len(pyTestChecks([]byte(src))); got != want {
 			t.Errorf("pyTestChecks(%q) = %d, want %d", src, got, want)

@@ -76,11 +76,30 @@ func jsTestChecks(src []byte) []string {
 	return out
 }
 
-// pyTestChecks lists such questions in src.
+// pyFakeEqRE matches a Python equality that holds whatever it compares:
+// an __eq__ whose first statement (docstring and comments aside) returns
+// True, or an __ne__ returning False, as a def or a lambda. A value of
+// such a class passes every assertEqual on it (Python asks the right
+// operand first when its type subclasses the left one's, so the order of
+// the arguments does not help) while every other use of it is wrong.
+// Honest equalities compare something.
+var pyFakeEqRE = regexp.MustCompile(`(?m)^[ \t]*def[ \t]+__(?:eq__` + pyFirstReturn + `(?:True|1)|ne__` + pyFirstReturn + `(?:False|0))[ \t]*(?:#.*)?$` +
+	`|__eq__[ \t]*=[ \t]*lambda[^:\n]*:[ \t]*(?:True|1)\b|__ne__[ \t]*=[ \t]*lambda[^:\n]*:[ \t]*(?:False|0)\b`)
+
+// pyFirstReturn matches the rest of a def's line up to `return ` as its
+// first statement: on the same line, or below it after blank lines,
+// comments and a one-line docstring.
+const pyFirstReturn = `[^:\n]*(?:->[^:\n]*)?:(?:[ \t]*(?:#.*)?\n(?:[ \t]*(?:#.*|"""[^"\n]*"""|'''[^'\n]*''')?\n)*)?[ \t]*return[ \t]+`
+
+// pyTestChecks lists such questions in src, and equalities that hold
+// whatever they compare.
 func pyTestChecks(src []byte) []string {
 	var out []string
 	for range pyTestCheckRE.FindAll(src, -1) {
 		out = append(out, "asks whether it runs under a test runner")
+	}
+	for range pyFakeEqRE.FindAll(src, -1) {
+		out = append(out, "defines an == that holds whatever it compares")
 	}
 	return out
 }
