@@ -120,15 +120,6 @@ func changesDeps(files []string) bool {
 	return slices.ContainsFunc(files, func(f string) bool { return slices.Contains(depManifests(), path.Base(f)) })
 }
 
-// askTools asks, once per run, where the gates' toolchains keep their
-// test libraries.
-func (r *runner) askTools(ctx context.Context) {
-	if r.tools == nil {
-		tp := askToolPaths(ctx, r.gates, r.repo.Root)
-		r.tools = &tp
-	}
-}
-
 // noteMark keeps the records' mark an agent ran under before it is
 // settled (cleared), for checkRunners.
 func (tu *turn) noteMark() {
@@ -138,12 +129,12 @@ func (tu *turn) noteMark() {
 }
 
 // checkRunners fails the task when, since the mark an agent ran under, it
-// changed an installed test runner: in the repository's node_modules or
-// virtual environments, installed with Python or npm -g, Go's testing
-// package, or a cached module go.mod requires. A task that changed a
-// dependency manifest or lock file may change the first three (an
-// install or upgrade); a module whose requirement it changed is a new
-// download. The ignored directories are those of the run's start and,
+// changed an installed test runner in the repository's node_modules or
+// virtual environments: ignored directories of the work tree, which the
+// sandbox lets an agent write. (Runners outside the repository, under
+// GOROOT, the module cache or a Python installation, it keeps the agent
+// from writing.) A task that changed a dependency manifest or lock file
+// may change them: an install or upgrade. The ignored directories are those of the run's start and,
 // when the turn saw the agent start, of the agent's. On the resume of an
 // attempt that failed its judgement, a runner file counts while it holds
 // what the attempt left: a reinstall since is the user's.
@@ -156,7 +147,7 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 	if tu.rejudged {
 		limit = 0
 	}
-	changed := runnersChanged(r.repo.Root, tu.runners(ctx, files), mark, limit)
+	changed := runnersChanged(r.repo.Root, tu.runners(files), mark, limit)
 	if tu.rejudged {
 		changed = slices.DeleteFunc(changed, func(p string) bool {
 			h, ok := tu.left[p]
@@ -169,39 +160,25 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 	}
 	return &taskFailure{
 		what: "the task weakened the judge: changed an installed test runner or library, which git does not track: " + strings.Join(changed, ", "),
-		hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall, go clean -modcache)",
+		hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall)",
 	}
 }
 
-// runners lists the installed test runners the gates use (absolute paths):
-// without those under node_modules and virtual environments when files
-// (the task's changes) hold a dependency manifest.
-func (tu *turn) runners(ctx context.Context, files []string) []string {
+// runners lists the installed test runners under node_modules and virtual
+// environments (absolute paths); none when files (the task's changes) hold
+// a dependency manifest.
+func (tu *turn) runners(files []string) []string {
 	r := tu.r
-	r.askTools(ctx) // asked before the agent, unless this is a resume
-	var runners []string
-	if r.tools.uses["go"] {
-		u := r.vendorUpdates(ctx)
-		mods := map[string]string{}
-		gomod, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
-		for m, v := range requirements(gomod) {
-			if !u.changed[m] {
-				mods[m] = v
-			}
-		}
-		runners = r.tools.goRunners(mods)
+	if changesDeps(files) {
+		return nil
 	}
-	if !changesDeps(files) {
-		ignored := r.ignored
-		if tu.watch != nil {
-			ignored = append(slices.Clone(ignored), tu.watch.Ignored...)
-			slices.Sort(ignored)
-			ignored = slices.Compact(ignored)
-		}
-		runners = append(runners, runnerRoots(r.repo.Root, ignored)...)
-		runners = append(runners, r.tools.installedRunners()...)
+	ignored := r.ignored
+	if tu.watch != nil {
+		ignored = append(slices.Clone(ignored), tu.watch.Ignored...)
+		slices.Sort(ignored)
+		ignored = slices.Compact(ignored)
 	}
-	return runners
+	return runnerRoots(r.repo.Root, ignored)
 }
 
 // runnersLeft fingerprints, by content, every installed runner file
@@ -211,7 +188,7 @@ func (tu *turn) runnersLeft(ctx context.Context) map[string]string {
 	if tu.agentMark == 0 {
 		return nil
 	}
-	return leftPrints(tu.r.repo.Root, runnersChanged(tu.r.repo.Root, tu.runners(ctx, nil), tu.agentMark, 0))
+	return leftPrints(tu.r.repo.Root, runnersChanged(tu.r.repo.Root, tu.runners(nil), tu.agentMark, 0))
 }
 
 // leftPrints maps each path (relative to root, or absolute) to its
@@ -239,4 +216,14 @@ func contentPrint(p string) string {
 		return ""
 	}
 	return fmt.Sprintf("%x", sha256.Sum256(b))
+}
+
+// globAbs returns what the patterns match in dir.
+func globAbs(dir string, patterns []string) []string {
+	var out []string
+	for _, pat := range patterns {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		out = append(out, m...)
+	}
+	return out
 }

@@ -1,16 +1,12 @@
 package executor
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 )
 
@@ -77,95 +73,6 @@ func TestChangesDeps(t *testing.T) {
 		"src/app.js": false, "uv.lock": true, "docs/pyproject.md": false} {
 		if got := changesDeps([]string{files}); got != want {
 			t.Errorf("changesDeps(%q) = %v, want %v", files, got, want)
-		}
-	}
-}
-
-// The test libraries a toolchain installed outside the repository are
-// found from the program on PATH (through a symbolic link, as a system or
-// SDK python3 often is) and from the environment when the toolchain cannot
-// be asked (here: no go on PATH, a python3 that does not run).
-func TestToolchainRunners(t *testing.T) {
-	dir := t.TempDir()
-	for _, p := range []string{"py/bin/python3.11", "py/lib/python3.11/unittest/case.py",
-		"py/lib/python3.11/site-packages/_pytest/main.py", "py/lib/python3.11/site-packages/requests/api.py",
-		"node/bin/node", "node/lib/node_modules/jest/bin/jest.js", "goroot/src/testing/testing.go",
-		"mod/example.com/!upper@v1.0.0/a.go", "mod/example.com/other@v2.0.0/a.go"} {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, nil, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	links := filepath.Join(dir, "links")
-	if err := os.Mkdir(links, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(dir, "py/bin/python3.11"), filepath.Join(links, "python3")); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", links+string(os.PathListSeparator)+filepath.Join(dir, "node/bin"))
-	t.Setenv("HOME", filepath.Join(dir, "home"))
-	t.Setenv("GOROOT", filepath.Join(dir, "goroot"))
-	t.Setenv("GOMODCACHE", filepath.Join(dir, "mod"))
-	rel := func(ps []string) []string {
-		var out []string
-		for _, p := range ps {
-			r, _ := filepath.Rel(dir, p)
-			out = append(out, filepath.ToSlash(r))
-		}
-		slices.Sort(out)
-		return out
-	}
-	gs := []gates.Gate{{Name: "py", Command: "python3 -m pytest"}, {Name: "js", Command: "npx jest"}}
-	ask := func(gs ...gates.Gate) toolPaths { return askToolPaths(context.Background(), gs, dir) }
-	if got, want := rel(ask(gs...).installedRunners()), []string{"node/lib/node_modules/jest", "py/lib/python3.11/site-packages/_pytest",
-		"py/lib/python3.11/unittest"}; !slices.Equal(got, want) {
-		t.Errorf("installedRunners = %v, want %v", got, want)
-	}
-	goGate := gates.Gate{Name: "go", Command: "go test ./..."}
-	if got := ask(goGate).installedRunners(); len(got) != 0 {
-		t.Errorf("installedRunners for a go gate = %v, want none", got)
-	}
-	mods := map[string]string{"example.com/Upper": "v1.0.0", "example.com/gone": "v1.0.0"}
-	if got, want := rel(ask(goGate).goRunners(mods)),
-		[]string{"goroot/src/testing", "mod/example.com/!upper@v1.0.0"}; !slices.Equal(got, want) {
-		t.Errorf("goRunners = %v, want %v", got, want)
-	}
-	if got := ask(gs...).goRunners(mods); len(got) != 0 {
-		t.Errorf("goRunners without a go gate = %v, want none", got)
-	}
-}
-
-// The toolchains on this machine answer for themselves: GOROOT and the
-// module cache from go env, Python's directories from sysconfig (through
-// pyenv's shim here).
-func TestAskToolPaths(t *testing.T) {
-	gs := []gates.Gate{{Name: "go", Command: "go test ./..."}, {Name: "py", Command: "python3 -m unittest"}}
-	tp := askToolPaths(context.Background(), gs, t.TempDir())
-	if _, err := exec.LookPath("go"); err == nil {
-		out, err := exec.Command("go", "env", "GOROOT").Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := strings.TrimSpace(string(out)); tp.goRoot != want {
-			t.Errorf("goRoot = %q, want %q", tp.goRoot, want)
-		}
-		if tp.goModCache == "" {
-			t.Error("no module cache")
-		}
-		if rs := tp.goRunners(nil); len(rs) != 1 || filepath.Base(rs[0]) != "testing" {
-			t.Errorf("goRunners = %v, want GOROOT/src/testing", rs)
-		}
-	}
-	if _, err := exec.LookPath("python3"); err == nil {
-		if len(tp.pySites) == 0 {
-			t.Error("python3 on PATH, but no site-packages asked")
-		}
-		if !slices.ContainsFunc(tp.installedRunners(), func(p string) bool { return filepath.Base(p) == "unittest" }) {
-			t.Errorf("installedRunners = %v, want the standard unittest", tp.installedRunners())
 		}
 	}
 }

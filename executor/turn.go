@@ -69,7 +69,6 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 		if err := r.recordsGuard().mark(t); err != nil {
 			return err
 		}
-		r.askTools(ctx) // before any agent can change what the toolchains say
 	}
 	if err := save(); err != nil {
 		return err

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -26,10 +25,6 @@ type watch struct {
 	// Rules are the ignore rules before the executor ran (agents only;
 	// nil in a watch an older planx saved).
 	Rules   *gitops.IgnoreRules `json:"rules,omitempty"`
-	Environ environPrint        `json:"environ,omitempty"`  // agents only
-	Path    string              `json:"path,omitempty"`     // PATH the print was taken with
-	Root    string              `json:"root,omitempty"`     // the work tree whose parents the print looked at
-	GateDir string              `json:"gate_dir,omitempty"` // and where a clean checkout for the gates goes
 	resumed bool                // loaded on resume: the log was rewritten since
 }
 
@@ -49,8 +44,6 @@ func (tu *turn) startWatch(ctx context.Context) error {
 			return err
 		}
 		w.Rules = &rules
-		w.Path, w.Root, w.GateDir = os.Getenv("PATH"), r.repo.Root, filepath.Join(runDir(r.repo, r.st.RunID), "gates")
-		w.Environ = takeEnvironPrint(w.Path, w.Root, w.GateDir)
 	}
 	tu.watch = w
 	tu.rejudged, tu.left = false, nil // a new attempt: its own work is judged
@@ -58,7 +51,8 @@ func (tu *turn) startWatch(ctx context.Context) error {
 }
 
 // checkHiding fails an agent task (warns for others) that hid changes from
-// git or changed the environment the judge runs in. The turn has no watch
+// git. (What it could change outside the repository, the sandbox keeps it
+// from writing: docs/sandbox.md.) The turn has no watch
 // when the task's work was done before this planx started (resume): then
 // only what git itself records can be checked.
 func (tu *turn) checkHiding(ctx context.Context) error {
@@ -89,9 +83,6 @@ func (tu *turn) checkHiding(ctx context.Context) error {
 			return err
 		}
 		bad = append(bad, hidden...)
-		if ch := w.Environ.changed(takeEnvironPrint(w.Path, w.Root, w.GateDir)); len(ch) > 0 {
-			bad = append(bad, "changed the environment the gates and hooks run in: "+strings.Join(ch, ", "))
-		}
 	}
 	if len(bad) == 0 {
 		return nil

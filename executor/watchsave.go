@@ -117,9 +117,9 @@ func (tu *turn) resumeWatch(w *savedWatch) {
 // what verify found). Work that passed needs it no more. Work that failed
 // stays in the tree, and `planx resume` commits it after judging it again:
 // a resume runs no agent, so it notes nothing before one; it takes what
-// was noted before this attempt (the environment print, the ignored files,
-// the records' mark for the installed runners), or it would wave through
-// a change outside the repository that failed the attempt.
+// was noted before this attempt (the ignored files, the records' mark for
+// the installed runners), or it would wave through a change git does not
+// see that failed the attempt.
 func (tu *turn) judged(ctx context.Context, err error) {
 	f := tu.r.watchFile()
 	if err == nil || tu.watch == nil {
@@ -163,17 +163,11 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 			bad = append(bad, "the interrupted attempt wrote to the git directory ("+firstNonEmpty(what, fmt.Sprint(err))+")")
 		}
 	}
-	if ch := w.Watch.Environ.changed(takeEnvironPrint(w.Watch.Path, w.Watch.Root, w.Watch.GateDir)); len(ch) > 0 {
-		bad = append(bad, "the interrupted attempt changed the environment the gates and hooks run in ("+strings.Join(ch, ", ")+"): undo what is not yours before you resume")
-	}
 	if w.Mark != 0 {
-		gomod, _ := os.ReadFile(filepath.Join(f.repo.Root, "go.mod"))
-		tp := askToolPaths(context.Background(), f.gates, f.repo.Root)
-		runners := append(runnerRoots(f.repo.Root, w.Watch.Ignored), tp.installedRunners()...)
-		runners = append(runners, tp.goRunners(requirements(gomod))...)
+		runners := runnerRoots(f.repo.Root, w.Watch.Ignored)
 		if left = runnersChanged(f.repo.Root, runners, w.Mark, 0); len(left) > 0 {
 			ch := left[:min(len(left), 5)]
-			bad = append(bad, "the interrupted attempt changed an installed test runner or library, which git does not track ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall, go clean -modcache)")
+			bad = append(bad, "the interrupted attempt changed an installed test runner or library, which git does not track ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall)")
 		}
 	}
 	w.Judged, w.Left = true, leftPrints(f.repo.Root, left)
