@@ -95,7 +95,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 var (
 	topKeys     = []string{"agent", "attempts", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "step_timeout", "task_timeout", "unprotect"}
 	sandboxKeys = []string{"mode", "writable", "steps"}
-	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix"}
+	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
 
 // configParser walks the YAML node tree by hand rather than decoding into a
@@ -204,6 +204,8 @@ func (p configParser) gates(n *yaml.Node) ([]Gate, error) {
 				g.DefaultRadius, err = p.str(k, v)
 			case "fix":
 				err = p.decode(k, v, &g.Fix, "write true for a gate that rewrites files (a formatter), else leave it out")
+			case "report":
+				g.Report, err = p.report(v)
 			case "when":
 				var s string
 				if s, err = p.str(k, v); err == nil {
@@ -232,6 +234,35 @@ func (p configParser) gates(n *yaml.Node) ([]Gate, error) {
 		gs = append(gs, g)
 	}
 	return gs, nil
+}
+
+// report reads a gate's `report:`: a kind alone (`report: go-json`), or
+// the JUnit files the command writes (`report: {junit: reports/*.xml}`,
+// also `report: junit:reports/*.xml`).
+func (p configParser) report(v *yaml.Node) (Report, error) {
+	var kind, files string
+	switch {
+	case v.Kind == yaml.ScalarNode:
+		kind = v.Value
+		if k, f, ok := strings.Cut(v.Value, ":"); ok && k == ReportJUnit {
+			kind, files = k, strings.TrimSpace(f)
+		}
+		if kind == ReportJUnit && files == "" {
+			return Report{}, p.errf(v, reportHint, "report junit needs the files the command writes")
+		}
+	case v.Kind == yaml.MappingNode && len(v.Content) == 2 && v.Content[1].Kind == yaml.ScalarNode:
+		kind, files = v.Content[0].Value, v.Content[1].Value
+		if kind != ReportJUnit {
+			return Report{}, p.errf(v, reportHint, "report %q takes no files; only junit does", kind)
+		}
+	default:
+		return Report{}, p.errf(v, reportHint, "report: want a kind, or junit with its files")
+	}
+	r, err := parseReport(kind, files)
+	if err != nil {
+		return Report{}, p.errf(v, reportHint, "%v", err)
+	}
+	return r, nil
 }
 
 // sandbox reads `sandbox: MODE` or its mapping form.

@@ -41,6 +41,9 @@ type Gate struct {
 	// and the other gates run after it on the result. Any other gate that
 	// changes the work tree fails the task.
 	Fix bool `json:",omitempty"`
+	// Report says how the gate's runner reports test by test, where planx
+	// cannot tell from the command; zero: planx infers it.
+	Report Report `json:",omitzero"`
 }
 
 // Final reports whether the gate runs only once at the end of a run.

@@ -74,6 +74,9 @@ func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 		if o.OutDir != "" {
 			spec.OutputPath = filepath.Join(o.OutDir, LogName(o.Task, g.Name))
 		}
+		if err := g.Report.ClearReport(o.Dir); err != nil {
+			return rs, fmt.Errorf("gate %s: %w", g.Name, err)
+		}
 		pr, err := proc.Run(ctx, spec)
 		r.Passed = err == nil && pr.OK()
 		r.ExitCode, r.Duration, r.TimedOut = pr.ExitCode, pr.Duration, pr.TimedOut

@@ -36,6 +36,9 @@ func override(base, g Gate) Gate {
 		base.DefaultRadius = g.DefaultRadius
 	}
 	base.Fix = base.Fix || g.Fix
+	if !g.Report.IsZero() {
+		base.Report = g.Report
+	}
 	return base
 }
 

@@ -1,0 +1,164 @@
+package gates
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Report says where a gate's test runner reports test by test, for a gate
+// planx cannot read by looking at its command (a script, mvn, gradle,
+// npx jest): the `report:` setting of a gate in .planx.yaml. The zero
+// Report leaves planx to infer it from the command.
+type Report struct {
+	// Kind is ReportGoJSON, ReportTAP or ReportUnittest (the gate's output
+	// is the report), ReportJUnit (XML files the command writes, Files) or
+	// ReportNone (the exit code only, even where planx could infer more).
+	Kind string `json:",omitempty"`
+	// Files is a glob relative to the directory the gate runs in, for
+	// ReportJUnit: target/surefire-reports/*.xml, **/build/test-results/test/*.xml.
+	Files string `json:",omitempty"`
+}
+
+// Report kinds, as `report:` spells them.
+const (
+	ReportGoJSON   = "go-json"
+	ReportTAP      = "tap"
+	ReportUnittest = "unittest"
+	ReportJUnit    = "junit"
+	ReportNone     = "none"
+)
+
+// reportHint is what the config error for a wrong `report:` says.
+const reportHint = "write go-json, tap, unittest or none, or junit with the files the command writes: " +
+	"'report: {junit: target/surefire-reports/*.xml}'"
+
+// IsZero reports whether the gate leaves the report to planx to infer.
+func (r Report) IsZero() bool { return r == Report{} }
+
+// String is the setting as written: "go-json", "junit target/*.xml".
+func (r Report) String() string {
+	if r.Files != "" {
+		return r.Kind + " " + r.Files
+	}
+	return r.Kind
+}
+
+// parseReport reads `report: KIND`, `report: junit:GLOB` or
+// `report: {junit: GLOB}`.
+func parseReport(kind, files string) (Report, error) {
+	switch kind {
+	case ReportGoJSON, ReportTAP, ReportUnittest, ReportNone:
+		if files != "" {
+			return Report{}, fmt.Errorf("report %s takes no files; only junit does", kind)
+		}
+		return Report{Kind: kind}, nil
+	case ReportJUnit:
+		if err := checkReportGlob(files); err != nil {
+			return Report{}, err
+		}
+		return Report{Kind: kind, Files: files}, nil
+	}
+	return Report{}, fmt.Errorf("report %q is not one of go-json, tap, unittest, junit, none", kind)
+}
+
+// checkReportGlob keeps the files planx removes before the gate runs (see
+// ClearReport) to XML files inside the directory the gate runs in.
+func checkReportGlob(g string) error {
+	switch {
+	case strings.TrimSpace(g) == "":
+		return errors.New("report junit needs the files the command writes")
+	case path.IsAbs(g) || filepath.IsAbs(g) || slices.Contains(strings.Split(g, "/"), ".."):
+		return fmt.Errorf("report junit %q must be inside the checkout, relative to its root", g)
+	case !strings.HasSuffix(g, ".xml"):
+		return fmt.Errorf("report junit %q must name .xml files: planx removes what it matches before the gate runs", g)
+	}
+	for seg := range strings.SplitSeq(g, "/") {
+		if _, err := path.Match(seg, ""); err != nil {
+			return fmt.Errorf("report junit %q is not a valid glob", g)
+		}
+	}
+	return nil
+}
+
+// ReportFiles are the files of the gate's JUnit report that exist in dir,
+// the directory the gate runs in, sorted: the regular files the glob
+// matches ("**" is any number of directories). Symbolic links are left
+// out: a link could name a report outside the run.
+func (r Report) ReportFiles(dir string) ([]string, error) {
+	if r.Kind != ReportJUnit {
+		return nil, nil
+	}
+	if dir == "" {
+		dir = "."
+	}
+	pat := strings.Split(path.Clean(r.Files), "/")
+	var out []string
+	err := walkGlob(dir, "", pat, func(rel string) { out = append(out, rel) })
+	slices.Sort(out)
+	return slices.Compact(out), err
+}
+
+// walkGlob matches pat segment by segment under dir/rel.
+func walkGlob(dir, rel string, pat []string, found func(string)) error {
+	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if pat[0] == "**" {
+		if len(pat) > 1 { // "**" matches no directory too
+			if err := walkGlob(dir, rel, pat[1:], found); err != nil {
+				return err
+			}
+		}
+		for _, e := range entries {
+			if e.IsDir() && e.Name() != ".git" {
+				if err := walkGlob(dir, path.Join(rel, e.Name()), pat, found); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	for _, e := range entries {
+		if ok, _ := path.Match(pat[0], e.Name()); !ok {
+			continue
+		}
+		switch {
+		case len(pat) == 1 && e.Type().IsRegular():
+			found(path.Join(rel, e.Name()))
+		case len(pat) > 1 && e.IsDir():
+			if err := walkGlob(dir, path.Join(rel, e.Name()), pat[1:], found); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ClearReport removes the files of the gate's JUnit report from dir before
+// the gate runs, so that what is read after it is what this run wrote: a
+// report left by an earlier run (or written by a task's code) would
+// otherwise pass the gate with an old green result. Removing beats
+// comparing modification times, which the code under test can set to the
+// future.
+func (r Report) ClearReport(dir string) error {
+	files, err := r.ReportFiles(dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(f))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing the old report %s: %w", f, err)
+		}
+	}
+	return nil
+}
