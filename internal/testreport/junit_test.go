@@ -137,3 +137,28 @@ func TestParseJUnitReal(t *testing.T) {
 		})
 	}
 }
+
+// The JUnit files of one run (one per class, as Surefire writes them) merge
+// into one report: a test listed twice keeps its worse outcome, and one
+// file that shows a failure outside its tests fails the whole.
+func TestMergeJUnitFiles(t *testing.T) {
+	parse := func(s string) Report {
+		t.Helper()
+		r, _ := ParseJUnit(strings.NewReader(s))
+		return r
+	}
+	a := parse(`<testsuite name="a.A"><testcase classname="a.A" name="t1"/><testcase classname="a.A" name="t2"/></testsuite>`)
+	b := parse(`<testsuite name="a.B" failures="1"><testcase classname="a.B" name="t"><failure/></testcase>` +
+		`<testcase classname="a.A" name="t2"><failure/></testcase></testsuite>`)
+	m := Merge(KindJUnit, a, b)
+	if got, want := outcomes(m), "a.A.t1=pass; a.A.t2=fail; a.B.t=fail"; got != want {
+		t.Errorf("merged = %s, want %s", got, want)
+	}
+	if m.Failed || m.Kind != KindJUnit || len(m.Notes) != 1 || !strings.Contains(m.Notes[0], "a.A.t2") {
+		t.Errorf("merged Failed = %v, Kind = %q, Notes = %q; want one note about a.A.t2", m.Failed, m.Kind, m.Notes)
+	}
+	bad := parse(`<testsuite name="s" failures="2"><testcase classname="c" name="x"/></testsuite>`)
+	if m := Merge(KindJUnit, b, bad); !m.Failed || len(m.Tests) != 3 || !strings.Contains(m.Notes[0], `suite "s" counts 2`) {
+		t.Errorf("merged with a failed file: Failed = %v, %d tests, notes %q; want failed, 3, its reason first", m.Failed, len(m.Tests), m.Notes)
+	}
+}

@@ -171,3 +171,31 @@ func clip(s string) string {
 	}
 	return s[:cut] + "..."
 }
+
+// Merge combines reports of one run read from several files (Surefire and
+// Gradle write a JUnit file per test class): every test of each, a test
+// listed in more than one keeping its worse outcome (one failing run is a
+// failure), failed when any of them is, and their notes.
+func Merge(kind string, reps ...Report) Report {
+	b := newBuilder(kind)
+	for _, r := range reps {
+		for _, t := range r.Tests {
+			if _, dup := b.tests[t.ID]; dup {
+				b.note("%s is reported more than once; the worst outcome counts", t.ID)
+			}
+			b.add(t)
+		}
+		notes := r.Notes
+		if r.Failed { // its reason comes first in its notes
+			b.failed = true
+			if len(notes) > 0 {
+				b.fail("%s", notes[0])
+				notes = notes[1:]
+			}
+		}
+		for _, n := range notes {
+			b.note("%s", n)
+		}
+	}
+	return b.report()
+}
