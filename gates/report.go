@@ -87,9 +87,10 @@ func checkReportGlob(g string) error {
 }
 
 // ReportFiles are the files of the gate's JUnit report that exist in dir,
-// the directory the gate runs in, sorted: the regular files the glob
-// matches ("**" is any number of directories). Symbolic links are left
-// out: a link could name a report outside the run.
+// the directory the gate runs in, sorted: the files the glob matches, "**"
+// being any number of directories. A symbolic link the glob names is
+// followed (a clean checkout links the work tree's ignored target/ or
+// junit.xml into it); "**" does not descend into linked directories.
 func (r Report) ReportFiles(dir string) ([]string, error) {
 	if r.Kind != ReportJUnit {
 		return nil, nil
@@ -132,11 +133,18 @@ func walkGlob(dir, rel string, pat []string, found func(string)) error {
 		if ok, _ := path.Match(pat[0], e.Name()); !ok {
 			continue
 		}
+		p := path.Join(rel, e.Name())
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p))); err == nil {
+				mode = fi.Mode().Type()
+			}
+		}
 		switch {
-		case len(pat) == 1 && e.Type().IsRegular():
-			found(path.Join(rel, e.Name()))
-		case len(pat) > 1 && e.IsDir():
-			if err := walkGlob(dir, path.Join(rel, e.Name()), pat[1:], found); err != nil {
+		case len(pat) == 1 && (mode.IsRegular() || mode&fs.ModeSymlink != 0):
+			found(p) // a dangling link too: ClearReport removes it
+		case len(pat) > 1 && mode.IsDir():
+			if err := walkGlob(dir, p, pat[1:], found); err != nil {
 				return err
 			}
 		}
@@ -145,7 +153,8 @@ func walkGlob(dir, rel string, pat []string, found func(string)) error {
 }
 
 // ClearReport removes the files of the gate's JUnit report from dir before
-// the gate runs, so that what is read after it is what this run wrote: a
+// the gate runs (a symbolic link is removed, not what it names), so that
+// what is read after it is what this run wrote: a
 // report left by an earlier run (or written by a task's code) would
 // otherwise pass the gate with an old green result. Removing beats
 // comparing modification times, which the code under test can set to the

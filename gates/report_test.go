@@ -127,15 +127,19 @@ func TestReportFiles(t *testing.T) {
 	if err := os.Symlink(filepath.Join(dir, "junit.xml"), filepath.Join(dir, "build/test-results/test/link.xml")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink(filepath.Join(dir, "a/build/test-results/test"), filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		glob string
 		want []string
 	}{
 		{"junit.xml", []string{"junit.xml"}},
+		{"linked/*.xml", []string{"linked/T1.xml"}},
 		{"*.xml", []string{"junit.xml"}},
-		{"build/test-results/test/*.xml", []string{"build/test-results/test/T0.xml"}},
+		{"build/test-results/test/*.xml", []string{"build/test-results/test/T0.xml", "build/test-results/test/link.xml"}},
 		{"**/build/test-results/test/*.xml", []string{"a/build/test-results/test/T1.xml",
-			"b/c/build/test-results/test/T2.xml", "build/test-results/test/T0.xml"}},
+			"b/c/build/test-results/test/T2.xml", "build/test-results/test/T0.xml", "build/test-results/test/link.xml"}},
 		{"missing/*.xml", nil},
 	} {
 		got, err := Report{Kind: ReportJUnit, Files: c.glob}.ReportFiles(dir)
@@ -145,12 +149,15 @@ func TestReportFiles(t *testing.T) {
 	}
 }
 
-// Run removes a report left by an earlier run before the gate runs, and
-// leaves other files alone.
+// Run removes a report left by an earlier run before the gate runs, a
+// link as a link, and leaves other files alone.
 func TestRunClearsStaleReport(t *testing.T) {
 	dir := t.TempDir()
-	touch(t, dir, "reports/old.xml", "reports/keep.txt")
-	g := Gate{Name: "t", Command: "test ! -e reports/old.xml && test -e reports/keep.txt",
+	touch(t, dir, "reports/old.xml", "reports/keep.txt", "elsewhere.xml")
+	if err := os.Symlink("../elsewhere.xml", filepath.Join(dir, "reports/link.xml")); err != nil {
+		t.Fatal(err)
+	}
+	g := Gate{Name: "t", Command: "test ! -e reports/old.xml && test ! -L reports/link.xml && test -e reports/keep.txt && test -e elsewhere.xml",
 		Report: Report{Kind: ReportJUnit, Files: "reports/*.xml"}}
 	rs, err := Run(t.Context(), []Gate{g}, RunOptions{Dir: dir})
 	if err != nil || !rs[0].Passed {
