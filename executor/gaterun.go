@@ -90,8 +90,9 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 }
 
 // runChecks runs the task's checks in dir. An agent's are judged test by
-// test against the base commit where the runner can report so
-// (testjudge.go); the rest by their exit codes.
+// test against the base commit where the runner can report so, or the
+// gate's report: setting says where it does (testjudge.go); the rest by
+// their exit codes.
 func (tu *turn) runChecks(ctx context.Context, dir string, key gitops.SHA, sel []gates.Gate) error {
 	r, t, lt := tu.r, tu.t, tu.lt
 	if tu.kind != "agent" {
@@ -120,7 +121,7 @@ func (tu *turn) runChecks(ctx context.Context, dir string, key gitops.SHA, sel [
 		}
 	}
 	return r.runGateSet(ctx, t, lt, dir, key, run, func(results []gates.Result) (map[string]string, []string) {
-		tests, why := tu.judgeTests(tgs, base, results, judged != nil)
+		tests, why := tu.judgeTests(dir, tgs, base, results, judged != nil)
 		for name, s := range judged {
 			tests[name] = s + "; own tests pass"
 		}

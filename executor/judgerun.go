@@ -60,17 +60,17 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 	summaries := map[string]string{}
 	opt := testreport.Options{Declared: tu.declaredTestGroup()}
 	for i, res := range results {
-		rep := run[i].read(res.OutputPath)
+		rep := run[i].read(wt, res.OutputPath)
 		v := testreport.Judge(base[res.Name], rep, opt)
 		summaries[res.Name] = v.Summary()
-		if noReport(base[res.Name]) && noReport(rep) && res.Passed {
+		if !run[i].declared() && noReport(base[res.Name]) && noReport(rep) && res.Passed {
 			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
 			continue
 		}
 		if v.OK() && v.Now.Failed == 0 && res.Passed {
 			continue
 		}
-		why := append(v.Reasons(), failingTests(rep)...)
+		why := append(reportReasons(v, rep), failingTests(rep)...)
 		if len(why) == 0 {
 			why = []string{fmt.Sprintf("it exited %d", res.ExitCode)}
 		}

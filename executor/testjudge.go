@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -27,23 +28,33 @@ import (
 // every test that passed there passes now (none failed, vanished or became
 // skipped), at least one test ran, and no test fails now. An exit code the
 // agent could force is not enough: a gate whose runner can report test by
-// test (testreport.For) is run so that it does, and its report decides.
+// test (testreport.For) is run so that it does, and its report decides. A
+// gate whose `report:` setting says where its report is runs as written
+// and is read from there; `report: none` is judged by its exit code.
 
 // testGate is a gate run for a report: the gate as configured, the gate
 // as run (its command adjusted) and how to read the report.
 type testGate struct {
-	gates.Gate        // as run
+	gates.Gate        // as run; Report set: the gate says where its report is
 	orig       string // the configured command
 	kind       string
-	file       string // the report file, for runners that write one ("" : the output)
+	file       string // the report file planx named, for runners that write one ("" : the output)
 }
 
 // testGates splits sel into the gates whose runner reports test by test
 // (adjusted to do so) and the rest; outDir/prefix name the report files.
 func testGates(sel []gates.Gate, outDir, prefix string) (tgs []testGate, plain []gates.Gate) {
 	for _, g := range sel {
+		switch {
+		case g.Fix || g.Report.Kind == gates.ReportNone:
+			plain = append(plain, g)
+			continue
+		case !g.Report.IsZero(): // run as written; the kinds are testreport's
+			tgs = append(tgs, testGate{Gate: g, orig: g.Command, kind: g.Report.Kind})
+			continue
+		}
 		kind, adjusted, ok := testreport.For(g.Command)
-		if !ok || g.Fix {
+		if !ok {
 			plain = append(plain, g)
 			continue
 		}
@@ -62,15 +73,29 @@ func testGates(sel []gates.Gate, outDir, prefix string) (tgs []testGate, plain [
 	return tgs, plain
 }
 
-// key names the gate's reports: its name and a hash of the command, so a
-// changed command never reuses another's baseline.
+// key names the gate's reports: its name and a hash of the command (and
+// of its report: setting), so a changed command never reuses another's
+// baseline.
 func (tg testGate) key() string {
-	h := sha256.Sum256([]byte(tg.kind + "\x00" + tg.orig))
+	s := tg.kind + "\x00" + tg.orig
+	if tg.declared() {
+		s += "\x00" + tg.Report.String()
+	}
+	h := sha256.Sum256([]byte(s))
 	return tg.Name + "-" + hex.EncodeToString(h[:6])
 }
 
-// read parses the report of a run of tg whose combined output is at out.
-func (tg testGate) read(out string) testreport.Report {
+// declared says the gate's report: setting names its report: one that is
+// missing fails the gate, whatever the exit code and whatever the base
+// gave.
+func (tg testGate) declared() bool { return !tg.Report.IsZero() }
+
+// read parses the report of a run of tg in dir whose combined output is at
+// out.
+func (tg testGate) read(dir, out string) testreport.Report {
+	if tg.Report.Kind == gates.ReportJUnit {
+		return tg.readFiles(dir)
+	}
 	p := out
 	if tg.file != "" {
 		p = tg.file
@@ -86,6 +111,35 @@ func (tg testGate) read(out string) testreport.Report {
 		rep.Notes = append(rep.Notes, "unreadable report: "+err.Error())
 	}
 	return rep
+}
+
+// readFiles reads and merges the JUnit files the gate's glob matches in
+// dir after its run (gates.Run removed those of earlier runs before it).
+func (tg testGate) readFiles(dir string) testreport.Report {
+	missing := func(format string, args ...any) testreport.Report {
+		return testreport.Report{Kind: testreport.KindJUnit, Failed: true, Notes: []string{fmt.Sprintf(format, args...)}}
+	}
+	files, err := tg.Report.ReportFiles(dir)
+	switch {
+	case err != nil:
+		return missing("the gate's report %s could not be read: %v", tg.Report.Files, err)
+	case len(files) == 0:
+		return missing("the gate's report %s was not written", tg.Report.Files)
+	}
+	reps := make([]testreport.Report, 0, len(files))
+	for _, name := range files {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			return missing("the gate's report %s could not be read: %v", name, err)
+		}
+		rep, err := testreport.ParseJUnit(bytes.NewReader(data))
+		if err != nil {
+			rep.Failed = true
+			rep.Notes = append([]string{fmt.Sprintf("the gate's report %s is not JUnit XML: %v", name, err)}, rep.Notes...)
+		}
+		reps = append(reps, rep)
+	}
+	return testreport.Merge(testreport.KindJUnit, reps...)
 }
 
 // reportBook keeps the test reports of a run by the commit whose tree they
@@ -176,7 +230,7 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 		return nil, err
 	}
 	for i, res := range results {
-		rep := bases[i].read(res.OutputPath)
+		rep := bases[i].read(wt, res.OutputPath)
 		r.reports().put(base, bases[i].key(), rep)
 		out[res.Name] = rep
 	}
@@ -200,7 +254,7 @@ func (tu *turn) environment() []string {
 //
 // own says the run holds the agent's own test changes, already graded
 // without them by judgeRun: this run then only has to pass.
-func (tu *turn) judgeTests(tgs []testGate, base map[string]testreport.Report, results []gates.Result, own bool) (map[string]string, []string) {
+func (tu *turn) judgeTests(dir string, tgs []testGate, base map[string]testreport.Report, results []gates.Result, own bool) (map[string]string, []string) {
 	summaries := map[string]string{}
 	var reasons []string
 	opt := testreport.Options{Declared: tu.declaredTestGroup()}
@@ -210,9 +264,9 @@ func (tu *turn) judgeTests(tgs []testGate, base map[string]testreport.Report, re
 		if j < 0 {
 			continue
 		}
-		rep := tgs[j].read(res.OutputPath)
+		rep := tgs[j].read(dir, res.OutputPath)
 		tu.r.reports().hold(tgs[j].key(), rep)
-		if noReport(base[res.Name]) && noReport(rep) {
+		if !tgs[j].declared() && noReport(base[res.Name]) && noReport(rep) {
 			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
 			continue
 		}
@@ -225,7 +279,7 @@ func (tu *turn) judgeTests(tgs []testGate, base map[string]testreport.Report, re
 			continue
 		}
 		if res.Passed && reasons == nil {
-			reasons = append(v.Reasons(), failingTests(rep)...)
+			reasons = append(reportReasons(v, rep), failingTests(rep)...)
 			if len(reasons) == 0 {
 				reasons = []string{"the report shows a failure"}
 			}
@@ -243,6 +297,15 @@ func (tu *turn) judgeTests(tgs []testGate, base map[string]testreport.Report, re
 // does not now fails the task.
 func noReport(rep testreport.Report) bool {
 	return len(rep.Tests) == 0 && rep.Failed
+}
+
+// reportReasons are why a run does not pass: when it gave nothing to read,
+// why not (the gate's report was not written) rather than "no test ran".
+func reportReasons(v testreport.Verdict, rep testreport.Report) []string {
+	if noReport(rep) && len(rep.Notes) > 0 {
+		return rep.Notes[:1]
+	}
+	return v.Reasons()
 }
 
 // failingTests names the first tests of rep that fail.
