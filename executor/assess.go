@@ -107,8 +107,12 @@ func (s *setup) agentOrigin() string {
 func (s *setup) subject() approval.Subject {
 	var lines []string
 	for _, g := range s.cfg.Gates {
-		lines = append(lines, fmt.Sprintf("gate %s when=%s timeout=%s radius=%s: %s", strconv.Quote(g.Name),
-			firstNonEmpty(string(g.When), "each"), g.Timeout, strconv.Quote(g.DefaultRadius), strconv.Quote(g.Command)))
+		line := fmt.Sprintf("gate %s when=%s timeout=%s radius=%s: %s", strconv.Quote(g.Name),
+			firstNonEmpty(string(g.When), "each"), g.Timeout, strconv.Quote(g.DefaultRadius), strconv.Quote(g.Command))
+		if !g.Report.IsZero() { // an approval given before report: existed stays valid
+			line += " report=" + strconv.Quote(g.Report.String())
+		}
+		lines = append(lines, line)
 	}
 	spec := firstNonEmpty(s.plan.Agent, s.cfg.Agent)
 	name, line, env := agent.Describe(spec)
