@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/cpuguy83/go-md2man/v2 v2.0.2
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/landlock-lsm/go-landlock v0.11.2

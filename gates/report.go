@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // Report says where a gate's test runner reports test by test, for a gate
@@ -78,19 +80,18 @@ func checkReportGlob(g string) error {
 	case !strings.HasSuffix(g, ".xml"):
 		return fmt.Errorf("report junit %q must name .xml files: planx removes what it matches before the gate runs", g)
 	}
-	for seg := range strings.SplitSeq(g, "/") {
-		if _, err := path.Match(seg, ""); err != nil {
-			return fmt.Errorf("report junit %q is not a valid glob", g)
-		}
+	if !doublestar.ValidatePattern(g) {
+		return fmt.Errorf("report junit %q is not a valid glob", g)
 	}
 	return nil
 }
 
 // ReportFiles are the files of the gate's JUnit report that exist in dir,
 // the directory the gate runs in, sorted: the files the glob matches, "**"
-// being any number of directories. A symbolic link the glob names is
-// followed (a clean checkout links the work tree's ignored target/ or
-// junit.xml into it); "**" does not descend into linked directories.
+// being any number of directories (doublestar's syntax). A symbolic link
+// the glob names is followed (a clean checkout links the work tree's
+// ignored target/ or junit.xml into it); "**" does not descend into linked
+// directories, nor into .git, where planx keeps its own reports.
 func (r Report) ReportFiles(dir string) ([]string, error) {
 	if r.Kind != ReportJUnit {
 		return nil, nil
@@ -98,58 +99,30 @@ func (r Report) ReportFiles(dir string) ([]string, error) {
 	if dir == "" {
 		dir = "."
 	}
-	pat := strings.Split(path.Clean(r.Files), "/")
-	var out []string
-	err := walkGlob(dir, "", pat, func(rel string) { out = append(out, rel) })
-	slices.Sort(out)
-	return slices.Compact(out), err
-}
-
-// walkGlob matches pat segment by segment under dir/rel.
-func walkGlob(dir, rel string, pat []string, found func(string)) error {
-	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
-		return nil
-	}
+	fsys := noGitFS{os.DirFS(dir).(fs.ReadDirFS)}
+	found, err := doublestar.Glob(fsys, path.Clean(r.Files), doublestar.WithNoFollow())
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("report %s: %w", r.Files, err)
 	}
-	if pat[0] == "**" {
-		if len(pat) > 1 { // "**" matches no directory too
-			if err := walkGlob(dir, rel, pat[1:], found); err != nil {
-				return err
-			}
-		}
-		for _, e := range entries {
-			if e.IsDir() && e.Name() != ".git" {
-				if err := walkGlob(dir, path.Join(rel, e.Name()), pat, found); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	for _, e := range entries {
-		if ok, _ := path.Match(pat[0], e.Name()); !ok {
+	var out []string
+	for _, p := range found {
+		// With WithNoFollow a link to a directory matches like a file; a
+		// dangling link is kept: ClearReport removes it.
+		if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p))); err == nil && fi.IsDir() {
 			continue
 		}
-		p := path.Join(rel, e.Name())
-		mode := e.Type()
-		if mode&fs.ModeSymlink != 0 {
-			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p))); err == nil {
-				mode = fi.Mode().Type()
-			}
-		}
-		switch {
-		case len(pat) == 1 && (mode.IsRegular() || mode&fs.ModeSymlink != 0):
-			found(p) // a dangling link too: ClearReport removes it
-		case len(pat) > 1 && mode.IsDir():
-			if err := walkGlob(dir, p, pat[1:], found); err != nil {
-				return err
-			}
-		}
+		out = append(out, p)
 	}
-	return nil
+	slices.Sort(out)
+	return out, nil
+}
+
+// noGitFS hides every .git entry of a directory tree from the glob.
+type noGitFS struct{ fs.ReadDirFS }
+
+func (f noGitFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := f.ReadDirFS.ReadDir(name)
+	return slices.DeleteFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".git" }), err
 }
 
 // ClearReport removes the files of the gate's JUnit report from dir before
