@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/planparse"
@@ -221,28 +222,8 @@ func matchGlob(pattern, p string) bool {
 	if strings.HasSuffix(pattern, "/**") {
 		pattern += "/*" // "dir/**" covers dir's files at any depth
 	}
-	return matchSegs(strings.Split(strings.TrimPrefix(pattern, "/"), "/"), strings.Split(p, "/"))
-}
-
-func matchSegs(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for i := 0; i <= len(segs); i++ {
-				if matchSegs(pat[1:], segs[i:]) {
-					return true
-				}
-			}
-			return false
-		}
-		if len(segs) == 0 {
-			return false
-		}
-		if ok, _ := path.Match(pat[0], segs[0]); !ok {
-			return false
-		}
-		pat, segs = pat[1:], segs[1:]
-	}
-	return len(segs) == 0
+	ok, _ := doublestar.Match(strings.TrimPrefix(pattern, "/"), p)
+	return ok
 }
 
 // warnIssue records a warning in the log and says it.
