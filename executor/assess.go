@@ -63,6 +63,10 @@ func (s *setup) commandsFor(t *planparse.Task, last bool) []risk.Command {
 		if name, line, _ := agent.Describe(s.agentSpec()); line != "" {
 			out = append(out, risk.Command{Kind: risk.KindAgent, Name: name, Origin: s.agentOrigin(), Code: line})
 		}
+		// Run in the gates' checkout when the task changes a manifest.
+		if c := s.cfg.WorktreeSetup; c != "" {
+			out = append(out, risk.Command{Kind: risk.KindGate, Name: "worktree_setup", Origin: gates.ConfigFile, Code: c})
+		}
 	}
 	return out
 }
@@ -121,6 +125,9 @@ func (s *setup) subject() approval.Subject {
 	}
 	if s.cfg.Executor != "" {
 		lines = append(lines, "executor: "+strconv.Quote(s.cfg.Executor))
+	}
+	if s.cfg.WorktreeSetup != "" {
+		lines = append(lines, "worktree_setup: "+strconv.Quote(s.cfg.WorktreeSetup))
 	}
 	names := slices.Sorted(slices.Values(append(slices.Clone(s.cfg.Env), env...)))
 	if names = slices.Compact(names); len(names) > 0 {

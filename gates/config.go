@@ -45,6 +45,11 @@ type Config struct {
 	// Sandbox is how agent tasks (and, opted in, the plan's steps) are
 	// confined (see docs/sandbox.md).
 	Sandbox Sandbox
+	// WorktreeSetup is the command that installs what a fresh checkout
+	// needs and git does not hold (npm ci, uv sync): run in the clean
+	// checkout an agent task's gates use when the task changed a
+	// dependency manifest, instead of linking the work tree's copies.
+	WorktreeSetup string
 }
 
 // Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
@@ -93,7 +98,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys     = []string{"agent", "attempts", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "step_timeout", "task_timeout", "unprotect"}
+	topKeys     = []string{"agent", "attempts", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "step_timeout", "task_timeout", "unprotect", "worktree_setup"}
 	sandboxKeys = []string{"mode", "writable", "steps"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
@@ -153,6 +158,8 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.Unprotect, err = p.strList(k, v, "write a list of globs, e.g. ['test/fixtures/**']")
 		case "sandbox":
 			c.Sandbox, err = p.sandbox(k, v)
+		case "worktree_setup":
+			c.WorktreeSetup, err = p.str(k, v)
 		default:
 			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}

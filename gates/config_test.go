@@ -155,3 +155,13 @@ func TestLoadConfigSandbox(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadConfigWorktreeSetup(t *testing.T) {
+	c, err := LoadConfig(writeConfig(t, "worktree_setup: npm ci --ignore-scripts\n"))
+	if err != nil || c.WorktreeSetup != "npm ci --ignore-scripts" {
+		t.Errorf("worktree_setup: %q, %v", c.WorktreeSetup, err)
+	}
+	if _, err := LoadConfig(writeConfig(t, "worktree_setup: [npm, ci]\n")); err == nil || !strings.Contains(err.Error(), ".planx.yaml:1") {
+		t.Errorf("worktree_setup as a list: %v, want an error at line 1", err)
+	}
+}
