@@ -134,8 +134,10 @@ func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
 }
 
 // CheckoutClean puts this (linked) work tree at rev, detached, discarding
-// local changes and removing untracked files that are not ignored (ignored
-// ones, build caches, stay). Hooks are disabled, as for Worktrees.Add.
+// local changes and removing every file git does not track, ignored ones
+// (build outputs, bytecode caches) included: whatever the last use left
+// cannot reach the next. git clean removes a symbolic link as a file, never
+// what it points to. Hooks are disabled, as for Worktrees.Add.
 func (r *Repo) CheckoutClean(ctx context.Context, rev SHA) error {
 	if err := checkArg("revision", string(rev)); err != nil {
 		return err
@@ -143,7 +145,7 @@ func (r *Repo) CheckoutClean(ctx context.Context, rev SHA) error {
 	if _, err := r.write(ctx, nil, "-c", "core.hooksPath="+os.DevNull, "checkout", "--detach", "--force", "--quiet", string(rev)); err != nil {
 		return fmt.Errorf("check out %s: %w", rev.Short(), err)
 	}
-	if _, err := r.write(ctx, nil, "clean", "-ffdq"); err != nil {
+	if _, err := r.write(ctx, nil, "clean", "-ffdxq"); err != nil {
 		return fmt.Errorf("clean work tree: %w", err)
 	}
 	r.clean, r.stale = nil, nil

@@ -101,13 +101,25 @@ func TestWorktreeSlot(t *testing.T) {
 	if err := wt.CheckoutClean(ctx, three); err != nil {
 		t.Fatal(err)
 	}
-	gittest.WriteFile(t, slot, "cache/keep", "x\n")
+	// An ignored output, and links to directories outside the slot (one
+	// ignored, one not) whose files must stay where they are.
+	gittest.WriteFile(t, slot, "cache/out", "x\n")
 	gittest.WriteFile(t, slot, "junk2.txt", "x\n")
+	outside := t.TempDir()
+	gittest.WriteFile(t, outside, "keep.txt", "x\n")
+	for _, l := range []string{"cache/env", "env"} {
+		if err := os.Symlink(outside, filepath.Join(slot, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := wt.CheckoutClean(ctx, two); err != nil {
 		t.Fatal(err)
 	}
-	if got := gittest.Git(t, slot, "status", "--porcelain", "--ignored"); got != "!! cache/" {
-		t.Errorf("slot after CheckoutClean: %q, want only the ignored cache", got)
+	if got := gittest.Git(t, slot, "status", "--porcelain", "--ignored"); got != "" {
+		t.Errorf("slot after CheckoutClean: %q, want nothing untracked or ignored", got)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "keep.txt")); err != nil {
+		t.Errorf("a link's target was emptied: %v", err)
 	}
 	if got := gittest.Git(t, slot, "rev-parse", "HEAD"); got != string(two) {
 		t.Errorf("slot at %s, want %s", got, two)
