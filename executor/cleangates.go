@@ -12,12 +12,12 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// cleanTree checks the staged tree out into a temporary linked worktree,
-// for gates that must see exactly what is about to be committed: no
-// ignored file, no untracked leftover, no file git is told not to look at.
-// links are ignored entries of the work tree the gates may use there
-// (node_modules/, a local config): each gets a symbolic link to itself.
-// It returns the directory and how to remove it.
+// cleanTree checks the staged tree out into a slot (checkout), for gates
+// that must see exactly what is about to be committed: no ignored file, no
+// untracked leftover, no file git is told not to look at. links are
+// ignored entries of the work tree the gates may use there (node_modules/,
+// a local config): each gets a symbolic link to itself. It returns the
+// directory and how to give it back.
 func (r *runner) cleanTree(ctx context.Context, t *planparse.Task, links []string) (string, func(), error) {
 	sha, err := r.repo.Index().StagedCommit(ctx, r.expect)
 	if err != nil {
@@ -26,52 +26,49 @@ func (r *runner) cleanTree(ctx context.Context, t *planparse.Task, links []strin
 	return r.checkout(ctx, t, sha, "gates", links)
 }
 
-// checkout checks commit sha out into a temporary linked worktree under
-// the run's directory in .git/ (git never scans it, so the checkout cannot
-// show up as a change of the task, wherever TMPDIR is), with a link to
-// each of the work tree's ignored entries links. It returns the directory
-// and how to remove it.
+// checkout puts commit sha in a slot of the run's pool of linked work
+// trees (slots.go), under the common git dir (git never scans it, so the
+// checkout cannot show up as a change of the task, wherever TMPDIR is),
+// with a link to each of the work tree's ignored entries links. A slot
+// made once is moved from use to use by a checkout of the files that
+// differ, so a clean checkout costs about the task's changes, not the
+// repository. It returns the directory and how to give it back.
 func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA, label string, links []string) (string, func(), error) {
-	if err := os.MkdirAll(runDir(r.repo, r.st.RunID), 0o755); err != nil {
-		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
-	}
-	tmp, err := os.MkdirTemp(runDir(r.repo, r.st.RunID), string(t.ID)+"-"+label+"-")
+	pool := r.slotPool()
+	dir, err := pool.take(ctx, r.repo, sha)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
-	wt := filepath.Join(tmp, "tree")
-	if err := r.repo.Worktrees().Add(ctx, wt, sha); err != nil {
-		_ = os.RemoveAll(tmp)
-		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
-	}
-	made := linkIgnored(r.repo.Root, wt, links)
-	return wt, func() {
+	made := linkIgnored(r.repo.Root, dir, links)
+	return dir, func() {
 		// The links go first: nothing may follow them into the work tree.
-		for _, l := range made {
-			_ = os.Remove(l)
+		unlinkIgnored(made)
+		// Then what the gates left, ignored outputs included, so that
+		// nothing reaches the next use (nor looks like work to an abort).
+		// A fresh context: the slot must be cleaned even after an
+		// interruption. One that cannot be is not used again; the run's
+		// end removes it (dropRunWorktrees).
+		if pool.checkout(context.WithoutCancel(ctx), dir, sha) == nil {
+			pool.put(dir)
 		}
-		// A fresh context: the worktree must go even after an interruption.
-		_ = r.repo.Worktrees().Remove(context.WithoutCancel(ctx), wt)
-		_ = os.RemoveAll(tmp)
 	}, nil
 }
 
-// cleanGateFiles is the largest repository (index entries) whose agent
-// tasks get their gates in a clean worktree by default. A checkout costs
-// about as much as copying the files: on the 2-core machine this was
-// written on, under load, 0.4 s at 200 files, 5.8 s at 2,000, 29 s at
-// 20,000 (README, "Gates in a clean worktree"). Past this size the default
-// is the work tree, and --clean-gates opts in.
-const cleanGateFiles = 1000
+// slotPool is the run's pool of linked work trees, made on first use.
+func (r *runner) slotPool() *slots {
+	if r.pool == nil {
+		r.pool = newSlots(r.repo, r.st.RunID)
+	}
+	return r.pool
+}
 
-// cleanGates says whether t's gates run in a clean worktree, and which
-// ignored entries of the work tree are linked into it: as the user chose,
-// else for agent tasks that left ignored outputs (ignored.go), which the
-// commit leaves out, with the ignored entries that were there before the
-// agent ran; else for agent tasks of small repositories that hold no
-// ignored file at all: where the gates may need one (node_modules/, a
-// local config), an unlinked clean checkout would fail them for the wrong
-// reason.
+// cleanGates says whether t's gates run in a clean checkout of the staged
+// tree, and which ignored entries of the work tree are linked into it: as
+// the user chose (--clean-gates: nothing linked), else for every agent
+// task, with the ignored entries that were there before the agent ran
+// (node_modules/, .venv/, a local config: the gates may need them, and
+// nothing the agent left reaches them) and the checked-out submodules,
+// which a linked work tree has empty.
 func (tu *turn) cleanGates(ctx context.Context) (bool, []string) {
 	r, t := tu.r, tu.t
 	switch r.o.GatesIn {
@@ -83,26 +80,22 @@ func (tu *turn) cleanGates(ctx context.Context) (bool, []string) {
 	if r.executorFor(t) != "agent" {
 		return false, nil
 	}
-	if len(tu.outputs) > 0 && tu.watch != nil {
-		// Checked-out submodules are linked too: a worktree has them empty.
-		subs, _ := r.repo.Index().Submodules(ctx)
-		return true, append(slices.Clone(tu.watch.Ignored), subs...)
-	}
-	if r.repo.Index().Entries() > cleanGateFiles {
-		return false, nil
-	}
-	if tu.watch != nil {
-		return len(tu.watch.Ignored) == 0, nil
-	}
-	ignored, err := r.repo.Index().IgnoredFiles(ctx)
-	return err == nil && len(ignored) == 0, nil
+	subs, _ := r.repo.Index().Submodules(ctx)
+	return true, append(slices.Clone(tu.environment()), subs...)
+}
+
+// link is one symbolic link linkIgnored made.
+type link struct {
+	path string
+	dir  bool // it took the place of an empty directory (a submodule's)
 }
 
 // linkIgnored makes, in the checkout wt, a symbolic link to each of the
 // entries of root (ignored files, submodules) that still exist, where the
 // checkout has nothing or an empty directory, and returns the links made.
-func linkIgnored(root, wt string, entries []string) []string {
-	var made, linked []string
+func linkIgnored(root, wt string, entries []string) []link {
+	var made []link
+	var linked []string
 	for _, e := range entries {
 		e = strings.TrimSuffix(e, "/")
 		src := relJoin(root, e)
@@ -114,12 +107,29 @@ func linkIgnored(root, wt string, entries []string) []string {
 		if os.MkdirAll(filepath.Dir(dst), 0o755) != nil {
 			continue
 		}
+		wasDir := false
 		if fi, err := os.Lstat(dst); err == nil && fi.IsDir() {
-			_ = os.Remove(dst) // a submodule's empty directory; a full one stays
+			wasDir = os.Remove(dst) == nil // a submodule's empty directory; a full one stays
 		}
 		if os.Symlink(src, dst) == nil {
-			made, linked = append(made, dst), append(linked, e)
+			made, linked = append(made, link{dst, wasDir}), append(linked, e)
+		} else if wasDir {
+			_ = os.Mkdir(dst, 0o755)
 		}
 	}
 	return made
+}
+
+// unlinkIgnored removes the links linkIgnored made (a link only: what a
+// gate put in its place is git clean's), putting back the empty
+// directories they replaced, so that the checkout is as git made it.
+func unlinkIgnored(made []link) {
+	for _, l := range made {
+		if fi, err := os.Lstat(l.path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		if os.Remove(l.path) == nil && l.dir {
+			_ = os.Mkdir(l.path, 0o755)
+		}
+	}
 }

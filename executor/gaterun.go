@@ -68,18 +68,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 		}
 		torun = append(torun, g)
 	}
-	dir := r.repo.Root
-	if len(torun) > 0 {
-		if clean, links := tu.cleanGates(ctx); clean {
-			wt, remove, err := r.cleanTree(ctx, t, links)
-			if err != nil {
-				return err
-			}
-			defer remove()
-			dir = wt
-		}
-	}
-	if err := tu.runChecks(ctx, dir, key, torun); err != nil {
+	if err := tu.runChecks(ctx, key, torun); err != nil {
 		return err
 	}
 	if err := r.checkSettled(ctx, t); err != nil {
@@ -89,18 +78,18 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 	return nil
 }
 
-// runChecks runs the task's checks in dir. An agent's are judged test by
-// test against the base commit where the runner can report so, or the
-// gate's report: setting says where it does (testjudge.go); the rest by
-// their exit codes.
-func (tu *turn) runChecks(ctx context.Context, dir string, key gitops.SHA, sel []gates.Gate) error {
-	r, t, lt := tu.r, tu.t, tu.lt
+// runChecks runs the task's checks (runIn: in the work tree or a clean
+// checkout). An agent's are judged test by test against the base commit
+// where the runner can report so, or the gate's report: setting says where
+// it does (testjudge.go); the rest by their exit codes.
+func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate) error {
+	r, t := tu.r, tu.t
 	if tu.kind != "agent" {
-		return r.runGateSet(ctx, t, lt, dir, key, sel, nil)
+		return tu.runIn(ctx, key, sel, nil)
 	}
 	tgs, _ := testGates(sel, runDir(r.repo, r.st.RunID), string(t.ID))
 	if len(tgs) == 0 {
-		return r.runGateSet(ctx, t, lt, dir, key, sel, nil)
+		return tu.runIn(ctx, key, sel, nil)
 	}
 	base, err := tu.baseline(ctx, tgs)
 	if err != nil {
@@ -120,13 +109,42 @@ func (tu *turn) runChecks(ctx context.Context, dir string, key gitops.SHA, sel [
 			return err
 		}
 	}
-	return r.runGateSet(ctx, t, lt, dir, key, run, func(results []gates.Result) (map[string]string, []string) {
+	return tu.runIn(ctx, key, run, func(dir string, results []gates.Result) (map[string]string, []string) {
 		tests, why := tu.judgeTests(dir, tgs, base, results, judged != nil)
 		for name, s := range judged {
 			tests[name] = s + "; own tests pass"
 		}
 		return tests, why
 	})
+}
+
+// runIn is runGateSet in the directory the task's checks run in: the work
+// tree, or a clean checkout of the staged tree (cleanGates), taken once
+// the baseline and the judge's runs have given theirs back, so that one
+// slot serves them all.
+func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
+	judge func(dir string, results []gates.Result) (map[string]string, []string)) error {
+	r, t := tu.r, tu.t
+	dir := r.repo.Root
+	if len(sel) > 0 {
+		if clean, links := tu.cleanGates(ctx); clean {
+			wt, release, err := r.cleanTree(ctx, t, links)
+			if err != nil {
+				return err
+			}
+			defer release()
+			dir = wt
+		}
+	}
+	return r.runGateSet(ctx, t, tu.lt, dir, key, sel, judgeIn(dir, judge))
+}
+
+// judgeIn is judge reading the results of gates run in dir.
+func judgeIn(dir string, judge func(string, []gates.Result) (map[string]string, []string)) func([]gates.Result) (map[string]string, []string) {
+	if judge == nil {
+		return nil
+	}
+	return func(results []gates.Result) (map[string]string, []string) { return judge(dir, results) }
 }
 
 // runGateSet runs gates, records their results (in the log, and by tree

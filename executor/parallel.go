@@ -117,9 +117,7 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 // ends, so that a crash does not lose it.
 func (wv *wave) exec(ctx context.Context) {
 	r := wv.r
-	if r.pool == nil {
-		r.pool = newSlots(r.repo, r.st.RunID)
-	}
+	r.slotPool()
 	var wg sync.WaitGroup
 	jobs := make(chan struct{}, max(r.o.Jobs, 1))
 	// Tasks done before a crash (recovered by resume) go into the log
