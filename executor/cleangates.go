@@ -16,14 +16,23 @@ import (
 // that must see exactly what is about to be committed: no ignored file, no
 // untracked leftover, no file git is told not to look at. links are
 // ignored entries of the work tree the gates may use there (node_modules/,
-// a local config): each gets a symbolic link to itself. It returns the
-// directory and how to give it back.
-func (r *runner) cleanTree(ctx context.Context, t *planparse.Task, links []string) (string, func(), error) {
+// a local config): each gets a symbolic link to itself.
+func (r *runner) cleanTree(ctx context.Context, t *planparse.Task, links []string) (*slotUse, error) {
 	sha, err := r.repo.Index().StagedCommit(ctx, r.expect)
 	if err != nil {
-		return "", nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
+		return nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
 	return r.checkout(ctx, t, sha, "gates", links)
+}
+
+// slotUse is a clean checkout in a slot of the run's pool, until release
+// gives it back.
+type slotUse struct {
+	dir  string     // the checkout
+	sha  gitops.SHA // the commit checked out
+	pool *slots
+	made []link // the links into the work tree, until unlink
+	done bool
 }
 
 // checkout puts commit sha in a slot of the run's pool of linked work
@@ -32,26 +41,37 @@ func (r *runner) cleanTree(ctx context.Context, t *planparse.Task, links []strin
 // with a link to each of the work tree's ignored entries links. A slot
 // made once is moved from use to use by a checkout of the files that
 // differ, so a clean checkout costs about the task's changes, not the
-// repository. It returns the directory and how to give it back.
-func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA, label string, links []string) (string, func(), error) {
+// repository.
+func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA, label string, links []string) (*slotUse, error) {
 	pool := r.slotPool()
 	dir, err := pool.take(ctx, r.repo, sha)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
+		return nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
-	made := linkIgnored(r.repo.Root, dir, links)
-	return dir, func() {
-		// The links go first: nothing may follow them into the work tree.
-		unlinkIgnored(made)
-		// Then what the gates left, ignored outputs included, so that
-		// nothing reaches the next use (nor looks like work to an abort).
-		// A fresh context: the slot must be cleaned even after an
-		// interruption. One that cannot be is not used again; the run's
-		// end removes it (dropRunWorktrees).
-		if pool.checkout(context.WithoutCancel(ctx), dir, sha) == nil {
-			pool.put(dir)
-		}
-	}, nil
+	return &slotUse{dir: dir, sha: sha, pool: pool, made: linkIgnored(r.repo.Root, dir, links)}, nil
+}
+
+// unlink removes the links into the work tree: before anything else is
+// done in the checkout, so that nothing follows them.
+func (u *slotUse) unlink() {
+	unlinkIgnored(u.made)
+	u.made = nil
+}
+
+// release gives the slot back, once: the links go first, then what the
+// gates left, ignored outputs included, so that nothing reaches the next
+// use (nor looks like work to an abort). It cleans with a fresh context,
+// even after an interruption; a slot that cannot be cleaned is not used
+// again, and the run's end removes it (dropRunWorktrees).
+func (u *slotUse) release(ctx context.Context) {
+	if u.done {
+		return
+	}
+	u.done = true
+	u.unlink()
+	if u.pool.checkout(context.WithoutCancel(ctx), u.dir, u.sha) == nil {
+		u.pool.put(u.dir)
+	}
 }
 
 // slotPool is the run's pool of linked work trees, made on first use.

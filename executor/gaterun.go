@@ -121,22 +121,27 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 // runIn is runGateSet in the directory the task's checks run in: the work
 // tree, or a clean checkout of the staged tree (cleanGates), taken once
 // the baseline and the judge's runs have given theirs back, so that one
-// slot serves them all.
+// slot serves them all. A gate that changed the checkout fails the task
+// as one that changed the work tree does (checkSettled).
 func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
 	judge func(dir string, results []gates.Result) (map[string]string, []string)) error {
 	r, t := tu.r, tu.t
-	dir := r.repo.Root
+	clean, links := false, []string(nil)
 	if len(sel) > 0 {
-		if clean, links := tu.cleanGates(ctx); clean {
-			wt, release, err := r.cleanTree(ctx, t, links)
-			if err != nil {
-				return err
-			}
-			defer release()
-			dir = wt
-		}
+		clean, links = tu.cleanGates(ctx)
 	}
-	return r.runGateSet(ctx, t, tu.lt, dir, key, sel, judgeIn(dir, judge))
+	if !clean {
+		return r.runGateSet(ctx, t, tu.lt, r.repo.Root, key, sel, judgeIn(r.repo.Root, judge))
+	}
+	wt, err := r.cleanTree(ctx, t, links)
+	if err != nil {
+		return err
+	}
+	defer wt.release(ctx)
+	if err := r.runGateSet(ctx, t, tu.lt, wt.dir, key, sel, judgeIn(wt.dir, judge)); err != nil {
+		return err
+	}
+	return r.settledIn(ctx, t, wt)
 }
 
 // judgeIn is judge reading the results of gates run in dir.

@@ -43,15 +43,15 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 	if err != nil {
 		return nil, fmt.Errorf("the judge's tree of %s: %w", t.ID, err)
 	}
-	wt, remove, err := r.checkout(ctx, t, jc, "judge", tu.environment())
+	wt, err := r.checkout(ctx, t, jc, "judge", tu.environment())
 	if err != nil {
 		return nil, err
 	}
-	defer remove()
+	defer wt.release(ctx)
 	dir := runDir(r.repo, r.st.RunID)
 	run, _ := testGates(gatesOf(tgs), dir, string(t.ID)+"-judge")
 	r.out.println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(names(run), ", "), strings.Join(paths, ", "))
-	results, err := gates.Run(ctx, adjusted(run), gates.RunOptions{Dir: wt, Env: r.env(t), OutDir: dir,
+	results, err := gates.Run(ctx, adjusted(run), gates.RunOptions{Dir: wt.dir, Env: r.env(t), OutDir: dir,
 		Task: planparse.TaskID(string(t.ID) + "-judge"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted})
 	r.pids().childDone()
 	if err != nil {
@@ -60,7 +60,7 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 	summaries := map[string]string{}
 	opt := testreport.Options{Declared: tu.declaredTestGroup()}
 	for i, res := range results {
-		rep := run[i].read(wt, res.OutputPath)
+		rep := run[i].read(wt.dir, res.OutputPath)
 		v := testreport.Judge(base[res.Name], rep, opt)
 		summaries[res.Name] = v.Summary()
 		if !run[i].declared() && noReport(base[res.Name]) && noReport(rep) && res.Passed {

@@ -49,10 +49,10 @@ type runner struct {
 	// that it runs while the history is read for done tasks (survey.go).
 	early *earlySurvey
 
-	reaper     bool       // planx is the subreaper of detached descendants
-	reaperNote string     // what happens to them, for the log's preflight
-	pool       *slots     // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
-	jail       jail       // how agents (and opted-in steps) are confined, probed once
+	reaper     bool   // planx is the subreaper of detached descendants
+	reaperNote string // what happens to them, for the log's preflight
+	pool       *slots // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
+	jail       jail   // how agents (and opted-in steps) are confined, probed once
 	// testReports are the run's test reports by commit (testjudge.go).
 	testReports *reportBook
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -46,12 +47,42 @@ func (r *runner) checkSettled(ctx context.Context, t *planparse.Task) error {
 	if ok && len(paths) == 0 {
 		return nil
 	}
-	what := "files changed after the task's work was verified, while the gates ran: "
-	if ok {
-		what += strings.Join(paths, ", ")
-	} else {
-		what += "paths git could not name unambiguously"
+	if !ok {
+		paths = []string{"paths git could not name unambiguously"}
 	}
+	return unsettled(paths)
+}
+
+// settledIn is checkSettled for gates run in a clean checkout: its links
+// into the work tree gone, its tracked files must be as checked out, or a
+// gate changed what it judged (a formatter not declared a fixer would pass
+// a commit it did not format). New files a gate writes there (bytecode, a
+// report) are its outputs: the commit is the staged tree, which they never
+// reach, and release removes them.
+func (r *runner) settledIn(ctx context.Context, t *planparse.Task, wt *slotUse) error {
+	wt.unlink()
+	slot, err := gitops.Open(ctx, wt.dir)
+	if err != nil {
+		return fmt.Errorf("the clean checkout of %s after its gates: %w", t.ID, err)
+	}
+	changes, err := slot.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("the clean checkout of %s after its gates: %w", t.ID, err)
+	}
+	var paths []string
+	for _, c := range changes {
+		if c.Index != '?' {
+			paths = append(paths, c.Path)
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	return unsettled(paths)
+}
+
+func unsettled(paths []string) error {
+	what := "files changed after the task's work was verified, while the gates ran: " + strings.Join(paths, ", ")
 	return &taskFailure{what: what + "; the judge must not change the evidence",
 		hint: "a gate that rewrites files (a formatter) must be declared `fix: true` in .planx.yaml"}
 }

@@ -215,22 +215,22 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 	if len(missing) == 0 {
 		return out, nil
 	}
-	wt, remove, err := r.checkout(ctx, t, base, "base", tu.environment())
+	wt, err := r.checkout(ctx, t, base, "base", tu.environment())
 	if err != nil {
 		return nil, err
 	}
-	defer remove()
+	defer wt.release(ctx)
 	dir := runDir(r.repo, r.st.RunID)
 	bases, _ := testGates(gatesOf(missing), dir, string(t.ID)+"-base")
 	r.out.println("      baseline: %s on the base commit %s", strings.Join(names(bases), ", "), base.Short())
-	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt, Env: r.env(t), OutDir: dir,
+	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt.dir, Env: r.env(t), OutDir: dir,
 		Task: planparse.TaskID(string(t.ID) + "-base"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted})
 	r.pids().childDone()
 	if err != nil {
 		return nil, err
 	}
 	for i, res := range results {
-		rep := bases[i].read(wt, res.OutputPath)
+		rep := bases[i].read(wt.dir, res.OutputPath)
 		r.reports().put(base, bases[i].key(), rep)
 		out[res.Name] = rep
 	}
