@@ -52,7 +52,7 @@ func (r *runner) checkIgnored(t *planparse.Task) {
 // ignore (bin/, .coverage, __pycache__/, dist/): outputs, not hidden work.
 // Work is hidden when only a rule the task itself wrote (a new .gitignore
 // line, a new .gitignore) ignores it; the commit must also stand without
-// the outputs, so the gates judge it in a clean worktree (cleangates.go).
+// the outputs, so the gates judge it in a clean checkout (cleangates.go).
 
 // newIgnored returns what the agent hid behind ignore rules of its own, as
 // the failure's clauses, and notes its outputs on the turn: the ignored

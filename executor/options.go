@@ -32,8 +32,8 @@ type Options struct {
 	Attempts              int      // how many times an agent may try a task (default 1)
 	StrictFiles           bool     // changes outside a task's declared files fail it
 	NoCache               bool     // run every gate even when it passed on the same tree before
-	// GatesIn says where the (non-fixing) gates run: GatesClean, a
-	// temporary linked worktree holding exactly the staged tree; GatesTree,
+	// GatesIn says where the (non-fixing) gates run: GatesClean, a clean
+	// checkout of exactly the staged tree (a slot of the run); GatesTree,
 	// the work tree; "" chooses (see cleanGates).
 	GatesIn string
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
