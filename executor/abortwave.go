@@ -71,10 +71,10 @@ func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 
 // keepWorktree commits what the work tree at dir holds (its untracked
 // files too) under a ref, when it holds something a person could want: a
-// failed task's work tree always, a slot only when a task left changes in
-// it that are not a done task's work (done: their trees), which a slot
-// keeps until its next task. It returns nil for a slot with nothing else,
-// or a directory that is no work tree.
+// failed task's work tree always, a slot at the base of the wave in flight
+// only when a task left changes in it that are not a done task's work
+// (done: their trees), which a slot keeps until its next task. It returns
+// nil for a slot with nothing else, or a directory that is no work tree.
 func (u *rewind) keepWorktree(ctx context.Context, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		return nil, nil
@@ -83,17 +83,23 @@ func (u *rewind) keepWorktree(ctx context.Context, dir, name string, done map[gi
 	if err != nil {
 		return nil, nil // half made: nothing was done in it
 	}
+	head, err := wt.Head(ctx)
+	if err != nil {
+		return nil, err
+	}
 	what := KeptFailed
 	if strings.HasPrefix(name, "slot") {
+		// Only a slot at the base of a wave in flight can hold a task's
+		// work; the others are clean checkouts (gates, the judge's runs) a
+		// stop left as they were.
+		if u.st.WaveBase == "" || head.SHA != u.st.WaveBase {
+			return nil, nil
+		}
 		dirty, err := wt.Dirty(ctx)
 		if err != nil || !dirty {
 			return nil, err
 		}
 		what = KeptInterrupted
-	}
-	head, err := wt.Head(ctx)
-	if err != nil {
-		return nil, err
 	}
 	id := u.st.RunID
 	snap, err := wt.Snapshot(ctx, fmt.Sprintf("planx: work tree %s at abort of run %s\n\n%s: %s\n", name, id, record.TrailerRun, id), head.SHA)
