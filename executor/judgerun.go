@@ -51,7 +51,7 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 	dir := runDir(r.repo, r.st.RunID)
 	run, _ := testGates(gatesOf(tgs), dir, string(t.ID)+"-judge")
 	r.out.println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(names(run), ", "), strings.Join(paths, ", "))
-	results, err := gates.Run(ctx, adjusted(run), gates.RunOptions{Dir: wt.dir, Env: r.env(t), OutDir: dir,
+	results, err := gates.Run(ctx, adjusted(run), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,
 		Task: planparse.TaskID(string(t.ID) + "-judge"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted})
 	r.pids().childDone()
 	if err != nil {

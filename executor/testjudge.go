@@ -223,7 +223,7 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 	dir := runDir(r.repo, r.st.RunID)
 	bases, _ := testGates(gatesOf(missing), dir, string(t.ID)+"-base")
 	r.out.println("      baseline: %s on the base commit %s", strings.Join(names(bases), ", "), base.Short())
-	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt.dir, Env: r.env(t), OutDir: dir,
+	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,
 		Task: planparse.TaskID(string(t.ID) + "-base"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted})
 	r.pids().childDone()
 	if err != nil {
