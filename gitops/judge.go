@@ -53,6 +53,11 @@ func (ix Index) hiddenByGit(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list index flags: %w", err)
 	}
+	return parseLsFilesV(out), nil
+}
+
+// parseLsFilesV reads git ls-files -v -z into HiddenEntries' form, sorted.
+func parseLsFilesV(out []byte) []string {
 	var hidden []string
 	for _, rec := range bytes.Split(out, []byte{0}) {
 		if len(rec) < 3 || rec[1] != ' ' {
@@ -67,7 +72,7 @@ func (ix Index) hiddenByGit(ctx context.Context) ([]string, error) {
 		}
 	}
 	slices.Sort(hidden)
-	return hidden, nil
+	return hidden
 }
 
 // ClearHidden takes the skip-worktree and assume-unchanged flags off the

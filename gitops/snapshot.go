@@ -12,6 +12,19 @@ import (
 // index, HEAD or any file: a temporary index takes the staging. The commit is
 // reachable only from refs the caller makes.
 func (r *Repo) Snapshot(ctx context.Context, message string, parent SHA) (SHA, error) {
+	return r.snapshot(ctx, message, parent, false)
+}
+
+// SnapshotAll is Snapshot that also sees through the assume-unchanged flag:
+// a file so marked is recorded as the work tree has it, not as the index
+// says (git add skips it, so Snapshot keeps the index's version). With
+// paths, only those are taken from the work tree; the rest of the tree is
+// the index's. The real index and its flags are not touched.
+func (r *Repo) SnapshotAll(ctx context.Context, message string, parent SHA, paths ...string) (SHA, error) {
+	return r.snapshot(ctx, message, parent, true, paths...)
+}
+
+func (r *Repo) snapshot(ctx context.Context, message string, parent SHA, unhide bool, paths ...string) (SHA, error) {
 	f, err := os.CreateTemp(r.GitDir, "planx-index-*")
 	if err != nil {
 		return "", fmt.Errorf("snapshot: %w", err)
@@ -33,7 +46,18 @@ func (r *Repo) Snapshot(ctx context.Context, message string, parent SHA) (SHA, e
 			return "", fmt.Errorf("snapshot: %w", err)
 		}
 	}
-	if _, err := g.run(ctx, nil, false, "add", "-A"); err != nil {
+	if unhide {
+		if err := unhideIn(ctx, &g, tmpIndex); err != nil {
+			return "", fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	add := []string{"add", "-A"}
+	var stdin []byte
+	if len(paths) > 0 {
+		add = []string{"-c", "core.literalPathspecs=true", "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"}
+		stdin = nulList(paths)
+	}
+	if _, err := g.run(ctx, stdin, false, add...); err != nil {
 		return "", fmt.Errorf("snapshot: %w", err)
 	}
 	tree, err := g.run(ctx, nil, false, "write-tree")
@@ -49,6 +73,32 @@ func (r *Repo) Snapshot(ctx context.Context, message string, parent SHA) (SHA, e
 		return "", fmt.Errorf("snapshot: %w", err)
 	}
 	return SHA(strings.TrimSpace(string(out))), nil
+}
+
+// unhideIn takes the assume-unchanged flag off every entry of the index
+// file at path (a scratch copy that g works on), so that git add sees the
+// work-tree bytes of those files.
+func unhideIn(ctx context.Context, g *runner, path string) error {
+	hidden, err := hiddenInIndex(path)
+	if err != nil {
+		// A layout the reader does not know: ask git, on the scratch index.
+		out, gerr := g.run(ctx, nil, true, "ls-files", "-v", "-z")
+		if gerr != nil {
+			return gerr
+		}
+		hidden = parseLsFilesV(out)
+	}
+	var au []string
+	for _, h := range hidden {
+		if p, ok := strings.CutSuffix(h, " (assume-unchanged)"); ok {
+			au = append(au, p)
+		}
+	}
+	if len(au) == 0 {
+		return nil
+	}
+	_, err = g.run(ctx, nil, false, append([]string{"update-index", "--no-assume-unchanged", "--"}, au...)...)
+	return err
 }
 
 // ResetHard moves the current branch to rev and makes index and work tree
