@@ -161,10 +161,15 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 		}
 	}
 	dirty, err := u.repo.Dirty(ctx)
-	if err != nil || !dirty {
+	if err != nil {
 		return err
 	}
-	snap, err := u.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
+	// A change to an assume-unchanged file is not dirty to git: with such
+	// files the tree is recorded anyway, their bytes included.
+	if !dirty && (u.st.OrigMarks == nil || len(u.st.OrigMarks.AssumeUnchanged) == 0) {
+		return nil
+	}
+	snap, err := u.repo.SnapshotAll(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
 	if err != nil {
 		return err
 	}
@@ -208,9 +213,27 @@ func (u *rewind) restorePreRun(ctx context.Context, head gitops.Head, base gitop
 		return err
 	}
 	if u.st.OrigIndex != "" {
-		return u.repo.Index().Load(ctx, u.st.OrigIndex)
+		if err := u.repo.Index().Load(ctx, u.st.OrigIndex); err != nil {
+			return err
+		}
 	}
-	return nil
+	return u.restoreMarks(ctx)
+}
+
+// restoreMarks puts back what the index held beyond its tree: the
+// assume-unchanged files' pre-run bytes and their flag, the skip-worktree
+// flags and the intent-to-add entries.
+func (u *rewind) restoreMarks(ctx context.Context) error {
+	m := u.st.OrigMarks
+	if m == nil || m.Empty() {
+		return nil
+	}
+	if u.st.OrigHidden != "" {
+		if err := u.repo.RestoreWorktree(ctx, u.st.OrigHidden, m.AssumeUnchanged); err != nil {
+			return err
+		}
+	}
+	return u.repo.Index().PutMarks(ctx, *m)
 }
 
 // saveIndex records the index before the rollback commit stages everything,
@@ -225,5 +248,46 @@ func (r *runner) saveIndex(ctx context.Context) error {
 		return err
 	}
 	r.st.OrigIndex = sha
+	return nil
+}
+
+// saveMarks records what the index holds beyond its tree (see
+// State.OrigMarks): the flagged entries the preflight listed, the
+// intent-to-add entries, and the work-tree bytes of the assume-unchanged
+// files, which the rollback commit does not see.
+func (r *runner) saveMarks(ctx context.Context) error {
+	changes := []gitops.Change(nil)
+	if r.survey != nil {
+		changes = r.survey.Changes
+	} else {
+		var err error
+		if changes, err = r.repo.Status(ctx); err != nil {
+			return err
+		}
+	}
+	var ita []string
+	for _, c := range changes {
+		if c.Index == '.' && c.Work == 'A' {
+			ita = append(ita, c.Path)
+		}
+	}
+	m := gitops.MarksOf(r.st.Hidden, ita)
+	if m.Empty() {
+		return nil
+	}
+	r.st.OrigMarks = &m
+	if len(m.AssumeUnchanged) == 0 {
+		return nil
+	}
+	id := r.st.RunID
+	sha, err := r.repo.SnapshotAll(ctx, fmt.Sprintf("planx: assume-unchanged files before run %s\n\n%s: %s\n", id, record.TrailerRun, id),
+		r.st.OrigHead, m.AssumeUnchanged...)
+	if err != nil {
+		return err
+	}
+	if err := r.repo.Refs().Update(ctx, "refs/planx/runs/"+id+"/hidden", sha, "", "planx: assume-unchanged files before the run"); err != nil {
+		return err
+	}
+	r.st.OrigHidden = sha
 	return nil
 }

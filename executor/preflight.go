@@ -73,6 +73,9 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 	} else if err := r.saveIndex(ctx); err != nil {
 		return "", err
 	}
+	if err := r.saveMarks(ctx); err != nil {
+		return "", err
+	}
 	if err := r.st.save(r.repo); err != nil {
 		return "", err
 	}

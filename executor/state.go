@@ -42,11 +42,23 @@ type State struct {
 	// IndexAtHead: nothing was staged before the run (the index held
 	// OrigHead's tree), so no OrigIndex was written; abort resets the
 	// index to OrigHead instead.
-	IndexAtHead bool             `json:"index_at_head,omitempty"`
-	Status      record.RunStatus `json:"status"`
-	Current     planparse.TaskID `json:"current,omitempty"`
-	Phase       string           `json:"phase,omitempty"`
-	Reason      string           `json:"reason,omitempty"`
+	IndexAtHead bool `json:"index_at_head,omitempty"`
+	// OrigMarks are what the index held before the run beyond its tree
+	// (assume-unchanged, skip-worktree and intent-to-add entries), which
+	// neither OrigIndex nor the rollback commit records; OrigHidden, kept
+	// under refs/planx/runs/<id>/hidden, holds the work-tree bytes of the
+	// assume-unchanged files, which git add does not see. Abort puts both
+	// back.
+	OrigMarks  *gitops.IndexMarks `json:"orig_marks,omitempty"`
+	OrigHidden gitops.SHA         `json:"orig_hidden,omitempty"`
+	// Kept numbers the refs under refs/planx/runs/<id>/kept/: bytes a
+	// person wrote after a stop that a recovery command was about to drop
+	// or write over (see keep.go).
+	Kept    int              `json:"kept,omitempty"`
+	Status  record.RunStatus `json:"status"`
+	Current planparse.TaskID `json:"current,omitempty"`
+	Phase   string           `json:"phase,omitempty"`
+	Reason  string           `json:"reason,omitempty"`
 	// Plan is the plan's tasks as they were when the run started, in
 	// execution order: drift detection compares the plan against it.
 	Plan []PlannedTask `json:"plan"`
