@@ -88,6 +88,11 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	if base == "" {
 		base = u.rollbackAt(ctx, head) // a crash kept planx from recording it
 	}
+	// Content staged apart from the work tree since the stop lives only in
+	// the index, which the abort replaces.
+	if err := r.stops().keepStagedApart(ctx, st.OrigIndex); err != nil {
+		return nil, err
+	}
 	res := &AbortResult{RunID: st.RunID, Restored: st.OrigHead}
 	if err := u.keepTraces(ctx, head, base, res); err != nil {
 		return nil, err

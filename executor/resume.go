@@ -24,6 +24,13 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
+	if len(tasks) == 0 || len(r.st.Wave) > 0 || tasks[0].ID != r.st.Current {
+		// (A stopped task's attempt keeps them in reuseAttempt, once it
+		// is known that resume goes on.)
+		if err := r.stops().keepStagedApart(ctx, ""); err != nil {
+			return nil, err
+		}
+	}
 	if len(tasks) == 0 {
 		return r.finish(ctx)
 	}
@@ -60,19 +67,24 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 	if err != nil {
 		return false, err
 	}
+	manual := r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting
+	midStep := r.st.Phase == PhaseExecute && r.st.Status != record.RunFailed
+	if !retry && !manual && midStep && len(d.edited) > 0 {
+		// Killed or interrupted mid-step: the output is partial, and a
+		// person has worked on it since.
+		return false, r.stops().refuseOverEdits(t.ID, d)
+	}
+	if err := r.stops().keepStagedApart(ctx, ""); err != nil {
+		return false, err
+	}
 	switch {
 	case retry:
 		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
-		return false, r.stops().discardAttempt(ctx, d)
-	case r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting:
+		return false, r.stops().discardAttempt(ctx, d, true)
+	case manual:
 		return true, nil // the person's work, or the lack of it, is verified
-	case r.st.Phase == PhaseExecute && r.st.Status != record.RunFailed:
-		// Killed or interrupted mid-step: the output is partial. Start
-		// over, unless a person has worked on it since.
-		if len(d.edited) > 0 {
-			return false, r.stops().refuseOverEdits(t.ID, d)
-		}
-		return false, r.stops().discardAttempt(ctx, d)
+	case midStep:
+		return false, r.stops().discardAttempt(ctx, d, true) // partial output: start over
 	case r.st.Phase != PhaseExecute && r.st.Status != record.RunFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
@@ -97,11 +109,14 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		r.warnIssue(t, what)
 	}
 	r.watchFile().drop() // the attempt is discarded
+	if err := r.stops().keepStagedApart(ctx, ""); err != nil {
+		return nil, err
+	}
 	d, err := r.stops().delta(ctx, t.ID, r.expect)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.stops().discardAttempt(ctx, d); err != nil {
+	if err := r.stops().discardAttempt(ctx, d, false); err != nil {
 		return nil, err
 	}
 	// What a person changed since the stop stays: the next task starts from it.

@@ -88,9 +88,10 @@ func (s stopRecords) recordStop(ctx context.Context, id planparse.TaskID, why st
 // changed since it stopped.
 type attemptDelta struct {
 	pre     gitops.SHA
-	ref     string   // keeps the tree at the stop
-	changed []string // by the attempt
-	edited  []string // since the stop
+	now     gitops.SHA // the tree now, a child of the stop
+	ref     string     // keeps the tree at the stop
+	changed []string   // by the attempt
+	edited  []string   // since the stop
 }
 
 // delta compares the attempt's start, its stop and the tree now. A stop a
@@ -107,14 +108,15 @@ func (s stopRecords) delta(ctx context.Context, id planparse.TaskID, expect gito
 		s.out.println("planx: %s stopped without a record (crash); the work tree as found now is kept at %s", id, s.st.StopRef)
 	}
 	d := attemptDelta{pre: s.st.AttemptPre, ref: s.st.StopRef}
-	now, err := s.repo.Snapshot(ctx, "planx: work tree at resume\n", s.st.AttemptStop)
+	var err error
+	d.now, err = s.repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at a recovery of %s\n\n%s: %s\n", id, record.TrailerRun, s.st.RunID), s.st.AttemptStop)
 	if err != nil {
 		return d, fmt.Errorf("compare the work tree with the stop of %s: %w", id, err)
 	}
 	if d.changed, err = s.repo.History().ChangedFiles(ctx, d.pre, s.st.AttemptStop); err != nil {
 		return d, err
 	}
-	if d.edited, err = s.repo.History().ChangedFiles(ctx, s.st.AttemptStop, now); err != nil {
+	if d.edited, err = s.repo.History().ChangedFiles(ctx, s.st.AttemptStop, d.now); err != nil {
 		return d, err
 	}
 	d.changed, d.edited = s.notOwn(d.changed), s.notOwn(d.edited)
@@ -132,8 +134,9 @@ func (s stopRecords) notOwn(paths []string) []string {
 // discardAttempt puts back, as they were before the attempt, the paths the
 // attempt changed that still hold exactly what it left; paths a person
 // changed since the stop are kept. It says what it did and where the
-// discarded bytes are kept.
-func (s stopRecords) discardAttempt(ctx context.Context, d attemptDelta) error {
+// discarded bytes are kept. When the task runs again (rerun), it may write
+// over the paths kept: the person's bytes are first kept under a ref.
+func (s stopRecords) discardAttempt(ctx context.Context, d attemptDelta, rerun bool) error {
 	var drop, kept []string
 	for _, p := range d.changed {
 		if slices.Contains(d.edited, p) {
@@ -148,7 +151,15 @@ func (s stopRecords) discardAttempt(ctx context.Context, d attemptDelta) error {
 	if len(drop) > 0 {
 		s.out.println("planx: discarded what the attempt left in %s (kept at %s)", listPaths(drop), d.ref)
 	}
-	if len(kept) > 0 {
+	switch {
+	case len(kept) > 0 && rerun:
+		ref, err := s.keep(ctx, d.now, "the work tree before a task runs again over paths changed since its stop")
+		if err != nil {
+			return err
+		}
+		s.out.println("planx: kept %s: changed since the stop; the task runs again and may write over it: your bytes are at %s (`git checkout %s -- %s` gets them back)",
+			listPaths(kept), ref, ref, kept[0])
+	case len(kept) > 0:
 		s.out.println("planx: kept %s: changed since the stop", listPaths(kept))
 	}
 	s.st.AttemptStop, s.st.StopRef = "", ""

@@ -1,0 +1,72 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
+)
+
+// Kept bytes. A recovery command (resume, resume --retry, skip, abort) that
+// is about to drop or write over bytes a person wrote after the stop first
+// keeps them as a commit under refs/planx/runs/<id>/kept/<n> and says how to
+// get them back. Two kinds are at risk: content staged apart from the work
+// tree (version X in the index, Y in the file), which lives in the index
+// only and which staging, discarding or abort's reset replaces; and the
+// files --retry keeps because they changed since the stop, which the task
+// run again may write over.
+
+// keep points the next free refs/planx/runs/<id>/kept/<n> at sha.
+func (s stopRecords) keep(ctx context.Context, sha gitops.SHA, why string) (string, error) {
+	for range 100 {
+		s.st.Kept++
+		ref := fmt.Sprintf("refs/planx/runs/%s/kept/%d", s.st.RunID, s.st.Kept)
+		err := s.repo.Refs().Update(ctx, ref, sha, gitops.ZeroSHA, "planx: "+why)
+		if !errors.Is(err, gitops.ErrHeadMoved) {
+			return ref, err // a ref of a command that never saved its count is taken: the next one
+		}
+	}
+	return "", fmt.Errorf("%w: no free ref under refs/planx/runs/%s/kept/", gitops.ErrRepoState, s.st.RunID)
+}
+
+// keepStagedApart keeps the index under a kept ref when some path's staged
+// content differs both from HEAD and from the work tree: those bytes are in
+// no commit, and the command about to run replaces them. An index whose tree
+// is restored's (abort puts that one back itself) is not kept again.
+func (s stopRecords) keepStagedApart(ctx context.Context, restored gitops.SHA) error {
+	changes, err := s.repo.Status(ctx)
+	if err != nil {
+		return err
+	}
+	var apart []string
+	for _, c := range changes {
+		if c.Index != '.' && c.Index != '?' && c.Work != '.' && c.Work != '?' {
+			apart = append(apart, c.Path)
+		}
+	}
+	if len(apart) == 0 {
+		return nil
+	}
+	head, _ := s.repo.Refs().Resolve(ctx, "HEAD") // "" on an unborn branch
+	id := s.st.RunID
+	sha, err := s.repo.Index().Save(ctx, fmt.Sprintf("planx: the index as staged after a stop of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head)
+	if err != nil {
+		return err
+	}
+	if restored != "" {
+		now, err1 := s.repo.Objects().TreeOf(ctx, sha)
+		was, err2 := s.repo.Objects().TreeOf(ctx, restored)
+		if err1 == nil && err2 == nil && now == was {
+			return nil
+		}
+	}
+	ref, err := s.keep(ctx, sha, "the index, staged apart from the work tree")
+	if err != nil {
+		return err
+	}
+	s.out.println("planx: kept the index at %s: %s staged apart from the work tree; `git show %s:%s` prints the staged bytes, `git restore --source=%s --staged -- %s` stages them again",
+		ref, listPaths(apart), ref, apart[0], ref, apart[0])
+	return nil
+}
