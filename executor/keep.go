@@ -40,13 +40,22 @@ func (s stopRecords) keepStagedApart(ctx context.Context, restored gitops.SHA) e
 	if err != nil {
 		return err
 	}
-	var apart []string
+	var apart, unmerged []string
 	for _, c := range changes {
-		if c.Index != '.' && c.Index != '?' && c.Work != '.' && c.Work != '?' {
+		switch {
+		case unmergedStatus(c):
+			unmerged = append(unmerged, c.Path)
+		case c.Index != '.' && c.Index != '?' && c.Work != '.' && c.Work != '?':
 			apart = append(apart, c.Path)
 		}
 	}
 	if len(apart) == 0 {
+		return nil
+	}
+	if len(unmerged) > 0 {
+		// An index in the middle of a merge cannot be written as a tree.
+		s.out.println("planx: warning: %s staged apart from the work tree could not be kept: the index has unmerged paths (%s)",
+			listPaths(apart), listPaths(unmerged))
 		return nil
 	}
 	head, _ := s.repo.Refs().Resolve(ctx, "HEAD") // "" on an unborn branch
@@ -69,4 +78,10 @@ func (s stopRecords) keepStagedApart(ctx context.Context, restored gitops.SHA) e
 	s.out.println("planx: kept the index at %s: %s staged apart from the work tree; `git show %s:%s` prints the staged bytes, `git restore --source=%s --staged -- %s` stages them again",
 		ref, listPaths(apart), ref, apart[0], ref, apart[0])
 	return nil
+}
+
+// unmergedStatus reports a conflicted path (git status's DD, AU, UD, UA, DU,
+// AA and UU).
+func unmergedStatus(c gitops.Change) bool {
+	return c.Index == 'U' || c.Work == 'U' || (c.Index == c.Work && (c.Index == 'A' || c.Index == 'D'))
 }
