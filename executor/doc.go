@@ -23,7 +23,8 @@
 // their own work trees, then integrated), taking an aborted run back out
 // (abort.go: rewind), the gate and commit records (gaterecord.go) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
-// stopped attempts (snapshot.go), the pid files of orphaned children
+// stopped attempts (snapshot.go) and the bytes a recovery command keeps
+// before it drops or writes over them (keep.go), the pid files of orphaned children
 // (orphans.go) and the saved watch of an agent attempt (watchsave.go),
 // kept until its work is committed or discarded so that every resume
 // judges that work against it.
