@@ -12,17 +12,23 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// cleanTree checks the staged tree out into a slot (checkout), for gates
-// that must see exactly what is about to be committed: no ignored file, no
-// untracked leftover, no file git is told not to look at. links are
-// ignored entries of the work tree the gates may use there (node_modules/,
-// a local config): each gets a symbolic link to itself.
-func (r *runner) cleanTree(ctx context.Context, t *planparse.Task, links []string) (*slotUse, error) {
+// cleanTree checks the staged tree out into a slot, for gates that must
+// see exactly what is about to be committed: no ignored file, no untracked
+// leftover, no file git is told not to look at. With links (cleanGates),
+// the ignored entries of the work tree the gates may use there
+// (node_modules/, a local config) get a symbolic link each, as for the
+// judge's other checkouts (tu.checkout); without, nothing is linked.
+func (tu *turn) cleanTree(ctx context.Context, links bool) (*slotUse, error) {
+	r, t := tu.r, tu.t
 	sha, err := r.repo.Index().StagedCommit(ctx, r.expect)
 	if err != nil {
 		return nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
-	return r.checkout(ctx, t, sha, "gates", links)
+	if !links {
+		return r.checkout(ctx, t, sha, "gates", nil)
+	}
+	subs, _ := r.repo.Index().Submodules(ctx)
+	return tu.checkout(ctx, sha, "gates", subs...)
 }
 
 // slotUse is a clean checkout in a slot of the run's pool, until release
@@ -83,25 +89,21 @@ func (r *runner) slotPool() *slots {
 }
 
 // cleanGates says whether t's gates run in a clean checkout of the staged
-// tree, and which ignored entries of the work tree are linked into it: as
-// the user chose (--clean-gates: nothing linked), else for every agent
+// tree, and whether ignored entries of the work tree are linked into it:
+// as the user chose (--clean-gates: nothing linked), else for every agent
 // task, with the ignored entries that were there before the agent ran
 // (node_modules/, .venv/, a local config: the gates may need them, and
-// nothing the agent left reaches them) and the checked-out submodules,
-// which a linked work tree has empty.
-func (tu *turn) cleanGates(ctx context.Context) (bool, []string) {
+// nothing the agent left reaches them; freshdeps.go) and the checked-out
+// submodules, which a linked work tree has empty.
+func (tu *turn) cleanGates() (clean, links bool) {
 	r, t := tu.r, tu.t
 	switch r.o.GatesIn {
 	case GatesClean:
-		return true, nil
+		return true, false
 	case GatesTree:
-		return false, nil
+		return false, false
 	}
-	if r.executorFor(t) != "agent" {
-		return false, nil
-	}
-	subs, _ := r.repo.Index().Submodules(ctx)
-	return true, append(slices.Clone(tu.environment()), subs...)
+	return r.executorFor(t) == "agent", true
 }
 
 // link is one symbolic link linkIgnored made.

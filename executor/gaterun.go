@@ -126,14 +126,14 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
 	judge func(dir string, results []gates.Result) (map[string]string, []string)) error {
 	r, t := tu.r, tu.t
-	clean, links := false, []string(nil)
+	clean, links := false, false
 	if len(sel) > 0 {
-		clean, links = tu.cleanGates(ctx)
+		clean, links = tu.cleanGates()
 	}
 	if !clean {
 		return r.runGateSet(ctx, t, tu.lt, r.repo.Root, key, sel, judgeIn(r.repo.Root, judge))
 	}
-	wt, err := r.cleanTree(ctx, t, links)
+	wt, err := tu.cleanTree(ctx, links)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,7 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 	if err != nil {
 		return nil, fmt.Errorf("the judge's tree of %s: %w", t.ID, err)
 	}
-	wt, err := r.checkout(ctx, t, jc, "judge", tu.environment())
+	wt, err := tu.checkout(ctx, jc, "judge")
 	if err != nil {
 		return nil, err
 	}

@@ -215,7 +215,7 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 	if len(missing) == 0 {
 		return out, nil
 	}
-	wt, err := r.checkout(ctx, t, base, "base", tu.environment())
+	wt, err := tu.checkout(ctx, base, "base")
 	if err != nil {
 		return nil, err
 	}
@@ -235,17 +235,6 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 		out[res.Name] = rep
 	}
 	return out, nil
-}
-
-// environment are the ignored entries of the work tree the judge's clean
-// checkouts link in (node_modules/, .venv/, a local config): those that
-// were there before the agent ran, so that nothing it left (a stale
-// bytecode cache, a build output) reaches the judge.
-func (tu *turn) environment() []string {
-	if tu.watch != nil {
-		return tu.watch.Ignored
-	}
-	return tu.r.ignored
 }
 
 // judgeTests grades the results of tgs against their baselines, marking a
