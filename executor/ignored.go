@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,9 +14,82 @@ import (
 )
 
 // Ignored files are in no commit, not even the rollback commit: a task that
-// deletes them (git clean -fdx) or stashes them (git stash -a) takes bytes
-// planx cannot give back. The run notes which exist when it starts and
-// names any a task made disappear, so the person knows at once.
+// deletes them (git clean -fdx) or stashes them (git stash -a) would take
+// bytes nothing else holds. The run keeps the user's own (local.env,
+// data/: not build outputs, caches or installed dependencies, which a build
+// makes again) under refs/planx/runs/<id>/ignored when it starts, up to
+// keep_ignored: bytes, and after each task's executor and gates puts back
+// any it deleted, saying so; it names the other ignored entries a task made
+// disappear.
+
+// defaultKeepIgnored is keep_ignored's default: what a run keeps of the
+// ignored files it starts with, at most.
+const defaultKeepIgnored = 32 << 20
+
+// ignoredRef is where a run keeps the ignored files it started with.
+func ignoredRef(runID string) string { return "refs/planx/runs/" + runID + "/ignored" }
+
+// keepIgnored keeps the user's ignored files as the run starts (see above).
+func (r *runner) keepIgnored(ctx context.Context) {
+	limit := r.cfg.KeepIgnored
+	switch {
+	case limit < 0:
+		return
+	case limit == 0:
+		limit = defaultKeepIgnored
+	}
+	paths, left := keepable(r.repo.Root, r.ignored, limit)
+	if _, err := r.repo.KeepFiles(ctx, ignoredRef(r.st.RunID), "planx: ignored files before the run", paths); err != nil {
+		r.log.Issues = append(r.log.Issues, r.issue("", "could not keep the ignored files: "+err.Error()))
+		return
+	}
+	if len(left) > 0 {
+		msg := fmt.Sprintf("%d ignored file(s) over keep_ignored: (%d bytes) are not kept, and a task that deletes them loses them: %s",
+			len(left), limit, listPaths(left))
+		r.log.Issues = append(r.log.Issues, r.issue("", msg))
+		r.out.warn("", msg)
+	}
+}
+
+// keepable lists the regular files under the ignored entries of root that
+// are the user's own data (not buildOutput, not a dependency environment),
+// in path order while their sizes add up to at most limit, and those left
+// over.
+func keepable(root string, entries []string, limit int64) (keep, left []string) {
+	skip := depEnvs(root, entries)
+	var total int64
+	for _, e := range entries {
+		if buildOutput(e) || slices.Contains(skip, e) {
+			continue
+		}
+		base := relJoin(root, strings.TrimSuffix(e, "/"))
+		_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			rel = filepath.ToSlash(rel)
+			if d.IsDir() {
+				if d.Name() == ".git" || (p != base && buildOutput(rel+"/")) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			fi, err := d.Info()
+			if err != nil || !fi.Mode().IsRegular() || buildOutput(rel) {
+				return nil
+			}
+			if total+fi.Size() > limit {
+				left = append(left, rel)
+				return nil
+			}
+			total += fi.Size()
+			keep = append(keep, rel)
+			return nil
+		})
+	}
+	return keep, left
+}
 
 // noteIgnored records the ignored entries that exist now, as the
 // preflight's survey saw them when it is still current.
@@ -30,8 +104,19 @@ func (r *runner) noteIgnored(ctx context.Context) {
 	}
 }
 
-// checkIgnored warns about ignored entries the task made disappear.
-func (r *runner) checkIgnored(t *planparse.Task) {
+// checkIgnored puts back the kept ignored files the task deleted, and
+// warns about them and the other ignored entries it made disappear.
+func (r *runner) checkIgnored(ctx context.Context, t *planparse.Task) {
+	if kept, _ := r.repo.Refs().Resolve(ctx, ignoredRef(r.st.RunID)); kept != "" {
+		if back, err := r.repo.RestoreMissing(ctx, kept); len(back) > 0 || err != nil {
+			msg := fmt.Sprintf("the task deleted %d ignored file(s) that no commit holds; planx put them back from %s: %s",
+				len(back), ignoredRef(r.st.RunID), listPaths(back))
+			if err != nil {
+				msg += fmt.Sprintf(" (not all: %v; `git restore --source=%s -- <path>` gets one back)", err, ignoredRef(r.st.RunID))
+			}
+			r.warnIssue(t, msg)
+		}
+	}
 	var gone []string
 	for _, p := range r.ignored {
 		if _, err := os.Lstat(relJoin(r.repo.Root, strings.TrimSuffix(p, "/"))); errors.Is(err, fs.ErrNotExist) {

@@ -118,6 +118,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.noteIgnored(ctx)
+	r.keepIgnored(ctx)
 	base, err := r.rollback(ctx, head)
 	if err != nil {
 		return nil, err

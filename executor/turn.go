@@ -97,8 +97,12 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	if err := tu.setPhase(PhaseGates); err != nil {
 		return err
 	}
-	// A checkpoint runs every gate, the final ones included.
-	if err := tu.runGates(ctx, last || kind == "gates", already); err != nil {
+	// A checkpoint runs every gate, the final ones included. A gate that
+	// deleted the user's ignored files (through a checkout's link to them)
+	// gets them put back too.
+	err = tu.runGates(ctx, last || kind == "gates", already)
+	r.checkIgnored(ctx, t)
+	if err != nil {
 		return err
 	}
 	r.fault.at("after-gates")
@@ -130,7 +134,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 		err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 	}
 	r.reapDetached(t)
-	r.checkIgnored(t)
+	r.checkIgnored(ctx, t)
 	tu.noteMark()
 	if rerr := r.recordsGuard().untouched(t); rerr != nil {
 		return rerr // a forgery outweighs how the executor ended

@@ -50,6 +50,10 @@ type Config struct {
 	// checkout an agent task's gates use when the task changed a
 	// dependency manifest, instead of linking the work tree's copies.
 	WorktreeSetup string
+	// KeepIgnored bounds the bytes of ignored files (the user's own:
+	// local.env, data/) a run keeps at its start so that a task that
+	// deletes them loses nothing: 0 is the default, -1 keeps none.
+	KeepIgnored int64
 }
 
 // Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
@@ -98,7 +102,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys     = []string{"agent", "attempts", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "step_timeout", "task_timeout", "unprotect", "worktree_setup"}
+	topKeys     = []string{"agent", "attempts", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "unprotect", "worktree_setup"}
 	sandboxKeys = []string{"mode", "writable", "steps"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
@@ -160,6 +164,8 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.Sandbox, err = p.sandbox(k, v)
 		case "worktree_setup":
 			c.WorktreeSetup, err = p.str(k, v)
+		case "keep_ignored":
+			c.KeepIgnored, err = p.size(k, v)
 		default:
 			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}
@@ -316,6 +322,36 @@ func (p configParser) str(k, v *yaml.Node) (string, error) {
 	var s string
 	err := p.decode(k, v, &s, "write a plain string")
 	return s, err
+}
+
+// size reads a size in bytes (`32MB`, `512KB`, `1GB`, `0`) or `off` (-1).
+func (p configParser) size(k, v *yaml.Node) (int64, error) {
+	hint := "write a size such as 32MB, 512KB or 1GB, or off"
+	if v.Kind != yaml.ScalarNode {
+		return 0, p.errf(v, hint, "%s must be a size", k.Value)
+	}
+	s := strings.ToUpper(strings.TrimSpace(v.Value))
+	if s == "OFF" {
+		return -1, nil
+	}
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		n      int64
+	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
+		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, unit = strings.TrimSpace(rest), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/unit {
+		return 0, p.errf(v, hint, "%s: %q is not a size", k.Value, v.Value)
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return n * unit, nil
 }
 
 func (p configParser) duration(k, v *yaml.Node) (time.Duration, error) {

@@ -165,3 +165,18 @@ func TestLoadConfigWorktreeSetup(t *testing.T) {
 		t.Errorf("worktree_setup as a list: %v, want an error at line 1", err)
 	}
 }
+
+func TestLoadConfigKeepIgnored(t *testing.T) {
+	for text, want := range map[string]int64{"keep_ignored: 32MB\n": 32 << 20, "keep_ignored: 512kb\n": 512 << 10,
+		"keep_ignored: off\n": -1, "keep_ignored: 0\n": -1, "agent: a\n": 0, "keep_ignored: 100\n": 100} {
+		c, err := LoadConfig(writeConfig(t, text))
+		if err != nil || c.KeepIgnored != want {
+			t.Errorf("%q: %d, %v; want %d", text, c.KeepIgnored, err, want)
+		}
+	}
+	for _, text := range []string{"keep_ignored: lots\n", "keep_ignored: -3MB\n", "keep_ignored: [1]\n"} {
+		if _, err := LoadConfig(writeConfig(t, text)); err == nil || !strings.Contains(err.Error(), ".planx.yaml:1") {
+			t.Errorf("%q: %v, want an error at line 1", text, err)
+		}
+	}
+}
