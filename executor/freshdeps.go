@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/gates"
@@ -73,7 +74,7 @@ func (tu *turn) checkout(ctx context.Context, sha gitops.SHA, label string, extr
 	if err != nil {
 		return nil, err
 	}
-	links := append(minus(tu.ignoredBefore(), fresh), extra...)
+	links := append(slices.DeleteFunc(minus(tu.ignoredBefore(), fresh), cacheEntry), extra...)
 	wt, err := r.checkout(ctx, t, sha, label, links)
 	if err != nil || len(fresh) == 0 {
 		return wt, err
@@ -102,6 +103,22 @@ func (tu *turn) setupIn(ctx context.Context, dir, label string) error {
 			tail: res[0].Tail}
 	}
 	return nil
+}
+
+// cacheEntry reports an ignored entry a tool rebuilds on its own and
+// trusts without looking at the sources: bytecode (an "unchecked-hash"
+// .pyc is loaded whatever its .py says) and test runners' caches. The
+// judge's checkouts never link one; the gates make their own.
+func cacheEntry(e string) bool {
+	switch path.Base(strings.TrimSuffix(e, "/")) {
+	case "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis":
+		return true
+	}
+	switch path.Ext(strings.TrimSuffix(e, "/")) {
+	case ".pyc", ".pyo":
+		return true
+	}
+	return false
 }
 
 // ignoredBefore are the ignored entries of the work tree before the agent
