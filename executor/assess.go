@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planx-dev/planx/agent"
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/gates"
@@ -39,11 +40,39 @@ func Assess(ctx context.Context, o Options) (*Assessment, error) {
 // assess judges tasks, in the order they would run (the last one also gets
 // the final gates).
 func (s *setup) assess(tasks []*planparse.Task) []risk.Assessment {
+	rp := risk.Repo{}
+	if s.ignored != nil {
+		rp.Ignored = deletesUserData(s.ignored())
+	}
 	out := make([]risk.Assessment, 0, len(tasks))
 	for i, t := range tasks {
-		out = append(out, risk.Assess(t, s.executorFor(t), s.commandsFor(t, i == len(tasks)-1)))
+		out = append(out, rp.Assess(t, s.executorFor(t), s.commandsFor(t, i == len(tasks)-1)))
 	}
 	return out
+}
+
+// deletesUserData reports whether deleting the repository path p (a glob
+// maybe) takes one of the ignored entries that are the user's own data:
+// not a build output, cache or installed dependency, which a build makes
+// again (keepIgnored keeps the same ones).
+func deletesUserData(entries []string) func(p string) bool {
+	var data []string
+	for _, e := range entries {
+		if !buildOutput(e) {
+			data = append(data, strings.TrimSuffix(e, "/"))
+		}
+	}
+	return func(p string) bool {
+		for _, e := range data {
+			if m, _ := doublestar.Match(p, e); m || strings.HasPrefix(p, e+"/") {
+				return true // the entry, or inside it
+			}
+			if m, _ := doublestar.Match(p+"/**", e); m {
+				return true // a directory that holds it
+			}
+		}
+		return false
+	}
 }
 
 // commandsFor lists what planx runs for t besides its steps: acceptance

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planx-dev/planx/approval"
@@ -268,7 +269,8 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	return &runner{
 		reaper: reaper, reaperNote: note,
 		o: o, repo: repo, planFile: planFile{planAbs: planAbs, planRel: rel, planSrc: plan.Source, format: plan.Format, pinChecked: plan.Source},
-		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates},
+		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates,
+			ignored: sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })},
 		judge: j, out: newProgress(o.Output),
 		fault: faultHook(os.Getenv(faultEnv)), commitPath: paths,
 	}, nil

@@ -21,6 +21,9 @@ type setup struct {
 	// reached: the files the gates run beyond those they name, read on
 	// first use (gatereach.go).
 	reached gateReach
+	// ignored lists the work tree's ignored entries, for the risk of
+	// deleting them (nil: unknown).
+	ignored func() []string
 }
 
 // executorFor picks how a task is executed: its own Executor field, else

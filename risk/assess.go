@@ -50,9 +50,14 @@ type Assessment struct {
 
 // Assess classifies a task's steps and the commands planx runs with them.
 func Assess(t *planparse.Task, executor string, cmds []Command) Assessment {
-	_, all := Task(t)
+	return Repo{}.Assess(t, executor, cmds)
+}
+
+// Assess is the package's Assess, knowing the repository.
+func (rp Repo) Assess(t *planparse.Task, executor string, cmds []Command) Assessment {
+	_, all := rp.Task(t)
 	for _, c := range cmds {
-		_, fs := Classify(c.Code)
+		_, fs := rp.Classify(c.Code)
 		for _, f := range fs {
 			f.Source, f.Line = c.Label(), c.Line
 			all = append(all, f)

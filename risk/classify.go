@@ -18,8 +18,19 @@ const maxCommands = 20000
 
 // Classify returns the level of a bash script (a step's code) and why.
 // Findings are ordered most severe first; LOW comes with no findings.
-func Classify(script string) (Level, []Finding) {
-	st := &shared{downloaded: map[string]bool{}}
+func Classify(script string) (Level, []Finding) { return Repo{}.Classify(script) }
+
+// Repo is what an assessment knows of the repository the plan runs in.
+type Repo struct {
+	// Ignored reports whether deleting the clean relative path p takes
+	// files git ignores (p is one, or holds one): bytes no commit holds,
+	// which git cannot give back. nil: nothing is known.
+	Ignored func(p string) bool
+}
+
+// Classify is the package's Classify, knowing the repository.
+func (rp Repo) Classify(script string) (Level, []Finding) {
+	st := &shared{downloaded: map[string]bool{}, ignored: rp.Ignored}
 	a := &analyzer{shared: st, src: script}
 	a.script(script, 0)
 	return finish(st.findings)
@@ -33,6 +44,7 @@ type shared struct {
 	cleanAll   bool            // a `git clean -fdx`-like was seen
 	downloaded map[string]bool // files a downloader wrote: running them is running downloaded code
 	commands   int             // judged so far, see maxCommands
+	ignored    func(string) bool
 }
 
 // analyzer reads one script: the step itself, or a script nested in it

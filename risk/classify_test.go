@@ -193,3 +193,33 @@ func dump(fs []Finding) string {
 	}
 	return b.String()
 }
+
+// Deleting what git ignores is HIGH where the repository says the path is
+// ignored (the entry, inside it, or a directory holding it), whatever the
+// spelling; elsewhere the usual rules.
+func TestDeleteIgnored(t *testing.T) {
+	rp := Repo{Ignored: func(p string) bool { return p == "data" || p == "local.env" || p == "sub" }}
+	for script, want := range map[string]string{
+		"rm -rf data":             "delete-ignored",
+		"rm -rf ./data":           "delete-ignored",
+		"rm local.env":            "delete-ignored",
+		"cd sub && rm -rf .":      "delete-ignored",
+		"rm -rf build":            "delete-recursive",
+		"rm notes.txt":            "",
+		"rm -rf \"$HOME/.cache\"": "delete-broad",
+	} {
+		_, fs := rp.Classify(script)
+		got := ""
+		for _, f := range fs {
+			if strings.HasPrefix(f.Rule, "delete") {
+				got = f.Rule
+			}
+		}
+		if got != want {
+			t.Errorf("%q: %q (%v), want %q", script, got, fs, want)
+		}
+	}
+	if _, fs := Classify("rm -rf data"); len(fs) == 0 || fs[0].Rule != "delete-recursive" {
+		t.Errorf("without the repository: %v, want delete-recursive", fs)
+	}
+}

@@ -153,7 +153,10 @@ func (a *analyzer) del(s site, t arg, recursive bool) {
 			a.report(HIGH, "delete-outside", s, "recursively deletes a path only known at run time")
 		}
 	case inRepo:
-		if recursive {
+		switch {
+		case a.ignored != nil && a.ignored(repoPath(t.s, a.cwd)):
+			a.report(HIGH, "delete-ignored", s, "deletes files git ignores, which no commit holds")
+		case recursive:
 			a.report(MEDIUM, "delete-recursive", s, "recursively deletes inside the repository")
 		}
 		a.sensitive(s, t, "deletes")

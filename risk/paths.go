@@ -61,6 +61,15 @@ func where(p, cwd string) place {
 	return inRepo
 }
 
+// repoPath is p, which where places in the repository, as a clean path
+// relative to its root.
+func repoPath(p, cwd string) string {
+	if cwd != "" && !isAnchored(p) {
+		p = cwd + "/" + p
+	}
+	return path.Clean(strings.TrimPrefix(expandKnownVars(p), "./"))
+}
+
 // isAnchored reports whether p does not depend on the working directory.
 func isAnchored(p string) bool {
 	return strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$")

@@ -12,10 +12,13 @@ import (
 // Task classifies a task's run steps: the highest level over its steps, and
 // every finding with Line translated to the plan file's line numbers. A task
 // without steps is LOW here; Assess adds what else planx runs for it.
-func Task(t *planparse.Task) (Level, []Finding) {
+func Task(t *planparse.Task) (Level, []Finding) { return Repo{}.Task(t) }
+
+// Task is the package's Task, knowing the repository.
+func (rp Repo) Task(t *planparse.Task) (Level, []Finding) {
 	var all []Finding
 	for _, s := range t.Steps {
-		_, fs := Classify(s.Code)
+		_, fs := rp.Classify(s.Code)
 		for _, f := range fs {
 			if s.Line > 0 && f.Line > 0 {
 				f.Line += s.Line - 1
