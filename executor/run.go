@@ -269,11 +269,19 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	return &runner{
 		reaper: reaper, reaperNote: note,
 		o: o, repo: repo, planFile: planFile{planAbs: planAbs, planRel: rel, planSrc: plan.Source, format: plan.Format, pinChecked: plan.Source},
-		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates,
-			ignored: sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })},
+		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates, ignored: ignoredOf(ctx, repo)},
 		judge: j, out: newProgress(o.Output),
 		fault: faultHook(os.Getenv(faultEnv)), commitPath: paths,
 	}, nil
+}
+
+// ignoredOf lists repo's ignored entries on first use; nil without a
+// repository (a dry run outside one).
+func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
+	if repo == nil {
+		return nil
+	}
+	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
 }
 
 func mergeGates(cfg gates.Config, plan *planparse.Plan, flags []string) ([]gates.Gate, error) {
