@@ -26,6 +26,21 @@ const soakPlan = "---\ntopic: soak\ngates:\n  - name: check\n    command: sleep 
 	"- [ ] T002 Add b\n  ```sh run\n  echo b >> b.txt\n  ```\n" +
 	"- [ ] T003 Add c\n  ```sh run\n  mkdir -p sub && echo c >> sub/c.txt\n  ```\n"
 
+// soakWavePlan runs under --jobs 3: after T001, a wave of three parallel
+// tasks in slot work trees, one of them slow, so that signals land in a
+// wave, its merge and its commits too.
+const soakWavePlan = "---\ntopic: soak\ngates:\n  - name: check\n    command: sleep 0.1; test -f a.txt\n---\n" +
+	"- [ ] T001 Append a\n  ```sh run\n  echo start >> a.txt\n  sleep 0.2\n  echo end >> a.txt\n  ```\n" +
+	"- [ ] T002 [P] Add b\n  ```sh run\n  echo b >> b.txt\n  sleep 0.3\n  ```\n" +
+	"- [ ] T003 [P] Add c\n  ```sh run\n  mkdir -p sub && echo c >> sub/c.txt\n  ```\n" +
+	"- [ ] T004 [P] Add d\n  ```sh run\n  echo d >> d.txt\n  sleep 0.1\n  ```\n"
+
+// soakModes are the two ways a trial runs: plan text and run arguments.
+var soakModes = []struct {
+	name, plan string
+	args       []string
+}{{"serial", soakPlan, []string{"run", "plan.md"}}, {"wave", soakWavePlan, []string{"run", "--jobs", "3", "plan.md"}}}
+
 // TestSoak interrupts planx at random moments with SIGINT, SIGTERM or SIGKILL,
 // then resumes or aborts, for as long as PLANX_SOAK says (e.g. 60s), and
 // counts: resumes identical to an uninterrupted run, aborts identical to the
@@ -40,43 +55,48 @@ func TestSoak(t *testing.T) {
 	planx := planxBinary(t)
 	want := map[string]string{}
 	for _, path := range []string{"", "0"} {
-		t.Setenv("PLANX_SMALL_INDEX", path)
-		dir, _ := soakRepo(t)
-		if out, err := planxIn(planx, dir, "run", "plan.md"); err != nil {
-			t.Fatalf("uninterrupted run: %v\n%s", err, out)
+		for _, mode := range soakModes {
+			t.Setenv("PLANX_SMALL_INDEX", path)
+			dir, _ := soakRepo(t, mode.plan)
+			if out, err := planxIn(planx, dir, mode.args...); err != nil {
+				t.Fatalf("uninterrupted %s run: %v\n%s", mode.name, err, out)
+			}
+			want[path+mode.name] = soakOutcome(t, dir)
 		}
-		want[path] = soakOutcome(t, dir)
 	}
 	var c soakCounts
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
 	for end := time.Now().Add(budget); time.Now().Before(end); {
 		path := []string{"", "0"}[rng.IntN(2)]
+		mode := soakModes[rng.IntN(len(soakModes))]
 		t.Setenv("PLANX_SMALL_INDEX", path)
-		if msg := soakOnce(t, planx, rng, want[path], &c); msg != "" {
-			c.failures = append(c.failures, msg)
+		if msg := soakOnce(t, planx, rng, mode.plan, mode.args, want[path+mode.name], &c); msg != "" {
+			c.failures = append(c.failures, mode.name+": "+msg)
 		}
+		c.modes[mode.name]++
 	}
-	t.Logf("soak %s: %d interrupted (INT %d, TERM %d, KILL %d; %d finished before the signal); "+
-		"resumes %d/%d identical to an uninterrupted run; aborts %d/%d identical to the pre-run state; "+
-		"stale git locks (index.lock, ref locks) %d; lost bytes %d",
-		budget, c.runs, c.sig[syscall.SIGINT], c.sig[syscall.SIGTERM], c.sig[syscall.SIGKILL], c.early,
-		c.resumeOK, c.resumes, c.abortOK, c.aborts, c.staleLock, c.lost)
+	t.Logf("soak %s: %d interrupted (serial %d, --jobs 3 %d; INT %d, TERM %d, KILL %d; %d finished before the signal); "+
+		"resumes %d/%d identical to an uninterrupted run; aborts %d/%d identical to the pre-run state (index marks included); "+
+		"stale git locks (index.lock, ref locks) %d; planx work trees left registered %d; lost bytes %d",
+		budget, c.runs, c.modes["serial"], c.modes["wave"], c.sig[syscall.SIGINT], c.sig[syscall.SIGTERM], c.sig[syscall.SIGKILL], c.early,
+		c.resumeOK, c.resumes, c.abortOK, c.aborts, c.staleLock, c.worktrees, c.lost)
 	for _, f := range c.failures {
 		t.Error(f)
 	}
 }
 
 type soakCounts struct {
-	runs, early, resumes, resumeOK, aborts, abortOK, staleLock, lost int
-	sig                                                              map[syscall.Signal]int
-	failures                                                         []string
+	runs, early, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost int
+	sig                                                                         map[syscall.Signal]int
+	modes                                                                       map[string]int
+	failures                                                                    []string
 }
 
 // soakOnce is one trial; it returns what went wrong, or "".
-func soakOnce(t *testing.T, planx string, rng *rand.Rand, want string, c *soakCounts) string {
-	dir, before := soakRepo(t)
+func soakOnce(t *testing.T, planx string, rng *rand.Rand, plan string, args []string, want string, c *soakCounts) string {
+	dir, before := soakRepo(t, plan)
 	sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL}[rng.IntN(3)]
-	cmd := exec.Command(planx, "run", "plan.md")
+	cmd := exec.Command(planx, args...)
 	cmd.Dir = dir
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -88,7 +108,7 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, want string, c *soakCo
 	err := cmd.Wait()
 	c.runs++
 	if c.sig == nil {
-		c.sig = map[syscall.Signal]int{}
+		c.sig, c.modes = map[syscall.Signal]int{}, map[string]int{}
 	}
 	c.sig[sig]++
 	if err == nil {
@@ -120,7 +140,7 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, want string, c *soakCo
 		c.resumes++
 		again := []string{"resume"}
 		if !started {
-			again = []string{"run", "plan.md"}
+			again = args
 		}
 		if o, err := planxIn(planx, dir, again...); err != nil {
 			return fmt.Sprintf("%s then resume: %v\n%s\n%s", sig, err, out.String(), o)
@@ -128,6 +148,10 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, want string, c *soakCo
 		if got := soakOutcome(t, dir); got != want {
 			c.lost++
 			return fmt.Sprintf("%s then resume: outcome\n%s\nwant\n%s\nrun output:\n%s", sig, got, want, out.String())
+		}
+		if wts := planxWorktrees(t, dir); wts != "" {
+			c.worktrees++
+			return fmt.Sprintf("%s then resume: planx work trees left registered:\n%s", sig, wts)
 		}
 		c.resumeOK++
 		return ""
@@ -144,19 +168,41 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, want string, c *soakCo
 		c.lost++
 		return fmt.Sprintf("%s then abort: state\n%s\nwant\n%s\nrun output:\n%s", sig, got, before, out.String())
 	}
+	if wts := planxWorktrees(t, dir); wts != "" {
+		c.worktrees++
+		return fmt.Sprintf("%s then abort: planx work trees left registered:\n%s", sig, wts)
+	}
 	c.abortOK++
 	return ""
 }
 
+// planxWorktrees lists the work trees git has registered under planx's
+// directory (slots of waves and clean gates), "" when none.
+func planxWorktrees(t *testing.T, dir string) string {
+	var out []string
+	for _, line := range strings.Split(gittest.Git(t, dir, "worktree", "list", "--porcelain"), "\n") {
+		if strings.HasPrefix(line, "worktree ") && strings.Contains(line, "/planx/") {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // soakRepo makes a repository with committed files and pre-run work of every
-// kind (modified, partly staged, staged new, untracked) and slow hooks; it
-// returns the directory and its state.
-func soakRepo(t *testing.T) (string, string) {
+// kind (modified, partly staged, staged new, untracked, a change to an
+// assume-unchanged file, an intent-to-add entry) and slow hooks; it returns
+// the directory and its state.
+func soakRepo(t *testing.T, plan string) (string, string) {
 	dir := gittest.Init(t)
-	gittest.WriteFile(t, dir, "plan.md", soakPlan)
+	gittest.WriteFile(t, dir, "plan.md", plan)
 	gittest.WriteFile(t, dir, "keep.txt", "committed\n")
 	gittest.WriteFile(t, dir, "part.txt", "committed\n")
+	gittest.WriteFile(t, dir, "quiet.txt", "committed\n")
 	gittest.Commit(t, dir, "initial")
+	gittest.WriteFile(t, dir, "quiet.txt", "changed while git was told not to look\n")
+	gittest.Git(t, dir, "update-index", "--assume-unchanged", "quiet.txt")
+	gittest.WriteFile(t, dir, "intent.txt", "intent to add\n")
+	gittest.Git(t, dir, "add", "-N", "intent.txt")
 	gittest.WriteFile(t, dir, "keep.txt", "modified, not staged\n")
 	gittest.WriteFile(t, dir, "part.txt", "staged version\n")
 	gittest.WriteFile(t, dir, "new.txt", "staged new file\n")
@@ -174,6 +220,7 @@ func preRunState(t *testing.T, dir string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "HEAD %s\n", gittest.Git(t, dir, "rev-parse", "HEAD"))
 	b.WriteString(gittest.Git(t, dir, "ls-files", "-s") + "\n")
+	b.WriteString(gittest.Git(t, dir, "ls-files", "-v") + "\n") // the assume-unchanged mark
 	b.WriteString(gittest.Git(t, dir, "status", "--porcelain") + "\n")
 	b.WriteString(fileHashes(t, dir))
 	return b.String()
