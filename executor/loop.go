@@ -107,7 +107,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	kind := r.executorFor(t)
 	lt.Executor = kind
 	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == "shell"}
-	tu.guard = r.repo.Config().Guard()
+	tu.guard = r.repo.Config().Guard(r.st.RunID)
 	tu.meta = r.repo.Config().SnapshotMeta()
 	replace, err := replaceRefs(ctx, r.repo)
 	if err != nil {

@@ -30,8 +30,10 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	if err := tu.foldCommits(ctx); err != nil {
 		return nil, err
 	}
-	if changed := tu.guard.Changed(r.repo.Config().Guard()); len(changed) > 0 {
-		return nil, tu.gitDirWritten(changed)
+	if written, err := tu.gitDirChanged(ctx); err != nil {
+		return nil, err
+	} else if len(written) > 0 {
+		return nil, tu.gitDirWritten(written)
 	}
 	if err := tu.checkReplace(ctx); err != nil {
 		return nil, err

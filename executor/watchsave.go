@@ -49,12 +49,13 @@ type savedWatch struct {
 // flight, next to its state.
 type watchFile struct {
 	repo  *gitops.Repo
+	runID string
 	path  string
 	gates []gates.Gate // the run's, for the installed runners they use
 }
 
 func (r *runner) watchFile() watchFile {
-	return watchFile{repo: r.repo, path: filepath.Join(runDir(r.repo, r.st.RunID), "watch.json"), gates: r.gates}
+	return watchFile{repo: r.repo, runID: r.st.RunID, path: filepath.Join(runDir(r.repo, r.st.RunID), "watch.json"), gates: r.gates}
 }
 
 // save keeps what was noted before an attempt. A failure to save is not
@@ -148,10 +149,10 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 	}
 	var bad, left []string
 	var meta []string
-	for _, c := range w.Guard.Changed(f.repo.Config().Guard()) {
+	for _, c := range w.Guard.Changed(f.repo.Config().Guard(f.runID)) {
 		// planx's own refs move on resume (the stop's snapshot); what runs
 		// on the user's next git command is config, hooks and info/.
-		if !strings.HasPrefix(c, ".git/refs/") && !strings.HasPrefix(c, ".git/packed-refs:") {
+		if !strings.HasPrefix(c, ".git/refs/") {
 			meta = append(meta, c)
 		}
 	}

@@ -2,6 +2,7 @@ package gitops
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,11 +15,19 @@ import (
 // there is refused: `.git/` is never a task's output. (planx's local records
 // under planx/records are left out: planx writes them itself between an
 // agent's attempts; they are guarded per executor run, see RecordsMark.)
+//
+// The refs of other runs (refs/planx/runs/<id>/ for an id not the run's
+// own) are left out too: another planx run of the same repository, in
+// another linked work tree, writes its own while this run's task runs. So
+// are the other work trees' admin directories (worktrees/<name>/: their
+// index, HEAD, logs and run state), which the fingerprint never reads.
 type Guard string
 
-// Guard returns the current fingerprint: names, sizes, modes and modification
-// times, read with stat alone (no git child, no file contents).
-func (c Config) Guard() Guard {
+// Guard returns the current fingerprint for the run own (its refs under
+// refs/planx/runs/<own>/ are watched, other runs' are not): names, sizes,
+// modes and modification times of the files, read with stat alone, and
+// the values of planx's refs, loose or packed (no git child).
+func (c Config) Guard(own string) Guard {
 	var parts []string
 	add := func(p string) {
 		if fi, err := os.Lstat(p); err == nil {
@@ -38,23 +47,85 @@ func (c Config) Guard() Guard {
 	if c.gitDir != c.commonDir {
 		add(filepath.Join(c.gitDir, "config.worktree"))
 	}
-	add(filepath.Join(c.commonDir, "refs", "notes", "planx"))
-	_ = filepath.WalkDir(filepath.Join(c.commonDir, "refs", "planx"), func(p string, _ os.DirEntry, err error) error {
-		if err == nil {
-			add(p)
-		}
-		return nil
-	})
-	// A ref can also move inside packed-refs: keep planx's lines of it.
-	if b, err := os.ReadFile(filepath.Join(c.commonDir, "packed-refs")); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if _, name, ok := strings.Cut(l, " "); ok && (name == "refs/notes/planx" || strings.HasPrefix(name, "refs/planx/")) {
-				parts = append(parts, "packed-refs:"+name+" "+l)
-			}
-		}
+	for name, v := range c.planxRefs(own) {
+		parts = append(parts, name+" "+v)
 	}
 	sort.Strings(parts)
 	return Guard(strings.Join(parts, "\n"))
+}
+
+// planxRefs reads refs/notes/planx and refs/planx/** but other runs'
+// refs, name → value: packed-refs' lines, overridden by loose files. A
+// value, not a file's times: git packing the refs (gc) moves none.
+func (c Config) planxRefs(own string) map[string]string {
+	watched := func(name string) bool {
+		if name == NotesPlanx {
+			return true
+		}
+		rest, ok := strings.CutPrefix(name, "refs/planx/runs/")
+		if !ok {
+			return strings.HasPrefix(name, "refs/planx/")
+		}
+		id, _, _ := strings.Cut(rest, "/")
+		return id == own
+	}
+	out := map[string]string{}
+	if b, err := os.ReadFile(filepath.Join(c.commonDir, "packed-refs")); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, name, ok := strings.Cut(l, " "); ok && watched(name) {
+				out[name] = v
+			}
+		}
+	}
+	read := func(p string) {
+		rel, _ := filepath.Rel(c.commonDir, p)
+		name := filepath.ToSlash(rel)
+		if !watched(name) {
+			return
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.IsDir() {
+			return
+		}
+		if !fi.Mode().IsRegular() {
+			out[name] = fi.Mode().String()
+			return
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			out[name] = strings.TrimSpace(string(b))
+		}
+	}
+	read(filepath.Join(c.commonDir, filepath.FromSlash(NotesPlanx)))
+	_ = filepath.WalkDir(filepath.Join(c.commonDir, "refs", "planx"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			rel, _ := filepath.Rel(c.commonDir, p)
+			if id, ok := strings.CutPrefix(filepath.ToSlash(rel), "refs/planx/runs/"); ok && !strings.Contains(id, "/") && id != own {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		read(p)
+		return nil
+	})
+	return out
+}
+
+// NotesPlanx is the notes ref planx keeps each task's gate output in
+// (record.NoteRef; gitops imports no planx package).
+const NotesPlanx = "refs/notes/planx"
+
+// Ref returns the value the fingerprint holds for the ref name ("" for
+// none): the notes ref's commit, say, before and after a task.
+func (g Guard) Ref(name string) string {
+	for _, l := range strings.Split(string(g), "\n") {
+		if n, v, ok := strings.Cut(l, " "); ok && n == name {
+			return v
+		}
+	}
+	return ""
 }
 
 // Changed lists what differs between two fingerprints.

@@ -5,16 +5,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
 
 // Notes reads and writes git notes: planx keeps a task's record in one,
 // attached to the task's commit.
-type Notes struct{ g *runner }
+type Notes struct {
+	g         *runner
+	commonDir string
+}
 
 // Notes returns the repository's notes.
-func (r *Repo) Notes() Notes { return Notes{&r.runner} }
+func (r *Repo) Notes() Notes { return Notes{&r.runner, r.CommonDir} }
 
 // Add attaches content to the commit sha under notesRef (for example
 // "refs/notes/planx"), replacing any note already there. The note is read
@@ -32,6 +36,15 @@ func (n Notes) Add(ctx context.Context, notesRef string, sha SHA, content []byte
 	if content == nil {
 		content = []byte{}
 	}
+	// git notes moves the ref to its new commit without checking that
+	// the ref is still at the commit it built on: two runs of the
+	// repository (in two linked work trees) adding notes at once would
+	// lose one. planx's note writers take turns.
+	unlock, err := lockFile(filepath.Join(n.commonDir, "planx", "notes.lock"))
+	if err != nil {
+		return fmt.Errorf("add note %s to %s: %w", notesRef, sha.Short(), err)
+	}
+	defer unlock()
 	// --allow-empty: an empty note still says "planx recorded this"; without it
 	// git would silently remove the note instead.
 	if _, err := n.g.write(ctx, content, "notes", "--ref="+notesRef, "add", "--allow-empty", "-f", "-F", "-", string(sha)); err != nil {
@@ -110,4 +123,35 @@ func (n Notes) ShowAll(ctx context.Context, notesRef string, shas []SHA) (map[SH
 		batch = rest[n+1:]
 	}
 	return out, nil
+}
+
+// Added compares two commits of a notes ref (old "" for none) and returns
+// the objects that gained a note, and whether any note was changed or
+// removed besides.
+func (n Notes) Added(ctx context.Context, old, now SHA) (added []SHA, other bool, err error) {
+	if err := checkArg("object id", string(now)); err != nil {
+		return nil, false, err
+	}
+	from := old
+	if from == "" {
+		if from, err = n.g.emptyTree(ctx); err != nil {
+			return nil, false, err
+		}
+	} else if err := checkArg("object id", string(old)); err != nil {
+		return nil, false, err
+	}
+	out, err := n.g.run(ctx, nil, true, "diff-tree", "-r", "--no-renames", "--name-status", "-z", string(from), string(now))
+	if err != nil {
+		return nil, false, fmt.Errorf("compare notes %s..%s: %w", old.Short(), now.Short(), err)
+	}
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		// A note's path is the object id, split into fan-out directories.
+		if f[i] == "A" {
+			added = append(added, SHA(strings.ReplaceAll(f[i+1], "/", "")))
+		} else {
+			other = true
+		}
+	}
+	return added, other, nil
 }
