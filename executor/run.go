@@ -225,6 +225,11 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 			return nil, fmt.Errorf("%w: plan %s is outside the repository %s; move it into the repository or use -C", gitops.ErrRepoState, o.PlanPath, repo.Root)
 		}
+		if o.Dir == "" {
+			if err := sameRepository(ctx, repo, o.PlanPath, rel); err != nil {
+				return nil, err
+			}
+		}
 	}
 	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
 	if err != nil {
@@ -344,4 +349,19 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// sameRepository refuses a plan that lies in another work tree than the
+// one planx was started in (another repository, a linked work tree of
+// this one, a submodule): the run would make its rollback and task
+// commits there, not where the person typed the command. Started outside
+// any work tree, planx runs in the plan's.
+func sameRepository(ctx context.Context, repo *gitops.Repo, planPath, rel string) error {
+	here, err := gitops.Open(ctx, ".")
+	if err != nil || here.Root == repo.Root {
+		return nil
+	}
+	return fmt.Errorf("%w: plan %s is in the repository %s, not in %s where planx was started; "+
+		"a run commits in the plan's repository: cd %s && planx run %s (or planx -C %s run %s)",
+		gitops.ErrRepoState, planPath, repo.Root, here.Root, repo.Root, rel, repo.Root, rel)
 }
