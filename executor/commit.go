@@ -56,6 +56,9 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		}
 	}
 	sha, hookWatch, err := r.writeCommit(ctx, lt, msg, own, last, tree)
+	if hookWatch != nil {
+		r.reapHooks(t, err)
+	}
 	if err != nil {
 		// git stopped (a signal) after the commit was made, e.g. in a
 		// post-commit hook: the commit exists, so the task is done and its

@@ -1,8 +1,10 @@
 package executor
 
 import (
+	"errors"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -29,5 +31,19 @@ func (r *runner) reapDetached(t *planparse.Task) {
 	}
 	if killed := proc.KillDetached(); len(killed) > 0 {
 		r.warnIssue(t, "killed "+strings.Join(killed, ", ")+": processes the executor left running after it ended")
+	}
+}
+
+// reapHooks kills what the commit's hooks detached and left running (a
+// hook's `setsid cmd &`), once git has exited (err: the commit's): gitops
+// ends the hooks and what stayed in git's process group; a process that
+// left it and lost its parent was reparented to planx. A git left running
+// after an interrupt is not waited for here, and nothing is killed.
+func (r *runner) reapHooks(t *planparse.Task, err error) {
+	if !r.reaper || errors.Is(err, gitops.ErrStillRunning) {
+		return
+	}
+	if killed := proc.KillDetached(); len(killed) > 0 {
+		r.warnIssue(t, "killed "+strings.Join(killed, ", ")+": processes the commit hooks left running")
 	}
 }

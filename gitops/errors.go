@@ -16,4 +16,7 @@ var (
 	// ErrNothingToCommit reports a Commit without AllowEmpty whose index
 	// matched HEAD: the task changed nothing that is not ignored.
 	ErrNothingToCommit = errors.New("nothing to commit")
+	// ErrStillRunning: a git that runs hooks had not exited when planx
+	// stopped waiting for it after an interrupt; it is left running.
+	ErrStillRunning = errors.New("still running")
 )

@@ -152,6 +152,10 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 			g.started(cmd.Process.Pid)
 		}
 		err = interruptible(ctx, cmd, g.hooks)
+		if g.hooks && !errors.Is(err, ErrStillRunning) {
+			// git has exited: nothing its hooks started outlives it.
+			endGroup(cmd.Process.Pid)
+		}
 	}
 	if err == nil {
 		return stdout.Bytes(), nil
@@ -161,7 +165,9 @@ func (g *runner) run(ctx context.Context, stdin []byte, read bool, args ...strin
 	if errors.As(err, &ee) {
 		ge.ExitCode = ee.ExitCode()
 	}
-	if ctx.Err() != nil {
+	if errors.Is(err, ErrStillRunning) {
+		ge.err = err // wraps ctx.Err() too
+	} else if ctx.Err() != nil {
 		ge.err = ctx.Err()
 	} else if lockRE.MatchString(ge.Stderr) {
 		ge.err = ErrLocked
@@ -227,6 +233,9 @@ func (r *Repo) Git(ctx context.Context, stdin io.Reader, args ...string) ([]byte
 const (
 	pipeWait = 2 * time.Second
 	stopWait = 10 * time.Second
+	// hookGrace is how long a hook has to end on SIGTERM before it and
+	// what it started are killed.
+	hookGrace = 2 * time.Second
 )
 
 // interruptible waits for git. When ctx ends first, git itself is never
@@ -256,10 +265,17 @@ func interruptible(ctx context.Context, cmd *exec.Cmd, hooks bool) error {
 	defer stop.Stop()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	kill := time.Now().Add(hookGrace)
 	for {
 		if hooks {
 			// Again and again: a hook may start processes after a signal.
-			stopHooks(cmd.Process.Pid)
+			// One that ignores SIGTERM would keep git, and its
+			// index.lock, past planx's exit: after the grace it is killed.
+			sig := sigTerm
+			if time.Now().After(kill) {
+				sig = sigKill
+			}
+			stopHooks(cmd.Process.Pid, sig)
 		}
 		select {
 		case err := <-done:
@@ -268,7 +284,7 @@ func interruptible(ctx context.Context, cmd *exec.Cmd, hooks bool) error {
 			}
 			return fmt.Errorf("%w (interrupted)", err)
 		case <-stop.C:
-			return fmt.Errorf("git (pid %d) still running %s after the interrupt; left running: %w", cmd.Process.Pid, stopWait, ctx.Err())
+			return fmt.Errorf("git (pid %d) %w %s after the interrupt; left running: %w", cmd.Process.Pid, ErrStillRunning, stopWait, ctx.Err())
 		case <-tick.C:
 		}
 	}
