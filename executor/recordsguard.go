@@ -44,6 +44,18 @@ func (g recordsGuard) mark(t *planparse.Task) error {
 	return nil
 }
 
+// forget clears the mark without looking: the executor ran where it could
+// not write the git directory (sandbox.Full), so whatever the records show
+// since the mark is another run's (a run in another linked work tree of
+// the repository), not the executor's, and must not be taken from it.
+func (g recordsGuard) forget() error {
+	if g.st.RecordsMark == 0 {
+		return nil
+	}
+	g.st.RecordsMark = 0
+	return g.st.save(g.repo)
+}
+
 // untouched settles the mark once the executor has ended (or, on
 // resume, when it was in flight when the run stopped): records written
 // since fail the task and are removed. The mark is cleared in the saved

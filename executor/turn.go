@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -136,7 +137,11 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	r.reapDetached(t)
 	r.checkIgnored(ctx, t)
 	tu.noteMark()
-	if rerr := r.recordsGuard().untouched(t); rerr != nil {
+	settle := r.recordsGuard().untouched
+	if lt.Sandbox == string(sandbox.Full) {
+		settle = func(*planparse.Task) error { return r.recordsGuard().forget() }
+	}
+	if rerr := settle(t); rerr != nil {
 		return rerr // a forgery outweighs how the executor ended
 	}
 	if err != nil {
