@@ -4,33 +4,37 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
 // Ignored files are in no commit, not even the rollback commit: a task that
 // deletes them (git clean -fdx) or stashes them (git stash -a) would take
-// bytes nothing else holds. The run keeps the user's own (local.env,
+// bytes nothing else holds. The run copies the user's own (local.env,
 // data/: not build outputs, caches or installed dependencies, which a build
-// makes again) under refs/planx/runs/<id>/ignored when it starts, up to
-// keep_ignored: bytes, and after each task's executor and gates puts back
-// any it deleted, saying so; it names the other ignored entries a task made
-// disappear.
+// makes again) into the git directory when it starts, up to keep_ignored:
+// bytes, and after each task's executor and gates puts back any it
+// deleted, saying so; it names the other ignored entries a task made
+// disappear. The copies are plain files, never objects: a secret in
+// local.env must not reach a commit, a ref or a push. They go when the run
+// ends (clearState).
 
 // defaultKeepIgnored is keep_ignored's default: what a run keeps of the
 // ignored files it starts with, at most.
 const defaultKeepIgnored = 32 << 20
 
-// ignoredRef is where a run keeps the ignored files it started with.
-func ignoredRef(runID string) string { return "refs/planx/runs/" + runID + "/ignored" }
+// keptDir is where the run in repo's work tree keeps its ignored files.
+func keptDir(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "ignored") }
 
 // keepIgnored keeps the user's ignored files as the run starts (see above).
-func (r *runner) keepIgnored(ctx context.Context) {
+func (r *runner) keepIgnored() {
 	limit := r.cfg.KeepIgnored
 	switch {
 	case limit < 0:
@@ -38,17 +42,70 @@ func (r *runner) keepIgnored(ctx context.Context) {
 	case limit == 0:
 		limit = defaultKeepIgnored
 	}
+	dst := keptDir(r.repo)
+	_ = os.RemoveAll(dst) // an earlier run's, which a crash left
 	paths, left := keepable(r.repo.Root, r.ignored, limit)
-	if _, err := r.repo.KeepFiles(ctx, ignoredRef(r.st.RunID), "planx: ignored files before the run", paths); err != nil {
-		r.log.Issues = append(r.log.Issues, r.issue("", "could not keep the ignored files: "+err.Error()))
-		return
+	for _, p := range paths {
+		if err := copyFile(relJoin(r.repo.Root, p), relJoin(dst, p)); err != nil {
+			left = append(left, p)
+		}
 	}
 	if len(left) > 0 {
-		msg := fmt.Sprintf("%d ignored file(s) over keep_ignored: (%d bytes) are not kept, and a task that deletes them loses them: %s",
+		msg := fmt.Sprintf("%d ignored file(s) are not kept (over keep_ignored: %d bytes, or unreadable), and a task that deletes them loses them: %s",
 			len(left), limit, listPaths(left))
 		r.log.Issues = append(r.log.Issues, r.issue("", msg))
 		r.out.warn("", msg)
 	}
+}
+
+// putBackIgnored copies back the kept files the work tree no longer has
+// (nothing at their path; a file where one of their directories was is
+// the task's, left alone) and returns their paths.
+func (r *runner) putBackIgnored() ([]string, error) {
+	src := keptDir(r.repo)
+	var back []string
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		dst := relJoin(r.repo.Root, filepath.ToSlash(rel))
+		if _, err := os.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err := copyFile(p, dst); err != nil {
+			return err
+		}
+		back = append(back, filepath.ToSlash(rel))
+		return nil
+	})
+	return back, err
+}
+
+// copyFile copies the regular file src to dst with its permissions, making
+// dst's directories.
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fi.Mode().Perm())
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // keepable lists the regular files under the ignored entries of root that
@@ -106,16 +163,14 @@ func (r *runner) noteIgnored(ctx context.Context) {
 
 // checkIgnored puts back the kept ignored files the task deleted, and
 // warns about them and the other ignored entries it made disappear.
-func (r *runner) checkIgnored(ctx context.Context, t *planparse.Task) {
-	if kept, _ := r.repo.Refs().Resolve(ctx, ignoredRef(r.st.RunID)); kept != "" {
-		if back, err := r.repo.RestoreMissing(ctx, kept); len(back) > 0 || err != nil {
-			msg := fmt.Sprintf("the task deleted %d ignored file(s) that no commit holds; planx put them back from %s: %s",
-				len(back), ignoredRef(r.st.RunID), listPaths(back))
-			if err != nil {
-				msg += fmt.Sprintf(" (not all: %v; `git restore --source=%s -- <path>` gets one back)", err, ignoredRef(r.st.RunID))
-			}
-			r.warnIssue(t, msg)
+func (r *runner) checkIgnored(t *planparse.Task) {
+	if back, err := r.putBackIgnored(); len(back) > 0 || err != nil {
+		msg := fmt.Sprintf("the task deleted %d ignored file(s) that no commit holds; planx put them back from its copy: %s",
+			len(back), listPaths(back))
+		if err != nil {
+			msg += fmt.Sprintf(" (not all: %v; the copies are in %s)", err, keptDir(r.repo))
 		}
+		r.warnIssue(t, msg)
 	}
 	var gone []string
 	for _, p := range r.ignored {

@@ -119,7 +119,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.noteIgnored(ctx)
-	r.keepIgnored(ctx)
+	r.keepIgnored()
 	base, err := r.rollback(ctx, head)
 	if err != nil {
 		return nil, err

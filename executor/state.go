@@ -157,6 +157,7 @@ func (st *State) save(repo *gitops.Repo) error {
 
 func clearState(repo *gitops.Repo) error {
 	dropRunWorktrees(repo)
+	_ = os.RemoveAll(keptDir(repo))
 	err := os.Remove(statePath(repo))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("clear run state: %w", err)

@@ -102,7 +102,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
 	err = tu.runGates(ctx, last || kind == "gates", already)
-	r.checkIgnored(ctx, t)
+	r.checkIgnored(t)
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 		err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 	}
 	r.reapDetached(t)
-	r.checkIgnored(ctx, t)
+	r.checkIgnored(t)
 	tu.noteMark()
 	settle := r.recordsGuard().untouched
 	if lt.Sandbox == string(sandbox.Full) {
