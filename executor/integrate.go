@@ -193,6 +193,11 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 	if first == nil {
 		return nil
 	}
+	// The failed task's attempt is its own work tree's; in the user's it
+	// starts from the commits integrated before it (see waveAttempt).
+	if err := r.waveAttempt(ctx, first.t); err != nil {
+		return r.stopTask(ctx, first.t, err, wv.res)
+	}
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 	wv.res.Status = record.RunFailed
 	wv.res.Next = r.nextSteps(first.t)

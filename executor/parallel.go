@@ -85,6 +85,9 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", PhaseExecute
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = waveIDs(w), base, nil, number
+	if err := r.waveAttempt(ctx, w[0]); err != nil {
+		return err
+	}
 	its := r.isolate(w)
 	if err := r.st.save(r.repo); err != nil {
 		return err
@@ -94,6 +97,21 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	wv := &wave{r: r, its: its, base: base, number: number, last: last, res: res}
 	wv.exec(ctx)
 	return wv.integrate(ctx)
+}
+
+// waveAttempt records the start of a wave task's attempt as the work tree
+// holds it now. A wave task runs in a work tree of its own and leaves
+// nothing in the user's: what resume --retry and skip discard of the
+// attempt is then nothing, never the work of the tasks integrated before
+// it (the wave's base is not where the failed task's attempt starts once
+// the wave has landed).
+func (r *runner) waveAttempt(ctx context.Context, t *planparse.Task) error {
+	ctx = context.WithoutCancel(ctx)
+	changes, err := r.repo.Status(ctx)
+	if err != nil {
+		return err
+	}
+	return r.stops().beginAttempt(ctx, t, false, r.expect, len(r.dirtyPaths(changes)) > 0)
 }
 
 // isolate makes the wave's log entries and its tasks' isolated runs.

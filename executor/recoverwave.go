@@ -49,6 +49,9 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 	base := r.expect
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", PhaseExecute
 	r.st.Wave, r.st.WaveBase = waveIDs(inWave), base
+	if err := r.waveAttempt(ctx, inWave[0]); err != nil {
+		return nil, err
+	}
 	if err := r.st.save(r.repo); err != nil {
 		return nil, err
 	}

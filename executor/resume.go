@@ -112,6 +112,14 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.stops().keepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}
+	if len(r.st.Wave) > 0 {
+		// Stopped inside a wave: the attempt ran in a work tree of its
+		// own, and the user's holds the commits integrated so far (a
+		// crash may have come after the wave landed some of them).
+		if err := r.waveAttempt(ctx, t); err != nil {
+			return nil, err
+		}
+	}
 	d, err := r.stops().delta(ctx, t.ID, r.expect)
 	if err != nil {
 		return nil, err
