@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/executor"
@@ -70,8 +71,10 @@ func exitCode(err error) int {
 	case errors.Is(err, errUsage):
 		return ExitUsage
 	// urfave/cli's own errors ("No help topic for 'x'" from planx help x)
-	// are about the command line.
-	case errors.As(err, new(cli.ExitCoder)):
+	// are about the command line. A child's exit (*exec.ExitError, inside
+	// every failed git command's error) has an ExitCode method too, and is
+	// no usage error.
+	case cliExit(err):
 		return ExitUsage
 	case errors.Is(err, executor.ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
@@ -102,4 +105,10 @@ func exitCode(err error) int {
 	default:
 		return ExitInternal
 	}
+}
+
+// cliExit reports whether err carries an exit code of urfave/cli's, not a
+// child process's.
+func cliExit(err error) bool {
+	return errors.As(err, new(cli.ExitCoder)) && !errors.As(err, new(*exec.ExitError))
 }
