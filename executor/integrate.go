@@ -213,9 +213,7 @@ func (wv *wave) dropWorktrees(drop func(*isolated) bool) {
 			continue
 		}
 		if drop == nil || drop(it) {
-			if err := r.repo.Worktrees().Remove(context.Background(), it.dir); err != nil {
-				_ = os.RemoveAll(it.dir)
-			}
+			removeWorktree(r.repo, it.dir)
 		}
 	}
 }

@@ -21,6 +21,10 @@ type slots struct {
 	free []string
 	next int
 	add  sync.Mutex // one git worktree add at a time (see take)
+	// repair forgets, once, before the pool's first slot, the work trees
+	// git lists under .git/planx/worktrees/ that an earlier crash deleted
+	// without telling git: git would refuse to add a slot there again.
+	repair sync.Once
 	// checkouts bounds the checkouts running at once by the CPUs: creating
 	// files is CPU work in the kernel, and more checkouts than CPUs contend
 	// for the file system's locks instead of overlapping. Four first
@@ -50,8 +54,16 @@ func (s *slots) checkout(ctx context.Context, dir string, rev gitops.SHA) error 
 	return wt.CheckoutClean(ctx, rev)
 }
 
-// take returns a slot checked out, clean, at rev.
+// take returns a slot checked out, clean, at rev. Interrupted, it leaves
+// the pool as it was: a slot is never removed for a checkout that a
+// cancelled context refused.
 func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	s.repair.Do(func() {
+		_, _ = repo.Worktrees().ForgetMissing(context.WithoutCancel(ctx), filepath.Dir(s.root))
+	})
 	s.mu.Lock()
 	var dir string
 	if n := len(s.free); n > 0 {
@@ -62,9 +74,14 @@ func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (st
 	}
 	s.mu.Unlock()
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-		// A slot of this run (reused, or left by a stop before a resume).
-		if s.checkout(ctx, dir, rev) == nil {
+		// A slot of this run (reused, or left by a crash before a resume).
+		err := s.checkout(ctx, dir, rev)
+		if err == nil {
 			return dir, nil
+		}
+		if ctx.Err() != nil {
+			s.put(dir)
+			return "", err
 		}
 	}
 	// git worktree add reads the other work trees' administrative files,
@@ -91,11 +108,28 @@ func emptyWorktree(ctx context.Context, repo *gitops.Repo, dir string, rev gitop
 // clearWorktreeDir removes a work tree an earlier attempt left at dir and
 // makes dir's parent, so that git worktree add can create dir.
 func clearWorktreeDir(ctx context.Context, repo *gitops.Repo, dir string) error {
-	if _, err := os.Stat(dir); err == nil {
-		_ = repo.Worktrees().Remove(ctx, dir)
-		_ = os.RemoveAll(dir)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(dir); err == nil {
+		removeWorktree(repo, dir)
 	}
 	return os.MkdirAll(filepath.Dir(dir), 0o755)
+}
+
+// removeWorktree removes the linked work tree at dir from disk and from
+// git's list, whatever was left in it and even after an interruption (git
+// removes a work tree in a moment). When git cannot remove it (half made,
+// or its administrative files gone), the directory is deleted and git's
+// entry for it, if any, forgotten: a directory deleted that git still
+// lists would make the next git worktree add there fail.
+func removeWorktree(repo *gitops.Repo, dir string) {
+	ctx := context.Background()
+	if repo.Worktrees().Remove(ctx, dir) == nil {
+		return
+	}
+	_ = os.RemoveAll(dir)
+	_ = repo.Worktrees().Remove(ctx, dir)
 }
 
 // put gives a slot back for another task.
@@ -108,9 +142,8 @@ func (s *slots) put(dir string) {
 // keep moves a failed task's slot to the task's own name, where it stays
 // for the person to look at; the pool makes a new slot when it needs one.
 func (s *slots) keep(ctx context.Context, repo *gitops.Repo, slot, dir string) error {
-	if _, err := os.Stat(dir); err == nil {
-		_ = repo.Worktrees().Remove(ctx, dir)
-		_ = os.RemoveAll(dir)
+	if _, err := os.Lstat(dir); err == nil {
+		removeWorktree(repo, dir)
 	}
 	return repo.Worktrees().Move(ctx, slot, dir)
 }

@@ -246,7 +246,8 @@ func dropPaths(files []string, drop ...string) []string {
 }
 
 // dropRunWorktrees removes the work trees of parallel waves (slots, and
-// those failed tasks kept) once their run is over (completed or aborted).
+// those failed tasks kept) once their run is over (completed or aborted),
+// and git's entries for those an earlier crash deleted behind its back.
 // Without parallel waves there is nothing to remove and it costs one stat.
 // Removing a work tree waits mostly on the file system's journal, not on a
 // CPU, so several go at once: four of 20,000 files took 8.3 s together and
@@ -266,9 +267,7 @@ func dropRunWorktrees(repo *gitops.Repo) {
 			sem <- struct{}{}
 			wg.Go(func() {
 				defer func() { <-sem }()
-				if err := repo.Worktrees().Remove(context.Background(), dir); err != nil {
-					_ = os.RemoveAll(dir)
-				}
+				removeWorktree(repo, dir)
 			})
 		}
 	}
@@ -276,6 +275,8 @@ func dropRunWorktrees(repo *gitops.Repo) {
 	for _, run := range runs {
 		_ = os.Remove(filepath.Join(root, run.Name()))
 	}
+	// What a crash deleted without telling git (git lists it as prunable).
+	_, _ = repo.Worktrees().ForgetMissing(context.Background(), root)
 }
 
 // maxRemovals bounds the work trees removed at once.
