@@ -32,22 +32,22 @@ const (
 // keepWave is keepTraces for the parallel waves of a run: the work of
 // tasks done in their work trees stays in its refs (listed), the work
 // trees the run leaves (a failed task's, or a slot a stopped task had
-// changed) are kept as commits under refs/planx/runs/<run>/worktrees/, and
-// the wave's staging ref, which only repeats the run's own commits, goes.
-// The work trees themselves go with the run's state (clearState).
+// changed) are kept as commits under refs/planx/runs/<run>/worktrees/
+// (listed with those a stop kept there already), and the wave's staging
+// ref, which only repeats the run's own commits, goes. The work trees
+// themselves go with the run's state (clearState).
 func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 	id := u.st.RunID
 	refs, err := u.repo.Refs().List(ctx, "refs/planx/runs/"+id+"/")
 	if err != nil {
 		return err
 	}
-	done := map[gitops.SHA]bool{} // the trees of the done tasks' work
-	for name, sha := range refs {
+	for name := range refs {
 		if task, ok := strings.CutPrefix(name, "refs/planx/runs/"+id+"/work/"); ok {
 			res.Wave = append(res.Wave, KeptWork{Name: task, Ref: name, What: KeptDone})
-			if tree, err := u.repo.Objects().TreeOf(ctx, sha); err == nil {
-				done[tree] = true
-			}
+		}
+		if wt, ok := strings.CutPrefix(name, worktreeRefs(id)); ok {
+			res.Wave = append(res.Wave, KeptWork{Name: wt, Ref: name, What: keptKind(wt)})
 		}
 	}
 	if _, ok := refs[waveRef(id)]; ok {
@@ -55,9 +55,10 @@ func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 			return err
 		}
 	}
+	done := doneTrees(ctx, u.repo, id)
 	dirs, _ := os.ReadDir(worktreeDir(u.repo, id, ""))
 	for _, d := range dirs {
-		k, err := u.keepWorktree(ctx, filepath.Join(worktreeDir(u.repo, id, ""), d.Name()), d.Name(), done)
+		k, err := keepWorktree(ctx, u.repo, u.st, filepath.Join(worktreeDir(u.repo, id, ""), d.Name()), d.Name(), done)
 		if err != nil {
 			return fmt.Errorf("keep work tree %s: %w", d.Name(), err)
 		}
@@ -65,8 +66,32 @@ func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 			res.Wave = append(res.Wave, *k)
 		}
 	}
-	sort.Slice(res.Wave, func(i, j int) bool { return res.Wave[i].Name < res.Wave[j].Name })
+	sort.Slice(res.Wave, func(i, j int) bool { return res.Wave[i].Ref < res.Wave[j].Ref })
 	return nil
+}
+
+// doneTrees are the trees of the work of a run's wave tasks done in their
+// work trees and not yet integrated (their work refs).
+func doneTrees(ctx context.Context, repo *gitops.Repo, runID string) map[gitops.SHA]bool {
+	done := map[gitops.SHA]bool{}
+	refs, _ := repo.Refs().List(ctx, "refs/planx/runs/"+runID+"/work/")
+	for _, sha := range refs {
+		if tree, err := repo.Objects().TreeOf(ctx, sha); err == nil {
+			done[tree] = true
+		}
+	}
+	return done
+}
+
+// worktreeRefs is where what a run's work trees held is kept.
+func worktreeRefs(runID string) string { return "refs/planx/runs/" + runID + "/worktrees/" }
+
+// keptKind says what the work tree name (a slot, or a failed task's) held.
+func keptKind(name string) KeptKind {
+	if strings.HasPrefix(name, "slot") {
+		return KeptInterrupted
+	}
+	return KeptFailed
 }
 
 // keepWorktree commits what the work tree at dir holds (its untracked
@@ -75,7 +100,9 @@ func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 // only when a task left changes in it that are not a done task's work
 // (done: their trees), which a slot keeps until its next task. It returns
 // nil for a slot with nothing else, or a directory that is no work tree.
-func (u *rewind) keepWorktree(ctx context.Context, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
+// A ref an earlier stop wrote for a work tree of the same name is not
+// replaced: the new one gets a suffix.
+func keepWorktree(ctx context.Context, repo *gitops.Repo, st *State, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		return nil, nil
 	}
@@ -87,22 +114,21 @@ func (u *rewind) keepWorktree(ctx context.Context, dir, name string, done map[gi
 	if err != nil {
 		return nil, err
 	}
-	what := KeptFailed
-	if strings.HasPrefix(name, "slot") {
+	what := keptKind(name)
+	if what == KeptInterrupted {
 		// Only a slot at the base of a wave in flight can hold a task's
 		// work; the others are clean checkouts (gates, the judge's runs) a
 		// stop left as they were.
-		if u.st.WaveBase == "" || head.SHA != u.st.WaveBase {
+		if st.WaveBase == "" || head.SHA != st.WaveBase {
 			return nil, nil
 		}
 		dirty, err := wt.Dirty(ctx)
 		if err != nil || !dirty {
 			return nil, err
 		}
-		what = KeptInterrupted
 	}
-	id := u.st.RunID
-	snap, err := wt.Snapshot(ctx, fmt.Sprintf("planx: work tree %s at abort of run %s\n\n%s: %s\n", name, id, record.TrailerRun, id), head.SHA)
+	id := st.RunID
+	snap, err := wt.Snapshot(ctx, fmt.Sprintf("planx: work tree %s of run %s\n\n%s: %s\n", name, id, record.TrailerRun, id), head.SHA)
 	if err != nil {
 		return nil, err
 	}
@@ -111,8 +137,15 @@ func (u *rewind) keepWorktree(ctx context.Context, dir, name string, done map[gi
 			return nil, err
 		}
 	}
-	ref := "refs/planx/runs/" + id + "/worktrees/" + name
-	if err := u.repo.Refs().Update(ctx, ref, snap, "", "planx: a wave's work tree at abort"); err != nil {
+	ref := worktreeRefs(id) + name
+	for n := 2; ; n++ {
+		sha, err := repo.Refs().Resolve(ctx, ref)
+		if err != nil || sha == "" {
+			break
+		}
+		ref = fmt.Sprintf("%s%s-%d", worktreeRefs(id), name, n)
+	}
+	if err := repo.Refs().Update(ctx, ref, snap, "", "planx: what a wave's work tree held"); err != nil {
 		return nil, err
 	}
 	return &KeptWork{Name: name, Ref: ref, What: what}, nil

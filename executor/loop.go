@@ -202,6 +202,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
 	snapErr := r.stops().recordStop(context.Background(), t.ID, string(status))
+	r.dropSlots()
 	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
 	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)

@@ -1,0 +1,43 @@
+package executor
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// dropSlots removes the run's slots when the run stops (a failure, a
+// manual task, Ctrl-C, SIGTERM): a stopped run holds no clean checkout, and
+// none stays listed by git for a resume or a person to trip over. A slot at
+// the base of the wave in flight that a stopped task changed is first kept
+// under refs/planx/runs/<run>/worktrees/ (abort lists it), and stays when
+// it cannot be. The work trees failed tasks left stay, for the person to
+// look at, until the run ends. The next use of a slot makes the pool again.
+func (r *runner) dropSlots() {
+	root := worktreeDir(r.repo, r.st.RunID, "")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	ctx := context.Background()
+	done := doneTrees(ctx, r.repo, r.st.RunID)
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, "slot") {
+			continue
+		}
+		dir := filepath.Join(root, name)
+		k, err := keepWorktree(ctx, r.repo, r.st, dir, name, done)
+		if err != nil {
+			r.out.warn("--jobs", "the work tree "+relDir(r.repo, dir)+" of a stopped task is left in place: what it holds could not be kept: "+err.Error())
+			continue
+		}
+		if k != nil {
+			r.out.println("planx: the changes a stopped task left in its work tree %s are kept at %s", name, k.Ref)
+		}
+		removeWorktree(r.repo, dir)
+	}
+	r.pool = nil
+	_ = os.Remove(root) // only when no failed task's work tree is left in it
+}
