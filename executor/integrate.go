@@ -233,7 +233,7 @@ func (r *runner) waveNext(t *planparse.Task) string {
 		return "the run stopped inside a parallel wave; `planx resume` integrates the tasks whose work was done, without running them again, and runs the others again"
 	}
 	if dir := r.keptWorktree(t); dir != "" {
-		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in the work tree, or `planx skip` skips it", t.ID, dir)
+		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in your work tree, or `planx skip` skips it (either keeps what %s holds under refs/planx/runs/%s/worktrees/%s first)", t.ID, dir, dir, r.st.RunID, t.ID)
 	}
 	return ""
 }

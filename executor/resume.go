@@ -40,6 +40,9 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	first := tasks[0]
 	already := false
 	if first.ID == r.st.Current {
+		if err := r.keepFailedWorktree(ctx, first); err != nil {
+			return nil, err
+		}
 		if what := r.watchFile().checkInterrupted(first.ID); what != "" {
 			return nil, r.stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
@@ -107,6 +110,9 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	t := tasks[0]
 	if what := r.watchFile().checkInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
+	}
+	if err := r.keepFailedWorktree(ctx, t); err != nil {
+		return nil, err
 	}
 	r.watchFile().drop() // the attempt is discarded
 	if err := r.stops().keepStagedApart(ctx, ""); err != nil {

@@ -2,9 +2,12 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/planx-dev/planx/planparse"
 )
 
 // dropSlots removes the run's slots when the run stops (a failure, a
@@ -40,4 +43,27 @@ func (r *runner) dropSlots() {
 	}
 	r.pool = nil
 	_ = os.Remove(root) // only when no failed task's work tree is left in it
+}
+
+// keepFailedWorktree is the first step of resume, --retry and skip at a
+// wave task that failed in its own work tree: the task now runs again (or
+// is skipped) in the user's work tree, so what its own held (the attempt's
+// output, and whatever a person changed there since) is kept under
+// refs/planx/runs/<run>/worktrees/<task>, said where, and the work tree
+// removed; the run's end would otherwise remove it with nothing kept.
+func (r *runner) keepFailedWorktree(ctx context.Context, t *planparse.Task) error {
+	dir := worktreeDir(r.repo, r.st.RunID, string(t.ID))
+	if _, err := os.Lstat(dir); err != nil {
+		return nil
+	}
+	k, err := keepWorktree(context.WithoutCancel(ctx), r.repo, r.st, dir, string(t.ID), nil)
+	if err != nil {
+		return fmt.Errorf("keep what the work tree %s failed in holds: %w", t.ID, err)
+	}
+	if k != nil {
+		r.out.println("planx: the work tree %s failed in (%s) is kept at %s (`git show --stat %s` lists what it changed, `git checkout %s -- <path>` takes a file from it)",
+			t.ID, relDir(r.repo, dir), k.Ref, k.Ref, k.Ref)
+	}
+	removeWorktree(r.repo, dir)
+	return nil
 }
