@@ -283,11 +283,15 @@ func exists(p string) bool {
 }
 
 // gitLocks lists git's lock files (index.lock, HEAD.lock, ref locks) in
-// dir's .git; planx's own run lock is an OS lock whose file always stays.
+// dir's .git; planx's own locks (run.lock, notes.lock under .git/planx)
+// are OS locks whose files always stay.
 func gitLocks(dir string) []string {
 	var out []string
 	_ = filepath.WalkDir(filepath.Join(dir, ".git"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") && d.Name() != "run.lock" {
+		if err == nil && d.IsDir() && p == filepath.Join(dir, ".git", "planx") {
+			return filepath.SkipDir
+		}
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") {
 			out = append(out, strings.TrimPrefix(p, dir+"/"))
 		}
 		return nil
