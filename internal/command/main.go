@@ -115,6 +115,7 @@ func commands(stdio *IO, g *globalOptions) []*cli.Command {
 		newAbortCmd(stdio, g),
 		newStatusCmd(stdio, g),
 		newUnlockCmd(stdio, g),
+		newPruneCmd(stdio, g),
 		newLogCmd(stdio, g), newShowCmd(stdio, g), newVerifyCmd(stdio, g), newHookCmd(stdio, g),
 		newApproveCmd(stdio, g),
 		newDemoCmd(stdio, g),
