@@ -19,6 +19,7 @@ type selection struct {
 	done     int               // leaf tasks git (or a hand tick) says are done
 	byHand   []*planparse.Task // ticked in the plan without a task commit
 	optional []*planparse.Task // optional tasks left out (no --optional)
+	outside  []*planparse.Task // left out by --only, --from, --to or --phase
 	drift    []Drift           // done tasks whose text changed since their commit
 }
 
@@ -125,6 +126,9 @@ func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
 			s.run = append(s.run, t)
 		}
 	}
+	if err := r.o.Subset.narrow(r.plan, s, r.done); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -161,6 +165,16 @@ func (s *selection) report(out *progress) {
 			ids = append(ids, string(t.ID))
 		}
 		out.println("planx: %d optional task(s) left out (run them with --optional): %s", n, strings.Join(ids, ", "))
+	}
+	if n := len(s.outside); n > 0 {
+		var ids []string
+		for _, t := range s.outside[:min(8, n)] {
+			ids = append(ids, string(t.ID))
+		}
+		if n > 8 {
+			ids = append(ids, fmt.Sprintf("and %d more", n-8))
+		}
+		out.println("planx: %d task(s) not selected (--only, --from, --to, --phase): %s", n, strings.Join(ids, ", "))
 	}
 }
 

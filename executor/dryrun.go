@@ -43,6 +43,9 @@ func (s *setup) dryRun(w io.Writer, planRel string, inRepo bool, sel *selection)
 	for _, t := range sel.optional {
 		fmt.Fprintf(w, "  left out: %s %s (optional; --optional runs it)\n", t.ID, textsafe.Line(oneLine(t.Title, 50)))
 	}
+	for _, t := range sel.outside {
+		fmt.Fprintf(w, "  left out: %s %s (not selected: --only, --from, --to, --phase)\n", t.ID, textsafe.Line(oneLine(t.Title, 50)))
+	}
 	for _, t := range sel.byHand {
 		fmt.Fprintf(w, "  left out: %s %s (ticked by hand, no task commit)\n", t.ID, textsafe.Line(oneLine(t.Title, 50)))
 	}

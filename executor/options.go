@@ -14,6 +14,7 @@ type Options struct {
 	Dir          string // -C: where to find the repository; default: the plan's directory
 	Format       planparse.Format
 	All          bool   // run every task again, done or not
+	Subset       Subset // --only, --from, --to, --phase: part of the plan
 	Optional     bool   // also run optional tasks ("- [ ]* 2.3", "(optional)")
 	AcceptDrift  bool   // run done tasks whose text changed instead of stopping (exit 6)
 	Topic        string // overrides the plan's topic (rollback message, log name)

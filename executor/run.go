@@ -327,6 +327,8 @@ func unknownGates(all []gates.Gate, plan *planparse.Plan) error {
 // nothingToDo says why a run has no task to execute.
 func (r *runner) nothingToDo(sel *selection) {
 	switch {
+	case len(sel.outside) > 0:
+		fmt.Fprintf(r.o.Out, "planx: nothing to run in %s: the tasks selected are done; %d task(s) left out by --only, --from, --to or --phase\n", r.planRel, len(sel.outside))
 	case sel.done > 0:
 		fmt.Fprintf(r.o.Out, "planx: all %d tasks done in %s; nothing to run (--all runs them again)\n", sel.done, r.planRel)
 	case len(sel.optional) > 0:

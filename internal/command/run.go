@@ -24,7 +24,7 @@ func newRunCmd(stdio *IO, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run a plan: rollback commit, then per task execute, verify, gate and commit",
-		ArgsUsage: "PLAN",
+		ArgsUsage: "[PLAN]",
 		Description: describe(`run checks the repository (no merge or rebase in progress, HEAD on a branch, the plan
 valid), commits everything uncommitted as a rollback commit, then takes each open task in
 dependency order: runs its steps (or the agent, or stops for a person at a manual task),
@@ -39,6 +39,10 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			&cli.StringFlag{Name: "format", Usage: "plan dialect (native, speckit, kiro, superpowers, phased, taskmaster); detected when unset", Destination: &o.format},
 			&cli.BoolFlag{Name: "all", Usage: "run every task again, also those git has as done", Destination: &e.All},
 			&cli.BoolFlag{Name: "optional", Usage: "also run optional tasks (- [ ]* 2.3, (optional))", Destination: &e.Optional},
+			&cli.StringSliceFlag{Name: "only", Usage: "run only these tasks, by id or the plan's own label (--only T003,T005 or --only 1.2); a group runs its sub-tasks", Destination: &e.Subset.Only},
+			&cli.StringFlag{Name: "from", Usage: "start at this task (id or label), in plan order", Destination: &e.Subset.From},
+			&cli.StringFlag{Name: "to", Usage: "stop after this task (id or label), in plan order", Destination: &e.Subset.To},
+			&cli.StringFlag{Name: "phase", Usage: "run only the tasks under a phase heading containing this text (--phase 2, --phase setup)", Destination: &e.Subset.Phase},
 			&cli.BoolFlag{Name: "accept-drift", Usage: "run done tasks whose text changed since their commit again, instead of stopping (exit 6)", Destination: &e.AcceptDrift},
 			&cli.StringFlag{Name: "topic", Usage: "the plan's topic in the rollback commit and the log's name (default: front matter, file or feature directory name)", Destination: &e.Topic},
 			&cli.BoolFlag{Name: "require-clean", Usage: "refuse a dirty work tree instead of snapshotting it in the rollback commit", Destination: &e.RequireClean},
@@ -61,13 +65,21 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			ciFlag(&o.out), jsonEventsFlag(&o.out),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.Args().Len() != 1 {
-				return fmt.Errorf("%w: run takes exactly one PLAN argument (planx run memory-bank/plan/x.md)", errUsage)
+			if cmd.Args().Len() > 1 {
+				return fmt.Errorf("%w: run takes one PLAN argument (planx run memory-bank/plan/x.md)", errUsage)
 			}
 			if e.Jobs < 0 {
 				return fmt.Errorf("%w: --jobs takes a number of at least 1", errUsage)
 			}
 			e.PlanPath, e.Dir = cmd.Args().First(), g.dir
+			if e.PlanPath == "" {
+				p, err := findPlan(g.dir)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdio.Out, "planx: running %s (found: no PLAN given)\n", p)
+				e.PlanPath = p
+			}
 			// .planx.yaml may set attempts: pass "unset" on unless given.
 			if !cmd.IsSet("attempts") {
 				e.Attempts = 0
