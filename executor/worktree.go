@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -258,6 +259,9 @@ func dropRunWorktrees(repo *gitops.Repo) {
 	if err != nil {
 		return
 	}
+	// Another work tree's run in progress keeps its slots.
+	busy := runsElsewhere(repo)
+	runs = slices.DeleteFunc(runs, func(d os.DirEntry) bool { return busy[d.Name()] })
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, maxRemovals)
 	for _, run := range runs {
