@@ -1,0 +1,41 @@
+package testreport
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestReadFailures(t *testing.T) {
+	cases := []struct {
+		name, out string
+		tests     []string // Display of each
+		lines     []string
+	}{
+		{"go", "--- FAIL: TestSub (0.00s)\n    sub_test.go:7: Sub(2, 1) = 1, want 2\n--- FAIL: TestDiv/zero (0.00s)\nFAIL\nFAIL\tcalc\t0.004s\nok  \tcalc/other\t0.002s\nFAIL\n",
+			[]string{"TestSub (calc)", "TestDiv/zero (calc)"}, nil},
+		{"go cut short", "--- FAIL: TestSub (0.00s)\n", []string{"TestSub"}, nil},
+		{"unittest 3.11", "FAIL: test_sub (test_calc.CalcTest.test_sub)\n----\nERROR: test_div (test_calc.CalcTest.test_div)\n",
+			[]string{"test_sub (test_calc.CalcTest)", "test_div (test_calc.CalcTest)"}, nil},
+		{"unittest old", "FAIL: test_sub (test_calc.CalcTest)\n", []string{"test_sub (test_calc.CalcTest)"}, nil},
+		{"pytest", "FAILED tests/test_calc.py::test_sub - assert 1 == 2\n", []string{"test_sub (tests/test_calc.py)"}, nil},
+		{"tap", "ok 1 - adds\nnot ok 2 - subtracts # fails\n  not ok 1 - inner\n", []string{"subtracts", "inner"}, nil},
+		{"other", "building\nError: one\nfine\nassertion x\n", nil, []string{"Error: one", "assertion x"}},
+		{"many", strings.Repeat("error a\n", 3) + strings.Repeat("error b\n", 5) + "error c\n", nil,
+			[]string{"error a", "error a", "error a", "…", "error b", "error b", "error c"}},
+		{"nothing", "all good\n", nil, nil},
+	}
+	for _, c := range cases {
+		f, err := ReadFailures(strings.NewReader(c.out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ft := range f.Tests {
+			got = append(got, Display(ft))
+		}
+		if !slices.Equal(got, c.tests) || !slices.Equal(f.Lines, c.lines) {
+			t.Errorf("%s: tests %q lines %q, want %q %q", c.name, got, f.Lines, c.tests, c.lines)
+		}
+	}
+}
