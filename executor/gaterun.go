@@ -186,7 +186,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(why) > 0 {
 		return &taskFailure{what: why[0], tail: strings.Join(why[1:], "\n")}
 	}
-	return gateFailure(results)
+	return gateFailure(r.repo.Root, results)
 }
 
 // overridden reports which gates a --gate flag replaced: the config or the

@@ -201,7 +201,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 	wv.res.Status = record.RunFailed
 	wv.res.Next = r.nextSteps(first.t)
-	return r.stop(first.t, record.RunFailed, first.fail.what, first.fail.tail, ErrTaskFailed)
+	return r.stop(first.t, record.RunFailed, first.fail.what, first.fail.tail, ErrTaskFailed, first.fail.see...)
 }
 
 // dropWorktrees removes the work trees of the wave's tasks for which drop

@@ -22,6 +22,10 @@ type taskFailure struct {
 	// the failure but never put into an agent's retry prompt: it would
 	// invite the agent to reclassify its own task.
 	hint string
+	// see is where to look next (a gate's whole output, the command that
+	// runs it again), shown below the output but not put into the log or
+	// an agent's retry prompt.
+	see []string
 }
 
 func (f *taskFailure) Error() string { return f.what }
@@ -53,7 +57,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		switch {
 		case errors.As(err, &fail):
 			res.Status, res.Next = record.RunFailed, r.nextSteps(t)
-			return res, r.stop(t, record.RunFailed, fail.forUser(), fail.tail, ErrTaskFailed)
+			return res, r.stop(t, record.RunFailed, fail.forUser(), fail.tail, ErrTaskFailed, fail.see...)
 		case errors.Is(err, ErrManual):
 			res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 			return res, r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
@@ -184,8 +188,9 @@ func (r *runner) save() error {
 }
 
 // stop records why the run stopped, in the log and the state, and returns
-// the error the caller maps to an exit code.
-func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail string, kind error) error {
+// the error the caller maps to an exit code. see is shown below tail (see
+// taskFailure).
+func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail string, kind error, see ...string) error {
 	now := r.o.now()
 	if lt := r.log.TaskByID(string(t.ID)); lt != nil {
 		lt.Status, lt.Finished = record.TaskStatus(status), now
@@ -204,7 +209,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	snapErr := r.stops().recordStop(context.Background(), t.ID, string(status))
 	r.dropSlots()
 	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
-	r.out.taskStopped(t, status, what, tail, r.nextSteps(t))
+	r.out.taskStopped(t, status, what, tail, see, r.nextSteps(t))
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
 	if saveErr != nil {
 		return errors.Join(err, saveErr)

@@ -49,7 +49,7 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 	switch {
 	case errors.As(err, &fail):
 		res.Status, res.Next = record.RunFailed, r.nextSteps(t)
-		return r.stop(t, record.RunFailed, fail.what, fail.tail, ErrTaskFailed)
+		return r.stop(t, record.RunFailed, fail.what, fail.tail, ErrTaskFailed, fail.see...)
 	case errors.Is(err, ErrManual):
 		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 		return r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)

@@ -177,7 +177,7 @@ func (p *progress) warn(id planparse.TaskID, msg string) {
 	p.println("      %s %s: %s", p.paint("33", "warning"), id, textsafe.Block(msg))
 }
 
-func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tail, next string) {
+func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tail string, see []string, next string) {
 	p.clearStatus()
 	status := string(rs)
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: status, Message: what})
@@ -194,8 +194,11 @@ func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tai
 	p.println("      %s: %s", mark, textsafe.Block(what))
 	if tail != "" {
 		for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
-			p.println("      │ %s", textsafe.Line(l))
+			p.println("      │ %s", textsafe.Line(expandTabs(l)))
 		}
+	}
+	for _, l := range see {
+		p.println("      %s", textsafe.Line(expandTabs(l)))
 	}
 	if rs == record.RunWaiting {
 		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", t.ID, indent(textsafe.Block(t.Body), "    "))
@@ -209,6 +212,28 @@ func (p *progress) runDone(logPath string, n int) {
 	p.ev.emit(Event{Event: "run_end", Status: string(record.RunCompleted), Log: logPath, Done: ptr(n)})
 	p.writeSummary(string(record.RunCompleted))
 	p.println("planx: done: %d task(s) committed; execution log %s", n, logPath)
+}
+
+// expandTabs replaces the tabs of a line of output with spaces to the
+// next multiple of 8 columns, as a terminal draws them: a one-line field
+// would otherwise show them as \t.
+func expandTabs(l string) string {
+	if !strings.Contains(l, "\t") {
+		return l
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range l {
+		if r == '\t' {
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
 }
 
 func indent(s, pre string) string {

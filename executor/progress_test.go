@@ -52,7 +52,7 @@ func TestProgressEscapesPlanText(t *testing.T) {
 	p := newProgress(Output{Out: &out})
 	p.taskStart(1, 1, task)
 	p.step("step 1/1", "rm -rf ~/x #\x1b[2Kmake build")
-	p.taskStopped(task, record.RunFailed, "step failed \x1b]0;title\x07", "line \x1b[1Aup\n", "fix it")
+	p.taskStopped(task, record.RunFailed, "step failed \x1b]0;title\x07", "line \x1b[1Aup\n", nil, "fix it")
 	got := out.String()
 	if strings.ContainsAny(got, "\x1b\x07\u202e") {
 		t.Errorf("raw control characters printed:\n%q", got)

@@ -57,7 +57,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 			return nil, err
 		}
 		var f *taskFailure
-		if !errors.As(gateFailure(results), &f) {
+		if !errors.As(gateFailure(r.repo.Root, results), &f) {
 			gs := make([]execlog.Gate, len(results))
 			for j, g := range results {
 				gs[j] = logGate(g)

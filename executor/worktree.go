@@ -163,29 +163,12 @@ func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) err
 	if err != nil {
 		return err
 	}
-	return gateFailure(results)
+	return gateFailure(r.repo.Root, results)
 }
 
 func logGate(g gates.Result) execlog.Gate {
 	return execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
 		Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut}
-}
-
-// gateFailure describes the first failed gate of results, or is nil.
-func gateFailure(results []gates.Result) error {
-	failed := gates.Failed(results)
-	if len(failed) == 0 {
-		return nil
-	}
-	f := failed[0]
-	what := fmt.Sprintf("gate %s failed (exit %d)", f.Name, f.ExitCode)
-	if f.TimedOut {
-		what = fmt.Sprintf("gate %s timed out after %s", f.Name, f.Duration.Round(time.Millisecond))
-	}
-	if len(failed) > 1 {
-		what += fmt.Sprintf(" and %d more gate(s) failed", len(failed)-1)
-	}
-	return &taskFailure{what: what, tail: f.Tail}
 }
 
 // declaredIn is checkDeclared for a wave task whose work is in root.

@@ -1,6 +1,8 @@
 package testreport
 
 import (
+	"bufio"
+	"bytes"
 	"io"
 	"regexp"
 	"strings"
@@ -33,8 +35,24 @@ var (
 // the last ones are where a person starts reading.
 const maxFailLines = 6
 
-// ReadFailures reads plain output for what failed (see Failures).
+// ReadFailures reads a runner's output for what failed (see Failures):
+// plain output, or go test -json events (an agent task's gate runs so).
 func ReadFailures(r io.Reader) (Failures, error) {
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(512); bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte(`{"`)) {
+		rep, err := ParseGoJSON(br)
+		var f Failures
+		for _, t := range rep.Tests {
+			if t.Outcome == Fail {
+				f.Tests = append(f.Tests, t)
+			}
+		}
+		return f, err
+	}
+	return readPlainFailures(br)
+}
+
+func readPlainFailures(r io.Reader) (Failures, error) {
 	var f Failures
 	var pending []string // go tests named before their package's FAIL line
 	seen := map[string]bool{}

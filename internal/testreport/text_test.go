@@ -39,3 +39,17 @@ func TestReadFailures(t *testing.T) {
 		}
 	}
 }
+
+func TestReadFailuresGoJSON(t *testing.T) {
+	out := `{"Action":"run","Package":"calc","Test":"TestSub"}
+{"Action":"output","Package":"calc","Test":"TestSub","Output":"--- FAIL: TestSub (0.00s)\n"}
+{"Action":"fail","Package":"calc","Test":"TestSub","Elapsed":0}
+{"Action":"run","Package":"calc","Test":"TestAdd"}
+{"Action":"pass","Package":"calc","Test":"TestAdd","Elapsed":0}
+{"Action":"fail","Package":"calc","Elapsed":0.01}
+`
+	f, err := ReadFailures(strings.NewReader(out))
+	if err != nil || len(f.Tests) != 1 || Display(f.Tests[0]) != "TestSub (calc)" || f.Lines != nil {
+		t.Fatalf("%+v %v", f, err)
+	}
+}
