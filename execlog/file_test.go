@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -91,5 +92,42 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 	if string(back.Render()) != string(l.Render()) {
 		t.Error("reloaded log renders differently")
+	}
+}
+
+func TestRelativePaths(t *testing.T) {
+	in := "whole output: `/work/repo/.git/planx/runs/r1/T002-test.log`\n" +
+		"ran in /work/repo (cd /work/repo && make) in /work/repo.\n" +
+		"/work/repo2/x and /x/work/repo/y stay; /work/repo.git too\n" +
+		"cache /home/ada/.cache/go-build/x, home /home/ada\n"
+	want := "whole output: `.git/planx/runs/r1/T002-test.log`\n" +
+		"ran in . (cd . && make) in ..\n" +
+		"/work/repo2/x and /x/work/repo/y stay; /work/repo.git too\n" +
+		"cache ~/.cache/go-build/x, home ~\n"
+	if got := string(relativePaths([]byte(in), "/work/repo", "/home/ada")); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWriteHasNoMachinePaths(t *testing.T) {
+	root := t.TempDir()
+	l := &Log{Path: "log.md", Tasks: []Task{{ID: "T001", Status: "failed",
+		Failure: "plan drift in " + root + "/plan.md:\n\n- old\n+ new\n",
+		Gates:   []Gate{{Name: "test", Tail: "x", OutputPath: filepath.Join(root, ".git/planx/runs/r/T001-test.log")}}}}}
+	if err := l.Write(root, false); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "log.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	if strings.Contains(got, root) {
+		t.Errorf("the log holds %s:\n%s", root, got)
+	}
+	for _, want := range []string{"**Failure:** plan drift in plan.md:\n\n```text\n- old\n+ new\n```\n", "(whole output: `.git/planx/runs/r/T001-test.log`)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
 	}
 }

@@ -167,7 +167,14 @@ func (t *Task) render(b *strings.Builder) {
 		b.WriteString("\n")
 	}
 	if t.Failure != "" {
-		fmt.Fprintf(b, "**Failure:** %s\n\n", text(t.Failure))
+		// The first line says what failed; the output below it keeps its
+		// lines, unless it is a failed step's or gate's, shown just after.
+		first, rest, _ := strings.Cut(strings.Trim(t.Failure, "\n"), "\n")
+		fmt.Fprintf(b, "**Failure:** %s\n\n", text(first))
+		if rest = strings.Trim(rest, "\n"); strings.TrimSpace(rest) != "" && !t.tailShown(rest) {
+			fenced(b, "text", rest)
+			b.WriteString("\n")
+		}
 	}
 	for _, c := range t.Commands {
 		if (c.ExitCode != 0 || c.TimedOut) && strings.TrimSpace(c.Tail) != "" {
@@ -187,6 +194,23 @@ func (t *Task) render(b *strings.Builder) {
 			b.WriteString("\n")
 		}
 	}
+}
+
+// tailShown says out is the last lines of a failed step or gate of t,
+// which render shows under their own heading.
+func (t *Task) tailShown(out string) bool {
+	same := func(tail string) bool { return strings.Trim(tail, "\n") == out }
+	for _, c := range t.Commands {
+		if (c.ExitCode != 0 || c.TimedOut) && same(c.Tail) {
+			return true
+		}
+	}
+	for _, g := range t.Gates {
+		if !g.Passed && same(g.Tail) {
+			return true
+		}
+	}
+	return false
 }
 
 func outcome(exit int, timedOut bool) string {

@@ -74,7 +74,7 @@ func sampleLog() *Log {
 					{Name: "lint", Command: "shellcheck *.sh | tee lint.txt", Passed: true, Duration: 40 * time.Millisecond},
 				},
 				Started: t0.Add(70 * time.Second), Finished: t0.Add(95 * time.Second), Attempts: 1,
-				Failure: "gate test failed (exit 1)",
+				Failure: "gate test failed (exit 1): greeting fails\n\n--- FAIL: greeting\nwant:\n```\nhi\n```\ngot:\n\x1b[31msalut\x1b[0m\n",
 			},
 			{ID: "T004", Title: "Document it", Status: record.TaskPending},
 		},
