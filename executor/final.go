@@ -28,7 +28,7 @@ func (r *runner) finalGates(ctx context.Context) error {
 	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
-		Task: finalTask, Live: r.out.live(), Started: r.pids().childStarted,
+		Task: finalTask, Live: r.out.live(), Started: r.pids().childStarted, Begin: r.out.gateStart,
 	})
 	r.pids().childDone()
 	for _, g := range results {

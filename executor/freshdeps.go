@@ -93,7 +93,8 @@ func (tu *turn) setupIn(ctx context.Context, dir, label string) error {
 	r.out.println("      worktree_setup in the %s checkout: %s", label, r.cfg.WorktreeSetup)
 	g := gates.Gate{Name: "worktree_setup", Command: r.cfg.WorktreeSetup, Timeout: r.o.StepTimeout}
 	res, err := gates.Run(ctx, []gates.Gate{g}, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
-		Task: planparse.TaskID(string(t.ID) + "-" + label), Live: r.out.live(), Started: r.pids().childStarted})
+		Task: planparse.TaskID(string(t.ID) + "-" + label), Live: r.out.live(), Started: r.pids().childStarted,
+		Begin: func(gates.Gate) { r.out.phase("worktree_setup in the " + label + " checkout") }})
 	r.pids().childDone()
 	if err != nil {
 		return err

@@ -164,7 +164,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	}
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
-		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.pids().childStarted,
+		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.pids().childStarted, Begin: r.out.gateStart,
 	})
 	r.pids().childDone()
 	if err != nil {

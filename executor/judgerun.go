@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -52,7 +53,8 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 	run, _ := testGates(gatesOf(tgs), dir, string(t.ID)+"-judge")
 	r.out.println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(names(run), ", "), strings.Join(paths, ", "))
 	results, err := gates.Run(ctx, adjusted(run), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,
-		Task: planparse.TaskID(string(t.ID) + "-judge"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted})
+		Task: planparse.TaskID(string(t.ID) + "-judge"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted,
+		Begin: func(g gates.Gate) { r.out.phase("gate " + textsafe.Line(g.Name) + " without the task's test files") }})
 	r.pids().childDone()
 	if err != nil {
 		return nil, err

@@ -146,6 +146,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err := tu.setPhase(PhaseCommit); err != nil {
 		return "", err
 	}
+	r.out.phase("commit")
 	sha, err := r.commit(ctx, t, lt, last, tu.folded, tu.warnings)
 	if err != nil && tu.gatesPassed {
 		// Stopped after its gates passed (a commit hook refused): a resume

@@ -137,17 +137,35 @@ func (p *progress) taskStart(i, n int, t *planparse.Task) {
 func (p *progress) step(name, code string) {
 	first := strings.TrimSpace(strings.SplitN(strings.TrimSpace(code), "\n", 2)[0])
 	if p.tty {
-		p.mu.Lock()
-		base := p.status
-		if i := strings.Index(base, " · "); i >= 0 {
-			base = base[:i]
-		}
-		p.mu.Unlock()
-		p.setStatus(base + " · " + name + ": " + textsafe.Line(oneLine(first, 40)))
+		p.phase(name + ": " + textsafe.Line(oneLine(first, 40)))
 		return
 	}
 	p.println("      %s: %s", name, textsafe.Line(oneLine(first, 60)))
 }
+
+// phase names what the task runs now on the status line ("gate test",
+// "step 2/3: make"), in place of what ran before, and restarts its clock.
+func (p *progress) phase(what string) {
+	if !p.tty {
+		return
+	}
+	p.mu.Lock()
+	base := p.status
+	p.mu.Unlock()
+	p.setStatus(phaseStatus(base, what))
+}
+
+// phaseStatus is the status line base ("[1/3] T001", or with a phase
+// already) with its phase replaced by what.
+func phaseStatus(base, what string) string {
+	if i := strings.Index(base, " · "); i >= 0 {
+		base = base[:i]
+	}
+	return base + " · " + what
+}
+
+// gateStart is phase for a gate: gates.RunOptions.Begin.
+func (p *progress) gateStart(g gates.Gate) { p.phase("gate " + textsafe.Line(g.Name)) }
 
 func (p *progress) gate(id planparse.TaskID, g gates.Result) {
 	p.ev.emit(Event{Event: "gate", Task: string(id), Name: g.Name, Passed: ptr(g.Passed),

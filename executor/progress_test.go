@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -61,5 +62,39 @@ func TestProgressEscapesPlanText(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// While a gate runs the status line names it, with its own time, not the
+// step that ran before it.
+func TestProgressNamesTheRunningGate(t *testing.T) {
+	if got := phaseStatus("[1/1] T001 · step 1/1: printf x", "gate test"); got != "[1/1] T001 · gate test" {
+		t.Errorf("phaseStatus = %q", got)
+	}
+	if got := phaseStatus("[1/1] T001", "gate test"); got != "[1/1] T001 · gate test" {
+		t.Errorf("phaseStatus = %q", got)
+	}
+	task := &planparse.Task{ID: "T001", Title: "Break Sub"}
+	var tty bytes.Buffer
+	p := newProgress(Output{Out: &tty, Terminal: true})
+	p.taskStart(1, 1, task)
+	p.step("step 1/1", "printf x")
+	time.Sleep(50 * time.Millisecond)
+	p.gateStart(gates.Gate{Name: "test"})
+	time.Sleep(300 * time.Millisecond)
+	p.mu.Lock()
+	got := tty.String()
+	p.mu.Unlock()
+	last := got[strings.LastIndex(got, "\r\x1b[K"):]
+	if !strings.HasPrefix(last, "\r\x1b[K[1/1] T001 · gate test ") || strings.Contains(last, "step") {
+		t.Errorf("last status line %q, want the gate's", last)
+	}
+	p.clearStatus()
+
+	var plain bytes.Buffer
+	p = newProgress(Output{Out: &plain})
+	p.gateStart(gates.Gate{Name: "test"})
+	if plain.Len() != 0 {
+		t.Errorf("a gate's start printed %q off a terminal", plain.String())
 	}
 }

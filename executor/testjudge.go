@@ -19,6 +19,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"golang.org/x/mod/modfile"
 )
@@ -224,7 +225,8 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 	bases, _ := testGates(gatesOf(missing), dir, string(t.ID)+"-base")
 	r.out.println("      baseline: %s on the base commit %s", strings.Join(names(bases), ", "), base.Short())
 	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,
-		Task: planparse.TaskID(string(t.ID) + "-base"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted})
+		Task: planparse.TaskID(string(t.ID) + "-base"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted,
+		Begin: func(g gates.Gate) { r.out.phase("gate " + textsafe.Line(g.Name) + " at the base") }})
 	r.pids().childDone()
 	if err != nil {
 		return nil, err

@@ -36,6 +36,7 @@ type RunOptions struct {
 	BlastRadius string
 	Live        io.Writer      // optional copy of the output for a progress view
 	Started     func(pgid int) // see proc.Spec.Started
+	Begin       func(g Gate)   // optional: called as each gate starts, for a progress view
 }
 
 // Run runs every gate in order and returns all their results: it does not
@@ -57,6 +58,9 @@ func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 		timeout := g.Timeout
 		if timeout == 0 {
 			timeout = DefaultTimeout
+		}
+		if o.Begin != nil {
+			o.Begin(g)
 		}
 		r := Result{Name: g.Name, Command: g.Expand(o.BlastRadius)}
 		spec := proc.Spec{

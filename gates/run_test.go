@@ -17,9 +17,14 @@ func TestRunReportsEveryGate(t *testing.T) {
 		{Name: "lint", Command: "echo lint broke >&2; exit 3"},
 		{Name: "vet", Command: "echo vet {blast_radius}", DefaultRadius: "./..."},
 	}
-	rs, err := Run(context.Background(), gs, RunOptions{Dir: t.TempDir(), OutDir: out, Task: "T002", BlastRadius: "./gates/..."})
+	var begun []string
+	rs, err := Run(context.Background(), gs, RunOptions{Dir: t.TempDir(), OutDir: out, Task: "T002", BlastRadius: "./gates/...",
+		Begin: func(g Gate) { begun = append(begun, g.Name) }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Join(begun, " ") != "test lint vet" {
+		t.Errorf("Begin called for %q, want each gate in order", begun)
 	}
 	if len(rs) != 3 {
 		t.Fatalf("got %d results, want all 3 gates run despite the failure", len(rs))
