@@ -39,12 +39,13 @@ func TestFlagsBindToOptions(t *testing.T) {
 	got := parse(t, "-C", dir, "run", "--format", "kiro", "--all", "--require-clean", "--allow-detached",
 		"--no-verify", "-n", "--step-timeout", "5m", "--task-timeout", "1h", "--gate", "a=x", "--gate", "b=y",
 		"--log-dir", "logs", "--agent", "claude", "--attempts", "3", "--strict-files", "--no-cache", "-y", "--require-approval",
-		"--ci", "--json", "plan.md")
+		"--only", "T001,1.2", "--from", "T001", "--to", "T004", "--phase", "setup", "--ci", "--json", "plan.md")
 	want := runOptions{
 		exec: executor.Options{PlanPath: "plan.md", Dir: dir, All: true, RequireClean: true, AllowDetached: true,
 			NoVerify: true, DryRun: true, StepTimeout: 5 * time.Minute, TaskTimeout: time.Hour,
 			Gates: []string{"a=x", "b=y"}, LogDir: "logs", Agent: "claude", Attempts: 3, StrictFiles: true,
-			NoCache: true, Yes: true, RequireApproval: true},
+			NoCache: true, Yes: true, RequireApproval: true,
+			Subset: executor.Subset{Only: []string{"T001", "1.2"}, From: "T001", To: "T004", Phase: "setup"}},
 		format: "kiro",
 		out:    outputOptions{ci: true, json: true},
 	}
