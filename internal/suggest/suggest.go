@@ -13,6 +13,8 @@ var synonyms = map[string]string{
 
 // Key returns the known key closest to word: a synonym, or a key at most a
 // third of its length in edits away (two at most), or "" when none is close.
+// Of keys equally close, one that word begins (a plural, "gate" for gates)
+// is meant before one that merely looks alike ("date").
 func Key(word string, known []string) string {
 	w := strings.ToLower(strings.TrimSpace(word))
 	if s, ok := synonyms[w]; ok && contains(known, s) {
@@ -21,7 +23,10 @@ func Key(word string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
 		d := distance(w, k)
-		if d < bestD && d <= max(1, len(k)/3) {
+		if d > max(1, len(k)/3) {
+			continue
+		}
+		if d < bestD || d == bestD && strings.HasPrefix(k, w) && !strings.HasPrefix(best, w) {
 			best, bestD = k, d
 		}
 	}

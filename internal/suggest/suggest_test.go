@@ -16,6 +16,7 @@ func TestKey(t *testing.T) {
 		{"comand", gate, "command"},
 		{"wen", gate, "when"},
 		{"gate", top, "gates"},
+		{"gate", []string{"status", "date", "gates"}, "gates"}, // front matter: a plural, not a look-alike
 		{"excutor", top, "executor"},
 		{"agnet", top, "agent"},
 		{"logdir", top, "log_dir"},
