@@ -27,6 +27,10 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
+	if err := r.repo.Config().CheckIdentity(ctx); err != nil {
+		return head, err
+	}
+	checks = append(checks, execlog.Check{Name: "git identity (user.name, user.email)", OK: true})
 	if err := r.repo.Config().CheckSigning(ctx); err != nil {
 		return head, err
 	}

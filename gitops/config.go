@@ -73,6 +73,31 @@ func (c Config) CommitterIdent(ctx context.Context) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// CheckIdentity fails, wrapping ErrRepoState, when git cannot say who
+// authors or commits (no user.name or user.email it accepts): found before
+// a run changes anything rather than at its rollback commit. It asks git
+// var, which applies git commit's own rules and environment.
+func (c Config) CheckIdentity(ctx context.Context) error {
+	for _, v := range []string{"GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"} {
+		_, err := c.g.run(ctx, nil, true, "var", v)
+		var ge *GitError
+		if errors.As(err, &ge) && ctx.Err() == nil {
+			why := "no identity"
+			for _, l := range strings.Split(ge.Stderr, "\n") {
+				if l = strings.TrimSpace(l); strings.HasPrefix(l, "fatal:") {
+					why = strings.TrimSpace(strings.TrimPrefix(l, "fatal:"))
+				}
+			}
+			return fmt.Errorf("%w: git does not know who you are (%s), and every task is a commit; set it, then run again:\n  git config --global user.name \"Your Name\"\n  git config --global user.email you@example.com\n(omit --global to set it for this repository only)",
+				ErrRepoState, why)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // CheckSigning fails, wrapping ErrRepoState, when the repository wants its
 // commits signed (commit.gpgSign) and signing does not work: found before a
 // run changes anything rather than at its rollback commit. It signs one
