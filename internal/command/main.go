@@ -119,5 +119,6 @@ func commands(stdio *IO, g *globalOptions) []*cli.Command {
 		newLogCmd(stdio, g), newShowCmd(stdio, g), newVerifyCmd(stdio, g), newHookCmd(stdio, g),
 		newApproveCmd(stdio, g),
 		newDemoCmd(stdio, g),
+		newVersionCmd(stdio),
 	}
 }

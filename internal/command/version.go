@@ -62,3 +62,23 @@ func withBuild(root *cli.Command, b Build) *cli.Command {
 	}
 	return root
 }
+
+// newVersionCmd is `planx version`, which prints what --version prints, as
+// `git version` and `terraform version` do.
+func newVersionCmd(stdio *IO) *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print planx's version and commit (the same as planx --version)",
+		Action: func(_ context.Context, cmd *cli.Command) error {
+			if err := noArgs(cmd); err != nil {
+				return err
+			}
+			v := cmd.Root().Version
+			if v == "" { // built without MainWithBuild (tests): what it would say
+				v = Build{}.resolve(debug.ReadBuildInfo()).String()
+			}
+			_, err := fmt.Fprintf(stdio.Out, "%s version %s\n", cmd.Root().Name, v)
+			return err
+		},
+	}
+}

@@ -40,6 +40,9 @@ func TestVersionAndCompletion(t *testing.T) {
 	if code, out := run("--version"); code != 0 || out != "planx version v1.2.3 (commit abc123)\n" {
 		t.Errorf("--version: exit %d, %q", code, out)
 	}
+	if code, out := run("version"); code != 0 || out != "planx version v1.2.3 (commit abc123)\n" {
+		t.Errorf("version: exit %d, %q", code, out)
+	}
 	for shell, want := range map[string]string{
 		"bash": "complete -o bashdefault -o default -F",
 		"zsh":  "#compdef planx",
