@@ -30,6 +30,9 @@ type AbortResult struct {
 	WorkRef  string // the work tree as it was at the abort ("" when clean)
 	LogCopy  string // absolute path of the execution log's copy ("" when the run had none)
 	Restored gitops.SHA
+	// Uncommitted says the work tree, put back, holds uncommitted changes
+	// (those from before the run); false when it is clean.
+	Uncommitted bool
 	// Later are commits on the branch above the rollback commit that are
 	// not the run's (a person committed after the stop): kept under
 	// HeadRef, listed so nobody has to discover them missing.
@@ -105,6 +108,9 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	if err := clearState(repo); err != nil {
 		return nil, err
+	}
+	if dirty, err := repo.Dirty(ctx); err == nil {
+		res.Uncommitted = dirty
 	}
 	return res, nil
 }

@@ -22,9 +22,12 @@ func newAbortCmd(stdio *IO, g *globalOptions) *cli.Command {
 		Name:  "abort",
 		Usage: "return the repository to its state before the run (the run's commits and log are kept under refs/planx/runs/)",
 		Description: describe(`abort ends a stopped run like git rebase --abort: the branch goes back to where it was
-before the run, with the uncommitted work the rollback commit had snapshotted back in the work
-tree. Nothing is lost: the run's commits stay reachable from refs/planx/runs/<run>/head, the
-work tree at the abort from refs/planx/runs/<run>/work, and the execution log is copied aside.`,
+before the run, with the uncommitted work the rollback commit had snapshotted (if any) back in
+the work tree and the index as it was. Nothing is lost: the run's commits stay reachable from
+refs/planx/runs/<run>/head (when it made any), the work tree at the abort, when it held changes,
+from refs/planx/runs/<run>/aborted, what a parallel wave left in its work trees from
+refs/planx/runs/<run>/worktrees/<task>, and the execution log is copied under
+.git/planx/runs/<run>/. abort prints each ref it made.`,
 			"planx abort",
 			"planx abort --yes",
 			"git log refs/planx/runs/<run>/head   # the aborted run's commits"),
@@ -55,7 +58,11 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdio.Out, "planx: aborted run %s; HEAD is back at %s with your former uncommitted work\n", res.RunID, orUnborn(string(res.Restored)))
+	work := "and the work tree clean, as it was"
+	if res.Uncommitted {
+		work = "with your former uncommitted work"
+	}
+	fmt.Fprintf(stdio.Out, "planx: aborted run %s; HEAD is back at %s %s\n", res.RunID, orUnborn(string(res.Restored)), work)
 	if res.HeadRef != "" {
 		fmt.Fprintf(stdio.Out, "planx: the run's commits are kept at %s\n", res.HeadRef)
 	}
