@@ -62,8 +62,8 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 			res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 			return res, r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 		case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
-			res.Status, res.Next = record.RunInterrupted, r.nextSteps(t)
-			return res, r.stop(t, record.RunInterrupted, "interrupted", "", ErrInterrupted)
+			res.Status, res.Next = record.RunInterrupted, r.interruptedNext(t)
+			return res, r.stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
 		case err != nil:
 			_ = r.stop(t, record.RunFailed, err.Error(), "", err)
 			return res, err
@@ -210,7 +210,11 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	snapErr := r.stops().recordStop(context.Background(), t.ID, string(status))
 	r.dropSlots()
 	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
-	r.out.taskStopped(t, status, what, tail, see, r.nextSteps(t))
+	next := r.nextSteps(t)
+	if errors.Is(kind, ErrInterrupted) {
+		next = r.interruptedNext(t)
+	}
+	r.out.taskStopped(t, status, what, tail, see, next)
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
 	if saveErr != nil {
 		return errors.Join(err, saveErr)
@@ -223,6 +227,18 @@ func (r *runner) nextSteps(t *planparse.Task) string {
 		return next
 	}
 	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.ID)
+}
+
+// interruptedWhat is why a task stopped when the run was interrupted.
+const interruptedWhat = "stopped by an interrupt (Ctrl-C or SIGTERM) while it ran"
+
+// interruptedNext is what to do after an interrupt: nothing failed, so
+// there is no cause to fix.
+func (r *runner) interruptedNext(t *planparse.Task) string {
+	if next := r.waveNext(t); next != "" {
+		return next
+	}
+	return fmt.Sprintf("what %s changed before the interrupt is left in the work tree; `planx resume --retry` runs it again from the start, `planx resume` commits it as it stands (finish it by hand first), `planx abort` undoes the run", t.ID)
 }
 
 func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

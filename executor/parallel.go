@@ -54,8 +54,8 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 		return r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		res.Status, res.Next = record.RunInterrupted, r.nextSteps(t)
-		return r.stop(t, record.RunInterrupted, "interrupted", "", ErrInterrupted)
+		res.Status, res.Next = record.RunInterrupted, r.interruptedNext(t)
+		return r.stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
 	}
 	_ = r.stop(t, record.RunFailed, err.Error(), "", err)
 	return err

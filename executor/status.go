@@ -88,6 +88,9 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		rep.Next = "a planx process is working on it"
 	case rep.Status == record.RunWaiting:
 		rep.Next = fmt.Sprintf("do %s by hand, then `planx resume`", st.Current)
+	case rep.Status == record.RunInterrupted:
+		rep.Next = "`planx resume --retry` runs the interrupted task again; or `planx resume` (commit it as it stands), `planx skip`, `planx abort`"
+		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, st.Current, rep.Status)
 	default:
 		rep.Next = "fix the cause and `planx resume`; or `planx resume --retry`, `planx skip`, `planx abort`"
 		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, st.Current, rep.Status)
