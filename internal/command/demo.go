@@ -95,6 +95,7 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 			Color: stdio.Terminal && os.Getenv("NO_COLOR") == ""},
 	})
 	if err != nil {
+		fmt.Fprintf(stdio.Err, "planx demo: the demo repository is left in %s\n", dir)
 		return err
 	}
 	history, err := repo.Git(ctx, nil, "log", "--oneline")
@@ -103,5 +104,8 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 	}
 	fmt.Fprintf(stdio.Out, "\n$ git log --oneline\n%s\nExecution log: %s\nReview it: cd %s && git log --format=fuller -p\n",
 		history, filepath.Join(dir, filepath.FromSlash(res.LogPath)), dir)
+	if o.dir == "" {
+		fmt.Fprintf(stdio.Out, "The demo repository stays in %s; remove it when done: rm -rf %s\n", dir, dir)
+	}
 	return nil
 }
