@@ -69,6 +69,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := r.refuseUnrunnable(sel); err != nil {
+			return nil, err
+		}
 		r.dryRun(r.o.Out, r.planRel, r.repo != nil, sel)
 		if r.o.Jobs > 1 {
 			r.dryRunWaves(sel.run)
@@ -92,6 +95,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if len(sel.drift) > 0 {
 		return nil, sel.driftError(r.planRel)
+	}
+	if err := r.refuseUnrunnable(sel); err != nil {
+		return nil, err
 	}
 	head, err := r.preflight(ctx)
 	if err != nil {

@@ -34,8 +34,8 @@ const exitCodeHelp = `EXIT CODES:
    1    internal error
    2    usage error (unknown command or flag, wrong arguments; also: the agent is not installed)
    3    a task or a gate failed
-   4    the plan is invalid
-   5    repository state (dirty, locked, detached, operation in progress, run in progress)
+   4    the plan is invalid (also: no task at all, or a task's only shell block lacks run)
+   5    repository state (dirty, locked, detached, operation in progress, run in progress, no git identity)
    6    plan drift (a committed task's text changed, or the plan changed since it was approved)
    7    refused: HIGH or CRITICAL steps without --yes, a confirmation or an approval
    8    not found (no such task commit or revision)
