@@ -58,7 +58,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 	checks = append(checks,
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
 		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.plan.Tasks), r.plan.Format)},
-		execlog.Check{Name: "gates", OK: true, Detail: gateNames(r.gates) + " (pinned for the whole run)"},
+		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(r.gates)},
 		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaperNote},
 	)
 	r.preChecks = checks
@@ -146,6 +146,17 @@ func summarize(cs []gitops.Change) string {
 		names = append(names, c.Path)
 	}
 	return strings.Join(names, ", ")
+}
+
+// noGates is the warning of a run without gates: nothing but the steps'
+// own exit codes decides that a task is done.
+const noGates = "no gates: each task is committed on its steps' (or agent's) exit code alone, and nothing checks the result; declare a gate in .planx.yaml or the plan's front matter (gates: [{name: test, command: go test ./...}]) or with --gate test='go test ./...'"
+
+func gatesDetail(gs []gates.Gate) string {
+	if len(gs) == 0 {
+		return "warning: " + noGates
+	}
+	return gateNames(gs) + " (pinned for the whole run)"
 }
 
 func gateNames(gs []gates.Gate) string {

@@ -189,6 +189,13 @@ func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
 	p.println("      %s committed %s", p.paint("32", "✓"), sha.Short())
 }
 
+// runWarn is a warning about the whole run, said once at its start.
+func (p *progress) runWarn(msg string) {
+	p.ev.emit(Event{Event: "warning", Message: msg})
+	p.annotate("warning", p.plan, 0, msg)
+	p.println("planx: %s: %s", p.paint("33", "warning"), textsafe.Block(msg))
+}
+
 func (p *progress) warn(id planparse.TaskID, msg string) {
 	p.ev.emit(Event{Event: "warning", Task: string(id), Message: msg})
 	p.annotate("warning", p.plan, 0, string(id)+": "+msg)

@@ -131,6 +131,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.out.runStart(r.planRel, runID, base, len(tasks))
+	if len(r.gates) == 0 {
+		r.out.runWarn(noGates)
+	}
 	if !r.reaper {
 		r.out.println("planx: note: detached processes: %s", r.reaperNote)
 	}
