@@ -25,7 +25,8 @@ func newAbortCmd(stdio *IO, g *globalOptions) *cli.Command {
 before the run, with the uncommitted work the rollback commit had snapshotted (if any) back in
 the work tree and the index as it was. Nothing is lost: the run's commits stay reachable from
 refs/planx/runs/<run>/head (when it made any), the work tree at the abort, when it held changes,
-from refs/planx/runs/<run>/aborted, what a parallel wave left in its work trees from
+from refs/planx/runs/<run>/aborted, a parallel wave's tasks done but not integrated from
+refs/planx/runs/<run>/work/<task> and what its work trees held from
 refs/planx/runs/<run>/worktrees/<task>, and the execution log is copied under
 .git/planx/runs/<run>/. abort prints each ref it made.`,
 			"planx abort",
