@@ -18,8 +18,9 @@ func (r *runner) refuseUnrunnable(sel *selection) error {
 	}
 	var bad []string
 	for _, t := range sel.run {
-		if t.Executor != "" || r.executorFor(t) != "manual" {
-			continue // an explicit manual task, or one that runs
+		explicit := firstNonEmpty(t.Executor, r.plan.Executor, r.cfg.Executor) != ""
+		if explicit || r.executorFor(t) != "manual" {
+			continue // manual by the task's, the plan's or the config's word, or one that runs
 		}
 		if line, lang := shellFence(t); line > 0 {
 			bad = append(bad, fmt.Sprintf("%s:%d: task %s has a ```%s block without `run`, so planx would run nothing and hand the task to a person",
