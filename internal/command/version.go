@@ -69,6 +69,12 @@ func newVersionCmd(stdio *IO) *cli.Command {
 	return &cli.Command{
 		Name:  "version",
 		Usage: "print planx's version and commit (the same as planx --version)",
+		Description: describe(`version prints the planx that runs: its version, set at release or recorded by go install
+from a tag, and the commit it was built from (with -dirty when the checkout had changes), as
+planx --version does, in the form git version uses. Quote it in a bug report, and compare it
+with the planx your CI runs when the two disagree about a plan.`,
+			"planx version",
+			"planx --version"),
 		Action: func(_ context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err
