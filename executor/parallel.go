@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -123,7 +124,12 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", "shell"
 		lt.Attempts++
 		its[i] = &isolated{t: t, own: *lt, dir: worktreeDir(r.repo, r.st.RunID, string(t.ID))}
-		its[i].lt = &its[i].own
+		// A copy of its own down to the slices' arrays: the worker appends
+		// to them while the run's log (an earlier attempt's entries) is
+		// saved with the state.
+		own := &its[i].own
+		own.Files, own.Commands, own.Gates = slices.Clone(lt.Files), slices.Clone(lt.Commands), slices.Clone(lt.Gates)
+		its[i].lt = own
 	}
 	return its
 }

@@ -142,6 +142,10 @@ func (s *slots) put(dir string) {
 // keep moves a failed task's slot to the task's own name, where it stays
 // for the person to look at; the pool makes a new slot when it needs one.
 func (s *slots) keep(ctx context.Context, repo *gitops.Repo, slot, dir string) error {
+	// git worktree move reads every work tree's administrative files, as
+	// add does: not while an add has one half made (see take).
+	s.add.Lock()
+	defer s.add.Unlock()
 	if _, err := os.Lstat(dir); err == nil {
 		removeWorktree(repo, dir)
 	}
