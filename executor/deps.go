@@ -54,11 +54,8 @@ func depManifests() []string {
 // virtual environment (a directory with a pyvenv.cfg).
 func runnerRoots(root string, ignored []string) []string {
 	var out []string
-	for _, p := range ignored {
-		dir := strings.TrimSuffix(p, "/")
-		if dir == p {
-			continue // a file
-		}
+	for _, e := range depEnvs(root, ignored) {
+		dir := strings.TrimSuffix(e, "/")
 		abs := filepath.Join(root, filepath.FromSlash(dir))
 		if path.Base(dir) == "node_modules" {
 			out = append(out, globAbs(abs, nodeRunners())...)
