@@ -61,6 +61,8 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		return err
 	}
 	lt.Sandbox = string(level)
+	live, flush := r.out.live(t.ID)
+	defer flush()
 	spec := proc.Spec{
 		Name: fmt.Sprintf("%s agent", t.ID),
 		Dir:  r.repo.Root,
@@ -68,7 +70,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath), env...),
 		Timeout:    timeout,
 		OutputPath: filepath.Join(dir, fmt.Sprintf("%s-agent-%d.log", t.ID, attempt)),
-		Live:       r.out.live(),
+		Live:       live,
 		Started:    r.pids().childStarted,
 		Wrap:       wrap,
 	}

@@ -162,10 +162,12 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	if len(sel) == 0 {
 		return nil
 	}
+	live, flush := r.out.live(t.ID)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
-		BlastRadius: t.BlastRadius, Live: r.out.live(), Started: r.pids().childStarted, Begin: r.out.gateStart,
+		BlastRadius: t.BlastRadius, Live: live, Started: r.pids().childStarted, Begin: r.out.gateStart,
 	})
+	flush()
 	r.pids().childDone()
 	if err != nil {
 		return err

@@ -22,6 +22,9 @@ type Output struct {
 	// step summary written to SummaryPath ($GITHUB_STEP_SUMMARY).
 	GitHub      bool
 	SummaryPath string
+	// Follow streams the output of steps, agents and gates as it comes,
+	// each line prefixed with its task (on Err with JSON set).
+	Follow bool
 }
 
 // events writes the JSON event stream.

@@ -25,6 +25,7 @@ type progress struct {
 	ev          *events
 	github      bool
 	summaryPath string
+	follow      bool // stream child output (--follow)
 	plan        string
 	rows        []string // step summary rows
 
@@ -35,7 +36,7 @@ type progress struct {
 }
 
 func newProgress(o Output) *progress {
-	p := &progress{w: o.Out, tty: o.Terminal, color: o.Color, github: o.GitHub, summaryPath: o.SummaryPath}
+	p := &progress{w: o.Out, tty: o.Terminal, color: o.Color, github: o.GitHub, summaryPath: o.SummaryPath, follow: o.Follow}
 	if p.w == nil {
 		p.w = io.Discard
 	}
@@ -48,10 +49,6 @@ func newProgress(o Output) *progress {
 	}
 	return p
 }
-
-// live is where child output is streamed: nowhere, since output is kept in
-// files and shown as a tail on failure; streaming would garble the view.
-func (p *progress) live() io.Writer { return nil }
 
 func (p *progress) paint(code, s string) string {
 	if !p.color {

@@ -25,6 +25,7 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
 		r.out.step(name, s.Code)
 		disarm := r.fault.soon("during-step", 150*time.Millisecond)
+		live, flush := r.out.live(t.ID)
 		res, err := proc.Run(ctx, proc.Spec{
 			Name:       fmt.Sprintf("%s %s", t.ID, name),
 			Script:     s.Code,
@@ -33,9 +34,10 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 			Timeout:    r.stepTimeout(start),
 			Wrap:       wrap,
 			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
-			Live:       r.out.live(),
+			Live:       live,
 			Started:    r.pids().childStarted,
 		})
+		flush()
 		disarm()
 		r.pids().childDone()
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,

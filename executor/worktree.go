@@ -126,6 +126,7 @@ func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env
 	lt.Commands = lt.Commands[:0]
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
+		live, flush := r.out.live(t.ID)
 		res, err := proc.Run(ctx, proc.Spec{
 			Name:       fmt.Sprintf("%s %s", t.ID, name),
 			Script:     s.Code,
@@ -133,7 +134,9 @@ func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env
 			Env:        env,
 			Timeout:    r.stepTimeout(start),
 			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
+			Live:       live,
 		})
+		flush()
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
 			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 		wv.mu.Lock()
@@ -151,8 +154,10 @@ func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env
 func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) error {
 	r := wv.r
 	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
+	live, flush := r.out.live(it.t.ID)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
-		Task: it.t.ID, BlastRadius: it.t.BlastRadius})
+		Task: it.t.ID, BlastRadius: it.t.BlastRadius, Live: live})
+	flush()
 	it.lt.Gates = it.lt.Gates[:0]
 	wv.mu.Lock()
 	for _, g := range results {

@@ -62,7 +62,7 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			&cli.BoolFlag{Name: "clean-gates", Usage: "run the gates in a clean checkout of exactly the staged tree (what will be committed), a work tree of the run reused from task to task; default: for agent tasks, with the ignored files that were there before the task linked in; =false: in the work tree", Destination: &o.cleanGates},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "consent to HIGH and CRITICAL steps without being asked (see planx run --dry-run)", Destination: &e.Yes},
 			&cli.BoolFlag{Name: "require-approval", Usage: "refuse a plan that is not approved as it stands (planx approve)", Destination: &e.RequireApproval},
-			ciFlag(&o.out), jsonEventsFlag(&o.out),
+			ciFlag(&o.out), jsonEventsFlag(&o.out), followFlag(&o.out),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 1 {
@@ -103,8 +103,9 @@ func runRun(ctx context.Context, o runOptions, stdio *IO) error {
 
 // outputOptions are the flags that choose how a run reports.
 type outputOptions struct {
-	ci   bool
-	json bool
+	ci     bool
+	json   bool
+	follow bool
 }
 
 func ciFlag(o *outputOptions) cli.Flag {
@@ -113,6 +114,10 @@ func ciFlag(o *outputOptions) cli.Flag {
 
 func jsonEventsFlag(o *outputOptions) cli.Flag {
 	return &cli.BoolFlag{Name: "json", Usage: "print one JSON event per line (run, task, step, gate, warning); progress goes to stderr", Destination: &o.json}
+}
+
+func followFlag(o *outputOptions) cli.Flag {
+	return &cli.BoolFlag{Name: "follow", Aliases: []string{"v"}, Usage: "show the output of steps, agents and gates as it comes, each line prefixed with its task (it is always kept under .git/planx/runs/<id>/)", Destination: &o.follow}
 }
 
 // isCI is --ci, or CI=true in the environment as CI services set it.
@@ -125,7 +130,7 @@ func (o outputOptions) output(stdio *IO) executor.Output {
 	tty := stdio.Terminal && !o.isCI()
 	gh := os.Getenv("GITHUB_ACTIONS") == "true"
 	out := executor.Output{Out: stdio.Out, Err: stdio.Err, Terminal: tty,
-		Color: tty && os.Getenv("NO_COLOR") == "", JSON: o.json, GitHub: gh}
+		Color: tty && os.Getenv("NO_COLOR") == "", JSON: o.json, GitHub: gh, Follow: o.follow}
 	if gh {
 		out.SummaryPath = os.Getenv("GITHUB_STEP_SUMMARY")
 	}

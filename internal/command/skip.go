@@ -17,7 +17,7 @@ discarded, the skip is recorded in the execution log and in the next commit's Pl
 trailer, and the remaining tasks run.`,
 			"planx skip",
 			"planx skip --ci"),
-		Flags: []cli.Flag{ciFlag(&o.out), jsonEventsFlag(&o.out), acceptDriftFlag(o)},
+		Flags: []cli.Flag{ciFlag(&o.out), jsonEventsFlag(&o.out), followFlag(&o.out), acceptDriftFlag(o)},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
 				return err
