@@ -32,9 +32,10 @@ func newApproveCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &approveOptions{}
 	var format string
 	return &cli.Command{
-		Name:      "approve",
-		Usage:     "review a plan's risk and record your approval of its exact text in git",
-		ArgsUsage: "PLAN",
+		Name:          "approve",
+		ShellComplete: completePlans(g),
+		Usage:         "review a plan's risk and record your approval of its exact text in git",
+		ArgsUsage:     "PLAN",
 		Description: describe(`approve classifies every command planx would run for the plan (steps, gates, acceptance
 commands, the agent: LOW, MEDIUM, HIGH, CRITICAL; see docs/risk.md), prints the table, and
 records an approval bound to the plan's task text and to its configuration (.planx.yaml gates,

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cpuguy83/go-md2man/v2/md2man"
 	"github.com/urfave/cli/v3"
 )
 
@@ -27,7 +26,7 @@ func TestDocsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	man := manPage(md)
+	man := manPage(newRoot(&IO{In: strings.NewReader("")}))
 	for name, got := range map[string]string{"cli.md": md, "planx.1": man} {
 		path := filepath.Join("..", "..", "docs", name)
 		if *updateDocs {
@@ -86,14 +85,6 @@ func helpText(path []string) (string, error) {
 		return "", fmt.Errorf("%s --help: %w: %s", strings.Join(path, " "), err, errOut.String())
 	}
 	return out.String(), nil
-}
-
-// manPage is the markdown reference as planx(1).
-func manPage(md string) string {
-	_, body, _ := strings.Cut(md, "-->\n")
-	src := "% PLANX 1\n\n# NAME\n\nplanx - execute a markdown implementation plan, one verified and gated git commit per task\n\n" +
-		"# COMMANDS\n" + strings.ReplaceAll(body, "\n## ", "\n# ")
-	return string(md2man.Render([]byte(src)))
 }
 
 // Every command explains itself like gh's: a paragraph on what it does and

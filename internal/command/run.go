@@ -22,9 +22,10 @@ func newRunCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &runOptions{}
 	e := &o.exec
 	return &cli.Command{
-		Name:      "run",
-		Usage:     "run a plan: rollback commit, then per task execute, verify, gate and commit",
-		ArgsUsage: "[PLAN]",
+		Name:          "run",
+		ShellComplete: completePlans(g),
+		Usage:         "run a plan: rollback commit, then per task execute, verify, gate and commit",
+		ArgsUsage:     "[PLAN]",
 		Description: describe(`run checks the repository (no merge or rebase in progress, HEAD on a branch, the plan
 valid), commits everything uncommitted as a rollback commit, then takes each open task in
 dependency order: runs its steps (or the agent, or stops for a person at a manual task),
@@ -50,8 +51,8 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			&cli.BoolFlag{Name: "allow-detached", Usage: "run on a detached HEAD", Destination: &e.AllowDetached},
 			&cli.BoolFlag{Name: "no-verify", Usage: "skip the pre-commit and commit-msg hooks on task commits", Destination: &e.NoVerify},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print the order, steps and gates, change nothing", Destination: &e.DryRun},
-			&cli.DurationFlag{Name: "step-timeout", Usage: "time limit of one step (Go duration, e.g. 5m); 0 means no limit", Destination: &e.StepTimeout},
-			&cli.DurationFlag{Name: "task-timeout", Usage: "time limit of one task's steps; 0 means no limit (an agent still stops after 30m)", Destination: &e.TaskTimeout},
+			&cli.DurationFlag{Name: "step-timeout", Usage: "time limit of one step (Go duration, e.g. 5m); 0 means no limit", DefaultText: "no limit", Destination: &e.StepTimeout},
+			&cli.DurationFlag{Name: "task-timeout", Usage: "time limit of one task's steps; 0 means no limit (an agent still stops after 30m)", DefaultText: "no limit", Destination: &e.TaskTimeout},
 			&cli.StringSliceFlag{Name: "gate", Usage: "add or override a gate: --gate name=command, or name@timeout=command such as --gate 'test@5m=go test ./...' (repeatable; default timeout 10m)", Destination: &e.Gates},
 			&cli.StringFlag{Name: "log-dir", Usage: "directory of execution logs (when unset: log_dir of .planx.yaml, else memory-bank/execute)", Destination: &e.LogDir},
 			&cli.StringFlag{Name: "agent", Usage: "agent for tasks without steps: a preset (claude, codex, aider, gemini, opencode) or a command reading the prompt on stdin", Destination: &e.Agent},

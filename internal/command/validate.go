@@ -27,9 +27,10 @@ func newValidateCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &validateOptions{}
 	format := "auto"
 	return &cli.Command{
-		Name:      "validate",
-		Usage:     "parse a plan and report its tasks and problems",
-		ArgsUsage: "PLAN",
+		Name:          "validate",
+		ShellComplete: completePlans(g),
+		Usage:         "parse a plan and report its tasks and problems",
+		ArgsUsage:     "PLAN",
 		Description: describe(`validate prints the tasks planx would run (ID, label, status, dependencies, title)
 and every diagnostic as path:line: severity: message (hint). It exits 4 when the plan
 has errors (or .planx.yaml has); warnings alone exit 0. It reads the plan and the
