@@ -135,7 +135,7 @@ func (u *rewind) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
 func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.SHA, res *AbortResult) error {
 	id := u.st.RunID
 	if head.SHA != "" && head.SHA != u.st.OrigHead {
-		res.HeadRef = "refs/planx/runs/" + id + "/head"
+		res.HeadRef = record.RunRef(id, "head")
 		if err := u.repo.Refs().Update(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
 			return err
 		}
@@ -184,7 +184,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 	if err != nil {
 		return err
 	}
-	res.WorkRef = "refs/planx/runs/" + id + "/aborted"
+	res.WorkRef = record.RunRef(id, "aborted")
 	return u.repo.Refs().Update(ctx, res.WorkRef, snap, "", "planx: work tree at abort")
 }
 
@@ -255,7 +255,7 @@ func (r *runner) saveIndex(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := r.repo.Refs().Update(ctx, "refs/planx/runs/"+id+"/index", sha, "", "planx: index before the run"); err != nil {
+	if err := r.repo.Refs().Update(ctx, record.RunRef(id, "index"), sha, "", "planx: index before the run"); err != nil {
 		return err
 	}
 	r.st.OrigIndex = sha
@@ -296,7 +296,7 @@ func (r *runner) saveMarks(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := r.repo.Refs().Update(ctx, "refs/planx/runs/"+id+"/hidden", sha, "", "planx: assume-unchanged files before the run"); err != nil {
+	if err := r.repo.Refs().Update(ctx, record.RunRef(id, "hidden"), sha, "", "planx: assume-unchanged files before the run"); err != nil {
 		return err
 	}
 	r.st.OrigHidden = sha

@@ -38,12 +38,12 @@ const (
 // themselves go with the run's state (clearState).
 func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 	id := u.st.RunID
-	refs, err := u.repo.Refs().List(ctx, "refs/planx/runs/"+id+"/")
+	refs, err := u.repo.Refs().List(ctx, record.RunRef(id, ""))
 	if err != nil {
 		return err
 	}
 	for name := range refs {
-		if task, ok := strings.CutPrefix(name, "refs/planx/runs/"+id+"/work/"); ok {
+		if task, ok := strings.CutPrefix(name, record.RunRef(id, "work/")); ok {
 			res.Wave = append(res.Wave, KeptWork{Name: task, Ref: name, What: KeptDone})
 		}
 		if wt, ok := strings.CutPrefix(name, worktreeRefs(id)); ok {
@@ -74,7 +74,7 @@ func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 // work trees and not yet integrated (their work refs).
 func doneTrees(ctx context.Context, repo *gitops.Repo, runID string) map[gitops.SHA]bool {
 	done := map[gitops.SHA]bool{}
-	refs, _ := repo.Refs().List(ctx, "refs/planx/runs/"+runID+"/work/")
+	refs, _ := repo.Refs().List(ctx, record.RunRef(runID, "work/"))
 	for _, sha := range refs {
 		if tree, err := repo.Objects().TreeOf(ctx, sha); err == nil {
 			done[tree] = true
@@ -84,7 +84,7 @@ func doneTrees(ctx context.Context, repo *gitops.Repo, runID string) map[gitops.
 }
 
 // worktreeRefs is where what a run's work trees held is kept.
-func worktreeRefs(runID string) string { return "refs/planx/runs/" + runID + "/worktrees/" }
+func worktreeRefs(runID string) string { return record.RunRef(runID, "worktrees/") }
 
 // keptKind says what the work tree name (a slot, or a failed task's) held.
 func keptKind(name string) KeptKind {
@@ -153,4 +153,4 @@ func keepWorktree(ctx context.Context, repo *gitops.Repo, st *State, dir, name s
 
 // waveRef is where a wave's commits are staged while its integration gate
 // runs.
-func waveRef(runID string) string { return "refs/planx/runs/" + runID + "/wave" }
+func waveRef(runID string) string { return record.RunRef(runID, "wave") }

@@ -22,7 +22,7 @@ import (
 func (s stopRecords) keep(ctx context.Context, sha gitops.SHA, why string) (string, error) {
 	for range 100 {
 		s.st.Kept++
-		ref := fmt.Sprintf("refs/planx/runs/%s/kept/%d", s.st.RunID, s.st.Kept)
+		ref := record.RunRef(s.st.RunID, fmt.Sprintf("kept/%d", s.st.Kept))
 		err := s.repo.Refs().Update(ctx, ref, sha, gitops.ZeroSHA, "planx: "+why)
 		if !errors.Is(err, gitops.ErrHeadMoved) {
 			return ref, err // a ref of a command that never saved its count is taken: the next one

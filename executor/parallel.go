@@ -216,7 +216,7 @@ func (wv *wave) finished(ctx context.Context, it *isolated) {
 // workRef keeps a wave task's work, done but not yet integrated, reachable
 // and findable after a crash.
 func workRef(runID string, id planparse.TaskID) string {
-	return "refs/planx/runs/" + runID + "/work/" + string(id)
+	return record.RunRef(runID, "work/"+string(id))
 }
 
 func waveIDs(w []*planparse.Task) []planparse.TaskID {

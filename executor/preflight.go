@@ -134,7 +134,7 @@ func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) e
 	return r.st.save(r.repo)
 }
 
-func baseRef(runID string) string { return "refs/planx/runs/" + runID + "/base" }
+func baseRef(runID string) string { return record.RunRef(runID, "base") }
 
 func summarize(cs []gitops.Change) string {
 	var names []string

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
 )
 
 // Every run leaves refs under refs/planx/runs/<id>/: its rollback commit
@@ -56,14 +56,14 @@ func Prune(ctx context.Context, repo *gitops.Repo, o PruneOptions) (*PruneResult
 	if now.IsZero() {
 		now = time.Now()
 	}
-	refs, err := repo.Refs().List(ctx, "refs/planx/runs/")
+	refs, err := repo.Refs().List(ctx, record.RunsRefPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("prune: %w", err)
 	}
 	res := &PruneResult{}
 	byRun := map[string][]string{}
 	for name := range refs {
-		id, rest, ok := strings.Cut(strings.TrimPrefix(name, "refs/planx/runs/"), "/")
+		id, rest, ok := record.ParseRunRef(name)
 		if ok && rest != "base" {
 			byRun[id] = append(byRun[id], name)
 		}

@@ -76,7 +76,7 @@ func (s stopRecords) recordStop(ctx context.Context, id planparse.TaskID, why st
 		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
 	}
 	s.st.Stops++
-	ref := fmt.Sprintf("refs/planx/runs/%s/stops/%d-%s", s.st.RunID, s.st.Stops, id)
+	ref := record.RunRef(s.st.RunID, fmt.Sprintf("stops/%d-%s", s.st.Stops, id))
 	if err := s.repo.Refs().Update(ctx, ref, stop, "", "planx: work tree at a stop"); err != nil {
 		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
 )
 
 // verify stages the task's work and checks with git, never with the executor's word, that the task did
@@ -39,7 +40,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	if tu.foldedTip != "" {
-		keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
+		keep := record.RunRef(r.st.RunID, "folded/"+string(t.ID))
 		if err := r.repo.Refs().Update(ctx, keep, tu.foldedTip, "", "planx: commits folded into a task"); err != nil {
 			return nil, err
 		}
@@ -194,7 +195,7 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 	// commits stay reachable after the fold.
 	// The ref is written after the check of the git directory (verify):
 	// planx's own write must not read as the task's.
-	keep := fmt.Sprintf("refs/planx/runs/%s/folded/%s", r.st.RunID, t.ID)
+	keep := record.RunRef(r.st.RunID, "folded/"+string(t.ID))
 	tu.foldedTip = head.SHA
 	if err := r.repo.ResetSoft(ctx, r.expect); err != nil {
 		return err

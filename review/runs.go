@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/record"
 )
 
 // Run is one planx run as its commits record it.
@@ -58,15 +59,15 @@ func Runs(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) 
 // History older than stoppedAt can still hold runs made in another clone:
 // Runs reads them.
 func Indexed(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan string) (runs []Run, stoppedAt gitops.SHA, err error) {
-	refs, err := repo.Refs().List(ctx, "refs/planx/runs/")
+	refs, err := repo.Refs().List(ctx, record.RunsRefPrefix)
 	if err != nil {
 		return nil, "", fmt.Errorf("read runs: %w", err)
 	}
 	left := map[gitops.SHA]bool{}
 	for name, sha := range refs {
 		id, kind, ok := runRef(name)
-		_, aborted := refs["refs/planx/runs/"+id+"/aborted"]
-		if _, head := refs["refs/planx/runs/"+id+"/head"]; head {
+		_, aborted := refs[record.RunRef(id, "aborted")]
+		if _, head := refs[record.RunRef(id, "head")]; head {
 			aborted = true
 		}
 		if ok && kind == "base" && !aborted {
@@ -92,12 +93,8 @@ func Indexed(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 
 // runRef splits refs/planx/runs/<id>/<kind>.
 func runRef(name string) (id, kind string, ok bool) {
-	rest, ok := strings.CutPrefix(name, "refs/planx/runs/")
-	if !ok {
-		return "", "", false
-	}
-	id, kind, ok = strings.Cut(rest, "/")
-	return id, kind, ok && id != "" && !strings.Contains(kind, "/")
+	id, kind, ok = record.ParseRunRef(name)
+	return id, kind, ok && !strings.Contains(kind, "/")
 }
 
 // Recent is Runs limited to the n most recent runs (n > 0); reading stops at

@@ -1,0 +1,33 @@
+package record
+
+import "strings"
+
+// RunsRefPrefix is the namespace of every run's refs: under
+// refs/planx/runs/<run id>/ the loop keeps what a run must not lose and
+// review reads its history from. The names under it:
+//
+//	base            the rollback commit (the index of runs)
+//	head            the last task commit of an aborted run
+//	aborted         the work tree an abort took away
+//	index, hidden   the index, and assume-unchanged files' bytes, before the run
+//	kept/<n>        bytes a person wrote after a stop that recovery replaced
+//	stops/<n>-<id>  the tree when an attempt stopped
+//	folded/<id>     commits an executor made, folded into the task commit
+//	work/<id>       a wave task's work, before integration
+//	wave            the wave in flight
+//	worktrees/...   the slots of a run
+const RunsRefPrefix = "refs/planx/runs/"
+
+// RunRef is refs/planx/runs/<runID>/<name>.
+func RunRef(runID, name string) string { return RunsRefPrefix + runID + "/" + name }
+
+// ParseRunRef splits refs/planx/runs/<id>/<rest>; ok is false for any
+// other ref or an empty id.
+func ParseRunRef(ref string) (id, rest string, ok bool) {
+	tail, ok := strings.CutPrefix(ref, RunsRefPrefix)
+	if !ok {
+		return "", "", false
+	}
+	id, rest, ok = strings.Cut(tail, "/")
+	return id, rest, ok && id != ""
+}
