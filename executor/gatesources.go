@@ -16,6 +16,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/judge"
 )
 
 // A gate such as `npm test` or `pytest` names no script: its test runner
@@ -99,7 +100,7 @@ func gateReading(gs []gates.Gate, p string) string {
 	cfgs := runnerConfigs(gs)
 	for _, g := range gs {
 		for _, pat := range cfgs[g.Name] {
-			if matchGlob(pat, p) {
+			if judge.MatchGlob(pat, p) {
 				return g.Name
 			}
 		}

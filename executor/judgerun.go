@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -21,7 +22,7 @@ func (tu *turn) undeclaredTests() []string {
 	for _, f := range tu.lt.Files {
 		switch {
 		case anyCovers(tu.t.Files, f):
-		case judgedTestFile(f):
+		case judge.IsTestFile(f):
 			out = append(out, f)
 		default:
 			other = append(other, f)

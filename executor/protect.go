@@ -8,9 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -18,25 +18,6 @@ import (
 // done. A task that could rewrite them could make any work pass. An agent
 // task that modifies or deletes one fails ("the task weakened the judge");
 // a shell or manual task, written or done by the user, gets a warning.
-
-// defaultTestGlobs name test files the way the common ecosystems do. A
-// pattern without '/' matches a file name anywhere; one ending in '/'
-// matches a directory of that name anywhere; others match the whole path,
-// '**' standing for any number of directories.
-func defaultTestGlobs() []string {
-	return []string{
-		"*_test.go", "testdata/", // Go
-		"test_*.py", "*_test.py", "conftest.py", // Python
-		"*.test.*", "*.spec.*", "__tests__/", // JavaScript, TypeScript
-		"*_spec.rb", "spec/", // Ruby
-		"*Test.java", "*Tests.java", "*Test.kt", // JVM
-		"*.bats", "tests/", "test/", // shell, Rust, everything else
-		// Snapshots and golden files are the expected output: `jest -u`,
-		// `cargo insta accept` or `go test -update` make them say what
-		// wrong code prints.
-		"__snapshots__/", "*.snap", "*.golden", "*.approved.*",
-	}
-}
 
 // protection says why path is protected, "" when it is not. It is told
 // whether the path existed before the task (a new test file is not a
@@ -50,7 +31,7 @@ func (r *runner) protection(p string) string {
 	case r.log != nil && (p == r.log.Path || covers(path.Dir(r.log.Path), p)):
 		return "the execution log"
 	}
-	if slices.ContainsFunc(r.cfg.Unprotect, func(g string) bool { return matchGlob(g, p) }) {
+	if slices.ContainsFunc(r.cfg.Unprotect, func(g string) bool { return judge.MatchGlob(g, p) }) {
 		return ""
 	}
 	if g := gateNaming(r.gates, p); g != "" {
@@ -65,9 +46,9 @@ func (r *runner) protection(p string) string {
 	switch {
 	case path.Base(p) == ".gitignore":
 		return "an ignore file"
-	case slices.ContainsFunc(r.cfg.Protect, func(g string) bool { return matchGlob(g, p) }):
+	case slices.ContainsFunc(r.cfg.Protect, func(g string) bool { return judge.MatchGlob(g, p) }):
 		return "protected in .planx.yaml"
-	case slices.ContainsFunc(defaultTestGlobs(), func(g string) bool { return matchGlob(g, p) }):
+	case slices.ContainsFunc(judge.DefaultTestGlobs(), func(g string) bool { return judge.MatchGlob(g, p) }):
 		return "a test file"
 	}
 	return ""
@@ -204,26 +185,6 @@ func gateScripts(gs []gates.Gate) []string {
 		}
 	}
 	return out
-}
-
-// matchGlob matches a protect/unprotect pattern against a repo-relative
-// slash path (see defaultTestGlobs for the forms).
-func matchGlob(pattern, p string) bool {
-	switch {
-	case strings.HasSuffix(pattern, "/") && !strings.Contains(strings.TrimSuffix(pattern, "/"), "/"):
-		dir := strings.TrimSuffix(pattern, "/")
-		parts := strings.Split(p, "/")
-		return slices.ContainsFunc(parts[:len(parts)-1], func(s string) bool { ok, _ := path.Match(dir, s); return ok })
-	case !strings.Contains(pattern, "/"):
-		ok, _ := path.Match(pattern, path.Base(p))
-		return ok
-	}
-	pattern = strings.TrimSuffix(pattern, "/")
-	if strings.HasSuffix(pattern, "/**") {
-		pattern += "/*" // "dir/**" covers dir's files at any depth
-	}
-	ok, _ := doublestar.Match(strings.TrimPrefix(pattern, "/"), p)
-	return ok
 }
 
 // warnIssue records a warning in the log and says it.

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/planx-dev/planx/judge"
 )
 
 // Test support is the code the tests use and the code under test does not:
@@ -26,7 +28,7 @@ func (tu *turn) testSupport(paths []string) []string {
 	r := tu.r
 	var candidates []string
 	for _, p := range paths {
-		if !judgedTestFile(p) && slices.ContainsFunc(sourceExts(), func(e string) bool { return strings.HasSuffix(p, e) }) {
+		if !judge.IsTestFile(p) && slices.ContainsFunc(sourceExts(), func(e string) bool { return strings.HasSuffix(p, e) }) {
 			candidates = append(candidates, p)
 		}
 	}
@@ -52,7 +54,7 @@ func (tu *turn) testSupport(paths []string) []string {
 			if f == p || (strings.HasSuffix(p, ".go") && path.Dir(f) == path.Dir(p)) || !re.Match(b) {
 				continue
 			}
-			if judgedTestFile(f) {
+			if judge.IsTestFile(f) {
 				byTests = true
 			} else {
 				byCode = true

@@ -20,6 +20,7 @@ import (
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/planparse"
 	"golang.org/x/mod/modfile"
 )
@@ -319,7 +320,7 @@ func failingTests(rep testreport.Report) []string {
 func (tu *turn) declaredTestGroup() func(string) bool {
 	var files []string
 	for _, f := range tu.t.Files {
-		if judgedTestFile(f.Path) {
+		if judge.IsTestFile(f.Path) {
 			files = append(files, f.Path)
 		}
 	}
@@ -340,11 +341,6 @@ func (tu *turn) declaredTestGroup() func(string) bool {
 		}
 		return false
 	}
-}
-
-// isTestFile reports whether p is a test file by the default globs.
-func judgedTestFile(p string) bool {
-	return slices.ContainsFunc(defaultTestGlobs(), func(g string) bool { return matchGlob(g, p) })
 }
 
 // goModule is the module path of root's go.mod, "" without one.

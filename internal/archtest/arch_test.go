@@ -22,7 +22,8 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "judge"},
+	"judge":               {},
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
 	"risk":                {"planparse", "internal/textsafe"},
 	"agent":               {"planparse"},
@@ -53,6 +54,9 @@ var never = map[string][]string{
 	"execlog":   {"gitops", "executor", "review", "approval", "risk", "agent", "gates"},
 	"gitops":    {"executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "record"},
 	"record":    {"executor", "review", "gitops", "execlog", "planparse", "gates"},
+	// The judge's checks are pure: bytes and paths in, findings out; no
+	// repository, no process.
+	"judge": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "internal/proc", "internal/sandbox"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }
@@ -216,4 +220,24 @@ func isGit(e ast.Expr) bool {
 	}
 	s, err := strconv.Unquote(lit.Value)
 	return err == nil && s == "git"
+}
+
+// TestJudgeIsPure: the judge's checks take bytes and paths, so that they
+// are tested with literal input and cannot be fooled by what a task left
+// on disk: the package opens no file and starts no process.
+func TestJudgeIsPure(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", `{{join .Imports " "}}|{{join .Deps " "}}`, module+"judge")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	imports, deps, _ := strings.Cut(strings.TrimSpace(string(out)), "|")
+	for _, bad := range []string{"os", "os/exec", "io/ioutil"} {
+		if slices.Contains(strings.Fields(imports), bad) {
+			t.Errorf("judge imports %s", bad)
+		}
+	}
+	if slices.Contains(strings.Fields(deps), "os/exec") {
+		t.Errorf("judge depends on os/exec")
+	}
 }

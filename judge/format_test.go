@@ -1,4 +1,4 @@
-package executor
+package judge
 
 import "testing"
 
@@ -51,7 +51,7 @@ func TestFormatOnly(t *testing.T) {
 		{"shell", "tests/mul.sh", "[ \"$x\" = 6 ]\n", "[ \"$x\"= 6 ]\n", false},
 		{"unchanged", "tests/mul.sh", "x\n", "x\n", true},
 	} {
-		if got := formatOnly(c.path, []byte(c.before), []byte(c.after)); got != c.want {
+		if got := FormatOnly(c.path, []byte(c.before), []byte(c.after)); got != c.want {
 			t.Errorf("%s: formatOnly = %v, want %v", c.name, got, c.want)
 		}
 	}
