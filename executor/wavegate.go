@@ -45,7 +45,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 		return 0, nil, err
 	}
 	passed := map[int][]execlog.Gate{} // the commits the gates passed on
-	defer func() { _ = r.repo.Refs().Delete(context.Background(), ref) }()
+	defer func() { _ = r.repo.Refs().Delete(context.WithoutCancel(ctx), ref) }()
 	// take left the slot clean at the chain's tip, where the gates run
 	// first: only the bisection's commits need a checkout.
 	fresh := chain[len(chain)-1].commit
