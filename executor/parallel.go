@@ -168,8 +168,13 @@ func (wv *wave) exec(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			jobs <- struct{}{}
-			defer func() { <-jobs }()
+			select {
+			case jobs <- struct{}{}:
+				defer func() { <-jobs }()
+			case <-ctx.Done():
+				// Interrupted before its turn: runIsolated records that it
+				// ran nothing (a slot is not taken on a cancelled context).
+			}
 			wv.runIsolated(ctx, it)
 			wv.mu.Lock()
 			defer wv.mu.Unlock()
