@@ -78,6 +78,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		return &Result{Status: record.RunDryRun}, nil
 	}
+	r.arm()
 	lk, err := acquireLock(r.repo, "run")
 	if err != nil {
 		return nil, err
@@ -279,14 +280,20 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		o.Attempts = max(cfg.Attempts, 1)
 	}
 	gs := j.Gates
-	reaper, note := startReaper()
 	return &runner{
-		reaper: reaper, reaperNote: note,
 		o: o, repo: repo, planFile: planFile{planAbs: planAbs, planRel: rel, planSrc: plan.Source, format: plan.Format, pinChecked: plan.Source},
 		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates, ignored: ignoredOf(ctx, repo)},
-		judge: j, out: newProgress(o.Output),
-		fault: faultHook(os.Getenv(faultEnv)), commitPath: paths,
+		judge: j, out: newProgress(o.Output), commitPath: paths,
 	}, nil
+}
+
+// arm readies a prepared runner to execute tasks: planx becomes the
+// subreaper of what they detach, and the crash tests' fault point
+// (PLANX_FAULT) is read. Status, Assess and a dry run execute nothing and
+// do neither.
+func (r *runner) arm() {
+	r.reaper, r.reaperNote = startReaper()
+	r.fault = faultHook(os.Getenv(faultEnv))
 }
 
 // ignoredOf lists repo's ignored entries on first use; nil without a

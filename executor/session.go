@@ -49,6 +49,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	if err != nil {
 		return nil, nil, err
 	}
+	r.arm()
 	r.st, r.log = st, st.Log
 	r.pids().cleanOrphans(r.out)
 	r.noteIgnored(ctx)

@@ -60,7 +60,10 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		rep.Status = record.RunInterrupted
 		rep.Reason = "planx stopped without saying why (killed or crashed)"
 	}
-	r, err := prepare(ctx, Options{PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format)})
+	// The run's pinned judge, not today's .planx.yaml: status says what
+	// the run will do.
+	r, err := prepare(ctx, Options{PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
+		Gates: st.Options.FlagGates, judge: st.Judge})
 	if err != nil {
 		return rep, err
 	}
