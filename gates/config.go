@@ -54,6 +54,10 @@ type Config struct {
 	// local.env, data/) a run keeps at its start so that a task that
 	// deletes them loses nothing: 0 is the default, -1 keeps none.
 	KeepIgnored int64
+	// Baseline runs the gates every task runs on the base before the
+	// first task, so that a suite already red is not blamed on the plan
+	// (planx run --baseline overrides it).
+	Baseline bool
 }
 
 // Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
@@ -102,7 +106,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys     = []string{"agent", "attempts", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "unprotect", "worktree_setup"}
+	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "unprotect", "worktree_setup"}
 	sandboxKeys = []string{"mode", "writable", "steps"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
@@ -148,6 +152,8 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.Executor, err = p.str(k, v)
 		case "require_clean":
 			err = p.decode(k, v, &c.RequireClean, "write true or false")
+		case "baseline":
+			err = p.decode(k, v, &c.Baseline, "write true or false")
 		case "env":
 			c.Env, err = p.strList(k, v, "write a list of variable names, e.g. [GOFLAGS, HTTPS_PROXY]")
 		case "attempts":

@@ -28,6 +28,7 @@ log_dir: docs/runs
 agent: claude -p
 executor: agent
 require_clean: true
+baseline: true
 gates:
   - name: test
     command: go test {blast_radius}
@@ -52,6 +53,7 @@ gates:
 		Agent:        "claude -p",
 		Executor:     "agent",
 		RequireClean: true,
+		Baseline:     true,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("LoadConfig =\n%+v\nwant\n%+v", c, want)
@@ -89,6 +91,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"duplicate key", "agent: a\nagent: b\n", 2, `key "agent" repeats the one at line 1`, ""},
 		{"gates not a list", "gates:\n  test: go test\n", 2, "gates must be a list", "- name: test"},
 		{"bad bool", "require_clean: maybe\n", 1, `require_clean: "maybe"`, "true or false"},
+		{"baseline not a bool", "agent: a\nbaseline: always\n", 2, `baseline: "always"`, "true or false"},
+		{"baseline misspelt", "baseline_gates: true\n", 1, `unknown key "baseline_gates"`, "baseline"},
 		{"list for string", "agent:\n  - a\n", 2, "agent: want a single value", ""},
 		{"syntax", "agent: a\n  log_dir: b\n", 2, "mapping values are not allowed", "indentation"},
 		{"not a mapping", "- a\n- b\n", 1, "must be a mapping", ""},
