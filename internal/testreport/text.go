@@ -14,6 +14,11 @@ import (
 type Failures struct {
 	Tests []Test // Outcome Fail; Group set where the output says it
 	Lines []string
+	// Unaccounted: the output shows a failure no test named accounts for
+	// (a go package that failed with no failing test: it did not build,
+	// TestMain exited, a test timed out), so the tests named are not the
+	// whole of what failed.
+	Unaccounted bool
 }
 
 var (
@@ -41,7 +46,7 @@ func ReadFailures(r io.Reader) (Failures, error) {
 	br := bufio.NewReader(r)
 	if head, _ := br.Peek(512); bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte(`{"`)) {
 		rep, err := ParseGoJSON(br)
-		var f Failures
+		f := Failures{Unaccounted: rep.Failed}
 		for _, t := range rep.Tests {
 			if t.Outcome == Fail {
 				f.Tests = append(f.Tests, t)
@@ -71,6 +76,7 @@ func readPlainFailures(r io.Reader) (Failures, error) {
 			return
 		case goFailPkg.MatchString(line):
 			pkg := goFailPkg.FindStringSubmatch(line)[1]
+			f.Unaccounted = f.Unaccounted || len(pending) == 0
 			for _, name := range pending {
 				add(Test{ID: pkg + " " + name, Group: pkg, Outcome: Fail})
 			}

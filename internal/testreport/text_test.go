@@ -53,3 +53,30 @@ func TestReadFailuresGoJSON(t *testing.T) {
 		t.Fatalf("%+v %v", f, err)
 	}
 }
+
+func TestReadFailuresUnaccounted(t *testing.T) {
+	cases := []struct {
+		name, out string
+		want      bool
+	}{
+		{"go tests named", "--- FAIL: TestSub (0.00s)\nFAIL\nFAIL\tcalc\t0.004s\n", false},
+		{"go build failed", "--- FAIL: TestSub (0.00s)\nFAIL\tcalc\t0.004s\nFAIL\tcalc/other [build failed]\n", true},
+		{"go timeout", "panic: test timed out after 1s\n\trunning tests:\n\t\tTestSlow (1s)\nFAIL\tcalc\t1.002s\n", true},
+		{"go-json package failure", `{"Action":"run","Package":"calc","Test":"TestSub"}
+{"Action":"fail","Package":"calc","Test":"TestSub","Elapsed":0}
+{"Action":"fail","Package":"calc","Elapsed":0.01}
+{"Action":"output","Package":"calc/other","Output":"FAIL\tcalc/other [build failed]\n"}
+{"Action":"fail","Package":"calc/other","Elapsed":0}
+`, true},
+		{"tap", "not ok 2 - subtracts\n", false},
+	}
+	for _, c := range cases {
+		f, err := ReadFailures(strings.NewReader(c.out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Unaccounted != c.want {
+			t.Errorf("%s: Unaccounted %v with %d tests named, want %v", c.name, f.Unaccounted, len(f.Tests), c.want)
+		}
+	}
+}
