@@ -114,6 +114,10 @@ type Gate struct {
 	// says it ("12 passed (+1 new) 0 failed 0 skipped"); "" when only its
 	// exit code was read.
 	Tests string `json:"tests,omitempty"`
+	// Known are the failing tests the gate's output named, every one of
+	// which failed at the run's baseline too: the gate counts as passed
+	// (planx run --accept-baseline-failures) with a warning naming them.
+	Known []string `json:"known,omitempty"`
 }
 
 // TaskByID returns the task with the given ID, or nil. The pointer is into

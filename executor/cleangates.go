@@ -24,11 +24,17 @@ func (tu *turn) cleanTree(ctx context.Context, links bool) (*slotUse, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gates of %s in a clean worktree: %w", t.ID, err)
 	}
+	return tu.cleanAt(ctx, sha, "gates", links)
+}
+
+// cleanAt checks commit sha out into a slot for gates (label names the use
+// in errors), with the links of cleanTree when links is set.
+func (tu *turn) cleanAt(ctx context.Context, sha gitops.SHA, label string, links bool) (*slotUse, error) {
 	if !links {
-		return r.checkout(ctx, t, sha, "gates", nil)
+		return tu.r.checkout(ctx, tu.t, sha, label, nil)
 	}
-	subs, _ := r.repo.Index().Submodules(ctx)
-	return tu.checkout(ctx, sha, "gates", subs...)
+	subs, _ := tu.r.repo.Index().Submodules(ctx)
+	return tu.checkout(ctx, sha, label, subs...)
 }
 
 // slotUse is a clean checkout in a slot of the run's pool, until release

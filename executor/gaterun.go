@@ -109,12 +109,12 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 			return err
 		}
 	}
-	return tu.runIn(ctx, key, run, func(dir string, results []gates.Result) (map[string]string, []string) {
-		tests, why := tu.judgeTests(dir, tgs, base, results, judged != nil)
+	return tu.runIn(ctx, key, run, func(dir string, results []gates.Result) judgement {
+		jd := tu.judgeTests(dir, tgs, base, results, judged != nil)
 		for name, s := range judged {
-			tests[name] = s + "; own tests pass"
+			jd.tests[name] = s + "; own tests pass"
 		}
-		return tests, why
+		return jd
 	})
 }
 
@@ -124,7 +124,7 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 // slot serves them all. A gate that changed the checkout fails the task
 // as one that changed the work tree does (checkSettled).
 func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
-	judge func(dir string, results []gates.Result) (map[string]string, []string)) error {
+	judge func(dir string, results []gates.Result) judgement) error {
 	r, t := tu.r, tu.t
 	clean, links := false, false
 	if len(sel) > 0 {
@@ -145,20 +145,21 @@ func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
 }
 
 // judgeIn is judge reading the results of gates run in dir.
-func judgeIn(dir string, judge func(string, []gates.Result) (map[string]string, []string)) func([]gates.Result) (map[string]string, []string) {
+func judgeIn(dir string, judge func(string, []gates.Result) judgement) func([]gates.Result) judgement {
 	if judge == nil {
 		return nil
 	}
-	return func(results []gates.Result) (map[string]string, []string) { return judge(dir, results) }
+	return func(results []gates.Result) judgement { return judge(dir, results) }
 }
 
 // runGateSet runs gates, records their results (in the log, and by tree
 // when key names the tree they judge) and fails the task on the first that
 // did not pass. judge, when set, reads the results test by test: it may
 // fail a gate that exited 0, and returns each gate's test summary and why
-// it failed one.
+// it failed one. A gate that failed with the baseline's known failures
+// alone passes (knownfail.go); the tree's record keeps what it exited.
 func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
-	judge func([]gates.Result) (map[string]string, []string)) error {
+	judge func([]gates.Result) judgement) error {
 	if len(sel) == 0 {
 		return nil
 	}
@@ -172,21 +173,21 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	if err != nil {
 		return err
 	}
-	var tests map[string]string
-	var why []string
+	var jd judgement
 	if judge != nil {
-		tests, why = judge(results)
+		jd = judge(results)
 	}
 	r.book().recordGated(key, t, sel, results)
+	known := r.acceptKnown(t, dir, sel, results, jd)
 	over := r.overridden()
 	for _, g := range results {
 		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
 			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath,
-			TimedOut: g.TimedOut, Overridden: over[g.Name], Tests: tests[g.Name]})
+			TimedOut: g.TimedOut, Overridden: over[g.Name], Tests: jd.tests[g.Name], Known: known[g.Name]})
 		r.out.gate(t.ID, g)
 	}
-	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(why) > 0 {
-		return &taskFailure{what: why[0], tail: strings.Join(why[1:], "\n")}
+	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(jd.why) > 0 {
+		return &taskFailure{what: jd.why[0], tail: strings.Join(jd.why[1:], "\n")}
 	}
 	return gateFailure(r.repo.Root, results)
 }

@@ -93,6 +93,11 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 	for _, w := range warnings {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerWarning, w)
 	}
+	for _, g := range lt.Gates {
+		if len(g.Known) > 0 {
+			fmt.Fprintf(&b, "%s: known-failures=%s:%s\n", record.TrailerWarning, g.Name, strings.Join(g.Known, ","))
+		}
+	}
 	return b.String()
 }
 

@@ -19,6 +19,13 @@ type Options struct {
 	AcceptDrift  bool   // run done tasks whose text changed instead of stopping (exit 6)
 	Topic        string // overrides the plan's topic (rollback message, log name)
 	RequireClean bool   // refuse a dirty tree instead of snapshotting it
+	// Baseline runs the gates every task runs on the base before the
+	// first task (baseline.go); nil leaves it to .planx.yaml's baseline.
+	Baseline *bool
+	// AcceptBaselineFailures lets a run go on past a baseline whose gates
+	// fail with named tests: those are recorded, and a task's gate that
+	// fails with them alone passes with a warning. It implies Baseline.
+	AcceptBaselineFailures bool
 	// AllowUntrackedSecrets lets the rollback commit snapshot untracked
 	// files that look like credentials (see checkSecrets).
 	AllowUntrackedSecrets bool

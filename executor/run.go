@@ -126,6 +126,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.noteIgnored(ctx)
+	if err := r.baseline(ctx, head); err != nil {
+		return nil, err
+	}
 	r.keepIgnored()
 	base, err := r.rollback(ctx, head)
 	if err != nil {

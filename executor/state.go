@@ -98,6 +98,17 @@ type State struct {
 	// and commit records written after it are the executor's forgeries
 	// (see recordsguard.go). 0 when no executor is in flight.
 	RecordsMark gitops.RecordsMark `json:"records_mark,omitempty"`
+	// Baseline is what the gates failed with on the base and the run
+	// accepted (--accept-baseline-failures); nil when nothing was.
+	Baseline *Baseline `json:"baseline,omitempty"`
+}
+
+// Baseline is the failing tests of each gate on the base, as the gate's
+// own report or output named them before the first task ran. A task
+// cannot add to it: it is fixed when the run starts.
+type Baseline struct {
+	Commit gitops.SHA          `json:"commit"` // the base the gates ran on
+	Known  map[string][]string `json:"known"`  // gate name → failing test IDs
 }
 
 // PlannedTask is a task as the plan had it when the run started.

@@ -242,13 +242,13 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 
 // judgeTests grades the results of tgs against their baselines, marking a
 // gate whose tests say no as failed. It returns each gate's summary (for
-// Planx-Tests) and the reasons of the first that failed.
+// Planx-Tests), the reasons of the first that failed, and the gates whose
+// only failing tests are the run's known failures (knownfail.go).
 //
 // own says the run holds the agent's own test changes, already graded
 // without them by judgeRun: this run then only has to pass.
-func (tu *turn) judgeTests(dir string, tgs []testGate, base map[string]testreport.Report, results []gates.Result, own bool) (map[string]string, []string) {
-	summaries := map[string]string{}
-	var reasons []string
+func (tu *turn) judgeTests(dir string, tgs []testGate, base map[string]testreport.Report, results []gates.Result, own bool) judgement {
+	jd := judgement{tests: map[string]string{}, known: map[string][]string{}}
 	opt := testreport.Options{Declared: tu.declaredTestGroup()}
 	for i := range results {
 		res := &results[i]
@@ -259,27 +259,29 @@ func (tu *turn) judgeTests(dir string, tgs []testGate, base map[string]testrepor
 		rep := tgs[j].read(dir, res.OutputPath)
 		tu.r.reports().hold(tgs[j].key(), rep)
 		if !tgs[j].declared() && noReport(base[res.Name]) && noReport(rep) {
-			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
+			jd.tests[res.Name] = "exit-code only (the runner gave no report, at the base either)"
 			continue
 		}
 		v := testreport.Judge(base[res.Name], rep, opt)
-		summaries[res.Name] = v.Summary()
-		if own && v.Now.Failed == 0 && !v.RunFailed && v.Now.Passed > 0 {
-			continue
-		}
-		if !own && v.OK() && v.Now.Failed == 0 {
-			continue
-		}
-		if res.Passed && reasons == nil {
-			reasons = append(reportReasons(v, rep), failingTests(rep)...)
-			if len(reasons) == 0 {
-				reasons = []string{"the report shows a failure"}
+		jd.tests[res.Name] = v.Summary()
+		known, onlyKnown := tu.r.knownOnly(res.Name, rep)
+		if own && (v.Now.Failed == 0 || onlyKnown) && !v.RunFailed && v.Now.Passed > 0 ||
+			!own && v.OK() && (v.Now.Failed == 0 || onlyKnown) {
+			if v.Now.Failed > 0 {
+				jd.known[res.Name] = known
 			}
-			reasons = append([]string{fmt.Sprintf("gate %s exited %d, but its tests say no", res.Name, res.ExitCode)}, reasons...)
+			continue
+		}
+		if res.Passed && jd.why == nil {
+			jd.why = append(reportReasons(v, rep), failingTests(rep)...)
+			if len(jd.why) == 0 {
+				jd.why = []string{"the report shows a failure"}
+			}
+			jd.why = append([]string{fmt.Sprintf("gate %s exited %d, but its tests say no", res.Name, res.ExitCode)}, jd.why...)
 		}
 		res.Passed = false
 	}
-	return summaries, reasons
+	return jd
 }
 
 // noReport says a run gave nothing to read: no test and a failure the

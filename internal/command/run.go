@@ -16,6 +16,7 @@ type runOptions struct {
 	format     string
 	out        outputOptions
 	cleanGates bool // --clean-gates, when set: exec.GatesIn
+	baseline   bool // --baseline, when set: exec.Baseline
 }
 
 func newRunCmd(stdio *IO, g *globalOptions) *cli.Command {
@@ -35,6 +36,8 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			"planx run --dry-run memory-bank/plan/x.md",
 			"planx run memory-bank/plan/x.md",
 			"planx run --agent claude --attempts 3 --task-timeout 20m plan.md",
+			"planx run --baseline memory-bank/plan/x.md",
+			"planx run --accept-baseline-failures memory-bank/plan/x.md",
 			"planx -C ../other-repo run --ci --json plan.md"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Usage: "plan dialect (native, speckit, kiro, superpowers, phased, taskmaster); detected when unset", Destination: &o.format},
@@ -61,6 +64,8 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "run up to N parallel-marked ([P]) tasks of a wave at once, each in its own linked work tree, committed in plan order", DefaultText: "jobs: of .planx.yaml, else 1", Destination: &e.Jobs},
 			noCacheFlag(&e.NoCache),
 			&cli.BoolFlag{Name: "clean-gates", Usage: "run the gates in a clean checkout of exactly the staged tree (what will be committed), a work tree of the run reused from task to task; default: for agent tasks, with the ignored files that were there before the task linked in; =false: in the work tree", Destination: &o.cleanGates},
+			&cli.BoolFlag{Name: "baseline", Usage: "before the first task, run the gates every task runs on the base (HEAD and your uncommitted work) in a clean checkout; a gate that fails there stops the run before anything changes, naming the failing tests (default: baseline of .planx.yaml, else off)", Destination: &o.baseline},
+			&cli.BoolFlag{Name: "accept-baseline-failures", Usage: "run the baseline and accept the tests it finds failing as known: a task's gate that fails with those tests alone passes with a warning (Planx-Warning: known-failures=...); any other failure fails it", Destination: &e.AcceptBaselineFailures},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "consent to HIGH and CRITICAL steps without being asked (see planx run --dry-run)", Destination: &e.Yes},
 			&cli.BoolFlag{Name: "require-approval", Usage: "refuse a plan that is not approved as it stands (planx approve)", Destination: &e.RequireApproval},
 			ciFlag(&o.out), jsonEventsFlag(&o.out), followFlag(&o.out),
@@ -84,6 +89,12 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 			// .planx.yaml may set attempts: pass "unset" on unless given.
 			if !cmd.IsSet("attempts") {
 				e.Attempts = 0
+			}
+			if cmd.IsSet("baseline") {
+				if !o.baseline && e.AcceptBaselineFailures {
+					return fmt.Errorf("%w: --accept-baseline-failures runs the baseline: drop --baseline=false", errUsage)
+				}
+				e.Baseline = &o.baseline
 			}
 			if cmd.IsSet("clean-gates") {
 				e.GatesIn = map[bool]string{true: executor.GatesClean, false: executor.GatesTree}[o.cleanGates]

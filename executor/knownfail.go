@@ -1,0 +1,167 @@
+package executor
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Known failures: the tests a run's baseline found failing and the run
+// accepted (--accept-baseline-failures). A task's gate that fails with
+// those tests alone passes with a warning; a gate that fails with any
+// other test, or with a failure its tests do not account for (no test
+// named, a build failure, a timeout), fails as usual. The names come from
+// the gate's own report or output on the task's tree, and the known set
+// was fixed before the first task ran: a task cannot add to it.
+
+// judgement is what the per-test judge (testjudge.go) made of a gate set's
+// results: each gate's test summary, why it failed the first gate it
+// failed that exited 0, and the gates it let pass with known failures
+// alone (gate name → their IDs).
+type judgement struct {
+	tests map[string]string
+	why   []string
+	known map[string][]string
+}
+
+// failedTests are the tests a failed gate's report (its report: setting)
+// or output names as failing; whole is false when they are not the whole
+// failure: none named, or a failure outside any test.
+func failedTests(g gates.Gate, dir, out string) (fails []testreport.Test, whole bool) {
+	if !g.Report.IsZero() && g.Report.Kind != gates.ReportNone {
+		rep := testGate{Gate: g, orig: g.Command, kind: g.Report.Kind}.read(dir, out)
+		for _, t := range rep.Tests {
+			if t.Outcome == testreport.Fail {
+				fails = append(fails, t)
+			}
+		}
+		return fails, len(fails) > 0 && !rep.Failed
+	}
+	f := outputFailures(out)
+	return f.Tests, len(f.Tests) > 0 && !f.Unaccounted
+}
+
+// testIDs are the sorted IDs of tests, each once.
+func testIDs(tests []testreport.Test) []string {
+	ids := make([]string, 0, len(tests))
+	for _, t := range tests {
+		ids = append(ids, t.ID)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+// covers says every one of ids (at least one) failed on the base in gate.
+func (b *Baseline) covers(gate string, ids []string) bool {
+	if b == nil || len(ids) == 0 {
+		return false
+	}
+	known, ok := b.Known[gate]
+	if !ok {
+		return false
+	}
+	for _, id := range ids {
+		if !slices.Contains(known, id) {
+			return false
+		}
+	}
+	return true
+}
+
+// knownOnly says a gate's report fails with the run's known failures
+// alone, and names them: at least one test fails, every failing test
+// failed on the base, and the report shows no failure outside its tests.
+func (r *runner) knownOnly(gate string, rep testreport.Report) ([]string, bool) {
+	var fails []testreport.Test
+	for _, t := range rep.Tests {
+		if t.Outcome == testreport.Fail {
+			fails = append(fails, t)
+		}
+	}
+	ids := testIDs(fails)
+	return ids, !rep.Failed && r.st.Baseline.covers(gate, ids)
+}
+
+// acceptKnown lets the failed gates of results pass whose failure is the
+// baseline's alone, and returns, by gate, the known failures it let pass.
+// A gate the per-test judge read is the judge's to decide (jd.known); the
+// others are read here from their output. A timed-out gate is never let
+// pass, nor one that exited 0 and failed by its report (the judge's why).
+func (r *runner) acceptKnown(t *planparse.Task, dir string, sel []gates.Gate, results []gates.Result, jd judgement) map[string][]string {
+	b := r.st.Baseline
+	if b == nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for i := range results {
+		res := &results[i]
+		if res.Passed || res.TimedOut || res.ExitCode == 0 {
+			continue
+		}
+		ids, judged := jd.known[res.Name]
+		if !judged && !judgedByTests(jd.tests[res.Name]) {
+			fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
+			ids, judged = testIDs(fails), whole
+		}
+		if !judged || !b.covers(res.Name, ids) {
+			continue
+		}
+		res.Passed = true
+		out[res.Name] = ids
+		r.warnIssue(t, fmt.Sprintf("gate %s failed (exit %d) with tests that failed on the base too, accepted as known failures (--accept-baseline-failures): %s",
+			res.Name, res.ExitCode, strings.Join(ids, ", ")))
+	}
+	r.noteFixed(results, out)
+	return out
+}
+
+// judgedByTests says a gate's Planx-Tests summary is the per-test judge's
+// verdict, not "exit-code only".
+func judgedByTests(summary string) bool {
+	return summary != "" && !strings.HasPrefix(summary, "exit-code only")
+}
+
+// noteFixed says which known failures of the gates that passed do not fail
+// now: good news (or tests the task's blast radius left out), not a
+// problem.
+func (r *runner) noteFixed(results []gates.Result, accepted map[string][]string) {
+	for _, res := range results {
+		if !res.Passed {
+			continue
+		}
+		var fixed []string
+		for _, id := range r.st.Baseline.Known[res.Name] {
+			if !slices.Contains(accepted[res.Name], id) {
+				fixed = append(fixed, id)
+			}
+		}
+		if len(fixed) > 0 {
+			r.out.println("      gate %s: known failure(s) of the baseline that do not fail now: %s", res.Name, strings.Join(fixed, ", "))
+		}
+	}
+}
+
+// sortedGates are the gate names of known, sorted.
+func sortedGates(known map[string][]string) []string {
+	names := make([]string, 0, len(known))
+	for name := range known {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// knownList says a baseline's known failures: "test: calc TestDiv, calc
+// TestSub; lint: x".
+func knownList(known map[string][]string) string {
+	var parts []string
+	for _, name := range sortedGates(known) {
+		parts = append(parts, name+": "+strings.Join(known[name], ", "))
+	}
+	return strings.Join(parts, "; ")
+}
