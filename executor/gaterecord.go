@@ -200,7 +200,7 @@ func (b gateBook) recordWaveGates(ctx context.Context, t *planparse.Task, c gito
 	}
 	var recs []gitops.GateRecord
 	for _, g := range gs {
-		if g.Passed {
+		if g.Passed && len(g.Known) == 0 {
 			recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: b.commandHash(t, b.gateDef(g)),
 				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: b.now()})
 		}

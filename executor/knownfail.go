@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -164,4 +165,33 @@ func knownList(known map[string][]string) string {
 		parts = append(parts, name+": "+strings.Join(known[name], ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// explainKnown says, in the failure of a gate a run with known failures
+// did not let pass, which failing tests are not known: what the task must
+// fix (or, with none named, why the known ones could not excuse it).
+func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results []gates.Result) error {
+	failed := gates.Failed(results)
+	var f *taskFailure
+	if r.st.Baseline == nil || len(failed) == 0 || !errors.As(err, &f) {
+		return err
+	}
+	res := failed[0]
+	if _, ok := r.st.Baseline.Known[res.Name]; !ok || res.TimedOut {
+		return err
+	}
+	fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
+	var fresh []string
+	for _, id := range testIDs(fails) {
+		if !slices.Contains(r.st.Baseline.Known[res.Name], id) {
+			fresh = append(fresh, id)
+		}
+	}
+	switch {
+	case len(fresh) > 0:
+		f.what += "; not among the baseline's known failures: " + strings.Join(fresh, ", ")
+	case !whole:
+		f.what += "; the tests it names do not account for its failure (none named, or a failure outside any test), so the baseline's known failures cannot excuse it"
+	}
+	return err
 }

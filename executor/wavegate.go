@@ -51,7 +51,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	fresh := chain[len(chain)-1].commit
 	check := func(i int) (*taskFailure, error) {
 		name := fmt.Sprintf("wave%d-%s", wv.number, chain[i].it.t.ID)
-		results, err := r.gateAt(ctx, wt, chain[i].commit, fresh, name, sel)
+		results, known, err := r.gateAt(ctx, wt, chain[i].commit, fresh, name, sel)
 		fresh = ""
 		if err != nil {
 			return nil, err
@@ -61,6 +61,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 			gs := make([]execlog.Gate, len(results))
 			for j, g := range results {
 				gs[j] = logGate(g)
+				gs[j].Known = known[g.Name]
 			}
 			r.book().recordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, gs)
 			passed[i] = gs
@@ -112,6 +113,9 @@ func (wv *wave) seal(ctx context.Context, keep []staged, passed []execlog.Gate) 
 	msg := strings.TrimRight(s.msg, "\n") + "\n"
 	for _, g := range passed {
 		msg += fmt.Sprintf("%s: %s\n", record.TrailerWaveGate, gateTrailer(g))
+		if len(g.Known) > 0 {
+			msg += fmt.Sprintf("%s: known-failures=%s:%s\n", record.TrailerWarning, g.Name, strings.Join(g.Known, ","))
+		}
 	}
 	c, err := r.repo.Objects().CommitTree(ctx, s.tree, msg, s.parent, r.sign)
 	if err != nil {
@@ -123,21 +127,26 @@ func (wv *wave) seal(ctx context.Context, keep []staged, passed []execlog.Gate) 
 }
 
 // gateAt runs gates on commit c in the wave's gate work tree wt, checking c
-// out there first unless wt is fresh: clean at c already.
-func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, error) {
+// out there first unless wt is fresh: clean at c already. It returns, by
+// gate, the known failures of the baseline it let pass (knownfail.go).
+func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, map[string][]string, error) {
 	if c != fresh {
 		if err := wt.CheckoutClean(ctx, c); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	id := planparse.TaskID(name)
 	defer r.fault.soon("during-wave-gate", 100*time.Millisecond)()
 	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: r.gateEnv(),
 		OutDir: runDir(r.repo, r.st.RunID), Task: id})
+	var known map[string][]string
+	if err == nil {
+		known = r.acceptKnown(&planparse.Task{ID: id}, wt.Root, sel, results, judgement{})
+	}
 	for _, g := range results {
 		r.out.gate(id, g)
 	}
-	return results, err
+	return results, known, err
 }
 
 func chainIDs(chain []staged) []string {

@@ -160,15 +160,18 @@ func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) err
 	flush()
 	it.lt.Gates = it.lt.Gates[:0]
 	wv.mu.Lock()
+	known := r.acceptKnown(it.t, dir, sel, results, judgement{})
 	for _, g := range results {
-		it.lt.Gates = append(it.lt.Gates, logGate(g))
+		lg := logGate(g)
+		lg.Known = known[g.Name]
+		it.lt.Gates = append(it.lt.Gates, lg)
 		r.out.gate(it.t.ID, g)
 	}
 	wv.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return gateFailure(r.repo.Root, results)
+	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results)
 }
 
 func logGate(g gates.Result) execlog.Gate {
