@@ -142,3 +142,18 @@ func TestRenderFenceLongerThanOutput(t *testing.T) {
 		t.Errorf("tail with a 5-backtick run is not fenced with 6:\n%s", got)
 	}
 }
+
+// A gate let pass with the baseline's known failures says so in the task's
+// table and the gate matrix: it did not simply pass.
+func TestRenderKnownFailures(t *testing.T) {
+	l := &Log{Title: "x", Status: record.RunCompleted, Tasks: []Task{{
+		ID: "T001", Title: "t", Status: record.TaskDone,
+		Gates: []Gate{{Name: "test", Command: "go test ./...", Passed: true, ExitCode: 1, Known: []string{"calc TestSub"}},
+			{Name: "vet", Command: "go vet ./...", Passed: true}},
+	}}}
+	got := string(l.Render())
+	if !strings.Contains(got, "| test | PASS (known failures) | 1 |") || !strings.Contains(got, "| vet | PASS | 0 |") ||
+		!strings.Contains(got, "| T001 | PASS (known failures) ") {
+		t.Errorf("known failures not said:\n%s", got)
+	}
+}
