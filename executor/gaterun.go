@@ -189,7 +189,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(jd.why) > 0 {
 		return &taskFailure{what: jd.why[0], tail: strings.Join(jd.why[1:], "\n")}
 	}
-	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results)
+	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results, jd)
 }
 
 // overridden reports which gates a --gate flag replaced: the config or the

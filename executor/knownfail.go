@@ -22,12 +22,15 @@ import (
 
 // judgement is what the per-test judge (testjudge.go) made of a gate set's
 // results: each gate's test summary, why it failed the first gate it
-// failed that exited 0, and the gates it let pass with known failures
-// alone (gate name → their IDs).
+// failed that exited 0, the gates it let pass with known failures alone
+// (gate name → their IDs), and those it did not let pass for all that.
 type judgement struct {
 	tests map[string]string
 	why   []string
 	known map[string][]string
+	// vetoed says, by gate, why the judge failed a gate whose failing
+	// tests are all known failures (a test vanished, one is skipped).
+	vetoed map[string]string
 }
 
 // failedTests are the tests a failed gate's report (its report: setting)
@@ -170,7 +173,7 @@ func knownList(known map[string][]string) string {
 // explainKnown says, in the failure of a gate a run with known failures
 // did not let pass, which failing tests are not known: what the task must
 // fix (or, with none named, why the known ones could not excuse it).
-func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results []gates.Result) error {
+func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results []gates.Result, jd judgement) error {
 	failed := gates.Failed(results)
 	var f *taskFailure
 	if r.st.Baseline == nil || len(failed) == 0 || !errors.As(err, &f) {
@@ -178,6 +181,10 @@ func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results [
 	}
 	res := failed[0]
 	if _, ok := r.st.Baseline.Known[res.Name]; !ok || res.TimedOut {
+		return err
+	}
+	if why, ok := jd.vetoed[res.Name]; ok {
+		f.what += "; its failing tests are known failures, but " + why
 		return err
 	}
 	fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)

@@ -248,7 +248,7 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 // own says the run holds the agent's own test changes, already graded
 // without them by judgeRun: this run then only has to pass.
 func (tu *turn) judgeTests(dir string, tgs []testGate, base map[string]testreport.Report, results []gates.Result, own bool) judgement {
-	jd := judgement{tests: map[string]string{}, known: map[string][]string{}}
+	jd := judgement{tests: map[string]string{}, known: map[string][]string{}, vetoed: map[string]string{}}
 	opt := testreport.Options{Declared: tu.declaredTestGroup()}
 	for i := range results {
 		res := &results[i]
@@ -271,6 +271,9 @@ func (tu *turn) judgeTests(dir string, tgs []testGate, base map[string]testrepor
 				jd.known[res.Name] = known
 			}
 			continue
+		}
+		if why := reportReasons(v, rep); onlyKnown && len(why) > 0 {
+			jd.vetoed[res.Name] = why[0]
 		}
 		if res.Passed && jd.why == nil {
 			jd.why = append(reportReasons(v, rep), failingTests(rep)...)

@@ -171,7 +171,7 @@ func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) err
 	if err != nil {
 		return err
 	}
-	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results)
+	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results, judgement{})
 }
 
 func logGate(g gates.Result) execlog.Gate {
