@@ -128,6 +128,10 @@ type Task struct {
 	// Checkbox is the byte offset of the character inside "[ ]" ("x", " ", ...),
 	// or -1 when the task has no checkbox.
 	Checkbox int `json:"-"`
+	// fromJSON marks a task read from task-master's tasks.json: its Body is JSON,
+	// and its "status" value (statusAt, empty when it has none) is what Tick sets.
+	fromJSON bool
+	statusAt span
 }
 
 // Plan is a parsed plan file.

@@ -105,7 +105,11 @@ func (b *builder) tmTask(src []byte, lines []int, e span, parentLabel string, pa
 	}
 	t := b.newTask(lbl, tt.Title, lineAt(lines, e.start), e.start, e.end)
 	t.Body = string(raw)
+	t.fromJSON = true
 	t.Status = tmStatus(tt.Status)
+	if sp, ok := memberSpan(raw, e.start, "status"); ok && src[sp.start] == '"' {
+		t.statusAt = sp
+	}
 	if tt.Priority != "" {
 		t.Labels = append(t.Labels, "priority:"+tt.Priority)
 	}

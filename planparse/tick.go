@@ -9,9 +9,14 @@ import (
 )
 
 // Tick returns src with t's checkbox set to 'x', changing that one byte and
-// nothing else. It reports false, returning src unchanged, when t has no
-// checkbox, the box is already ticked, or src no longer holds a box there.
+// nothing else; a task of task-master's tasks.json gets "status": "done"
+// instead, that one value replaced. It reports false, returning src
+// unchanged, when t has no checkbox (or status), the box is already ticked
+// (the status done), or src no longer holds a box there.
 func Tick(src []byte, t *Task) ([]byte, bool) {
+	if t != nil && t.fromJSON {
+		return tickJSON(src, t)
+	}
 	if t == nil || t.Checkbox < 1 || t.Checkbox+1 >= len(src) {
 		return src, false
 	}
@@ -30,9 +35,14 @@ var boxRe = regexp.MustCompile(`(?m)^([ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+|#{1,6
 // Hash is the hex SHA-256 of the task's normalised text: line endings made
 // LF, trailing spaces trimmed and every checkbox in it blanked, so that
 // ticking a task (or a criterion inside it) or re-saving the file with CRLF
-// does not count as drift.
+// does not count as drift. A tasks.json task's status values are blanked
+// likewise.
 func (t *Task) Hash() string {
-	body := strings.ReplaceAll(t.Body, "\r\n", "\n")
+	body := t.Body
+	if t.fromJSON {
+		body = jsonHashText(body)
+	}
+	body = strings.ReplaceAll(body, "\r\n", "\n")
 	body = boxRe.ReplaceAllString(body, "${1}[ ]")
 	lines := strings.Split(body, "\n")
 	for i, l := range lines {

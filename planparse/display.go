@@ -1,0 +1,16 @@
+package planparse
+
+// DisplayID names a task for a person: the plan's own label first, as its
+// author wrote it, with planx's canonical ID beside it ("1.1 (T002)"), or
+// the ID alone when the plan calls the task by it. Every place that shows
+// a task to a person uses it, so a Kiro or task-master plan reads in its
+// own words everywhere.
+func DisplayID(id TaskID, label string) string {
+	if label == "" || label == string(id) {
+		return string(id)
+	}
+	return label + " (" + string(id) + ")"
+}
+
+// DisplayID is DisplayID(t.ID, t.Label).
+func (t *Task) DisplayID() string { return DisplayID(t.ID, t.Label) }
