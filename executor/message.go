@@ -42,11 +42,7 @@ func finishMessage(r *runner) string {
 func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task, folded, warnings []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, oneLine(t.Title, 72-len(t.ID)-2))
-	label := ""
-	if t.Label != "" && t.Label != string(t.ID) {
-		label = " (" + t.Label + ")"
-	}
-	fmt.Fprintf(&b, "Task %s%s of plan %s, executed by %s", t.ID, label, r.planRel, lt.Executor)
+	fmt.Fprintf(&b, "Task %s of plan %s, executed by %s", t.DisplayID(), r.planRel, lt.Executor)
 	if len(lt.Commands) > 0 {
 		fmt.Fprintf(&b, " in %d step(s)", len(lt.Commands))
 	}
@@ -62,6 +58,9 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRefs, r.planRel)
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRun, r.st.RunID)
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerTask, t.ID)
+	if t.Label != "" && t.Label != string(t.ID) {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerLabel, strings.Join(strings.Fields(t.Label), " "))
+	}
 	fmt.Fprintf(&b, "%s: sha256:%s\n", record.TrailerTaskHash, t.Hash())
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerExecutor, lt.Executor)
 	if lt.Sandbox != "" {

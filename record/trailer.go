@@ -1,7 +1,8 @@
 package record
 
 // Trailer keys planx writes on its commits. A task commit has Refs (the
-// plan), Run, Task, TaskHash, Executor and one Gate per gate; the rollback
+// plan), Run, Task, TaskHash, Executor and one Gate per gate, and Label
+// when the plan calls the task otherwise; the rollback
 // commit has Refs, Run and Rollback; Skipped names tasks skipped since the
 // previous commit; Warning what planx let pass but reported; Group names
 // a group task (a task with sub-tasks) that the commit completes: a group
@@ -14,6 +15,10 @@ const (
 	TrailerRun      = "Planx-Run"
 	TrailerTask     = "Planx-Task"
 	TrailerTaskHash = "Planx-Task-Hash"
+	// TrailerLabel is the task's own ID in its plan (Kiro's 1.2,
+	// task-master's 3.1) when it is not the Planx-Task ID; the subject keeps
+	// the Planx-Task ID.
+	TrailerLabel    = "Planx-Label"
 	TrailerExecutor = "Planx-Executor"
 	// TrailerSandbox is the confinement the task's executor ran under
 	// (landlock+mountns, landlock, seatbelt, none); absent for a task whose

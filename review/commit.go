@@ -25,7 +25,10 @@ type Gate struct {
 
 // TaskCommit is one task commit read back from its trailers.
 type TaskCommit struct {
-	ID       string     `json:"id"`
+	ID string `json:"id"`
+	// Label is the plan's own ID for the task (Planx-Label: Kiro's 1.2),
+	// "" when the plan calls it by ID.
+	Label    string     `json:"label,omitempty"`
 	Subject  string     `json:"subject"`
 	Commit   gitops.SHA `json:"commit"`
 	Tree     gitops.SHA `json:"tree"`
@@ -178,6 +181,9 @@ func classify(c gitops.Commit) parsed {
 	t.Executor = one(record.TrailerExecutor, nil)
 	if vs := get(record.TrailerSandbox); len(vs) > 0 {
 		t.Sandbox = vs[0]
+	}
+	if vs := get(record.TrailerLabel); len(vs) > 0 {
+		t.Label = vs[0]
 	}
 	if !strings.HasPrefix(c.Subject, t.ID+": ") {
 		bad("subject %q does not start with %q", c.Subject, t.ID+": ")

@@ -29,10 +29,16 @@ type Run struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// Task returns the run's last commit for task id, or nil.
+// Task returns the run's last commit for task id, or failing that for the
+// task its plan calls id (its Planx-Label: 1.2), or nil.
 func (r *Run) Task(id string) *TaskCommit {
 	for i := len(r.Tasks) - 1; i >= 0; i-- {
 		if r.Tasks[i].ID == id {
+			return &r.Tasks[i]
+		}
+	}
+	for i := len(r.Tasks) - 1; i >= 0; i-- {
+		if r.Tasks[i].Label != "" && r.Tasks[i].Label == id {
 			return &r.Tasks[i]
 		}
 	}

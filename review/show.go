@@ -35,6 +35,31 @@ func FindTask(ctx context.Context, repo *gitops.Repo, from gitops.SHA, id string
 	return run, t, err
 }
 
+// Lookup finds the task commit what names: a task ID (T003) in the most
+// recent run reachable from HEAD, a revision, or the plan's own label of a
+// task of that run (Kiro's 1.2, task-master's 3.1). It returns the commit
+// and its run's ID.
+func Lookup(ctx context.Context, repo *gitops.Repo, what string) (TaskCommit, string, error) {
+	if IsTaskID(what) {
+		run, t, err := FindTask(ctx, repo, "", what)
+		if t == nil {
+			return TaskCommit{}, "", err
+		}
+		return *t, run.ID, nil
+	}
+	t, run, err := TaskAt(ctx, repo, what)
+	if !errors.Is(err, errNoRevision) {
+		return t, run, err
+	}
+	if r, lt, _ := FindTask(ctx, repo, "", what); lt != nil {
+		return *lt, r.ID, nil
+	}
+	return t, run, err
+}
+
+// errNoRevision: what TaskAt was given names no commit.
+var errNoRevision = errors.New("neither a task id (T003), a task's label in its plan (1.2) nor a commit")
+
 // TaskAt reads the task commit rev names.
 func TaskAt(ctx context.Context, repo *gitops.Repo, rev string) (TaskCommit, string, error) {
 	sha, err := repo.Refs().Resolve(ctx, rev)
@@ -42,7 +67,7 @@ func TaskAt(ctx context.Context, repo *gitops.Repo, rev string) (TaskCommit, str
 		return TaskCommit{}, "", err
 	}
 	if sha == "" {
-		return TaskCommit{}, "", fmt.Errorf("%w: %q is neither a task id (T003) nor a commit", ErrNotFound, rev)
+		return TaskCommit{}, "", fmt.Errorf("%w: %q is %w", ErrNotFound, rev, errNoRevision)
 	}
 	cs, err := repo.History().Log(ctx, sha, "", 1)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
@@ -22,18 +23,20 @@ func newShowCmd(stdio *IO, g *globalOptions) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show one task's commit: trailers, gates with their output note, and its execution log section",
-		ArgsUsage: "T003|COMMIT",
+		ArgsUsage: "T003|LABEL|COMMIT",
 		Description: describe(`show T003 looks the task up in the most recent run reachable from HEAD; show COMMIT takes
-any revision naming a task commit. It prints the commit's Planx-* trailers, the gates it
-passed, the gate output note (refs/notes/planx) when present and the task's section of the
-execution log. A task or commit that does not exist exits 8.`,
+any revision naming a task commit; show 1.2 takes the task the plan itself calls 1.2 (a Kiro
+or task-master ID, kept in the commit's Planx-Label trailer) when no revision has that name.
+It prints the commit's Planx-* trailers, the gates it passed, the gate output note
+(refs/notes/planx) when present and the task's section of the execution log. A task or commit that does not exist exits 8.`,
 			"planx show T003",
 			"planx show HEAD~2",
+			"planx show 1.2",
 			"planx show --json T001 | jq .gates"),
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object", Destination: &o.JSON}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.NArg() != 1 {
-				return fmt.Errorf("%w: show takes one task id or commit (planx show T003)", errUsage)
+				return fmt.Errorf("%w: show takes one task id, task label or commit (planx show T003)", errUsage)
 			}
 			o.Dir, o.What = g.dir, cmd.Args().First()
 			return dispatch(ctx, g, *o, stdio, runShow)
@@ -59,16 +62,8 @@ func runShow(ctx context.Context, o showOptions, stdio *IO) error {
 		return err
 	}
 	var rep showReport
-	if review.IsTaskID(o.What) {
-		run, t, err := review.FindTask(ctx, repo, "", o.What)
-		if t == nil {
-			return err
-		}
-		rep.TaskCommit, rep.Run = *t, run.ID
-	} else {
-		if rep.TaskCommit, rep.Run, err = review.TaskAt(ctx, repo, o.What); err != nil {
-			return err
-		}
+	if rep.TaskCommit, rep.Run, err = review.Lookup(ctx, repo, o.What); err != nil {
+		return err
 	}
 	rep.Status = rep.TaskCommit.Status()
 	if rep.Note, rep.NoteRejected, err = gateNote(ctx, repo, rep.TaskCommit); err != nil {
@@ -91,6 +86,9 @@ func runShow(ctx context.Context, o showOptions, stdio *IO) error {
 func writeShowText(w io.Writer, r showReport) {
 	fmt.Fprintf(w, "%s\n\n", r.Subject)
 	fmt.Fprintf(w, "commit    %s\n", r.Commit)
+	if r.Label != "" {
+		fmt.Fprintf(w, "task      %s\n", planparse.DisplayID(planparse.TaskID(r.ID), r.Label))
+	}
 	fmt.Fprintf(w, "run       %s\n", r.Run)
 	fmt.Fprintf(w, "plan      %s\n", r.Plan)
 	fmt.Fprintf(w, "status    %s\n", r.Status)
