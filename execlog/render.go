@@ -2,6 +2,7 @@ package execlog
 
 import (
 	"fmt"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"strconv"
 	"strings"
@@ -100,7 +101,7 @@ func (l *Log) tasks(b *strings.Builder) {
 	b.WriteString("| Task | Status | Commit | Title |\n|------|--------|--------|-------|\n")
 	for i := range l.Tasks {
 		t := &l.Tasks[i]
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(t.ID), cell(string(t.Status)), t.commitCell(), cell(t.Title))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(planparse.DisplayID(planparse.TaskID(t.ID), t.Label)), cell(string(t.Status)), t.commitCell(), cell(t.Title))
 	}
 	b.WriteString("\n")
 	for i := range l.Tasks {

@@ -122,7 +122,7 @@ func TestRenderAsCommittedWithT002(t *testing.T) {
 	l.Issues = l.Issues[:1]
 	got := string(l.Render())
 	golden(t, "running", []byte(got))
-	for _, want := range []string{"| T002 | done | this commit |", "- **Commit:** this commit", "status: \"running\"", "- **Next step:** the run is in progress."} {
+	for _, want := range []string{"| 1.2 (T002) | done | this commit |", "- **Commit:** this commit", "status: \"running\"", "- **Next step:** the run is in progress."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q", want)
 		}

@@ -147,12 +147,12 @@ func (s *selection) driftError(planRel string) error {
 func (s *selection) report(out *progress) {
 	if len(s.byHand) <= 3 {
 		for _, t := range s.byHand {
-			out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", t.ID, textsafe.Line(oneLine(t.Title, 60)))
+			out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 60)))
 		}
 	} else {
 		var ids []string
 		for _, t := range s.byHand[:min(5, len(s.byHand))] {
-			ids = append(ids, string(t.ID))
+			ids = append(ids, textsafe.Line(t.DisplayID()))
 		}
 		if len(s.byHand) > 5 {
 			ids = append(ids, fmt.Sprintf("and %d more", len(s.byHand)-5))
@@ -162,14 +162,14 @@ func (s *selection) report(out *progress) {
 	if n := len(s.optional); n > 0 {
 		var ids []string
 		for _, t := range s.optional {
-			ids = append(ids, string(t.ID))
+			ids = append(ids, textsafe.Line(t.DisplayID()))
 		}
 		out.println("planx: %d optional task(s) left out (run them with --optional): %s", n, strings.Join(ids, ", "))
 	}
 	if n := len(s.outside); n > 0 {
 		var ids []string
 		for _, t := range s.outside[:min(8, n)] {
-			ids = append(ids, string(t.ID))
+			ids = append(ids, textsafe.Line(t.DisplayID()))
 		}
 		if n > 8 {
 			ids = append(ids, fmt.Sprintf("and %d more", n-8))

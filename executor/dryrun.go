@@ -36,18 +36,18 @@ func (s *setup) dryRun(w io.Writer, planRel string, inRepo bool, sel *selection)
 		for _, g := range sel {
 			names = append(names, g.Name)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, t.ID, textsafe.Line(s.executorFor(t)), len(t.Steps),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, textsafe.Line(t.DisplayID()), textsafe.Line(s.executorFor(t)), len(t.Steps),
 			textsafe.Line(firstNonEmpty(strings.Join(names, ","), "-")), textsafe.Line(oneLine(taskName(s.plan, t), 50)))
 	}
 	_ = tw.Flush()
 	for _, t := range sel.optional {
-		fmt.Fprintf(w, "  left out: %s %s (optional; --optional runs it)\n", t.ID, textsafe.Line(oneLine(t.Title, 50)))
+		fmt.Fprintf(w, "  left out: %s %s (optional; --optional runs it)\n", textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 50)))
 	}
 	for _, t := range sel.outside {
-		fmt.Fprintf(w, "  left out: %s %s (not selected: --only, --from, --to, --phase)\n", t.ID, textsafe.Line(oneLine(t.Title, 50)))
+		fmt.Fprintf(w, "  left out: %s %s (not selected: --only, --from, --to, --phase)\n", textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 50)))
 	}
 	for _, t := range sel.byHand {
-		fmt.Fprintf(w, "  left out: %s %s (ticked by hand, no task commit)\n", t.ID, textsafe.Line(oneLine(t.Title, 50)))
+		fmt.Fprintf(w, "  left out: %s %s (ticked by hand, no task commit)\n", textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 50)))
 	}
 	for _, d := range sel.drift {
 		fmt.Fprintf(w, "  drift: %s\n", strings.ReplaceAll(textsafe.Block(d.String()), "\n", "\n  "))
@@ -84,15 +84,12 @@ func (s *setup) dryRun(w io.Writer, planRel string, inRepo bool, sel *selection)
 	}
 }
 
-// taskName is the title with the label and the group it belongs to:
-// "1.2 Add the parser (in 1 Set up the project)".
+// taskName is the title with the group it belongs to:
+// "Add the parser (in 1 (T001) Set up the project)".
 func taskName(p *planparse.Plan, t *planparse.Task) string {
 	s := t.Title
-	if t.Label != "" && t.Label != string(t.ID) {
-		s = t.Label + " " + s
-	}
 	if par := p.Task(t.Parent); par != nil {
-		s += " (in " + strings.TrimSpace(par.Label+" "+par.Title) + ")"
+		s += " (in " + par.DisplayID() + " " + par.Title + ")"
 	}
 	return s
 }

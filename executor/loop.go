@@ -215,7 +215,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 		next = r.interruptedNext(t)
 	}
 	r.out.taskStopped(t, status, what, tail, see, next)
-	err := fmt.Errorf("%w: %s %s: %s", kind, t.ID, t.Title, what)
+	err := fmt.Errorf("%w: %s %s: %s", kind, t.DisplayID(), t.Title, what)
 	if saveErr != nil {
 		return errors.Join(err, saveErr)
 	}
@@ -226,7 +226,7 @@ func (r *runner) nextSteps(t *planparse.Task) string {
 	if next := r.waveNext(t); next != "" {
 		return next
 	}
-	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.ID)
+	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.DisplayID())
 }
 
 // interruptedWhat is why a task stopped when the run was interrupted.
@@ -238,7 +238,7 @@ func (r *runner) interruptedNext(t *planparse.Task) string {
 	if next := r.waveNext(t); next != "" {
 		return next
 	}
-	return fmt.Sprintf("what %s changed before the interrupt is left in the work tree; `planx resume --retry` runs it again from the start, `planx resume` commits it as it stands (finish it by hand first), `planx abort` undoes the run", t.ID)
+	return fmt.Sprintf("what %s changed before the interrupt is left in the work tree; `planx resume --retry` runs it again from the start, `planx resume` commits it as it stands (finish it by hand first), `planx abort` undoes the run", t.DisplayID())
 }
 
 func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

@@ -40,6 +40,7 @@ type Event struct {
 	RunID      string `json:"run_id,omitempty"`
 	Plan       string `json:"plan,omitempty"`
 	Task       string `json:"task,omitempty"`
+	Label      string `json:"label,omitempty"` // the plan's own ID of the task, when it has one
 	Title      string `json:"title,omitempty"`
 	Index      int    `json:"index,omitempty"`
 	Total      int    `json:"total,omitempty"`

@@ -126,9 +126,9 @@ func (p *progress) runStart(plan, runID string, base gitops.SHA, n int) {
 }
 
 func (p *progress) taskStart(i, n int, t *planparse.Task) {
-	p.ev.emit(Event{Event: "task_start", Task: string(t.ID), Title: t.Title, Index: i, Total: n})
-	p.println("[%d/%d] %s %s", i, n, t.ID, textsafe.Line(oneLine(t.Title, 70)))
-	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, t.ID))
+	p.ev.emit(Event{Event: "task_start", Task: string(t.ID), Label: t.Label, Title: t.Title, Index: i, Total: n})
+	p.println("[%d/%d] %s %s", i, n, textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 70)))
+	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, textsafe.Line(t.DisplayID())))
 }
 
 func (p *progress) step(name, code string) {
@@ -180,8 +180,8 @@ func (p *progress) stepEnd(id planparse.TaskID, name string, exit int, d time.Du
 }
 
 func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
-	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: string(record.TaskDone), Commit: string(sha)})
-	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.ID, sha.Short(), t.Title))
+	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Label: t.Label, Status: string(record.TaskDone), Commit: string(sha)})
+	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.DisplayID(), sha.Short(), t.Title))
 	p.clearStatus()
 	p.println("      %s committed %s", p.paint("32", "✓"), sha.Short())
 }
@@ -202,12 +202,12 @@ func (p *progress) warn(id planparse.TaskID, msg string) {
 func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tail string, see []string, next string) {
 	p.clearStatus()
 	status := string(rs)
-	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Status: status, Message: what})
+	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Label: t.Label, Status: status, Message: what})
 	p.ev.emit(Event{Event: "run_end", Status: status, Message: next})
-	p.rows = append(p.rows, fmt.Sprintf("| %s | **%s** | | %s: %s |", t.ID, status, t.Title, what))
+	p.rows = append(p.rows, fmt.Sprintf("| %s | **%s** | | %s: %s |", t.DisplayID(), status, t.Title, what))
 	p.writeSummary(status)
 	if rs != record.RunWaiting {
-		p.annotate("error", p.plan, t.Line, fmt.Sprintf("%s %s: %s", t.ID, status, what))
+		p.annotate("error", p.plan, t.Line, fmt.Sprintf("%s %s: %s", t.DisplayID(), status, what))
 	}
 	mark := p.paint("31", "✗ "+status)
 	if rs == record.RunWaiting {
@@ -223,7 +223,7 @@ func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tai
 		p.println("      %s", textsafe.Line(expandTabs(l)))
 	}
 	if rs == record.RunWaiting {
-		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", t.ID, indent(textsafe.Block(t.Body), "    "))
+		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", textsafe.Line(t.DisplayID()), indent(textsafe.Block(t.Body), "    "))
 		return
 	}
 	p.println("planx: %s", next)

@@ -58,7 +58,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		}
 		r.dirty = r.dirtyPaths(changes)
 	}
-	r.out.println("planx: resuming run %s of %s at %s (%d task(s) left)", r.st.RunID, r.st.PlanPath, first.ID, len(tasks))
+	r.out.println("planx: resuming run %s of %s at %s (%d task(s) left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), len(tasks))
 	return r.loop(ctx, tasks, already)
 }
 
@@ -151,7 +151,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.save(); err != nil {
 		return nil, err
 	}
-	r.out.println("planx: skipped %s %s", t.ID, oneLine(t.Title, 60))
+	r.out.println("planx: skipped %s %s", t.DisplayID(), oneLine(t.Title, 60))
 	if len(tasks) == 1 {
 		return r.finish(ctx)
 	}

@@ -13,7 +13,9 @@ import (
 
 // TaskStatus is one task of a run as `planx status` reports it.
 type TaskStatus struct {
-	ID     planparse.TaskID  `json:"id"`
+	ID planparse.TaskID `json:"id"`
+	// Label is the plan's own ID of the task (Kiro's 1.2) when it is not ID.
+	Label  string            `json:"label,omitempty"`
 	Title  string            `json:"title"`
 	Status record.TaskStatus `json:"status"`
 	Commit string            `json:"commit,omitempty"`
@@ -75,6 +77,10 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		}
 	}
 	rep.Tasks = st.taskStatuses(r.plan, h, rep.Status)
+	current := string(st.Current)
+	if t := r.plan.Task(st.Current); t != nil {
+		current = t.DisplayID()
+	}
 	st.waveStatuses(ctx, repo, rep.Tasks, rep.Status)
 	if rep.Drift, err = r.drift(ctx, h); err != nil {
 		return rep, err
@@ -90,13 +96,13 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	case live:
 		rep.Next = "a planx process is working on it"
 	case rep.Status == record.RunWaiting:
-		rep.Next = fmt.Sprintf("do %s by hand, then `planx resume`", st.Current)
+		rep.Next = fmt.Sprintf("do %s by hand, then `planx resume`", current)
 	case rep.Status == record.RunInterrupted:
 		rep.Next = "`planx resume --retry` runs the interrupted task again; or `planx resume` (commit it as it stands), `planx skip`, `planx abort`"
-		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, st.Current, rep.Status)
+		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, current, rep.Status)
 	default:
 		rep.Next = "fix the cause and `planx resume`; or `planx resume --retry`, `planx skip`, `planx abort`"
-		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, st.Current, rep.Status)
+		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, current, rep.Status)
 	}
 	return rep, nil
 }
@@ -108,6 +114,9 @@ func (st *State) taskStatuses(plan *planparse.Plan, h *history, runStatus record
 	var out []TaskStatus
 	for _, t := range plan.Order() {
 		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: record.TaskPending}
+		if t.Label != string(t.ID) {
+			ts.Label = t.Label
+		}
 		switch c, ok := h.commits[t.ID]; {
 		case ok:
 			ts.Status, ts.Commit = record.TaskDone, string(c.SHA)

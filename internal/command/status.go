@@ -7,6 +7,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/urfave/cli/v3"
 )
@@ -72,7 +74,7 @@ func runStatus(ctx context.Context, o statusOptions, stdio *IO) error {
 		if t.Commit != "" {
 			detail = t.Commit[:min(12, len(t.Commit))]
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.Status, detail, t.Title)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", textsafe.Line(planparse.DisplayID(t.ID, t.Label)), t.Status, detail, t.Title)
 	}
 	_ = tw.Flush()
 	for _, t := range rep.Tasks {
