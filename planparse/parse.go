@@ -18,6 +18,10 @@ const MaxSize = 10 << 20
 type Options struct {
 	// Format forces a dialect; FormatAuto detects one.
 	Format Format
+	// Agent and Executor are the defaults .planx.yaml sets (agent:,
+	// executor:) for a plan that sets neither: a task without steps goes
+	// to them, so it is no cause for a warning.
+	Agent, Executor string
 }
 
 // Formats lists the dialects Options.Format accepts, FormatAuto excluded.
@@ -55,7 +59,7 @@ func Parse(path string, src []byte, opts Options) (*Plan, error) {
 		return nil, fmt.Errorf("parse %s: unknown format %q (want one of %s)", path, opts.Format, formatList())
 	}
 	p := &Plan{Path: path, Source: src, Tasks: []*Task{}, Diagnostics: []Diagnostic{}}
-	b := &builder{p: p, refs: map[*Task][]string{}, parent: map[*Task]*Task{}}
+	b := &builder{p: p, refs: map[*Task][]string{}, parent: map[*Task]*Task{}, defaults: opts}
 
 	format := opts.Format
 	isJSON := looksLikeJSON(path, src)
@@ -206,6 +210,7 @@ type builder struct {
 	tasksList map[int]bool             // per list block: its items are tasks (underTasksLabel)
 	at        int                      // the line scanFields reads, 0 outside it
 	lines     map[*Task]map[string]int // where a task declares a file or a dependency
+	defaults  Options                  // Agent and Executor: .planx.yaml's, for a plan without its own
 }
 
 func (b *builder) diag(sev Severity, line int, msg, hint string) {

@@ -133,7 +133,10 @@ func (b *builder) reportCycle(stack []int, j int) {
 // `run` step and no agent or manual executor to hand them to.
 func (b *builder) executable() {
 	p := b.p
-	if p.Agent != "" || p.Executor == "agent" || p.Executor == "manual" {
+	if p.Agent != "" || b.defaults.Agent != "" {
+		return
+	}
+	if e := firstSet(p.Executor, b.defaults.Executor); e == "agent" || e == "manual" {
 		return
 	}
 	var ids []string
@@ -156,9 +159,23 @@ func (b *builder) executable() {
 	if n > len(ids) {
 		more = fmt.Sprintf(" and %d more", n-len(ids))
 	}
+	hint := "add a ```sh run block, set `Executor: agent` or `manual` on the task, or set agent/executor in the front matter or .planx.yaml"
+	if p.Format == FormatTaskMaster {
+		// tasks.json and task_NNN.txt have no front matter nor task fields of planx's.
+		hint = "set `agent: <command>` (or `executor: manual`) in .planx.yaml"
+	}
 	b.diag(SeverityWarning, first, fmt.Sprintf("%d open task(s) have no `run` step and no agent or manual executor: %s%s",
-		n, strings.Join(ids, ", "), more),
-		"add a ```sh run block, set `Executor: agent` or `manual` on the task, or set agent/executor in the front matter")
+		n, strings.Join(ids, ", "), more), hint)
+}
+
+// firstSet is the first of vs that is not empty.
+func firstSet(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // Executable reports whether the task has steps planx can run itself.

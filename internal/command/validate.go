@@ -78,14 +78,12 @@ func formatNames() string {
 // ErrUnreadable) when the plan or the config has errors. It needs no git
 // repository: outside one the config is looked for beside the plan.
 func runValidate(ctx context.Context, opts validateOptions, stdio *IO) error {
-	plan, err := planparse.ParseFile(opts.Path, planparse.Options{Format: opts.Format})
+	// .planx.yaml first: its agent or executor is where a plan without
+	// front matter (a tasks.json) hands the tasks that have no steps.
+	cfg, cfgErr := gates.LoadConfig(configRoot(ctx, opts.Path))
+	plan, err := planparse.ParseFile(opts.Path, planparse.Options{Format: opts.Format, Agent: cfg.Agent, Executor: cfg.Executor})
 	if err != nil {
 		return err
-	}
-	cfgErr := error(nil)
-	cfg, err := gates.LoadConfig(configRoot(ctx, opts.Path))
-	if err != nil {
-		cfgErr = err
 	}
 	resolved := resolveGates(cfg, plan)
 	if opts.JSON {
