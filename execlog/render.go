@@ -101,7 +101,7 @@ func (l *Log) tasks(b *strings.Builder) {
 	b.WriteString("| Task | Status | Commit | Title |\n|------|--------|--------|-------|\n")
 	for i := range l.Tasks {
 		t := &l.Tasks[i]
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(planparse.DisplayID(planparse.TaskID(t.ID), t.Label)), cell(string(t.Status)), t.commitCell(), cell(t.Title))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(t.name()), cell(string(t.Status)), t.commitCell(), cell(t.Title))
 	}
 	b.WriteString("\n")
 	for i := range l.Tasks {
@@ -120,6 +120,9 @@ func (t *Task) started() bool {
 	}
 	return true
 }
+
+// name is how a person reads the task: its plan's own ID beside planx's.
+func (t *Task) name() string { return planparse.DisplayID(planparse.TaskID(t.ID), t.Label) }
 
 func (t *Task) render(b *strings.Builder) {
 	fmt.Fprintf(b, "### %s – %s\n\n", text(t.ID), text(t.Title))

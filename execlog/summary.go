@@ -33,7 +33,7 @@ func (l *Log) gateMatrix(b *strings.Builder) {
 		if len(t.Gates) == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "| %s |", cell(t.ID))
+		fmt.Fprintf(b, "| %s |", cell(t.name()))
 		for _, n := range names {
 			r := "—"
 			// The last result of a gate counts: a resumed task reruns its gates.
@@ -110,12 +110,12 @@ func (l *Log) next() string {
 		return ""
 	case record.RunFailed:
 		if t := l.firstWith(record.TaskFailed); t != nil {
-			return fmt.Sprintf("fix %s (its changes are still in the work tree), then run %s.%s", text(t.ID), code("planx resume"), undo)
+			return fmt.Sprintf("fix %s (its changes are still in the work tree), then run %s.%s", text(t.name()), code("planx resume"), undo)
 		}
 		return "fix the failure above, then run " + code("planx resume") + "." + undo
 	case record.RunWaiting:
 		if t := l.firstWith(record.TaskWaiting); t != nil {
-			return fmt.Sprintf("%s is a manual task: do it, then run %s.", text(t.ID), code("planx resume"))
+			return fmt.Sprintf("%s is a manual task: do it, then run %s.", text(t.name()), code("planx resume"))
 		}
 		return "do the manual task, then run " + code("planx resume") + "."
 	case record.RunInterrupted:

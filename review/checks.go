@@ -123,7 +123,7 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 		if err != nil {
 			return err
 		}
-		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates,
+		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Label: t.Label, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates,
 			WaveGates: t.WaveGates, Evidence: ev, Sandbox: t.Sandbox, Warnings: t.Warnings, OK: ok})
 	}
 	for _, pt := range tip.Tasks {

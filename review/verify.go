@@ -102,7 +102,9 @@ type Finding struct {
 
 // TaskReport is a checked task commit.
 type TaskReport struct {
-	ID      string     `json:"id"`
+	ID string `json:"id"`
+	// Label is the plan's own ID of the task (Planx-Label), when it has one.
+	Label   string     `json:"label,omitempty"`
 	Commit  gitops.SHA `json:"commit"`
 	Subject string     `json:"subject"`
 	Gates   []Gate     `json:"gates"`

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
@@ -142,7 +144,7 @@ func writeVerifyText(w io.Writer, rep review.Report) {
 			if t.Sandbox != "" {
 				sb = "  sandbox=" + t.Sandbox
 			}
-			fmt.Fprintf(w, "  %s %s %s  %s  [%s]%s\n", mark, t.ID, t.Commit.Short(), gateSummary(t.Gates), t.Evidence, sb)
+			fmt.Fprintf(w, "  %s %s %s  %s  [%s]%s\n", mark, textsafe.Line(planparse.DisplayID(planparse.TaskID(t.ID), t.Label)), t.Commit.Short(), gateSummary(t.Gates), t.Evidence, sb)
 		}
 	}
 	errs, warns := 0, 0
