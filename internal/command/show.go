@@ -28,7 +28,8 @@ func newShowCmd(stdio *IO, g *globalOptions) *cli.Command {
 any revision naming a task commit; show 1.2 takes the task the plan itself calls 1.2 (a Kiro
 or task-master ID, kept in the commit's Planx-Label trailer) when no revision has that name.
 It prints the commit's Planx-* trailers, the gates it passed, the gate output note
-(refs/notes/planx) when present and the task's section of the execution log. A task or commit that does not exist exits 8.`,
+(refs/notes/planx) when present and the task's section of the execution log. A task or
+commit that does not exist exits 8.`,
 			"planx show T003",
 			"planx show HEAD~2",
 			"planx show 1.2",
