@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
@@ -152,7 +154,7 @@ func writeLogText(w io.Writer, rep logReport, notes bool) {
 		}
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		for _, t := range r.Tasks {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", t.ID, t.Commit.Short(), t.Status, gateSummary(t.Gates), taskTitle(t.TaskCommit))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", taskName(t.TaskCommit), t.Commit.Short(), t.Status, gateSummary(t.Gates), taskTitle(t.TaskCommit))
 		}
 		tw.Flush()
 		for _, t := range r.Tasks {
@@ -160,10 +162,10 @@ func writeLogText(w io.Writer, rep logReport, notes bool) {
 				continue
 			}
 			if !notes {
-				fmt.Fprintf(w, "  %s: gate output note, %d line(s): planx show %s\n", t.ID, strings.Count(*t.Note, "\n"), t.Commit.Short())
+				fmt.Fprintf(w, "  %s: gate output note, %d line(s): planx show %s\n", taskName(t.TaskCommit), strings.Count(*t.Note, "\n"), t.Commit.Short())
 				continue
 			}
-			fmt.Fprintf(w, "  %s gate output:\n%s", t.ID, indent(*t.Note, "    "))
+			fmt.Fprintf(w, "  %s gate output:\n%s", taskName(t.TaskCommit), indent(*t.Note, "    "))
 		}
 		if len(r.Skipped) > 0 {
 			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(r.Skipped, ", "))
@@ -251,4 +253,10 @@ func printReviewJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// taskName is how a person reads a task commit's task: its plan's own ID
+// beside planx's, from the Planx-Label trailer.
+func taskName(t review.TaskCommit) string {
+	return textsafe.Line(planparse.DisplayID(planparse.TaskID(t.ID), t.Label))
 }

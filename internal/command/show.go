@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
@@ -88,7 +87,7 @@ func writeShowText(w io.Writer, r showReport) {
 	fmt.Fprintf(w, "%s\n\n", r.Subject)
 	fmt.Fprintf(w, "commit    %s\n", r.Commit)
 	if r.Label != "" {
-		fmt.Fprintf(w, "task      %s\n", planparse.DisplayID(planparse.TaskID(r.ID), r.Label))
+		fmt.Fprintf(w, "task      %s\n", taskName(r.TaskCommit))
 	}
 	fmt.Fprintf(w, "run       %s\n", r.Run)
 	fmt.Fprintf(w, "plan      %s\n", r.Plan)
