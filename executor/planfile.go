@@ -35,7 +35,8 @@ func (pf *planFile) writePlan(b []byte) error {
 	return nil
 }
 
-// tick sets the task's checkbox in the plan file, byte for byte in place.
+// tick sets the task's checkbox (or tasks.json status) in the plan file,
+// changing nothing else.
 func (pf *planFile) tick(t *planparse.Task) error {
 	cur, err := os.ReadFile(pf.planAbs)
 	if err != nil {
@@ -69,10 +70,11 @@ func (pf *planFile) tick(t *planparse.Task) error {
 	return nil
 }
 
-// writeTick writes the ticked plan. A tick changes one byte ("[ ]" to
-// "[x]"): that byte is written in place, which a crash cannot tear and
-// which spares creating a temporary file per task; anything else is
-// written atomically through a temporary file.
+// writeTick writes the ticked plan. A checkbox tick changes one byte ("[ ]"
+// to "[x]"): that byte is written in place, which a crash cannot tear and
+// which spares creating a temporary file per task; anything else (a
+// tasks.json status set to "done") is written atomically through a
+// temporary file.
 func (pf *planFile) writeTick(cur, ticked []byte) error {
 	at := -1
 	if len(cur) == len(ticked) {
