@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // ErrNotFound: no task commit matches what show was asked for.
@@ -51,10 +52,38 @@ func Lookup(ctx context.Context, repo *gitops.Repo, what string) (TaskCommit, st
 	if !errors.Is(err, errNoRevision) {
 		return t, run, err
 	}
-	if r, lt, _ := FindTask(ctx, repo, "", what); lt != nil {
+	r, lt, _ := FindTask(ctx, repo, "", what)
+	if lt == nil && r != nil {
+		lt = byPlanLabel(ctx, repo, r, what)
+	}
+	if lt != nil {
 		return *lt, r.ID, nil
 	}
 	return t, run, err
+}
+
+// byPlanLabel is the commit of run's task that its plan calls label, for
+// commits without a Planx-Label trailer: the plan as the run's last task
+// commit has it maps the label to the task's ID.
+func byPlanLabel(ctx context.Context, repo *gitops.Repo, run *Run, label string) *TaskCommit {
+	if len(run.Tasks) == 0 {
+		return nil
+	}
+	last := run.Tasks[len(run.Tasks)-1]
+	src, err := repo.History().ShowFile(ctx, last.Commit, last.Plan)
+	if err != nil {
+		return nil
+	}
+	p, err := planparse.Parse(last.Plan, src, planparse.Options{})
+	if err != nil {
+		return nil
+	}
+	for _, t := range p.Tasks {
+		if t.Label == label {
+			return run.Task(string(t.ID))
+		}
+	}
+	return nil
 }
 
 // errNoRevision: what TaskAt was given names no commit.
