@@ -1,0 +1,70 @@
+package executor
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/record"
+)
+
+// A task the plan calls by an ID of its own is shown by it, beside planx's:
+// the progress lines, the step summary and the JSON events.
+func TestProgressNamesTheLabel(t *testing.T) {
+	task := &planparse.Task{ID: "T002", Label: "1.1", Title: "Create the layout"}
+	var out bytes.Buffer
+	p := newProgress(Output{Out: &out})
+	p.taskStart(1, 2, task)
+	p.taskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
+	if !strings.Contains(out.String(), "[1/2] 1.1 (T002) Create the layout\n") {
+		t.Errorf("progress:\n%s", out.String())
+	}
+	if len(p.rows) != 1 || !strings.HasPrefix(p.rows[0], "| 1.1 (T002) | done |") {
+		t.Errorf("summary rows %q", p.rows)
+	}
+	var js bytes.Buffer
+	p = newProgress(Output{Out: &js, JSON: true})
+	p.taskStart(1, 2, task)
+	if !strings.Contains(js.String(), `"task":"T002","label":"1.1"`) {
+		t.Errorf("event: %s", js.String())
+	}
+}
+
+// The commit subject keeps planx's ID; the plan's own goes in Planx-Label,
+// written only when the two differ.
+func TestTaskMessageLabelTrailer(t *testing.T) {
+	r := &runner{st: &State{RunID: "20260101-000000-abcdef"}}
+	r.planRel = "tasks.md"
+	lt := &execlog.Task{Executor: "shell"}
+	msg := taskMessage(r, &planparse.Task{ID: "T003", Label: "1.2", Title: "Add a README"}, lt, nil, nil, nil)
+	if !strings.HasPrefix(msg, "T003: Add a README\n") || !strings.Contains(msg, "\n"+record.TrailerLabel+": 1.2\n") ||
+		!strings.Contains(msg, "Task 1.2 (T003) of plan tasks.md") {
+		t.Errorf("message:\n%s", msg)
+	}
+	msg = taskMessage(r, &planparse.Task{ID: "T003", Label: "T003", Title: "Add a README"}, lt, nil, nil, nil)
+	if strings.Contains(msg, record.TrailerLabel) {
+		t.Errorf("label equal to the ID written:\n%s", msg)
+	}
+}
+
+// status reports the label of a task that has one, and none for a task the
+// plan calls by its ID.
+func TestTaskStatusesCarryLabels(t *testing.T) {
+	plan, err := planparse.Parse("tasks.md", []byte("- [ ] 1. Set up\n  - [ ] 1.1 Create the layout\n"), planparse.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &State{ToRun: []planparse.TaskID{"T002"}}
+	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
+	ts := st.taskStatuses(plan, h, record.RunFailed)
+	if len(ts) != 2 || ts[0].Label != "1" || ts[1].Label != "1.1" {
+		t.Errorf("statuses %+v", ts)
+	}
+	native, _ := planparse.Parse("plan.md", []byte("### T001: A\n"), planparse.Options{})
+	if ts := st.taskStatuses(native, h, record.RunFailed); len(ts) != 1 || ts[0].Label != "" {
+		t.Errorf("native statuses %+v", ts)
+	}
+}
