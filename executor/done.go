@@ -116,7 +116,7 @@ func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
 			s.run = append(s.run, t)
 		case changed:
 			// How its text changed since its commit.
-			s.drift = append(s.drift, Drift{Task: t.ID, Kind: "changed", Line: t.Line, Commit: string(c.SHA),
+			s.drift = append(s.drift, Drift{Task: t.ID, Label: ownLabel(t), Kind: "changed", Line: t.Line, Commit: string(c.SHA),
 				Diff: linediff.Lines(r.bodyAt(ctx, r.repo, c.SHA, t.ID), t.Body)})
 		case r.tickedByHand(t):
 			s.byHand = append(s.byHand, t)

@@ -16,15 +16,25 @@ import (
 // after the run started.
 type Drift struct {
 	Task planparse.TaskID `json:"task"`
-	Kind string           `json:"kind"` // changed, added, removed, reordered
-	Line int              `json:"line,omitempty"`
+	// Label is the plan's own ID of the task, when it has one (1.2).
+	Label string `json:"label,omitempty"`
+	Kind  string `json:"kind"` // changed, added, removed, reordered
+	Line  int    `json:"line,omitempty"`
 	// Commit is the task commit the text changed since (drift found at a run's start).
 	Commit string `json:"commit,omitempty"`
 	Diff   string `json:"diff,omitempty"`
 }
 
+// ownLabel is t's label when the plan calls it otherwise than by its ID.
+func ownLabel(t *planparse.Task) string {
+	if t.Label == string(t.ID) {
+		return ""
+	}
+	return t.Label
+}
+
 func (d Drift) String() string {
-	s := fmt.Sprintf("%s %s", d.Task, d.Kind)
+	s := fmt.Sprintf("%s %s", planparse.DisplayID(d.Task, d.Label), d.Kind)
 	if d.Line > 0 {
 		s += fmt.Sprintf(" (plan line %d)", d.Line)
 	}
@@ -47,7 +57,7 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 	}
 	for _, t := range r.plan.Order() {
 		if !started[t.ID] {
-			out = append(out, Drift{Task: t.ID, Kind: "added", Line: t.Line})
+			out = append(out, Drift{Task: t.ID, Label: ownLabel(t), Kind: "added", Line: t.Line})
 		}
 	}
 	var common []planparse.TaskID
@@ -62,7 +72,7 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 	for _, t := range r.plan.Order() {
 		if started[t.ID] {
 			if i < len(common) && common[i] != t.ID {
-				out = append(out, Drift{Task: t.ID, Kind: "reordered", Line: t.Line})
+				out = append(out, Drift{Task: t.ID, Label: ownLabel(t), Kind: "reordered", Line: t.Line})
 				break
 			}
 			i++
@@ -73,7 +83,7 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 		if t == nil || "sha256:"+t.Hash() == trailer(c, record.TrailerTaskHash) {
 			continue
 		}
-		out = append(out, Drift{Task: id, Kind: "changed", Line: t.Line, Diff: linediff.Lines(r.bodyAt(ctx, r.repo, c.SHA, id), t.Body)})
+		out = append(out, Drift{Task: id, Label: ownLabel(t), Kind: "changed", Line: t.Line, Diff: linediff.Lines(r.bodyAt(ctx, r.repo, c.SHA, id), t.Body)})
 	}
 	return out, nil
 }

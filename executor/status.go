@@ -114,9 +114,7 @@ func (st *State) taskStatuses(plan *planparse.Plan, h *history, runStatus record
 	var out []TaskStatus
 	for _, t := range plan.Order() {
 		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: record.TaskPending}
-		if t.Label != string(t.ID) {
-			ts.Label = t.Label
-		}
+		ts.Label = ownLabel(t)
 		switch c, ok := h.commits[t.ID]; {
 		case ok:
 			ts.Status, ts.Commit = record.TaskDone, string(c.SHA)
