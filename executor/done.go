@@ -62,7 +62,7 @@ func (pf *planFile) doneTasks(ctx context.Context, repo *gitops.Repo, plan *plan
 		if _, seen := newest[id]; !seen {
 			newest[id] = c
 		}
-		if h := trailer(c, record.TrailerTaskHash); hash[id] != h {
+		if h := trailer(c, record.TrailerTaskHash); !hashOf(plan, id, h) {
 			moved[h] = true
 		}
 	}
@@ -72,7 +72,7 @@ func (pf *planFile) doneTasks(ctx context.Context, repo *gitops.Repo, plan *plan
 		c, ok := newest[t.ID]
 		committed := trailer(c, record.TrailerTaskHash)
 		switch {
-		case ok && committed == h:
+		case ok && t.HashMatches(committed):
 			done[t.ID] = true
 		case moved[h]:
 			// Committed under another ID: a task inserted above renumbered it.
@@ -198,4 +198,11 @@ func (r *runner) completedGroups(t *planparse.Task) []*planparse.Task {
 		out = append(out, p)
 	}
 	return out
+}
+
+// hashOf reports whether the plan's task id has the text a commit's
+// Planx-Task-Hash records.
+func hashOf(plan *planparse.Plan, id planparse.TaskID, h string) bool {
+	t := plan.Task(id)
+	return t != nil && t.HashMatches(h)
 }

@@ -42,6 +42,18 @@ func (t *Task) Hash() string {
 	if t.fromJSON {
 		body = jsonHashText(body)
 	}
+	return hashText(body)
+}
+
+// HashMatches reports whether a Planx-Task-Hash value ("sha256:…") is this
+// task's text. A tasks.json task also matches the hash planx wrote before
+// its statuses were left out of it (they are planx's to set now): a plan
+// run then is not drift now.
+func (t *Task) HashMatches(trailer string) bool {
+	return trailer == "sha256:"+t.Hash() || (t.fromJSON && trailer == "sha256:"+hashText(t.Body))
+}
+
+func hashText(body string) string {
 	body = strings.ReplaceAll(body, "\r\n", "\n")
 	body = boxRe.ReplaceAllString(body, "${1}[ ]")
 	lines := strings.Split(body, "\n")

@@ -94,3 +94,30 @@ func TestDisplayID(t *testing.T) {
 		}
 	}
 }
+
+// TestHashMatchesOlderTaskMasterHash: a tasks.json task committed by a
+// planx that hashed its status value too is the same text now, while a
+// changed title is not; a markdown task has one hash only.
+func TestHashMatchesOlderTaskMasterHash(t *testing.T) {
+	src, err := os.ReadFile("testdata/taskmaster/tasks.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := mustParse(t, "tasks.json", string(src), Options{})
+	tk := p.Tasks[0]
+	if !tk.HashMatches("sha256:"+tk.Hash()) || !tk.HashMatches("sha256:"+hashText(tk.Body)) {
+		t.Fatalf("%s does not match its own hashes", tk.ID)
+	}
+	if tk.Hash() == hashText(tk.Body) {
+		t.Fatalf("the fixture's first task has no status to leave out")
+	}
+	edited := *tk
+	edited.Body = strings.Replace(tk.Body, tk.Title, tk.Title+" and more", 1)
+	if edited.HashMatches("sha256:"+tk.Hash()) || edited.HashMatches("sha256:"+hashText(tk.Body)) {
+		t.Errorf("a changed title matches the old hashes")
+	}
+	md := mustParse(t, "plan.md", "### T001: A\n\nbody `\"status\": \"x\"`\n", Options{})
+	if m := md.Tasks[0]; m.HashMatches("sha256:"+hashText(jsonHashText(m.Body))) && jsonHashText(m.Body) != m.Body {
+		t.Errorf("a markdown task matches a hash with its text blanked")
+	}
+}

@@ -184,11 +184,11 @@ func (c *checker) task(r *Run, t *TaskCommit, tip, before *planparse.Plan, pos m
 		add(SeverityError, KindNotInPlan, "%s: task %s is no longer in %s", at, t.ID, r.Plan)
 		return nil
 	}
-	if t.TaskHash != "" && t.TaskHash != "sha256:"+now.Hash() {
+	if t.TaskHash != "" && !now.HashMatches(t.TaskHash) {
 		f := add(SeverityError, KindDrift, "%s: the text of task %s changed in %s since it was committed", at, t.ID, r.Plan)
 		if then != nil {
 			f.Diff = linediff.Lines(then.Body, now.Body)
-			if "sha256:"+then.Hash() != t.TaskHash {
+			if !then.HashMatches(t.TaskHash) {
 				f.Message += " (the commit's own plan does not match its recorded hash either)"
 			}
 		}
