@@ -26,6 +26,8 @@ type Context struct {
 	Protected []string
 	// ReasonFile is where the agent writes why it cannot do the task.
 	ReasonFile string
+	// Spec names the feature's spec documents and quotes what the task cites.
+	Spec Spec
 }
 
 // GiveUpCode is the exit code an agent that cannot do its task exits with,
@@ -60,6 +62,7 @@ func Prompt(t *planparse.Task, c Context) string {
 		}
 		b.WriteString("\n")
 	}
+	writeSpec(&b, c.Spec)
 	fmt.Fprintf(&b, "## Context\n\nPlan: %s", c.PlanPath)
 	if c.Goal != "" {
 		fmt.Fprintf(&b, " — %s", c.Goal)

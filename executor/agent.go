@@ -124,6 +124,7 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 		c.Gates = append(c.Gates, g.Name+": "+g.Command)
 	}
 	c.Checks = gates.AcceptanceCommands(t)
+	c.Spec = r.specContext(t)
 	for p := r.plan.Task(t.Parent); p != nil; p = r.plan.Task(p.Parent) {
 		c.Groups = append([]*planparse.Task{p}, c.Groups...)
 	}
