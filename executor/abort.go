@@ -39,6 +39,12 @@ type AbortResult struct {
 	Later []gitops.Commit
 	// Wave is the work of parallel waves kept under refs (see keepWave).
 	Wave []KeptWork
+	// Edited are paths a person changed after the run stopped, taken out
+	// of the work tree with the rest and kept under WorkRef.
+	Edited []string
+	// KeptConfig says the person's edit of .planx.yaml made after the
+	// stop is left in the work tree, for the next run.
+	KeptConfig bool
 }
 
 // Abort returns the repository to exactly the state before the run: HEAD at
@@ -96,8 +102,15 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	if err := r.stops().keepStagedApart(ctx, st.OrigIndex); err != nil {
 		return nil, err
 	}
-	res := &AbortResult{RunID: st.RunID, Restored: st.OrigHead}
+	conf, err := configToKeep(ctx, repo, st, head.SHA)
+	if err != nil {
+		return nil, err
+	}
+	res := &AbortResult{RunID: st.RunID, Restored: st.OrigHead, KeptConfig: conf != nil}
 	if err := u.keepTraces(ctx, head, base, res); err != nil {
+		return nil, err
+	}
+	if err := u.editedSinceStop(ctx, head.SHA, conf, res); err != nil {
 		return nil, err
 	}
 	if err := u.keepWave(ctx, res); err != nil {
@@ -105,6 +118,11 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	if err := u.restorePreRun(ctx, head, base); err != nil {
 		return nil, err
+	}
+	if conf != nil {
+		if err := conf.putBack(repo.Root); err != nil {
+			return nil, fmt.Errorf("%w (it is kept at %s)", err, res.WorkRef)
+		}
 	}
 	if err := clearState(repo); err != nil {
 		return nil, err

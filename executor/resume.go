@@ -24,6 +24,9 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
+	if err := r.noteHandConfig(ctx); err != nil {
+		return nil, err
+	}
 	if len(tasks) == 0 || len(r.st.Wave) > 0 || tasks[0].ID != r.st.Current {
 		// (A stopped task's attempt keeps them in reuseAttempt, once it
 		// is known that resume goes on.)
@@ -108,6 +111,9 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
 	}
 	t := tasks[0]
+	if err := r.noteHandConfig(ctx); err != nil {
+		return nil, err
+	}
 	if what := r.watchFile().checkInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}

@@ -70,13 +70,16 @@ type State struct {
 	// AttemptPre is a commit holding the work tree as the current attempt
 	// found it; AttemptStop, its child, the tree when the attempt stopped,
 	// kept under StopRef (see snapshot.go). Stops numbers the stop refs.
-	AttemptPre  gitops.SHA   `json:"attempt_pre,omitempty"`
-	AttemptStop gitops.SHA   `json:"attempt_stop,omitempty"`
-	StopRef     string       `json:"stop_ref,omitempty"`
-	Stops       int          `json:"stops,omitempty"`
-	Started     time.Time    `json:"started"`
-	Updated     time.Time    `json:"updated"`
-	Options     SavedOptions `json:"options"`
+	AttemptPre  gitops.SHA `json:"attempt_pre,omitempty"`
+	AttemptStop gitops.SHA `json:"attempt_stop,omitempty"`
+	StopRef     string     `json:"stop_ref,omitempty"`
+	Stops       int        `json:"stops,omitempty"`
+	// HandConfig is the digest of .planx.yaml as a person left it after a
+	// stop: their edit, which no task commit takes (handconfig.go).
+	HandConfig string       `json:"hand_config,omitempty"`
+	Started    time.Time    `json:"started"`
+	Updated    time.Time    `json:"updated"`
+	Options    SavedOptions `json:"options"`
 	// Judge is the gates and settings pinned when the run started; nil
 	// for a run started by a planx that did not pin them.
 	Judge *Judge `json:"judge,omitempty"`

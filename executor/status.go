@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -38,7 +39,10 @@ type StatusReport struct {
 	Tasks      []TaskStatus     `json:"tasks,omitempty"`
 	Drift      []Drift          `json:"drift,omitempty"`
 	LockHolder string           `json:"lock_holder,omitempty"`
-	Next       string           `json:"next,omitempty"`
+	// Config says that .planx.yaml no longer says what the run pinned, and
+	// what that means for the run.
+	Config string `json:"config,omitempty"`
+	Next   string `json:"next,omitempty"`
 }
 
 // Status reads the run state without changing anything. It returns the
@@ -76,6 +80,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 			return rep, err
 		}
 	}
+	rep.Config = configStatus(ctx, repo, st)
 	rep.Tasks = st.taskStatuses(r.plan, h, rep.Status)
 	current := string(st.Current)
 	if t := r.plan.Task(st.Current); t != nil {
@@ -158,4 +163,16 @@ func (st *State) waveStatuses(ctx context.Context, repo *gitops.Repo, ts []TaskS
 		t.Status, t.Work = record.TaskAwaitingIntegration, ref
 		t.Reason = fmt.Sprintf("done in its own work tree, not yet committed: its work is %s (%s); `planx resume` integrates it without running it again", ref, sha.Short())
 	}
+}
+
+// configStatus is configNotice for a run status reads without changing it.
+func configStatus(ctx context.Context, repo *gitops.Repo, st *State) string {
+	hand := false
+	if head, err := repo.Head(ctx); err == nil {
+		hand, _ = configEditedSinceStop(ctx, repo, st, head.SHA) // unreadable: not said to be a hand edit
+	}
+	if d, err := fileDigest(relJoin(repo.Root, gates.ConfigFile)); err == nil && st.HandConfig != "" && d == st.HandConfig {
+		hand = true
+	}
+	return configNotice(repo.Root, st.Judge, hand)
 }

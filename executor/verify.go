@@ -52,7 +52,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	}
 	// One scan of the work tree per task: stage everything (every ignore
 	// rule honoured); git add says what it staged.
-	changed, err := r.repo.Index().StageChanges(ctx, r.expect)
+	changed, err := r.repo.Index().StageChanges(ctx, r.expect, r.handConfig()...)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -96,13 +97,25 @@ func (ix Index) cleanAt(base SHA) bool {
 // the index costs tens of milliseconds. Otherwise (somebody staged or
 // committed in between, or git's words cannot be read back unambiguously)
 // the index is compared with base by git diff-index.
-func (ix Index) StageChanges(ctx context.Context, base SHA) ([]string, error) {
+//
+// Paths in except are left as base has them in the index, whatever the
+// work tree holds: changes of a person's that are no part of the work.
+func (ix Index) StageChanges(ctx context.Context, base SHA, except ...string) ([]string, error) {
+	if len(except) > 0 {
+		if err := checkArg("revision", string(base)); err != nil {
+			return nil, err
+		}
+		if _, err := ix.r.write(ctx, nulList(except), "-c", "core.literalPathspecs=true",
+			"reset", "-q", string(base), "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return nil, fmt.Errorf("unstage %d path(s): %w", len(except), err)
+		}
+	}
 	trusted := ix.cleanAt(base)
 	args := []string{"add", "-A"}
 	if trusted {
 		args = append(args, "--verbose")
 	}
-	out, err := ix.r.write(ctx, nil, args...)
+	out, err := ix.r.write(ctx, nil, withExcept(args, except)...)
 	ix.r.clean, ix.r.stale = nil, nil
 	if err != nil {
 		return nil, err
@@ -122,6 +135,20 @@ func (ix Index) StageChanges(ctx context.Context, base SHA) ([]string, error) {
 	}
 	slices.Sort(paths)
 	return paths, nil
+}
+
+// withExcept limits a git add -A to every path but except: pathspec magic,
+// which core.literalPathspecs would turn off, so it is turned off here.
+func withExcept(add, except []string) []string {
+	if len(except) == 0 {
+		return add
+	}
+	args := append([]string{"-c", "core.literalPathspecs=false"}, add...)
+	args = append(args, "--", ":/")
+	for _, p := range except {
+		args = append(args, ":(exclude,top,literal)"+p)
+	}
+	return args
 }
 
 // restaged notes that paths were staged from the work tree.

@@ -21,9 +21,9 @@ import (
 // returns the paths git restaged: after a verified task was staged, any path
 // listed changed since. ok is false when git's report could not be read
 // back unambiguously (a path holding a newline): something changed, but
-// which paths is unknown.
-func (ix Index) StageAgain(ctx context.Context) (paths []string, ok bool, err error) {
-	out, err := ix.r.write(ctx, nil, "add", "-A", "--verbose")
+// which paths is unknown. Paths in except are left alone (see StageChanges).
+func (ix Index) StageAgain(ctx context.Context, except ...string) (paths []string, ok bool, err error) {
+	out, err := ix.r.write(ctx, nil, withExcept([]string{"add", "-A", "--verbose"}, except)...)
 	ix.r.clean, ix.r.stale = nil, nil
 	if err != nil {
 		return nil, false, err

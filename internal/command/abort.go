@@ -3,8 +3,10 @@ package command
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/urfave/cli/v3"
 )
@@ -85,6 +87,13 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 	}
 	if res.WorkRef != "" {
 		fmt.Fprintf(stdio.Out, "planx: the work tree as it was at the abort is kept at %s\n", res.WorkRef)
+	}
+	if len(res.Edited) > 0 {
+		fmt.Fprintf(stdio.Out, "planx: changed by you after the run stopped, and taken out of the work tree with the rest: %s (`git checkout %s -- %s` gets it back)\n",
+			strings.Join(res.Edited, ", "), res.WorkRef, res.Edited[0])
+	}
+	if res.KeptConfig {
+		fmt.Fprintf(stdio.Out, "planx: your edit of %s made after the run stopped is left in the work tree, uncommitted, for the next run\n", gates.ConfigFile)
 	}
 	if res.LogCopy != "" {
 		fmt.Fprintf(stdio.Out, "planx: execution log kept at %s\n", res.LogCopy)

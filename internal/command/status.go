@@ -85,6 +85,9 @@ func runStatus(ctx context.Context, o statusOptions, stdio *IO) error {
 	for _, d := range rep.Drift {
 		fmt.Fprintf(w, "\ndrift: %s\n", d.String())
 	}
+	if rep.Config != "" {
+		fmt.Fprintf(w, "\nconfiguration: %s\n", rep.Config)
+	}
 	fmt.Fprintf(w, "\nnext: %s\n", rep.Next)
 	return err
 }

@@ -1,0 +1,93 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+)
+
+// What a person changed after the run stopped is theirs: an abort, which
+// puts the work tree back as it was before the run, keeps it under
+// refs/planx/runs/<id>/aborted with the rest, names it, and leaves their
+// .planx.yaml edit in the work tree, since it is meant for the next run
+// (handconfig.go).
+
+// personsConfig is .planx.yaml as a person left it after the stop.
+type personsConfig struct {
+	data []byte
+	mode fs.FileMode
+	gone bool // they deleted it
+}
+
+// configToKeep reads the person's .planx.yaml edit for Abort to put back
+// after the rewind; nil when .planx.yaml holds no edit of theirs.
+func configToKeep(ctx context.Context, repo *gitops.Repo, st *State, head gitops.SHA) (*personsConfig, error) {
+	edited, err := configEditedSinceStop(ctx, repo, st, head)
+	if err != nil {
+		return nil, err
+	}
+	p := relJoin(repo.Root, gates.ConfigFile)
+	if d, err := fileDigest(p); err == nil && st.HandConfig != "" && d == st.HandConfig {
+		edited = true
+	}
+	if !edited {
+		return nil, nil
+	}
+	fi, err := os.Stat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &personsConfig{gone: true}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", gates.ConfigFile, err)
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", gates.ConfigFile, err)
+	}
+	return &personsConfig{data: data, mode: fi.Mode().Perm()}, nil
+}
+
+// putBack writes the person's .planx.yaml into the rewound work tree, an
+// uncommitted change again.
+func (c *personsConfig) putBack(root string) error {
+	p := relJoin(root, gates.ConfigFile)
+	if c.gone {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("keep your deletion of %s: %w", gates.ConfigFile, err)
+		}
+		return nil
+	}
+	if err := os.WriteFile(p, c.data, c.mode); err != nil {
+		return fmt.Errorf("keep your edit of %s: %w", gates.ConfigFile, err)
+	}
+	return nil
+}
+
+// editedSinceStop names, on res, the paths a person changed after the run
+// stopped that the abort takes out of the work tree (kept at res.WorkRef):
+// not the plan and the log, planx's own, nor .planx.yaml when it is put
+// back. Nothing is named when planx cannot tell (see stopTree).
+func (u *rewind) editedSinceStop(ctx context.Context, head gitops.SHA, conf *personsConfig, res *AbortResult) error {
+	since := stopTree(u.st, head)
+	if since == "" || res.WorkRef == "" {
+		return nil
+	}
+	snap, err := u.repo.Refs().Resolve(ctx, res.WorkRef)
+	if err != nil {
+		return err
+	}
+	paths, err := u.repo.History().ChangedFiles(ctx, since, snap)
+	if err != nil {
+		return err
+	}
+	res.Edited = slices.DeleteFunc(paths, func(p string) bool {
+		return p == u.st.PlanPath || (u.log != nil && p == u.log.Path) || (conf != nil && p == gates.ConfigFile)
+	})
+	return nil
+}
