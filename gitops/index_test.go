@@ -207,3 +207,35 @@ func TestStageChangesAfterGitCommit(t *testing.T) {
 		})
 	}
 }
+
+// A path in except keeps base's content in the index, even when it was
+// staged before, and StageAgain leaves it alone too; literal names with
+// pathspec magic characters are excluded as written, and only them.
+func TestStageChangesExcept(t *testing.T) {
+	gittest.Setenv(t)
+	ctx := context.Background()
+	r, dir, base := stageChangesRepo(t)
+	gittest.WriteFile(t, dir, "a.txt", "the task's\n")
+	gittest.WriteFile(t, dir, "x.sh", "a person's\n")
+	gittest.WriteFile(t, dir, "*.txt", "a literal star\n")
+	gittest.Git(t, dir, "add", "x.sh")
+	got, err := r.Index().StageChanges(ctx, base, "x.sh", "*.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.txt"}; !slices.Equal(got, want) || !slices.Equal(oracle(t, dir, base), want) {
+		t.Fatalf("StageChanges staged %q (diff-index %q), want %q", got, oracle(t, dir, base), want)
+	}
+	gittest.WriteFile(t, dir, "x.sh", "a person's, again\n")
+	gittest.WriteFile(t, dir, "d/b.txt", "a gate's\n")
+	again, ok, err := r.Index().StageAgain(ctx, "x.sh", "*.txt")
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	if want := []string{"d/b.txt"}; !slices.Equal(again, want) {
+		t.Fatalf("StageAgain staged %q, want %q", again, want)
+	}
+	if st := gittest.Git(t, dir, "status", "--porcelain", "--", "x.sh", "*.txt"); !strings.Contains(st, " M x.sh") || !strings.Contains(st, "?? \"*.txt\"") && !strings.Contains(st, "?? *.txt") {
+		t.Fatalf("the excepted paths are not left unstaged:\n%s", st)
+	}
+}
