@@ -77,7 +77,9 @@ func stopTree(st *State, head gitops.SHA) gitops.SHA {
 // person's, remembered by its digest in the run state so that it stays
 // theirs through later stops, and the person is told that the run keeps
 // its pinned gates.
-func (r *runner) noteHandConfig(ctx context.Context) error {
+// With repin (`planx resume --repin`) the edit becomes the run's judge
+// instead (repin.go).
+func (r *runner) noteHandConfig(ctx context.Context, repin bool) error {
 	edited, err := configEditedSinceStop(ctx, r.repo, r.st, r.expect)
 	if err != nil {
 		return err
@@ -86,6 +88,9 @@ func (r *runner) noteHandConfig(ctx context.Context) error {
 		if r.st.HandConfig, err = fileDigest(relJoin(r.repo.Root, gates.ConfigFile)); err != nil {
 			return fmt.Errorf("read %s: %w", gates.ConfigFile, err)
 		}
+	}
+	if repin {
+		return r.repin()
 	}
 	r.sayConfigPinned()
 	return nil
@@ -132,7 +137,11 @@ func configNotice(root string, j *Judge, hand bool) string {
 	if hand {
 		msg += " (your edit is left uncommitted: no task commit takes it)"
 	}
-	return msg + ". To use the edited ones: `planx abort` (which keeps your " + gates.ConfigFile + "), then run the plan again"
+	msg += ". To use the edited ones: `planx abort` (which keeps your " + gates.ConfigFile + "), then run the plan again"
+	if hand {
+		msg += "; or `planx resume --repin`"
+	}
+	return msg
 }
 
 // sameConfig compares two configurations as the run state stores them.

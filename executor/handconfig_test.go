@@ -33,7 +33,7 @@ func TestConfigNotice(t *testing.T) {
 		{"same", pinned, true, ""},
 		{"only a comment", "# why\n" + pinned, true, ""},
 		{"gate changed by hand", strings.Replace(pinned, "./...", "./pkg/...", 1), true,
-			".planx.yaml differs from the configuration this run started with; the run keeps the gates and settings it started with (your edit is left uncommitted: no task commit takes it). To use the edited ones: `planx abort` (which keeps your .planx.yaml), then run the plan again"},
+			".planx.yaml differs from the configuration this run started with; the run keeps the gates and settings it started with (your edit is left uncommitted: no task commit takes it). To use the edited ones: `planx abort` (which keeps your .planx.yaml), then run the plan again; or `planx resume --repin`"},
 		{"timeout changed, not by hand", strings.Replace(pinned, "5m", "1m", 1), false,
 			".planx.yaml differs from the configuration this run started with; the run keeps the gates and settings it started with. To use the edited ones: `planx abort` (which keeps your .planx.yaml), then run the plan again"},
 		{"broken", "gates: [", true, ".planx.yaml no longer loads ("},

@@ -24,7 +24,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, err
 	}
 	defer unlock()
-	if err := r.noteHandConfig(ctx); err != nil {
+	if err := r.noteHandConfig(ctx, ro.Repin); err != nil {
 		return nil, err
 	}
 	if len(tasks) == 0 || len(r.st.Wave) > 0 || tasks[0].ID != r.st.Current {
@@ -111,7 +111,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
 	}
 	t := tasks[0]
-	if err := r.noteHandConfig(ctx); err != nil {
+	if err := r.noteHandConfig(ctx, false); err != nil {
 		return nil, err
 	}
 	if what := r.watchFile().checkInterrupted(t.ID); what != "" {

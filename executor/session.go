@@ -15,6 +15,9 @@ type ResumeOptions struct {
 	Retry       bool // discard the stopped attempt and execute the task again
 	AcceptDrift bool // go on although committed tasks changed in the plan
 	NoCache     bool // run every gate even when it passed on the same tree before
+	// Repin takes the gates and settings from .planx.yaml as the person
+	// edited it while the run was stopped (resume only; repin.go).
+	Repin bool
 	Output
 }
 

@@ -13,11 +13,12 @@ type resumeOptions struct {
 	acceptDrift bool
 	retry       bool // resume only
 	noCache     bool // resume only
+	repin       bool // resume only
 }
 
 // executor returns the options the executor takes for a run in dir.
 func (o resumeOptions) executor(dir string, stdio *IO) executor.ResumeOptions {
-	return executor.ResumeOptions{Dir: dir, AcceptDrift: o.acceptDrift, Retry: o.retry, NoCache: o.noCache, Output: o.out.output(stdio)}
+	return executor.ResumeOptions{Dir: dir, AcceptDrift: o.acceptDrift, Retry: o.retry, NoCache: o.noCache, Repin: o.repin, Output: o.out.output(stdio)}
 }
 
 func newResumeCmd(stdio *IO, g *globalOptions) *cli.Command {
@@ -29,13 +30,20 @@ func newResumeCmd(stdio *IO, g *globalOptions) *cli.Command {
 		Description: describe(`resume continues a run that stopped at a failed or manual task, like git rebase --continue.
 What is done is read from git. The stopped task's work in the tree is verified, gated and
 committed as it stands (you fixed it or did it by hand); with --retry what its attempt changed
-is discarded and the task runs again. Then the remaining tasks run.`,
+is discarded and the task runs again. Then the remaining tasks run.
+
+The run keeps the gates and settings it started with. An edit of .planx.yaml you made while the
+run was stopped is left out of every task commit; --repin makes it the run's gates and settings
+from now on (recorded in the execution log). A change a task made to .planx.yaml is never
+re-pinned.`,
 			"planx resume",
 			"planx resume --retry",
+			"planx resume --repin          # use the gates of .planx.yaml as you edited it",
 			"planx resume --accept-drift   # go on although a committed task's text changed"),
 		Flags: []cli.Flag{ciFlag(&o.out), jsonEventsFlag(&o.out), followFlag(&o.out), acceptDriftFlag(o),
 			&cli.BoolFlag{Name: "retry", Usage: "discard what the stopped attempt changed and execute the task again", Destination: &o.retry},
 			noCacheFlag(&o.noCache),
+			&cli.BoolFlag{Name: "repin", Usage: "take the gates and settings from .planx.yaml as you edited it while the run was stopped", Destination: &o.repin},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {
