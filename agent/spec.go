@@ -49,7 +49,7 @@ var specRefRe = regexp.MustCompile(`\b(?:N?FR|SC)-\d+\b`)
 
 // kiroCiteRe finds a Kiro task's requirement trailer, localised too:
 // "_Requirements: 1.1, 2.3_", "**Validates: Requirements 1.1**", "_需求: 2.1_".
-var kiroCiteRe = regexp.MustCompile(`(?i)(?:requirements?|requisitos?|需求|要件)\s*[*_]*\s*[:：]?\s*[*_]*\s*([0-9][0-9.,;、\s]*)`)
+var kiroCiteRe = regexp.MustCompile(`(?i)(?:requirements?|requisitos?|需求|要件)[ \t]*[*_]*[ \t]*[:：]?[ \t]*[*_]*[ \t]*([0-9][0-9.,;、 \t]*)`)
 
 // Citations are the requirements a task names, in order, each once.
 func Citations(f planparse.Format, t *planparse.Task) []string {
@@ -64,7 +64,7 @@ func Citations(f planparse.Format, t *planparse.Task) []string {
 	case planparse.FormatKiro:
 		for _, m := range kiroCiteRe.FindAllStringSubmatch(t.Body, -1) {
 			for _, r := range strings.FieldsFunc(m[1], func(c rune) bool {
-				return c == ',' || c == ';' || c == '、' || c == ' ' || c == '\t' || c == '\n'
+				return c == ',' || c == ';' || c == '、' || c == ' ' || c == '\t'
 			}) {
 				add(r)
 			}

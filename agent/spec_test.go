@@ -82,6 +82,7 @@ func TestCitations(t *testing.T) {
 		{"kiro trailer", planparse.FormatKiro, planparse.Task{Body: "- [ ] 1.1 Greet\n  - detail\n  - _Requirements: 1.2, 2.1_\n"}, []string{"1.2", "2.1"}},
 		{"kiro bare integers and repeats", planparse.FormatKiro, planparse.Task{Body: "- [ ] 2. X\n  _Requirements: 6_\n  **Validates: Requirements 6, 1.1.**\n"}, []string{"6", "1.1"}},
 		{"kiro localised", planparse.FormatKiro, planparse.Task{Body: "- [ ] 1. X\n  - _需求: 1.1、2.1_\n"}, []string{"1.1", "2.1"}},
+		{"kiro list after the word", planparse.FormatKiro, planparse.Task{Body: "- [ ] 3. Write the requirements:\n1. parse\n_Requirements: 4.2_\n"}, []string{"4.2"}},
 		{"kiro none", planparse.FormatKiro, planparse.Task{Body: "- [ ] 1. Requirements gathering\n"}, nil},
 		{"speckit", planparse.FormatSpecKit, planparse.Task{Labels: []string{"P", "US1"}, Body: "- [ ] T003 [P] [US1] Greet per FR-002 and SC-001 in greet.sh (FR-002)\n"}, []string{"US1", "FR-002", "SC-001"}},
 		{"native cites nothing", planparse.FormatNative, planparse.Task{Body: "FR-001 _Requirements: 1.1_"}, nil},
