@@ -5,8 +5,49 @@ import "strings"
 // git judges a git command. planx's rollback commit protects the work tree
 // it snapshots, not the remote, the hooks, ignored files or other branches.
 func (a *analyzer) git(s site, args []arg) {
+	i := a.gitGlobals(s, args)
+	if i >= len(args) {
+		return
+	}
+	sub, rest := args[i].s, args[i+1:]
+	f := parseFlags(rest, "omCbBcsSt")
+	if a.gitDiscard(s, sub, f, rest) {
+		return
+	}
+	switch sub {
+	case "push":
+		a.gitPush(s, f)
+	case "filter-branch", "filter-repo", "update-ref", "replace", "rebase":
+		a.report(HIGH, "git-history", s, "git "+sub+" rewrites history or moves refs")
+	case "commit":
+		if f.has("", "--amend") {
+			a.report(HIGH, "git-history", s, "git commit --amend rewrites a commit planx may have made")
+		}
+	case "reflog":
+		if len(f.operands) > 0 && (f.operands[0].s == "expire" || f.operands[0].s == "delete") {
+			a.report(HIGH, "git-history", s, "git reflog "+f.operands[0].s+" drops recovery points")
+		}
+	case "clone", "fetch", "pull", "ls-remote", "submodule", "archive":
+		if sub != "archive" || f.has("", "--remote") {
+			a.report(MEDIUM, "network", s, "git "+sub+" talks to a remote")
+		}
+	case "config":
+		a.gitConfig(s, rest)
+	case "rm", "mv":
+		for _, op := range f.operands {
+			if where(op.s, a.cwd) == gitDir {
+				a.report(CRITICAL, "git-dir-write", s, "git "+sub+" inside .git")
+			}
+			a.sensitive(s, op, "git "+sub+" changes")
+		}
+	}
+}
+
+// gitGlobals reads git's options before the subcommand (a -c that makes
+// git run other code is CRITICAL) and returns the subcommand's index.
+func (a *analyzer) gitGlobals(s site, args []arg) int {
 	i := 1
-	for ; i < len(args); i++ { // global options
+	for ; i < len(args); i++ {
 		x := args[i].s
 		switch {
 		case (x == "-C" || x == "--git-dir" || x == "--work-tree" || x == "--namespace" || x == "--config-env") && i+1 < len(args):
@@ -17,18 +58,16 @@ func (a *analyzer) git(s site, args []arg) {
 				a.report(CRITICAL, "git-config-exec", s, "git -c "+k+" makes git run other code")
 			}
 		case !strings.HasPrefix(x, "-"):
-			goto sub
+			return i
 		}
 	}
-sub:
-	if i >= len(args) {
-		return
-	}
-	sub, rest := args[i].s, args[i+1:]
-	f := parseFlags(rest, "omCbBcsSt")
+	return i
+}
+
+// gitDiscard judges the subcommands that throw uncommitted work away,
+// reporting whether sub is one of them.
+func (a *analyzer) gitDiscard(s site, sub string, f flagSet, rest []arg) bool {
 	switch sub {
-	case "push":
-		a.gitPush(s, f)
 	case "reset":
 		if f.has("", "--hard") {
 			a.report(HIGH, "git-discard", s, "git reset --hard discards uncommitted changes")
@@ -61,30 +100,10 @@ sub:
 		if len(f.operands) > 0 && (f.operands[0].s == "drop" || f.operands[0].s == "clear") {
 			a.report(HIGH, "git-discard", s, "git stash "+f.operands[0].s+" deletes stashed work")
 		}
-	case "filter-branch", "filter-repo", "update-ref", "replace", "rebase":
-		a.report(HIGH, "git-history", s, "git "+sub+" rewrites history or moves refs")
-	case "commit":
-		if f.has("", "--amend") {
-			a.report(HIGH, "git-history", s, "git commit --amend rewrites a commit planx may have made")
-		}
-	case "reflog":
-		if len(f.operands) > 0 && (f.operands[0].s == "expire" || f.operands[0].s == "delete") {
-			a.report(HIGH, "git-history", s, "git reflog "+f.operands[0].s+" drops recovery points")
-		}
-	case "clone", "fetch", "pull", "ls-remote", "submodule", "archive":
-		if sub != "archive" || f.has("", "--remote") {
-			a.report(MEDIUM, "network", s, "git "+sub+" talks to a remote")
-		}
-	case "config":
-		a.gitConfig(s, rest)
-	case "rm", "mv":
-		for _, op := range f.operands {
-			if where(op.s, a.cwd) == gitDir {
-				a.report(CRITICAL, "git-dir-write", s, "git "+sub+" inside .git")
-			}
-			a.sensitive(s, op, "git "+sub+" changes")
-		}
+	default:
+		return false
 	}
+	return true
 }
 
 func hasDashDash(args []arg) bool { return indexOf(args, "--") >= 0 }
