@@ -201,85 +201,108 @@ func skipSep(data []byte, off int) int {
 // value" headers, then "# Subtasks:" with "## N. Title [status]" entries.
 func (b *builder) parseTaskMasterText(src []byte) {
 	b.numericRefs = true
-	lines := lineStarts(src)
-	text := func(i int) string { return string(lineBytes(src, lines, i)) }
-	var main *Task
-	var cur *Task
-	key := ""
-	mainID := ""
-	closeTask := func(t *Task, endLine int) {
-		if t == nil {
-			return
-		}
-		end := len(src)
-		if endLine < len(lines) {
-			end = lines[endLine]
-		}
-		t.End = end
-	}
-	for i := range lines {
-		l := text(i)
+	p := &tmText{b: b, src: src, lines: lineStarts(src)}
+	for i := range p.lines {
+		l := string(lineBytes(src, p.lines, i))
 		switch {
 		case strings.HasPrefix(l, "# ") && strings.Contains(l, ":"):
-			k, v, _ := strings.Cut(strings.TrimPrefix(l, "# "), ":")
-			key, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
-			switch key {
-			case "task id":
-				closeTask(cur, i)
-				mainID = v
-				main = b.newTask(v, "", i+1, lines[i], len(src))
-				cur = main
-			case "title":
-				if main != nil {
-					main.Title = v
-				}
-			case "status":
-				if main != nil {
-					main.Status = tmStatus(v)
-				}
-			case "dependencies":
-				if main != nil && !noneRe.MatchString(v) && v != "" {
-					b.diag(SeverityInfo, i+1, fmt.Sprintf("task %s depends on task(s) %s kept in other task-master files; planx does not follow them", mainID, v),
-						"run tasks.json to get cross-task ordering")
-				}
-			case "test strategy":
-				if main != nil && v != "" {
-					main.Acceptance = append(main.Acceptance, v)
-				}
-			case "subtasks":
-				closeTask(main, i)
-				cur = nil
-			}
-		case strings.HasPrefix(l, "## ") && main != nil:
-			closeTask(cur, i)
-			m := tmSubRe.FindStringSubmatch(l)
-			if m == nil {
-				cur = nil
-				continue
-			}
-			cur = b.newTask(mainID+"."+m[1], m[2], i+1, lines[i], len(src))
-			b.parent[cur] = main
-			if m[3] != "" {
-				cur.Status = tmStatus(m[3])
-			}
-		case strings.HasPrefix(l, "### Dependencies:") && cur != nil && cur != main:
-			v := strings.TrimSpace(strings.TrimPrefix(l, "### Dependencies:"))
-			if !noneRe.MatchString(v) {
-				for _, r := range splitList(v) {
-					if r = strings.TrimSpace(r); r != "" {
-						if _, err := strconv.Atoi(r); err == nil {
-							r = mainID + "." + r
-						}
-						b.refs[cur] = append(b.refs[cur], r)
-					}
-				}
-			}
-		case key == "test strategy" && cur == main && main != nil && strings.TrimSpace(l) != "":
-			main.Acceptance = append(main.Acceptance, strings.TrimSpace(l))
+			p.header(i, l)
+		case strings.HasPrefix(l, "## ") && p.main != nil:
+			p.subtask(i, l)
+		case strings.HasPrefix(l, "### Dependencies:") && p.cur != nil && p.cur != p.main:
+			p.dependencies(strings.TrimSpace(strings.TrimPrefix(l, "### Dependencies:")))
+		case p.key == "test strategy" && p.cur == p.main && p.main != nil && strings.TrimSpace(l) != "":
+			p.main.Acceptance = append(p.main.Acceptance, strings.TrimSpace(l))
 		}
 	}
-	closeTask(cur, len(lines))
+	p.close(p.cur, len(p.lines))
 	for _, t := range b.p.Tasks {
 		t.Body = string(src[t.Start:t.End])
+	}
+}
+
+// tmText is the state of reading a task-master task file: the main task,
+// the (sub)task being read and the last "# key:" header.
+type tmText struct {
+	b           *builder
+	src         []byte
+	lines       []int
+	main, cur   *Task
+	key, mainID string
+}
+
+// close ends t's text before line endLine.
+func (p *tmText) close(t *Task, endLine int) {
+	if t == nil {
+		return
+	}
+	t.End = len(p.src)
+	if endLine < len(p.lines) {
+		t.End = p.lines[endLine]
+	}
+}
+
+// header reads a "# Key: value" line of the main task.
+func (p *tmText) header(i int, l string) {
+	k, v, _ := strings.Cut(strings.TrimPrefix(l, "# "), ":")
+	p.key, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
+	if p.key == "task id" {
+		p.close(p.cur, i)
+		p.mainID = v
+		p.main = p.b.newTask(v, "", i+1, p.lines[i], len(p.src))
+		p.cur = p.main
+		return
+	}
+	if p.main == nil {
+		return
+	}
+	switch p.key {
+	case "title":
+		p.main.Title = v
+	case "status":
+		p.main.Status = tmStatus(v)
+	case "dependencies":
+		if !noneRe.MatchString(v) && v != "" {
+			p.b.diag(SeverityInfo, i+1, fmt.Sprintf("task %s depends on task(s) %s kept in other task-master files; planx does not follow them", p.mainID, v),
+				"run tasks.json to get cross-task ordering")
+		}
+	case "test strategy":
+		if v != "" {
+			p.main.Acceptance = append(p.main.Acceptance, v)
+		}
+	case "subtasks":
+		p.close(p.main, i)
+		p.cur = nil
+	}
+}
+
+// subtask starts the subtask a "## N. Title [status]" line names.
+func (p *tmText) subtask(i int, l string) {
+	p.close(p.cur, i)
+	m := tmSubRe.FindStringSubmatch(l)
+	if m == nil {
+		p.cur = nil
+		return
+	}
+	p.cur = p.b.newTask(p.mainID+"."+m[1], m[2], i+1, p.lines[i], len(p.src))
+	p.b.parent[p.cur] = p.main
+	if m[3] != "" {
+		p.cur.Status = tmStatus(m[3])
+	}
+}
+
+// dependencies reads a subtask's "### Dependencies:" list: a bare number
+// is a sibling subtask.
+func (p *tmText) dependencies(v string) {
+	if noneRe.MatchString(v) {
+		return
+	}
+	for _, r := range splitList(v) {
+		if r = strings.TrimSpace(r); r != "" {
+			if _, err := strconv.Atoi(r); err == nil {
+				r = p.mainID + "." + r
+			}
+			p.b.refs[p.cur] = append(p.b.refs[p.cur], r)
+		}
 	}
 }
