@@ -95,7 +95,15 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 	r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
-	if reason := readReason(reasonPath); reason != "" && err == nil && !res.Interrupted {
+	return agentOutcome(ctx, t, res, err, readReason(reasonPath))
+}
+
+// agentOutcome maps an agent's run to what it means for its task, as
+// stepOutcome does for a step: nil when it ended well, context.Canceled
+// when interrupted, a taskFailure when it gave up (reason), timed out or
+// failed.
+func agentOutcome(ctx context.Context, t *planparse.Task, res proc.Result, err error, reason string) error {
+	if reason != "" && err == nil && !res.Interrupted {
 		return &taskFailure{what: "the agent gave up: " + reason, tail: res.Tail, gaveUp: true}
 	}
 	switch {
