@@ -65,18 +65,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	if o.DryRun {
-		sel, err := r.selectTasks(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.refuseUnrunnable(sel); err != nil {
-			return nil, err
-		}
-		r.dryRun(r.o.Out, r.planRel, r.repo != nil, sel)
-		if r.o.Jobs > 1 {
-			r.dryRunWaves(sel.run)
-		}
-		return &Result{Status: record.RunDryRun}, nil
+		return r.dryRunResult(ctx)
 	}
 	r.arm()
 	lk, err := acquireLock(r.repo, "run")
@@ -288,6 +277,22 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates, ignored: ignoredOf(ctx, repo)},
 		judge: j, out: newProgress(o.Output), commitPath: paths,
 	}, nil
+}
+
+// dryRunResult prints what a run would do and changes nothing.
+func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
+	sel, err := r.selectTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.refuseUnrunnable(sel); err != nil {
+		return nil, err
+	}
+	r.dryRun(r.o.Out, r.planRel, r.repo != nil, sel)
+	if r.o.Jobs > 1 {
+		r.dryRunWaves(sel.run)
+	}
+	return &Result{Status: record.RunDryRun}, nil
 }
 
 // arm readies a prepared runner to execute tasks: planx becomes the
