@@ -154,7 +154,14 @@ func classify(c gitops.Commit) parsed {
 		return p
 	}
 	p.kind = kindTask
-	t := TaskCommit{ID: tasks[0], Subject: c.Subject, Commit: c.SHA, Tree: c.Tree, Plan: p.plan, Time: c.Time, Gates: []Gate{},
+	p.task = taskCommit(c, get, tasks[0], p.plan)
+	return p
+}
+
+// taskCommit reads a task commit's trailers, noting in Problems each one
+// missing, repeated or malformed.
+func taskCommit(c gitops.Commit, get func(string) []string, id, plan string) TaskCommit {
+	t := TaskCommit{ID: id, Subject: c.Subject, Commit: c.SHA, Tree: c.Tree, Plan: plan, Time: c.Time, Gates: []Gate{},
 		Warnings: get(record.TrailerWarning)}
 	if len(c.Parents) > 0 {
 		t.Parent = c.Parents[0]
@@ -204,6 +211,5 @@ func classify(c gitops.Commit) parsed {
 		}
 		t.WaveGates = append(t.WaveGates, gate)
 	}
-	p.task = t
-	return p
+	return t
 }

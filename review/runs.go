@@ -135,81 +135,96 @@ func collect(ctx context.Context, repo *gitops.Repo, from gitops.SHA, plan strin
 		}
 	}
 	pg := &pager{repo: repo, from: from, size: 8}
-	var (
-		runs []Run
-		open *Run
-		last gitops.SHA
-	)
-	// finish closes the open run; it reports whether the walk should stop.
-	finish := func() bool {
-		r := open
-		open = nil
-		slices.Reverse(r.Tasks)
-		slices.Reverse(r.Other)
-		if r.Skipped == nil {
-			r.Skipped = []string{} // JSON: [] rather than null
-		}
-		durations(r)
-		end := after != nil && after(r)
-		if plan != "" && r.Plan != plan {
-			return end
-		}
-		runs = append(runs, *r)
-		return stop != nil && stop(&runs[len(runs)-1]) || end
-	}
+	co := &collector{plan: plan, stop: stop, after: after}
+	var last gitops.SHA
 	for {
 		c, ok, err := pg.next(ctx)
 		if err != nil {
-			return runs, fmt.Errorf("read runs: %w", err)
+			return co.runs, fmt.Errorf("read runs: %w", err)
 		}
 		if !ok {
 			break
 		}
 		last = c.SHA
-		p := classify(c)
-		if p.kind == kindOther {
-			continue
-		}
-		if open != nil && open.ID != p.run {
-			open.Problems = append(open.Problems, "no rollback commit on the first-parent history before the run's first commit")
-			if finish() {
-				return runs, nil
-			}
-		}
-		if open == nil {
-			open = &Run{ID: p.run, Tasks: []TaskCommit{}, Skipped: []string{}}
-		}
-		if open.Plan == "" || p.kind == kindRollback {
-			open.Plan = p.plan
-		}
-		// Walking backwards: an older commit's skips go first, in their own order.
-		open.Skipped = append(slices.Clone(p.skipped), open.Skipped...)
-		switch p.kind {
-		case kindRollback:
-			open.Rollback, open.Started, open.Complete = c.SHA, c.Time, true
-			if finish() {
-				return runs, nil
-			}
-		case kindTask:
-			open.Tasks = append(open.Tasks, p.task)
-		default:
-			open.Other = append(open.Other, c.SHA)
+		if co.add(c) {
+			return co.runs, nil
 		}
 	}
-	if open == nil {
-		return runs, nil
+	if co.open == nil {
+		return co.runs, nil
 	}
 	shallow, err := repo.History().IsShallow(ctx)
 	if err != nil {
-		return runs, fmt.Errorf("read runs: %w", err)
+		return co.runs, fmt.Errorf("read runs: %w", err)
 	}
-	id := open.ID
-	open.Problems = append(open.Problems, "history ends before the run's rollback commit")
-	finish()
+	id := co.open.ID
+	co.open.Problems = append(co.open.Problems, "history ends before the run's rollback commit")
+	co.finish()
 	if shallow {
-		return runs, &ShallowError{Run: id, Boundary: last}
+		return co.runs, &ShallowError{Run: id, Boundary: last}
 	}
-	return runs, nil
+	return co.runs, nil
+}
+
+// collector gathers runs from commits read newest first: the run whose
+// commits it is reading is open until its rollback commit.
+type collector struct {
+	plan        string
+	stop, after func(*Run) bool
+	runs        []Run
+	open        *Run
+}
+
+// add takes the next (older) commit; it reports whether the walk should
+// stop.
+func (co *collector) add(c gitops.Commit) bool {
+	p := classify(c)
+	if p.kind == kindOther {
+		return false
+	}
+	if co.open != nil && co.open.ID != p.run {
+		co.open.Problems = append(co.open.Problems, "no rollback commit on the first-parent history before the run's first commit")
+		if co.finish() {
+			return true
+		}
+	}
+	if co.open == nil {
+		co.open = &Run{ID: p.run, Tasks: []TaskCommit{}, Skipped: []string{}}
+	}
+	open := co.open
+	if open.Plan == "" || p.kind == kindRollback {
+		open.Plan = p.plan
+	}
+	// Walking backwards: an older commit's skips go first, in their own order.
+	open.Skipped = append(slices.Clone(p.skipped), open.Skipped...)
+	switch p.kind {
+	case kindRollback:
+		open.Rollback, open.Started, open.Complete = c.SHA, c.Time, true
+		return co.finish()
+	case kindTask:
+		open.Tasks = append(open.Tasks, p.task)
+	default:
+		open.Other = append(open.Other, c.SHA)
+	}
+	return false
+}
+
+// finish closes the open run; it reports whether the walk should stop.
+func (co *collector) finish() bool {
+	r := co.open
+	co.open = nil
+	slices.Reverse(r.Tasks)
+	slices.Reverse(r.Other)
+	if r.Skipped == nil {
+		r.Skipped = []string{} // JSON: [] rather than null
+	}
+	durations(r)
+	end := co.after != nil && co.after(r)
+	if co.plan != "" && r.Plan != co.plan {
+		return end
+	}
+	co.runs = append(co.runs, *r)
+	return co.stop != nil && co.stop(&co.runs[len(co.runs)-1]) || end
 }
 
 // durations fills DurationMS from the committer time of the run's previous
