@@ -156,7 +156,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	r.done[t.ID] = true
 	for _, g := range groups {
 		r.done[g.ID] = true
-		r.out.println("planx: %s %s done: its last sub-task committed", textsafe.Line(g.DisplayID()), textsafe.Line(oneLine(g.Title, 60)))
+		r.out.println("planx: %s %s done: its last sub-task committed", textsafe.Line(g.DisplayID()), textsafe.Line(textsafe.Shorten(g.Title, 60)))
 	}
 	r.st.SkipPending = nil
 	r.dirty = nil

@@ -147,7 +147,7 @@ func (s *selection) driftError(planRel string) error {
 func (s *selection) report(out *progress) {
 	if len(s.byHand) <= 3 {
 		for _, t := range s.byHand {
-			out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 60)))
+			out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 60)))
 		}
 	} else {
 		var ids []string

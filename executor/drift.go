@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/linediff"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -42,7 +43,7 @@ func (d Drift) String() string {
 		s += fmt.Sprintf(" since its commit %s", gitops.SHA(d.Commit).Short())
 	}
 	if d.Diff != "" {
-		s += ":\n" + indent(strings.TrimRight(d.Diff, "\n"), "    ")
+		s += ":\n" + textsafe.Indent(strings.TrimRight(d.Diff, "\n"), "    ")
 	}
 	return s
 }

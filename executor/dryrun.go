@@ -37,17 +37,17 @@ func (s *setup) dryRun(w io.Writer, planRel string, inRepo bool, sel *selection)
 			names = append(names, g.Name)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, textsafe.Line(t.DisplayID()), textsafe.Line(s.executorFor(t)), len(t.Steps),
-			textsafe.Line(firstNonEmpty(strings.Join(names, ","), "-")), textsafe.Line(oneLine(taskName(s.plan, t), 50)))
+			textsafe.Line(firstNonEmpty(strings.Join(names, ","), "-")), textsafe.Line(textsafe.Shorten(taskName(s.plan, t), 50)))
 	}
 	_ = tw.Flush()
 	for _, t := range sel.optional {
-		fmt.Fprintf(w, "  left out: %s %s (optional; --optional runs it)\n", textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 50)))
+		fmt.Fprintf(w, "  left out: %s %s (optional; --optional runs it)\n", textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 50)))
 	}
 	for _, t := range sel.outside {
-		fmt.Fprintf(w, "  left out: %s %s (not selected: --only, --from, --to, --phase)\n", textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 50)))
+		fmt.Fprintf(w, "  left out: %s %s (not selected: --only, --from, --to, --phase)\n", textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 50)))
 	}
 	for _, t := range sel.byHand {
-		fmt.Fprintf(w, "  left out: %s %s (ticked by hand, no task commit)\n", textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 50)))
+		fmt.Fprintf(w, "  left out: %s %s (ticked by hand, no task commit)\n", textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 50)))
 	}
 	for _, d := range sel.drift {
 		fmt.Fprintf(w, "  drift: %s\n", strings.ReplaceAll(textsafe.Block(d.String()), "\n", "\n  "))
@@ -58,7 +58,7 @@ func (s *setup) dryRun(w io.Writer, planRel string, inRepo bool, sel *selection)
 	for _, a := range as {
 		t := a.Task
 		for i, s := range t.Steps {
-			fmt.Fprintf(w, "\n%s step %d (plan line %d, %s):\n%s\n", t.ID, i+1, s.Line, textsafe.Line(s.Lang), indent(textsafe.Block(s.Code), "    "))
+			fmt.Fprintf(w, "\n%s step %d (plan line %d, %s):\n%s\n", t.ID, i+1, s.Line, textsafe.Line(s.Lang), textsafe.Indent(textsafe.Block(s.Code), "    "))
 		}
 		if t.BlastRadius != "" {
 			fmt.Fprintf(w, "\n%s blast radius (inserted unquoted into gate commands): %s\n", t.ID, textsafe.Line(t.BlastRadius))
@@ -67,7 +67,7 @@ func (s *setup) dryRun(w io.Writer, planRel string, inRepo bool, sel *selection)
 			if c.Kind == risk.KindGate && c.Code == s.gateCommand(c.Name) {
 				continue // listed once below, as it runs
 			}
-			fmt.Fprintf(w, "\n%s %s:\n%s\n", t.ID, textsafe.Line(c.Describe()), indent(textsafe.Block(c.Code), "    "))
+			fmt.Fprintf(w, "\n%s %s:\n%s\n", t.ID, textsafe.Line(c.Describe()), textsafe.Indent(textsafe.Block(c.Code), "    "))
 		}
 	}
 	if len(s.gates) > 0 {
@@ -79,7 +79,7 @@ func (s *setup) dryRun(w io.Writer, planRel string, inRepo bool, sel *selection)
 				timeout = gates.DefaultTimeout
 			}
 			fmt.Fprintf(w, "  %s, %s, timeout %s:\n%s\n", textsafe.Line(c.Describe()), firstNonEmpty(string(g.When), "each"),
-				timeout, indent(textsafe.Block(g.Command), "    "))
+				timeout, textsafe.Indent(textsafe.Block(g.Command), "    "))
 		}
 	}
 }

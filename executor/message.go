@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -41,7 +42,7 @@ func finishMessage(r *runner) string {
 // interpret-trailers --parse` reads (warnings are Planx-Warning values).
 func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task, folded, warnings []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, oneLine(t.Title, 72-len(t.ID)-2))
+	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, textsafe.Shorten(t.Title, 72-len(t.ID)-2))
 	fmt.Fprintf(&b, "Task %s of plan %s, executed by %s", t.DisplayID(), r.planRel, lt.Executor)
 	if len(lt.Commands) > 0 {
 		fmt.Fprintf(&b, " in %d step(s)", len(lt.Commands))
@@ -53,7 +54,7 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 	b.WriteString(".\n\n")
 	for _, m := range folded {
 		// Indented so the folded messages can never be read as this commit's trailers.
-		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", indent(m, "    "))
+		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", textsafe.Indent(m, "    "))
 	}
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRefs, r.planRel)
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRun, r.st.RunID)
@@ -114,17 +115,6 @@ func gateTrailer(g execlog.Gate) string {
 	}
 	if g.Cached {
 		s += " cached"
-	}
-	return s
-}
-
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if max < 10 {
-		max = 10
-	}
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max-1]) + "…"
 	}
 	return s
 }

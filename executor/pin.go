@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/internal/linediff"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -65,7 +66,7 @@ func (pf *planFile) pinReport(pinned *planparse.Plan, cur []byte) (string, bool)
 		case n == nil:
 			fmt.Fprintf(&b, "  %s removed\n", t.ID)
 		case n.Hash() != t.Hash():
-			fmt.Fprintf(&b, "  %s changed (plan line %d):\n%s\n", t.ID, n.Line, indent(strings.TrimRight(linediff.Lines(t.Body, n.Body), "\n"), "    "))
+			fmt.Fprintf(&b, "  %s changed (plan line %d):\n%s\n", t.ID, n.Line, textsafe.Indent(strings.TrimRight(linediff.Lines(t.Body, n.Body), "\n"), "    "))
 		}
 	}
 	for _, n := range p.Order() {

@@ -127,17 +127,17 @@ func (p *progress) runStart(plan, runID string, base gitops.SHA, n int) {
 
 func (p *progress) taskStart(i, n int, t *planparse.Task) {
 	p.ev.emit(Event{Event: "task_start", Task: string(t.ID), Label: t.Label, Title: t.Title, Index: i, Total: n})
-	p.println("[%d/%d] %s %s", i, n, textsafe.Line(t.DisplayID()), textsafe.Line(oneLine(t.Title, 70)))
+	p.println("[%d/%d] %s %s", i, n, textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 70)))
 	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, textsafe.Line(t.DisplayID())))
 }
 
 func (p *progress) step(name, code string) {
 	first := strings.TrimSpace(strings.SplitN(strings.TrimSpace(code), "\n", 2)[0])
 	if p.tty {
-		p.phase(name + ": " + textsafe.Line(oneLine(first, 40)))
+		p.phase(name + ": " + textsafe.Line(textsafe.Shorten(first, 40)))
 		return
 	}
-	p.println("      %s: %s", name, textsafe.Line(oneLine(first, 60)))
+	p.println("      %s: %s", name, textsafe.Line(textsafe.Shorten(first, 60)))
 }
 
 // phase names what the task runs now on the status line ("gate test",
@@ -223,7 +223,7 @@ func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tai
 		p.println("      %s", textsafe.Line(expandTabs(l)))
 	}
 	if rs == record.RunWaiting {
-		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", textsafe.Line(t.DisplayID()), indent(textsafe.Block(t.Body), "    "))
+		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", textsafe.Line(t.DisplayID()), textsafe.Indent(textsafe.Block(t.Body), "    "))
 		return
 	}
 	p.println("planx: %s", next)
@@ -256,14 +256,6 @@ func expandTabs(l string) string {
 		col++
 	}
 	return b.String()
-}
-
-func indent(s, pre string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = pre + l
-	}
-	return strings.Join(lines, "\n")
 }
 
 func (p *progress) writeSummary(status string) {

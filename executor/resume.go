@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -157,7 +158,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.save(); err != nil {
 		return nil, err
 	}
-	r.out.println("planx: skipped %s %s", t.DisplayID(), oneLine(t.Title, 60))
+	r.out.println("planx: skipped %s %s", t.DisplayID(), textsafe.Shorten(t.Title, 60))
 	if len(tasks) == 1 {
 		return r.finish(ctx)
 	}

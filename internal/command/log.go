@@ -165,7 +165,7 @@ func writeLogText(w io.Writer, rep logReport, notes bool) {
 				fmt.Fprintf(w, "  %s: gate output note, %d line(s): planx show %s\n", taskName(t.TaskCommit), strings.Count(*t.Note, "\n"), t.Commit.Short())
 				continue
 			}
-			fmt.Fprintf(w, "  %s gate output:\n%s", taskName(t.TaskCommit), indent(*t.Note, "    "))
+			fmt.Fprintf(w, "  %s gate output:\n%s\n", taskName(t.TaskCommit), textsafe.Indent(*t.Note, "    "))
 		}
 		if len(r.Skipped) > 0 {
 			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(r.Skipped, ", "))
@@ -190,15 +190,7 @@ func gateSummary(gs []review.Gate) string {
 }
 
 func taskTitle(t review.TaskCommit) string {
-	return oneLine(strings.TrimPrefix(t.Subject, t.ID+": "), 60)
-}
-
-func indent(s, prefix string) string {
-	lines := strings.SplitAfter(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "") + "\n"
+	return textsafe.Shorten(strings.TrimPrefix(t.Subject, t.ID+": "), 60)
 }
 
 // openRepo opens the repository at dir (-C; "" for the current directory).

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
@@ -108,7 +109,7 @@ func writeShowText(w io.Writer, r showReport) {
 		fmt.Fprintf(w, "\ngate output note rejected: %s\n", r.NoteRejected)
 	}
 	if r.Note != nil {
-		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s", record.NoteRef, r.Commit.Short(), indent(*r.Note, "  "))
+		fmt.Fprintf(w, "\ngate output (git notes --ref=%s show %s):\n%s\n", record.NoteRef, r.Commit.Short(), textsafe.Indent(*r.Note, "  "))
 	}
 	switch {
 	case r.LogPath == "":

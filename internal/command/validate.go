@@ -12,6 +12,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/urfave/cli/v3"
 )
@@ -262,7 +263,7 @@ func writeValidateText(w io.Writer, p *planparse.Plan, cfgErr error) {
 			if label == "" {
 				label = "-"
 			}
-			title := oneLine(t.Title, 72)
+			title := textsafe.Shorten(t.Title, 72)
 			if t.Parent != "" {
 				title = "  " + title
 			}
@@ -298,12 +299,4 @@ func writeValidateText(w io.Writer, p *planparse.Plan, cfgErr error) {
 		}
 	}
 	fmt.Fprintf(w, "%d task(s), %d error(s), %d warning(s)\n", len(p.Tasks), errs, warns)
-}
-
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
 }

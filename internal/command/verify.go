@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -156,7 +155,7 @@ func writeVerifyText(w io.Writer, rep review.Report) {
 		}
 		fmt.Fprintf(w, "%s: %s: %s\n", f.Severity, f.Kind, f.Message)
 		if f.Diff != "" {
-			fmt.Fprint(w, indent(f.Diff, "    "))
+			fmt.Fprintln(w, textsafe.Indent(f.Diff, "    "))
 		}
 	}
 	writeRerunText(w, rep)
@@ -186,7 +185,7 @@ func writeRerunText(w io.Writer, rep review.Report) {
 		}
 		fmt.Fprintln(w)
 		if !g.Passed && g.Tail != "" {
-			fmt.Fprint(w, indent(strings.TrimRight(g.Tail, "\n"), "    | "))
+			fmt.Fprintln(w, textsafe.Indent(g.Tail, "    | "))
 		}
 	}
 }
