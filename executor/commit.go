@@ -29,7 +29,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		tree = r.repo.StartWriteTree(ctx)
 		defer func() { _, _ = tree.Wait() }()
 	}
-	groups, reopen, err := r.tickAndLog(t, lt, last)
+	groups, reopen, ticked, err := r.tickAndLog(t, lt, last)
 	if err != nil {
 		return "", err
 	}
@@ -45,7 +45,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
-	msg := taskMessage(r, t, lt, groups, folded, warnings)
+	msg := taskMessage(r, t, lt, groups, folded, warnings, ticked)
 	r.book().recordPending(t, r.expect)
 	own := []string{r.planRel, r.log.Path}
 	if last && !r.porcelain {
@@ -78,16 +78,19 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 // tickAndLog ticks the task and the groups it completes in the plan, marks
 // it done (and the run completed when it is the last) and writes the
 // execution log, all before the commit that records them. reopen undoes
-// the log's resolution of the task's issues should the commit fail.
-func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (groups []*planparse.Task, reopen func(), err error) {
-	if err := r.tick(t); err != nil {
-		return nil, nil, err
+// the log's resolution of the task's issues should the commit fail; ticked
+// says whether any box was ticked.
+func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (groups []*planparse.Task, reopen func(), ticked bool, err error) {
+	if ticked, err = r.tick(t); err != nil {
+		return nil, nil, false, err
 	}
 	groups = r.completedGroups(t)
 	for _, g := range groups {
-		if err := r.tick(g); err != nil {
-			return nil, nil, err
+		ok, err := r.tick(g)
+		if err != nil {
+			return nil, nil, false, err
 		}
+		ticked = ticked || ok
 	}
 	now := r.o.now()
 	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
@@ -97,10 +100,10 @@ func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (gro
 	reopen = r.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
 	r.fault.at("after-tick")
 	if err := r.log.Write(r.repo.Root, r.repo.Config().Durable()); err != nil {
-		return nil, nil, fmt.Errorf("write execution log: %w", err)
+		return nil, nil, false, fmt.Errorf("write execution log: %w", err)
 	}
 	r.fault.at("after-log")
-	return groups, reopen, nil
+	return groups, reopen, ticked, nil
 }
 
 // writeCommit makes the task's commit the way this run commits: with git

@@ -86,15 +86,17 @@ func (wv *wave) integrate(ctx context.Context) error {
 func (wv *wave) stageCommit(ctx context.Context, it *isolated, merged, parent gitops.SHA, plan []byte, final bool) (staged, error) {
 	r := wv.r
 	t, lt := it.t, it.lt
-	ticked, _ := planparse.Tick(plan, t)
+	ticked, anyTick := planparse.Tick(plan, t)
 	// Groups this task completes are ticked in the same commit, as in turn.
 	groups := r.completedGroups(t)
 	for _, g := range groups {
-		ticked, _ = planparse.Tick(ticked, g)
+		var ok bool
+		ticked, ok = planparse.Tick(ticked, g)
+		anyTick = anyTick || ok
 	}
 	// The message is the hooks' to check or change before anything is
 	// recorded: a refused task leaves its log entry and the log as they were.
-	msg := taskMessage(r, t, lt, groups, nil, it.warnings) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, wv.number, wv.base)
+	msg := taskMessage(r, t, lt, groups, nil, it.warnings, anyTick) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, wv.number, wv.base)
 	msg, err := r.messageHooks(ctx, t, msg)
 	if err != nil {
 		return staged{}, err

@@ -39,12 +39,12 @@ func TestTaskMessageLabelTrailer(t *testing.T) {
 	r := &runner{st: &State{RunID: "20260101-000000-abcdef"}}
 	r.planRel = "tasks.md"
 	lt := &execlog.Task{Executor: "shell"}
-	msg := taskMessage(r, &planparse.Task{ID: "T003", Label: "1.2", Title: "Add a README"}, lt, nil, nil, nil)
+	msg := taskMessage(r, &planparse.Task{ID: "T003", Label: "1.2", Title: "Add a README"}, lt, nil, nil, nil, true)
 	if !strings.HasPrefix(msg, "T003: Add a README\n") || !strings.Contains(msg, "\n"+record.TrailerLabel+": 1.2\n") ||
 		!strings.Contains(msg, "Task 1.2 (T003) of plan tasks.md") {
 		t.Errorf("message:\n%s", msg)
 	}
-	msg = taskMessage(r, &planparse.Task{ID: "T003", Label: "T003", Title: "Add a README"}, lt, nil, nil, nil)
+	msg = taskMessage(r, &planparse.Task{ID: "T003", Label: "T003", Title: "Add a README"}, lt, nil, nil, nil, true)
 	if strings.Contains(msg, record.TrailerLabel) {
 		t.Errorf("label equal to the ID written:\n%s", msg)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -15,13 +16,42 @@ import (
 // that closes a run whose last task was skipped.
 
 // rollbackMessage is the rollback commit's: what it is and how to use it,
-// with the trailers that tie it to the plan and the run.
-func rollbackMessage(topic, planRel, runID string) string {
+// the uncommitted work it took from the tree (changes; none on a clean
+// tree), with the trailers that tie it to the plan and the run.
+func rollbackMessage(topic, planRel, runID string, changes []gitops.Change) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rollback: before executing plan %s\n\n", topic)
 	b.WriteString("Snapshot of the work tree before planx ran the plan: reset to this commit to\nundo the run.\n\n")
+	if len(changes) > 0 {
+		fmt.Fprintf(&b, "It holds the uncommitted work planx found in the tree (%s):\n\n", count(len(changes), "file"))
+		for i, c := range changes {
+			if i == maxListed {
+				fmt.Fprintf(&b, "  and %d more (git show --stat on this commit lists them all)\n", len(changes)-maxListed)
+				break
+			}
+			fmt.Fprintf(&b, "  %-9s %s\n", changeKind(c), textsafe.Line(c.Path))
+		}
+		b.WriteString("\n")
+	}
 	fmt.Fprintf(&b, "%s: %s\n%s: %s\n%s: true\n", record.TrailerRefs, planRel, record.TrailerRun, runID, record.TrailerRollback)
 	return b.String()
+}
+
+// maxListed is how many snapshotted files the rollback commit names.
+const maxListed = 20
+
+// changeKind says in a word what git status reports for a file.
+func changeKind(c gitops.Change) string {
+	switch {
+	case c.Index == '?':
+		return "untracked"
+	case c.Index == 'D' || c.Work == 'D':
+		return "deleted"
+	case c.Index == 'A':
+		return "added"
+	default:
+		return "modified"
+	}
 }
 
 // finishMessage closes a run whose last task was skipped.
@@ -40,18 +70,11 @@ func finishMessage(r *runner) string {
 // taskMessage is the task commit's message: subject, a short description,
 // the messages of the commits folded into it, then trailers `git
 // interpret-trailers --parse` reads (warnings are Planx-Warning values).
-func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task, folded, warnings []string) string {
+// ticked says whether planx ticked a checkbox in the plan for this commit.
+func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task, folded, warnings []string, ticked bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, textsafe.Shorten(t.Title, 72-len(t.ID)-2))
-	fmt.Fprintf(&b, "Task %s of plan %s, executed by %s", t.DisplayID(), r.planRel, lt.Executor)
-	if len(lt.Commands) > 0 {
-		fmt.Fprintf(&b, " in %d step(s)", len(lt.Commands))
-	}
-	fmt.Fprintf(&b, "; %d file(s) changed", len(lt.Files))
-	if len(lt.Gates) > 0 {
-		fmt.Fprintf(&b, "; %d gate(s) passed", len(lt.Gates))
-	}
-	b.WriteString(".\n\n")
+	b.WriteString(taskSummary(r.planRel, t, lt, ticked))
 	for _, m := range folded {
 		// Indented so the folded messages can never be read as this commit's trailers.
 		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", textsafe.Indent(m, "    "))
@@ -99,6 +122,50 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 		}
 	}
 	return b.String()
+}
+
+// taskSummary is the description under the subject: how the task ran, and
+// what the commit holds, so that it agrees with `git show --stat`: the
+// task's own files (lt.Files leaves out the log and a plan only ticked),
+// plus the plan's tick and the execution log planx adds to every commit.
+func taskSummary(planRel string, t *planparse.Task, lt *execlog.Task, ticked bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Task %s of plan %s, executed by %s", t.DisplayID(), planRel, lt.Executor)
+	if len(lt.Commands) > 0 {
+		fmt.Fprintf(&b, " in %s", count(len(lt.Commands), "step"))
+	}
+	if len(lt.Gates) > 0 {
+		fmt.Fprintf(&b, "; %s passed", count(len(lt.Gates), "gate"))
+	}
+	b.WriteString(".\n")
+	var holds []string
+	if len(lt.Files) > 0 {
+		holds = append(holds, "the "+count(len(lt.Files), "file")+" the task changed")
+	}
+	if ticked {
+		holds = append(holds, "the plan's tick")
+	}
+	holds = append(holds, "the execution log")
+	last := len(holds) - 1
+	list := strings.Join(holds[:last], ", ")
+	if last > 0 {
+		list += " and "
+	}
+	list += holds[last]
+	if len(lt.Files) == 0 {
+		fmt.Fprintf(&b, "The task changed no file: the commit holds only %s.\n\n", list)
+	} else {
+		fmt.Fprintf(&b, "The commit holds %s.\n\n", list)
+	}
+	return b.String()
+}
+
+// count is n and noun, plural when n is not 1: "1 step", "2 steps".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // gateTrailer renders one gate result as `name=pass 1234ms`, followed by

@@ -36,38 +36,39 @@ func (pf *planFile) writePlan(b []byte) error {
 }
 
 // tick sets the task's checkbox (or tasks.json status) in the plan file,
-// changing nothing else.
-func (pf *planFile) tick(t *planparse.Task) error {
+// changing nothing else; ticked is false when there was nothing to set
+// (already done, or the task is gone from a plan edited during the run).
+func (pf *planFile) tick(t *planparse.Task) (ticked bool, err error) {
 	cur, err := os.ReadFile(pf.planAbs)
 	if err != nil {
-		return fmt.Errorf("tick %s: %w", t.ID, err)
+		return false, fmt.Errorf("tick %s: %w", t.ID, err)
 	}
 	target := t
 	if string(cur) != string(pf.planSrc) {
 		// The plan changed under us (a task edited it): positions are stale.
 		p, err := planparse.Parse(pf.planAbs, cur, planparse.Options{Format: pf.format})
 		if err != nil {
-			return fmt.Errorf("tick %s: %w", t.ID, err)
+			return false, fmt.Errorf("tick %s: %w", t.ID, err)
 		}
 		if target = p.Task(t.ID); target == nil {
-			return nil
+			return false, nil
 		}
 	}
-	ticked, ok := planparse.Tick(cur, target)
+	src, ok := planparse.Tick(cur, target)
 	if !ok {
 		pf.planSrc = cur
-		return nil
+		return false, nil
 	}
-	if err := pf.writeTick(cur, ticked); err != nil {
-		return err
+	if err := pf.writeTick(cur, src); err != nil {
+		return false, err
 	}
 	if bytes.Equal(cur, pf.pinChecked) {
 		// A tick changes no task's text: the ticked plan holds the run's
 		// tasks as cur did, and the next task's pin check need not parse it
 		// again (~0.5 ms a task).
-		pf.pinChecked = ticked
+		pf.pinChecked = src
 	}
-	return nil
+	return true, nil
 }
 
 // writeTick writes the ticked plan. A checkbox tick changes one byte ("[ ]"

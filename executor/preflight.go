@@ -98,9 +98,12 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 		}
 	}
 	r.fault.at("after-rollback-stage")
-	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID)
+	changes, err := r.snapshotted(ctx)
+	if err != nil {
+		return "", fmt.Errorf("rollback commit: %w", err)
+	}
+	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID, changes)
 	var sha gitops.SHA
-	var err error
 	if r.rollbackPorcelain {
 		// Hooks are skipped for the snapshot: the user's work in progress
 		// may not pass them, and refusing to save it would defeat the purpose.
@@ -117,6 +120,17 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 	}
 	r.fault.at("after-rollback-commit")
 	return sha, r.recordBase(ctx, sha, !r.rollbackPorcelain)
+}
+
+// snapshotted lists the uncommitted work the rollback commit takes, for
+// its message: what the preflight's survey saw, or, when a question asked
+// since made the survey stale, what the index now holds beyond HEAD (all
+// of it is staged by then).
+func (r *runner) snapshotted(ctx context.Context) ([]gitops.Change, error) {
+	if r.survey != nil {
+		return r.survey.Changes, nil
+	}
+	return r.repo.Status(ctx)
 }
 
 // recordBase keeps the rollback commit in a ref and in the run state.

@@ -10,7 +10,8 @@ import (
 // is not read as trailers), then the trailer block with two gates.
 const benchTaskMessage = `T042: Wire the config loader into main and cover the flag parsing
 
-Task T042 (2.3) of plan memory-bank/plan/2026-11-21_config-dashboard.md, executed by agent in 2 step(s); 7 file(s) changed; 2 gate(s) passed.
+Task T042 (2.3) of plan memory-bank/plan/2026-11-21_config-dashboard.md, executed by agent in 2 steps; 2 gates passed.
+The commit holds the 7 files the task changed, the plan's tick and the execution log.
 
 Folded commit made by the executor:
 
