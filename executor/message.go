@@ -23,7 +23,7 @@ func rollbackMessage(topic, planRel, runID string, changes []gitops.Change) stri
 	fmt.Fprintf(&b, "rollback: before executing plan %s\n\n", topic)
 	b.WriteString("Snapshot of the work tree before planx ran the plan: reset to this commit to\nundo the run.\n\n")
 	if len(changes) > 0 {
-		fmt.Fprintf(&b, "It holds the uncommitted work planx found in the tree (%s):\n\n", count(len(changes), "file"))
+		fmt.Fprintf(&b, "It holds the uncommitted work planx found in the tree (%s):\n\n", textsafe.Count(len(changes), "file"))
 		for i, c := range changes {
 			if i == maxListed {
 				fmt.Fprintf(&b, "  and %d more (git show --stat on this commit lists them all)\n", len(changes)-maxListed)
@@ -132,15 +132,15 @@ func taskSummary(planRel string, t *planparse.Task, lt *execlog.Task, ticked boo
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task %s of plan %s, executed by %s", t.DisplayID(), planRel, lt.Executor)
 	if len(lt.Commands) > 0 {
-		fmt.Fprintf(&b, " in %s", count(len(lt.Commands), "step"))
+		fmt.Fprintf(&b, " in %s", textsafe.Count(len(lt.Commands), "step"))
 	}
 	if len(lt.Gates) > 0 {
-		fmt.Fprintf(&b, "; %s passed", count(len(lt.Gates), "gate"))
+		fmt.Fprintf(&b, "; %s passed", textsafe.Count(len(lt.Gates), "gate"))
 	}
 	b.WriteString(".\n")
 	var holds []string
 	if len(lt.Files) > 0 {
-		holds = append(holds, "the "+count(len(lt.Files), "file")+" the task changed")
+		holds = append(holds, "the "+textsafe.Count(len(lt.Files), "file")+" the task changed")
 	}
 	if ticked {
 		holds = append(holds, "the plan's tick")
@@ -158,14 +158,6 @@ func taskSummary(planRel string, t *planparse.Task, lt *execlog.Task, ticked boo
 		fmt.Fprintf(&b, "The commit holds %s.\n\n", list)
 	}
 	return b.String()
-}
-
-// count is n and noun, plural when n is not 1: "1 step", "2 steps".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // gateTrailer renders one gate result as `name=pass 1234ms`, followed by

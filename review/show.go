@@ -19,47 +19,38 @@ var taskIDRE = regexp.MustCompile(`^T[0-9]+$`)
 // IsTaskID reports whether s names a task (T003) rather than a revision.
 func IsTaskID(s string) bool { return taskIDRE.MatchString(s) }
 
-// FindTask returns the commit of task id in the most recent run reachable
-// from from ("" for HEAD), with that run.
-func FindTask(ctx context.Context, repo *gitops.Repo, from gitops.SHA, id string) (*Run, *TaskCommit, error) {
-	run, err := Latest(ctx, repo, from, "")
-	if run == nil {
-		if err == nil {
-			err = fmt.Errorf("%w: no planx run in the history of %s", ErrNotFound, firstNonEmpty(string(from.Short()), "HEAD"))
+// Lookup finds the task commit q.ID names: a task ID (T003) among the
+// runs reachable from HEAD (FindTask: the newest, and the others it passed
+// over), a revision, or the plan's own label of a task (Kiro's 1.2,
+// task-master's 3.1) when no revision has that name. q.Plan and q.Run
+// narrow the runs; with either, q.ID is taken as a task's ID or label,
+// never as a revision.
+func Lookup(ctx context.Context, repo *gitops.Repo, q TaskQuery) (Found, error) {
+	if IsTaskID(q.ID) || q.Plan != "" || q.Run != "" {
+		return findTask(ctx, repo, "", q, labelled(ctx, repo, q.ID))
+	}
+	t, run, err := TaskAt(ctx, repo, q.ID)
+	if !errors.Is(err, errNoRevision) {
+		if err != nil {
+			return Found{}, err
 		}
-		return nil, nil, err
+		return Found{Run: &Run{ID: run, Plan: t.Plan}, Task: &t}, nil
 	}
-	t := run.Task(id)
-	if t == nil {
-		return run, nil, fmt.Errorf("%w: run %s has no commit for %s", ErrNotFound, run.ID, id)
+	if f, ferr := findTask(ctx, repo, "", q, labelled(ctx, repo, q.ID)); f.Task != nil {
+		return f, ferr
 	}
-	return run, t, err
+	return Found{}, err
 }
 
-// Lookup finds the task commit what names: a task ID (T003) in the most
-// recent run reachable from HEAD, a revision, or the plan's own label of a
-// task of that run (Kiro's 1.2, task-master's 3.1). It returns the commit
-// and its run's ID.
-func Lookup(ctx context.Context, repo *gitops.Repo, what string) (TaskCommit, string, error) {
-	if IsTaskID(what) {
-		run, t, err := FindTask(ctx, repo, "", what)
-		if t == nil {
-			return TaskCommit{}, "", err
+// labelled matches a run's commit of the task id or label names; for
+// commits without a Planx-Label trailer, through the run's plan.
+func labelled(ctx context.Context, repo *gitops.Repo, name string) func(*Run) *TaskCommit {
+	return func(r *Run) *TaskCommit {
+		if t := r.Task(name); t != nil || IsTaskID(name) {
+			return t
 		}
-		return *t, run.ID, nil
+		return byPlanLabel(ctx, repo, r, name)
 	}
-	t, run, err := TaskAt(ctx, repo, what)
-	if !errors.Is(err, errNoRevision) {
-		return t, run, err
-	}
-	r, lt, _ := FindTask(ctx, repo, "", what)
-	if lt == nil && r != nil {
-		lt = byPlanLabel(ctx, repo, r, what)
-	}
-	if lt != nil {
-		return *lt, r.ID, nil
-	}
-	return t, run, err
 }
 
 // byPlanLabel is the commit of run's task that its plan calls label, for

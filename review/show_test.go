@@ -31,10 +31,11 @@ func TestFindTaskLogSectionAndNote(t *testing.T) {
 	ctx := context.Background()
 	h := newHistory(t)
 	h.fullRun(run1)
-	run, tc, err := FindTask(ctx, h.repo, "", "T002")
-	if err != nil || run.ID != run1 || tc.ID != "T002" {
-		t.Fatalf("FindTask = %v %v %v", run, tc, err)
+	f, err := FindTask(ctx, h.repo, "", TaskQuery{ID: "T002"})
+	if err != nil || f.Run.ID != run1 || f.Task.ID != "T002" || len(f.Others) != 0 {
+		t.Fatalf("FindTask = %+v %v", f, err)
 	}
+	tc := f.Task
 	path, sec, err := LogSection(ctx, h.repo, *tc)
 	if err != nil || path != logPath || !strings.HasPrefix(sec, "### T002 – title\n") || strings.Contains(sec, "Issues") {
 		t.Errorf("LogSection = %q %q %v", path, sec, err)
@@ -43,7 +44,7 @@ func TestFindTaskLogSectionAndNote(t *testing.T) {
 	if err != nil || byRev.Commit != tc.Commit || runID != run1 {
 		t.Errorf("TaskAt = %+v %q %v", byRev, runID, err)
 	}
-	if _, _, err := FindTask(ctx, h.repo, "", "T009"); !errors.Is(err, ErrNotFound) {
+	if _, err := FindTask(ctx, h.repo, "", TaskQuery{ID: "T009"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("FindTask T009: %v", err)
 	}
 	if _, _, err := TaskAt(ctx, h.repo, "HEAD~4"); !errors.Is(err, ErrNotFound) {

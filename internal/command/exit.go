@@ -32,7 +32,7 @@ const (
 const exitCodeHelp = `EXIT CODES:
    0    ok (also: the run waits at a manual task, outside CI)
    1    internal error
-   2    usage error (unknown command or flag, wrong arguments; also: the agent is not installed)
+   2    usage error (unknown command or flag, wrong arguments, a run id prefix several runs share; also: the agent is not installed)
    3    a task or a gate failed
    4    the plan is invalid (also: no task at all, or a task's only shell block lacks run)
    5    repository state (dirty, locked, detached, operation in progress, run in progress, no git identity)
@@ -92,6 +92,10 @@ func exitCode(err error) int {
 	// The agent named by --agent, the plan or .planx.yaml cannot start: a
 	// setting to correct before anything ran, like a bad flag value.
 	case errors.Is(err, executor.ErrAgentMissing):
+		return ExitUsage
+	// A run id prefix that names several runs: like git refusing an
+	// ambiguous short hash, the argument needs more of the id.
+	case errors.Is(err, review.ErrAmbiguous):
 		return ExitUsage
 	case errors.Is(err, review.ErrNotFound):
 		return ExitNotFound

@@ -1,6 +1,7 @@
 package textsafe
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -63,4 +64,13 @@ func Indent(s, prefix string) string {
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Count is n and a regular noun, plural when n is not 1: "1 step", "2
+// steps", "0 files".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
