@@ -60,14 +60,11 @@ func findTask(ctx context.Context, repo *gitops.Repo, from gitops.SHA, q TaskQue
 // history of head.
 func pick(runs []Run, q TaskQuery, head string, match func(*Run) *TaskCommit) (Found, error) {
 	if q.Run != "" {
+		sel := RunsWithPrefix(runs, q.Run)
 		var ids []string
-		var sel []Run
-		for _, r := range runs {
-			if strings.HasPrefix(r.ID, q.Run) {
-				sel = append(sel, r)
-				if !slices.Contains(ids, r.ID) {
-					ids = append(ids, r.ID)
-				}
+		for _, r := range sel {
+			if !slices.Contains(ids, r.ID) {
+				ids = append(ids, r.ID)
 			}
 		}
 		if len(ids) > 1 {
@@ -99,6 +96,17 @@ func pick(runs []Run, q TaskQuery, head string, match func(*Run) *TaskCommit) (F
 	default:
 		return Found{}, fmt.Errorf("%w: no planx run%s in the history of %s has a commit for %s", ErrNotFound, planSuffix(q.Plan), head, q.ID)
 	}
+}
+
+// RunsWithPrefix keeps the runs whose id starts with prefix.
+func RunsWithPrefix(runs []Run, prefix string) []Run {
+	var sel []Run
+	for _, r := range runs {
+		if strings.HasPrefix(r.ID, prefix) {
+			sel = append(sel, r)
+		}
+	}
+	return sel
 }
 
 func planSuffix(plan string) string {

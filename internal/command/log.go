@@ -24,9 +24,10 @@ type logOptions struct {
 	Dir     string
 	Plan    string // as given; resolved against Dir
 	JSON    bool
-	MaxRuns int  // 0: all
-	Notes   bool // print gate-output notes whole
-	All     bool // read the whole history, not only back to the oldest run refs/planx/runs records
+	MaxRuns int    // 0: all
+	Run     string // a run id or a prefix of one: only the runs it starts
+	Notes   bool   // print gate-output notes whole
+	All     bool   // read the whole history, not only back to the oldest run refs/planx/runs records
 }
 
 func newLogCmd(stdio *IO, g *globalOptions) *cli.Command {
@@ -38,7 +39,8 @@ func newLogCmd(stdio *IO, g *globalOptions) *cli.Command {
 		Description: describe(`log reads the first-parent history of HEAD: it needs nothing but the commits, so it works
 on a fresh clone. It stops at the oldest run this clone recorded in refs/planx/runs/ (planx run
 writes one ref per run), so years of history before planx are not read; --all reads it all
-(a clone without those refs always does). With PLAN only that plan's runs are listed.
+(a clone without those refs always does). With PLAN only that plan's runs are listed, with
+--run only the runs whose id starts with ID (as planx show --run takes it).
 JSON output follows docs/schema/log.json.`,
 			"planx log",
 			"planx log -n 1 memory-bank/plan/x.md",
@@ -48,6 +50,7 @@ JSON output follows docs/schema/log.json.`,
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object (docs/schema/log.json)", Destination: &o.JSON},
 			&cli.IntFlag{Name: "max-runs", Aliases: []string{"n"}, Usage: "list at most `N` runs (reading stops there); 0 means no limit", Destination: &o.MaxRuns},
 			&cli.BoolFlag{Name: "notes", Usage: "print each task's gate output note (refs/notes/planx) whole", Destination: &o.Notes},
+			&cli.StringFlag{Name: "run", Usage: "list only the runs whose id starts with `ID`", Destination: &o.Run},
 			&cli.BoolFlag{Name: "all", Usage: "read the whole history, also before the oldest run recorded in refs/planx/runs/ (runs made in other clones)", Destination: &o.All},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -92,12 +95,18 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 	var runs []review.Run
 	var readTo gitops.SHA
 	switch {
-	case o.MaxRuns > 0:
+	case o.MaxRuns > 0 && o.Run == "":
 		runs, err = review.Recent(ctx, repo, "", plan, o.MaxRuns)
 	case o.All:
 		runs, err = review.Runs(ctx, repo, "", plan)
 	default:
 		runs, readTo, err = review.Indexed(ctx, repo, "", plan)
+	}
+	if o.Run != "" {
+		runs = review.RunsWithPrefix(runs, o.Run)
+		if o.MaxRuns > 0 && len(runs) > o.MaxRuns {
+			runs = runs[:o.MaxRuns]
+		}
 	}
 	rep := logReport{Runs: []logRun{}, Warnings: []string{}, ReadTo: readTo}
 	var shallow *review.ShallowError
