@@ -50,8 +50,13 @@ func findTask(ctx context.Context, repo *gitops.Repo, from gitops.SHA, q TaskQue
 		runs, err = Runs(ctx, repo, from, q.Plan)
 		found, ferr = pick(runs, q, head, match)
 	}
-	if ferr != nil {
-		return Found{}, errors.Join(ferr, err)
+	switch {
+	case errors.Is(ferr, ErrNotFound) && err != nil:
+		// What stopped the reading (a shallow clone: fetch more) is the
+		// error to act on, and gives the exit code.
+		return Found{}, fmt.Errorf("%v: %w", ferr, err)
+	case ferr != nil:
+		return Found{}, ferr
 	}
 	return found, err
 }

@@ -119,6 +119,13 @@ func TestShallowCloneCutsRun(t *testing.T) {
 	if run == nil || len(run.Tasks) != 2 || run.Complete {
 		t.Errorf("partial run = %+v", run)
 	}
+	// show T003 finds it in what the clone has; show T001, cut off, says to fetch more (exit 5, not 8).
+	if f, err := FindTask(ctx, repo, "", TaskQuery{ID: "T003"}); f.Task == nil || !errors.Is(err, ErrShallow) {
+		t.Errorf("FindTask T003 in a shallow clone: %+v %v", f, err)
+	}
+	if _, err := FindTask(ctx, repo, "", TaskQuery{ID: "T001"}); !errors.Is(err, ErrShallow) || errors.Is(err, ErrNotFound) {
+		t.Errorf("FindTask T001 cut off by a shallow clone: %v", err)
+	}
 	rep, err := Verify(ctx, repo, Options{})
 	if !errors.Is(err, ErrShallow) || rep.OK || len(rep.Findings) == 0 || rep.Findings[0].Kind != KindShallow {
 		t.Errorf("Verify in a shallow clone: %v %+v", err, rep.Findings)
