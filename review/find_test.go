@@ -9,14 +9,15 @@ import (
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
-// otherPlanRun commits a run of plan other.md with a commit for each of ids.
+// otherPlanRun commits a run of plan other.md with a commit for each of
+// ids, which the plan calls "other-<id>" (its Planx-Label).
 func (h *history) otherPlanRun(run string, ids ...string) {
 	h.t.Helper()
 	h.commit(fmt.Sprintf("rollback: before executing plan other\n\nRefs: other.md\nPlanx-Run: %s\nPlanx-Rollback: true\n", run))
 	for _, id := range ids {
 		gittest.WriteFile(h.t, h.dir, "other-"+id+".txt", run+"\n")
 		h.commit(fmt.Sprintf("%s: other\n\nRefs: other.md\nPlanx-Run: %s\nPlanx-Task: %s\n"+
-			"Planx-Task-Hash: sha256:%064d\nPlanx-Executor: shell\nPlanx-Gate: check=pass 1ms\n", id, run, id, 0))
+			"Planx-Label: other-%s\nPlanx-Task-Hash: sha256:%064d\nPlanx-Executor: shell\nPlanx-Gate: check=pass 1ms\n", id, run, id, id, 0))
 	}
 }
 
@@ -68,5 +69,33 @@ func TestFindTaskAcrossPlansAndRuns(t *testing.T) {
 		if err != nil || f.Run.ID != c.run || f.Task.ID != c.q.ID || fmt.Sprint(ids(f.Others)) != fmt.Sprint(c.others) {
 			t.Errorf("%s: run %v others %v err %v; want run %s others %v", c.name, f.Run, ids(f.Others), err, c.run, c.others)
 		}
+	}
+}
+
+// Lookup takes a revision, a task id or a task's label; with --plan or
+// --run what it is given is a task, never a revision.
+func TestLookupRevisionLabelAndFilters(t *testing.T) {
+	ctx := context.Background()
+	h := newHistory(t)
+	const run2 = "20260103-000000-aaaaaa"
+	h.fullRun(run1)
+	h.otherPlanRun(run2, "T001")
+	f, err := Lookup(ctx, h.repo, TaskQuery{ID: "HEAD"})
+	if err != nil || f.Run.ID != run2 || f.Task.ID != "T001" || f.Task.Plan != "other.md" {
+		t.Errorf("Lookup HEAD = %+v %v", f, err)
+	}
+	if _, err := Lookup(ctx, h.repo, TaskQuery{ID: "HEAD", Plan: "other.md"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Lookup HEAD with --plan read it as a revision: %v", err)
+	}
+	f, err = Lookup(ctx, h.repo, TaskQuery{ID: "other-T001", Plan: "other.md"})
+	if err != nil || f.Run.ID != run2 || f.Task.ID != "T001" {
+		t.Errorf("Lookup by label = %+v %v", f, err)
+	}
+	if _, err := Lookup(ctx, h.repo, TaskQuery{ID: "other-T001", Plan: "plan.md"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Lookup by label in another plan's runs: %v", err)
+	}
+	f, err = Lookup(ctx, h.repo, TaskQuery{ID: "T001"})
+	if err != nil || f.Run.ID != run2 || len(f.Others) != 1 || f.Others[0].Run.ID != run1 || f.Others[0].Task.Plan != "plan.md" {
+		t.Errorf("Lookup T001 = %+v %v", f, err)
 	}
 }
