@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
 
@@ -56,4 +58,32 @@ func plansIn(dir string) []string {
 	}
 	slices.Sort(found)
 	return slices.Compact(found)
+}
+
+// completeTasks completes a task argument with the tasks of the recent
+// runs reachable from HEAD: their ids, and the plan's own labels, with
+// the task's subject as the description.
+func completeTasks(g *globalOptions) cli.ShellCompleteFunc {
+	return func(ctx context.Context, cmd *cli.Command) {
+		if args := cmd.Args().Slice(); len(args) > 0 && strings.HasPrefix(args[len(args)-1], "-") {
+			cli.DefaultCompleteWithFlags(ctx, cmd)
+			return
+		}
+		repo, err := openRepo(ctx, g.dir)
+		if err != nil {
+			return
+		}
+		runs, _ := review.Recent(ctx, repo, "", "", 5)
+		seen := map[string]bool{}
+		for _, r := range runs {
+			for _, t := range r.Tasks {
+				for _, name := range []string{t.ID, t.Label} {
+					if name != "" && !seen[name] {
+						seen[name] = true
+						fmt.Fprintf(cmd.Root().Writer, "%s:%s\n", name, textsafe.Line(t.Subject))
+					}
+				}
+			}
+		}
+	}
 }

@@ -25,9 +25,10 @@ type showOptions struct {
 func newShowCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &showOptions{}
 	return &cli.Command{
-		Name:      "show",
-		Usage:     "show one task's commit: trailers, gates with their output note, and its execution log section",
-		ArgsUsage: "T003|LABEL|COMMIT",
+		Name:          "show",
+		ShellComplete: completeTasks(g),
+		Usage:         "show one task's commit: trailers, gates with their output note, and its execution log section",
+		ArgsUsage:     "T003|LABEL|COMMIT",
 		Description: describe(`show T003 takes the newest commit of T003 among the runs reachable from HEAD; show COMMIT
 takes any revision naming a task commit; show 1.2 takes the task the plan itself calls 1.2 (a
 Kiro or task-master ID, kept in the commit's Planx-Label trailer) when no revision has that
