@@ -11,6 +11,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 )
 
@@ -78,11 +79,11 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 		return nil, errNoRun
 	}
 	// The runner only finds the run's files (pids, the watch record).
-	r := &runner{repo: repo, st: st, out: newProgress(ro.Output)}
+	r := &runner{repo: repo, st: st, out: progress.New(ro.Output)}
 	u := &rewind{repo: repo, st: st, log: st.Log}
 	r.pids().cleanOrphans(r.out)
 	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
-		r.out.warn(st.Current, what)
+		r.out.Warn(st.Current, what)
 	}
 	r.watchFile().drop()
 	head, err := repo.Head(ctx)

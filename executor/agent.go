@@ -61,7 +61,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		return err
 	}
 	lt.Sandbox = string(level)
-	live, flush := r.out.live(t.ID)
+	live, flush := r.out.Live(t.ID)
 	defer flush()
 	spec := proc.Spec{
 		Name: fmt.Sprintf("%s agent", t.ID),
@@ -87,14 +87,14 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		spec.Args = cmd.Argv
 	}
 	name := fmt.Sprintf("agent attempt %d", attempt)
-	r.out.step(name, display)
+	r.out.Step(name, display)
 	disarm := r.fault.soon("during-step", 150*time.Millisecond)
 	res, err := proc.Run(ctx, spec)
 	disarm()
 	r.pids().childDone()
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
-	r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
+	r.out.StepEnd(t.ID, name, res.ExitCode, res.Duration)
 	return agentOutcome(ctx, t, res, err, readReason(reasonPath))
 }
 

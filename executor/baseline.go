@@ -69,7 +69,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 	}
 	tu := &turn{r: r, t: &planparse.Task{ID: baselineID, Title: "baseline"}, lt: &execlog.Task{ID: string(baselineID)}, kind: "shell"}
 	names := gateNames(sel)
-	r.out.println("planx: baseline: gate(s) %s on the base %s, before any task", names, base.Short())
+	r.out.Println("planx: baseline: gate(s) %s on the base %s, before any task", names, base.Short())
 	wt, err := tu.cleanAt(ctx, base, "baseline", r.o.GatesIn != GatesClean)
 	if err != nil {
 		dropRunWorktrees(r.repo)
@@ -82,7 +82,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 	switch {
 	case err == nil:
 		r.preChecks = append(r.preChecks, execlog.Check{Name: "baseline", OK: true, Detail: fmt.Sprintf("gate(s) %s passed on the base %s", names, base.Short())})
-		r.out.println("planx: baseline: passed")
+		r.out.Println("planx: baseline: passed")
 		return nil
 	case !errors.As(err, &fail):
 		dropRunWorktrees(r.repo)
@@ -95,7 +95,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 	list := knownList(known)
 	r.preChecks = append(r.preChecks, execlog.Check{Name: "baseline", OK: true,
 		Detail: fmt.Sprintf("failing on the base %s, accepted (--accept-baseline-failures): %s", base.Short(), list)})
-	r.out.runWarn("baseline: the gates fail on the base; these failures are accepted as known (--accept-baseline-failures), and a task's gate that fails with them alone passes with a warning: " + list)
+	r.out.RunWarn("baseline: the gates fail on the base; these failures are accepted as known (--accept-baseline-failures), and a task's gate that fails with them alone passes with a warning: " + list)
 	return nil
 }
 
@@ -143,7 +143,7 @@ func (r *runner) baselineFailed(fail *taskFailure, unnamed []execlog.Gate) error
 		next = fmt.Sprintf("nothing was changed; gate %s failed on the base (exit %d) without naming the failing tests, or with a failure they do not account for (a build failure, a timeout), so --accept-baseline-failures cannot accept it test by test: fix the base first, or leave the gate out of this run (--gate '%s=true' overrides it, and the commits say so)",
 			g.Name, g.ExitCode, g.Name)
 	}
-	r.out.taskStopped(&planparse.Task{ID: baselineID, Title: "baseline"}, record.RunFailed, "baseline: "+fail.what, fail.tail, fail.see, next)
+	r.out.TaskStopped(&planparse.Task{ID: baselineID, Title: "baseline"}, record.RunFailed, "baseline: "+fail.what, fail.tail, fail.see, next)
 	return fmt.Errorf("%w: baseline: the gates fail on the base, before any task ran: %s", ErrTaskFailed, fail.what)
 }
 

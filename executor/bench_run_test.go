@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/progress"
 )
 
 // BenchmarkRunShellTasks is the whole per-task path in process: a run of 5
@@ -32,7 +33,7 @@ func BenchmarkRunShellTasks(b *testing.B) {
 	gittest.WriteFile(b, dir, "plan.md", plan.String())
 	gittest.Commit(b, dir, "initial")
 	ctx := context.Background()
-	opts := executor.Options{PlanPath: filepath.Join(dir, "plan.md"), Output: executor.Output{Out: io.Discard}}
+	opts := executor.Options{PlanPath: filepath.Join(dir, "plan.md"), Output: progress.Output{Out: io.Discard}}
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()

@@ -40,7 +40,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 			r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 		}
 		if r.untick(before) {
-			r.out.warn(t.ID, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
+			r.out.Warn(t.ID, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
 		}
 	}
 	// The task's work is staged since verify (and again after the gates);
@@ -159,7 +159,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	r.done[t.ID] = true
 	for _, g := range groups {
 		r.done[g.ID] = true
-		r.out.println("planx: %s %s done: its last sub-task committed", textsafe.Line(g.DisplayID()), textsafe.Line(textsafe.Shorten(g.Title, 60)))
+		r.out.Println("planx: %s %s done: its last sub-task committed", textsafe.Line(g.DisplayID()), textsafe.Line(textsafe.Shorten(g.Title, 60)))
 	}
 	r.st.SkipPending = nil
 	r.dirty = nil
@@ -195,6 +195,6 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 		gs = append(gs, o)
 	}
 	if err := r.repo.Notes().Add(ctx, record.NoteRef, sha, record.NoteFor(record.NoteMeta{Task: string(t.ID), Commit: string(sha), Tree: string(tree)}, gs)); err != nil {
-		r.out.warn(t.ID, "could not attach the gate output note: "+err.Error())
+		r.out.Warn(t.ID, "could not attach the gate output note: "+err.Error())
 	}
 }

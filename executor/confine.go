@@ -52,7 +52,7 @@ func (r *runner) confinement(t *planparse.Task) (*sandbox.Confinement, error) {
 		j.warned = true
 		msg := fmt.Sprintf("sandbox %s: %s", j.c.Level, j.c.Weaker())
 		r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
-		r.out.warn(t.ID, msg)
+		r.out.Warn(t.ID, msg)
 	}
 	return j.c, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 )
 
@@ -144,10 +145,10 @@ func (s *selection) driftError(planRel string) error {
 }
 
 // report tells what the run leaves out and why.
-func (s *selection) report(out *progress) {
+func (s *selection) report(out *progress.Progress) {
 	if len(s.byHand) <= 3 {
 		for _, t := range s.byHand {
-			out.println("planx: %s %s is ticked by hand (no task commit of it): skipped", textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 60)))
+			out.Println("planx: %s %s is ticked by hand (no task commit of it): skipped", textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 60)))
 		}
 	} else {
 		var ids []string
@@ -157,14 +158,14 @@ func (s *selection) report(out *progress) {
 		if len(s.byHand) > 5 {
 			ids = append(ids, fmt.Sprintf("and %d more", len(s.byHand)-5))
 		}
-		out.println("planx: %d task(s) are ticked by hand (no task commit of them): skipped: %s", len(s.byHand), strings.Join(ids, ", "))
+		out.Println("planx: %d task(s) are ticked by hand (no task commit of them): skipped: %s", len(s.byHand), strings.Join(ids, ", "))
 	}
 	if n := len(s.optional); n > 0 {
 		var ids []string
 		for _, t := range s.optional {
 			ids = append(ids, textsafe.Line(t.DisplayID()))
 		}
-		out.println("planx: %d optional task(s) left out (run them with --optional): %s", n, strings.Join(ids, ", "))
+		out.Println("planx: %d optional task(s) left out (run them with --optional): %s", n, strings.Join(ids, ", "))
 	}
 	if n := len(s.outside); n > 0 {
 		var ids []string
@@ -174,7 +175,7 @@ func (s *selection) report(out *progress) {
 		if n > 8 {
 			ids = append(ids, fmt.Sprintf("and %d more", n-8))
 		}
-		out.println("planx: %d task(s) not selected (--only, --from, --to, --phase): %s", n, strings.Join(ids, ", "))
+		out.Println("planx: %d task(s) not selected (--only, --from, --to, --phase): %s", n, strings.Join(ids, ", "))
 	}
 }
 

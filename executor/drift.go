@@ -103,7 +103,7 @@ func (r *runner) checkDrift(ctx context.Context, h *history, accept bool) error 
 		is := r.issue("", "plan drift:"+b.String())
 		is.Resolution = "accepted with --accept-drift"
 		r.log.Issues = append(r.log.Issues, is)
-		r.out.println("planx: plan drift accepted:%s", b.String())
+		r.out.Println("planx: plan drift accepted:%s", b.String())
 		return nil
 	}
 	return fmt.Errorf("%w: %s changed since the run started:%s\nrestore the plan's text, or pass --accept-drift to go on with the plan as it is",

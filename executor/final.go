@@ -26,15 +26,15 @@ func (r *runner) finalGates(ctx context.Context) error {
 	if len(sel) == 0 {
 		return nil
 	}
-	live, flush := r.out.live(finalTask)
+	live, flush := r.out.Live(finalTask)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
-		Task: finalTask, Live: live, Started: r.pids().childStarted, Begin: r.out.gateStart,
+		Task: finalTask, Live: live, Started: r.pids().childStarted, Begin: r.out.GateStart,
 	})
 	flush()
 	r.pids().childDone()
 	for _, g := range results {
-		r.out.gate(finalTask, g)
+		r.out.Gate(finalTask, g)
 	}
 	if err != nil {
 		return err

@@ -90,12 +90,12 @@ func (tu *turn) checkout(ctx context.Context, sha gitops.SHA, label string, extr
 // gates' environment, the step timeout (else a gate's default).
 func (tu *turn) setupIn(ctx context.Context, dir, label string) error {
 	r, t := tu.r, tu.t
-	r.out.println("      worktree_setup in the %s checkout: %s", label, r.cfg.WorktreeSetup)
+	r.out.Println("      worktree_setup in the %s checkout: %s", label, r.cfg.WorktreeSetup)
 	g := gates.Gate{Name: "worktree_setup", Command: r.cfg.WorktreeSetup, Timeout: r.o.StepTimeout}
-	live, flush := r.out.live(t.ID)
+	live, flush := r.out.Live(t.ID)
 	res, err := gates.Run(ctx, []gates.Gate{g}, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
 		Task: planparse.TaskID(string(t.ID) + "-" + label), Live: live, Started: r.pids().childStarted,
-		Begin: func(gates.Gate) { r.out.phase("worktree_setup in the " + label + " checkout") }})
+		Begin: func(gates.Gate) { r.out.Phase("worktree_setup in the " + label + " checkout") }})
 	flush()
 	r.pids().childDone()
 	if err != nil {

@@ -55,9 +55,3 @@ func TestFailingNames(t *testing.T) {
 		t.Error(got)
 	}
 }
-
-func TestExpandTabs(t *testing.T) {
-	if got := expandTabs("FAIL\tcalc\t0.003s"); got != "FAIL    calc    0.003s" {
-		t.Errorf("%q", got)
-	}
-}

@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
 )
 
 // gateBook keeps planx's local records of what it gated and committed
@@ -25,7 +26,7 @@ type gateBook struct {
 	planRel, logPath string
 	noCache          bool // --no-cache: no gate result is reused
 	now              func() time.Time
-	out              *progress
+	out              *progress.Progress
 }
 
 // book is the run's gate and commit records.
@@ -96,7 +97,7 @@ func (b gateBook) recordGatesPassed(ctx context.Context, t *planparse.Task, lt *
 		}
 	}
 	if err := b.repo.Records().AddGates(recs...); err != nil {
-		b.out.warn(t.ID, "could not record the gate results: "+err.Error())
+		b.out.Warn(t.ID, "could not record the gate results: "+err.Error())
 	}
 }
 
@@ -127,7 +128,7 @@ func (b gateBook) recordGated(key gitops.SHA, t *planparse.Task, sel []gates.Gat
 		}
 	}
 	if err := b.repo.Records().AddGates(recs...); err != nil {
-		b.out.warn(t.ID, "could not record the gate results: "+err.Error())
+		b.out.Warn(t.ID, "could not record the gate results: "+err.Error())
 	}
 }
 
@@ -143,7 +144,7 @@ func cachedResult(g gates.Gate, t *planparse.Task, rec gitops.GateRecord) execlo
 // (made.go), not as a stranger's with copied trailers.
 func (b gateBook) recordPending(t *planparse.Task, parent gitops.SHA) {
 	if err := b.repo.Records().AddMade(b.runID, gitops.MadeCommit{Task: string(t.ID), Parent: parent, Pending: true}); err != nil {
-		b.out.warn(t.ID, "could not record the commit: "+err.Error())
+		b.out.Warn(t.ID, "could not record the commit: "+err.Error())
 	}
 }
 
@@ -153,7 +154,7 @@ func (b gateBook) recordPending(t *planparse.Task, parent gitops.SHA) {
 func (b gateBook) recordCommit(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA) gitops.SHA {
 	tree, err := b.repo.Objects().TreeOf(ctx, sha)
 	if err != nil {
-		b.out.warn(t.ID, "could not record the commit: "+err.Error())
+		b.out.Warn(t.ID, "could not record the commit: "+err.Error())
 		return ""
 	}
 	var recs []gitops.GateRecord
@@ -171,7 +172,7 @@ func (b gateBook) recordCommit(ctx context.Context, t *planparse.Task, lt *execl
 		err = b.repo.Records().AddGates(recs...)
 	}
 	if err != nil {
-		b.out.warn(t.ID, "could not record the commit: "+err.Error())
+		b.out.Warn(t.ID, "could not record the commit: "+err.Error())
 	}
 	return tree
 }
@@ -185,7 +186,7 @@ func (b gateBook) recordWaveCommit(ctx context.Context, s staged) gitops.SHA {
 		err = b.repo.Records().AddMade(b.runID, gitops.MadeCommit{Task: string(s.it.t.ID), Commit: s.commit, Tree: tree})
 	}
 	if err != nil {
-		b.out.warn(s.it.t.ID, "could not record the commit: "+err.Error())
+		b.out.Warn(s.it.t.ID, "could not record the commit: "+err.Error())
 	}
 	return tree
 }
@@ -206,6 +207,6 @@ func (b gateBook) recordWaveGates(ctx context.Context, t *planparse.Task, c gito
 		}
 	}
 	if err := b.repo.Records().AddGates(recs...); err != nil {
-		b.out.warn(t.ID, "could not record the gates: "+err.Error())
+		b.out.Warn(t.ID, "could not record the gates: "+err.Error())
 	}
 }

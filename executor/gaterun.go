@@ -31,7 +31,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 		if r.executorFor(t) == "gates" {
 			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
 			r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
-			r.out.warn(t.ID, msg)
+			r.out.Warn(t.ID, msg)
 		}
 		return nil
 	}
@@ -63,7 +63,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 	for _, g := range checks {
 		if rec, ok := cached[g.Name]; ok {
 			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
-			r.out.println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
+			r.out.Println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
 			continue
 		}
 		torun = append(torun, g)
@@ -163,10 +163,10 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	if len(sel) == 0 {
 		return nil
 	}
-	live, flush := r.out.live(t.ID)
+	live, flush := r.out.Live(t.ID)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
-		BlastRadius: t.BlastRadius, Live: live, Started: r.pids().childStarted, Begin: r.out.gateStart,
+		BlastRadius: t.BlastRadius, Live: live, Started: r.pids().childStarted, Begin: r.out.GateStart,
 	})
 	flush()
 	r.pids().childDone()
@@ -184,7 +184,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
 			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath,
 			TimedOut: g.TimedOut, Overridden: over[g.Name], Tests: jd.tests[g.Name], Known: known[g.Name]})
-		r.out.gate(t.ID, g)
+		r.out.Gate(t.ID, g)
 	}
 	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(jd.why) > 0 {
 		return &taskFailure{what: jd.why[0], tail: strings.Join(jd.why[1:], "\n")}

@@ -100,7 +100,7 @@ func (r *runner) noteHandConfig(ctx context.Context, repin bool) error {
 // the run pinned, that the run keeps the pinned gates and settings.
 func (r *runner) sayConfigPinned() {
 	if n := configNotice(r.repo.Root, r.st.Judge, len(r.handConfig()) > 0); n != "" {
-		r.out.println("planx: %s", n)
+		r.out.Println("planx: %s", n)
 	}
 }
 

@@ -95,7 +95,7 @@ func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, befo
 	}
 	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), strings.Join(shown, ", "))
 	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
-	r.out.warn(t.ID, msg)
+	r.out.Warn(t.ID, msg)
 	// The tree is dirty anyway; the log on disk must say why.
 	_ = r.log.WriteFile(r.repo.Root)
 }

@@ -54,7 +54,7 @@ func (r *runner) keepIgnored() {
 		msg := fmt.Sprintf("%d ignored file(s) are not kept (over keep_ignored: %d bytes, or unreadable), and a task that deletes them loses them: %s",
 			len(left), limit, listPaths(left))
 		r.log.Issues = append(r.log.Issues, r.issue("", msg))
-		r.out.warn("", msg)
+		r.out.Warn("", msg)
 	}
 }
 
@@ -185,7 +185,7 @@ func (r *runner) checkIgnored(t *planparse.Task) {
 	msg := fmt.Sprintf("the task removed %d ignored path(s) that no commit holds (git clean -x? git stash -a? `git stash list` may have them): %s",
 		len(gone), listPaths(gone))
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
-	r.out.warn(t.ID, msg)
+	r.out.Warn(t.ID, msg)
 }
 
 // An agent that builds and tests leaves files the repository's ignore rules

@@ -149,7 +149,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		for i, s := range keep {
 			integrated[s.it] = true
 			wv.res.Done = append(wv.res.Done, s.it.t.ID)
-			r.out.taskDone(s.it.t, s.commit)
+			r.out.TaskDone(s.it.t, s.commit)
 			r.noteGates(ctx, s.it.t, s.it.lt, s.commit, trees[i])
 		}
 	}

@@ -54,7 +54,7 @@ func (s stopRecords) keepStagedApart(ctx context.Context, restored gitops.SHA) e
 	}
 	if len(unmerged) > 0 {
 		// An index in the middle of a merge cannot be written as a tree.
-		s.out.println("planx: warning: %s staged apart from the work tree could not be kept: the index has unmerged paths (%s)",
+		s.out.Println("planx: warning: %s staged apart from the work tree could not be kept: the index has unmerged paths (%s)",
 			listPaths(apart), listPaths(unmerged))
 		return nil
 	}
@@ -75,7 +75,7 @@ func (s stopRecords) keepStagedApart(ctx context.Context, restored gitops.SHA) e
 	if err != nil {
 		return err
 	}
-	s.out.println("planx: kept the index at %s: %s staged apart from the work tree; `git show %s:%s` prints the staged bytes, `git restore --source=%s --staged -- %s` stages them again",
+	s.out.Println("planx: kept the index at %s: %s staged apart from the work tree; `git show %s:%s` prints the staged bytes, `git restore --source=%s --staged -- %s` stages them again",
 		ref, listPaths(apart), ref, apart[0], ref, apart[0])
 	return nil
 }

@@ -145,7 +145,7 @@ func (r *runner) noteFixed(results []gates.Result, accepted map[string][]string)
 			}
 		}
 		if len(fixed) > 0 {
-			r.out.println("      gate %s: known failure(s) of the baseline that do not fail now: %s", res.Name, strings.Join(fixed, ", "))
+			r.out.Println("      gate %s: known failure(s) of the baseline that do not fail now: %s", res.Name, strings.Join(fixed, ", "))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -10,28 +9,6 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
-
-// A task the plan calls by an ID of its own is shown by it, beside planx's:
-// the progress lines, the step summary and the JSON events.
-func TestProgressNamesTheLabel(t *testing.T) {
-	task := &planparse.Task{ID: "T002", Label: "1.1", Title: "Create the layout"}
-	var out bytes.Buffer
-	p := newProgress(Output{Out: &out})
-	p.taskStart(1, 2, task)
-	p.taskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
-	if !strings.Contains(out.String(), "[1/2] 1.1 (T002) Create the layout\n") {
-		t.Errorf("progress:\n%s", out.String())
-	}
-	if len(p.rows) != 1 || !strings.HasPrefix(p.rows[0], "| 1.1 (T002) | done |") {
-		t.Errorf("summary rows %q", p.rows)
-	}
-	var js bytes.Buffer
-	p = newProgress(Output{Out: &js, JSON: true})
-	p.taskStart(1, 2, task)
-	if !strings.Contains(js.String(), `"task":"T002","label":"1.1"`) {
-		t.Errorf("event: %s", js.String())
-	}
-}
 
 // The commit subject keeps planx's ID; the plan's own goes in Planx-Label,
 // written only when the two differ.

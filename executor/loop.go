@@ -51,7 +51,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 				return res, err
 			}
 		}
-		r.out.taskStart(i+1, len(tasks), t)
+		r.out.TaskStart(i+1, len(tasks), t)
 		sha, err := r.runTask(ctx, t, last, resumeFirst && i == 0)
 		var fail *taskFailure
 		switch {
@@ -69,7 +69,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 			return res, err
 		}
 		res.Done = append(res.Done, t.ID)
-		r.out.taskDone(t, sha)
+		r.out.TaskDone(t, sha)
 	}
 	return r.complete(ctx, res)
 }
@@ -87,7 +87,7 @@ func (r *runner) complete(ctx context.Context, res *Result) (*Result, error) {
 		return res, err
 	}
 	res.Status = record.RunCompleted
-	r.out.runDone(r.log.Path, len(res.Done))
+	r.out.RunDone(r.log.Path, len(res.Done))
 	return res, nil
 }
 
@@ -129,7 +129,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))
 			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", attempt+1, r.o.Attempts)
 			r.log.Issues = append(r.log.Issues, is)
-			r.out.warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.what, attempt+1, r.o.Attempts))
+			r.out.Warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.what, attempt+1, r.o.Attempts))
 			feedback = f.what
 			if f.tail != "" {
 				feedback += "\n\n" + f.tail
@@ -146,7 +146,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err := tu.setPhase(PhaseCommit); err != nil {
 		return "", err
 	}
-	r.out.phase("commit")
+	r.out.Phase("commit")
 	sha, err := r.commit(ctx, t, lt, last, tu.folded, tu.warnings)
 	if err != nil && tu.gatesPassed {
 		// Stopped after its gates passed (a commit hook refused): a resume
@@ -214,7 +214,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	if errors.Is(kind, ErrInterrupted) {
 		next = r.interruptedNext(t)
 	}
-	r.out.taskStopped(t, status, what, tail, see, next)
+	r.out.TaskStopped(t, status, what, tail, see, next)
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.DisplayID(), t.Title, what)
 	if saveErr != nil {
 		return errors.Join(err, saveErr)

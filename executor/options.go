@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 )
 
@@ -53,7 +54,7 @@ type Options struct {
 	// own linked work tree; 0 or 1 runs every task in turn in the work tree.
 	Jobs int
 
-	Output
+	progress.Output
 	Now func() time.Time
 
 	judge *Judge // the pinned judge of a run being resumed

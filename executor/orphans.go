@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/progress"
 )
 
 // A planx killed outright (SIGKILL, OOM, power) cannot stop the process
@@ -67,7 +68,7 @@ func readPid(path string) (pid int, start uint64) {
 }
 
 // cleanOrphans runs under the lock, before a resumed run touches anything.
-func (p pidFiles) cleanOrphans(out *progress) {
+func (p pidFiles) cleanOrphans(out *progress.Progress) {
 	if pg, start := readPid(p.childFile()); pg != 0 {
 		if proc.OrphanGroup(pg, start) {
 			proc.KillGroup(pg)
@@ -77,7 +78,7 @@ func (p pidFiles) cleanOrphans(out *progress) {
 	if pg, start := readPid(p.gitFile()); pg != 0 {
 		for i := 0; proc.OrphanGroup(pg, start); i++ {
 			if i == 0 {
-				out.println("planx: waiting for the git commit (pid %d) the stopped planx left running", pg)
+				out.Println("planx: waiting for the git commit (pid %d) the stopped planx left running", pg)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/progress"
 )
 
 // After a crash the recorded step group is killed only when its leader is
@@ -18,7 +19,7 @@ import (
 // (another start time) is left alone.
 func TestCleanOrphansChecksStartTime(t *testing.T) {
 	repo := openRepo(t)
-	r := &runner{repo: repo, out: newProgress(Output{})}
+	r := &runner{repo: repo, out: progress.New(progress.Output{})}
 	sleeper := exec.Command("sleep", "30")
 	sleeper.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := sleeper.Start(); err != nil {

@@ -33,13 +33,13 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 		}
 		t := w[0]
 		n++
-		r.out.taskStart(n, len(tasks), t)
+		r.out.TaskStart(n, len(tasks), t)
 		sha, err := r.runTask(ctx, t, last, false)
 		if err != nil {
 			return res, r.stopTask(ctx, t, err, res)
 		}
 		res.Done = append(res.Done, t.ID)
-		r.out.taskDone(t, sha)
+		r.out.TaskDone(t, sha)
 	}
 	return r.complete(ctx, res)
 }
@@ -82,7 +82,7 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	base := r.expect
 	for _, t := range w {
 		*n++
-		r.out.taskStart(*n, total, t)
+		r.out.TaskStart(*n, total, t)
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", PhaseExecute
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = waveIDs(w), base, nil, number
@@ -93,7 +93,7 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	if err := r.st.save(r.repo); err != nil {
 		return err
 	}
-	r.out.println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
+	r.out.Println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		number, strings.Join(waveNames(w), " "), max(r.o.Jobs, 1), base.Short())
 	wv := &wave{r: r, its: its, base: base, number: number, last: last, res: res}
 	wv.exec(ctx)
@@ -275,10 +275,10 @@ func (r *runner) warnParallel(waves [][]*planparse.Task) {
 		return
 	}
 	if size := r.repo.Index().Size(); size > bigIndex {
-		r.out.warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
+		r.out.Warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
 			size>>10, bigIndex>>10))
 	}
 	if r.postCommit {
-		r.out.warn("--jobs", "the post-commit hook does not run on the commits of parallel waves (they are made with git commit-tree; planx runs pre-commit, prepare-commit-msg and commit-msg itself); tasks that run alone get it")
+		r.out.Warn("--jobs", "the post-commit hook does not run on the commits of parallel waves (they are made with git commit-tree; planx runs pre-commit, prepare-commit-msg and commit-msg itself); tasks that run alone get it")
 	}
 }

@@ -190,7 +190,7 @@ func gateScripts(gs []gates.Gate) []string {
 // warnIssue records a warning in the log and says it.
 func (r *runner) warnIssue(t *planparse.Task, msg string) {
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
-	r.out.warn(t.ID, msg)
+	r.out.Warn(t.ID, msg)
 }
 
 func fileExists(p string) bool {

@@ -27,12 +27,12 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
 		return r.loopWaves(ctx, rest, nil)
 	}
-	r.out.println("planx: resuming run %s of %s in a parallel wave (%d task(s) left)", r.st.RunID, r.st.PlanPath, len(tasks))
+	r.out.Println("planx: resuming run %s of %s in a parallel wave (%d task(s) left)", r.st.RunID, r.st.PlanPath, len(tasks))
 	n := len(r.st.ToRun) - len(tasks)
 	its := r.isolate(inWave)
 	for _, it := range its {
 		n++
-		r.out.taskStart(n, len(r.st.ToRun), it.t)
+		r.out.TaskStart(n, len(r.st.ToRun), it.t)
 		if !slices.Contains(r.st.WaveDone, it.t.ID) {
 			continue
 		}
@@ -44,7 +44,7 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		// The log entry as the task left it (isolate counted a new attempt).
 		it.own.Attempts--
 		it.own.Status = record.TaskRunning
-		r.out.println("      %s's work, done before the stop, is integrated as it is (%s)", it.t.ID, sha.Short())
+		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.t.ID, sha.Short())
 	}
 	base := r.expect
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", PhaseExecute

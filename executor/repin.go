@@ -20,7 +20,7 @@ import (
 func (r *runner) repin() error {
 	if len(r.handConfig()) == 0 {
 		if configNotice(r.repo.Root, r.st.Judge, false) == "" {
-			r.out.println("planx: --repin: %s says what the run started with; nothing to re-pin", gates.ConfigFile)
+			r.out.Println("planx: --repin: %s says what the run started with; nothing to re-pin", gates.ConfigFile)
 			return nil
 		}
 		return fmt.Errorf("%w: --repin takes only an edit of %s you made while the run was stopped, and this change came with a task's work (or the file changed again since your edit); `planx abort` and run the plan again to use it",
@@ -57,6 +57,6 @@ func (r *runner) repin() error {
 	}
 	what := fmt.Sprintf("gates and settings re-pinned from %s as edited while the run was stopped: %s", gates.ConfigFile, firstNonEmpty(strings.Join(names, "; "), "no gates"))
 	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(r.st.Current), What: what, Time: r.o.now(), Resolution: "accepted: `planx resume --repin`"})
-	r.out.println("planx: %s", what)
+	r.out.Println("planx: %s", what)
 	return nil
 }

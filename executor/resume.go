@@ -62,7 +62,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		}
 		r.dirty = r.dirtyPaths(changes)
 	}
-	r.out.println("planx: resuming run %s of %s at %s (%d task(s) left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), len(tasks))
+	r.out.Println("planx: resuming run %s of %s at %s (%d task(s) left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), len(tasks))
 	return r.loop(ctx, tasks, already)
 }
 
@@ -158,7 +158,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.save(); err != nil {
 		return nil, err
 	}
-	r.out.println("planx: skipped %s %s", t.DisplayID(), textsafe.Shorten(t.Title, 60))
+	r.out.Println("planx: skipped %s %s", t.DisplayID(), textsafe.Shorten(t.Title, 60))
 	if len(tasks) == 1 {
 		return r.finish(ctx)
 	}
@@ -221,7 +221,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 		if err := clearState(r.repo); err != nil {
 			return nil, err
 		}
-		r.out.runDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
+		r.out.RunDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
 		return res, nil
 	}
 	if len(r.st.SkipPending) > 0 {
@@ -251,6 +251,6 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 	if err := clearState(r.repo); err != nil {
 		return nil, err
 	}
-	r.out.runDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
+	r.out.RunDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
 	return res, nil
 }

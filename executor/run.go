@@ -19,6 +19,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/risk"
 )
@@ -33,7 +34,7 @@ type runner struct {
 	judge    *Judge                    // pinned at run start: cfg and gates come from it
 	st       *State
 	log      *execlog.Log
-	out      *progress
+	out      *progress.Progress
 
 	preChecks []execlog.Check
 	fault     faultHook // PLANX_FAULT, for the crash tests
@@ -104,7 +105,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	// Risky steps need consent before anything changes.
 	if err := approval.Gate(ctx, r.repo, r.planRel, r.subject(), r.assess(tasks), risk.Highest(r.assess(r.plan.Order())), approval.GateOptions{
-		Require: o.RequireApproval, Ask: r.staleAsk(), Yes: o.Yes, Out: r.out.w}); err != nil {
+		Require: o.RequireApproval, Ask: r.staleAsk(), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
 		return nil, err
 	}
 	runID, err := r.newRecord(ctx, o, head, tasks)
@@ -123,12 +124,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.out.runStart(r.planRel, runID, base, len(tasks))
+	r.out.RunStart(r.planRel, runID, base, len(tasks))
 	if len(r.gates) == 0 {
-		r.out.runWarn(noGates)
+		r.out.RunWarn(noGates)
 	}
 	if !r.reaper {
-		r.out.println("planx: note: detached processes: %s", r.reaperNote)
+		r.out.Println("planx: note: detached processes: %s", r.reaperNote)
 	}
 	if r.o.Jobs > 1 {
 		return r.loopWaves(ctx, tasks, nil)
@@ -275,7 +276,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	return &runner{
 		o: o, repo: repo, planFile: planFile{planAbs: planAbs, planRel: rel, planSrc: plan.Source, format: plan.Format, pinChecked: plan.Source},
 		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates, ignored: ignoredOf(ctx, repo)},
-		judge: j, out: newProgress(o.Output), commitPath: paths,
+		judge: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 )
 
@@ -18,7 +19,7 @@ type ResumeOptions struct {
 	// Repin takes the gates and settings from .planx.yaml as the person
 	// edited it while the run was stopped (resume only; repin.go).
 	Repin bool
-	Output
+	progress.Output
 }
 
 // history is what git says about a run: its task commits and skipped tasks.

@@ -33,11 +33,11 @@ func (r *runner) dropSlots() {
 		dir := filepath.Join(root, name)
 		k, err := keepWorktree(ctx, r.repo, r.st, dir, name, done)
 		if err != nil {
-			r.out.warn("--jobs", "the work tree "+relDir(r.repo, dir)+" of a stopped task is left in place: what it holds could not be kept: "+err.Error())
+			r.out.Warn("--jobs", "the work tree "+relDir(r.repo, dir)+" of a stopped task is left in place: what it holds could not be kept: "+err.Error())
 			continue
 		}
 		if k != nil {
-			r.out.println("planx: the changes a stopped task left in its work tree %s are kept at %s", name, k.Ref)
+			r.out.Println("planx: the changes a stopped task left in its work tree %s are kept at %s", name, k.Ref)
 		}
 		removeWorktree(r.repo, dir)
 	}
@@ -61,7 +61,7 @@ func (r *runner) keepFailedWorktree(ctx context.Context, t *planparse.Task) erro
 		return fmt.Errorf("keep what the work tree %s failed in holds: %w", t.ID, err)
 	}
 	if k != nil {
-		r.out.println("planx: the work tree %s failed in (%s) is kept at %s (`git show --stat %s` lists what it changed, `git checkout %s -- <path>` takes a file from it)",
+		r.out.Println("planx: the work tree %s failed in (%s) is kept at %s (`git show --stat %s` lists what it changed, `git checkout %s -- <path>` takes a file from it)",
 			t.ID, relDir(r.repo, dir), k.Ref, k.Ref, k.Ref)
 	}
 	removeWorktree(r.repo, dir)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 )
 
@@ -29,7 +30,7 @@ import (
 type stopRecords struct {
 	repo    *gitops.Repo
 	st      *State
-	out     *progress
+	out     *progress.Progress
 	planRel string
 	logPath string // "" while the run has no log
 }
@@ -105,7 +106,7 @@ func (s stopRecords) delta(ctx context.Context, id planparse.TaskID, expect gito
 		if err := s.recordStop(ctx, id, "found after a crash"); err != nil {
 			return attemptDelta{}, err
 		}
-		s.out.println("planx: %s stopped without a record (crash); the work tree as found now is kept at %s", id, s.st.StopRef)
+		s.out.Println("planx: %s stopped without a record (crash); the work tree as found now is kept at %s", id, s.st.StopRef)
 	}
 	d := attemptDelta{pre: s.st.AttemptPre, ref: s.st.StopRef}
 	var err error
@@ -149,7 +150,7 @@ func (s stopRecords) discardAttempt(ctx context.Context, d attemptDelta, rerun b
 		return fmt.Errorf("discard the attempt: %w", err)
 	}
 	if len(drop) > 0 {
-		s.out.println("planx: discarded what the attempt left in %s (kept at %s)", listPaths(drop), d.ref)
+		s.out.Println("planx: discarded what the attempt left in %s (kept at %s)", listPaths(drop), d.ref)
 	}
 	switch {
 	case len(kept) > 0 && rerun:
@@ -157,10 +158,10 @@ func (s stopRecords) discardAttempt(ctx context.Context, d attemptDelta, rerun b
 		if err != nil {
 			return err
 		}
-		s.out.println("planx: kept %s: changed since the stop; the task runs again and may write over it: your bytes are at %s (`git checkout %s -- %s` gets them back)",
+		s.out.Println("planx: kept %s: changed since the stop; the task runs again and may write over it: your bytes are at %s (`git checkout %s -- %s` gets them back)",
 			listPaths(kept), ref, ref, kept[0])
 	case len(kept) > 0:
-		s.out.println("planx: kept %s: changed since the stop", listPaths(kept))
+		s.out.Println("planx: kept %s: changed since the stop", listPaths(kept))
 	}
 	s.st.AttemptStop, s.st.StopRef = "", ""
 	return nil

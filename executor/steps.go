@@ -23,9 +23,9 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	defer done()
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
-		r.out.step(name, s.Code)
+		r.out.Step(name, s.Code)
 		disarm := r.fault.soon("during-step", 150*time.Millisecond)
-		live, flush := r.out.live(t.ID)
+		live, flush := r.out.Live(t.ID)
 		res, err := proc.Run(ctx, proc.Spec{
 			Name:       fmt.Sprintf("%s %s", t.ID, name),
 			Script:     s.Code,
@@ -42,7 +42,7 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 		r.pids().childDone()
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
 			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
-		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
+		r.out.StepEnd(t.ID, name, res.ExitCode, res.Duration)
 		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
 			return err
 		}

@@ -224,10 +224,10 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 	defer wt.release(ctx)
 	dir := runDir(r.repo, r.st.RunID)
 	bases, _ := testGates(gatesOf(missing), dir, string(t.ID)+"-base")
-	r.out.println("      baseline: %s on the base commit %s", strings.Join(names(bases), ", "), base.Short())
+	r.out.Println("      baseline: %s on the base commit %s", strings.Join(names(bases), ", "), base.Short())
 	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,
 		Task: planparse.TaskID(string(t.ID) + "-base"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted,
-		Begin: func(g gates.Gate) { r.out.phase("gate " + textsafe.Line(g.Name) + " at the base") }})
+		Begin: func(g gates.Gate) { r.out.Phase("gate " + textsafe.Line(g.Name) + " at the base") }})
 	r.pids().childDone()
 	if err != nil {
 		return nil, err

@@ -117,7 +117,7 @@ func (tu *turn) checkDeclared(files []string) error {
 	is := r.issue(t.ID, msg)
 	is.Resolution = "allowed: --strict-files not set"
 	r.log.Issues = append(r.log.Issues, is)
-	r.out.warn(t.ID, msg)
+	r.out.Warn(t.ID, msg)
 	tu.warnings = append(tu.warnings, "outside-declared="+strings.Join(outside, ","))
 	return nil
 }
@@ -212,7 +212,7 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 	is := r.issue(t.ID, msg)
 	is.Resolution = "fixed: folded"
 	r.log.Issues = append(r.log.Issues, is)
-	r.out.warn(t.ID, msg)
+	r.out.Warn(t.ID, msg)
 	return nil
 }
 

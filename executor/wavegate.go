@@ -73,7 +73,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	if err != nil || fail == nil {
 		return len(chain), passed[hi], err
 	}
-	r.out.warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", wv.number, fail.what))
+	r.out.Warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", wv.number, fail.what))
 	lo := -1 // the base: passing
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
@@ -144,7 +144,7 @@ func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SH
 		known = r.acceptKnown(&planparse.Task{ID: id}, wt.Root, sel, results, judgement{})
 	}
 	for _, g := range results {
-		r.out.gate(id, g)
+		r.out.Gate(id, g)
 	}
 	return results, known, err
 }

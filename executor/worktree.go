@@ -126,7 +126,7 @@ func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env
 	lt.Commands = lt.Commands[:0]
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
-		live, flush := r.out.live(t.ID)
+		live, flush := r.out.Live(t.ID)
 		res, err := proc.Run(ctx, proc.Spec{
 			Name:       fmt.Sprintf("%s %s", t.ID, name),
 			Script:     s.Code,
@@ -140,7 +140,7 @@ func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
 			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 		wv.mu.Lock()
-		r.out.stepEnd(t.ID, name, res.ExitCode, res.Duration)
+		r.out.StepEnd(t.ID, name, res.ExitCode, res.Duration)
 		wv.mu.Unlock()
 		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
 			return err
@@ -154,7 +154,7 @@ func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env
 func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) error {
 	r := wv.r
 	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
-	live, flush := r.out.live(it.t.ID)
+	live, flush := r.out.Live(it.t.ID)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
 		Task: it.t.ID, BlastRadius: it.t.BlastRadius, Live: live})
 	flush()
@@ -165,7 +165,7 @@ func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) err
 		lg := logGate(g)
 		lg.Known = known[g.Name]
 		it.lt.Gates = append(it.lt.Gates, lg)
-		r.out.gate(it.t.ID, g)
+		r.out.Gate(it.t.ID, g)
 	}
 	wv.mu.Unlock()
 	if err != nil {
@@ -208,7 +208,7 @@ func (wv *wave) declaredIn(root string, it *isolated, files []string) error {
 	is := r.issue(t.ID, msg)
 	is.Resolution = "allowed: --strict-files not set"
 	r.log.Issues = append(r.log.Issues, is)
-	r.out.warn(t.ID, msg)
+	r.out.Warn(t.ID, msg)
 	wv.mu.Unlock()
 	return nil
 }

@@ -22,8 +22,9 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "judge"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "judge", "progress"},
 	"judge":               {},
+	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
 	"risk":                {"planparse", "internal/textsafe"},
 	"agent":               {"planparse"},
@@ -57,6 +58,8 @@ var never = map[string][]string{
 	// The judge's checks are pure: bytes and paths in, findings out; no
 	// repository, no process.
 	"judge": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "internal/proc", "internal/sandbox"},
+	// Output reports; it runs nothing and commits nothing.
+	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }

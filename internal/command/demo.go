@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/progress"
 	"github.com/urfave/cli/v3"
 )
 
@@ -91,7 +92,7 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 	fmt.Fprintf(stdio.Out, "planx demo: throwaway repository %s\n$ planx run %s\n\n", dir, demoPlanPath)
 	res, err := executor.Run(ctx, executor.Options{
 		PlanPath: planAbs, Dir: dir,
-		Output: executor.Output{Out: stdio.Out, Err: stdio.Err, Terminal: stdio.Terminal,
+		Output: progress.Output{Out: stdio.Out, Err: stdio.Err, Terminal: stdio.Terminal,
 			Color: stdio.Terminal && os.Getenv("NO_COLOR") == ""},
 	})
 	if err != nil {

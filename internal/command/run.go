@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
 	"github.com/urfave/cli/v3"
 )
 
@@ -142,10 +143,10 @@ func (o outputOptions) isCI() bool { return o.ci || os.Getenv("CI") == "true" }
 // output decides how a run reports: a live view on a terminal, plain
 // lines in CI or with --ci, JSON events with --json, and GitHub Actions
 // annotations and a step summary when GITHUB_ACTIONS=true.
-func (o outputOptions) output(stdio *IO) executor.Output {
+func (o outputOptions) output(stdio *IO) progress.Output {
 	tty := stdio.Terminal && !o.isCI()
 	gh := os.Getenv("GITHUB_ACTIONS") == "true"
-	out := executor.Output{Out: stdio.Out, Err: stdio.Err, Terminal: tty,
+	out := progress.Output{Out: stdio.Out, Err: stdio.Err, Terminal: tty,
 		Color: tty && os.Getenv("NO_COLOR") == "", JSON: o.json, GitHub: gh, Follow: o.follow}
 	if gh {
 		out.SummaryPath = os.Getenv("GITHUB_STEP_SUMMARY")

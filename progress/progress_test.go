@@ -1,4 +1,4 @@
-package executor
+package progress
 
 import (
 	"bytes"
@@ -17,11 +17,11 @@ import (
 func TestProgressTerminalAndPlain(t *testing.T) {
 	task := &planparse.Task{ID: "T002", Title: "Add b"}
 	var tty bytes.Buffer
-	p := newProgress(Output{Out: &tty, Terminal: true, Color: true})
-	p.taskStart(2, 3, task)
-	p.step("step 1/1", "echo b > b.txt")
+	p := New(Output{Out: &tty, Terminal: true, Color: true})
+	p.TaskStart(2, 3, task)
+	p.Step("step 1/1", "echo b > b.txt")
 	time.Sleep(300 * time.Millisecond) // one tick of the redraw
-	p.taskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
+	p.TaskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
 	got := tty.String()
 	for _, want := range []string{"[2/3] T002 Add b\n", "\r\x1b[K[2/3] T002 · step 1/1: echo b > b.txt", "\x1b[32m✓\x1b[0m committed 0123456"} {
 		if !strings.Contains(got, want) {
@@ -33,10 +33,10 @@ func TestProgressTerminalAndPlain(t *testing.T) {
 	}
 
 	var plain bytes.Buffer
-	p = newProgress(Output{Out: &plain})
-	p.taskStart(2, 3, task)
-	p.step("step 1/1", "echo b > b.txt")
-	p.taskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
+	p = New(Output{Out: &plain})
+	p.TaskStart(2, 3, task)
+	p.Step("step 1/1", "echo b > b.txt")
+	p.TaskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
 	if strings.ContainsAny(plain.String(), "\r\x1b") {
 		t.Errorf("plain output has terminal control codes:\n%q", plain.String())
 	}
@@ -50,10 +50,10 @@ func TestProgressTerminalAndPlain(t *testing.T) {
 func TestProgressEscapesPlanText(t *testing.T) {
 	task := &planparse.Task{ID: "T001", Title: "Build \x1b[2K\x1b[1Aall good\u202e", Body: "manual \x1b[31mred\n", Line: 1}
 	var out bytes.Buffer
-	p := newProgress(Output{Out: &out})
-	p.taskStart(1, 1, task)
-	p.step("step 1/1", "rm -rf ~/x #\x1b[2Kmake build")
-	p.taskStopped(task, record.RunFailed, "step failed \x1b]0;title\x07", "line \x1b[1Aup\n", nil, "fix it")
+	p := New(Output{Out: &out})
+	p.TaskStart(1, 1, task)
+	p.Step("step 1/1", "rm -rf ~/x #\x1b[2Kmake build")
+	p.TaskStopped(task, record.RunFailed, "step failed \x1b]0;title\x07", "line \x1b[1Aup\n", nil, "fix it")
 	got := out.String()
 	if strings.ContainsAny(got, "\x1b\x07\u202e") {
 		t.Errorf("raw control characters printed:\n%q", got)
@@ -76,11 +76,11 @@ func TestProgressNamesTheRunningGate(t *testing.T) {
 	}
 	task := &planparse.Task{ID: "T001", Title: "Break Sub"}
 	var tty bytes.Buffer
-	p := newProgress(Output{Out: &tty, Terminal: true})
-	p.taskStart(1, 1, task)
-	p.step("step 1/1", "printf x")
+	p := New(Output{Out: &tty, Terminal: true})
+	p.TaskStart(1, 1, task)
+	p.Step("step 1/1", "printf x")
 	time.Sleep(50 * time.Millisecond)
-	p.gateStart(gates.Gate{Name: "test"})
+	p.GateStart(gates.Gate{Name: "test"})
 	time.Sleep(300 * time.Millisecond)
 	p.mu.Lock()
 	got := tty.String()
@@ -92,9 +92,15 @@ func TestProgressNamesTheRunningGate(t *testing.T) {
 	p.clearStatus()
 
 	var plain bytes.Buffer
-	p = newProgress(Output{Out: &plain})
-	p.gateStart(gates.Gate{Name: "test"})
+	p = New(Output{Out: &plain})
+	p.GateStart(gates.Gate{Name: "test"})
 	if plain.Len() != 0 {
 		t.Errorf("a gate's start printed %q off a terminal", plain.String())
+	}
+}
+
+func TestExpandTabs(t *testing.T) {
+	if got := expandTabs("FAIL\tcalc\t0.003s"); got != "FAIL    calc    0.003s" {
+		t.Errorf("%q", got)
 	}
 }

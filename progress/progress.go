@@ -1,4 +1,4 @@
-package executor
+package progress
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 // progress prints what the run does: permanent lines everywhere, plus on a
 // terminal a status line (task n/N, current step or gate, elapsed) redrawn
 // in place.
-type progress struct {
+type Progress struct {
 	w           io.Writer
 	tty         bool
 	color       bool
@@ -35,8 +35,8 @@ type progress struct {
 	stopped chan struct{}
 }
 
-func newProgress(o Output) *progress {
-	p := &progress{w: o.Out, tty: o.Terminal, color: o.Color, github: o.GitHub, summaryPath: o.SummaryPath, follow: o.Follow}
+func New(o Output) *Progress {
+	p := &Progress{w: o.Out, tty: o.Terminal, color: o.Color, github: o.GitHub, summaryPath: o.SummaryPath, follow: o.Follow}
 	if p.w == nil {
 		p.w = io.Discard
 	}
@@ -50,7 +50,7 @@ func newProgress(o Output) *progress {
 	return p
 }
 
-func (p *progress) paint(code, s string) string {
+func (p *Progress) paint(code, s string) string {
 	if !p.color {
 		return s
 	}
@@ -58,7 +58,7 @@ func (p *progress) paint(code, s string) string {
 }
 
 // println prints a permanent line, clearing the status line first on a terminal.
-func (p *progress) println(format string, args ...any) {
+func (p *Progress) Println(format string, args ...any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.tty {
@@ -70,7 +70,7 @@ func (p *progress) println(format string, args ...any) {
 	}
 }
 
-func (p *progress) setStatus(s string) {
+func (p *Progress) setStatus(s string) {
 	if !p.tty {
 		return
 	}
@@ -84,7 +84,7 @@ func (p *progress) setStatus(s string) {
 	p.drawLocked()
 }
 
-func (p *progress) tick(stop chan struct{}) {
+func (p *Progress) tick(stop chan struct{}) {
 	t := time.NewTicker(250 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -101,11 +101,11 @@ func (p *progress) tick(stop chan struct{}) {
 	}
 }
 
-func (p *progress) drawLocked() {
+func (p *Progress) drawLocked() {
 	fmt.Fprintf(p.w, "\r\x1b[K%s %s", p.status, p.paint("2", time.Since(p.since).Round(100*time.Millisecond).String()))
 }
 
-func (p *progress) clearStatus() {
+func (p *Progress) clearStatus() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stopped != nil {
@@ -118,31 +118,31 @@ func (p *progress) clearStatus() {
 	p.status = ""
 }
 
-func (p *progress) runStart(plan, runID string, base gitops.SHA, n int) {
+func (p *Progress) RunStart(plan, runID string, base gitops.SHA, n int) {
 	p.plan = plan
 	p.ev.emit(Event{Event: "run_start", RunID: runID, Plan: plan, Total: n, Commit: string(base)})
-	p.println("planx: running %s: %d task(s), run %s", plan, n, runID)
-	p.println("planx: rollback commit %s", base.Short())
+	p.Println("planx: running %s: %d task(s), run %s", plan, n, runID)
+	p.Println("planx: rollback commit %s", base.Short())
 }
 
-func (p *progress) taskStart(i, n int, t *planparse.Task) {
+func (p *Progress) TaskStart(i, n int, t *planparse.Task) {
 	p.ev.emit(Event{Event: "task_start", Task: string(t.ID), Label: t.Label, Title: t.Title, Index: i, Total: n})
-	p.println("[%d/%d] %s %s", i, n, textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 70)))
+	p.Println("[%d/%d] %s %s", i, n, textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 70)))
 	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, textsafe.Line(t.DisplayID())))
 }
 
-func (p *progress) step(name, code string) {
+func (p *Progress) Step(name, code string) {
 	first := strings.TrimSpace(strings.SplitN(strings.TrimSpace(code), "\n", 2)[0])
 	if p.tty {
-		p.phase(name + ": " + textsafe.Line(textsafe.Shorten(first, 40)))
+		p.Phase(name + ": " + textsafe.Line(textsafe.Shorten(first, 40)))
 		return
 	}
-	p.println("      %s: %s", name, textsafe.Line(textsafe.Shorten(first, 60)))
+	p.Println("      %s: %s", name, textsafe.Line(textsafe.Shorten(first, 60)))
 }
 
 // phase names what the task runs now on the status line ("gate test",
 // "step 2/3: make"), in place of what ran before, and restarts its clock.
-func (p *progress) phase(what string) {
+func (p *Progress) Phase(what string) {
 	if !p.tty {
 		return
 	}
@@ -162,44 +162,44 @@ func phaseStatus(base, what string) string {
 }
 
 // gateStart is phase for a gate: gates.RunOptions.Begin.
-func (p *progress) gateStart(g gates.Gate) { p.phase("gate " + textsafe.Line(g.Name)) }
+func (p *Progress) GateStart(g gates.Gate) { p.Phase("gate " + textsafe.Line(g.Name)) }
 
-func (p *progress) gate(id planparse.TaskID, g gates.Result) {
+func (p *Progress) Gate(id planparse.TaskID, g gates.Result) {
 	p.ev.emit(Event{Event: "gate", Task: string(id), Name: g.Name, Passed: ptr(g.Passed),
 		ExitCode: ptr(g.ExitCode), DurationMS: ptr(g.Duration.Milliseconds())})
 	verdict := p.paint("32", "pass")
 	if !g.Passed {
 		verdict = p.paint("31", "FAIL")
 	}
-	p.println("      gate %s: %s (%s)", textsafe.Line(g.Name), verdict, g.Duration.Round(time.Millisecond))
+	p.Println("      gate %s: %s (%s)", textsafe.Line(g.Name), verdict, g.Duration.Round(time.Millisecond))
 }
 
 // stepEnd reports a finished step or agent run.
-func (p *progress) stepEnd(id planparse.TaskID, name string, exit int, d time.Duration) {
+func (p *Progress) StepEnd(id planparse.TaskID, name string, exit int, d time.Duration) {
 	p.ev.emit(Event{Event: "step_end", Task: string(id), Name: name, ExitCode: ptr(exit), DurationMS: ptr(d.Milliseconds())})
 }
 
-func (p *progress) taskDone(t *planparse.Task, sha gitops.SHA) {
+func (p *Progress) TaskDone(t *planparse.Task, sha gitops.SHA) {
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Label: t.Label, Status: string(record.TaskDone), Commit: string(sha)})
 	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.DisplayID(), sha.Short(), t.Title))
 	p.clearStatus()
-	p.println("      %s committed %s", p.paint("32", "✓"), sha.Short())
+	p.Println("      %s committed %s", p.paint("32", "✓"), sha.Short())
 }
 
 // runWarn is a warning about the whole run, said once at its start.
-func (p *progress) runWarn(msg string) {
+func (p *Progress) RunWarn(msg string) {
 	p.ev.emit(Event{Event: "warning", Message: msg})
 	p.annotate("warning", p.plan, 0, msg)
-	p.println("planx: %s: %s", p.paint("33", "warning"), textsafe.Block(msg))
+	p.Println("planx: %s: %s", p.paint("33", "warning"), textsafe.Block(msg))
 }
 
-func (p *progress) warn(id planparse.TaskID, msg string) {
+func (p *Progress) Warn(id planparse.TaskID, msg string) {
 	p.ev.emit(Event{Event: "warning", Task: string(id), Message: msg})
 	p.annotate("warning", p.plan, 0, string(id)+": "+msg)
-	p.println("      %s %s: %s", p.paint("33", "warning"), id, textsafe.Block(msg))
+	p.Println("      %s %s: %s", p.paint("33", "warning"), id, textsafe.Block(msg))
 }
 
-func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tail string, see []string, next string) {
+func (p *Progress) TaskStopped(t *planparse.Task, rs record.RunStatus, what, tail string, see []string, next string) {
 	p.clearStatus()
 	status := string(rs)
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Label: t.Label, Status: status, Message: what})
@@ -213,27 +213,27 @@ func (p *progress) taskStopped(t *planparse.Task, rs record.RunStatus, what, tai
 	if rs == record.RunWaiting {
 		mark = p.paint("33", "⏸ "+status)
 	}
-	p.println("      %s: %s", mark, textsafe.Block(what))
+	p.Println("      %s: %s", mark, textsafe.Block(what))
 	if tail != "" {
 		for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
-			p.println("      │ %s", textsafe.Line(expandTabs(l)))
+			p.Println("      │ %s", textsafe.Line(expandTabs(l)))
 		}
 	}
 	for _, l := range see {
-		p.println("      %s", textsafe.Line(expandTabs(l)))
+		p.Println("      %s", textsafe.Line(expandTabs(l)))
 	}
 	if rs == record.RunWaiting {
-		p.println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", textsafe.Line(t.DisplayID()), textsafe.Indent(textsafe.Block(t.Body), "    "))
+		p.Println("planx: %s needs a person:\n\n%s\n\nDo it, then run `planx resume`.", textsafe.Line(t.DisplayID()), textsafe.Indent(textsafe.Block(t.Body), "    "))
 		return
 	}
-	p.println("planx: %s", next)
+	p.Println("planx: %s", next)
 }
 
-func (p *progress) runDone(logPath string, n int) {
+func (p *Progress) RunDone(logPath string, n int) {
 	p.clearStatus()
 	p.ev.emit(Event{Event: "run_end", Status: string(record.RunCompleted), Log: logPath, Done: ptr(n)})
 	p.writeSummary(string(record.RunCompleted))
-	p.println("planx: done: %d task(s) committed; execution log %s", n, logPath)
+	p.Println("planx: done: %d task(s) committed; execution log %s", n, logPath)
 }
 
 // expandTabs replaces the tabs of a line of output with spaces to the
@@ -258,7 +258,7 @@ func expandTabs(l string) string {
 	return b.String()
 }
 
-func (p *progress) writeSummary(status string) {
+func (p *Progress) writeSummary(status string) {
 	if p.summaryPath == "" {
 		return
 	}
@@ -270,3 +270,6 @@ func (p *progress) writeSummary(status string) {
 	b.WriteString("\n")
 	p.summary(b.String())
 }
+
+// Writer is where permanent lines go (a question to the user, a table).
+func (p *Progress) Writer() io.Writer { return p.w }

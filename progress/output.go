@@ -1,4 +1,4 @@
-package executor
+package progress
 
 import (
 	"encoding/json"
@@ -66,7 +66,7 @@ func (e *events) emit(ev Event) {
 func ptr[T any](v T) *T { return &v }
 
 // annotate prints a GitHub Actions workflow command (error or warning).
-func (p *progress) annotate(kind, file string, line int, msg string) {
+func (p *Progress) annotate(kind, file string, line int, msg string) {
 	if !p.github {
 		return
 	}
@@ -77,11 +77,11 @@ func (p *progress) annotate(kind, file string, line int, msg string) {
 			loc += fmt.Sprintf(",line=%d", line)
 		}
 	}
-	p.println("::%s%s::%s", kind, loc, escapeData(msg))
+	p.Println("::%s%s::%s", kind, loc, escapeData(msg))
 }
 
 // summary appends a markdown section to the GitHub step summary file.
-func (p *progress) summary(md string) {
+func (p *Progress) summary(md string) {
 	if p.summaryPath == "" {
 		return
 	}

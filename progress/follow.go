@@ -1,4 +1,4 @@
-package executor
+package progress
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ const maxFollowLine = 4096
 // are printed as text made safe for a terminal: a step cannot move the
 // cursor or rewrite what planx printed.
 type follower struct {
-	p      *progress
+	p      *Progress
 	prefix string
 
 	mu  sync.Mutex
@@ -29,7 +29,7 @@ type follower struct {
 // live returns where the output of id's steps, agent and gates is
 // copied, and a flush for its last unterminated line; nil when output is
 // not followed (it is always kept in files and shown as a tail on failure).
-func (p *progress) live(id planparse.TaskID) (io.Writer, func()) {
+func (p *Progress) Live(id planparse.TaskID) (io.Writer, func()) {
 	if !p.follow {
 		return nil, func() {}
 	}
@@ -71,5 +71,5 @@ func (f *follower) emit(line []byte) {
 	if i := bytes.LastIndexByte(line, '\r'); i >= 0 {
 		line = line[i+1:] // what a terminal would have left on screen
 	}
-	f.p.println("%s%s", f.prefix, textsafe.Line(expandTabs(string(line))))
+	f.p.Println("%s%s", f.prefix, textsafe.Line(expandTabs(string(line))))
 }
