@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -27,7 +28,7 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
 		return r.loopWaves(ctx, rest, nil)
 	}
-	r.out.Println("planx: resuming run %s of %s in a parallel wave (%d task(s) left)", r.st.RunID, r.st.PlanPath, len(tasks))
+	r.out.Println("planx: resuming run %s of %s in a parallel wave (%s left)", r.st.RunID, r.st.PlanPath, textsafe.Count(len(tasks), "task"))
 	n := len(r.st.ToRun) - len(tasks)
 	its := r.isolate(inWave)
 	for _, it := range its {

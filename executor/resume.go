@@ -62,7 +62,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		}
 		r.dirty = r.dirtyPaths(changes)
 	}
-	r.out.Println("planx: resuming run %s of %s at %s (%d task(s) left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), len(tasks))
+	r.out.Println("planx: resuming run %s of %s at %s (%s left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), textsafe.Count(len(tasks), "task"))
 	return r.loop(ctx, tasks, already)
 }
 

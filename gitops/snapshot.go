@@ -39,7 +39,7 @@ func (r *Repo) snapshot(ctx context.Context, message string, parent SHA, unhide 
 	// what changed (read-tree would leave every file to hash: seconds in a
 	// large tree, at a stop that must be quick). Without one, the parent's
 	// tree is the start.
-	if b, err := os.ReadFile(r.Index().path()); err == nil && os.WriteFile(tmpIndex, b, 0o644) == nil {
+	if copyIndex(r.Index().path(), tmpIndex) == nil {
 		// copied
 	} else if parent != "" {
 		if _, err := g.run(ctx, nil, false, "read-tree", string(parent)); err != nil {
@@ -138,4 +138,25 @@ func (r *Repo) ResetSoft(ctx context.Context, rev SHA) error {
 		return fmt.Errorf("reset --soft %s: %w", rev.Short(), err)
 	}
 	return nil
+}
+
+// copyIndex copies the index at src to dst with src's modification time.
+// Git trusts an entry's stat data only when the file is older than the
+// index that recorded it; an entry written in the index's own instant is
+// "racily clean" and its content is compared. A copy with a newer time
+// would make such an entry trusted: a file changed in that instant to
+// bytes of the same size would be left out of the snapshot.
+func copyIndex(src, dst string) error {
+	st, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, st.ModTime(), st.ModTime())
 }

@@ -121,7 +121,7 @@ func (p *Progress) clearStatus() {
 func (p *Progress) RunStart(plan, runID string, base gitops.SHA, n int) {
 	p.plan = plan
 	p.ev.emit(Event{Event: "run_start", RunID: runID, Plan: plan, Total: n, Commit: string(base)})
-	p.Println("planx: running %s: %d task(s), run %s", plan, n, runID)
+	p.Println("planx: running %s: %s, run %s", plan, textsafe.Count(n, "task"), runID)
 	p.Println("planx: rollback commit %s", base.Short())
 }
 
@@ -233,7 +233,7 @@ func (p *Progress) RunDone(logPath string, n int) {
 	p.clearStatus()
 	p.ev.emit(Event{Event: "run_end", Status: string(record.RunCompleted), Log: logPath, Done: ptr(n)})
 	p.writeSummary(string(record.RunCompleted))
-	p.Println("planx: done: %d task(s) committed; execution log %s", n, logPath)
+	p.Println("planx: done: %s committed; execution log %s", textsafe.Count(n, "task"), logPath)
 }
 
 // expandTabs replaces the tabs of a line of output with spaces to the
