@@ -177,8 +177,8 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 				first = it
 				continue // r.stop records it
 			}
-			it.lt.Failure = it.fail.what
-			r.log.Issues = append(r.log.Issues, r.issue(it.t.ID, it.fail.what))
+			it.lt.Failure = it.fail.forUser()
+			r.log.Issues = append(r.log.Issues, r.issue(it.t.ID, it.fail.forUser()))
 		default:
 			// Passed, but after the task that broke the integration gate:
 			// not integrated; it runs again when the run goes on.
@@ -203,7 +203,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 	wv.res.Status = record.RunFailed
 	wv.res.Next = r.nextSteps(first.t)
-	return r.stop(first.t, record.RunFailed, first.fail.what, first.fail.tail, ErrTaskFailed, first.fail.see...)
+	return r.stop(first.t, record.RunFailed, first.fail.forUser(), first.fail.tail, ErrTaskFailed, first.fail.see...)
 }
 
 // dropWorktrees removes the work trees of the wave's tasks for which drop

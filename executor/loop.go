@@ -53,20 +53,8 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		}
 		r.out.TaskStart(i+1, len(tasks), t)
 		sha, err := r.runTask(ctx, t, last, resumeFirst && i == 0)
-		var fail *taskFailure
-		switch {
-		case errors.As(err, &fail):
-			res.Status, res.Next = record.RunFailed, r.nextSteps(t)
-			return res, r.stop(t, record.RunFailed, fail.forUser(), fail.tail, ErrTaskFailed, fail.see...)
-		case errors.Is(err, ErrManual):
-			res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
-			return res, r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
-		case err != nil && (ctx.Err() != nil || errors.Is(err, context.Canceled)):
-			res.Status, res.Next = record.RunInterrupted, r.interruptedNext(t)
-			return res, r.stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
-		case err != nil:
-			_ = r.stop(t, record.RunFailed, err.Error(), "", err)
-			return res, err
+		if err != nil {
+			return res, r.stopTask(ctx, t, err, res)
 		}
 		res.Done = append(res.Done, t.ID)
 		r.out.TaskDone(t, sha)

@@ -44,13 +44,16 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 	return r.complete(ctx, res)
 }
 
-// stopTask is loop's handling of a task that did not commit.
+// stopTask stops the run at a task that did not commit, in the serial
+// loop and between waves alike: what the error means (a failure with its
+// hint, a manual task, an interruption, an internal error) decides the
+// run's status and what the user is told to do next.
 func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res *Result) error {
 	var fail *taskFailure
 	switch {
 	case errors.As(err, &fail):
 		res.Status, res.Next = record.RunFailed, r.nextSteps(t)
-		return r.stop(t, record.RunFailed, fail.what, fail.tail, ErrTaskFailed, fail.see...)
+		return r.stop(t, record.RunFailed, fail.forUser(), fail.tail, ErrTaskFailed, fail.see...)
 	case errors.Is(err, ErrManual):
 		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 		return r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
