@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -90,36 +91,55 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 
 // checkDeclared compares the changed files with the task's declared ones.
 func (tu *turn) checkDeclared(files []string) error {
-	r, t := tu.r, tu.t
-	problems, err := declaredProblems(r.repo.Root, t, files)
+	outside, err := tu.r.outsideDeclared(tu.r.repo.Root, tu.t, files)
+	if err == nil && len(outside) > 0 {
+		tu.warnings = append(tu.warnings, tu.r.warnOutside(tu.t, outside))
+	}
+	return err
+}
+
+// outsideDeclared checks the files a task changed, in root (the work tree
+// or a wave task's slot), against those it declares, for the serial path
+// and the waves alike: a declaration the changes contradict fails the
+// task, and so do files outside the declared ones with --strict-files;
+// without it they are returned, for warnOutside.
+func (r *runner) outsideDeclared(root string, t *planparse.Task, files []string) ([]string, error) {
+	problems, err := declaredProblems(root, t, files)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(problems) > 0 {
-		return &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
+		return nil, &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
 	}
 	if len(t.Files) == 0 {
-		return nil
+		return nil, nil
 	}
 	var outside []string
 	for _, f := range files {
-		if !slices.ContainsFunc(t.Files, func(d planparse.File) bool { return covers(d.Path, f) }) {
+		if !anyCovers(t.Files, f) {
 			outside = append(outside, f)
 		}
 	}
-	if len(outside) == 0 {
-		return nil
+	if len(outside) > 0 && r.o.StrictFiles {
+		return nil, &taskFailure{what: outsideMessage(outside) + " (--strict-files)"}
 	}
-	msg := fmt.Sprintf("changed %d file(s) outside its declared files: %s", len(outside), strings.Join(outside, ", "))
-	if r.o.StrictFiles {
-		return &taskFailure{what: msg + " (--strict-files)"}
-	}
+	return outside, nil
+}
+
+// warnOutside records, in the log and on screen, the files a task changed
+// outside its declared ones (allowed: no --strict-files), and returns the
+// commit's Planx-Warning value for them.
+func (r *runner) warnOutside(t *planparse.Task, outside []string) string {
+	msg := outsideMessage(outside)
 	is := r.issue(t.ID, msg)
 	is.Resolution = "allowed: --strict-files not set"
 	r.log.Issues = append(r.log.Issues, is)
 	r.out.Warn(t.ID, msg)
-	tu.warnings = append(tu.warnings, "outside-declared="+strings.Join(outside, ","))
-	return nil
+	return "outside-declared=" + strings.Join(outside, ",")
+}
+
+func outsideMessage(outside []string) string {
+	return fmt.Sprintf("changed %s outside its declared files: %s", textsafe.Count(len(outside), "file"), strings.Join(outside, ", "))
 }
 
 // declaredProblems checks a task's declared files against the work in root

@@ -181,36 +181,13 @@ func logGate(g gates.Result) execlog.Gate {
 
 // declaredIn is checkDeclared for a wave task whose work is in root.
 func (wv *wave) declaredIn(root string, it *isolated, files []string) error {
-	r := wv.r
-	t := it.t
-	problems, err := declaredProblems(root, t, files)
-	if err != nil {
-		return err
+	outside, err := wv.r.outsideDeclared(root, it.t, files)
+	if err == nil && len(outside) > 0 {
+		wv.mu.Lock()
+		it.warnings = append(it.warnings, wv.r.warnOutside(it.t, outside))
+		wv.mu.Unlock()
 	}
-	if len(problems) > 0 {
-		return &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
-	}
-	var outside []string
-	for _, f := range files {
-		if len(t.Files) > 0 && !anyCovers(t.Files, f) {
-			outside = append(outside, f)
-		}
-	}
-	if len(outside) == 0 {
-		return nil
-	}
-	msg := fmt.Sprintf("changed %d file(s) outside its declared files: %s", len(outside), strings.Join(outside, ", "))
-	if r.o.StrictFiles {
-		return &taskFailure{what: msg + " (--strict-files)"}
-	}
-	it.warnings = append(it.warnings, "outside-declared="+strings.Join(outside, ","))
-	wv.mu.Lock()
-	is := r.issue(t.ID, msg)
-	is.Resolution = "allowed: --strict-files not set"
-	r.log.Issues = append(r.log.Issues, is)
-	r.out.Warn(t.ID, msg)
-	wv.mu.Unlock()
-	return nil
+	return err
 }
 
 func anyCovers(declared []planparse.File, f string) bool {
