@@ -91,8 +91,8 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 		return nil, err
 	}
 	if head.Branch != st.Branch {
-		return nil, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; switch back (git switch %s), then `planx abort`",
-			gitops.ErrRepoState, st.Branch, firstNonEmpty(head.Branch, "a detached HEAD"), st.Branch)
+		return nil, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
+			gitops.ErrRepoState, st.Branch, headName(head), switchBack(st.Branch, "`planx abort`"))
 	}
 	base := st.Base
 	if base == "" {

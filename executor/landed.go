@@ -48,12 +48,20 @@ func (r *runner) onRunBranch(t *planparse.Task) error {
 		return err
 	}
 	if head.Branch != r.st.Branch || head.Detached != (r.st.Branch == "") {
-		return fmt.Errorf("%w: HEAD moved from branch %q to %q while %s ran; planx commits only onto the run's branch and committed nothing: switch back (git switch %s), then `planx resume`",
-			gitops.ErrRepoState, r.st.Branch, firstNonEmpty(head.Branch, "a detached HEAD"), t.ID, r.st.Branch)
+		return fmt.Errorf("%w: HEAD moved from branch %q to %q while %s ran; planx commits only onto the run's branch and committed nothing: %s",
+			gitops.ErrRepoState, r.st.Branch, headName(head), t.ID, switchBack(r.st.Branch, "`planx resume`"))
 	}
 	if head.SHA != r.expect {
 		return fmt.Errorf("%w: branch %s moved from %s to %s while %s ran (a commit planx did not make); planx committed nothing: look at it (git log %s..%s), then `planx resume` or `planx abort`",
 			gitops.ErrRepoState, r.st.Branch, r.expect.Short(), head.SHA.Short(), t.ID, r.expect.Short(), head.SHA.Short())
 	}
 	return nil
+}
+
+// headName names where HEAD is: its branch, or a detached HEAD.
+func headName(h gitops.Head) string { return firstNonEmpty(h.Branch, "a detached HEAD") }
+
+// switchBack is the way back to the run's branch, and what to do then.
+func switchBack(branch, then string) string {
+	return fmt.Sprintf("switch back (git switch %s), then %s", branch, then)
 }

@@ -92,8 +92,8 @@ func (r *runner) checkHead(ctx context.Context) error {
 	}
 	r.head = head
 	if head.Branch != r.st.Branch {
-		return fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; switch back (git switch %s) first",
-			gitops.ErrRepoState, r.st.Branch, head.Branch, r.st.Branch)
+		return fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
+			gitops.ErrRepoState, r.st.Branch, headName(head), switchBack(r.st.Branch, "run the command again"))
 	}
 	if r.st.Base == "" {
 		if err := r.adoptBase(ctx, head); err != nil {

@@ -189,7 +189,7 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 		return err
 	}
 	if head.Branch != r.st.Branch {
-		return &taskFailure{what: fmt.Sprintf("the task switched HEAD from branch %q to %q; switch back (git switch %s) and resume", r.st.Branch, firstNonEmpty(head.Branch, "a detached HEAD"), r.st.Branch)}
+		return &taskFailure{what: fmt.Sprintf("the task switched HEAD from branch %q to %q; %s", r.st.Branch, headName(head), switchBack(r.st.Branch, "`planx resume`"))}
 	}
 	if head.SHA == r.expect {
 		return nil
