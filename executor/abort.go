@@ -139,14 +139,19 @@ func (u *rewind) rollbackAt(ctx context.Context, head gitops.Head) gitops.SHA {
 	if head.SHA == "" || head.SHA == u.st.OrigHead {
 		return ""
 	}
-	cs, err := u.repo.History().Log(ctx, head.SHA, "", 1)
-	if err != nil || len(cs) != 1 {
-		return ""
-	}
-	if trailer(cs[0], record.TrailerRun) == u.st.RunID && trailer(cs[0], record.TrailerRollback) == "true" {
-		return cs[0].SHA
+	if ok, _ := isRollbackOf(ctx, u.repo, head.SHA, u.st.RunID); ok {
+		return head.SHA
 	}
 	return ""
+}
+
+// isRollbackOf reports whether sha is the rollback commit of run runID.
+func isRollbackOf(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, runID string) (bool, error) {
+	cs, err := repo.History().Log(ctx, sha, "", 1)
+	if err != nil || len(cs) != 1 {
+		return false, err
+	}
+	return trailer(cs[0], record.TrailerRun) == runID && trailer(cs[0], record.TrailerRollback) == "true", nil
 }
 
 // keepTraces puts under refs what the abort is about to take out of the

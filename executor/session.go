@@ -123,12 +123,12 @@ func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
 		return nil
 	}
 	if head.SHA != "" {
-		cs, err := r.repo.History().Log(ctx, head.SHA, "", 1)
+		ok, err := isRollbackOf(ctx, r.repo, head.SHA, r.st.RunID)
 		if err != nil {
 			return err
 		}
-		if len(cs) == 1 && trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerRollback) == "true" {
-			return r.recordBase(ctx, cs[0].SHA, false)
+		if ok {
+			return r.recordBase(ctx, head.SHA, false)
 		}
 	}
 	_, err := r.makeRollback(ctx)
