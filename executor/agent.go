@@ -15,6 +15,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -45,7 +46,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	cmd, err := agent.Resolve(r.agentSpec(), agent.Input{Prompt: prompt, PromptFile: promptPath,
 		Files: declaredFiles(t), StateDir: stateDir})
 	if err != nil {
-		return &taskFailure{what: err.Error()}
+		return &outcome.Failure{What: err.Error()}
 	}
 	timeout := r.o.TaskTimeout
 	if timeout == 0 {
@@ -88,7 +89,7 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	}
 	name := fmt.Sprintf("agent attempt %d", attempt)
 	r.out.Step(name, display)
-	disarm := r.fault.soon("during-step", 150*time.Millisecond)
+	disarm := r.fault.Soon("during-step", 150*time.Millisecond)
 	res, err := proc.Run(ctx, spec)
 	disarm()
 	r.pids().childDone()
@@ -100,11 +101,11 @@ func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 
 // agentOutcome maps an agent's run to what it means for its task, as
 // stepOutcome does for a step: nil when it ended well, context.Canceled
-// when interrupted, a taskFailure when it gave up (reason), timed out or
+// when interrupted, an outcome.Failure when it gave up (reason), timed out or
 // failed.
 func agentOutcome(ctx context.Context, t *planparse.Task, res proc.Result, err error, reason string) error {
 	if reason != "" && err == nil && !res.Interrupted {
-		return &taskFailure{what: "the agent gave up: " + reason, tail: res.Tail, gaveUp: true}
+		return &outcome.Failure{What: "the agent gave up: " + reason, Tail: res.Tail, GaveUp: true}
 	}
 	switch {
 	case err != nil:
@@ -112,9 +113,9 @@ func agentOutcome(ctx context.Context, t *planparse.Task, res proc.Result, err e
 	case res.Interrupted || ctx.Err() != nil:
 		return context.Canceled
 	case res.TimedOut:
-		return &taskFailure{what: fmt.Sprintf("the agent timed out after %s and was stopped with its whole process group", res.Duration.Round(time.Millisecond)), tail: res.Tail}
+		return &outcome.Failure{What: fmt.Sprintf("the agent timed out after %s and was stopped with its whole process group", res.Duration.Round(time.Millisecond)), Tail: res.Tail}
 	case res.ExitCode != 0:
-		return &taskFailure{what: fmt.Sprintf("the agent exited with code %d", res.ExitCode), tail: res.Tail}
+		return &outcome.Failure{What: fmt.Sprintf("the agent exited with code %d", res.ExitCode), Tail: res.Tail}
 	}
 	return nil
 }

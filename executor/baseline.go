@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -78,7 +79,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 	err = r.runGateSet(ctx, tu.t, tu.lt, wt.dir, "", sel, nil)
 	known, unnamed := baselineFailures(wt.dir, sel, tu.lt.Gates)
 	wt.release(ctx)
-	var fail *taskFailure
+	var fail *outcome.Failure
 	switch {
 	case err == nil:
 		r.preChecks = append(r.preChecks, execlog.Check{Name: "baseline", OK: true, Detail: fmt.Sprintf("gate(s) %s passed on the base %s", names, base.Short())})
@@ -135,7 +136,7 @@ func baselineFailures(dir string, sel []gates.Gate, results []execlog.Gate) (kno
 
 // baselineFailed is the error of a baseline that stops the run, said as a
 // stopped task is: what failed, its output, where the rest is, what next.
-func (r *runner) baselineFailed(fail *taskFailure, unnamed []execlog.Gate) error {
+func (r *runner) baselineFailed(fail *outcome.Failure, unnamed []execlog.Gate) error {
 	next := fmt.Sprintf("nothing was changed; fix the failing tests first (a commit of their own), or run `planx run --accept-baseline-failures %s` to record them as known and judge each task against them",
 		r.planRel)
 	if len(unnamed) > 0 && r.o.AcceptBaselineFailures {
@@ -143,8 +144,8 @@ func (r *runner) baselineFailed(fail *taskFailure, unnamed []execlog.Gate) error
 		next = fmt.Sprintf("nothing was changed; gate %s failed on the base (exit %d) without naming the failing tests, or with a failure they do not account for (a build failure, a timeout), so --accept-baseline-failures cannot accept it test by test: fix the base first, or leave the gate out of this run (--gate '%s=true' overrides it, and the commits say so)",
 			g.Name, g.ExitCode, g.Name)
 	}
-	r.out.TaskStopped(&planparse.Task{ID: baselineID, Title: "baseline"}, record.RunFailed, "baseline: "+fail.what, fail.tail, fail.see, next)
-	return fmt.Errorf("%w: baseline: the gates fail on the base, before any task ran: %s", ErrTaskFailed, fail.what)
+	r.out.TaskStopped(&planparse.Task{ID: baselineID, Title: "baseline"}, record.RunFailed, "baseline: "+fail.What, fail.Tail, fail.See, next)
+	return fmt.Errorf("%w: baseline: the gates fail on the base, before any task ran: %s", ErrTaskFailed, fail.What)
 }
 
 // gateNamed is the gate of sel called name; a gate of that name alone

@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -98,11 +99,11 @@ func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (gro
 		r.log.Status, r.log.Finished = record.RunCompleted, now
 	}
 	reopen = r.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
-	r.fault.at("after-tick")
+	r.fault.At("after-tick")
 	if err := r.log.Write(r.repo.Root, r.repo.Config().Durable()); err != nil {
 		return nil, nil, false, fmt.Errorf("write execution log: %w", err)
 	}
-	r.fault.at("after-log")
+	r.fault.At("after-log")
 	return groups, reopen, ticked, nil
 }
 
@@ -117,18 +118,18 @@ func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, 
 		if r.hooks {
 			hookWatch = r.snapshotCommitFiles(lt)
 		}
-		r.fault.at("after-stage")
-		disarm := r.fault.soon("during-commit", 50*time.Millisecond)
+		r.fault.At("after-stage")
+		disarm := r.fault.Soon("during-commit", 50*time.Millisecond)
 		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.pids().gitStarted,
 			Include: own, Parent: r.expect})
 		disarm()
 		r.pids().gitDone()
 	case last:
 		// commit staged planx's own files already.
-		r.fault.at("after-stage")
+		r.fault.At("after-stage")
 		sha, err = r.repo.CommitIndex(ctx, msg, r.expect, "HEAD")
 	default:
-		r.fault.at("after-stage")
+		r.fault.At("after-stage")
 		sha, err = r.repo.CommitIndexWith(ctx, msg, r.expect, "HEAD", own, tree)
 	}
 	return sha, hookWatch, err
@@ -140,7 +141,7 @@ func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, 
 func commitError(t *planparse.Task, err error) error {
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
-		return &taskFailure{what: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", firstNonEmpty(hook.Hook, "commit")), tail: hook.Output}
+		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", firstNonEmpty(hook.Hook, "commit")), Tail: hook.Output}
 	}
 	return fmt.Errorf("commit %s: %w", t.ID, err)
 }
@@ -149,7 +150,7 @@ func commitError(t *planparse.Task, err error) error {
 // task and the groups it completed are done, the pending skip and dirty
 // files are settled, and the commit gets its record and gate notes.
 func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA, groups []*planparse.Task, hookWatch fileStates) {
-	r.fault.at("after-commit")
+	r.fault.At("after-commit")
 	lt.Commit = string(sha)
 	r.expect = sha
 	r.reports().committed(sha)
@@ -175,7 +176,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.
 	r.st.Current, r.st.Phase = "", ""
-	r.fault.at("after-commit-state")
+	r.fault.At("after-commit-state")
 }
 
 // noteGates attaches the whole output of the task's gates to its commit as a

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 )
 
 // The test runner a gate starts is usually installed where git does not
@@ -155,9 +156,9 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 	if len(changed) == 0 {
 		return nil
 	}
-	return &taskFailure{
-		what: "the task weakened the judge: changed an installed test runner or library, which git does not track: " + strings.Join(changed, ", "),
-		hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall)",
+	return &outcome.Failure{
+		What: "the task weakened the judge: changed an installed test runner or library, which git does not track: " + strings.Join(changed, ", "),
+		Hint: "a task that installs or upgrades dependencies changes their manifest or lock file too; to undo an edit, reinstall them (npm ci, pip install --force-reinstall)",
 	}
 }
 

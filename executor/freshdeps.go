@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -56,10 +57,10 @@ func (tu *turn) freshDeps() ([]string, error) {
 	if len(envs) == 0 || r.cfg.WorktreeSetup != "" {
 		return envs, nil
 	}
-	return nil, &taskFailure{
-		what: fmt.Sprintf("the task changed a dependency manifest, and its gates would use %s as the task left them, which git does not see",
+	return nil, &outcome.Failure{
+		What: fmt.Sprintf("the task changed a dependency manifest, and its gates would use %s as the task left them, which git does not see",
 			strings.Join(envs, ", ")),
-		hint: "set worktree_setup: in .planx.yaml (e.g. `npm ci`, `uv sync`): planx runs it in the gates' clean checkout of a task that changes a dependency manifest, then `planx resume`",
+		Hint: "set worktree_setup: in .planx.yaml (e.g. `npm ci`, `uv sync`): planx runs it in the gates' clean checkout of a task that changes a dependency manifest, then `planx resume`",
 	}
 }
 
@@ -102,8 +103,8 @@ func (tu *turn) setupIn(ctx context.Context, dir, label string) error {
 		return err
 	}
 	if !res[0].Passed {
-		return &taskFailure{what: fmt.Sprintf("worktree_setup (%s) failed in the %s checkout (exit %d)", r.cfg.WorktreeSetup, label, res[0].ExitCode),
-			tail: res[0].Tail}
+		return &outcome.Failure{What: fmt.Sprintf("worktree_setup (%s) failed in the %s checkout (exit %d)", r.cfg.WorktreeSetup, label, res[0].ExitCode),
+			Tail: res[0].Tail}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/outcome"
 )
 
 // gateFailure describes the first failed gate of results, or is nil: the
@@ -43,7 +44,7 @@ func gateFailure(root string, results []gates.Result) error {
 		see = append(see, "whole output: "+shownPath(root, f.OutputPath))
 	}
 	see = append(see, "run it again at the repository root: "+f.Command)
-	return &taskFailure{what: what, tail: f.Tail, see: see}
+	return &outcome.Failure{What: what, Tail: f.Tail, See: see}
 }
 
 // outputFailures reads a gate's whole output for what failed; nothing

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/outcome"
 )
 
 func TestGateFailureNamesTestsPathAndCommand(t *testing.T) {
@@ -21,16 +22,16 @@ func TestGateFailureNamesTestsPathAndCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	results := []gates.Result{{Name: "vet", Passed: true}, {Name: "test", Command: "go test ./...", ExitCode: 1, Tail: body, OutputPath: out}}
-	var f *taskFailure
+	var f *outcome.Failure
 	if !errors.As(gateFailure(root, results), &f) {
 		t.Fatal("no failure")
 	}
-	if f.what != "gate test failed (exit 1): TestSub (calc) fails" || f.tail != body {
-		t.Errorf("what %q tail %q", f.what, f.tail)
+	if f.What != "gate test failed (exit 1): TestSub (calc) fails" || f.Tail != body {
+		t.Errorf("what %q tail %q", f.What, f.Tail)
 	}
 	want := []string{"whole output: .git/planx/runs/r1/T002-test.log", "run it again at the repository root: go test ./..."}
-	if !slices.Equal(f.see, want) {
-		t.Errorf("see %q, want %q", f.see, want)
+	if !slices.Equal(f.See, want) {
+		t.Errorf("see %q, want %q", f.See, want)
 	}
 
 	// No test named: the first lines that look like a failure, which the
@@ -42,8 +43,8 @@ func TestGateFailureNamesTestsPathAndCommand(t *testing.T) {
 	if !errors.As(gateFailure(root, results), &f) {
 		t.Fatal("no failure")
 	}
-	if f.what != "gate test failed (exit 1)" || len(f.see) != 4 || f.see[1] != "│ error: x is undefined" {
-		t.Errorf("what %q see %q", f.what, f.see)
+	if f.What != "gate test failed (exit 1)" || len(f.See) != 4 || f.See[1] != "│ error: x is undefined" {
+		t.Errorf("what %q see %q", f.What, f.See)
 	}
 	if gateFailure(root, results[:1]) != nil {
 		t.Error("a passing gate failed")

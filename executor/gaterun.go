@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -35,7 +36,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 		}
 		return nil
 	}
-	defer r.fault.soon("during-gate", 100*time.Millisecond)()
+	defer r.fault.Soon("during-gate", 100*time.Millisecond)()
 	// Fixers (fix: true) run first, one by one, each change they make is
 	// staged and recorded; the checks then judge the result. Nothing else
 	// may change the tree the checks passed on (see checkSettled).
@@ -187,7 +188,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 		r.out.Gate(t.ID, g)
 	}
 	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(jd.why) > 0 {
-		return &taskFailure{what: jd.why[0], tail: strings.Join(jd.why[1:], "\n")}
+		return &outcome.Failure{What: jd.why[0], Tail: strings.Join(jd.why[1:], "\n")}
 	}
 	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results, jd)
 }

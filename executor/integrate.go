@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -52,7 +53,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 			return r.stopTask(ctx, it.t, err, wv.res)
 		}
 		if len(conflicts) > 0 {
-			it.fail = &taskFailure{what: fmt.Sprintf("its changes conflict with the tasks integrated before it (%s) in: %s",
+			it.fail = &outcome.Failure{What: fmt.Sprintf("its changes conflict with the tasks integrated before it (%s) in: %s",
 				strings.Join(chainIDs(chain), ", "), strings.Join(conflicts, ", "))}
 			anyFailed = true
 			continue
@@ -68,7 +69,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 		}
 		chain = append(chain, s)
 		tip, plan = s.commit, s.plan
-		r.fault.at("after-stage-commit")
+		r.fault.At("after-stage-commit")
 	}
 	keep, passed, err := wv.gate(ctx, chain)
 	if err == nil {
@@ -144,7 +145,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		if err := r.repo.Advance(ctx, wv.base, tip.commit, "planx: integrate wave"); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, wv.res)
 		}
-		r.fault.at("after-advance")
+		r.fault.At("after-advance")
 		r.expect, r.planSrc, r.dirty = tip.commit, tip.plan, nil
 		for i, s := range keep {
 			integrated[s.it] = true
@@ -172,13 +173,13 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		case integrated[it]:
 		case it.fail != nil:
 			it.lt.Status, it.lt.Commit = record.TaskFailed, ""
-			it.fail.what += "; its work is kept in the work tree " + relDir(r.repo, it.dir)
+			it.fail.What += "; its work is kept in the work tree " + relDir(r.repo, it.dir)
 			if first == nil {
 				first = it
 				continue // r.stop records it
 			}
-			it.lt.Failure = it.fail.forUser()
-			r.log.Issues = append(r.log.Issues, r.issue(it.t.ID, it.fail.forUser()))
+			it.lt.Failure = it.fail.ForUser()
+			r.log.Issues = append(r.log.Issues, r.issue(it.t.ID, it.fail.ForUser()))
 		default:
 			// Passed, but after the task that broke the integration gate:
 			// not integrated; it runs again when the run goes on.
@@ -203,7 +204,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 	wv.res.Status = record.RunFailed
 	wv.res.Next = r.nextSteps(first.t)
-	return r.stop(first.t, record.RunFailed, first.fail.forUser(), first.fail.tail, ErrTaskFailed, first.fail.see...)
+	return r.stop(first.t, record.RunFailed, first.fail.ForUser(), first.fail.Tail, ErrTaskFailed, first.fail.See...)
 }
 
 // dropWorktrees removes the work trees of the wave's tasks for which drop

@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/judge"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -77,11 +78,11 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 		if len(why) == 0 {
 			why = []string{fmt.Sprintf("it exited %d", res.ExitCode)}
 		}
-		return nil, &taskFailure{
-			what: fmt.Sprintf("gate %s fails with the tests as the base has them (%s not declared by the task, left as the base has them): %s",
+		return nil, &outcome.Failure{
+			What: fmt.Sprintf("gate %s fails with the tests as the base has them (%s not declared by the task, left as the base has them): %s",
 				res.Name, strings.Join(paths, ", "), why[0]),
-			tail: strings.Join(why[1:], "\n"),
-			hint: "declare the test files the task changes (Files: Modify: …) or leave them as they were",
+			Tail: strings.Join(why[1:], "\n"),
+			Hint: "declare the test files the task changes (Files: Modify: …) or leave them as they were",
 		}
 	}
 	return summaries, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -175,7 +176,7 @@ func knownList(known map[string][]string) string {
 // fix (or, with none named, why the known ones could not excuse it).
 func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results []gates.Result, jd judgement) error {
 	failed := gates.Failed(results)
-	var f *taskFailure
+	var f *outcome.Failure
 	if r.st.Baseline == nil || len(failed) == 0 || !errors.As(err, &f) {
 		return err
 	}
@@ -184,7 +185,7 @@ func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results [
 		return err
 	}
 	if why, ok := jd.vetoed[res.Name]; ok {
-		f.what += "; its failing tests are known failures, but " + why
+		f.What += "; its failing tests are known failures, but " + why
 		return err
 	}
 	fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
@@ -196,9 +197,9 @@ func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results [
 	}
 	switch {
 	case len(fresh) > 0:
-		f.what += "; not among the baseline's known failures: " + strings.Join(fresh, ", ")
+		f.What += "; not among the baseline's known failures: " + strings.Join(fresh, ", ")
 	case !whole:
-		f.what += "; the tests it names do not account for its failure (none named, or a failure outside any test), so the baseline's known failures cannot excuse it"
+		f.What += "; the tests it names do not account for its failure (none named, or a failure outside any test), so the baseline's known failures cannot excuse it"
 	}
 	return err
 }

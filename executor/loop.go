@@ -9,34 +9,10 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
-
-// taskFailure is a failed task: what failed, and the output that shows why.
-type taskFailure struct {
-	what   string
-	tail   string
-	gaveUp bool // the agent said it cannot do the task: no retry
-	// hint is advice for the user ("mark it Checkpoint: yes"), shown with
-	// the failure but never put into an agent's retry prompt: it would
-	// invite the agent to reclassify its own task.
-	hint string
-	// see is where to look next (a gate's whole output, the command that
-	// runs it again), shown below the output but not put into the log or
-	// an agent's retry prompt.
-	see []string
-}
-
-func (f *taskFailure) Error() string { return f.what }
-
-// forUser is the failure as the user reads it: what, then the advice.
-func (f *taskFailure) forUser() string {
-	if f.hint == "" {
-		return f.what
-	}
-	return f.what + " (" + f.hint + ")"
-}
 
 // loop runs tasks in order. When resumeFirst is set the first task's work is
 // already in the tree (a manual task done, or a failure fixed by hand): it is
@@ -112,15 +88,15 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	feedback := ""
 	for attempt := 1; ; attempt++ {
 		err := tu.try(ctx, attempt, feedback, already, last)
-		var f *taskFailure
-		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts && !f.gaveUp {
-			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.what))
+		var f *outcome.Failure
+		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts && !f.GaveUp {
+			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.What))
 			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", attempt+1, r.o.Attempts)
 			r.log.Issues = append(r.log.Issues, is)
-			r.out.Warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.what, attempt+1, r.o.Attempts))
-			feedback = f.what
-			if f.tail != "" {
-				feedback += "\n\n" + f.tail
+			r.out.Warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.What, attempt+1, r.o.Attempts))
+			feedback = f.What
+			if f.Tail != "" {
+				feedback += "\n\n" + f.Tail
 			}
 			lt.Attempts++
 			already = false
@@ -178,7 +154,7 @@ func (r *runner) save() error {
 
 // stop records why the run stopped, in the log and the state, and returns
 // the error the caller maps to an exit code. see is shown below tail (see
-// taskFailure).
+// outcome.Failure).
 func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail string, kind error, see ...string) error {
 	now := r.o.now()
 	if lt := r.log.TaskByID(string(t.ID)); lt != nil {

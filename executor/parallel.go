@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -49,11 +50,11 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 // hint, a manual task, an interruption, an internal error) decides the
 // run's status and what the user is told to do next.
 func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res *Result) error {
-	var fail *taskFailure
+	var fail *outcome.Failure
 	switch {
 	case errors.As(err, &fail):
 		res.Status, res.Next = record.RunFailed, r.nextSteps(t)
-		return r.stop(t, record.RunFailed, fail.forUser(), fail.tail, ErrTaskFailed, fail.see...)
+		return r.stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
 	case errors.Is(err, ErrManual):
 		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 		return r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
@@ -198,7 +199,7 @@ func (wv *wave) exec(ctx context.Context) {
 			r.book().recordWaveGates(ctx, it.t, it.work, it.own.Gates)
 		}
 	}
-	r.fault.at("after-wave")
+	r.fault.At("after-wave")
 }
 
 // finished records one task of a wave done in its work tree. The caller
@@ -218,7 +219,7 @@ func (wv *wave) finished(ctx context.Context, it *isolated) {
 		it.err = err
 		return
 	}
-	r.fault.at("after-wave-task")
+	r.fault.At("after-wave-task")
 }
 
 // workRef keeps a wave task's work, done but not yet integrated, reachable
@@ -253,12 +254,6 @@ func waveNames(w []*planparse.Task) []string {
 		names[i] = string(t.ID)
 	}
 	return names
-}
-
-// ParallelFaultPoints lists the fault points only --jobs > 1 meets, in the
-// order a wave meets them (see FaultPoints).
-func ParallelFaultPoints() []string {
-	return []string{"after-wave-task", "after-wave", "after-stage-commit", "during-wave-gate", "after-advance"}
 }
 
 // bigIndex is the index size (bytes) above which planx warns that a work

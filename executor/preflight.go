@@ -83,7 +83,7 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 	if err := r.st.save(r.repo); err != nil {
 		return "", err
 	}
-	r.fault.at("before-rollback")
+	r.fault.At("before-rollback")
 	return r.makeRollback(ctx)
 }
 
@@ -97,7 +97,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 			return "", fmt.Errorf("rollback commit: %w", err)
 		}
 	}
-	r.fault.at("after-rollback-stage")
+	r.fault.At("after-rollback-stage")
 	changes, err := r.snapshotted(ctx)
 	if err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
@@ -118,7 +118,7 @@ func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
 	if err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
-	r.fault.at("after-rollback-commit")
+	r.fault.At("after-rollback-commit")
 	return sha, r.recordBase(ctx, sha, !r.rollbackPorcelain)
 }
 
@@ -140,7 +140,7 @@ func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) e
 			return fmt.Errorf("record run base: %w", err)
 		}
 	}
-	r.fault.at("after-rollback-ref")
+	r.fault.At("after-rollback-ref")
 	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})
 	r.st.Base, r.log.StartCommit = sha, string(sha)
 	r.expect = sha

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/judge"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -135,7 +136,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 		if len(inline) > 0 {
 			hint = "name the test in the task's text if changing it is the task; " + hint
 		}
-		return &taskFailure{what: msg, hint: hint}
+		return &outcome.Failure{What: msg, Hint: hint}
 	}
 	r.warnIssue(t, msg+" (allowed: a "+kind+" task is the user's own)")
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -68,7 +69,7 @@ func (g recordsGuard) untouched(t *planparse.Task) error {
 	if what == "" {
 		return nil
 	}
-	return &taskFailure{what: "the task " + what}
+	return &outcome.Failure{What: "the task " + what}
 }
 
 // settle looks at the records since the mark, removes what was
@@ -116,7 +117,7 @@ func (wv *wave) records(run bool) error {
 	if what != "" {
 		for _, it := range wv.its {
 			if it.fail == nil && it.err == nil {
-				it.fail = &taskFailure{what: "a task of its parallel wave (they ran at once: which one cannot be told) " + what}
+				it.fail = &outcome.Failure{What: "a task of its parallel wave (they ran at once: which one cannot be told) " + what}
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 )
 
 // A replace ref (refs/replace/*, `git replace`) makes git read one object
@@ -80,5 +81,5 @@ func (tu *turn) checkReplace(ctx context.Context) error {
 	if err != nil || what == "" {
 		return err
 	}
-	return &taskFailure{what: "the task wrote to the git directory (" + what + "); .git/ is never a task's output"}
+	return &outcome.Failure{What: "the task wrote to the git directory (" + what + "); .git/ is never a task's output"}
 }

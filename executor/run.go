@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
@@ -37,8 +37,8 @@ type runner struct {
 	out      *progress.Progress
 
 	preChecks []execlog.Check
-	fault     faultHook // PLANX_FAULT, for the crash tests
-	dirty     []string  // paths dirty before the next task starts (clean after a commit)
+	fault     fault.Hook // PLANX_FAULT, for the crash tests
+	dirty     []string   // paths dirty before the next task starts (clean after a commit)
 	head      gitops.Head
 	expect    gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	commitPath
@@ -302,7 +302,7 @@ func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
 // do neither.
 func (r *runner) arm() {
 	r.reaper, r.reaperNote = startReaper()
-	r.fault = faultHook(os.Getenv(faultEnv))
+	r.fault = fault.FromEnv()
 }
 
 // ignoredOf lists repo's ignored entries on first use; nil without a

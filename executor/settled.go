@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -83,6 +84,6 @@ func (r *runner) settledIn(ctx context.Context, t *planparse.Task, wt *slotUse) 
 
 func unsettled(paths []string) error {
 	what := "files changed after the task's work was verified, while the gates ran: " + strings.Join(paths, ", ")
-	return &taskFailure{what: what + "; the judge must not change the evidence",
-		hint: "a gate that rewrites files (a formatter) must be declared `fix: true` in .planx.yaml"}
+	return &outcome.Failure{What: what + "; the judge must not change the evidence",
+		Hint: "a gate that rewrites files (a formatter) must be declared `fix: true` in .planx.yaml"}
 }

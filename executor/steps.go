@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -24,7 +25,7 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
 		r.out.Step(name, s.Code)
-		disarm := r.fault.soon("during-step", 150*time.Millisecond)
+		disarm := r.fault.Soon("during-step", 150*time.Millisecond)
 		live, flush := r.out.Live(t.ID)
 		res, err := proc.Run(ctx, proc.Spec{
 			Name:       fmt.Sprintf("%s %s", t.ID, name),
@@ -51,7 +52,7 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 }
 
 // stepOutcome maps a step's run to what it means for its task: nil when it
-// passed, context.Canceled when interrupted, a taskFailure when it failed
+// passed, context.Canceled when interrupted, an outcome.Failure when it failed
 // or timed out; in a serial run or a wave alike.
 func stepOutcome(ctx context.Context, t *planparse.Task, s planparse.Step, name string, res proc.Result, err error) error {
 	if err != nil {
@@ -61,9 +62,9 @@ func stepOutcome(ctx context.Context, t *planparse.Task, s planparse.Step, name 
 	case res.Interrupted || ctx.Err() != nil:
 		return context.Canceled
 	case res.TimedOut:
-		return &taskFailure{what: fmt.Sprintf("%s (plan line %d) timed out after %s", name, s.Line, res.Duration.Round(time.Millisecond)), tail: res.Tail}
+		return &outcome.Failure{What: fmt.Sprintf("%s (plan line %d) timed out after %s", name, s.Line, res.Duration.Round(time.Millisecond)), Tail: res.Tail}
 	case !res.OK():
-		return &taskFailure{what: fmt.Sprintf("%s (plan line %d) failed with exit code %d", name, s.Line, res.ExitCode), tail: res.Tail}
+		return &outcome.Failure{What: fmt.Sprintf("%s (plan line %d) failed with exit code %d", name, s.Line, res.ExitCode), Tail: res.Tail}
 	}
 	return nil
 }

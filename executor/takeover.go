@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/judge"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -42,7 +43,7 @@ func (r *runner) checkTakeover(ctx context.Context, t *planparse.Task, kind stri
 	}
 	msg := "the task weakened the judge: code that decides whether the tests run, in " + strings.Join(bad, ", ")
 	if kind == "agent" {
-		return &taskFailure{what: msg}
+		return &outcome.Failure{What: msg}
 	}
 	r.warnIssue(t, msg+" (allowed: a "+kind+" task is the user's own)")
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/secretscan"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -39,7 +40,7 @@ func (r *runner) checkTaskSecrets(t *planparse.Task, kind string, files []string
 	}
 	msg := "the task's work holds likely secrets: " + strings.Join(list, ", ")
 	if kind == "agent" {
-		return &taskFailure{what: msg, hint: "remove them from the work tree, or declare the file in the task's Files: if it is meant to be committed (a test fixture)"}
+		return &outcome.Failure{What: msg, Hint: "remove them from the work tree, or declare the file in the task's Files: if it is meant to be committed (a test fixture)"}
 	}
 	r.warnIssue(t, msg)
 	return nil

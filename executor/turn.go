@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/sandbox"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -74,7 +75,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	if err := save(); err != nil {
 		return err
 	}
-	r.fault.at("task-start")
+	r.fault.At("task-start")
 	if !already {
 		if err := tu.execute(ctx, n, feedback); err != nil {
 			return err
@@ -84,17 +85,17 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	if kind == "agent" && ctx.Err() == nil {
 		tu.judged(ctx, err)
 	}
-	var f *taskFailure
-	if errors.As(err, &f) && f.tail == "" && len(lt.Commands) > 0 {
+	var f *outcome.Failure
+	if errors.As(err, &f) && f.Tail == "" && len(lt.Commands) > 0 {
 		// What the executor said next to what git shows: the claim and the evidence.
 		last := lt.Commands[len(lt.Commands)-1]
-		f.tail = fmt.Sprintf("(output of %s)\n%s", last.Name, last.Tail)
+		f.Tail = fmt.Sprintf("(output of %s)\n%s", last.Name, last.Tail)
 	}
 	if err != nil {
 		return err
 	}
 	lt.Files = files
-	r.fault.at("after-verify")
+	r.fault.At("after-verify")
 	if err := tu.setPhase(PhaseGates); err != nil {
 		return err
 	}
@@ -106,7 +107,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	if err != nil {
 		return err
 	}
-	r.fault.at("after-gates")
+	r.fault.At("after-gates")
 	return nil
 }
 
@@ -132,7 +133,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	case "gates":
 		// Nothing to execute: verify and the gates after it are the task.
 	default:
-		err = &taskFailure{what: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
+		err = &outcome.Failure{What: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 	}
 	r.reapDetached(t)
 	r.checkIgnored(t)
@@ -150,7 +151,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	if err := tu.setPhase(PhaseVerify); err != nil {
 		return err
 	}
-	r.fault.at("after-steps")
+	r.fault.At("after-steps")
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -68,8 +69,8 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	}
 	sort.Strings(files)
 	if len(files) == 0 && !t.Checkpoint {
-		return nil, &taskFailure{what: "no changes: the task was expected to change the repository and changed nothing",
-			hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
+		return nil, &outcome.Failure{What: "no changes: the task was expected to change the repository and changed nothing",
+			Hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
 	}
 	if err := r.checkJudge(ctx, t, kind, files); err != nil {
 		return nil, err
@@ -109,7 +110,7 @@ func (r *runner) outsideDeclared(root string, t *planparse.Task, files []string)
 		return nil, err
 	}
 	if len(problems) > 0 {
-		return nil, &taskFailure{what: "declared files: " + strings.Join(problems, "; ")}
+		return nil, &outcome.Failure{What: "declared files: " + strings.Join(problems, "; ")}
 	}
 	if len(t.Files) == 0 {
 		return nil, nil
@@ -121,7 +122,7 @@ func (r *runner) outsideDeclared(root string, t *planparse.Task, files []string)
 		}
 	}
 	if len(outside) > 0 && r.o.StrictFiles {
-		return nil, &taskFailure{what: outsideMessage(outside) + " (--strict-files)"}
+		return nil, &outcome.Failure{What: outsideMessage(outside) + " (--strict-files)"}
 	}
 	return outside, nil
 }
@@ -189,7 +190,7 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 		return err
 	}
 	if head.Branch != r.st.Branch {
-		return &taskFailure{what: fmt.Sprintf("the task switched HEAD from branch %q to %q; %s", r.st.Branch, headName(head), switchBack(r.st.Branch, "`planx resume`"))}
+		return &outcome.Failure{What: fmt.Sprintf("the task switched HEAD from branch %q to %q; %s", r.st.Branch, headName(head), switchBack(r.st.Branch, "`planx resume`"))}
 	}
 	if head.SHA == r.expect {
 		return nil
@@ -199,7 +200,7 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 		return fmt.Errorf("check %s is below HEAD: %w", r.expect.Short(), err)
 	}
 	if !ok {
-		return &taskFailure{what: fmt.Sprintf("the task rewrote history: %s is no longer below HEAD (%s); planx will not build on it", r.expect.Short(), head.SHA.Short())}
+		return &outcome.Failure{What: fmt.Sprintf("the task rewrote history: %s is no longer below HEAD (%s); planx will not build on it", r.expect.Short(), head.SHA.Short())}
 	}
 	own, err := r.repo.History().Log(ctx, head.SHA, r.expect, 0)
 	if err != nil {

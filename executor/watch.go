@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 )
 
 // maxHiddenBaseline bounds the skip-worktree/assume-unchanged entries kept
@@ -89,7 +90,7 @@ func (tu *turn) checkHiding(ctx context.Context) error {
 	}
 	msg := "the task hid work from the judge: " + strings.Join(bad, "; ")
 	if kind == "agent" {
-		return &taskFailure{what: msg}
+		return &outcome.Failure{What: msg}
 	}
 	r.warnIssue(t, msg)
 	return nil
@@ -146,9 +147,9 @@ func (r *runner) hiddenBaseline(ctx context.Context) error {
 func (tu *turn) gitDirWritten(changed []string) error {
 	what := "the task wrote to the git directory (" + strings.Join(changed, ", ") + "); .git/ is never a task's output"
 	if tu.meta == nil {
-		return &taskFailure{what: what + ": restore it by hand"}
+		return &outcome.Failure{What: what + ": restore it by hand"}
 	}
-	return &taskFailure{what: what + undoGitDir(tu.r.repo, tu.meta)}
+	return &outcome.Failure{What: what + undoGitDir(tu.r.repo, tu.meta)}
 }
 
 // undoGitDir restores the git directory's files from snap and says how it

@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 )
@@ -49,14 +50,14 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	// take left the slot clean at the chain's tip, where the gates run
 	// first: only the bisection's commits need a checkout.
 	fresh := chain[len(chain)-1].commit
-	check := func(i int) (*taskFailure, error) {
+	check := func(i int) (*outcome.Failure, error) {
 		name := fmt.Sprintf("wave%d-%s", wv.number, chain[i].it.t.ID)
 		results, known, err := r.gateAt(ctx, wt, chain[i].commit, fresh, name, sel)
 		fresh = ""
 		if err != nil {
 			return nil, err
 		}
-		var f *taskFailure
+		var f *outcome.Failure
 		if !errors.As(gateFailure(r.repo.Root, results), &f) {
 			gs := make([]execlog.Gate, len(results))
 			for j, g := range results {
@@ -73,7 +74,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	if err != nil || fail == nil {
 		return len(chain), passed[hi], err
 	}
-	r.out.Warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", wv.number, fail.what))
+	r.out.Warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", wv.number, fail.What))
 	lo := -1 // the base: passing
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
@@ -92,8 +93,8 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	if len(before) > 0 {
 		with = "after " + strings.Join(before, ", ")
 	}
-	fail.what = fmt.Sprintf("integration gate: %s once %s is added %s (it passed its gates alone; %s breaks the combined tree)",
-		fail.what, chain[hi].it.t.ID, with, chain[hi].it.t.ID)
+	fail.What = fmt.Sprintf("integration gate: %s once %s is added %s (it passed its gates alone; %s breaks the combined tree)",
+		fail.What, chain[hi].it.t.ID, with, chain[hi].it.t.ID)
 	chain[hi].it.fail = fail
 	// The base passed (lo = -1) or chain[lo], the last commit kept, did.
 	return hi, passed[lo], nil
@@ -136,7 +137,7 @@ func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SH
 		}
 	}
 	id := planparse.TaskID(name)
-	defer r.fault.soon("during-wave-gate", 100*time.Millisecond)()
+	defer r.fault.Soon("during-wave-gate", 100*time.Millisecond)()
 	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: r.gateEnv(),
 		OutDir: runDir(r.repo, r.st.RunID), Task: id})
 	var known map[string][]string

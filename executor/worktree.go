@@ -16,6 +16,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -29,7 +30,7 @@ type isolated struct {
 	// groups are the plan's groups its commit completes (ticked with it).
 	groups []*planparse.Task
 	work   gitops.SHA // the task's work: a commit whose parent is the wave's base
-	fail   *taskFailure
+	fail   *outcome.Failure
 	err    error // could not be run at all, or interrupted
 	// warnings are its Planx-Warning values (e.g. outside-declared=…),
 	// written into its commit at integration.
@@ -56,7 +57,7 @@ func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
 	case it.slot == "":
 	case it.fail != nil:
 		if err := r.pool.keep(ctx, r.repo, it.slot, it.dir); err != nil {
-			it.fail.what += " (its work tree could not be kept: " + err.Error() + ")"
+			it.fail.What += " (its work tree could not be kept: " + err.Error() + ")"
 		}
 	default:
 		r.pool.put(it.slot)
@@ -90,7 +91,7 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 	files = dropPaths(files, r.planRel, r.log.Path)
 	it.lt.Files = files
 	if len(files) == 0 && !t.Checkpoint {
-		return &taskFailure{what: "no changes: the task was expected to change the repository and changed nothing (mark it `Checkpoint: yes` if it only verifies)"}
+		return &outcome.Failure{What: "no changes: the task was expected to change the repository and changed nothing (mark it `Checkpoint: yes` if it only verifies)"}
 	}
 	if err := wv.declaredIn(wt.Root, it, files); err != nil {
 		return err
@@ -109,7 +110,7 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 		if err != nil {
 			return err
 		}
-		return &taskFailure{what: fmt.Sprintf("files changed while the gates ran: %s (a gate must not change the work it judges; in a parallel wave no gate may, fix: true included: run such a task with --jobs 1)", strings.Join(changed, ", "))}
+		return &outcome.Failure{What: fmt.Sprintf("files changed while the gates ran: %s (a gate must not change the work it judges; in a parallel wave no gate may, fix: true included: run such a task with --jobs 1)", strings.Join(changed, ", "))}
 	}
 	if tree, err = r.preCommitIn(ctx, wt, t, tree); err != nil {
 		return err

@@ -22,8 +22,10 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "judge", "progress"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome"},
 	"judge":               {},
+	"outcome":             {},
+	"internal/fault":      {},
 	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
 	"risk":                {"planparse", "internal/textsafe"},
@@ -60,6 +62,8 @@ var never = map[string][]string{
 	"judge": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "internal/proc", "internal/sandbox"},
 	// Output reports; it runs nothing and commits nothing.
 	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
+	// A failure is words and output; it knows no run, no repository.
+	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
@@ -64,7 +64,7 @@ func TestKillAtEveryPointParallel(t *testing.T) {
 	gittest.Setenv(t)
 	planx := planxBinary(t)
 	want, _ := crashWaveScenario(t, planx, "1", "")
-	points := append(executor.FaultPoints(), executor.ParallelFaultPoints()...)
+	points := append(fault.Points(), fault.ParallelPoints()...)
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
 			got, runs := crashWaveScenario(t, planx, "3", point)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
@@ -57,7 +57,7 @@ func TestKillAtEveryPoint(t *testing.T) {
 				t.Setenv("PLANX_SMALL_INDEX", path.smallIndex)
 			}
 			want := crashScenario(t, planx, "")
-			for _, point := range executor.FaultPoints() {
+			for _, point := range fault.Points() {
 				t.Run(point, func(t *testing.T) {
 					got := crashScenario(t, planx, point)
 					if got != want {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/planx-dev/planx/internal/sandbox"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/planx-dev/planx/internal/sandbox"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"

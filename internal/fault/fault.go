@@ -1,0 +1,53 @@
+// Package fault is the crash tests' hook: when PLANX_FAULT names a fault
+// point, planx kills itself with SIGKILL there, so the tests can prove
+// that `planx resume` recovers from a crash at any point. Every real run
+// has no hook, and every method is then a no-op.
+package fault
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+// Env names the hidden environment variable the hook is read from.
+const Env = "PLANX_FAULT"
+
+// Points lists the fault points of a serial run in the order it meets them.
+func Points() []string {
+	return []string{
+		"before-rollback", "after-rollback-stage", "after-rollback-commit", "after-rollback-ref",
+		"task-start", "during-step", "after-steps", "after-verify", "during-gate", "after-gates",
+		"after-tick", "after-log", "after-stage", "during-commit", "after-commit", "after-commit-state",
+	}
+}
+
+// ParallelPoints lists the fault points only --jobs > 1 meets, in the
+// order a wave meets them.
+func ParallelPoints() []string {
+	return []string{"after-wave-task", "after-wave", "after-stage-commit", "during-wave-gate", "after-advance"}
+}
+
+// Hook is the fault point this process dies at, "" for none.
+type Hook string
+
+// FromEnv reads the hook from PLANX_FAULT.
+func FromEnv() Hook { return Hook(os.Getenv(Env)) }
+
+// At kills the process when the hook names point.
+func (h Hook) At(point string) {
+	if string(h) == point {
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {} // SIGKILL is not instant; never go on past the point
+	}
+}
+
+// Soon arms a kill a little later, for points inside a child process's
+// run (a step, a gate, git commit), and returns a function that disarms it.
+func (h Hook) Soon(point string, after time.Duration) func() {
+	if string(h) != point {
+		return func() {}
+	}
+	t := time.AfterFunc(after, func() { _ = syscall.Kill(os.Getpid(), syscall.SIGKILL) })
+	return func() { t.Stop() }
+}
