@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -12,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/verify"
 )
 
 // commit ticks the task in the plan, writes the log and makes the task's one
@@ -111,12 +113,12 @@ func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (gro
 // commit and its hooks (porcelain), or from the index planx built, with
 // the tree git is writing meanwhile when there is one. hookWatch is the
 // commit's files as they were before the hooks ran, for
-// checkHookLeftovers; nil when no hooks run.
-func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, own []string, last bool, tree *gitops.TreeJob) (sha gitops.SHA, hookWatch fileStates, err error) {
+// hookLeftovers; nil when no hooks run.
+func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, own []string, last bool, tree *gitops.TreeJob) (sha gitops.SHA, hookWatch verify.CommitFiles, err error) {
 	switch {
 	case r.porcelain:
 		if r.hooks {
-			hookWatch = r.snapshotCommitFiles(lt)
+			hookWatch = verify.SnapshotCommit(r.repo.Root, lt.Files, []string{r.planRel, r.log.Path})
 		}
 		r.fault.At("after-stage")
 		disarm := r.fault.Soon("during-commit", 50*time.Millisecond)
@@ -149,7 +151,7 @@ func commitError(t *planparse.Task, err error) error {
 // committed records in the run what the task's commit sha made true: the
 // task and the groups it completed are done, the pending skip and dirty
 // files are settled, and the commit gets its record and gate notes.
-func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA, groups []*planparse.Task, hookWatch fileStates) {
+func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA, groups []*planparse.Task, hookWatch verify.CommitFiles) {
 	r.fault.At("after-commit")
 	lt.Commit = string(sha)
 	r.expect = sha
@@ -165,7 +167,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	r.st.SkipPending = nil
 	r.dirty = nil
 	if hookWatch != nil {
-		r.checkHookLeftovers(ctx, t, hookWatch)
+		r.hookLeftovers(t, hookWatch.HookLeftovers(ctx, r.repo))
 	}
 	// The commit exists: its record and note are attached even when a
 	// signal came meanwhile (git notes runs no hook; it is bounded all the
@@ -198,4 +200,23 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	if err := r.repo.Notes().Add(ctx, record.NoteRef, sha, record.NoteFor(record.NoteMeta{Task: string(t.ID), Commit: string(sha), Tree: string(tree)}, gs)); err != nil {
 		r.out.Warn(t.ID, "could not attach the gate output note: "+err.Error())
 	}
+}
+
+// hookLeftovers reports the files of the commit that a commit hook
+// rewrote and left out of it (verify.CommitFiles.HookLeftovers): they are
+// the next task's dirty files, and the log says why.
+func (r *runner) hookLeftovers(t *planparse.Task, left []string) {
+	if len(left) == 0 {
+		return
+	}
+	r.dirty = left
+	shown := left
+	if len(shown) > 3 {
+		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(left)-3))
+	}
+	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), strings.Join(shown, ", "))
+	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
+	r.out.Warn(t.ID, msg)
+	// The tree is dirty anyway; the log on disk must say why.
+	_ = r.log.WriteFile(r.repo.Root)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/verify"
 )
 
 // The judge's clean checkouts link the work tree's ignored dependency
@@ -50,7 +51,7 @@ func depEnvs(root string, ignored []string) []string {
 // a failure when there are some and no worktree_setup to install them.
 func (tu *turn) freshDeps() ([]string, error) {
 	r := tu.r
-	if !changesDeps(tu.lt.Files) {
+	if !verify.ChangesDeps(tu.lt.Files) {
 		return nil, nil
 	}
 	envs := depEnvs(r.repo.Root, tu.ignoredBefore())

@@ -11,9 +11,10 @@ import (
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/verify"
 )
 
-// undeclaredTests are the test files (and test support, support.go) the
+// undeclaredTests are the test files (and test support, verify.TestSupport) the
 // task changed or added without declaring them: the judge runs the tests as the base has them, so these
 // go back to the base's bytes, or out when the base has none. A new test
 // file can change what the code under test does (an init that swaps a
@@ -30,7 +31,7 @@ func (tu *turn) undeclaredTests() []string {
 		}
 	}
 	// Test support (an assertion helper) is judged with the tests.
-	return append(out, tu.testSupport(other)...)
+	return append(out, verify.TestSupport(tu.r.repo, tu.r.expect, goModule(tu.r.repo.Root), other)...)
 }
 
 // judgeRun runs tgs on the task's tree with paths as the base has them, in

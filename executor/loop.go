@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/verify"
 )
 
 // loop runs tasks in order. When resumeFirst is set the first task's work is
@@ -77,7 +78,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == "shell"}
 	tu.guard = r.repo.Config().Guard(r.st.RunID)
 	tu.meta = r.repo.Config().SnapshotMeta()
-	replace, err := replaceRefs(ctx, r.repo)
+	replace, err := verify.ReplaceRefs(ctx, r.repo)
 	if err != nil {
 		return "", err
 	}

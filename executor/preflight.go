@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/verify"
 )
 
 // preflight checks the repository can take a run and returns its HEAD.
@@ -49,7 +50,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		}
 		work = "clean (--require-clean)"
 	} else {
-		c, err := checkSecrets(r.repo.Root, r.o.AllowUntrackedSecrets, sv.Changes)
+		c, err := verify.CheckSecrets(r.repo.Root, r.o.AllowUntrackedSecrets, sv.Changes)
 		if err != nil {
 			return head, err
 		}

@@ -2,19 +2,16 @@ package executor
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/verify"
 )
 
 // verify stages the task's work and checks with git, never with the executor's word, that the task did
@@ -33,12 +30,12 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	if err := tu.foldCommits(ctx); err != nil {
 		return nil, err
 	}
-	if written, err := tu.gitDirChanged(ctx); err != nil {
+	if written, err := verify.GitDirChanged(ctx, r.repo, r.st.RunID, tu.guard); err != nil {
 		return nil, err
 	} else if len(written) > 0 {
 		return nil, tu.gitDirWritten(written)
 	}
-	if err := tu.checkReplace(ctx); err != nil {
+	if err := verify.Replace(ctx, r.repo, tu.replace); err != nil {
 		return nil, err
 	}
 	if tu.foldedTip != "" {
@@ -72,112 +69,39 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 		return nil, &outcome.Failure{What: "no changes: the task was expected to change the repository and changed nothing",
 			Hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
 	}
-	if err := r.checkJudge(ctx, t, kind, files); err != nil {
+	w := r.work(t, kind, files)
+	if err := w.Judge(ctx, r.protect(ctx)); err != nil {
 		return nil, err
 	}
-	if err := r.checkTakeover(ctx, t, kind, files); err != nil {
+	if err := w.Takeover(ctx); err != nil {
 		return nil, err
 	}
-	if err := tu.checkRunners(ctx, files); err != nil {
+	if err := tu.runners().Check(files); err != nil {
 		return nil, err
 	}
-	if err := r.checkTaskSecrets(t, kind, files); err != nil {
+	if err := w.Secrets(); err != nil {
 		return nil, err
 	}
-	if err := tu.checkDeclared(files); err != nil {
-		return nil, err
-	}
-	return files, nil
-}
-
-// checkDeclared compares the changed files with the task's declared ones.
-func (tu *turn) checkDeclared(files []string) error {
-	outside, err := tu.r.outsideDeclared(tu.r.repo.Root, tu.t, files)
-	if err == nil && len(outside) > 0 {
-		tu.warnings = append(tu.warnings, tu.r.warnOutside(tu.t, outside))
-	}
-	return err
-}
-
-// outsideDeclared checks the files a task changed, in root (the work tree
-// or a wave task's slot), against those it declares, for the serial path
-// and the waves alike: a declaration the changes contradict fails the
-// task, and so do files outside the declared ones with --strict-files;
-// without it they are returned, for warnOutside.
-func (r *runner) outsideDeclared(root string, t *planparse.Task, files []string) ([]string, error) {
-	problems, err := declaredProblems(root, t, files)
+	outside, err := verify.Declared(r.repo.Root, t, files, r.o.StrictFiles)
 	if err != nil {
 		return nil, err
 	}
-	if len(problems) > 0 {
-		return nil, &outcome.Failure{What: "declared files: " + strings.Join(problems, "; ")}
+	if len(outside) > 0 {
+		tu.warnings = append(tu.warnings, r.warnOutside(t, outside))
 	}
-	if len(t.Files) == 0 {
-		return nil, nil
-	}
-	var outside []string
-	for _, f := range files {
-		if !anyCovers(t.Files, f) {
-			outside = append(outside, f)
-		}
-	}
-	if len(outside) > 0 && r.o.StrictFiles {
-		return nil, &outcome.Failure{What: outsideMessage(outside) + " (--strict-files)"}
-	}
-	return outside, nil
+	return files, nil
 }
 
 // warnOutside records, in the log and on screen, the files a task changed
 // outside its declared ones (allowed: no --strict-files), and returns the
 // commit's Planx-Warning value for them.
 func (r *runner) warnOutside(t *planparse.Task, outside []string) string {
-	msg := outsideMessage(outside)
+	msg := verify.OutsideMessage(outside)
 	is := r.issue(t.ID, msg)
 	is.Resolution = "allowed: --strict-files not set"
 	r.log.Issues = append(r.log.Issues, is)
 	r.out.Warn(t.ID, msg)
 	return "outside-declared=" + strings.Join(outside, ",")
-}
-
-func outsideMessage(outside []string) string {
-	return fmt.Sprintf("changed %s outside its declared files: %s", textsafe.Count(len(outside), "file"), strings.Join(outside, ", "))
-}
-
-// declaredProblems checks a task's declared files against the work in root
-// (the work tree, or a wave task's own linked worktree): each must exist or
-// be gone as declared, have been changed by the task, and a created file
-// must not be empty unless the task says so.
-func declaredProblems(root string, t *planparse.Task, files []string) ([]string, error) {
-	var problems []string
-	for _, f := range t.Files {
-		fi, err := os.Lstat(relJoin(root, f.Path))
-		exists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("verify %s: %w", t.ID, err)
-		}
-		switch {
-		case f.Action == planparse.ActionDelete && exists:
-			problems = append(problems, fmt.Sprintf("%s was declared deleted but still exists", f.Path))
-		case f.Action != planparse.ActionDelete && !exists:
-			problems = append(problems, fmt.Sprintf("%s was declared (%s) but does not exist", f.Path, f.Action))
-		case !touched(f.Path, files) && !t.Checkpoint:
-			problems = append(problems, fmt.Sprintf("%s was declared (%s) but the task did not change it", f.Path, f.Action))
-		case f.Action == planparse.ActionCreate && fi.Mode().IsRegular() && fi.Size() == 0 && !saysEmpty(t, f.Path):
-			problems = append(problems, fmt.Sprintf("%s was declared (create) but is empty", f.Path))
-		}
-	}
-	return problems, nil
-}
-
-// covers reports whether a declared path names file: the file itself, or a
-// directory above it.
-func covers(declared, file string) bool {
-	declared = strings.TrimSuffix(declared, "/")
-	return file == declared || strings.HasPrefix(file, declared+"/")
-}
-
-func touched(declared string, files []string) bool {
-	return slices.ContainsFunc(files, func(f string) bool { return covers(declared, f) })
 }
 
 // foldCommits turns commits the executor made on its own into staged changes
@@ -237,13 +161,27 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 	return nil
 }
 
-// saysEmpty reports whether the task says the file is meant to be empty: a
-// line of the task naming the path also says "empty".
-func saysEmpty(t *planparse.Task, p string) bool {
-	for _, l := range strings.Split(t.Body, "\n") {
-		if strings.Contains(l, p) && strings.Contains(strings.ToLower(l), "empty") {
-			return true
-		}
+// noteMark keeps the records' mark an agent ran under before it is
+// settled (cleared), for the check of the installed test runners.
+func (tu *turn) noteMark() {
+	if m := tu.r.st.RecordsMark; m != 0 {
+		tu.agentMark = m
 	}
-	return false
+}
+
+// runners is what verify.Runners reads of the turn: the dependency
+// environments among the ignored directories of the run's start and, when
+// the turn saw the agent start, of the agent's.
+func (tu *turn) runners() verify.Runners {
+	if tu.agentMark == 0 {
+		return verify.Runners{}
+	}
+	ignored := tu.r.ignored
+	if tu.watch != nil {
+		ignored = append(slices.Clone(ignored), tu.watch.Ignored...)
+		slices.Sort(ignored)
+		ignored = slices.Compact(ignored)
+	}
+	root := tu.r.repo.Root
+	return verify.Runners{Root: root, Envs: depEnvs(root, ignored), Mark: tu.agentMark, Rejudged: tu.rejudged, Left: tu.left}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/verify"
 )
 
 // An agent that kills planx while it runs (`pkill -9 planx`) would, without
@@ -128,7 +129,7 @@ func (tu *turn) judged(ctx context.Context, err error) {
 		return
 	}
 	if !tu.rejudged {
-		tu.left = tu.runnersLeft(ctx)
+		tu.left = tu.runners().Changed()
 	}
 	f.save(savedWatch{Task: tu.t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: tu.agentMark, Replace: tu.replace, Judged: true, Left: tu.left})
 }
@@ -160,18 +161,18 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+undoGitDir(f.repo, w.Meta))
 	}
 	if w.Replace != nil {
-		if what, err := replaceWritten(context.Background(), f.repo, w.Replace); err != nil || what != "" {
+		if what, err := verify.ReplaceWritten(context.Background(), f.repo, w.Replace); err != nil || what != "" {
 			bad = append(bad, "the interrupted attempt wrote to the git directory ("+firstNonEmpty(what, fmt.Sprint(err))+")")
 		}
 	}
 	if w.Mark != 0 {
-		runners := runnerRoots(f.repo.Root, w.Watch.Ignored)
-		if left = runnersChanged(f.repo.Root, runners, w.Mark, 0); len(left) > 0 {
+		runners := verify.Runners{Root: f.repo.Root, Envs: depEnvs(f.repo.Root, w.Watch.Ignored), Mark: w.Mark}
+		if left = runners.Since(); len(left) > 0 {
 			ch := left[:min(len(left), 5)]
 			bad = append(bad, "the interrupted attempt changed an installed test runner or library, which git does not track ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall)")
 		}
 	}
-	w.Judged, w.Left = true, leftPrints(f.repo.Root, left)
+	w.Judged, w.Left = true, verify.LeftPrints(f.repo.Root, left)
 	f.save(*w)
 	return strings.Join(bad, "; ")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/verify"
 )
 
 // isolated is one task of a wave run in its own linked work tree.
@@ -180,9 +181,10 @@ func logGate(g gates.Result) execlog.Gate {
 		Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut}
 }
 
-// declaredIn is checkDeclared for a wave task whose work is in root.
+// declaredIn checks a wave task's work in root against the files it
+// declares, as verify does on the serial path.
 func (wv *wave) declaredIn(root string, it *isolated, files []string) error {
-	outside, err := wv.r.outsideDeclared(root, it.t, files)
+	outside, err := verify.Declared(root, it.t, files, wv.r.o.StrictFiles)
 	if err == nil && len(outside) > 0 {
 		wv.mu.Lock()
 		it.warnings = append(it.warnings, wv.r.warnOutside(it.t, outside))
@@ -191,14 +193,11 @@ func (wv *wave) declaredIn(root string, it *isolated, files []string) error {
 	return err
 }
 
-func anyCovers(declared []planparse.File, f string) bool {
-	for _, d := range declared {
-		if covers(d.Path, f) {
-			return true
-		}
-	}
-	return false
-}
+// covers and anyCovers say whether a declared path names a file
+// (verify.Covers).
+func covers(declared, file string) bool { return verify.Covers(declared, file) }
+
+func anyCovers(declared []planparse.File, f string) bool { return verify.AnyCovers(declared, f) }
 
 func dropPaths(files []string, drop ...string) []string {
 	var out []string

@@ -22,8 +22,9 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "verify"},
 	"judge":               {},
+	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
 	"outcome":             {},
 	"internal/fault":      {},
 	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
@@ -64,6 +65,9 @@ var never = map[string][]string{
 	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
 	// A failure is words and output; it knows no run, no repository.
 	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
+	// The checks of a task's work know no run: no executor, no gate run,
+	// no output, no process of their own.
+	"verify": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox", "internal/command"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }

@@ -1,4 +1,4 @@
-package executor
+package verify
 
 import (
 	"os"
@@ -30,7 +30,7 @@ func TestRunnersChanged(t *testing.T) {
 		write(p, "v1\n")
 	}
 	ignored := []string{".venv/", "node_modules/", "notavenv/", "web/node_modules/", "secret.env"}
-	roots := runnerRoots(root, ignored)
+	roots := runnerRoots(root, ignored) // depEnvs keeps the directories; runnerRoots skips the rest too
 	var rel []string
 	for _, r := range roots {
 		p, _ := filepath.Rel(root, r)
@@ -71,8 +71,8 @@ func TestRunnersChanged(t *testing.T) {
 func TestChangesDeps(t *testing.T) {
 	for files, want := range map[string]bool{"package-lock.json": true, "web/package.json": true, "requirements.txt": true,
 		"src/app.js": false, "uv.lock": true, "docs/pyproject.md": false} {
-		if got := changesDeps([]string{files}); got != want {
-			t.Errorf("changesDeps(%q) = %v, want %v", files, got, want)
+		if got := ChangesDeps([]string{files}); got != want {
+			t.Errorf("ChangesDeps(%q) = %v, want %v", files, got, want)
 		}
 	}
 }

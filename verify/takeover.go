@@ -1,4 +1,4 @@
-package executor
+package verify
 
 import (
 	"context"
@@ -8,24 +8,23 @@ import (
 
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
-	"github.com/planx-dev/planx/planparse"
 )
 
 // A task that adds code deciding whether the tests run (judge.Takeovers:
 // an init that ends the process, a module that skips every test, a
 // question whether a test runner runs the code) weakens the judge.
 
-// checkTakeover fails the task when one of the Go or Python files it
-// changed has more of those statements than it had at the task's start,
-// or, in code other than tests, more questions whether a test runner runs
-// it (testdetect.go).
-func (r *runner) checkTakeover(ctx context.Context, t *planparse.Task, kind string, files []string) error {
+// Takeover fails the task when one of the Go or Python files it changed
+// has more of those statements than it had at the task's start, or, in
+// code other than tests, more questions whether a test runner runs it.
+// An executor other than an agent is the user's own: it is warned.
+func (w Work) Takeover(ctx context.Context) error {
 	var bad []string
-	for _, p := range files {
+	for _, p := range w.Files {
 		if !judge.Scans(p) {
 			continue
 		}
-		after, err := os.ReadFile(relJoin(r.repo.Root, p))
+		after, err := os.ReadFile(w.path(p))
 		if err != nil {
 			continue // deleted: runs nothing
 		}
@@ -33,7 +32,7 @@ func (r *runner) checkTakeover(ctx context.Context, t *planparse.Task, kind stri
 		if len(now) == 0 {
 			continue
 		}
-		before, _ := r.repo.History().ShowFile(ctx, r.expect, p)
+		before, _ := w.Repo.History().ShowFile(ctx, w.Base, p)
 		if len(now) > len(judge.Takeovers(p, before)) {
 			bad = append(bad, fmt.Sprintf("%s (%s)", p, now[0]))
 		}
@@ -42,9 +41,9 @@ func (r *runner) checkTakeover(ctx context.Context, t *planparse.Task, kind stri
 		return nil
 	}
 	msg := "the task weakened the judge: code that decides whether the tests run, in " + strings.Join(bad, ", ")
-	if kind == "agent" {
+	if w.Kind == "agent" {
 		return &outcome.Failure{What: msg}
 	}
-	r.warnIssue(t, msg+" (allowed: a "+kind+" task is the user's own)")
+	w.Warn(w.Task.ID, msg+" (allowed: a "+w.Kind+" task is the user's own)")
 	return nil
 }

@@ -1,16 +1,13 @@
-package executor
+package verify
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
-	"github.com/planx-dev/planx/execlog"
-	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/gitops"
 )
 
 // fileState is what a file looked like before the commit hooks ran: its
@@ -25,7 +22,9 @@ type fileState struct {
 	content []byte // nil: compare by stat only
 }
 
-type fileStates map[string]fileState
+// CommitFiles is what a commit's files looked like just before git commit
+// ran its hooks.
+type CommitFiles map[string]fileState
 
 func stateOf(path string, keep bool) fileState {
 	fi, err := os.Lstat(path)
@@ -49,53 +48,45 @@ func (a fileState) same(b fileState) bool {
 	return a.content == nil || string(a.content) == string(b.content)
 }
 
-// snapshotCommitFiles records the commit's files just before git commit
-// runs its hooks.
-func (r *runner) snapshotCommitFiles(lt *execlog.Task) fileStates {
-	s := fileStates{}
-	for _, p := range lt.Files {
-		s[p] = stateOf(relJoin(r.repo.Root, p), false)
+// SnapshotCommit records the commit's files in the work tree at root just
+// before git commit runs its hooks; planx's own files (own: the plan, the
+// log) byte for byte.
+func SnapshotCommit(root string, files, own []string) CommitFiles {
+	s := CommitFiles{}
+	for _, p := range files {
+		s[p] = stateOf(relJoin(root, p), false)
 	}
-	for _, p := range []string{r.planRel, r.log.Path} {
-		s[p] = stateOf(relJoin(r.repo.Root, p), true)
+	for _, p := range own {
+		s[p] = stateOf(relJoin(root, p), true)
 	}
 	return s
 }
 
-// checkHookLeftovers reports files of the commit that a commit hook
-// rewrote and left out of it (a formatter that did not stage its result
-// again), rather than sweep them into the next task.
+// HookLeftovers lists the files of the commit that a commit hook rewrote
+// and left out of it (a formatter that did not stage its result again),
+// for the caller to report rather than sweep them into the next task.
 //
 // Only the commit's own files are looked at (formatters and linters touch
 // those), and only the ones that changed on disk while git commit ran are
 // asked about: git says whether they still match what was committed
 // (diff-files). A stat of every tracked file would cost as much as git
-// commit's own scan in a large repository. planx's own two files, written
+// commit's own scan in a large repository. planx's own files, written
 // just before, are compared byte for byte, so no timestamp granularity can
 // hide a rewrite of them.
-func (r *runner) checkHookLeftovers(ctx context.Context, t *planparse.Task, before fileStates) {
+func (before CommitFiles) HookLeftovers(ctx context.Context, repo *gitops.Repo) []string {
 	var touched []string
 	for p, b := range before {
-		if !b.same(stateOf(relJoin(r.repo.Root, p), b.content != nil)) {
+		if !b.same(stateOf(relJoin(repo.Root, p), b.content != nil)) {
 			touched = append(touched, p)
 		}
 	}
 	if len(touched) == 0 {
-		return
+		return nil
 	}
 	slices.Sort(touched)
-	left, err := r.repo.Index().ModifiedTracked(ctx, touched...)
-	if err != nil || len(left) == 0 {
-		return
+	left, err := repo.Index().ModifiedTracked(ctx, touched...)
+	if err != nil {
+		return nil
 	}
-	r.dirty = left
-	shown := left
-	if len(shown) > 3 {
-		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(left)-3))
-	}
-	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), strings.Join(shown, ", "))
-	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: r.o.now()})
-	r.out.Warn(t.ID, msg)
-	// The tree is dirty anyway; the log on disk must say why.
-	_ = r.log.WriteFile(r.repo.Root)
+	return left
 }

@@ -1,4 +1,4 @@
-package executor
+package verify
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	"github.com/planx-dev/planx/internal/textsafe"
 )
 
-// checkSecrets refuses a run whose rollback commit would snapshot untracked
+// CheckSecrets refuses a run whose rollback commit would snapshot untracked
 // files that look like credentials (.env.local, a key, a token in a note):
 // a commit is kept by every clone and sent by every push, and the CI
 // recipes push. It runs before anything in the repository changes, on the
 // changes of the work tree at root; allow is --allow-untracked-secrets.
-func checkSecrets(root string, allow bool, changes []gitops.Change) (execlog.Check, error) {
+func CheckSecrets(root string, allow bool, changes []gitops.Change) (execlog.Check, error) {
 	name := "no likely secrets among untracked files"
 	if allow {
 		return execlog.Check{Name: name, OK: true, Detail: "not checked (--allow-untracked-secrets)"}, nil

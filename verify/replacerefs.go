@@ -1,4 +1,4 @@
-package executor
+package verify
 
 import (
 	"context"
@@ -21,8 +21,8 @@ import (
 // with git (for-each-ref), not read from files: loose, packed or in a
 // reftable, a ref is a ref.
 
-// replaceRefs lists the replace refs and the objects they point at.
-func replaceRefs(ctx context.Context, repo *gitops.Repo) (map[string]gitops.SHA, error) {
+// ReplaceRefs lists the replace refs and the objects they point at.
+func ReplaceRefs(ctx context.Context, repo *gitops.Repo) (map[string]gitops.SHA, error) {
 	refs, err := repo.Refs().List(ctx, gitops.ReplaceRefs)
 	if err != nil {
 		return nil, fmt.Errorf("list the replace refs: %w", err)
@@ -30,11 +30,11 @@ func replaceRefs(ctx context.Context, repo *gitops.Repo) (map[string]gitops.SHA,
 	return refs, nil
 }
 
-// replaceWritten compares the replace refs with before, puts back what
+// ReplaceWritten compares the replace refs with before, puts back what
 // differs, and says what was written and what planx did ("" when nothing
 // was written).
-func replaceWritten(ctx context.Context, repo *gitops.Repo, before map[string]gitops.SHA) (string, error) {
-	now, err := replaceRefs(ctx, repo)
+func ReplaceWritten(ctx context.Context, repo *gitops.Repo, before map[string]gitops.SHA) (string, error) {
+	now, err := ReplaceRefs(ctx, repo)
 	if err != nil {
 		return "", err
 	}
@@ -74,10 +74,10 @@ func replaceWritten(ctx context.Context, repo *gitops.Repo, before map[string]gi
 		strings.Join(written, ", "), strings.Join(undone, ", ")), nil
 }
 
-// checkReplace fails the task when the replace refs differ from those
+// Replace fails the task when the replace refs differ from before, those
 // before it, after putting them back.
-func (tu *turn) checkReplace(ctx context.Context) error {
-	what, err := replaceWritten(ctx, tu.r.repo, tu.replace)
+func Replace(ctx context.Context, repo *gitops.Repo, before map[string]gitops.SHA) error {
+	what, err := ReplaceWritten(ctx, repo, before)
 	if err != nil || what == "" {
 		return err
 	}

@@ -1,4 +1,4 @@
-package executor
+package verify
 
 import (
 	"path"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/judge"
 )
 
@@ -15,17 +16,17 @@ import (
 // one, so the judge finds it by who uses it: in the base commit, some test
 // file refers to it and no other file (outside its own package) does.
 
-// sourceExts are the languages whose references testSupport reads.
+// sourceExts are the languages whose references TestSupport reads.
 func sourceExts() []string { return []string{".go", ".py", ".js", ".mjs", ".cjs", ".ts"} }
 
 // maxSupportScan bounds the source the judge reads to find test support;
 // past it, no file counts as support (the test files alone are restored).
 const maxSupportScan = 8 << 20
 
-// testSupport returns which of paths (files the task changed without
-// declaring them) are test support at the base commit.
-func (tu *turn) testSupport(paths []string) []string {
-	r := tu.r
+// TestSupport returns which of paths (files the task changed without
+// declaring them) are test support at the commit base of repo; module is
+// the Go module's path ("" for none).
+func TestSupport(repo *gitops.Repo, base gitops.SHA, module string, paths []string) []string {
 	var candidates []string
 	for _, p := range paths {
 		if !judge.IsTestFile(p) && slices.ContainsFunc(sourceExts(), func(e string) bool { return strings.HasSuffix(p, e) }) {
@@ -35,11 +36,10 @@ func (tu *turn) testSupport(paths []string) []string {
 	if len(candidates) == 0 {
 		return nil
 	}
-	srcs, ok, err := r.repo.Objects().Sources(r.expect, sourceExts(), maxSupportScan)
+	srcs, ok, err := repo.Objects().Sources(base, sourceExts(), maxSupportScan)
 	if err != nil || !ok {
 		return nil
 	}
-	module := goModule(r.repo.Root)
 	var out []string
 	for _, p := range candidates {
 		if _, existed := srcs[p]; !existed {

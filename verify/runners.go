@@ -1,7 +1,6 @@
-package executor
+package verify
 
 import (
-	"context"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
@@ -49,13 +48,13 @@ func depManifests() []string {
 		"setup.py", "setup.cfg", "poetry.lock", "uv.lock", "Pipfile", "Pipfile.lock"}
 }
 
-// runnerRoots lists (absolute paths) the installed test runners under the
-// ignored directories ignored (relative to root, as git ls-files
-// --directory names them): those of every node_modules and of every
-// virtual environment (a directory with a pyvenv.cfg).
-func runnerRoots(root string, ignored []string) []string {
+// runnerRoots lists (absolute paths) the installed test runners in the
+// dependency environments envs (ignored directories relative to root, as
+// git ls-files --directory names them): those of every node_modules and
+// of every virtual environment (a directory with a pyvenv.cfg).
+func runnerRoots(root string, envs []string) []string {
 	var out []string
-	for _, e := range depEnvs(root, ignored) {
+	for _, e := range envs {
 		dir := strings.TrimSuffix(e, "/")
 		abs := filepath.Join(root, filepath.FromSlash(dir))
 		if path.Base(dir) == "node_modules" {
@@ -112,44 +111,48 @@ func runnersChanged(root string, runners []string, mark gitops.RecordsMark, max 
 	return out
 }
 
-// changesDeps reports whether files (the task's changes) hold a
+// ChangesDeps reports whether files (the task's changes) hold a
 // dependency manifest or lock file.
-func changesDeps(files []string) bool {
+func ChangesDeps(files []string) bool {
 	return slices.ContainsFunc(files, func(f string) bool { return slices.Contains(depManifests(), path.Base(f)) })
 }
 
-// noteMark keeps the records' mark an agent ran under before it is
-// settled (cleared), for checkRunners.
-func (tu *turn) noteMark() {
-	if m := tu.r.st.RecordsMark; m != 0 {
-		tu.agentMark = m
-	}
+// Runners is what the check of the installed test runners reads.
+type Runners struct {
+	Root string // the work tree
+	// Envs are the dependency environments among the ignored directories
+	// of the work tree (node_modules, virtual environments): those of the
+	// run's start and, when the agent was seen to start, the agent's.
+	Envs []string
+	Mark gitops.RecordsMark // the records' mark the agent ran under; 0 when no agent ran
+	// Rejudged: the work is a judged attempt's, resumed; Left is the
+	// runner files that attempt changed, by content (Changed).
+	Rejudged bool
+	Left     map[string]string
 }
 
-// checkRunners fails the task when, since the mark an agent ran under, it
+// Check fails the task when, since the mark an agent ran under, it
 // changed an installed test runner in the repository's node_modules or
 // virtual environments: ignored directories of the work tree, which the
 // sandbox lets an agent write. (Runners outside the repository, under
 // GOROOT, the module cache or a Python installation, it keeps the agent
 // from writing.) A task that changed a dependency manifest or lock file
-// may change them: an install or upgrade. The ignored directories are those of the run's start and,
-// when the turn saw the agent start, of the agent's. On the resume of an
-// attempt that failed its judgement, a runner file counts while it holds
-// what the attempt left: a reinstall since is the user's.
-func (tu *turn) checkRunners(ctx context.Context, files []string) error {
-	r, mark := tu.r, tu.agentMark
-	if mark == 0 {
+// (in files, its changes) may change them: an install or upgrade. On the
+// resume of an attempt that failed its judgement, a runner file counts
+// while it holds what the attempt left: a reinstall since is the user's.
+func (c Runners) Check(files []string) error {
+	if c.Mark == 0 || ChangesDeps(files) {
 		return nil
 	}
 	limit := 5
-	if tu.rejudged {
+	if c.Rejudged {
 		limit = 0
 	}
-	changed := runnersChanged(r.repo.Root, tu.runners(files), mark, limit)
-	if tu.rejudged {
+	changed := runnersChanged(c.Root, runnerRoots(c.Root, c.Envs), c.Mark, limit)
+	if c.Rejudged {
 		changed = slices.DeleteFunc(changed, func(p string) bool {
-			h, ok := tu.left[p]
-			return !ok || contentPrint(runnerPath(r.repo.Root, p)) != h
+			h, ok := c.Left[p]
+			return !ok || contentPrint(runnerPath(c.Root, p)) != h
 		})
 		changed = changed[:min(len(changed), 5)]
 	}
@@ -162,36 +165,25 @@ func (tu *turn) checkRunners(ctx context.Context, files []string) error {
 	}
 }
 
-// runners lists the installed test runners under node_modules and virtual
-// environments (absolute paths); none when files (the task's changes) hold
-// a dependency manifest.
-func (tu *turn) runners(files []string) []string {
-	r := tu.r
-	if changesDeps(files) {
+// Changed fingerprints, by content, every installed runner file changed
+// since the agent's mark, as the attempt left it: kept with the watch of
+// an attempt that failed its judgement, for the resume.
+func (c Runners) Changed() map[string]string {
+	if c.Mark == 0 {
 		return nil
 	}
-	ignored := r.ignored
-	if tu.watch != nil {
-		ignored = append(slices.Clone(ignored), tu.watch.Ignored...)
-		slices.Sort(ignored)
-		ignored = slices.Compact(ignored)
-	}
-	return runnerRoots(r.repo.Root, ignored)
+	return LeftPrints(c.Root, c.Since())
 }
 
-// runnersLeft fingerprints, by content, every installed runner file
-// changed since the agent's mark, as the attempt left it: kept with the
-// watch of an attempt that failed its judgement, for the resume.
-func (tu *turn) runnersLeft(ctx context.Context) map[string]string {
-	if tu.agentMark == 0 {
-		return nil
-	}
-	return leftPrints(tu.r.repo.Root, runnersChanged(tu.r.repo.Root, tu.runners(nil), tu.agentMark, 0))
+// Since lists every installed runner file changed since the mark: paths
+// relative to the work tree when under it, absolute otherwise.
+func (c Runners) Since() []string {
+	return runnersChanged(c.Root, runnerRoots(c.Root, c.Envs), c.Mark, 0)
 }
 
-// leftPrints maps each path (relative to root, or absolute) to its
+// LeftPrints maps each path (relative to root, or absolute) to its
 // content print.
-func leftPrints(root string, paths []string) map[string]string {
+func LeftPrints(root string, paths []string) map[string]string {
 	out := map[string]string{}
 	for _, p := range paths {
 		out[p] = contentPrint(runnerPath(root, p))

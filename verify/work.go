@@ -1,0 +1,36 @@
+package verify
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Work is one task's work as the checks read it.
+type Work struct {
+	Repo *gitops.Repo // the repository: its history holds the tree at the task's start
+	// Root is the work tree that holds the task's work: the repository's,
+	// or a wave task's own.
+	Root  string
+	Base  gitops.SHA // the commit the task started from: planx's last commit
+	Task  *planparse.Task
+	Kind  string   // the task's executor: shell, agent, manual or gates
+	Files []string // the paths the task changed
+	// Warn records a finding let pass (the executor is the user's own) in
+	// the log and says it.
+	Warn func(id planparse.TaskID, msg string)
+	// Note records in the log alone a finding let pass, with why.
+	Note func(id planparse.TaskID, msg, resolution string)
+}
+
+// path is p, a repository path, in the work tree.
+func (w Work) path(p string) string { return relJoin(w.Root, p) }
+
+func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
