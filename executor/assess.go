@@ -14,6 +14,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/risk"
+	"github.com/planx-dev/planx/verify"
 )
 
 // Assessment is a plan's risk over everything planx would run for it, and
@@ -58,7 +59,7 @@ func (s *setup) assess(tasks []*planparse.Task) []risk.Assessment {
 func deletesUserData(entries []string) func(p string) bool {
 	var data []string
 	for _, e := range entries {
-		if !buildOutput(e) {
+		if !verify.BuildOutput(e) {
 			data = append(data, strings.TrimSuffix(e, "/"))
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/risk"
+	"github.com/planx-dev/planx/verify"
 )
 
 // runner carries one run (or resume) through its tasks.
@@ -112,7 +113,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.hiddenBaseline(ctx); err != nil {
+	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
 		return nil, err
 	}
 	r.noteIgnored(ctx)

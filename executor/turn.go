@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/verify"
 )
 
 // turn is one task's go on the serial path, from its start to its commit or
@@ -29,7 +30,7 @@ type turn struct {
 	guard     gitops.Guard          // a fingerprint of the git directory before the task
 	meta      *gitops.MetaSnapshot  // the git directory's config, hooks and info/ before the task
 	replace   map[string]gitops.SHA // the replace refs before the task (replacerefs.go)
-	watch     *watch                // what the executor could change unseen; nil on resume
+	watch     *verify.Watch         // what the executor could change unseen; nil on resume
 	agentMark gitops.RecordsMark    // the records' mark an agent ran under (deps.go); 0 for none
 	folded    []string              // messages of commits an executor made, for the task commit
 	foldedTip gitops.SHA            // the executor's last commit, kept in a ref once verify checked .git
@@ -116,10 +117,12 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 // and checks that it left planx's records alone.
 func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
-	err := tu.startWatch(ctx)
+	w, err := verify.StartWatch(ctx, r.repo, r.log.Path, kind == "agent")
 	if err != nil {
 		return err
 	}
+	tu.watch = w
+	tu.rejudged, tu.left = false, nil // a new attempt: its own work is judged
 	if kind == "agent" {
 		r.watchFile().save(savedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: r.st.RecordsMark, Replace: tu.replace})
 	}

@@ -33,7 +33,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	if written, err := verify.GitDirChanged(ctx, r.repo, r.st.RunID, tu.guard); err != nil {
 		return nil, err
 	} else if len(written) > 0 {
-		return nil, tu.gitDirWritten(written)
+		return nil, verify.GitDirWritten(r.repo, tu.meta, written)
 	}
 	if err := verify.Replace(ctx, r.repo, tu.replace); err != nil {
 		return nil, err
@@ -46,9 +46,12 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 		tu.foldedTip = ""
 	}
 	kind := r.executorFor(t)
-	if err := tu.checkHiding(ctx); err != nil {
+	outputs, err := r.work(t, kind, nil).Hiding(ctx, verify.Hiding{Log: r.log.Path, Watch: tu.watch,
+		Hidden: r.st.Hidden, Off: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree})
+	if err != nil {
 		return nil, err
 	}
+	tu.outputs = outputs
 	// One scan of the work tree per task: stage everything (every ignore
 	// rule honoured); git add says what it staged.
 	changed, err := r.repo.Index().StageChanges(ctx, r.expect, r.handConfig()...)

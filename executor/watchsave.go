@@ -32,7 +32,7 @@ type savedWatch struct {
 	Task  planparse.TaskID     `json:"task"`
 	Guard gitops.Guard         `json:"guard"`
 	Meta  *gitops.MetaSnapshot `json:"meta"`
-	Watch *watch               `json:"watch"`
+	Watch *verify.Watch        `json:"watch"`
 	// Mark is the records' mark the attempt runs under: installed test
 	// runners changed since are the attempt's doing (deps.go).
 	Mark gitops.RecordsMark `json:"mark,omitempty"`
@@ -87,7 +87,7 @@ func (f watchFile) load(t planparse.TaskID) *savedWatch {
 	}
 	// The log is rewritten from the run state on resume: an edit the
 	// executor made to it is gone, and planx's own rewrite is no edit.
-	w.Watch.resumed = true
+	w.Watch.Resumed = true
 	return &w
 }
 
@@ -158,7 +158,7 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 		}
 	}
 	if len(meta) > 0 {
-		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+undoGitDir(f.repo, w.Meta))
+		bad = append(bad, "the interrupted attempt wrote to the git directory ("+strings.Join(meta, ", ")+")"+verify.UndoGitDir(f.repo, w.Meta))
 	}
 	if w.Replace != nil {
 		if what, err := verify.ReplaceWritten(context.Background(), f.repo, w.Replace); err != nil || what != "" {
