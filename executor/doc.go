@@ -4,11 +4,12 @@
 //
 // The judge (gates, .planx.yaml, hooks path, identity) is pinned when a run
 // starts (judge.go). What an executor may not do to it, and how planx sees
-// that it did, is in protect.go (protected paths; fmtonly.go tells a
-// formatter's rewrite from a change), watch.go and ignored.go (hiding from
-// git, a task's ignored outputs, the environment, .git/ writes undone),
-// reap.go (processes left behind), settled.go (nothing changes after
-// verify; fixer gates) and cleangates.go (gates on the staged tree alone).
+// that it did, is package verify's (declared files, protected paths,
+// takeovers, secrets, hiding from git, a task's ignored outputs, .git/
+// writes undone, installed test runners), called from verify.go with the
+// paths the run protects (protect.go); beside it are reap.go (processes
+// left behind), settled.go (nothing changes after verify; fixer gates) and
+// cleangates.go (gates on the staged tree alone).
 //
 // The runner holds the run (state, log, the tasks git has as done, where
 // HEAD must be) and orchestrates it: selection, preflight, the task loop,

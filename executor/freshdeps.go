@@ -20,7 +20,7 @@ import (
 // the agent ran. A task that changes a dependency manifest needs them
 // installed from its manifest instead: linked, they are what the agent's
 // own install left, which git does not see and planx does not check then
-// (deps.go). So such a task's checkouts get no link to them, and the
+// (verify.Runners). So such a task's checkouts get no link to them, and the
 // worktree_setup: command of .planx.yaml (npm ci, uv sync) installs them
 // afresh in each checkout; without one the task fails, saying how to
 // configure it.

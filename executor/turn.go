@@ -29,18 +29,18 @@ type turn struct {
 	cheapRedo bool
 	guard     gitops.Guard          // a fingerprint of the git directory before the task
 	meta      *gitops.MetaSnapshot  // the git directory's config, hooks and info/ before the task
-	replace   map[string]gitops.SHA // the replace refs before the task (replacerefs.go)
+	replace   map[string]gitops.SHA // the replace refs before the task (verify.ReplaceRefs)
 	watch     *verify.Watch         // what the executor could change unseen; nil on resume
-	agentMark gitops.RecordsMark    // the records' mark an agent ran under (deps.go); 0 for none
+	agentMark gitops.RecordsMark    // the records' mark an agent ran under (verify.Runners); 0 for none
 	folded    []string              // messages of commits an executor made, for the task commit
 	foldedTip gitops.SHA            // the executor's last commit, kept in a ref once verify checked .git
 	warnings  []string              // Planx-Warning values of the task being committed
 	// rejudged: the work in the tree is a judged attempt's, resumed; left
-	// is the runner files that attempt changed, by content (deps.go).
+	// is the runner files that attempt changed, by content (verify.Runners).
 	rejudged bool
 	left     map[string]string
 	// outputs are the ignored files the agent left that ignore rules older
-	// than it ignore (ignored.go): the gates judge the commit without them.
+	// than it ignore (verify.Work.Hiding): the gates judge the commit without them.
 	outputs []string
 	// gatesPassed: the last attempt's gates all passed and its commit
 	// is not made yet.
@@ -69,7 +69,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	// are the plan's own, shown by --dry-run and approved, and the mark's
 	// wait (~3 ms) would be most of a quick step's cost.
 	if !already && kind == "agent" {
-		if err := r.recordsGuard().mark(t); err != nil {
+		if err := r.recordsGuard().Mark(t); err != nil {
 			return err
 		}
 	}
@@ -141,9 +141,9 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	r.reapDetached(t)
 	r.checkIgnored(t)
 	tu.noteMark()
-	settle := r.recordsGuard().untouched
+	settle := r.recordsGuard().Untouched
 	if lt.Sandbox == string(sandbox.Full) {
-		settle = func(*planparse.Task) error { return r.recordsGuard().forget() }
+		settle = func(*planparse.Task) error { return r.recordsGuard().Forget() }
 	}
 	if rerr := settle(t); rerr != nil {
 		return rerr // a forgery outweighs how the executor ended

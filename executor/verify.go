@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -24,7 +23,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	tu.warnings = nil
 	// An executor in flight when the run stopped (resume).
 	tu.noteMark()
-	if err := r.recordsGuard().untouched(t); err != nil {
+	if err := r.recordsGuard().Untouched(t); err != nil {
 		return nil, err
 	}
 	if err := tu.foldCommits(ctx); err != nil {
@@ -119,44 +118,19 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 	if head.Branch != r.st.Branch {
 		return &outcome.Failure{What: fmt.Sprintf("the task switched HEAD from branch %q to %q; %s", r.st.Branch, headName(head), switchBack(r.st.Branch, "`planx resume`"))}
 	}
-	if head.SHA == r.expect {
-		return nil
-	}
-	ok, err := r.repo.History().IsAncestor(ctx, r.expect, head.SHA)
-	if err != nil {
-		return fmt.Errorf("check %s is below HEAD: %w", r.expect.Short(), err)
-	}
-	if !ok {
-		return &outcome.Failure{What: fmt.Sprintf("the task rewrote history: %s is no longer below HEAD (%s); planx will not build on it", r.expect.Short(), head.SHA.Short())}
-	}
-	own, err := r.repo.History().Log(ctx, head.SHA, r.expect, 0)
-	if err != nil {
+	f, err := verify.Fold(ctx, r.repo, r.st.Branch, t.ID, r.expect, head.SHA, r.executorFor(t) == "shell")
+	if err != nil || f.Tip == "" {
 		return err
-	}
-	if r.executorFor(t) == "shell" {
-		// A shell step does not commit by itself: a person did, in another
-		// terminal. Their commit is theirs, never folded into a task's.
-		return fmt.Errorf("%w: %d commit(s) were made on %s while %s ran (newest: %s %s); planx does not fold a commit it did not ask for and committed nothing: move them away (e.g. git branch keep %s && git reset --soft %s), then `planx resume`, or `planx abort`",
-			gitops.ErrRepoState, len(own), r.st.Branch, t.ID, own[0].SHA.Short(), own[0].Subject, own[0].SHA.Short(), r.expect.Short())
 	}
 	// The executor's (an agent's, or a person's doing a manual task)
 	// commits stay reachable after the fold.
 	// The ref is written after the check of the git directory (verify):
 	// planx's own write must not read as the task's.
 	keep := record.RunRef(r.st.RunID, "folded/"+string(t.ID))
-	tu.foldedTip = head.SHA
-	if err := r.repo.ResetSoft(ctx, r.expect); err != nil {
-		return err
-	}
-	var authors []string
-	for i := len(own) - 1; i >= 0; i-- {
-		tu.folded = append(tu.folded, strings.TrimSpace(own[i].Subject+"\n\n"+own[i].Body+"\n\n(author: "+own[i].Author+")"))
-		if !slices.Contains(authors, own[i].Author) {
-			authors = append(authors, own[i].Author)
-		}
-	}
-	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (by %s; kept at %s)", len(own), strings.Join(authors, ", "), keep)
-	tu.warnings = append(tu.warnings, fmt.Sprintf("folded-commits=%d", len(own)))
+	tu.foldedTip = f.Tip
+	tu.folded = append(tu.folded, f.Messages...)
+	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (by %s; kept at %s)", len(f.Messages), strings.Join(f.Authors, ", "), keep)
+	tu.warnings = append(tu.warnings, fmt.Sprintf("folded-commits=%d", len(f.Messages)))
 	is := r.issue(t.ID, msg)
 	is.Resolution = "fixed: folded"
 	r.log.Issues = append(r.log.Issues, is)

@@ -34,7 +34,7 @@ type savedWatch struct {
 	Meta  *gitops.MetaSnapshot `json:"meta"`
 	Watch *verify.Watch        `json:"watch"`
 	// Mark is the records' mark the attempt runs under: installed test
-	// runners changed since are the attempt's doing (deps.go).
+	// runners changed since are the attempt's doing (verify.Runners).
 	Mark gitops.RecordsMark `json:"mark,omitempty"`
 	// Replace is the replace refs before the attempt (nil: not noted).
 	Replace map[string]gitops.SHA `json:"replace"`

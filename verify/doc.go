@@ -1,10 +1,11 @@
 // Package verify holds the checks of what a task did that need the
-// repository: whether its changes match the files it declares, whether they
-// weaken the judge (protected files, test takeovers, reformatted tests),
-// whether they hold likely secrets, and whether the task wrote replace refs
-// into the git directory. Each check takes what it reads as values (the
-// repository, the commit the task started from, the task and the files it
-// changed) and reports through func-typed dependencies, so that its tests
-// need no run. It builds on judge's pure checks and gitops; it never
-// imports executor.
+// repository: HEAD and the commits the executor made (Fold), writes into
+// the git directory, planx's records and replace refs, work hidden from
+// git, the declared files, changes that weaken the judge (protected files,
+// test takeovers, installed test runners), likely secrets, ignored files a
+// task deleted and what commit hooks left behind. Each check takes what it
+// reads as values (the repository, the commit the task started from, the
+// task, the files it changed, the rules) and reports through func-typed
+// dependencies, so that its tests need no run. It builds on judge's pure
+// checks and gitops, and never imports executor.
 package verify
