@@ -14,9 +14,9 @@ import (
 )
 
 // Protected paths are the judge: the files that decide whether a task is
-// done. A task that could rewrite them could make any work pass. An agent
-// task that modifies or deletes one fails ("the task weakened the judge");
-// a shell or manual task, written or done by the user, gets a warning.
+// done. Which paths the run protects is known here, from the plan, the
+// configuration and the gates; verify.Work.Judge fails or warns about a
+// task's change to one.
 
 // protection says why path is protected, "" when it is not. It is told
 // whether the path existed before the task (a new test file is not a
