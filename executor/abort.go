@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // rewind takes a stopped run back out of the repository for Abort, keeping
@@ -20,7 +21,7 @@ import (
 // state and its log.
 type rewind struct {
 	repo *gitops.Repo
-	st   *State
+	st   *runstate.State
 	log  *execlog.Log // nil when the run stopped before it had one
 }
 
@@ -63,15 +64,15 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	// Nothing to abort: say so before the lock, whose file would create
 	// .git/planx/ in a repository that never ran planx.
-	if _, err := os.Stat(statePath(repo)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(runstate.Path(repo)); errors.Is(err, fs.ErrNotExist) {
 		return nil, errNoRun
 	}
-	lk, err := acquireLock(repo, "abort")
+	lk, err := runstate.Acquire(repo, "abort")
 	if err != nil {
 		return nil, err
 	}
-	defer lk.release()
-	st, err := LoadState(repo)
+	defer lk.Release()
+	st, err := runstate.Load(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +126,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 			return nil, fmt.Errorf("%w (it is kept at %s)", err, res.WorkRef)
 		}
 	}
-	if err := clearState(repo); err != nil {
+	if err := endRun(repo); err != nil {
 		return nil, err
 	}
 	if dirty, err := repo.Dirty(ctx); err == nil {
@@ -187,7 +188,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 				return err
 			}
 		}
-		res.LogCopy = filepath.Join(runDir(u.repo, id), "execution-log.md")
+		res.LogCopy = filepath.Join(runstate.RunDir(u.repo, id), "execution-log.md")
 		if err := os.MkdirAll(filepath.Dir(res.LogCopy), 0o755); err != nil {
 			return err
 		}

@@ -24,7 +24,7 @@ import (
 // deleted, saying so; it names the other ignored entries a task made
 // disappear. The copies are plain files, never objects: a secret in
 // local.env must not reach a commit, a ref or a push. They go when the run
-// ends (clearState).
+// ends (endRun).
 
 // defaultKeepIgnored is keep_ignored's default: what a run keeps of the
 // ignored files it starts with, at most.

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // loop runs tasks in order. When resumeFirst is set the first task's work is
@@ -47,7 +48,7 @@ func (r *runner) complete(ctx context.Context, res *Result) (*Result, error) {
 	if err := r.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
-	if err := clearState(r.repo); err != nil {
+	if err := endRun(r.repo); err != nil {
 		return res, err
 	}
 	res.Status = record.RunCompleted
@@ -67,7 +68,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		// Whatever stops the run from here on (an interrupt during the
 		// reads below), the state must not say the previous task's phase
 		// for this one: a resume would take the task as executed.
-		r.st.Phase = PhaseExecute
+		r.st.Phase = runstate.PhaseExecute
 	}
 	if err := r.stops().beginAttempt(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
 		return "", err
@@ -107,7 +108,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		}
 		break
 	}
-	if err := tu.setPhase(PhaseCommit); err != nil {
+	if err := tu.setPhase(runstate.PhaseCommit); err != nil {
 		return "", err
 	}
 	r.out.Phase("commit")
@@ -149,7 +150,7 @@ func (r *runner) save() error {
 	if err := r.log.Write(r.repo.Root, r.repo.Config().Durable()); err != nil {
 		return fmt.Errorf("write execution log: %w", err)
 	}
-	return r.st.save(r.repo)
+	return r.st.Save(r.repo)
 }
 
 // stop records why the run stopped, in the log and the state, and returns

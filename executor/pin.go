@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // checkPinned runs before each task after a run's first: the run executes
@@ -27,7 +28,7 @@ func (r *runner) checkPinned(next *planparse.Task) error {
 	// Nothing of next has run: its attempt starts (and would be discarded)
 	// at planx's last commit.
 	r.st.AttemptPre, r.st.AttemptStop, r.st.StopRef = r.expect, "", ""
-	r.st.Phase = PhaseExecute
+	r.st.Phase = runstate.PhaseExecute
 	r.logTask(next)
 	what := fmt.Sprintf("%s changed during the run; stopped before %s", r.planRel, next.ID)
 	err = r.stop(next, record.RunInterrupted, what, report, ErrDrift)

@@ -80,7 +80,7 @@ func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, er
 	if err := r.saveMarks(ctx); err != nil {
 		return "", err
 	}
-	if err := r.st.save(r.repo); err != nil {
+	if err := r.st.Save(r.repo); err != nil {
 		return "", err
 	}
 	r.fault.At("before-rollback")
@@ -145,7 +145,7 @@ func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) e
 	r.st.Base, r.log.StartCommit = sha, string(sha)
 	r.expect = sha
 	r.st.Status = record.RunRunning
-	return r.st.save(r.repo)
+	return r.st.Save(r.repo)
 }
 
 func baseRef(runID string) string { return record.RunRef(runID, "base") }

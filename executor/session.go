@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // ResumeOptions configure `planx resume`, `planx skip` and `planx abort`.
@@ -33,7 +34,7 @@ type history struct {
 // reopen loads a stopped run: state, plan, gates, and what git has of it.
 // The caller holds the lock.
 func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, *history, error) {
-	st, err := LoadState(repo)
+	st, err := runstate.Load(repo)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,7 +48,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
 		Optional: st.Options.Optional, Topic: st.Options.Topic,
 		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn, Jobs: st.Options.Jobs,
-		Output: ro.Output, judge: st.Judge,
+		Output: ro.Output, pinned: st.Pinned,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {

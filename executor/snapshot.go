@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Attempt snapshots. When a task's attempt starts, the work tree is recorded
@@ -29,7 +30,7 @@ import (
 // AttemptStop, StopRef, Stops), with what they need of the run.
 type stopRecords struct {
 	repo    *gitops.Repo
-	st      *State
+	st      *runstate.State
 	out     *progress.Progress
 	planRel string
 	logPath string // "" while the run has no log

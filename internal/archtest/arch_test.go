@@ -22,9 +22,10 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate"},
 	"judge":               {},
 	"outcome":             {},
+	"runstate":            {"gates", "gitops", "planparse", "execlog", "record", "internal/fsutil"},
 	"internal/fault":      {},
 	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
@@ -64,6 +65,8 @@ var never = map[string][]string{
 	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
 	// A failure is words and output; it knows no run, no repository.
 	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
+	// The run's state is data and a lock; it runs and reports nothing.
+	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }
