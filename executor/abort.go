@@ -101,7 +101,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	// Content staged apart from the work tree since the stop lives only in
 	// the index, which the abort replaces.
-	if err := r.stops().keepStagedApart(ctx, st.OrigIndex); err != nil {
+	if err := r.stops().KeepStagedApart(ctx, st.OrigIndex); err != nil {
 		return nil, err
 	}
 	conf, err := configToKeep(ctx, repo, st, head.SHA)

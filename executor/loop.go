@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/planx-dev/planx/attempt"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
@@ -70,7 +71,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		// for this one: a resume would take the task as executed.
 		r.st.Phase = runstate.PhaseExecute
 	}
-	if err := r.stops().beginAttempt(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
+	if err := r.stops().Begin(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
 		return "", err
 	}
 	kind := r.executorFor(t)
@@ -172,7 +173,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
-	snapErr := r.stops().recordStop(context.Background(), t.ID, string(status))
+	snapErr := r.stops().RecordStop(context.Background(), t.ID, string(status))
 	r.dropSlots()
 	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
 	next := r.nextSteps(t)
@@ -210,4 +211,13 @@ func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSl
 
 func (r *runner) issue(id planparse.TaskID, what string) execlog.Issue {
 	return execlog.Issue{Task: string(id), What: what, Time: r.o.now()}
+}
+
+// stops are the run's attempt snapshots.
+func (r *runner) stops() attempt.Records {
+	s := attempt.Records{Repo: r.repo, State: r.st, Out: r.out, PlanRel: r.planRel}
+	if r.log != nil {
+		s.LogPath = r.log.Path
+	}
+	return s
 }

@@ -117,7 +117,7 @@ func (r *runner) waveAttempt(ctx context.Context, t *planparse.Task) error {
 	if err != nil {
 		return err
 	}
-	return r.stops().beginAttempt(ctx, t, false, r.expect, len(r.dirtyPaths(changes)) > 0)
+	return r.stops().Begin(ctx, t, false, r.expect, len(r.dirtyPaths(changes)) > 0)
 }
 
 // isolate makes the wave's log entries and its tasks' isolated runs.
