@@ -152,7 +152,7 @@ func isRollbackOf(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, runID 
 	if err != nil || len(cs) != 1 {
 		return false, err
 	}
-	return trailer(cs[0], record.TrailerRun) == runID && trailer(cs[0], record.TrailerRollback) == "true", nil
+	return cs[0].Trailer(record.TrailerRun) == runID && cs[0].Trailer(record.TrailerRollback) == "true", nil
 }
 
 // keepTraces puts under refs what the abort is about to take out of the
@@ -171,7 +171,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 					return err
 				}
 				for _, c := range cs {
-					if trailer(c, record.TrailerRun) != id {
+					if c.Trailer(record.TrailerRun) != id {
 						res.Later = append(res.Later, c)
 					}
 				}

@@ -53,17 +53,17 @@ func (pf *planFile) doneTasks(ctx context.Context, repo *gitops.Repo, plan *plan
 	newest := map[planparse.TaskID]gitops.Commit{}
 	moved := map[string]bool{} // task hashes committed under an ID that now names other text
 	for _, c := range commits {
-		if trailer(c, record.TrailerRefs) != pf.planRel {
+		if c.Trailer(record.TrailerRefs) != pf.planRel {
 			continue
 		}
-		id := planparse.TaskID(trailer(c, record.TrailerTask))
+		id := planparse.TaskID(c.Trailer(record.TrailerTask))
 		if id == "" {
 			continue
 		}
 		if _, seen := newest[id]; !seen {
 			newest[id] = c
 		}
-		if h := trailer(c, record.TrailerTaskHash); !hashOf(plan, id, h) {
+		if h := c.Trailer(record.TrailerTaskHash); !hashOf(plan, id, h) {
 			moved[h] = true
 		}
 	}
@@ -71,7 +71,7 @@ func (pf *planFile) doneTasks(ctx context.Context, repo *gitops.Repo, plan *plan
 	for _, t := range plan.Tasks {
 		h := hash[t.ID]
 		c, ok := newest[t.ID]
-		committed := trailer(c, record.TrailerTaskHash)
+		committed := c.Trailer(record.TrailerTaskHash)
 		switch {
 		case ok && t.HashMatches(committed):
 			done[t.ID] = true

@@ -143,10 +143,10 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current p
 	}
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
 	for _, c := range commits {
-		if trailer(c, record.TrailerRun) != runID {
+		if c.Trailer(record.TrailerRun) != runID {
 			continue
 		}
-		if id := trailer(c, record.TrailerTask); id != "" {
+		if id := c.Trailer(record.TrailerTask); id != "" {
 			h.commits[planparse.TaskID(id)] = c
 		}
 		for _, tr := range c.Trailers {
@@ -156,15 +156,6 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current p
 		}
 	}
 	return h, dropRewritten(repo, runID, current, h)
-}
-
-func trailer(c gitops.Commit, key string) string {
-	for _, t := range c.Trailers {
-		if t.Key == key {
-			return t.Value
-		}
-	}
-	return ""
 }
 
 // remaining lists the run's tasks not yet committed nor skipped, in the
