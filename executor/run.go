@@ -75,8 +75,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer lk.Release()
-	r.startSurvey(ctx)
-	defer r.waitSurvey()
+	r.early = startSurvey(ctx, r.repo)
+	defer r.early.wait()
 	sel, err := r.selectTasks(ctx)
 	if err != nil {
 		return nil, err
@@ -121,10 +121,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.keepIgnored()
-	base, err := r.rollback(ctx, head)
+	base, err := r.rollbackOf().make(ctx)
 	if err != nil {
 		return nil, err
 	}
+	r.expect = base
 	r.out.RunStart(r.planRel, runID, base, len(tasks))
 	if len(r.gates) == 0 {
 		r.out.RunWarn(noGates)

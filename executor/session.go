@@ -97,7 +97,7 @@ func (r *runner) checkHead(ctx context.Context) error {
 			gitops.ErrRepoState, r.st.Branch, headName(head), switchBack(r.st.Branch, "run the command again"))
 	}
 	if r.st.Base == "" {
-		if err := r.adoptBase(ctx, head); err != nil {
+		if err := r.rollbackOf().adopt(ctx, head.SHA); err != nil {
 			return err
 		}
 		if head, err = r.repo.Head(ctx); err != nil {
@@ -115,25 +115,6 @@ func (r *runner) checkHead(ctx context.Context) error {
 			gitops.ErrRepoState, r.st.Base.Short())
 	}
 	return nil
-}
-
-// adoptBase finishes a rollback a crash interrupted: a rollback commit of
-// this run at HEAD is adopted, otherwise the snapshot is made now.
-func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
-	if r.st.Base != "" {
-		return nil
-	}
-	if head.SHA != "" {
-		ok, err := isRollbackOf(ctx, r.repo, head.SHA, r.st.RunID)
-		if err != nil {
-			return err
-		}
-		if ok {
-			return r.recordBase(ctx, head.SHA, false)
-		}
-	}
-	_, err := r.makeRollback(ctx)
-	return err
 }
 
 func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current planparse.TaskID, base, head gitops.SHA) (*history, error) {
