@@ -18,6 +18,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/prompt"
+	"github.com/planx-dev/planx/planfile"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
@@ -27,15 +28,16 @@ import (
 
 // runner carries one run (or resume) through its tasks.
 type runner struct {
-	o        Options
-	repo     *gitops.Repo              // nil for a dry run outside a repository
-	done     map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
-	setup                              // the plan, its configuration and gates: what the run executes
-	planFile                           // the plan file and the bytes planx last read or wrote there
-	pinned   *runstate.Pinned          // pinned at run start: cfg and gates come from it
-	st       *runstate.State
-	log      *execlog.Log
-	out      *progress.Progress
+	o       Options
+	repo    *gitops.Repo              // nil for a dry run outside a repository
+	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
+	setup                             // the plan, its configuration and gates: what the run executes
+	pf      *planfile.File            // the plan file and the bytes planx last read or wrote there
+	planRel string                    // the plan's path, repo-relative, slash-separated
+	pinned  *runstate.Pinned          // pinned at run start: cfg and gates come from it
+	st      *runstate.State
+	log     *execlog.Log
+	out     *progress.Progress
 
 	preChecks []execlog.Check
 	fault     fault.Hook // PLANX_FAULT, for the crash tests
@@ -276,7 +278,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}
 	gs := j.Gates
 	return &runner{
-		o: o, repo: repo, planFile: planFile{planAbs: planAbs, planRel: rel, planSrc: plan.Source, format: plan.Format, pinChecked: plan.Source},
+		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
 		setup:  setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates, ignored: ignoredOf(ctx, repo)},
 		pinned: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil

@@ -66,7 +66,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	// Which groups a commit completes depends on what git has done.
-	if r.done, _, err = r.doneTasks(ctx, r.repo, r.plan); err != nil {
+	if r.done, _, err = r.pf.Done(ctx, r.repo, r.plan); err != nil {
 		return nil, nil, err
 	}
 	// Commits a crash kept planx from recording are git's word: take it.

@@ -22,10 +22,11 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile"},
 	"judge":               {},
 	"outcome":             {},
 	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
+	"planfile":            {"gitops", "planparse", "record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
 	"runstate":            {"gates", "gitops", "planparse", "execlog", "record", "internal/fsutil"},
 	"internal/fault":      {},
 	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
@@ -68,6 +69,8 @@ var never = map[string][]string{
 	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
 	// The run's state is data and a lock; it runs and reports nothing.
 	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox"},
+	// The plan on disk is bytes and history; it runs nothing.
+	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }
