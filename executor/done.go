@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planfile"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
 )
@@ -19,7 +20,7 @@ type selection struct {
 	byHand   []*planparse.Task // ticked in the plan without a task commit
 	optional []*planparse.Task // optional tasks left out (no --optional)
 	outside  []*planparse.Task // left out by --only, --from, --to or --phase
-	drift    []Drift           // done tasks whose text changed since their commit
+	drift    []planfile.Drift  // done tasks whose text changed since their commit
 }
 
 // selectTasks decides which tasks the run executes: leaf tasks (a group's
@@ -51,7 +52,7 @@ func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
 			s.run = append(s.run, t)
 		case changed:
 			// How its text changed since its commit.
-			s.drift = append(s.drift, Drift{Task: t.ID, Label: ownLabel(t), Kind: "changed", Line: t.Line, Commit: string(c.SHA),
+			s.drift = append(s.drift, planfile.Drift{Task: t.ID, Label: t.OwnLabel(), Kind: "changed", Line: t.Line, Commit: string(c.SHA),
 				Diff: linediff.Lines(r.pf.BodyAt(ctx, r.repo, c.SHA, t.ID), t.Body)})
 		case r.tickedByHand(t):
 			s.byHand = append(s.byHand, t)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planfile"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
@@ -38,7 +39,7 @@ type StatusReport struct {
 	Current    string           `json:"current,omitempty"`
 	Reason     string           `json:"reason,omitempty"`
 	Tasks      []TaskStatus     `json:"tasks,omitempty"`
-	Drift      []Drift          `json:"drift,omitempty"`
+	Drift      []planfile.Drift `json:"drift,omitempty"`
 	LockHolder string           `json:"lock_holder,omitempty"`
 	// Config says that .planx.yaml no longer says what the run pinned, and
 	// what that means for the run.
@@ -88,9 +89,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		current = t.DisplayID()
 	}
 	waveStatuses(ctx, st, repo, rep.Tasks, rep.Status)
-	if rep.Drift, err = r.drift(ctx, h); err != nil {
-		return rep, err
-	}
+	rep.Drift = r.drift(ctx, h)
 	if err := h.rewrittenError(); err != nil {
 		rep.Next = "put planx's commits back (git reset --hard <planx's commit>) or `planx abort`"
 		return rep, err
@@ -120,7 +119,7 @@ func taskStatuses(st *runstate.State, plan *planparse.Plan, h *history, runStatu
 	var out []TaskStatus
 	for _, t := range plan.Order() {
 		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: record.TaskPending}
-		ts.Label = ownLabel(t)
+		ts.Label = t.OwnLabel()
 		switch c, ok := h.commits[t.ID]; {
 		case ok:
 			ts.Status, ts.Commit = record.TaskDone, string(c.SHA)

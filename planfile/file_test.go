@@ -135,3 +135,39 @@ func TestDone(t *testing.T) {
 		t.Errorf("BodyAt HEAD T002 = %q", body)
 	}
 }
+
+// Drift names the tasks added, removed and reordered since the run
+// started, and a committed task whose text changed, with its diff.
+func TestDrift(t *testing.T) {
+	gittest.Setenv(t)
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, "plan.md", planSrc)
+	gittest.Commit(t, dir, "plan")
+	_, old := open(t, dir)
+	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "T001: first\n\nRefs: plan.md\nPlanx-Task: T001\nPlanx-Task-Hash: sha256:"+old.Task("T001").Hash())
+	gittest.WriteFile(t, dir, "plan.md", "# Plan\n\n- [x] T001 First, changed\n- [ ] T003 Third\n")
+	f, plan := open(t, dir)
+	repo, err := gitops.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := repo.Head(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := repo.History().Log(context.Background(), head.SHA, "", 1)
+	if err != nil || len(cs) != 1 {
+		t.Fatal(err, cs)
+	}
+	ds := f.Drift(context.Background(), repo, plan, []planparse.TaskID{"T001", "T002"}, map[planparse.TaskID]gitops.Commit{"T001": cs[0]})
+	var got []string
+	for _, d := range ds {
+		got = append(got, string(d.Task)+" "+d.Kind)
+		if d.Kind == "changed" && !strings.Contains(d.Diff, "+- [x] T001 First, changed") {
+			t.Errorf("changed diff = %q", d.Diff)
+		}
+	}
+	if want := "T003 added,T002 removed,T001 changed"; strings.Join(got, ",") != want {
+		t.Errorf("drift = %q, want %q", strings.Join(got, ","), want)
+	}
+}
