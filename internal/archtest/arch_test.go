@@ -22,7 +22,8 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "execute"},
+	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"judge":               {},
 	"outcome":             {},
 	"internal/fault":      {},
@@ -64,6 +65,9 @@ var never = map[string][]string{
 	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
 	// A failure is words and output; it knows no run, no repository.
 	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
+	// Running a task's process knows no run: no verdict, no review, no
+	// approval, nothing of the loop that calls it.
+	"execute": {"executor", "review", "approval", "risk", "judge", "internal/command"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }
