@@ -81,10 +81,10 @@ func (r *runner) drift(ctx context.Context, h *history) ([]Drift, error) {
 	}
 	for id, c := range h.commits {
 		t := r.plan.Task(id)
-		if t == nil || t.HashMatches(trailer(c, record.TrailerTaskHash)) {
+		if t == nil || t.HashMatches(c.Trailer(record.TrailerTaskHash)) {
 			continue
 		}
-		out = append(out, Drift{Task: id, Label: ownLabel(t), Kind: "changed", Line: t.Line, Diff: linediff.Lines(r.bodyAt(ctx, r.repo, c.SHA, id), t.Body)})
+		out = append(out, Drift{Task: id, Label: ownLabel(t), Kind: "changed", Line: t.Line, Diff: linediff.Lines(r.pf.BodyAt(ctx, r.repo, c.SHA, id), t.Body)})
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // finalTask names the `when: final` gates' run when no task commit carries
@@ -28,7 +29,7 @@ func (r *runner) finalGates(ctx context.Context) error {
 	}
 	live, flush := r.out.Live(finalTask)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: r.repo.Root, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
+		Dir: r.repo.Root, Env: r.gateEnv(), OutDir: runstate.RunDir(r.repo, r.st.RunID),
 		Task: finalTask, Live: live, Started: r.pids().ChildStarted, Begin: r.out.GateStart,
 	})
 	flush()

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // The judge's clean checkouts link the work tree's ignored dependency
@@ -94,7 +95,7 @@ func (tu *turn) setupIn(ctx context.Context, dir, label string) error {
 	r.out.Println("      worktree_setup in the %s checkout: %s", label, r.cfg.WorktreeSetup)
 	g := gates.Gate{Name: "worktree_setup", Command: r.cfg.WorktreeSetup, Timeout: r.o.StepTimeout}
 	live, flush := r.out.Live(t.ID)
-	res, err := gates.Run(ctx, []gates.Gate{g}, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
+	res, err := gates.Run(ctx, []gates.Gate{g}, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runstate.RunDir(r.repo, r.st.RunID),
 		Task: planparse.TaskID(string(t.ID) + "-" + label), Live: live, Started: r.pids().ChildStarted,
 		Begin: func(gates.Gate) { r.out.Phase("worktree_setup in the " + label + " checkout") }})
 	flush()

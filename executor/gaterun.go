@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // runGates runs the task's acceptance checks and gates. reuse (the work was
@@ -88,7 +89,7 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 	if tu.kind != "agent" {
 		return tu.runIn(ctx, key, sel, nil)
 	}
-	tgs, _ := testGates(sel, runDir(r.repo, r.st.RunID), string(t.ID))
+	tgs, _ := testGates(sel, runstate.RunDir(r.repo, r.st.RunID), string(t.ID))
 	if len(tgs) == 0 {
 		return tu.runIn(ctx, key, sel, nil)
 	}
@@ -166,7 +167,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	}
 	live, flush := r.out.Live(t.ID)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
+		Dir: dir, Env: r.gateEnv(), OutDir: runstate.RunDir(r.repo, r.st.RunID), Task: t.ID,
 		BlastRadius: t.BlastRadius, Live: live, Started: r.pids().ChildStarted, Begin: r.out.GateStart,
 	})
 	flush()

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // undeclaredTests are the test files (and test support, support.go) the
@@ -51,7 +52,7 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 		return nil, err
 	}
 	defer wt.release(ctx)
-	dir := runDir(r.repo, r.st.RunID)
+	dir := runstate.RunDir(r.repo, r.st.RunID)
 	run, _ := testGates(gatesOf(tgs), dir, string(t.ID)+"-judge")
 	r.out.Println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(names(run), ", "), strings.Join(paths, ", "))
 	results, err := gates.Run(ctx, adjusted(run), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,

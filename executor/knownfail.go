@@ -61,23 +61,6 @@ func testIDs(tests []testreport.Test) []string {
 	return slices.Compact(ids)
 }
 
-// covers says every one of ids (at least one) failed on the base in gate.
-func (b *Baseline) covers(gate string, ids []string) bool {
-	if b == nil || len(ids) == 0 {
-		return false
-	}
-	known, ok := b.Known[gate]
-	if !ok {
-		return false
-	}
-	for _, id := range ids {
-		if !slices.Contains(known, id) {
-			return false
-		}
-	}
-	return true
-}
-
 // knownOnly says a gate's report fails with the run's known failures
 // alone, and names them: at least one test fails, every failing test
 // failed on the base, and the report shows no failure outside its tests.
@@ -89,7 +72,7 @@ func (r *runner) knownOnly(gate string, rep testreport.Report) ([]string, bool) 
 		}
 	}
 	ids := testIDs(fails)
-	return ids, !rep.Failed && r.st.Baseline.covers(gate, ids)
+	return ids, !rep.Failed && r.st.Baseline.Covers(gate, ids)
 }
 
 // acceptKnown lets the failed gates of results pass whose failure is the
@@ -113,7 +96,7 @@ func (r *runner) acceptKnown(t *planparse.Task, dir string, sel []gates.Gate, re
 			fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
 			ids, judged = testIDs(fails), whole
 		}
-		if !judged || !b.covers(res.Name, ids) {
+		if !judged || !b.Covers(res.Name, ids) {
 			continue
 		}
 		res.Passed = true

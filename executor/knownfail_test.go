@@ -9,13 +9,14 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/runstate"
 )
 
 func TestBaselineCovers(t *testing.T) {
-	b := &Baseline{Known: map[string][]string{"test": {"calc TestDiv", "calc TestSub"}}}
+	b := &runstate.Baseline{Known: map[string][]string{"test": {"calc TestDiv", "calc TestSub"}}}
 	cases := []struct {
 		name string
-		b    *Baseline
+		b    *runstate.Baseline
 		gate string
 		ids  []string
 		want bool
@@ -29,7 +30,7 @@ func TestBaselineCovers(t *testing.T) {
 		{"no baseline", nil, "test", []string{"calc TestSub"}, false},
 	}
 	for _, c := range cases {
-		if got := c.b.covers(c.gate, c.ids); got != c.want {
+		if got := c.b.Covers(c.gate, c.ids); got != c.want {
 			t.Errorf("%s: covers = %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -73,7 +74,7 @@ func TestFailedTests(t *testing.T) {
 // knownOnly excuses a report whose failing tests are all known, and
 // nothing else: a new failure, a failure outside the tests, no failure.
 func TestKnownOnly(t *testing.T) {
-	r := &runner{st: &State{Baseline: &Baseline{Known: map[string][]string{"test": {"calc TestSub"}}}}}
+	r := &runner{st: &runstate.State{Baseline: &runstate.Baseline{Known: map[string][]string{"test": {"calc TestSub"}}}}}
 	fail := func(id string) testreport.Test {
 		return testreport.Test{ID: id, Group: "calc", Outcome: testreport.Fail}
 	}
@@ -98,16 +99,16 @@ func TestKnownOnly(t *testing.T) {
 // A state written by a planx without baselines reads with none; one with
 // a baseline keeps its known failures.
 func TestStateBaselineOptional(t *testing.T) {
-	var old State
+	var old runstate.State
 	if err := json.Unmarshal([]byte(`{"run_id":"x","plan_path":"p.md","status":"failed"}`), &old); err != nil || old.Baseline != nil {
 		t.Fatalf("old state: %v, baseline %+v", err, old.Baseline)
 	}
-	st := State{RunID: "x", Baseline: &Baseline{Commit: "abc", Known: map[string][]string{"test": {"calc TestSub"}}}}
+	st := runstate.State{RunID: "x", Baseline: &runstate.Baseline{Commit: "abc", Known: map[string][]string{"test": {"calc TestSub"}}}}
 	data, err := json.Marshal(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back State
+	var back runstate.State
 	if err := json.Unmarshal(data, &back); err != nil || back.Baseline == nil || !slices.Equal(back.Baseline.Known["test"], []string{"calc TestSub"}) {
 		t.Fatalf("round trip: %v, %+v", err, back.Baseline)
 	}

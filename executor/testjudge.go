@@ -22,6 +22,7 @@ import (
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 	"golang.org/x/mod/modfile"
 )
 
@@ -155,7 +156,7 @@ type reportBook struct {
 
 func (r *runner) reports() *reportBook {
 	if r.testReports == nil {
-		r.testReports = &reportBook{dir: filepath.Join(runDir(r.repo, r.st.RunID), "reports")}
+		r.testReports = &reportBook{dir: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), "reports")}
 	}
 	return r.testReports
 }
@@ -222,7 +223,7 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 		return nil, err
 	}
 	defer wt.release(ctx)
-	dir := runDir(r.repo, r.st.RunID)
+	dir := runstate.RunDir(r.repo, r.st.RunID)
 	bases, _ := testGates(gatesOf(missing), dir, string(t.ID)+"-base")
 	r.out.Println("      baseline: %s on the base commit %s", strings.Join(names(bases), ", "), base.Short())
 	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,

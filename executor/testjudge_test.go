@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/runstate"
 )
 
 func TestTestGatesReportSetting(t *testing.T) {
@@ -88,16 +89,16 @@ func TestReadJUnitGlob(t *testing.T) {
 // The pinned judge keeps a gate's report setting in the run state.
 func TestJudgeStateKeepsReport(t *testing.T) {
 	g := gates.Gate{Name: "unit", Command: "mvn test", Report: gates.Report{Kind: gates.ReportJUnit, Files: "target/surefire-reports/*.xml"}}
-	j := &Judge{Config: gates.Config{Gates: []gates.Gate{g}}, Gates: []gates.Gate{g}}
-	data, err := json.Marshal(State{Judge: j})
+	j := &runstate.Pinned{Config: gates.Config{Gates: []gates.Gate{g}}, Gates: []gates.Gate{g}}
+	data, err := json.Marshal(runstate.State{Pinned: j})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back State
+	var back runstate.State
 	if err := json.Unmarshal(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.Judge == nil || !reflect.DeepEqual(back.Judge.Gates, j.Gates) || !reflect.DeepEqual(back.Judge.Config.Gates, j.Config.Gates) {
-		t.Errorf("judge after the state's round trip = %+v, want %+v", back.Judge, j)
+	if back.Pinned == nil || !reflect.DeepEqual(back.Pinned.Gates, j.Gates) || !reflect.DeepEqual(back.Pinned.Config.Gates, j.Config.Gates) {
+		t.Errorf("judge after the state's round trip = %+v, want %+v", back.Pinned, j)
 	}
 }

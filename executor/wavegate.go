@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // A wave's integration gate: the gates run once on the combined tree of
@@ -139,7 +140,7 @@ func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SH
 	id := planparse.TaskID(name)
 	defer r.fault.Soon("during-wave-gate", 100*time.Millisecond)()
 	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: r.gateEnv(),
-		OutDir: runDir(r.repo, r.st.RunID), Task: id})
+		OutDir: runstate.RunDir(r.repo, r.st.RunID), Task: id})
 	var known map[string][]string
 	if err == nil {
 		known = r.acceptKnown(&planparse.Task{ID: id}, wt.Root, sel, results, judgement{})

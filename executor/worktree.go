@@ -17,6 +17,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // isolated is one task of a wave run in its own linked work tree.
@@ -123,7 +124,7 @@ func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) err
 	r := wv.r
 	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
 	live, flush := r.out.Live(it.t.ID)
-	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
+	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runstate.RunDir(r.repo, r.st.RunID),
 		Task: it.t.ID, BlastRadius: it.t.BlastRadius, Live: live})
 	flush()
 	it.lt.Gates = it.lt.Gates[:0]
@@ -231,3 +232,11 @@ func dropRunWorktrees(repo *gitops.Repo) {
 
 // maxRemovals bounds the work trees removed at once.
 const maxRemovals = 4
+
+// endRun drops what a run keeps while it lasts: the slot work trees, the
+// ignored files kept aside, then the state itself.
+func endRun(repo *gitops.Repo) error {
+	dropRunWorktrees(repo)
+	_ = os.RemoveAll(keptDir(repo))
+	return runstate.Remove(repo)
+}

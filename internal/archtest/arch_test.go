@@ -22,10 +22,13 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "execute"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute"},
 	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"judge":               {},
 	"outcome":             {},
+	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
+	"planfile":            {"gitops", "planparse", "record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
+	"runstate":            {"gates", "gitops", "planparse", "execlog", "record", "internal/fsutil"},
 	"internal/fault":      {},
 	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
@@ -65,6 +68,10 @@ var never = map[string][]string{
 	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
 	// A failure is words and output; it knows no run, no repository.
 	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
+	// The run's state is data and a lock; it runs and reports nothing.
+	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox"},
+	// The plan on disk is bytes and history; it runs nothing.
+	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox"},
 	// Running a task's process knows no run: no verdict, no review, no
 	// approval, nothing of the loop that calls it.
 	"execute": {"executor", "review", "approval", "risk", "judge", "internal/command"},
