@@ -3,7 +3,6 @@
 package execute
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/progress"
 )
@@ -59,14 +56,4 @@ func TestCleanOrphansChecksStartTime(t *testing.T) {
 	if p, _ := readPid(pids.childFile()); p != 0 {
 		t.Fatalf("child record not cleared: %d", p)
 	}
-}
-
-func openRepo(t *testing.T) *gitops.Repo {
-	t.Helper()
-	gittest.Setenv(t)
-	repo, err := gitops.Open(context.Background(), gittest.Init(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return repo
 }
