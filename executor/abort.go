@@ -82,7 +82,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	// The runner only finds the run's files (pids, the watch record).
 	r := &runner{repo: repo, st: st, out: progress.New(ro.Output)}
 	u := &rewind{repo: repo, st: st, log: st.Log}
-	r.pids().cleanOrphans(r.out)
+	r.pids().CleanOrphans(r.out)
 	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
 		r.out.Warn(st.Current, what)
 	}

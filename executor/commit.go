@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/outcome"
@@ -58,7 +59,9 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	sha, hookWatch, err := r.writeCommit(ctx, lt, msg, own, last, tree)
 	if hookWatch != nil {
-		r.reapHooks(t, err)
+		if msg := r.reaper.AfterHooks(err); msg != "" {
+			r.warnIssue(t, msg)
+		}
 	}
 	if err != nil {
 		// git stopped (a signal) after the commit was made, e.g. in a
@@ -120,10 +123,10 @@ func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, 
 		}
 		r.fault.At("after-stage")
 		disarm := r.fault.Soon("during-commit", 50*time.Millisecond)
-		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.pids().gitStarted,
+		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.pids().GitStarted,
 			Include: own, Parent: r.expect})
 		disarm()
-		r.pids().gitDone()
+		r.pids().GitDone()
 	case last:
 		// commit staged planx's own files already.
 		r.fault.At("after-stage")
@@ -179,6 +182,10 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	r.fault.At("after-commit-state")
 }
 
+// noteMax bounds one gate's output in the git note: notes travel with every
+// fetch of refs/notes/planx, so a runaway log must not become a huge blob.
+const noteMax = 1 << 20
+
 // noteGates attaches the whole output of the task's gates to its commit as a
 // git note (refs/notes/planx), so it can travel with the history. The commit
 // exists already: a failure here is only a warning.
@@ -190,7 +197,7 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	for _, g := range lt.Gates {
 		o := record.GateOutput{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
 			Duration: g.Duration, TimedOut: g.TimedOut, Output: g.Tail}
-		if out, whole, err := readCapped(g.OutputPath, noteMax); err == nil {
+		if out, whole, err := execute.ReadCapped(g.OutputPath, noteMax); err == nil {
 			o.Output, o.Whole = out, whole
 		}
 		gs = append(gs, o)

@@ -7,8 +7,14 @@
 // that it did, is in protect.go (protected paths; fmtonly.go tells a
 // formatter's rewrite from a change), watch.go and ignored.go (hiding from
 // git, a task's ignored outputs, the environment, .git/ writes undone),
-// reap.go (processes left behind), settled.go (nothing changes after
-// verify; fixer gates) and cleangates.go (gates on the staged tree alone).
+// settled.go (nothing changes after verify; fixer gates; processes left
+// behind are killed there through package execute) and cleangates.go
+// (gates on the staged tree alone).
+//
+// Package execute runs a task's steps or agent in a directory, confined,
+// with its environment, pid files and output; execopts.go gives it the
+// run's values, worktree.go a wave slot's, and prompt.go builds what the
+// agent's prompt says besides the task.
 //
 // The runner holds the run (state, log, the tasks git has as done, where
 // HEAD must be) and orchestrates it: selection, preflight, the task loop,
@@ -23,9 +29,8 @@
 // their own work trees, then integrated), taking an aborted run back out
 // (abort.go: rewind), the gate and commit records (gaterecord.go) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
-// stopped attempts (snapshot.go) and the bytes a recovery command keeps
-// before it drops or writes over them (keep.go), the pid files of orphaned children
-// (orphans.go) and the saved watch of an agent attempt (watchsave.go),
-// kept until its work is committed or discarded so that every resume
-// judges that work against it.
+// stopped attempts (snapshot.go), the bytes a recovery command keeps
+// before it drops or writes over them (keep.go) and the saved watch of an
+// agent attempt (watchsave.go), kept until its work is committed or
+// discarded so that every resume judges that work against it.
 package executor

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
@@ -24,7 +25,7 @@ var (
 	ErrManual = errors.New("manual task")
 	// ErrAgentMissing reports agent tasks with no agent configured, or an
 	// agent whose program is not installed; found before the rollback commit.
-	ErrAgentMissing = errors.New("agent not available")
+	ErrAgentMissing = execute.ErrAgentMissing
 )
 
 // errNoRun: resume, skip or abort where no run is stopped (exit 5).

@@ -30,10 +30,10 @@ func (r *runner) finalGates(ctx context.Context) error {
 	live, flush := r.out.Live(finalTask)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: r.repo.Root, Env: r.gateEnv(), OutDir: runstate.RunDir(r.repo, r.st.RunID),
-		Task: finalTask, Live: live, Started: r.pids().childStarted, Begin: r.out.GateStart,
+		Task: finalTask, Live: live, Started: r.pids().ChildStarted, Begin: r.out.GateStart,
 	})
 	flush()
-	r.pids().childDone()
+	r.pids().ChildDone()
 	for _, g := range results {
 		r.out.Gate(finalTask, g)
 	}

@@ -96,10 +96,10 @@ func (tu *turn) setupIn(ctx context.Context, dir, label string) error {
 	g := gates.Gate{Name: "worktree_setup", Command: r.cfg.WorktreeSetup, Timeout: r.o.StepTimeout}
 	live, flush := r.out.Live(t.ID)
 	res, err := gates.Run(ctx, []gates.Gate{g}, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runstate.RunDir(r.repo, r.st.RunID),
-		Task: planparse.TaskID(string(t.ID) + "-" + label), Live: live, Started: r.pids().childStarted,
+		Task: planparse.TaskID(string(t.ID) + "-" + label), Live: live, Started: r.pids().ChildStarted,
 		Begin: func(gates.Gate) { r.out.Phase("worktree_setup in the " + label + " checkout") }})
 	flush()
-	r.pids().childDone()
+	r.pids().ChildDone()
 	if err != nil {
 		return err
 	}

@@ -168,10 +168,10 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	live, flush := r.out.Live(t.ID)
 	results, err := gates.Run(ctx, sel, gates.RunOptions{
 		Dir: dir, Env: r.gateEnv(), OutDir: runstate.RunDir(r.repo, r.st.RunID), Task: t.ID,
-		BlastRadius: t.BlastRadius, Live: live, Started: r.pids().childStarted, Begin: r.out.GateStart,
+		BlastRadius: t.BlastRadius, Live: live, Started: r.pids().ChildStarted, Begin: r.out.GateStart,
 	})
 	flush()
-	r.pids().childDone()
+	r.pids().ChildDone()
 	if err != nil {
 		return err
 	}

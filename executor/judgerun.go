@@ -56,9 +56,9 @@ func (tu *turn) judgeRun(ctx context.Context, tgs []testGate, base map[string]te
 	run, _ := testGates(gatesOf(tgs), dir, string(t.ID)+"-judge")
 	r.out.Println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(names(run), ", "), strings.Join(paths, ", "))
 	results, err := gates.Run(ctx, adjusted(run), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,
-		Task: planparse.TaskID(string(t.ID) + "-judge"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted,
+		Task: planparse.TaskID(string(t.ID) + "-judge"), BlastRadius: t.BlastRadius, Started: r.pids().ChildStarted,
 		Begin: func(g gates.Gate) { r.out.Phase("gate " + textsafe.Line(g.Name) + " without the task's test files") }})
-	r.pids().childDone()
+	r.pids().ChildDone()
 	if err != nil {
 		return nil, err
 	}

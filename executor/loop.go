@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/planx-dev/planx/attempt"
 	"github.com/planx-dev/planx/execlog"
@@ -120,21 +119,6 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		r.book().recordGatesPassed(context.WithoutCancel(ctx), t, lt)
 	}
 	return sha, err
-}
-
-// taskBudget returns the timeout for the next step given the task's start.
-func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
-	d := r.o.StepTimeout
-	if r.o.TaskTimeout > 0 {
-		left := r.o.TaskTimeout - time.Since(taskStart)
-		if left < time.Millisecond {
-			left = time.Millisecond
-		}
-		if d == 0 || left < d {
-			d = left
-		}
-	}
-	return d
 }
 
 // logTask returns the log's entry for t, adding it on first use.

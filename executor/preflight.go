@@ -59,7 +59,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
 		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.plan.Tasks), r.plan.Format)},
 		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(r.gates)},
-		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaperNote},
+		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaper.Note},
 	)
 	r.preChecks = checks
 	return head, nil

@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
@@ -54,10 +56,9 @@ type runner struct {
 	// that it runs while the history is read for done tasks (survey.go).
 	early *earlySurvey
 
-	reaper     bool   // planx is the subreaper of detached descendants
-	reaperNote string // what happens to them, for the log's preflight
-	pool       *slots // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
-	jail       jail   // how agents (and opted-in steps) are confined, probed once
+	reaper execute.Reaper // whether planx is the subreaper of detached descendants
+	pool   *slots         // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
+	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
 	// testReports are the run's test reports by commit (testjudge.go).
 	testReports *reportBook
 }
@@ -98,8 +99,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head = head
-	if err := r.checkAgent(tasks); err != nil {
-		return nil, err
+	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.executorFor(t) == "agent" }) {
+		if err := execute.CheckAgent(r.agentSpec(), r.repo.Root, r.jail); err != nil {
+			return nil, err
+		}
 	}
 	sel.report(r.out)
 	if len(tasks) == 0 {
@@ -132,8 +135,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(r.gates) == 0 {
 		r.out.RunWarn(noGates)
 	}
-	if !r.reaper {
-		r.out.Println("planx: note: detached processes: %s", r.reaperNote)
+	if !r.reaper.On {
+		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
 	}
 	if r.o.Jobs > 1 {
 		return r.loopWaves(ctx, tasks, nil)
@@ -301,12 +304,16 @@ func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
 }
 
 // arm readies a prepared runner to execute tasks: planx becomes the
-// subreaper of what they detach, and the crash tests' fault point
-// (PLANX_FAULT) is read. Status, Assess and a dry run execute nothing and
-// do neither.
+// subreaper of what they detach, the crash tests' fault point
+// (PLANX_FAULT) is read and the jail is made (probed at its first use).
+// Status, Assess and a dry run execute nothing and do none of it.
 func (r *runner) arm() {
-	r.reaper, r.reaperNote = startReaper()
+	r.reaper = execute.StartReaper()
 	r.fault = fault.FromEnv()
+	r.jail = execute.NewJail(r.cfg.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(id planparse.TaskID, msg string) {
+		r.log.Issues = append(r.log.Issues, r.issue(id, msg))
+		r.out.Warn(id, msg)
+	})
 }
 
 // ignoredOf lists repo's ignored entries on first use; nil without a

@@ -56,7 +56,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	}
 	r.arm()
 	r.st, r.log = st, st.Log
-	r.pids().cleanOrphans(r.out)
+	r.pids().CleanOrphans(r.out)
 	r.noteIgnored(ctx)
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err

@@ -227,9 +227,9 @@ func (tu *turn) baseline(ctx context.Context, tgs []testGate) (map[string]testre
 	bases, _ := testGates(gatesOf(missing), dir, string(t.ID)+"-base")
 	r.out.Println("      baseline: %s on the base commit %s", strings.Join(names(bases), ", "), base.Short())
 	results, err := gates.Run(ctx, adjusted(bases), gates.RunOptions{Dir: wt.dir, Env: r.gateEnv(), OutDir: dir,
-		Task: planparse.TaskID(string(t.ID) + "-base"), BlastRadius: t.BlastRadius, Started: r.pids().childStarted,
+		Task: planparse.TaskID(string(t.ID) + "-base"), BlastRadius: t.BlastRadius, Started: r.pids().ChildStarted,
 		Begin: func(g gates.Gate) { r.out.Phase("gate " + textsafe.Line(g.Name) + " at the base") }})
-	r.pids().childDone()
+	r.pids().ChildDone()
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/outcome"
@@ -126,9 +127,11 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	switch kind {
 	case "shell":
-		err = r.runSteps(ctx, t, lt)
+		err = execute.Steps(ctx, t, lt, r.execOptions())
 	case "agent":
-		err = r.runAgent(ctx, t, lt, n, feedback)
+		r.reach(ctx) // the prompt names the scripts the gates run too
+		err = execute.Agent(ctx, t, lt, execute.AgentRun{Spec: r.agentSpec(), Attempt: n,
+			Context: r.agentContext(t, n, feedback)}, r.execOptions())
 	case "manual":
 		return ErrManual
 	case "gates":
@@ -136,7 +139,9 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	default:
 		err = &outcome.Failure{What: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 	}
-	r.reapDetached(t)
+	if msg := r.reaper.Detached(); msg != "" {
+		r.warnIssue(t, msg)
+	}
 	r.checkIgnored(t)
 	tu.noteMark()
 	settle := r.recordsGuard().untouched

@@ -10,12 +10,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runstate"
@@ -77,8 +76,7 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 	if err != nil {
 		return err
 	}
-	env := append(r.env(t), "PLANX_REPO="+wt.Root, "PLANX_WORKTREE="+wt.Root)
-	if err := wv.isolatedSteps(ctx, it, wt.Root, env); err != nil {
+	if err := execute.Steps(ctx, t, it.lt, wv.slotOptions(wt.Root)); err != nil {
 		return err
 	}
 	tree, err := wt.Index().StageAllTree(ctx)
@@ -120,37 +118,6 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 	return err
 }
 
-// isolatedSteps is runSteps with the linked work tree as cwd.
-func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env []string) error {
-	r := wv.r
-	t, lt := it.t, it.lt
-	start := time.Now()
-	lt.Commands = lt.Commands[:0]
-	for i, s := range t.Steps {
-		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
-		live, flush := r.out.Live(t.ID)
-		res, err := proc.Run(ctx, proc.Spec{
-			Name:       fmt.Sprintf("%s %s", t.ID, name),
-			Script:     s.Code,
-			Dir:        dir,
-			Env:        env,
-			Timeout:    r.stepTimeout(start),
-			OutputPath: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
-			Live:       live,
-		})
-		flush()
-		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
-			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
-		wv.mu.Lock()
-		r.out.StepEnd(t.ID, name, res.ExitCode, res.Duration)
-		wv.mu.Unlock()
-		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // isolatedGates runs the task's acceptance commands and gates (not the
 // final ones: those run on the integrated tree) in its work tree.
 func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) error {
@@ -174,6 +141,16 @@ func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) err
 		return err
 	}
 	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results, judgement{})
+}
+
+// slotOptions are the run's execOptions for a task in the slot dir: its
+// steps run there unconfined, print under the wave's lock, and record no
+// pid (the wave's tasks run at once) and no crash point.
+func (wv *wave) slotOptions(dir string) execute.Options {
+	o := wv.r.execOptions()
+	o.Dir, o.Slot, o.Shared = dir, true, &wv.mu
+	o.Fault, o.Pids, o.Jail = "", execute.Pids{}, nil
+	return o
 }
 
 func logGate(g gates.Result) execlog.Gate {

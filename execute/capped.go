@@ -1,4 +1,4 @@
-package executor
+package execute
 
 import (
 	"fmt"
@@ -6,13 +6,10 @@ import (
 	"os"
 )
 
-// noteMax bounds one gate's output in the git note: notes travel with every
-// fetch of refs/notes/planx, so a runaway log must not become a huge blob.
-const noteMax = 1 << 20
-
-// readCapped reads a file whole when it holds at most limit bytes (whole is
-// true), else only its last limit bytes, said at the top.
-func readCapped(path string, limit int64) (out string, whole bool, err error) {
+// ReadCapped reads a captured output file whole when it holds at most
+// limit bytes (whole is true), else only its last limit bytes, said at the
+// top.
+func ReadCapped(path string, limit int64) (out string, whole bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", false, err

@@ -1,9 +1,10 @@
-package executor
+package execute
 
 import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 
 	"github.com/planx-dev/planx/agent"
 	"github.com/planx-dev/planx/planparse"
@@ -18,24 +19,25 @@ const (
 	specFilesMax = 20
 )
 
-// specContext names the spec documents of the plan's feature directory
+// SpecContext names the spec documents of the plan's feature directory
 // (spec-kit's spec.md, plan.md…, Kiro's requirements.md, design.md) and
-// quotes the requirements the task cites. Only regular files count: a
-// symlink could reach outside the repository.
-func (r *runner) specContext(t *planparse.Task) agent.Spec {
-	docs, dirs := agent.SpecDocs(r.plan.Format)
+// quotes the requirements the task cites; root is the repository's, plan
+// the plan's path in it. Only regular files count: a symlink could reach
+// outside the repository.
+func SpecContext(root, plan string, format planparse.Format, t *planparse.Task) agent.Spec {
+	docs, dirs := agent.SpecDocs(format)
 	if docs == nil {
 		return agent.Spec{}
 	}
-	dir := path.Dir(r.planRel)
+	dir := path.Dir(plan)
 	var s agent.Spec
 	for _, d := range docs {
-		if p := path.Join(dir, d); p != r.planRel && isRegularFile(relJoin(r.repo.Root, p)) {
+		if p := path.Join(dir, d); p != plan && isRegularFile(inRoot(root, p)) {
 			s.Files = append(s.Files, p)
 		}
 	}
 	for _, d := range dirs {
-		entries, _ := os.ReadDir(relJoin(r.repo.Root, path.Join(dir, d))) // a missing directory names nothing
+		entries, _ := os.ReadDir(inRoot(root, path.Join(dir, d))) // a missing directory names nothing
 		for i, e := range entries {
 			if i == specFilesMax {
 				s.Files = append(s.Files, path.Join(dir, d)+"/ (more files)")
@@ -46,15 +48,15 @@ func (r *runner) specContext(t *planparse.Task) agent.Spec {
 			}
 		}
 	}
-	refs := agent.Citations(r.plan.Format, t)
+	refs := agent.Citations(format, t)
 	if len(refs) == 0 {
 		return s
 	}
 	s.Source = path.Join(dir, docs[0])
 	// An unreadable or missing document leaves every reference "not found",
 	// which is what the agent must be told.
-	doc, _ := readHead(relJoin(r.repo.Root, s.Source), specDocMax)
-	s.Cited = agent.Quote(r.plan.Format, doc, refs)
+	doc, _ := readHead(inRoot(root, s.Source), specDocMax)
+	s.Cited = agent.Quote(format, doc, refs)
 	return s
 }
 
@@ -77,3 +79,7 @@ func readHead(p string, limit int64) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(f, limit))
 	return string(b), err
 }
+
+// inRoot is the path of p, slash-separated and relative to the repository,
+// under its root.
+func inRoot(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

@@ -1,4 +1,4 @@
-package executor
+package execute
 
 import (
 	"context"
@@ -10,46 +10,59 @@ import (
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/runstate"
 )
 
-// runSteps runs a task's marked steps in order with `bash -e`, repository
-// root as cwd; the first failing step fails the task.
-func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
+// Steps runs a task's marked steps in order with `bash -e`, o.Dir as cwd,
+// recording each in the task's log entry lt; the first failing step fails
+// the task. The serial loop and a wave's slot run steps through it alike.
+func Steps(ctx context.Context, t *planparse.Task, lt *execlog.Task, o Options) error {
 	start := time.Now()
 	lt.Commands = lt.Commands[:0]
-	wrap, env, done, err := r.stepJail(t, lt)
+	wrap, jailEnv, done, err := o.Jail.steps(t, lt, o.Dir, filepath.Join(o.OutDir, "agent"))
 	if err != nil {
 		return err
 	}
 	defer done()
+	env := append(o.env(t.ID), jailEnv...)
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
-		r.out.Step(name, s.Code)
-		disarm := r.fault.Soon("during-step", 150*time.Millisecond)
-		live, flush := r.out.Live(t.ID)
+		if o.Shared == nil {
+			o.Out.Step(name, s.Code)
+		}
+		disarm := o.Fault.Soon("during-step", 150*time.Millisecond)
+		live, flush := o.Out.Live(t.ID)
 		res, err := proc.Run(ctx, proc.Spec{
 			Name:       fmt.Sprintf("%s %s", t.ID, name),
 			Script:     s.Code,
-			Dir:        r.repo.Root,
-			Env:        append(r.env(t), env...),
-			Timeout:    r.stepTimeout(start),
+			Dir:        o.Dir,
+			Env:        env,
+			Timeout:    o.stepTimeout(start),
 			Wrap:       wrap,
-			OutputPath: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
+			OutputPath: filepath.Join(o.OutDir, fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
 			Live:       live,
-			Started:    r.pids().childStarted,
+			Started:    o.Pids.started(),
 		})
 		flush()
 		disarm()
-		r.pids().childDone()
+		o.Pids.ChildDone()
 		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
 			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
-		r.out.StepEnd(t.ID, name, res.ExitCode, res.Duration)
+		o.stepEnd(t.ID, name, res)
 		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// stepEnd reports a step's or an agent's end, under the lock Shared when
+// other tasks write at the same time.
+func (o Options) stepEnd(id planparse.TaskID, name string, res proc.Result) {
+	if o.Shared != nil {
+		o.Shared.Lock()
+		defer o.Shared.Unlock()
+	}
+	o.Out.StepEnd(id, name, res.ExitCode, res.Duration)
 }
 
 // stepOutcome maps a step's run to what it means for its task: nil when it

@@ -1,9 +1,8 @@
 //go:build linux
 
-package executor
+package execute
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/progress"
 )
@@ -21,8 +18,8 @@ import (
 // still the process planx started: a pid reused by an unrelated process
 // (another start time) is left alone.
 func TestCleanOrphansChecksStartTime(t *testing.T) {
-	repo := openRepo(t)
-	r := &runner{repo: repo, out: progress.New(progress.Output{})}
+	pids := PidsIn(t.TempDir())
+	out := progress.New(progress.Output{})
 	sleeper := exec.Command("sleep", "30")
 	sleeper.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := sleeper.Start(); err != nil {
@@ -38,13 +35,10 @@ func TestCleanOrphansChecksStartTime(t *testing.T) {
 	}
 
 	// A record whose start time differs names another process: not killed.
-	if err := os.MkdirAll(repo.PlanxDir(), 0o755); err != nil {
+	if err := os.WriteFile(pids.childFile(), []byte(fmt.Sprintf("%d %d", pid, start+1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(r.pids().childFile(), []byte(fmt.Sprintf("%d %d", pid, start+1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r.pids().cleanOrphans(r.out)
+	pids.CleanOrphans(out)
 	select {
 	case err := <-exited:
 		t.Fatalf("a process with another start time was killed: %v", err)
@@ -52,24 +46,14 @@ func TestCleanOrphansChecksStartTime(t *testing.T) {
 	}
 
 	// The record planx itself writes: the orphan is killed.
-	r.pids().childStarted(pid)
-	r.pids().cleanOrphans(r.out)
+	pids.ChildStarted(pid)
+	pids.CleanOrphans(out)
 	select {
 	case <-exited:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the orphaned step group was not killed")
 	}
-	if p, _ := readPid(r.pids().childFile()); p != 0 {
+	if p, _ := readPid(pids.childFile()); p != 0 {
 		t.Fatalf("child record not cleared: %d", p)
 	}
-}
-
-func openRepo(t *testing.T) *gitops.Repo {
-	t.Helper()
-	gittest.Setenv(t)
-	repo, err := gitops.Open(context.Background(), gittest.Init(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return repo
 }

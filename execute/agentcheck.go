@@ -1,41 +1,43 @@
-package executor
+package execute
 
 import (
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/agent"
-	"github.com/planx-dev/planx/planparse"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// checkAgent refuses, before the rollback commit, a run whose agent tasks
-// could not start: no agent configured, or its program not installed.
-// Found later, it would fail the first agent task after the rollback
-// commit and leave a run to abort.
-func (r *runner) checkAgent(tasks []*planparse.Task) error {
-	if !slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.executorFor(t) == "agent" }) {
-		return nil
-	}
-	cmd, err := agent.Resolve(r.agentSpec(), agent.Input{})
+// ErrAgentMissing reports agent tasks with no agent configured, or an
+// agent whose program is not installed, or a confinement that cannot be
+// had; found before the rollback commit.
+var ErrAgentMissing = errors.New("agent not available")
+
+// CheckAgent refuses, before the rollback commit, a run whose agent tasks
+// could not start: no agent configured (spec: the setting in force), its
+// program not installed, or the jail impossible. Found later, it would
+// fail the first agent task after the rollback commit and leave a run to
+// abort. Agents start at the repository's root.
+func CheckAgent(spec, root string, jail *Jail) error {
+	cmd, err := agent.Resolve(spec, agent.Input{})
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrAgentMissing, err)
 	}
 	prog := agentProgram(cmd)
 	if prog == "" {
-		return r.probeJail() // a shell construct planx cannot resolve without running it
+		return jail.Probe() // a shell construct planx cannot resolve without running it
 	}
 	if strings.Contains(prog, "/") && !filepath.IsAbs(prog) {
-		prog = filepath.Join(r.repo.Root, prog) // agents start at the repository root
+		prog = filepath.Join(root, prog)
 	}
 	if _, err := exec.LookPath(prog); err != nil {
 		return fmt.Errorf("%w: agent %q: %s is not installed or not executable (%v); install it, or choose another agent with --agent, `agent:` in the plan or in .planx.yaml",
-			ErrAgentMissing, r.agentSpec(), agentProgram(cmd), err)
+			ErrAgentMissing, spec, agentProgram(cmd), err)
 	}
-	return r.probeJail()
+	return jail.Probe()
 }
 
 // agentProgram is the program an agent command starts: a preset's argv[0],

@@ -1,4 +1,4 @@
-package executor
+package execute
 
 import (
 	"os"
@@ -19,26 +19,48 @@ import (
 // orphaned git commit (killing git mid-commit could leave a ref lock; letting
 // it finish is safe, and resume then finds the commit in the history).
 
-// pidFiles are those files, in the directory of planx's run state.
-type pidFiles struct{ dir string }
+// Pids are those files, in the directory of planx's run state (dir). The
+// zero Pids records nothing: a wave's tasks run at once, and one file
+// cannot name them all.
+type Pids struct{ dir string }
 
-// pids are the run's pid files (not a dry run's: it starts nothing).
-func (r *runner) pids() pidFiles { return pidFiles{dir: r.repo.PlanxDir()} }
+// PidsIn are the pid files in dir, the directory of the run's state (not
+// a dry run's: it starts nothing).
+func PidsIn(dir string) Pids { return Pids{dir: dir} }
 
-func (p pidFiles) childFile() string { return filepath.Join(p.dir, "child.pid") }
-func (p pidFiles) gitFile() string   { return filepath.Join(p.dir, "git-commit.pid") }
+func (p Pids) childFile() string { return filepath.Join(p.dir, "child.pid") }
+func (p Pids) gitFile() string   { return filepath.Join(p.dir, "git-commit.pid") }
 
-// childStarted records a step's, gate's or agent's process group before it
+// ChildStarted records a step's, gate's or agent's process group before it
 // does any work.
-func (p pidFiles) childStarted(pgid int) { writePid(p.childFile(), pgid) }
+func (p Pids) ChildStarted(pgid int) {
+	if p.dir != "" {
+		writePid(p.childFile(), pgid)
+	}
+}
 
-// childDone forgets it once it has exited, so a reused pid is never killed.
+// started is ChildStarted for proc.Spec.Started: nil when nothing is
+// recorded.
+func (p Pids) started() func(int) {
+	if p.dir == "" {
+		return nil
+	}
+	return p.ChildStarted
+}
+
+// ChildDone forgets it once it has exited, so a reused pid is never killed.
 // The file is emptied, not removed: rewriting a file is cheaper than
 // creating one, and this happens for every step and every commit.
-func (p pidFiles) childDone() { forgetPid(p.childFile()) }
+func (p Pids) ChildDone() {
+	if p.dir != "" {
+		forgetPid(p.childFile())
+	}
+}
 
-func (p pidFiles) gitStarted(pgid int) { writePid(p.gitFile(), pgid) }
-func (p pidFiles) gitDone()            { forgetPid(p.gitFile()) }
+// GitStarted and GitDone record the git commit in flight, which the next
+// planx waits for rather than kills.
+func (p Pids) GitStarted(pgid int) { writePid(p.gitFile(), pgid) }
+func (p Pids) GitDone()            { forgetPid(p.gitFile()) }
 
 func forgetPid(path string) {
 	if err := os.Truncate(path, 0); err != nil && !os.IsNotExist(err) {
@@ -67,13 +89,13 @@ func readPid(path string) (pid int, start uint64) {
 	return pid, start
 }
 
-// cleanOrphans runs under the lock, before a resumed run touches anything.
-func (p pidFiles) cleanOrphans(out *progress.Progress) {
+// CleanOrphans runs under the lock, before a resumed run touches anything.
+func (p Pids) CleanOrphans(out *progress.Progress) {
 	if pg, start := readPid(p.childFile()); pg != 0 {
 		if proc.OrphanGroup(pg, start) {
 			proc.KillGroup(pg)
 		}
-		p.childDone()
+		p.ChildDone()
 	}
 	if pg, start := readPid(p.gitFile()); pg != 0 {
 		for i := 0; proc.OrphanGroup(pg, start); i++ {
@@ -82,6 +104,6 @@ func (p pidFiles) cleanOrphans(out *progress.Progress) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		p.gitDone()
+		p.GitDone()
 	}
 }
