@@ -153,7 +153,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	r.fault.At("after-commit")
 	lt.Commit = string(sha)
 	r.expect = sha
-	r.reports().committed(sha)
+	r.reports().Committed(sha)
 	if r.done == nil {
 		r.done = map[planparse.TaskID]bool{}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
@@ -93,12 +94,9 @@ func (tu *turn) setupIn(ctx context.Context, dir, label string) error {
 	r, t := tu.r, tu.t
 	r.out.Println("      worktree_setup in the %s checkout: %s", label, r.cfg.WorktreeSetup)
 	g := gates.Gate{Name: "worktree_setup", Command: r.cfg.WorktreeSetup, Timeout: r.o.StepTimeout}
-	live, flush := r.out.Live(t.ID)
-	res, err := gates.Run(ctx, []gates.Gate{g}, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
-		Task: planparse.TaskID(string(t.ID) + "-" + label), Live: live, Started: r.pids().childStarted,
+	res, err := r.gateRun().Exec(ctx, gaterun.Spec{Task: t, ID: planparse.TaskID(string(t.ID) + "-" + label), Dir: dir,
+		Gates: []gates.Gate{g}, Live: true, Track: true,
 		Begin: func(gates.Gate) { r.out.Phase("worktree_setup in the " + label + " checkout") }})
-	flush()
-	r.pids().childDone()
 	if err != nil {
 		return err
 	}

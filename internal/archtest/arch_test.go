@@ -22,7 +22,8 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "gaterun"},
+	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "internal/fsutil", "internal/testreport", "internal/textsafe"},
 	"judge":               {},
 	"outcome":             {},
 	"internal/fault":      {},
@@ -64,6 +65,9 @@ var never = map[string][]string{
 	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
 	// A failure is words and output; it knows no run, no repository.
 	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
+	// A gate run is given what it needs: it knows no runner, no review
+	// and no agent.
+	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }
