@@ -21,7 +21,7 @@
 // a task's turn on the serial path (turn.go: execute, verify, gate, and what
 // the task's commit carries), a parallel wave (parallel.go: its tasks run in
 // their own work trees, then integrated), taking an aborted run back out
-// (abort.go: rewind), the gate and commit records (gaterecord.go) and the
+// (abort.go: rewind), the gate and commit records (package ledger) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
 // stopped attempts (snapshot.go) and the bytes a recovery command keeps
 // before it drops or writes over them (keep.go), the pid files of orphaned children

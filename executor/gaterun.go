@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -57,13 +58,13 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 	// hook refused) is not run again.
 	var key gitops.SHA
 	if reuse {
-		key = r.book().gateKey(ctx)
+		key = r.book().GateKey(ctx)
 	}
-	cached := r.book().cachedGates(key, t, checks)
+	cached := r.book().CachedGates(key, t, checks)
 	var torun []gates.Gate
 	for _, g := range checks {
 		if rec, ok := cached[g.Name]; ok {
-			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
+			lt.Gates = append(lt.Gates, ledger.CachedResult(g, t, rec))
 			r.out.Println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
 			continue
 		}
@@ -159,12 +160,18 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 	judge func([]gates.Result) gaterun.Judgement) error {
 	out, err := r.gateRun().Run(ctx, gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
 		Begin: r.out.GateStart, Judge: judge,
-		Record: func(results []gates.Result) { r.book().recordGated(key, t, sel, results) }})
+		Record: func(results []gates.Result) { r.book().RecordGated(key, t, sel, results) }})
 	if err != nil {
 		return err
 	}
 	lt.Gates = append(lt.Gates, out.Gates...)
 	return out.Failure
+}
+
+// book is the run's gate and commit records.
+func (r *runner) book() ledger.Book {
+	return ledger.Book{Repo: r.repo, RunID: r.st.RunID, Env: r.cfg.Env, Defs: r.gates,
+		PlanRel: r.planRel, LogPath: r.log.Path, NoCache: r.o.NoCache, Now: r.o.now, Out: r.out}
 }
 
 // gateRun is what every gate run of this run shares.

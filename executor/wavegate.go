@@ -60,7 +60,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 		}
 		var f *outcome.Failure
 		if !errors.As(out.Failure, &f) {
-			r.book().recordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, out.Gates)
+			r.book().RecordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, out.Gates)
 			passed[i] = out.Gates
 		}
 		return f, nil

@@ -22,8 +22,9 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "gaterun"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "gaterun", "ledger"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "internal/fsutil", "internal/testreport", "internal/textsafe"},
+	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress"},
 	"judge":               {},
 	"outcome":             {},
 	"internal/fault":      {},
@@ -68,6 +69,8 @@ var never = map[string][]string{
 	// A gate run is given what it needs: it knows no runner, no review
 	// and no agent.
 	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	// The records are written by the loop; they run nothing.
+	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }
