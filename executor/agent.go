@@ -19,6 +19,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // defaultAgentTimeout bounds an agent when no task timeout is set: agents
@@ -28,7 +29,7 @@ const defaultAgentTimeout = 30 * time.Minute
 // runAgent runs the agent once on the task. Its exit code says little (0
 // also covers max-turns and refusals): the verification after it decides.
 func (r *runner) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, attempt int, feedback string) error {
-	dir := runDir(r.repo, r.st.RunID)
+	dir := runstate.RunDir(r.repo, r.st.RunID)
 	// The reason file is in the state directory: the one place under the
 	// git directory a confined agent may write.
 	stateDir := filepath.Join(dir, "agent")

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // The baseline (planx run --baseline, `baseline: true` in .planx.yaml)
@@ -93,7 +94,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 		dropRunWorktrees(r.repo)
 		return r.baselineFailed(fail, unnamed)
 	}
-	r.st.Baseline = &Baseline{Commit: base, Known: known}
+	r.st.Baseline = &runstate.Baseline{Commit: base, Known: known}
 	list := gaterun.KnownList(known)
 	r.preChecks = append(r.preChecks, execlog.Check{Name: "baseline", OK: true,
 		Detail: fmt.Sprintf("failing on the base %s, accepted (--accept-baseline-failures): %s", base.Short(), list)})

@@ -22,7 +22,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if err := r.onRunBranch(t); err != nil {
 		return "", err
 	}
-	before := r.planSrc
+	before := r.pf.Src
 	var tree *gitops.TreeJob
 	if !r.porcelain && !last {
 		// The index is final: git writes it as a tree while planx ticks
@@ -40,7 +40,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		if last {
 			r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 		}
-		if r.untick(before) {
+		if r.pf.Untick(before) {
 			r.out.Warn(t.ID, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
 		}
 	}
@@ -82,12 +82,12 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 // the log's resolution of the task's issues should the commit fail; ticked
 // says whether any box was ticked.
 func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (groups []*planparse.Task, reopen func(), ticked bool, err error) {
-	if ticked, err = r.tick(t); err != nil {
+	if ticked, err = r.pf.Tick(t); err != nil {
 		return nil, nil, false, err
 	}
 	groups = r.completedGroups(t)
 	for _, g := range groups {
-		ok, err := r.tick(g)
+		ok, err := r.pf.Tick(g)
 		if err != nil {
 			return nil, nil, false, err
 		}

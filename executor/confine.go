@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // jail is the run's confinement of agents (and, opted in, steps): what the
@@ -132,7 +133,7 @@ func (r *runner) stepJail(t *planparse.Task, lt *execlog.Task) (func(*exec.Cmd) 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	wrap, level, env, err := r.agentJail(t, tmp, filepath.Join(runDir(r.repo, r.st.RunID), "agent"), agent.Command{})
+	wrap, level, env, err := r.agentJail(t, tmp, filepath.Join(runstate.RunDir(r.repo, r.st.RunID), "agent"), agent.Command{})
 	if err != nil {
 		remove()
 		return nil, nil, nil, err

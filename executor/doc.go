@@ -28,4 +28,11 @@
 // (orphans.go) and the saved watch of an agent attempt (watchsave.go),
 // kept until its work is committed or discarded so that every resume
 // judges that work against it.
+//
+// Every gate selection (a task's gates and fixers, the clean-tree gates,
+// the final gates, a wave task's and the wave's integration gate, the
+// baseline) runs through package gaterun, which also reads the results:
+// test reports, known failures, the failure text, what a gate reaches.
+// gaterun.go says which gates a task runs and where, and builds the
+// options every run shares.
 package executor

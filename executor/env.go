@@ -34,7 +34,7 @@ func (r *runner) env(t *planparse.Task, extra ...string) []string {
 	}
 	return append(env,
 		"PLANX_TASK_ID="+string(t.ID),
-		"PLANX_PLAN="+r.planAbs,
+		"PLANX_PLAN="+r.pf.Abs,
 		"PLANX_RUN_ID="+r.st.RunID,
 		"PLANX_REPO="+r.repo.Root,
 	)

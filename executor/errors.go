@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Sentinel errors. Callers test them with errors.Is.
@@ -17,7 +18,7 @@ var (
 	// ErrDrift reports a committed task whose text changed in the plan (exit 6).
 	ErrDrift = record.ErrDrift
 	// ErrRunInProgress reports another run holding the repository (exit 5).
-	ErrRunInProgress = errors.New("run in progress")
+	ErrRunInProgress = runstate.ErrRunInProgress
 	// ErrManual reports a run stopped on a manual task that a person must do (exit 3 is not
 	// used for it: the run is healthy and waits for `planx resume`).
 	ErrManual = errors.New("manual task")

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // runGates runs the task's acceptance checks and gates. reuse (the work was
@@ -89,7 +90,7 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 	if tu.kind != "agent" {
 		return tu.runIn(ctx, key, sel, nil)
 	}
-	tgs, _ := gaterun.TestGates(sel, runDir(r.repo, r.st.RunID), string(t.ID))
+	tgs, _ := gaterun.TestGates(sel, runstate.RunDir(r.repo, r.st.RunID), string(t.ID))
 	if len(tgs) == 0 {
 		return tu.runIn(ctx, key, sel, nil)
 	}
@@ -176,12 +177,9 @@ func (r *runner) book() ledger.Book {
 
 // gateRun is what every gate run of this run shares.
 func (r *runner) gateRun() gaterun.Options {
-	o := gaterun.Options{Root: r.repo.Root, OutDir: runDir(r.repo, r.st.RunID), Env: r.gateEnv(), Out: r.out,
+	o := gaterun.Options{Root: r.repo.Root, OutDir: runstate.RunDir(r.repo, r.st.RunID), Env: r.gateEnv(), Out: r.out,
 		Started: r.pids().childStarted, Done: r.pids().childDone, Warn: r.warnIssue,
-		Overridden: overridden(r.cfg.Gates, r.plan.Gates, r.o.Gates)}
-	if r.st.Baseline != nil {
-		o.Known = r.st.Baseline.Known
-	}
+		Overridden: overridden(r.cfg.Gates, r.plan.Gates, r.o.Gates), Baseline: r.st.Baseline}
 	return o
 }
 

@@ -3,6 +3,7 @@
 package executor
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/progress"
 )
@@ -59,4 +62,14 @@ func TestCleanOrphansChecksStartTime(t *testing.T) {
 	if p, _ := readPid(r.pids().childFile()); p != 0 {
 		t.Fatalf("child record not cleared: %d", p)
 	}
+}
+
+func openRepo(t *testing.T) *gitops.Repo {
+	t.Helper()
+	gittest.Setenv(t)
+	repo, err := gitops.Open(context.Background(), gittest.Init(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Another planx run of the same repository, in another linked work tree,
@@ -92,7 +93,7 @@ func runsElsewhere(repo *gitops.Repo) map[string]bool {
 	files := []string{filepath.Join(repo.CommonDir, "planx", "state.json")}
 	linked, _ := filepath.Glob(filepath.Join(repo.CommonDir, "worktrees", "*", "planx", "state.json"))
 	out := map[string]bool{}
-	own := filepath.Clean(statePath(repo))
+	own := filepath.Clean(runstate.Path(repo))
 	for _, f := range append(files, linked...) {
 		if filepath.Clean(f) == own {
 			continue

@@ -7,7 +7,7 @@ import (
 )
 
 func TestProtection(t *testing.T) {
-	r := &runner{planFile: planFile{planRel: "memory-bank/plan/x.md"}, setup: setup{
+	r := &runner{planRel: "memory-bank/plan/x.md", setup: setup{
 		gates: []gates.Gate{{Name: "t", Command: "sh ci/test.sh"}},
 		cfg:   gates.Config{Protect: []string{"*.golden"}, Unprotect: []string{"test/fixtures/**"}}}}
 	for p, want := range map[string]string{

@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // planx's local records (.git/planx/records: the trees its gates passed on,
@@ -26,7 +27,7 @@ import (
 // recordsGuard is the mark in the run state and the records it guards.
 type recordsGuard struct {
 	repo *gitops.Repo
-	st   *State
+	st   *runstate.State
 }
 
 func (r *runner) recordsGuard() recordsGuard { return recordsGuard{repo: r.repo, st: r.st} }
@@ -54,7 +55,7 @@ func (g recordsGuard) forget() error {
 		return nil
 	}
 	g.st.RecordsMark = 0
-	return g.st.save(g.repo)
+	return g.st.Save(g.repo)
 }
 
 // untouched settles the mark once the executor has ended (or, on
@@ -91,7 +92,7 @@ func (g recordsGuard) settle() (string, error) {
 		}
 	}
 	g.st.RecordsMark = 0
-	if err := g.st.save(g.repo); err != nil {
+	if err := g.st.Save(g.repo); err != nil {
 		return "", err
 	}
 	if len(written) == 0 {
@@ -129,5 +130,5 @@ func (wv *wave) records(run bool) error {
 		return err
 	}
 	r.st.RecordsMark = m
-	return r.st.save(r.repo)
+	return r.st.Save(r.repo)
 }

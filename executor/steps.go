@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // runSteps runs a task's marked steps in order with `bash -e`, repository
@@ -34,7 +35,7 @@ func (r *runner) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 			Env:        append(r.env(t), env...),
 			Timeout:    r.stepTimeout(start),
 			Wrap:       wrap,
-			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
+			OutputPath: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
 			Live:       live,
 			Started:    r.pids().childStarted,
 		})

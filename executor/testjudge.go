@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/runstate"
 	"golang.org/x/mod/modfile"
 )
 
@@ -20,7 +21,7 @@ import (
 // is usually the report of the task before it.
 func (r *runner) reports() *gaterun.Reports {
 	if r.testReports == nil {
-		r.testReports = gaterun.NewReports(runDir(r.repo, r.st.RunID))
+		r.testReports = gaterun.NewReports(runstate.RunDir(r.repo, r.st.RunID))
 	}
 	return r.testReports
 }
@@ -28,7 +29,7 @@ func (r *runner) reports() *gaterun.Reports {
 // grader grades the turn's test gates: against the run's known failures,
 // a test of a group the task declared a test file of may vanish.
 func (tu *turn) grader() gaterun.Grader {
-	return gaterun.Grader{Known: tu.r.gateRun().Known, Reports: tu.r.reports(),
+	return gaterun.Grader{Baseline: tu.r.st.Baseline, Reports: tu.r.reports(),
 		Declared: gaterun.DeclaredGroup(goModule(tu.r.repo.Root), tu.t.Files)}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // turn is one task's go on the serial path, from its start to its commit or
@@ -50,9 +51,9 @@ type turn struct {
 // tree), verify, run acceptance checks and gates.
 func (tu *turn) try(ctx context.Context, n int, feedback string, already, last bool) error {
 	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
-	r.st.Phase = PhaseExecute
+	r.st.Phase = runstate.PhaseExecute
 	if already {
-		r.st.Phase = PhaseVerify
+		r.st.Phase = runstate.PhaseVerify
 	}
 	// The state must say which task runs before it runs. The log on disk
 	// shows it too for work a person may watch for a while (an agent, a
@@ -62,7 +63,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	// the state.
 	save := r.save
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
-		save = func() error { return r.st.save(r.repo) }
+		save = func() error { return r.st.Save(r.repo) }
 	}
 	// An agent's work is guarded (recordsguard.go); a shell task's steps
 	// are the plan's own, shown by --dry-run and approved, and the mark's
@@ -96,7 +97,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	}
 	lt.Files = files
 	r.fault.At("after-verify")
-	if err := tu.setPhase(PhaseGates); err != nil {
+	if err := tu.setPhase(runstate.PhaseGates); err != nil {
 		return err
 	}
 	// A checkpoint runs every gate, the final ones included. A gate that
@@ -148,7 +149,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	if err != nil {
 		return err
 	}
-	if err := tu.setPhase(PhaseVerify); err != nil {
+	if err := tu.setPhase(runstate.PhaseVerify); err != nil {
 		return err
 	}
 	r.fault.At("after-steps")
@@ -161,9 +162,9 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 // an fsynced state write at every phase of every task.
 func (tu *turn) setPhase(p string) error {
 	r := tu.r
-	if r.st.Phase == PhaseExecute && tu.cheapRedo {
+	if r.st.Phase == runstate.PhaseExecute && tu.cheapRedo {
 		return nil
 	}
 	r.st.Phase = p
-	return r.st.save(r.repo)
+	return r.st.Save(r.repo)
 }

@@ -62,7 +62,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	for _, p := range changed {
 		// The log is planx's own output and the plan gets ticked by planx:
 		// neither is evidence of the task's work.
-		if p == r.log.Path || (p == r.planRel && r.planOnlyTicked(t)) {
+		if p == r.log.Path || (p == r.planRel && r.pf.OnlyTicked(t)) {
 			continue
 		}
 		files = append(files, p)

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // An agent that kills planx while it runs (`pkill -9 planx`) would, without
@@ -55,7 +56,7 @@ type watchFile struct {
 }
 
 func (r *runner) watchFile() watchFile {
-	return watchFile{repo: r.repo, runID: r.st.RunID, path: filepath.Join(runDir(r.repo, r.st.RunID), "watch.json"), gates: r.gates}
+	return watchFile{repo: r.repo, runID: r.st.RunID, path: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), "watch.json"), gates: r.gates}
 }
 
 // save keeps what was noted before an attempt. A failure to save is not

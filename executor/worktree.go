@@ -19,6 +19,7 @@ import (
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // isolated is one task of a wave run in its own linked work tree.
@@ -135,7 +136,7 @@ func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env
 			Dir:        dir,
 			Env:        env,
 			Timeout:    r.stepTimeout(start),
-			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
+			OutputPath: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
 			Live:       live,
 		})
 		flush()
@@ -242,3 +243,11 @@ func dropRunWorktrees(repo *gitops.Repo) {
 
 // maxRemovals bounds the work trees removed at once.
 const maxRemovals = 4
+
+// endRun drops what a run keeps while it lasts: the slot work trees, the
+// ignored files kept aside, then the state itself.
+func endRun(repo *gitops.Repo) error {
+	dropRunWorktrees(repo)
+	_ = os.RemoveAll(keptDir(repo))
+	return runstate.Remove(repo)
+}

@@ -11,11 +11,12 @@ import (
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Grader grades the reports of test gates against their baselines.
 type Grader struct {
-	Known Known // the run's known failures
+	Baseline *runstate.Baseline // the run's known failures; nil without a baseline
 	// Reports holds what JudgeTests read until the task's commit.
 	Reports *Reports
 	// Declared says a report's group is one the task declared a test
@@ -47,7 +48,7 @@ func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testrepo
 		}
 		v := testreport.Judge(base[res.Name], rep, opt)
 		jd.tests[res.Name] = v.Summary()
-		ids, onlyKnown := gr.Known.only(res.Name, rep)
+		ids, onlyKnown := knownOnly(gr.Baseline, res.Name, rep)
 		if own && (v.Now.Failed == 0 || onlyKnown) && !v.RunFailed && v.Now.Passed > 0 ||
 			!own && v.OK() && (v.Now.Failed == 0 || onlyKnown) {
 			if v.Now.Failed > 0 {
@@ -114,7 +115,7 @@ func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testrepo
 			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
 			continue
 		}
-		if _, onlyKnown := gr.Known.only(res.Name, rep); v.OK() && (v.Now.Failed == 0 && res.Passed || onlyKnown) {
+		if _, onlyKnown := knownOnly(gr.Baseline, res.Name, rep); v.OK() && (v.Now.Failed == 0 && res.Passed || onlyKnown) {
 			continue
 		}
 		why := append(reportReasons(v, rep), failingTests(rep)...)

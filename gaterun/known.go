@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Known failures: the tests a run's baseline found failing and the run
@@ -21,10 +22,6 @@ import (
 // named, a build failure, a timeout), fails as usual. The names come from
 // the gate's own report or output on the task's tree, and the known set
 // was fixed before the first task ran: a task cannot add to it.
-
-// Known are the run's known failures: by gate, the IDs of the tests that
-// failed on the base. Nil when the run has no baseline.
-type Known map[string][]string
 
 // Judgement is what the per-test judge (JudgeTests) made of a gate set's
 // results: each gate's test summary, why it failed the first gate it
@@ -66,27 +63,10 @@ func testIDs(tests []testreport.Test) []string {
 	return slices.Compact(ids)
 }
 
-// covers says every one of ids (at least one) failed on the base in gate.
-func (k Known) covers(gate string, ids []string) bool {
-	if len(ids) == 0 {
-		return false
-	}
-	known, ok := k[gate]
-	if !ok {
-		return false
-	}
-	for _, id := range ids {
-		if !slices.Contains(known, id) {
-			return false
-		}
-	}
-	return true
-}
-
-// only says a gate's report fails with the run's known failures
+// knownOnly says a gate's report fails with the run's known failures
 // alone, and names them: at least one test fails, every failing test
 // failed on the base, and the report shows no failure outside its tests.
-func (k Known) only(gate string, rep testreport.Report) ([]string, bool) {
+func knownOnly(b *runstate.Baseline, gate string, rep testreport.Report) ([]string, bool) {
 	var fails []testreport.Test
 	for _, t := range rep.Tests {
 		if t.Outcome == testreport.Fail {
@@ -94,7 +74,7 @@ func (k Known) only(gate string, rep testreport.Report) ([]string, bool) {
 		}
 	}
 	ids := testIDs(fails)
-	return ids, !rep.Failed && k.covers(gate, ids)
+	return ids, !rep.Failed && b.Covers(gate, ids)
 }
 
 // acceptKnown lets the failed gates of results pass whose failure is the
@@ -103,7 +83,7 @@ func (k Known) only(gate string, rep testreport.Report) ([]string, bool) {
 // others are read here from their output. A timed-out gate is never let
 // pass, nor one that exited 0 and failed by its report (the judge's why).
 func (o Options) acceptKnown(t *planparse.Task, dir string, sel []gates.Gate, results []gates.Result, jd Judgement) map[string][]string {
-	b := o.Known
+	b := o.Baseline
 	if b == nil {
 		return nil
 	}
@@ -118,7 +98,7 @@ func (o Options) acceptKnown(t *planparse.Task, dir string, sel []gates.Gate, re
 			fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
 			ids, judged = testIDs(fails), whole
 		}
-		if !judged || !b.covers(res.Name, ids) {
+		if !judged || !b.Covers(res.Name, ids) {
 			continue
 		}
 		res.Passed = true
@@ -145,7 +125,7 @@ func (o Options) noteFixed(results []gates.Result, accepted map[string][]string)
 			continue
 		}
 		var fixed []string
-		for _, id := range o.Known[res.Name] {
+		for _, id := range o.Baseline.Known[res.Name] {
 			if !slices.Contains(accepted[res.Name], id) {
 				fixed = append(fixed, id)
 			}
@@ -182,11 +162,11 @@ func KnownList(known map[string][]string) string {
 func (o Options) explainKnown(err error, dir string, sel []gates.Gate, results []gates.Result, jd Judgement) error {
 	failed := gates.Failed(results)
 	var f *outcome.Failure
-	if o.Known == nil || len(failed) == 0 || !errors.As(err, &f) {
+	if o.Baseline == nil || len(failed) == 0 || !errors.As(err, &f) {
 		return err
 	}
 	res := failed[0]
-	if _, ok := o.Known[res.Name]; !ok || res.TimedOut {
+	if _, ok := o.Baseline.Known[res.Name]; !ok || res.TimedOut {
 		return err
 	}
 	if why, ok := jd.vetoed[res.Name]; ok {
@@ -196,7 +176,7 @@ func (o Options) explainKnown(err error, dir string, sel []gates.Gate, results [
 	fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
 	var fresh []string
 	for _, id := range testIDs(fails) {
-		if !slices.Contains(o.Known[res.Name], id) {
+		if !slices.Contains(o.Baseline.Known[res.Name], id) {
 			fresh = append(fresh, id)
 		}
 	}
@@ -213,8 +193,8 @@ func (o Options) explainKnown(err error, dir string, sel []gates.Gate, results [
 // gate, the IDs of the failing tests its report or output names, and the
 // gates whose failure the tests named do not account for (none named, a
 // failure outside any test, a timeout), which no test can be accepted for.
-func BaselineFailures(dir string, sel []gates.Gate, results []execlog.Gate) (known Known, unnamed []execlog.Gate) {
-	known = Known{}
+func BaselineFailures(dir string, sel []gates.Gate, results []execlog.Gate) (known map[string][]string, unnamed []execlog.Gate) {
+	known = map[string][]string{}
 	for _, res := range results {
 		if res.Passed {
 			continue

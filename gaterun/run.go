@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Options are what every gate run of a planx run shares: where the
@@ -25,7 +26,8 @@ type Options struct {
 	// time: the serial path's runs).
 	Started func(pgid int)
 	Done    func()
-	Known   Known
+	// Baseline holds the run's known failures; nil without a baseline.
+	Baseline *runstate.Baseline
 	// Warn records a warning in the run's log and says it.
 	Warn func(t *planparse.Task, msg string)
 	// Overridden are the gates a --gate flag replaced: their records say

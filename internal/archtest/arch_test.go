@@ -22,11 +22,14 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "gaterun", "ledger"},
-	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "internal/fsutil", "internal/testreport", "internal/textsafe"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "gaterun", "ledger"},
+	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
 	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress"},
 	"judge":               {},
 	"outcome":             {},
+	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
+	"planfile":            {"gitops", "planparse", "record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
+	"runstate":            {"gates", "gitops", "planparse", "execlog", "record", "internal/fsutil"},
 	"internal/fault":      {},
 	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
@@ -71,6 +74,10 @@ var never = map[string][]string{
 	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
 	// The records are written by the loop; they run nothing.
 	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	// The run's state is data and a lock; it runs and reports nothing.
+	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox"},
+	// The plan on disk is bytes and history; it runs nothing.
+	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }

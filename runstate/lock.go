@@ -1,4 +1,4 @@
-package executor
+package runstate
 
 import (
 	"encoding/json"
@@ -12,16 +12,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lockInfo says who holds a work tree's run lock. It is written into the
+// ErrRunInProgress reports another run holding the work tree (exit 5).
+var ErrRunInProgress = errors.New("run in progress")
+
+// LockInfo says who holds a work tree's run lock. It is written into the
 // lock file for messages only: who holds the lock is the kernel's word.
-type lockInfo struct {
+type LockInfo struct {
 	PID     int       `json:"pid"`
 	Host    string    `json:"host"`
 	Started time.Time `json:"started"`
 	Command string    `json:"command"`
 }
 
-// lock is an OS lock (flock) on .git/planx/run.lock of the work tree, held
+// Lock is an OS lock (flock) on .git/planx/run.lock of the work tree, held
 // for the whole life of a run, resume, skip or abort. The kernel releases it
 // when the holder exits however it exits (even SIGKILL), so there is no
 // stale lock to take over and no race between two takers: exactly one open
@@ -32,14 +35,15 @@ type lockInfo struct {
 //
 // The lock is per work tree: each linked worktree has its own run state and
 // branch, so separate worktrees may run separate plans at once.
-type lock struct{ f *os.File }
+type Lock struct{ f *os.File }
 
 func lockPath(repo *gitops.Repo) string {
 	return filepath.Join(repo.PlanxDir(), "run.lock")
 }
 
-// acquireLock takes the run lock or says who holds it.
-func acquireLock(repo *gitops.Repo, command string) (*lock, error) {
+// Acquire takes the run lock for command (run, resume, skip, abort) or
+// says who holds it (ErrRunInProgress).
+func Acquire(repo *gitops.Repo, command string) (*Lock, error) {
 	p := lockPath(repo)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
@@ -56,12 +60,12 @@ func acquireLock(repo *gitops.Repo, command string) (*lock, error) {
 		return nil, fmt.Errorf("lock %s: %w", p, err)
 	}
 	host, _ := os.Hostname()
-	data, _ := json.Marshal(lockInfo{PID: os.Getpid(), Host: host, Started: time.Now().UTC(), Command: command})
+	data, _ := json.Marshal(LockInfo{PID: os.Getpid(), Host: host, Started: time.Now().UTC(), Command: command})
 	// Who holds it is for messages; the lock itself is already ours.
 	if err := f.Truncate(0); err == nil {
 		_, _ = f.WriteAt(data, 0)
 	}
-	return &lock{f: f}, nil
+	return &Lock{f: f}, nil
 }
 
 func heldError(p string) error {
@@ -82,8 +86,8 @@ func flock(f *os.File, how int) error {
 	}
 }
 
-func readLock(p string) (lockInfo, error) {
-	var li lockInfo
+func readLock(p string) (LockInfo, error) {
+	var li LockInfo
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return li, err
@@ -92,22 +96,23 @@ func readLock(p string) (lockInfo, error) {
 	return li, err
 }
 
-// lockHolder returns who holds the lock, and whether anybody does.
-func lockHolder(repo *gitops.Repo) (lockInfo, bool) {
+// Holder returns who holds the lock, and whether anybody does.
+func Holder(repo *gitops.Repo) (LockInfo, bool) {
 	p := lockPath(repo)
 	f, err := os.Open(p)
 	if err != nil {
-		return lockInfo{}, false
+		return LockInfo{}, false
 	}
 	defer f.Close()
 	if err := flock(f, unix.LOCK_SH|unix.LOCK_NB); err == nil {
-		return lockInfo{}, false // closing the file releases the probe
+		return LockInfo{}, false // closing the file releases the probe
 	}
 	li, _ := readLock(p)
 	return li, true
 }
 
-func (l *lock) release() {
+// Release gives the lock back; a nil or released lock is a no-op.
+func (l *Lock) Release() {
 	if l != nil && l.f != nil {
 		_ = l.f.Close() // closing the only descriptor releases the flock
 		l.f = nil
@@ -118,7 +123,7 @@ func (l *lock) release() {
 // remove: a held lock belongs to a live planx, which Unlock refuses to
 // break; a free one needs nothing.
 func Unlock(repo *gitops.Repo) (string, error) {
-	if li, held := lockHolder(repo); held {
+	if li, held := Holder(repo); held {
 		return "", fmt.Errorf("%w: planx %s (pid %d) is alive and holds %s; stop it (Ctrl-C, or kill -INT %d) instead: a live run's lock is never removed",
 			ErrRunInProgress, li.Command, li.PID, lockPath(repo), li.PID)
 	}

@@ -1,4 +1,4 @@
-package executor
+package runstate
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(holdLockEnv); dir != "" {
 		repo, err := gitops.Open(context.Background(), dir)
 		if err == nil {
-			_, err = acquireLock(repo, "holder")
+			_, err = Acquire(repo, "holder")
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -48,22 +48,22 @@ func TestMain(m *testing.M) {
 
 func TestLockIsExclusiveAndRefusesUnlockWhileHeld(t *testing.T) {
 	repo := openRepo(t)
-	lk, err := acquireLock(repo, "run")
+	lk, err := Acquire(repo, "run")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = acquireLock(repo, "resume")
+	_, err = Acquire(repo, "resume")
 	if !errors.Is(err, ErrRunInProgress) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
 		t.Fatalf("second lock: %v, want ErrRunInProgress naming pid %d", err, os.Getpid())
 	}
 	if _, err := Unlock(repo); !errors.Is(err, ErrRunInProgress) {
 		t.Fatalf("unlock --force of a live holder: %v, want a refusal", err)
 	}
-	if li, held := lockHolder(repo); !held || li.Command != "run" {
+	if li, held := Holder(repo); !held || li.Command != "run" {
 		t.Fatalf("lockHolder = %+v %v, want run held", li, held)
 	}
-	lk.release()
-	if _, held := lockHolder(repo); held {
+	lk.Release()
+	if _, held := Holder(repo); held {
 		t.Fatal("lock still held after release")
 	}
 	if msg, err := Unlock(repo); err != nil || msg == "" {
@@ -73,11 +73,11 @@ func TestLockIsExclusiveAndRefusesUnlockWhileHeld(t *testing.T) {
 	if err := os.WriteFile(lockPath(repo), []byte(`{"pid":999999,"host":"x","command":"run"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lk, err = acquireLock(repo, "run")
+	lk, err = Acquire(repo, "run")
 	if err != nil {
 		t.Fatalf("old lock file not taken: %v", err)
 	}
-	lk.release()
+	lk.Release()
 }
 
 // A holder killed with SIGKILL cannot clean up: the kernel releases its lock.
@@ -96,7 +96,7 @@ func TestLockOfAKilledHolderIsFree(t *testing.T) {
 	if _, err := out.Read(buf); err != nil || string(buf) != "locked" {
 		t.Fatalf("holder did not lock: %q %v", buf, err)
 	}
-	if _, err := acquireLock(repo, "run"); !errors.Is(err, ErrRunInProgress) ||
+	if _, err := Acquire(repo, "run"); !errors.Is(err, ErrRunInProgress) ||
 		!strings.Contains(err.Error(), fmt.Sprintf("pid %d", holder.Process.Pid)) {
 		t.Fatalf("lock of a live holder: %v", err)
 	}
@@ -105,11 +105,11 @@ func TestLockOfAKilledHolderIsFree(t *testing.T) {
 	}
 	_ = holder.Process.Signal(syscall.SIGKILL)
 	_ = holder.Wait()
-	lk, err := acquireLock(repo, "run")
+	lk, err := Acquire(repo, "run")
 	if err != nil {
 		t.Fatalf("lock of a killed holder: %v", err)
 	}
-	lk.release()
+	lk.Release()
 }
 
 // Each linked worktree has its own lock: separate worktrees run separate plans.
@@ -122,14 +122,14 @@ func TestLockPerWorktree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := acquireLock(repo, "run")
+	a, err := Acquire(repo, "run")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.release()
-	b, err := acquireLock(wt, "run")
+	defer a.Release()
+	b, err := Acquire(wt, "run")
 	if err != nil {
 		t.Fatalf("lock in a linked worktree while the main one runs: %v", err)
 	}
-	b.release()
+	b.Release()
 }

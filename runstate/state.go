@@ -1,4 +1,4 @@
-package executor
+package runstate
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -80,9 +81,9 @@ type State struct {
 	Started    time.Time    `json:"started"`
 	Updated    time.Time    `json:"updated"`
 	Options    SavedOptions `json:"options"`
-	// Judge is the gates and settings pinned when the run started; nil
+	// Pinned is the gates and settings pinned when the run started; nil
 	// for a run started by a planx that did not pin them.
-	Judge *Judge `json:"judge,omitempty"`
+	Pinned *Pinned `json:"judge,omitempty"`
 	// Hidden are the index entries flagged skip-worktree or
 	// assume-unchanged when the run started (the user's, e.g. a sparse
 	// checkout's); HiddenTooMany says there were too many to keep.
@@ -137,16 +138,16 @@ type SavedOptions struct {
 	Jobs        int           `json:"jobs,omitempty"`
 }
 
-func statePath(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "state.json") }
+func Path(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "state.json") }
 
 // runDir holds a run's step and gate output files.
-func runDir(repo *gitops.Repo, runID string) string {
+func RunDir(repo *gitops.Repo, runID string) string {
 	return filepath.Join(repo.PlanxDir(), "runs", runID)
 }
 
-// LoadState reads the saved run state; (nil, nil) when there is none.
-func LoadState(repo *gitops.Repo) (*State, error) {
-	data, err := os.ReadFile(statePath(repo))
+// Load reads the saved run state; (nil, nil) when there is none.
+func Load(repo *gitops.Repo) (*State, error) {
+	data, err := os.ReadFile(Path(repo))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -155,26 +156,44 @@ func LoadState(repo *gitops.Repo) (*State, error) {
 	}
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("read run state %s: %w (if it is corrupt, delete it: the run's commits stay in git, its rollback commit under refs/planx/runs/)", statePath(repo), err)
+		return nil, fmt.Errorf("read run state %s: %w (if it is corrupt, delete it: the run's commits stay in git, its rollback commit under refs/planx/runs/)", Path(repo), err)
 	}
 	return &st, nil
 }
 
-func (st *State) save(repo *gitops.Repo) error {
+func (st *State) Save(repo *gitops.Repo) error {
 	st.Updated = time.Now().UTC()
 	data, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
 		return fmt.Errorf("save run state: %w", err)
 	}
-	return fsutil.Replace(statePath(repo), data, 0o644, repo.Config().Durable())
+	return fsutil.Replace(Path(repo), data, 0o644, repo.Config().Durable())
 }
 
-func clearState(repo *gitops.Repo) error {
-	dropRunWorktrees(repo)
-	_ = os.RemoveAll(keptDir(repo))
-	err := os.Remove(statePath(repo))
+// Remove deletes the saved state: the run is over. What else the run kept
+// under the planx directory (slot work trees, kept ignored files) is the
+// caller's to drop first.
+func Remove(repo *gitops.Repo) error {
+	err := os.Remove(Path(repo))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("clear run state: %w", err)
 	}
 	return nil
+}
+
+// Covers says every one of ids (at least one) failed on the base in gate.
+func (b *Baseline) Covers(gate string, ids []string) bool {
+	if b == nil || len(ids) == 0 {
+		return false
+	}
+	known, ok := b.Known[gate]
+	if !ok {
+		return false
+	}
+	for _, id := range ids {
+		if !slices.Contains(known, id) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,4 +1,4 @@
-package executor
+package runstate
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ var updateState = flag.Bool("update-state", false, "rewrite testdata/state.golde
 // a user's stopped run. Every field, nested ones too, is set; a new field
 // changes the golden file, which is then regenerated on purpose:
 //
-//	go test ./executor -run TestStateJSONGolden -update-state
+//	go test ./runstate -run TestStateJSONGolden -update-state
 func TestStateJSONGolden(t *testing.T) {
 	var st State
 	fill(reflect.ValueOf(&st).Elem(), 0)
@@ -70,7 +70,7 @@ func TestStateOldFormLoads(t *testing.T) {
 	if err := json.Unmarshal([]byte(old), &st); err != nil {
 		t.Fatal(err)
 	}
-	if st.Current != "T002" || len(st.Plan) != 2 || st.Judge != nil || st.OrigMarks != nil || len(st.Wave) != 0 {
+	if st.Current != "T002" || len(st.Plan) != 2 || st.Pinned != nil || st.OrigMarks != nil || len(st.Wave) != 0 {
 		t.Errorf("old state read as %+v", st)
 	}
 }

@@ -1,4 +1,4 @@
-package executor
+package planfile
 
 import (
 	"bytes"
@@ -12,41 +12,41 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// planFile is the plan file on disk (and in the repository's history) and
-// the bytes planx last read or wrote there: every write of the plan (a tick, taking one back) goes through it,
-// so planSrc always says what planx put in the file. The field names keep
-// their prefix because runner embeds planFile and reads them as its own.
-type planFile struct {
-	planAbs string
-	planRel string // repo-relative, slash-separated
-	planSrc []byte // the plan's bytes as planx last saw or wrote them
-	format  planparse.Format
+// File is the plan file on disk (and in the repository's history) and
+// the bytes planx last read or wrote there: every write of the plan (a
+// Tick, taking one back) goes through it, so Src always says what planx
+// put in the file.
+type File struct {
+	Abs    string
+	Rel    string // repo-relative, slash-separated
+	Src    []byte // the plan's bytes as planx last saw or wrote them
+	Format planparse.Format
 	// pinChecked is the plan's last text edited found to hold the run's
 	// tasks unchanged (ticks aside).
 	pinChecked []byte
 }
 
-// writePlan replaces the plan file's bytes, keeping its mode.
-func (pf *planFile) writePlan(b []byte) error {
-	if err := fsutil.WriteAtomic(pf.planAbs, b, 0o644); err != nil {
+// write replaces the plan file's bytes, keeping its mode.
+func (pf *File) write(b []byte) error {
+	if err := fsutil.WriteAtomic(pf.Abs, b, 0o644); err != nil {
 		return err
 	}
-	pf.planSrc = b
+	pf.Src = b
 	return nil
 }
 
-// tick sets the task's checkbox (or tasks.json status) in the plan file,
+// Tick sets the task's checkbox (or tasks.json status) in the plan file,
 // changing nothing else; ticked is false when there was nothing to set
 // (already done, or the task is gone from a plan edited during the run).
-func (pf *planFile) tick(t *planparse.Task) (ticked bool, err error) {
-	cur, err := os.ReadFile(pf.planAbs)
+func (pf *File) Tick(t *planparse.Task) (ticked bool, err error) {
+	cur, err := os.ReadFile(pf.Abs)
 	if err != nil {
 		return false, fmt.Errorf("tick %s: %w", t.ID, err)
 	}
 	target := t
-	if string(cur) != string(pf.planSrc) {
+	if string(cur) != string(pf.Src) {
 		// The plan changed under us (a task edited it): positions are stale.
-		p, err := planparse.Parse(pf.planAbs, cur, planparse.Options{Format: pf.format})
+		p, err := planparse.Parse(pf.Abs, cur, planparse.Options{Format: pf.Format})
 		if err != nil {
 			return false, fmt.Errorf("tick %s: %w", t.ID, err)
 		}
@@ -56,7 +56,7 @@ func (pf *planFile) tick(t *planparse.Task) (ticked bool, err error) {
 	}
 	src, ok := planparse.Tick(cur, target)
 	if !ok {
-		pf.planSrc = cur
+		pf.Src = cur
 		return false, nil
 	}
 	if err := pf.writeTick(cur, src); err != nil {
@@ -76,7 +76,7 @@ func (pf *planFile) tick(t *planparse.Task) (ticked bool, err error) {
 // which spares creating a temporary file per task; anything else (a
 // tasks.json status set to "done") is written atomically through a
 // temporary file.
-func (pf *planFile) writeTick(cur, ticked []byte) error {
+func (pf *File) writeTick(cur, ticked []byte) error {
 	at := -1
 	if len(cur) == len(ticked) {
 		for i := range cur {
@@ -90,61 +90,67 @@ func (pf *planFile) writeTick(cur, ticked []byte) error {
 		}
 	}
 	if at < 0 {
-		return pf.writePlan(ticked)
+		return pf.write(ticked)
 	}
-	f, err := os.OpenFile(pf.planAbs, os.O_WRONLY, 0)
+	f, err := os.OpenFile(pf.Abs, os.O_WRONLY, 0)
 	if err != nil {
-		return pf.writePlan(ticked)
+		return pf.write(ticked)
 	}
 	_, werr := f.WriteAt(ticked[at:at+1], int64(at))
 	if err := errors.Join(werr, f.Close()); err != nil {
 		return fmt.Errorf("tick: %w", err)
 	}
-	pf.planSrc = ticked
+	pf.Src = ticked
 	return nil
 }
 
-// untick takes back the tick planx wrote for a commit that did not happen,
+// Untick takes back the tick planx wrote for a commit that did not happen,
 // and only that: when the plan no longer holds exactly the bytes planx
 // wrote (a person edited it meanwhile), it is left alone and untick reports
 // the stale tick kept, never overwritten with older text.
-func (pf *planFile) untick(before []byte) (kept bool) {
-	if string(pf.planSrc) == string(before) {
+func (pf *File) Untick(before []byte) (kept bool) {
+	if string(pf.Src) == string(before) {
 		return false // planx changed nothing
 	}
-	cur, err := os.ReadFile(pf.planAbs)
+	cur, err := os.ReadFile(pf.Abs)
 	if err != nil {
 		return false
 	}
-	if string(cur) != string(pf.planSrc) {
+	if string(cur) != string(pf.Src) {
 		return true
 	}
-	_ = pf.writePlan(before)
+	_ = pf.write(before)
 	return false
 }
 
-// planOnlyTicked reports whether the plan file still has the bytes planx
+// OnlyTicked reports whether the plan file still has the bytes planx
 // knows, or those with t's own checkbox ticked, so that a task that edits
 // the plan beyond that is seen as a change (of a protected file).
-func (pf *planFile) planOnlyTicked(t *planparse.Task) bool {
-	b, err := os.ReadFile(pf.planAbs)
+func (pf *File) OnlyTicked(t *planparse.Task) bool {
+	b, err := os.ReadFile(pf.Abs)
 	if err != nil {
 		return false
 	}
-	ticked, _ := planparse.Tick(pf.planSrc, t)
-	return string(b) == string(pf.planSrc) || string(b) == string(ticked)
+	ticked, _ := planparse.Tick(pf.Src, t)
+	return string(b) == string(pf.Src) || string(b) == string(ticked)
 }
 
-// bodyAt is the text of task id in the plan as commit sha has it, or ""
+// BodyAt is the text of task id in the plan as commit sha has it, or ""
 // when that commit has no such plan or task.
-func (pf *planFile) bodyAt(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, id planparse.TaskID) string {
-	src, err := repo.History().ShowFile(ctx, sha, pf.planRel)
+func (pf *File) BodyAt(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, id planparse.TaskID) string {
+	src, err := repo.History().ShowFile(ctx, sha, pf.Rel)
 	if err != nil {
 		return ""
 	}
-	p, err := planparse.Parse(pf.planAbs, src, planparse.Options{Format: pf.format})
+	p, err := planparse.Parse(pf.Abs, src, planparse.Options{Format: pf.Format})
 	if err != nil || p.Task(id) == nil {
 		return ""
 	}
 	return p.Task(id).Body
+}
+
+// New is the plan file at abs (rel in the repository) as plan was read
+// from it.
+func New(abs, rel string, plan *planparse.Plan) *File {
+	return &File{Abs: abs, Rel: rel, Src: plan.Source, Format: plan.Format, pinChecked: plan.Source}
 }

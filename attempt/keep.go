@@ -1,4 +1,4 @@
-package executor
+package attempt
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/record"
 )
 
@@ -18,25 +19,25 @@ import (
 // files --retry keeps because they changed since the stop, which the task
 // run again may write over.
 
-// keep points the next free refs/planx/runs/<id>/kept/<n> at sha.
-func (s stopRecords) keep(ctx context.Context, sha gitops.SHA, why string) (string, error) {
+// Keep points the next free refs/planx/runs/<id>/kept/<n> at sha.
+func (s Records) Keep(ctx context.Context, sha gitops.SHA, why string) (string, error) {
 	for range 100 {
-		s.st.Kept++
-		ref := record.RunRef(s.st.RunID, fmt.Sprintf("kept/%d", s.st.Kept))
-		err := s.repo.Refs().Update(ctx, ref, sha, gitops.ZeroSHA, "planx: "+why)
+		s.State.Kept++
+		ref := record.RunRef(s.State.RunID, fmt.Sprintf("kept/%d", s.State.Kept))
+		err := s.Repo.Refs().Update(ctx, ref, sha, gitops.ZeroSHA, "planx: "+why)
 		if !errors.Is(err, gitops.ErrHeadMoved) {
 			return ref, err // a ref of a command that never saved its count is taken: the next one
 		}
 	}
-	return "", fmt.Errorf("%w: no free ref under refs/planx/runs/%s/kept/", gitops.ErrRepoState, s.st.RunID)
+	return "", fmt.Errorf("%w: no free ref under refs/planx/runs/%s/kept/", gitops.ErrRepoState, s.State.RunID)
 }
 
-// keepStagedApart keeps the index under a kept ref when some path's staged
+// KeepStagedApart keeps the index under a kept ref when some path's staged
 // content differs both from HEAD and from the work tree: those bytes are in
 // no commit, and the command about to run replaces them. An index whose tree
 // is restored's (abort puts that one back itself) is not kept again.
-func (s stopRecords) keepStagedApart(ctx context.Context, restored gitops.SHA) error {
-	changes, err := s.repo.Status(ctx)
+func (s Records) KeepStagedApart(ctx context.Context, restored gitops.SHA) error {
+	changes, err := s.Repo.Status(ctx)
 	if err != nil {
 		return err
 	}
@@ -54,29 +55,29 @@ func (s stopRecords) keepStagedApart(ctx context.Context, restored gitops.SHA) e
 	}
 	if len(unmerged) > 0 {
 		// An index in the middle of a merge cannot be written as a tree.
-		s.out.Println("planx: warning: %s staged apart from the work tree could not be kept: the index has unmerged paths (%s)",
-			listPaths(apart), listPaths(unmerged))
+		s.Out.Println("planx: warning: %s staged apart from the work tree could not be kept: the index has unmerged paths (%s)",
+			textsafe.List(apart), textsafe.List(unmerged))
 		return nil
 	}
-	head, _ := s.repo.Refs().Resolve(ctx, "HEAD") // "" on an unborn branch
-	id := s.st.RunID
-	sha, err := s.repo.Index().Save(ctx, fmt.Sprintf("planx: the index as staged after a stop of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head)
+	head, _ := s.Repo.Refs().Resolve(ctx, "HEAD") // "" on an unborn branch
+	id := s.State.RunID
+	sha, err := s.Repo.Index().Save(ctx, fmt.Sprintf("planx: the index as staged after a stop of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head)
 	if err != nil {
 		return err
 	}
 	if restored != "" {
-		now, err1 := s.repo.Objects().TreeOf(ctx, sha)
-		was, err2 := s.repo.Objects().TreeOf(ctx, restored)
+		now, err1 := s.Repo.Objects().TreeOf(ctx, sha)
+		was, err2 := s.Repo.Objects().TreeOf(ctx, restored)
 		if err1 == nil && err2 == nil && now == was {
 			return nil
 		}
 	}
-	ref, err := s.keep(ctx, sha, "the index, staged apart from the work tree")
+	ref, err := s.Keep(ctx, sha, "the index, staged apart from the work tree")
 	if err != nil {
 		return err
 	}
-	s.out.Println("planx: kept the index at %s: %s staged apart from the work tree; `git show %s:%s` prints the staged bytes, `git restore --source=%s --staged -- %s` stages them again",
-		ref, listPaths(apart), ref, apart[0], ref, apart[0])
+	s.Out.Println("planx: kept the index at %s: %s staged apart from the work tree; `git show %s:%s` prints the staged bytes, `git restore --source=%s --staged -- %s` stages them again",
+		ref, textsafe.List(apart), ref, apart[0], ref, apart[0])
 	return nil
 }
 
