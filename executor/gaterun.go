@@ -84,7 +84,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 // runChecks runs the task's checks (runIn: in the work tree or a clean
 // checkout). An agent's are judged test by test against the base commit
 // where the runner can report so, or the gate's report: setting says where
-// it does (testjudge.go); the rest by their exit codes.
+// it does (gaterun.TestRuns, testjudge.go); the rest by their exit codes.
 func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate) error {
 	r, t := tu.r, tu.t
 	if tu.kind != "agent" {
@@ -94,7 +94,8 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 	if len(tgs) == 0 {
 		return tu.runIn(ctx, key, sel, nil)
 	}
-	base, err := tu.testRuns().Baseline(ctx, r.expect, tgs)
+	tr := tu.testRuns()
+	base, err := tr.Baseline(ctx, tgs)
 	if err != nil {
 		return err
 	}
@@ -108,12 +109,12 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 	// tests as the base has them, then (below) with the agent's own.
 	var judged map[string]string
 	if paths := tu.undeclaredTests(); len(paths) > 0 {
-		if judged, err = tu.judgeRun(ctx, tgs, base, paths); err != nil {
+		if judged, err = tr.Apart(ctx, tgs, base, paths); err != nil {
 			return err
 		}
 	}
 	return tu.runIn(ctx, key, run, func(dir string, results []gates.Result) gaterun.Judgement {
-		jd := tu.grader().JudgeTests(dir, tgs, base, results, judged != nil)
+		jd := tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil)
 		jd.OwnTestsPass(judged)
 		return jd
 	})

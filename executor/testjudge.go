@@ -26,17 +26,14 @@ func (r *runner) reports() *gaterun.Reports {
 	return r.testReports
 }
 
-// grader grades the turn's test gates: against the run's known failures,
-// a test of a group the task declared a test file of may vanish.
-func (tu *turn) grader() gaterun.Grader {
-	return gaterun.Grader{Baseline: tu.r.st.Baseline, Reports: tu.r.reports(),
-		Declared: gaterun.DeclaredGroup(goModule(tu.r.repo.Root), tu.t.Files)}
-}
-
 // testRuns are the turn's test gate runs on the base and apart from its
-// own tests, each in a clean checkout of the turn (tu.checkout).
+// own tests, each in a clean checkout of the turn (tu.checkout), and
+// their grader: against the run's known failures, a test of a group the
+// task declared a test file of may vanish.
 func (tu *turn) testRuns() gaterun.TestRuns {
-	return gaterun.TestRuns{Gates: tu.r.gateRun(), Grader: tu.grader(), Task: tu.t,
+	gr := gaterun.Grader{Baseline: tu.r.st.Baseline, Reports: tu.r.reports(),
+		Declared: gaterun.DeclaredGroup(goModule(tu.r.repo.Root), tu.t.Files)}
+	return gaterun.TestRuns{Gates: tu.r.gateRun(), Grader: gr, Task: tu.t, Repo: tu.r.repo, Base: tu.r.expect,
 		Checkout: func(ctx context.Context, sha gitops.SHA, label string) (string, func(), error) {
 			wt, err := tu.checkout(ctx, sha, label)
 			if err != nil {

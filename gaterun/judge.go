@@ -30,7 +30,7 @@ type Grader struct {
 // only failing tests are the run's known failures (known.go).
 //
 // own says the run holds the agent's own test changes, already graded
-// without them by judgeRun: this run then only has to pass.
+// without them by TestRuns.Apart: this run then only has to pass.
 func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testreport.Report, results []gates.Result, own bool) Judgement {
 	jd := Judgement{tests: map[string]string{}, known: map[string][]string{}, vetoed: map[string]string{}}
 	opt := testreport.Options{Declared: gr.Declared}

@@ -2,6 +2,7 @@ package gaterun
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/planx-dev/planx/gates"
@@ -19,6 +20,8 @@ type TestRuns struct {
 	Gates  Options
 	Grader Grader
 	Task   *planparse.Task
+	Repo   *gitops.Repo
+	Base   gitops.SHA // the commit the task started from
 	// Checkout checks commit sha out for the judge (label: base, judge)
 	// and returns the directory and how to give it back.
 	Checkout func(ctx context.Context, sha gitops.SHA, label string) (dir string, release func(), err error)
@@ -26,8 +29,8 @@ type TestRuns struct {
 
 // Baseline returns the reports of tgs on the base commit: from the book,
 // or by running them in a clean checkout of it.
-func (tr TestRuns) Baseline(ctx context.Context, base gitops.SHA, tgs []TestGate) (map[string]testreport.Report, error) {
-	book := tr.Grader.Reports
+func (tr TestRuns) Baseline(ctx context.Context, tgs []TestGate) (map[string]testreport.Report, error) {
+	base, book := tr.Base, tr.Grader.Reports
 	out := map[string]testreport.Report{}
 	var missing []TestGate
 	for _, tg := range tgs {
@@ -61,9 +64,19 @@ func (tr TestRuns) Baseline(ctx context.Context, base gitops.SHA, tgs []TestGate
 	return out, nil
 }
 
-// Apart runs tgs on commit c, the task's tree with paths as the base has
-// them, and grades the run against the base (JudgeApart).
-func (tr TestRuns) Apart(ctx context.Context, c gitops.SHA, tgs []TestGate, base map[string]testreport.Report, paths []string) (map[string]string, error) {
+// Apart runs tgs on the task's tree (as staged) with paths, the test files
+// it did not declare, as the base has them, in a clean checkout, and
+// grades the run against the base (JudgeApart). The summaries it returns
+// are the task's Planx-Tests; a failing grade fails the task.
+func (tr TestRuns) Apart(ctx context.Context, tgs []TestGate, base map[string]testreport.Report, paths []string) (map[string]string, error) {
+	staged, err := tr.Repo.Index().StagedCommit(ctx, tr.Base)
+	if err != nil {
+		return nil, fmt.Errorf("the judge's tree of %s: %w", tr.Task.ID, err)
+	}
+	c, err := tr.Repo.Objects().TreeFromBase(ctx, staged, tr.Base, paths, "planx: the task's tree with the base's tests")
+	if err != nil {
+		return nil, fmt.Errorf("the judge's tree of %s: %w", tr.Task.ID, err)
+	}
 	dir, release, err := tr.Checkout(ctx, c, "judge")
 	if err != nil {
 		return nil, err
