@@ -48,7 +48,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
 	msg := taskMessage(r, t, lt, groups, folded, warnings, ticked)
-	r.book().recordPending(t, r.expect)
+	r.book().RecordPending(t, r.expect)
 	own := []string{r.planRel, r.log.Path}
 	if last && !r.porcelain {
 		// The run ends here: leave the index as git commit would.
@@ -156,7 +156,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	r.fault.At("after-commit")
 	lt.Commit = string(sha)
 	r.expect = sha
-	r.reports().committed(sha)
+	r.reports().Committed(sha)
 	if r.done == nil {
 		r.done = map[planparse.TaskID]bool{}
 	}
@@ -174,7 +174,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	// signal came meanwhile (git notes runs no hook; it is bounded all the
 	// same).
 	noteCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	r.noteGates(noteCtx, t, lt, sha, r.book().recordCommit(noteCtx, t, lt, sha))
+	r.noteGates(noteCtx, t, lt, sha, r.book().RecordCommit(noteCtx, t, lt, sha))
 	cancel()
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.

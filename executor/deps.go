@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 )
@@ -55,7 +56,7 @@ func depManifests() []string {
 // virtual environment (a directory with a pyvenv.cfg).
 func runnerRoots(root string, ignored []string) []string {
 	var out []string
-	for _, e := range depEnvs(root, ignored) {
+	for _, e := range gaterun.DepEnvs(root, ignored) {
 		dir := strings.TrimSuffix(e, "/")
 		abs := filepath.Join(root, filepath.FromSlash(dir))
 		if path.Base(dir) == "node_modules" {

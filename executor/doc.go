@@ -27,10 +27,17 @@
 // a task's turn on the serial path (turn.go: execute, verify, gate, and what
 // the task's commit carries), a parallel wave (parallel.go: its tasks run in
 // their own work trees, then integrated), taking an aborted run back out
-// (abort.go: rewind), the gate and commit records (gaterecord.go) and the
+// (abort.go: rewind), the gate and commit records (package ledger) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
 // stopped attempts (snapshot.go), the bytes a recovery command keeps
 // before it drops or writes over them (keep.go) and the saved watch of an
 // agent attempt (watchsave.go), kept until its work is committed or
 // discarded so that every resume judges that work against it.
+//
+// Every gate selection (a task's gates and fixers, the clean-tree gates,
+// the final gates, a wave task's and the wave's integration gate, the
+// baseline) runs through package gaterun, which also reads the results:
+// test reports, known failures, the failure text, what a gate reaches.
+// gaterun.go says which gates a task runs and where, and builds the
+// options every run shares.
 package executor

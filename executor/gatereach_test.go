@@ -55,7 +55,7 @@ func TestGateReach(t *testing.T) {
 		{Name: "make", Command: "make test"},
 		{Name: "npm", Command: "npm test"},
 	}}}
-	got := r.reach(ctx).paths()
+	got := r.reach(ctx).Paths()
 	want := []string{"check.sh", "ci/run.sh", "common.mk", "scripts/env.sh", "scripts/env2.sh", "scripts/lib.sh", "scripts/local.sh", "scripts/more.sh", "tools/check", "tools/check-helpers"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("reach = %v, want %v", got, want)

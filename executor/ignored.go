@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -114,7 +115,7 @@ func copyFile(src, dst string) error {
 // in path order while their sizes add up to at most limit, and those left
 // over.
 func keepable(root string, entries []string, limit int64) (keep, left []string) {
-	skip := depEnvs(root, entries)
+	skip := gaterun.DepEnvs(root, entries)
 	var total int64
 	for _, e := range entries {
 		if buildOutput(e) || slices.Contains(skip, e) {

@@ -137,7 +137,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		tip := keep[len(keep)-1]
 		trees := make([]gitops.SHA, len(keep))
 		for i, s := range keep {
-			trees[i] = r.book().recordWaveCommit(ctx, s)
+			trees[i] = r.book().RecordWaveCommit(ctx, s.it.t.ID, s.commit)
 		}
 		if err := r.restoreLog(ctx, wv.base); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, wv.res)

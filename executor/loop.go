@@ -116,7 +116,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err != nil && tu.gatesPassed {
 		// Stopped after its gates passed (a commit hook refused): a resume
 		// on the same tree need not run them again.
-		r.book().recordGatesPassed(context.WithoutCancel(ctx), t, lt)
+		r.book().RecordGatesPassed(context.WithoutCancel(ctx), t, lt)
 	}
 	return sha, err
 }

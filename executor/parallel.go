@@ -197,7 +197,7 @@ func (wv *wave) exec(ctx context.Context) {
 		// The task's own gates passed on its work: the base plus its
 		// changes. Recorded now that no executor runs.
 		if ran[it] && it.work != "" && it.fail == nil && it.err == nil {
-			r.book().recordWaveGates(ctx, it.t, it.work, it.own.Gates)
+			r.book().RecordWaveGates(ctx, it.t, it.work, it.own.Gates)
 		}
 	}
 	r.fault.At("after-wave")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/agent"
 	"github.com/planx-dev/planx/execute"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -40,7 +41,7 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 		}
 	}
 	c.Protected = []string{r.planRel, gates.ConfigFile, path.Dir(r.log.Path) + "/"}
-	for _, p := range append(append(gateScripts(r.gates), runnerConfigFiles(r.gates)...), r.reached.paths()...) {
+	for _, p := range append(append(gaterun.GateScripts(r.gates), gaterun.RunnerConfigFiles(r.gates)...), r.reached.Paths()...) {
 		if fileExists(relJoin(r.repo.Root, p)) && !slices.Contains(c.Protected, p) {
 			c.Protected = append(c.Protected, p)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
@@ -41,7 +42,7 @@ func (r *runner) protection(p string) string {
 	if why := r.reached[p]; why != "" {
 		return why
 	}
-	if g := gateReading(r.gates, p); g != "" {
+	if g := gaterun.GateReading(r.gates, p); g != "" {
 		return "read by gate " + g + "'s test runner"
 	}
 	switch {
@@ -87,11 +88,11 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 		return fmt.Errorf("verify %s: %w", t.ID, err)
 	}
 	bad := inline
-	var vendor *vendorUpdates // read on the first vendored file
+	var vendor *gaterun.VendorUpdates // read on the first vendored file
 	for _, c := range cands {
 		existed := before[c.p]
 		if !existed && (c.why == "a test file" || strings.HasPrefix(c.why, "named by gate ")) {
-			if over := takesOverTests(relJoin(r.repo.Root, c.p)); over != "" {
+			if over := gaterun.TakesOverTests(relJoin(r.repo.Root, c.p)); over != "" {
 				c.why = over
 			} else {
 				continue // new tests add to the judge
@@ -105,7 +106,7 @@ func (r *runner) checkJudge(ctx context.Context, t *planparse.Task, kind string,
 				u := r.vendorUpdates(ctx)
 				vendor = &u
 			}
-			if vendor.allows(c.p) {
+			if vendor.Allows(c.p) {
 				continue // go get + go mod vendor
 			}
 		}
@@ -159,33 +160,11 @@ func (r *runner) declaredFor(t *planparse.Task, p, why string) bool {
 // gateNaming returns the first gate whose command names p, "" for none.
 func gateNaming(gs []gates.Gate, p string) string {
 	for _, g := range gs {
-		if slices.Contains(gateScripts([]gates.Gate{g}), p) {
+		if slices.Contains(gaterun.GateScripts([]gates.Gate{g}), p) {
 			return g.Name
 		}
 	}
 	return ""
-}
-
-// gateScripts are the repository files the gate commands name: `sh
-// test.sh`, `bash ./scripts/check.sh`, `python -m pytest tests/x.py`; and
-// the makefile of a gate that runs make.
-func gateScripts(gs []gates.Gate) []string {
-	var out []string
-	for _, g := range gs {
-		for _, w := range commandWords(g.Command) {
-			switch {
-			case w == "make":
-				out = append(out, "Makefile", "makefile", "GNUmakefile")
-			case strings.ContainsAny(w, "{}$*?") || strings.HasPrefix(w, "-") || !strings.ContainsAny(strings.Trim(w, "."), "./"):
-				// a variable, a flag, a program name, ./...
-			default:
-				if c := path.Clean(strings.TrimPrefix(w, "./")); strings.Trim(c, ".") != "" && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
-					out = append(out, c)
-				}
-			}
-		}
-	}
-	return out
 }
 
 // warnIssue records a warning in the log and says it.

@@ -16,6 +16,7 @@ import (
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
@@ -60,7 +61,7 @@ type runner struct {
 	pool   *slots         // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
 	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
 	// testReports are the run's test reports by commit (testjudge.go).
-	testReports *reportBook
+	testReports *gaterun.Reports
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.

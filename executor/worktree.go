@@ -13,6 +13,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
@@ -123,24 +124,16 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) error {
 	r := wv.r
 	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
-	live, flush := r.out.Live(it.t.ID)
-	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runstate.RunDir(r.repo, r.st.RunID),
-		Task: it.t.ID, BlastRadius: it.t.BlastRadius, Live: live})
-	flush()
-	it.lt.Gates = it.lt.Gates[:0]
+	o := r.gateRun()
+	o.Lock = &wv.mu
+	out, err := o.Run(ctx, gaterun.Spec{Task: it.t, Dir: dir, Gates: sel, Live: true})
 	wv.mu.Lock()
-	known := r.acceptKnown(it.t, dir, sel, results, judgement{})
-	for _, g := range results {
-		lg := logGate(g)
-		lg.Known = known[g.Name]
-		it.lt.Gates = append(it.lt.Gates, lg)
-		r.out.Gate(it.t.ID, g)
-	}
+	it.lt.Gates = out.Gates
 	wv.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results, judgement{})
+	return out.Failure
 }
 
 // slotOptions are the run's execOptions for a task in the slot dir: its
@@ -151,11 +144,6 @@ func (wv *wave) slotOptions(dir string) execute.Options {
 	o.Dir, o.Slot, o.Shared = dir, true, &wv.mu
 	o.Fault, o.Pids, o.Jail = "", execute.Pids{}, nil
 	return o
-}
-
-func logGate(g gates.Result) execlog.Gate {
-	return execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
-		Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut}
 }
 
 // declaredIn is checkDeclared for a wave task whose work is in root.

@@ -22,8 +22,10 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger"},
 	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
+	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
+	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress"},
 	"judge":               {},
 	"outcome":             {},
 	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
@@ -68,6 +70,11 @@ var never = map[string][]string{
 	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
 	// A failure is words and output; it knows no run, no repository.
 	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
+	// A gate run is given what it needs: it knows no runner, no review
+	// and no agent.
+	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	// The records are written by the loop; they run nothing.
+	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command"},
 	// The run's state is data and a lock; it runs and reports nothing.
 	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox"},
 	// The plan on disk is bytes and history; it runs nothing.

@@ -1,126 +1,29 @@
-package executor
+package gaterun
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 	"golang.org/x/mod/modfile"
-
-	"github.com/planx-dev/planx/gates"
-	"github.com/planx-dev/planx/judge"
 )
 
-// A gate such as `npm test` or `pytest` names no script: its test runner
-// reads what to run from a configuration file. An agent that rewrites
-// package.json's "test" script to `exit 0` weakens the judge as surely as
-// one that empties test.sh, so those files are protected too.
+// A change to a test runner's configuration file is compared on the
+// parts that decide what the runner runs, each canonicalised by a judge
+// of its own: ordinary work (a new dependency) leaves them alone.
 
-// runnerConfigs returns, per gate, the file-name patterns its test runner
-// reads what to run from.
-func runnerConfigs(gs []gates.Gate) map[string][]string {
-	js := []string{"package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", "jest.config.*", "vitest.config.*", "vitest.workspace.*", ".mocharc*", "playwright.config.*", "karma.conf.*"}
-	// sitecustomize/usercustomize.py run at Python's start-up from a
-	// directory on sys.path (the top, under python -m pytest) and can patch
-	// the runner; a pytest.py there shadows pytest itself.
-	py := []string{"pytest.ini", "tox.ini", "conftest.py", "noxfile.py", "pyproject.toml", "setup.cfg",
-		"sitecustomize.py", "usercustomize.py", "pytest.py"}
-	out := map[string][]string{}
-	for _, g := range gs {
-		for _, w := range commandWords(g.Command) {
-			switch path.Base(w) {
-			case "npm", "npx", "yarn", "pnpm", "bun", "jest", "vitest", "mocha", "playwright":
-				out[g.Name] = append(out[g.Name], js...)
-			case "pytest", "py.test", "tox", "nox":
-				out[g.Name] = append(out[g.Name], py...)
-			case "cargo":
-				// Cargo.toml decides which targets cargo test builds as
-				// tests (autotests = false drops tests/; [lib] test = false
-				// the inline ones) and, with [patch], which code stands for
-				// a dependency: compared on those parts only (cargoJudge).
-				out[g.Name] = append(out[g.Name], ".cargo/config.toml", ".cargo/config", "Cargo.toml")
-			case "mvn", "mvnw":
-				// skipTests in pom.xml or -DskipTests in .mvn/maven.config,
-				// a wrapper that downloads another Maven: pom.xml is compared
-				// without its dependency lists (pomJudge).
-				out[g.Name] = append(out[g.Name], "pom.xml", ".mvn/maven.config", ".mvn/jvm.config", ".mvn/wrapper/maven-wrapper.properties")
-			case "gradle", "gradlew":
-				// test { enabled = false } in build.gradle (compared without
-				// its dependencies blocks, gradleJudge), a property or a
-				// wrapper that downloads another Gradle.
-				out[g.Name] = append(out[g.Name], "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
-					"gradle.properties", "gradle/wrapper/gradle-wrapper.properties")
-			case "rspec":
-				out[g.Name] = append(out[g.Name], ".rspec", ".rspec-local") // --dry-run passes every example
-			case "rake":
-				out[g.Name] = append(out[g.Name], "Rakefile", "rakefile", "Rakefile.rb") // the test task
-			case "phpunit", "composer":
-				out[g.Name] = append(out[g.Name], "phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml") // the test suites
-			case "dotnet":
-				out[g.Name] = append(out[g.Name], "*.runsettings", "Directory.Build.props", "Directory.Build.targets")
-			case "go":
-				// A replace directive can swap a test library for one whose
-				// assertions pass; a go.work can do the same for any module;
-				// a new go.mod below the top makes its directory a module of
-				// its own, which ./... no longer tests.
-				// vendor/: go test builds the vendored copies, the
-				// assertion library's too, without checking their content.
-				out[g.Name] = append(out[g.Name], "go.mod", "go.work", "vendor/**")
-			}
-		}
-	}
-	return out
-}
-
-// runnerConfigFiles are the runner configurations with a fixed name, at
-// the top of the repository, for the agent's prompt.
-func runnerConfigFiles(gs []gates.Gate) []string {
-	var out []string
-	for _, pats := range runnerConfigs(gs) {
-		for _, p := range pats {
-			if !strings.ContainsAny(p, "*?[") && !slices.Contains(out, p) {
-				out = append(out, p)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// gateReading returns the first gate whose test runner reads p, "".
-func gateReading(gs []gates.Gate, p string) string {
-	cfgs := runnerConfigs(gs)
-	for _, g := range gs {
-		for _, pat := range cfgs[g.Name] {
-			if judge.MatchGlob(pat, p) {
-				return g.Name
-			}
-		}
-	}
-	return ""
-}
-
-// commandWords splits a shell command into its words, roughly: enough to
-// find the programs and files it names.
-func commandWords(cmd string) []string {
-	return strings.FieldsFunc(cmd, func(c rune) bool {
-		return strings.ContainsRune(" \t\n;|&()<>`'\"=", c)
-	})
-}
-
-// judgeUnchanged reports whether a change to a runner's configuration
+// ConfigUnchanged reports whether a change to a runner's configuration p
 // leaves what the runner runs alone: a package.json whose scripts and test
 // runner sections are the same (a new dependency is ordinary work). Other
-// configuration files are the runner's own, so any change counts.
-func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
+// configuration files are the runner's own, so any change counts. read
+// gives p's bytes before and after the change, and is called only for a
+// file whose parts can be compared.
+func ConfigUnchanged(p string, read func(p string) (before, after []byte, err error)) bool {
 	judge := packageJudge
 	switch path.Base(p) {
 	case "package.json":
@@ -139,11 +42,7 @@ func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
 	default:
 		return false
 	}
-	before, err := r.repo.History().ShowFile(ctx, r.expect, p)
-	if err != nil {
-		return false
-	}
-	after, err := os.ReadFile(relJoin(r.repo.Root, p))
+	before, after, err := read(p)
 	if err != nil {
 		return false
 	}
@@ -173,23 +72,22 @@ func packageJudge(data []byte) ([]byte, bool) {
 	return out, err == nil
 }
 
-// vendorUpdates says which vendored files a task may change: those of a
+// VendorUpdates says which vendored files a task may change: those of a
 // module whose required version it changed or added in go.mod, and
 // vendor/modules.txt when any requirement changed — what `go get` +
 // `go mod vendor` do. A vendored file changed under an unchanged
 // requirement is an edit of the dependency itself. Read once per
 // verification: go mod vendor changes hundreds of files.
-type vendorUpdates struct {
+type VendorUpdates struct {
 	changed map[string]bool // module paths whose requirement differs
 	modules []string        // the modules vendor/modules.txt lists
 }
 
-// vendorUpdates compares go.mod's requirements at the task's start and now.
-func (r *runner) vendorUpdates(ctx context.Context) vendorUpdates {
-	before, _ := r.repo.History().ShowFile(ctx, r.expect, "go.mod")
-	after, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
+// NewVendorUpdates compares go.mod's requirements at the task's start
+// (before) and now (after); list is vendor/modules.txt now.
+func NewVendorUpdates(before, after, list []byte) VendorUpdates {
 	old, now := requirements(before), requirements(after)
-	u := vendorUpdates{changed: map[string]bool{}}
+	u := VendorUpdates{changed: map[string]bool{}}
 	for m, v := range now {
 		if old[m] != v {
 			u.changed[m] = true
@@ -200,7 +98,6 @@ func (r *runner) vendorUpdates(ctx context.Context) vendorUpdates {
 			u.changed[m] = true
 		}
 	}
-	list, _ := os.ReadFile(relJoin(r.repo.Root, "vendor/modules.txt"))
 	for _, l := range strings.Split(string(list), "\n") {
 		if f := strings.Fields(l); len(f) >= 2 && f[0] == "#" {
 			u.modules = append(u.modules, f[1])
@@ -209,9 +106,9 @@ func (r *runner) vendorUpdates(ctx context.Context) vendorUpdates {
 	return u
 }
 
-// allows reports whether the vendored file p (vendor/...) came with a
+// Allows reports whether the vendored file p (vendor/...) came with a
 // requirement change.
-func (u vendorUpdates) allows(p string) bool {
+func (u VendorUpdates) Allows(p string) bool {
 	if p == "vendor/modules.txt" {
 		return len(u.changed) > 0
 	}
@@ -386,22 +283,3 @@ func setupCfgJudge(data []byte) ([]byte, bool) {
 	}
 	return []byte(strings.TrimSpace(strings.Join(sec, "\n"))), true
 }
-
-// takesOverTests says why a new test file decides whether the other tests
-// run at all ("" when it does not): a Go TestMain can exit 0 before any
-// test, a conftest.py can deselect or skip every test. New tests add to
-// the judge; these replace it.
-func takesOverTests(abs string) string {
-	switch {
-	case path.Base(filepath.ToSlash(abs)) == "conftest.py":
-		return "a pytest plugin: it can skip every test"
-	case strings.HasSuffix(abs, "_test.go"):
-		b, err := os.ReadFile(abs)
-		if err == nil && goTestMain.Match(b) {
-			return "a Go TestMain: it decides whether the package's tests run"
-		}
-	}
-	return ""
-}
-
-var goTestMain = regexp.MustCompile(`(?m)^func\s+TestMain\s*\(`)

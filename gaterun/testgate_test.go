@@ -1,7 +1,6 @@
-package executor
+package gaterun
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
-	"github.com/planx-dev/planx/runstate"
 )
 
 func TestTestGatesReportSetting(t *testing.T) {
@@ -22,7 +20,7 @@ func TestTestGatesReportSetting(t *testing.T) {
 		{Name: "inferred", Command: "go test ./..."},
 		{Name: "script", Command: "sh ci/test.sh"},
 	}
-	tgs, plain := testGates(sel, t.TempDir(), "T001")
+	tgs, plain := TestGates(sel, t.TempDir(), "T001")
 	got := map[string]string{}
 	for _, tg := range tgs {
 		got[tg.Name] = tg.kind + " " + tg.Command
@@ -41,8 +39,8 @@ func TestTestGatesReportSetting(t *testing.T) {
 	// A changed report setting never reuses another's baseline.
 	other := sel[0]
 	other.Report.Files = "build/*.xml"
-	o, _ := testGates([]gates.Gate{other}, t.TempDir(), "T001")
-	if o[0].key() == tgs[0].key() {
+	o, _ := TestGates([]gates.Gate{other}, t.TempDir(), "T001")
+	if o[0].Key() == tgs[0].Key() {
 		t.Error("two report settings share a baseline key")
 	}
 }
@@ -61,14 +59,14 @@ func writeFile(t *testing.T, dir, name, text string) {
 // The JUnit files a gate's glob matches after its run are merged into one
 // report; none matching, or one that is not XML, fails it with the reason.
 func TestReadJUnitGlob(t *testing.T) {
-	tg := testGate{Gate: gates.Gate{Name: "unit", Report: gates.Report{Kind: gates.ReportJUnit, Files: "**/surefire-reports/*.xml"}}, kind: testreport.KindJUnit}
+	tg := TestGate{Gate: gates.Gate{Name: "unit", Report: gates.Report{Kind: gates.ReportJUnit, Files: "**/surefire-reports/*.xml"}}, kind: testreport.KindJUnit}
 	dir := t.TempDir()
 	writeFile(t, dir, "core/target/surefire-reports/TEST-a.CoreTest.xml",
 		`<testsuite name="a.CoreTest"><testcase classname="a.CoreTest" name="adds"/></testsuite>`)
 	writeFile(t, dir, "cli/target/surefire-reports/TEST-a.CliTest.xml",
 		`<testsuite name="a.CliTest" failures="1"><testcase classname="a.CliTest" name="parses"><failure/></testcase></testsuite>`)
 	writeFile(t, dir, "cli/target/surefire-reports/TEST-a.CliTest.txt", "not a report")
-	rep := tg.read(dir, "")
+	rep := tg.Read(dir, "")
 	var ids []string
 	for _, x := range rep.Tests {
 		ids = append(ids, x.ID+"="+string(x.Outcome))
@@ -77,28 +75,11 @@ func TestReadJUnitGlob(t *testing.T) {
 		t.Errorf("merged = %s (failed %v), want %s", got, rep.Failed, want)
 	}
 
-	if rep := tg.read(t.TempDir(), ""); !noReport(rep) || rep.Notes[0] != "the gate's report **/surefire-reports/*.xml was not written" {
+	if rep := tg.Read(t.TempDir(), ""); !noReport(rep) || rep.Notes[0] != "the gate's report **/surefire-reports/*.xml was not written" {
 		t.Errorf("no files: %+v", rep)
 	}
 	writeFile(t, dir, "x/surefire-reports/broken.xml", "<testsuite><testcase")
-	if rep := tg.read(dir, ""); !rep.Failed || !strings.Contains(rep.Notes[0], "x/surefire-reports/broken.xml is not JUnit XML") {
+	if rep := tg.Read(dir, ""); !rep.Failed || !strings.Contains(rep.Notes[0], "x/surefire-reports/broken.xml is not JUnit XML") {
 		t.Errorf("a broken file: failed %v, notes %q", rep.Failed, rep.Notes)
-	}
-}
-
-// The pinned judge keeps a gate's report setting in the run state.
-func TestJudgeStateKeepsReport(t *testing.T) {
-	g := gates.Gate{Name: "unit", Command: "mvn test", Report: gates.Report{Kind: gates.ReportJUnit, Files: "target/surefire-reports/*.xml"}}
-	j := &runstate.Pinned{Config: gates.Config{Gates: []gates.Gate{g}}, Gates: []gates.Gate{g}}
-	data, err := json.Marshal(runstate.State{Pinned: j})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back runstate.State
-	if err := json.Unmarshal(data, &back); err != nil {
-		t.Fatal(err)
-	}
-	if back.Pinned == nil || !reflect.DeepEqual(back.Pinned.Gates, j.Gates) || !reflect.DeepEqual(back.Pinned.Config.Gates, j.Config.Gates) {
-		t.Errorf("judge after the state's round trip = %+v, want %+v", back.Pinned, j)
 	}
 }

@@ -1,4 +1,4 @@
-package executor
+package gaterun
 
 import (
 	"errors"
@@ -7,10 +7,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Known failures: the tests a run's baseline found failing and the run
@@ -21,11 +23,11 @@ import (
 // the gate's own report or output on the task's tree, and the known set
 // was fixed before the first task ran: a task cannot add to it.
 
-// judgement is what the per-test judge (testjudge.go) made of a gate set's
+// Judgement is what the per-test judge (JudgeTests) made of a gate set's
 // results: each gate's test summary, why it failed the first gate it
 // failed that exited 0, the gates it let pass with known failures alone
 // (gate name → their IDs), and those it did not let pass for all that.
-type judgement struct {
+type Judgement struct {
 	tests map[string]string
 	why   []string
 	known map[string][]string
@@ -39,7 +41,7 @@ type judgement struct {
 // failure: none named, or a failure outside any test.
 func failedTests(g gates.Gate, dir, out string) (fails []testreport.Test, whole bool) {
 	if !g.Report.IsZero() && g.Report.Kind != gates.ReportNone {
-		rep := testGate{Gate: g, orig: g.Command, kind: g.Report.Kind}.read(dir, out)
+		rep := TestGate{Gate: g, orig: g.Command, kind: g.Report.Kind}.Read(dir, out)
 		for _, t := range rep.Tests {
 			if t.Outcome == testreport.Fail {
 				fails = append(fails, t)
@@ -64,7 +66,7 @@ func testIDs(tests []testreport.Test) []string {
 // knownOnly says a gate's report fails with the run's known failures
 // alone, and names them: at least one test fails, every failing test
 // failed on the base, and the report shows no failure outside its tests.
-func (r *runner) knownOnly(gate string, rep testreport.Report) ([]string, bool) {
+func knownOnly(b *runstate.Baseline, gate string, rep testreport.Report) ([]string, bool) {
 	var fails []testreport.Test
 	for _, t := range rep.Tests {
 		if t.Outcome == testreport.Fail {
@@ -72,7 +74,7 @@ func (r *runner) knownOnly(gate string, rep testreport.Report) ([]string, bool) 
 		}
 	}
 	ids := testIDs(fails)
-	return ids, !rep.Failed && r.st.Baseline.Covers(gate, ids)
+	return ids, !rep.Failed && b.Covers(gate, ids)
 }
 
 // acceptKnown lets the failed gates of results pass whose failure is the
@@ -80,8 +82,8 @@ func (r *runner) knownOnly(gate string, rep testreport.Report) ([]string, bool) 
 // A gate the per-test judge read is the judge's to decide (jd.known); the
 // others are read here from their output. A timed-out gate is never let
 // pass, nor one that exited 0 and failed by its report (the judge's why).
-func (r *runner) acceptKnown(t *planparse.Task, dir string, sel []gates.Gate, results []gates.Result, jd judgement) map[string][]string {
-	b := r.st.Baseline
+func (o Options) acceptKnown(t *planparse.Task, dir string, sel []gates.Gate, results []gates.Result, jd Judgement) map[string][]string {
+	b := o.Baseline
 	if b == nil {
 		return nil
 	}
@@ -101,10 +103,10 @@ func (r *runner) acceptKnown(t *planparse.Task, dir string, sel []gates.Gate, re
 		}
 		res.Passed = true
 		out[res.Name] = ids
-		r.warnIssue(t, fmt.Sprintf("gate %s failed (exit %d) with tests that failed on the base too, accepted as known failures (--accept-baseline-failures): %s",
+		o.Warn(t, fmt.Sprintf("gate %s failed (exit %d) with tests that failed on the base too, accepted as known failures (--accept-baseline-failures): %s",
 			res.Name, res.ExitCode, strings.Join(ids, ", ")))
 	}
-	r.noteFixed(results, out)
+	o.noteFixed(results, out)
 	return out
 }
 
@@ -117,19 +119,19 @@ func judgedByTests(summary string) bool {
 // noteFixed says which known failures of the gates that passed do not fail
 // now: good news (or tests the task's blast radius left out), not a
 // problem.
-func (r *runner) noteFixed(results []gates.Result, accepted map[string][]string) {
+func (o Options) noteFixed(results []gates.Result, accepted map[string][]string) {
 	for _, res := range results {
 		if !res.Passed {
 			continue
 		}
 		var fixed []string
-		for _, id := range r.st.Baseline.Known[res.Name] {
+		for _, id := range o.Baseline.Known[res.Name] {
 			if !slices.Contains(accepted[res.Name], id) {
 				fixed = append(fixed, id)
 			}
 		}
 		if len(fixed) > 0 {
-			r.out.Println("      gate %s: known failure(s) of the baseline that do not fail now: %s", res.Name, strings.Join(fixed, ", "))
+			o.Out.Println("      gate %s: known failure(s) of the baseline that do not fail now: %s", res.Name, strings.Join(fixed, ", "))
 		}
 	}
 }
@@ -144,9 +146,9 @@ func sortedGates(known map[string][]string) []string {
 	return names
 }
 
-// knownList says a baseline's known failures: "test: calc TestDiv, calc
+// KnownList says a baseline's known failures: "test: calc TestDiv, calc
 // TestSub; lint: x".
-func knownList(known map[string][]string) string {
+func KnownList(known map[string][]string) string {
 	var parts []string
 	for _, name := range sortedGates(known) {
 		parts = append(parts, name+": "+strings.Join(known[name], ", "))
@@ -157,14 +159,14 @@ func knownList(known map[string][]string) string {
 // explainKnown says, in the failure of a gate a run with known failures
 // did not let pass, which failing tests are not known: what the task must
 // fix (or, with none named, why the known ones could not excuse it).
-func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results []gates.Result, jd judgement) error {
+func (o Options) explainKnown(err error, dir string, sel []gates.Gate, results []gates.Result, jd Judgement) error {
 	failed := gates.Failed(results)
 	var f *outcome.Failure
-	if r.st.Baseline == nil || len(failed) == 0 || !errors.As(err, &f) {
+	if o.Baseline == nil || len(failed) == 0 || !errors.As(err, &f) {
 		return err
 	}
 	res := failed[0]
-	if _, ok := r.st.Baseline.Known[res.Name]; !ok || res.TimedOut {
+	if _, ok := o.Baseline.Known[res.Name]; !ok || res.TimedOut {
 		return err
 	}
 	if why, ok := jd.vetoed[res.Name]; ok {
@@ -174,7 +176,7 @@ func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results [
 	fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
 	var fresh []string
 	for _, id := range testIDs(fails) {
-		if !slices.Contains(r.st.Baseline.Known[res.Name], id) {
+		if !slices.Contains(o.Baseline.Known[res.Name], id) {
 			fresh = append(fresh, id)
 		}
 	}
@@ -185,4 +187,35 @@ func (r *runner) explainKnown(err error, dir string, sel []gates.Gate, results [
 		f.What += "; the tests it names do not account for its failure (none named, or a failure outside any test), so the baseline's known failures cannot excuse it"
 	}
 	return err
+}
+
+// BaselineFailures reads the failed gates of a baseline run in dir: by
+// gate, the IDs of the failing tests its report or output names, and the
+// gates whose failure the tests named do not account for (none named, a
+// failure outside any test, a timeout), which no test can be accepted for.
+func BaselineFailures(dir string, sel []gates.Gate, results []execlog.Gate) (known map[string][]string, unnamed []execlog.Gate) {
+	known = map[string][]string{}
+	for _, res := range results {
+		if res.Passed {
+			continue
+		}
+		fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
+		if !whole || res.TimedOut {
+			unnamed = append(unnamed, res)
+			continue
+		}
+		known[res.Name] = testIDs(fails)
+	}
+	return known, unnamed
+}
+
+// gateNamed is the gate of sel called name; a gate of that name alone
+// when there is none (an acceptance check).
+func gateNamed(sel []gates.Gate, name string) gates.Gate {
+	for _, g := range sel {
+		if g.Name == name {
+			return g
+		}
+	}
+	return gates.Gate{Name: name}
 }

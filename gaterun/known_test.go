@@ -1,7 +1,6 @@
-package executor
+package gaterun
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,7 +73,7 @@ func TestFailedTests(t *testing.T) {
 // knownOnly excuses a report whose failing tests are all known, and
 // nothing else: a new failure, a failure outside the tests, no failure.
 func TestKnownOnly(t *testing.T) {
-	r := &runner{st: &runstate.State{Baseline: &runstate.Baseline{Known: map[string][]string{"test": {"calc TestSub"}}}}}
+	b := &runstate.Baseline{Known: map[string][]string{"test": {"calc TestSub"}}}
 	fail := func(id string) testreport.Test {
 		return testreport.Test{ID: id, Group: "calc", Outcome: testreport.Fail}
 	}
@@ -90,48 +89,15 @@ func TestKnownOnly(t *testing.T) {
 		{"nothing fails", testreport.Report{Tests: []testreport.Test{pass}}, false},
 	}
 	for _, c := range cases {
-		if _, got := r.knownOnly("test", c.rep); got != c.want {
+		if _, got := knownOnly(b, "test", c.rep); got != c.want {
 			t.Errorf("%s: knownOnly = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
 
-// A state written by a planx without baselines reads with none; one with
-// a baseline keeps its known failures.
-func TestStateBaselineOptional(t *testing.T) {
-	var old runstate.State
-	if err := json.Unmarshal([]byte(`{"run_id":"x","plan_path":"p.md","status":"failed"}`), &old); err != nil || old.Baseline != nil {
-		t.Fatalf("old state: %v, baseline %+v", err, old.Baseline)
-	}
-	st := runstate.State{RunID: "x", Baseline: &runstate.Baseline{Commit: "abc", Known: map[string][]string{"test": {"calc TestSub"}}}}
-	data, err := json.Marshal(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back runstate.State
-	if err := json.Unmarshal(data, &back); err != nil || back.Baseline == nil || !slices.Equal(back.Baseline.Known["test"], []string{"calc TestSub"}) {
-		t.Fatalf("round trip: %v, %+v", err, back.Baseline)
-	}
-}
-
-func TestBaselineGates(t *testing.T) {
-	all := []gates.Gate{
-		{Name: "fmt", Command: "gofmt -w .", Fix: true},
-		{Name: "test", Command: "go test ./..."},
-		{Name: "e2e", Command: "make e2e", When: gates.WhenFinal},
-	}
-	var names []string
-	for _, g := range baselineGates(all) {
-		names = append(names, g.Name)
-	}
-	if !slices.Equal(names, []string{"test"}) {
-		t.Errorf("baselineGates = %q, want [test]", names)
-	}
-}
-
 func TestKnownList(t *testing.T) {
-	got := knownList(map[string][]string{"test": {"calc TestDiv", "calc TestSub"}, "lint": {"x"}})
+	got := KnownList(map[string][]string{"test": {"calc TestDiv", "calc TestSub"}, "lint": {"x"}})
 	if want := "lint: x; test: calc TestDiv, calc TestSub"; got != want {
-		t.Errorf("knownList = %q, want %q", got, want)
+		t.Errorf("KnownList = %q, want %q", got, want)
 	}
 }
