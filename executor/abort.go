@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // rewind takes a stopped run back out of the repository for Abort, keeping
@@ -20,7 +21,7 @@ import (
 // state and its log.
 type rewind struct {
 	repo *gitops.Repo
-	st   *State
+	st   *runstate.State
 	log  *execlog.Log // nil when the run stopped before it had one
 }
 
@@ -63,15 +64,15 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	// Nothing to abort: say so before the lock, whose file would create
 	// .git/planx/ in a repository that never ran planx.
-	if _, err := os.Stat(statePath(repo)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(runstate.Path(repo)); errors.Is(err, fs.ErrNotExist) {
 		return nil, errNoRun
 	}
-	lk, err := acquireLock(repo, "abort")
+	lk, err := runstate.Acquire(repo, "abort")
 	if err != nil {
 		return nil, err
 	}
-	defer lk.release()
-	st, err := LoadState(repo)
+	defer lk.Release()
+	st, err := runstate.Load(repo)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	// The runner only finds the run's files (pids, the watch record).
 	r := &runner{repo: repo, st: st, out: progress.New(ro.Output)}
 	u := &rewind{repo: repo, st: st, log: st.Log}
-	r.pids().cleanOrphans(r.out)
+	r.pids().CleanOrphans(r.out)
 	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
 		r.out.Warn(st.Current, what)
 	}
@@ -100,7 +101,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	}
 	// Content staged apart from the work tree since the stop lives only in
 	// the index, which the abort replaces.
-	if err := r.stops().keepStagedApart(ctx, st.OrigIndex); err != nil {
+	if err := r.stops().KeepStagedApart(ctx, st.OrigIndex); err != nil {
 		return nil, err
 	}
 	conf, err := configToKeep(ctx, repo, st, head.SHA)
@@ -125,7 +126,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 			return nil, fmt.Errorf("%w (it is kept at %s)", err, res.WorkRef)
 		}
 	}
-	if err := clearState(repo); err != nil {
+	if err := endRun(repo); err != nil {
 		return nil, err
 	}
 	if dirty, err := repo.Dirty(ctx); err == nil {
@@ -151,7 +152,7 @@ func isRollbackOf(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, runID 
 	if err != nil || len(cs) != 1 {
 		return false, err
 	}
-	return trailer(cs[0], record.TrailerRun) == runID && trailer(cs[0], record.TrailerRollback) == "true", nil
+	return cs[0].Trailer(record.TrailerRun) == runID && cs[0].Trailer(record.TrailerRollback) == "true", nil
 }
 
 // keepTraces puts under refs what the abort is about to take out of the
@@ -170,7 +171,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 					return err
 				}
 				for _, c := range cs {
-					if trailer(c, record.TrailerRun) != id {
+					if c.Trailer(record.TrailerRun) != id {
 						res.Later = append(res.Later, c)
 					}
 				}
@@ -187,7 +188,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 				return err
 			}
 		}
-		res.LogCopy = filepath.Join(runDir(u.repo, id), "execution-log.md")
+		res.LogCopy = filepath.Join(runstate.RunDir(u.repo, id), "execution-log.md")
 		if err := os.MkdirAll(filepath.Dir(res.LogCopy), 0o755); err != nil {
 			return err
 		}
@@ -269,60 +270,4 @@ func (u *rewind) restoreMarks(ctx context.Context) error {
 		}
 	}
 	return u.repo.Index().PutMarks(ctx, *m)
-}
-
-// saveIndex records the index before the rollback commit stages everything,
-// so abort can restore what was staged and what was not.
-func (r *runner) saveIndex(ctx context.Context) error {
-	id := r.st.RunID
-	sha, err := r.repo.Index().Save(ctx, fmt.Sprintf("planx: index before run %s\n\n%s: %s\n", id, record.TrailerRun, id), r.st.OrigHead)
-	if err != nil {
-		return err
-	}
-	if err := r.repo.Refs().Update(ctx, record.RunRef(id, "index"), sha, "", "planx: index before the run"); err != nil {
-		return err
-	}
-	r.st.OrigIndex = sha
-	return nil
-}
-
-// saveMarks records what the index holds beyond its tree (see
-// State.OrigMarks): the flagged entries the preflight listed, the
-// intent-to-add entries, and the work-tree bytes of the assume-unchanged
-// files, which the rollback commit does not see.
-func (r *runner) saveMarks(ctx context.Context) error {
-	changes := []gitops.Change(nil)
-	if r.survey != nil {
-		changes = r.survey.Changes
-	} else {
-		var err error
-		if changes, err = r.repo.Status(ctx); err != nil {
-			return err
-		}
-	}
-	var ita []string
-	for _, c := range changes {
-		if c.Index == '.' && c.Work == 'A' {
-			ita = append(ita, c.Path)
-		}
-	}
-	m := gitops.MarksOf(r.st.Hidden, ita)
-	if m.Empty() {
-		return nil
-	}
-	r.st.OrigMarks = &m
-	if len(m.AssumeUnchanged) == 0 {
-		return nil
-	}
-	id := r.st.RunID
-	sha, err := r.repo.SnapshotAll(ctx, fmt.Sprintf("planx: assume-unchanged files before run %s\n\n%s: %s\n", id, record.TrailerRun, id),
-		r.st.OrigHead, m.AssumeUnchanged...)
-	if err != nil {
-		return err
-	}
-	if err := r.repo.Refs().Update(ctx, record.RunRef(id, "hidden"), sha, "", "planx: assume-unchanged files before the run"); err != nil {
-		return err
-	}
-	r.st.OrigHidden = sha
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // What a person changed after the run stopped is theirs: an abort, which
@@ -27,7 +28,7 @@ type personsConfig struct {
 
 // configToKeep reads the person's .planx.yaml edit for Abort to put back
 // after the rewind; nil when .planx.yaml holds no edit of theirs.
-func configToKeep(ctx context.Context, repo *gitops.Repo, st *State, head gitops.SHA) (*personsConfig, error) {
+func configToKeep(ctx context.Context, repo *gitops.Repo, st *runstate.State, head gitops.SHA) (*personsConfig, error) {
 	edited, err := configEditedSinceStop(ctx, repo, st, head)
 	if err != nil {
 		return nil, err

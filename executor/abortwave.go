@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // KeptWork is a parallel wave's work that abort keeps under a ref.
@@ -35,7 +36,7 @@ const (
 // changed) are kept as commits under refs/planx/runs/<run>/worktrees/
 // (listed with those a stop kept there already), and the wave's staging
 // ref, which only repeats the run's own commits, goes. The work trees
-// themselves go with the run's state (clearState).
+// themselves go with the run's state (endRun).
 func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 	id := u.st.RunID
 	refs, err := u.repo.Refs().List(ctx, record.RunRef(id, ""))
@@ -102,7 +103,7 @@ func keptKind(name string) KeptKind {
 // nil for a slot with nothing else, or a directory that is no work tree.
 // A ref an earlier stop wrote for a work tree of the same name is not
 // replaced: the new one gets a suffix.
-func keepWorktree(ctx context.Context, repo *gitops.Repo, st *State, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
+func keepWorktree(ctx context.Context, repo *gitops.Repo, st *runstate.State, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		return nil, nil
 	}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // The baseline (planx run --baseline, `baseline: true` in .planx.yaml)
@@ -77,7 +79,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 		return err
 	}
 	err = r.runGateSet(ctx, tu.t, tu.lt, wt.dir, "", sel, nil)
-	known, unnamed := baselineFailures(wt.dir, sel, tu.lt.Gates)
+	known, unnamed := gaterun.BaselineFailures(wt.dir, sel, tu.lt.Gates)
 	wt.release(ctx)
 	var fail *outcome.Failure
 	switch {
@@ -92,8 +94,8 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 		dropRunWorktrees(r.repo)
 		return r.baselineFailed(fail, unnamed)
 	}
-	r.st.Baseline = &Baseline{Commit: base, Known: known}
-	list := knownList(known)
+	r.st.Baseline = &runstate.Baseline{Commit: base, Known: known}
+	list := gaterun.KnownList(known)
 	r.preChecks = append(r.preChecks, execlog.Check{Name: "baseline", OK: true,
 		Detail: fmt.Sprintf("failing on the base %s, accepted (--accept-baseline-failures): %s", base.Short(), list)})
 	r.out.RunWarn("baseline: the gates fail on the base; these failures are accepted as known (--accept-baseline-failures), and a task's gate that fails with them alone passes with a warning: " + list)
@@ -114,26 +116,6 @@ func (r *runner) baseCommit(ctx context.Context, head gitops.Head) (gitops.SHA, 
 	return sha, nil
 }
 
-// baselineFailures reads the failed gates of a baseline run in dir: by
-// gate, the IDs of the failing tests its report or output names, and the
-// gates whose failure the tests named do not account for (none named, a
-// failure outside any test, a timeout), which no test can be accepted for.
-func baselineFailures(dir string, sel []gates.Gate, results []execlog.Gate) (known map[string][]string, unnamed []execlog.Gate) {
-	known = map[string][]string{}
-	for _, res := range results {
-		if res.Passed {
-			continue
-		}
-		fails, whole := failedTests(gateNamed(sel, res.Name), dir, res.OutputPath)
-		if !whole || res.TimedOut {
-			unnamed = append(unnamed, res)
-			continue
-		}
-		known[res.Name] = testIDs(fails)
-	}
-	return known, unnamed
-}
-
 // baselineFailed is the error of a baseline that stops the run, said as a
 // stopped task is: what failed, its output, where the rest is, what next.
 func (r *runner) baselineFailed(fail *outcome.Failure, unnamed []execlog.Gate) error {
@@ -146,15 +128,4 @@ func (r *runner) baselineFailed(fail *outcome.Failure, unnamed []execlog.Gate) e
 	}
 	r.out.TaskStopped(&planparse.Task{ID: baselineID, Title: "baseline"}, record.RunFailed, "baseline: "+fail.What, fail.Tail, fail.See, next)
 	return fmt.Errorf("%w: baseline: the gates fail on the base, before any task ran: %s", ErrTaskFailed, fail.What)
-}
-
-// gateNamed is the gate of sel called name; a gate of that name alone
-// when there is none (an acceptance check).
-func gateNamed(sel []gates.Gate, name string) gates.Gate {
-	for _, g := range sel {
-		if g.Name == name {
-			return g
-		}
-	}
-	return gates.Gate{Name: name}
 }

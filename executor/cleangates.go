@@ -3,11 +3,8 @@ package executor
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -43,7 +40,7 @@ type slotUse struct {
 	dir  string     // the checkout
 	sha  gitops.SHA // the commit checked out
 	pool *slots
-	made []link // the links into the work tree, until unlink
+	made []gaterun.Link // the links into the work tree, until unlink
 	done bool
 }
 
@@ -60,13 +57,13 @@ func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA
 	if err != nil {
 		return nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
-	return &slotUse{dir: dir, sha: sha, pool: pool, made: linkIgnored(r.repo.Root, dir, links)}, nil
+	return &slotUse{dir: dir, sha: sha, pool: pool, made: gaterun.LinkIgnored(r.repo.Root, dir, links)}, nil
 }
 
 // unlink removes the links into the work tree: before anything else is
 // done in the checkout, so that nothing follows them.
 func (u *slotUse) unlink() {
-	unlinkIgnored(u.made)
+	gaterun.UnlinkIgnored(u.made)
 	u.made = nil
 }
 
@@ -110,54 +107,4 @@ func (tu *turn) cleanGates() (clean, links bool) {
 		return false, false
 	}
 	return r.executorFor(t) == "agent", true
-}
-
-// link is one symbolic link linkIgnored made.
-type link struct {
-	path string
-	dir  bool // it took the place of an empty directory (a submodule's)
-}
-
-// linkIgnored makes, in the checkout wt, a symbolic link to each of the
-// entries of root (ignored files, submodules) that still exist, where the
-// checkout has nothing or an empty directory, and returns the links made.
-func linkIgnored(root, wt string, entries []string) []link {
-	var made []link
-	var linked []string
-	for _, e := range entries {
-		e = strings.TrimSuffix(e, "/")
-		src := relJoin(root, e)
-		if _, err := os.Lstat(src); err != nil || !filepath.IsLocal(filepath.FromSlash(e)) ||
-			slices.ContainsFunc(linked, func(l string) bool { return covers(l, e) }) {
-			continue // nothing is made through a link, into the work tree
-		}
-		dst := filepath.Join(wt, filepath.FromSlash(e))
-		if os.MkdirAll(filepath.Dir(dst), 0o755) != nil {
-			continue
-		}
-		wasDir := false
-		if fi, err := os.Lstat(dst); err == nil && fi.IsDir() {
-			wasDir = os.Remove(dst) == nil // a submodule's empty directory; a full one stays
-		}
-		if os.Symlink(src, dst) == nil {
-			made, linked = append(made, link{dst, wasDir}), append(linked, e)
-		} else if wasDir {
-			_ = os.Mkdir(dst, 0o755)
-		}
-	}
-	return made
-}
-
-// unlinkIgnored removes the links linkIgnored made (a link only: what a
-// gate put in its place is git clean's), putting back the empty
-// directories they replaced, so that the checkout is as git made it.
-func unlinkIgnored(made []link) {
-	for _, l := range made {
-		if fi, err := os.Lstat(l.path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			continue
-		}
-		if os.Remove(l.path) == nil && l.dir {
-			_ = os.Mkdir(l.path, 0o755)
-		}
-	}
 }

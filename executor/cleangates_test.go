@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // TestCheckoutReusesSlot gives the clean checkouts of a run one slot: the
@@ -34,7 +35,7 @@ func TestCheckoutReusesSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &State{RunID: "run1"}}
+	r := &runner{repo: repo, st: &runstate.State{RunID: "run1"}}
 	task := &planparse.Task{ID: "T001"}
 
 	first, err := r.checkout(ctx, task, one, "gates", []string{".venv/", "settings.local"})
@@ -106,7 +107,7 @@ func TestSettledIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &State{RunID: "run1"}}
+	r := &runner{repo: repo, st: &runstate.State{RunID: "run1"}}
 	task := &planparse.Task{ID: "T001"}
 	wt, err := r.checkout(ctx, task, one, "gates", nil)
 	if err != nil {
@@ -150,7 +151,7 @@ func TestReleaseUnlinksFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &State{RunID: "run1"}}
+	r := &runner{repo: repo, st: &runstate.State{RunID: "run1"}}
 	task := &planparse.Task{ID: "T001"}
 	wt, err := r.checkout(ctx, task, one, "gates", []string{"node_modules/"})
 	if err != nil {

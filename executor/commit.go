@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/outcome"
@@ -24,7 +25,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	if err := r.onRunBranch(t); err != nil {
 		return "", err
 	}
-	before := r.planSrc
+	before := r.pf.Src
 	var tree *gitops.TreeJob
 	if !r.porcelain && !last {
 		// The index is final: git writes it as a tree while planx ticks
@@ -42,14 +43,14 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		if last {
 			r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 		}
-		if r.untick(before) {
+		if r.pf.Untick(before) {
 			r.out.Warn(t.ID, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
 		}
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
 	msg := taskMessage(r, t, lt, groups, folded, warnings, ticked)
-	r.book().recordPending(t, r.expect)
+	r.book().RecordPending(t, r.expect)
 	own := []string{r.planRel, r.log.Path}
 	if last && !r.porcelain {
 		// The run ends here: leave the index as git commit would.
@@ -60,7 +61,9 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	sha, hookWatch, err := r.writeCommit(ctx, lt, msg, own, last, tree)
 	if hookWatch != nil {
-		r.reapHooks(t, err)
+		if msg := r.reaper.AfterHooks(err); msg != "" {
+			r.warnIssue(t, msg)
+		}
 	}
 	if err != nil {
 		// git stopped (a signal) after the commit was made, e.g. in a
@@ -84,12 +87,12 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 // the log's resolution of the task's issues should the commit fail; ticked
 // says whether any box was ticked.
 func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (groups []*planparse.Task, reopen func(), ticked bool, err error) {
-	if ticked, err = r.tick(t); err != nil {
+	if ticked, err = r.pf.Tick(t); err != nil {
 		return nil, nil, false, err
 	}
 	groups = r.completedGroups(t)
 	for _, g := range groups {
-		ok, err := r.tick(g)
+		ok, err := r.pf.Tick(g)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -122,10 +125,10 @@ func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, 
 		}
 		r.fault.At("after-stage")
 		disarm := r.fault.Soon("during-commit", 50*time.Millisecond)
-		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.pids().gitStarted,
+		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: r.o.NoVerify, Started: r.pids().GitStarted,
 			Include: own, Parent: r.expect})
 		disarm()
-		r.pids().gitDone()
+		r.pids().GitDone()
 	case last:
 		// commit staged planx's own files already.
 		r.fault.At("after-stage")
@@ -155,7 +158,7 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	r.fault.At("after-commit")
 	lt.Commit = string(sha)
 	r.expect = sha
-	r.reports().committed(sha)
+	r.reports().Committed(sha)
 	if r.done == nil {
 		r.done = map[planparse.TaskID]bool{}
 	}
@@ -173,13 +176,17 @@ func (r *runner) committed(ctx context.Context, t *planparse.Task, lt *execlog.T
 	// signal came meanwhile (git notes runs no hook; it is bounded all the
 	// same).
 	noteCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	r.noteGates(noteCtx, t, lt, sha, r.book().recordCommit(noteCtx, t, lt, sha))
+	r.noteGates(noteCtx, t, lt, sha, r.book().RecordCommit(noteCtx, t, lt, sha))
 	cancel()
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.
 	r.st.Current, r.st.Phase = "", ""
 	r.fault.At("after-commit-state")
 }
+
+// noteMax bounds one gate's output in the git note: notes travel with every
+// fetch of refs/notes/planx, so a runaway log must not become a huge blob.
+const noteMax = 1 << 20
 
 // noteGates attaches the whole output of the task's gates to its commit as a
 // git note (refs/notes/planx), so it can travel with the history. The commit
@@ -192,7 +199,7 @@ func (r *runner) noteGates(ctx context.Context, t *planparse.Task, lt *execlog.T
 	for _, g := range lt.Gates {
 		o := record.GateOutput{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
 			Duration: g.Duration, TimedOut: g.TimedOut, Output: g.Tail}
-		if out, whole, err := readCapped(g.OutputPath, noteMax); err == nil {
+		if out, whole, err := execute.ReadCapped(g.OutputPath, noteMax); err == nil {
 			o.Output, o.Whole = out, whole
 		}
 		gs = append(gs, o)

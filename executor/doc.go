@@ -7,9 +7,15 @@
 // that it did, is package verify's (declared files, protected paths,
 // takeovers, secrets, hiding from git, a task's ignored outputs, .git/
 // writes undone, installed test runners), called from verify.go with the
-// paths the run protects (protect.go); beside it are reap.go (processes
-// left behind), settled.go (nothing changes after verify; fixer gates) and
-// cleangates.go (gates on the staged tree alone).
+// paths the run protects (protect.go); beside it are settled.go (nothing
+// changes after verify; fixer gates; processes left behind are killed
+// there through package execute) and cleangates.go (gates on the staged
+// tree alone).
+//
+// Package execute runs a task's steps or agent in a directory, confined,
+// with its environment, pid files and output; execopts.go gives it the
+// run's values, worktree.go a wave slot's, and prompt.go builds what the
+// agent's prompt says besides the task.
 //
 // The runner holds the run (state, log, the tasks git has as done, where
 // HEAD must be) and orchestrates it: selection, preflight, the task loop,
@@ -22,11 +28,17 @@
 // a task's turn on the serial path (turn.go: execute, verify, gate, and what
 // the task's commit carries), a parallel wave (parallel.go: its tasks run in
 // their own work trees, then integrated), taking an aborted run back out
-// (abort.go: rewind), the gate and commit records (gaterecord.go) and the
+// (abort.go: rewind), the gate and commit records (package ledger) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
-// stopped attempts (snapshot.go) and the bytes a recovery command keeps
-// before it drops or writes over them (keep.go), the pid files of orphaned children
-// (orphans.go) and the saved watch of an agent attempt (watchsave.go),
-// kept until its work is committed or discarded so that every resume
-// judges that work against it.
+// stopped attempts (snapshot.go), the bytes a recovery command keeps
+// before it drops or writes over them (keep.go) and the saved watch of an
+// agent attempt (watchsave.go), kept until its work is committed or
+// discarded so that every resume judges that work against it.
+//
+// Every gate selection (a task's gates and fixers, the clean-tree gates,
+// the final gates, a wave task's and the wave's integration gate, the
+// baseline) runs through package gaterun, which also reads the results:
+// test reports, known failures, the failure text, what a gate reaches.
+// gaterun.go says which gates a task runs and where, and builds the
+// options every run shares.
 package executor

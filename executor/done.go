@@ -6,12 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planfile"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
-	"github.com/planx-dev/planx/record"
 )
 
 // selection is what a run does with each task of the plan.
@@ -21,71 +20,7 @@ type selection struct {
 	byHand   []*planparse.Task // ticked in the plan without a task commit
 	optional []*planparse.Task // optional tasks left out (no --optional)
 	outside  []*planparse.Task // left out by --only, --from, --to or --phase
-	drift    []Drift           // done tasks whose text changed since their commit
-}
-
-// doneTasks reads from git which tasks of this plan are done: a task commit
-// (Refs: this plan, Planx-Task: the ID) whose recorded task hash matches
-// the task's text as it stands. A commit under another ID with the task's
-// hash counts too, so renumbering tasks (inserting one above) is not drift.
-// It returns the done tasks (a map even when none is) and, per task, the newest commit
-// whose hash no longer matches. repo is nil for a dry run outside a
-// repository.
-func (pf *planFile) doneTasks(ctx context.Context, repo *gitops.Repo, plan *planparse.Plan) (done map[planparse.TaskID]bool, stale map[planparse.TaskID]gitops.Commit, err error) {
-	done = map[planparse.TaskID]bool{}
-	if repo == nil {
-		return done, nil, nil
-	}
-	head, err := repo.HeadNow()
-	if err != nil || head.SHA == "" {
-		return done, nil, nil // an unborn branch has no history to ask
-	}
-	commits, err := repo.History().Mentioning(ctx, head.SHA, record.TrailerRefs+": "+pf.planRel)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read the plan's task commits: %w", err)
-	}
-	hash := make(map[planparse.TaskID]string, len(plan.Tasks)) // each task's text as it stands
-	current := map[string]bool{}
-	for _, t := range plan.Tasks {
-		hash[t.ID] = "sha256:" + t.Hash()
-		current[hash[t.ID]] = true
-	}
-	newest := map[planparse.TaskID]gitops.Commit{}
-	moved := map[string]bool{} // task hashes committed under an ID that now names other text
-	for _, c := range commits {
-		if trailer(c, record.TrailerRefs) != pf.planRel {
-			continue
-		}
-		id := planparse.TaskID(trailer(c, record.TrailerTask))
-		if id == "" {
-			continue
-		}
-		if _, seen := newest[id]; !seen {
-			newest[id] = c
-		}
-		if h := trailer(c, record.TrailerTaskHash); !hashOf(plan, id, h) {
-			moved[h] = true
-		}
-	}
-	stale = map[planparse.TaskID]gitops.Commit{}
-	for _, t := range plan.Tasks {
-		h := hash[t.ID]
-		c, ok := newest[t.ID]
-		committed := trailer(c, record.TrailerTaskHash)
-		switch {
-		case ok && t.HashMatches(committed):
-			done[t.ID] = true
-		case moved[h]:
-			// Committed under another ID: a task inserted above renumbered it.
-			done[t.ID] = true
-		case ok && current[committed]:
-			// The text committed under this ID is another task's now: this
-			// one is new (inserted above, renumbering the rest).
-		case ok:
-			stale[t.ID] = c
-		}
-	}
-	return done, stale, nil
+	drift    []planfile.Drift  // done tasks whose text changed since their commit
 }
 
 // selectTasks decides which tasks the run executes: leaf tasks (a group's
@@ -93,7 +28,7 @@ func (pf *planFile) doneTasks(ctx context.Context, repo *gitops.Repo, plan *plan
 // with --optional. --all runs every leaf again; --accept-drift runs a done
 // task whose text changed instead of stopping on it.
 func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
-	done, stale, err := r.doneTasks(ctx, r.repo, r.plan)
+	done, stale, err := r.pf.Done(ctx, r.repo, r.plan)
 	if err != nil {
 		return nil, err
 	}
@@ -117,8 +52,8 @@ func (r *runner) selectTasks(ctx context.Context) (*selection, error) {
 			s.run = append(s.run, t)
 		case changed:
 			// How its text changed since its commit.
-			s.drift = append(s.drift, Drift{Task: t.ID, Label: ownLabel(t), Kind: "changed", Line: t.Line, Commit: string(c.SHA),
-				Diff: linediff.Lines(r.bodyAt(ctx, r.repo, c.SHA, t.ID), t.Body)})
+			s.drift = append(s.drift, planfile.Drift{Task: t.ID, Label: t.OwnLabel(), Kind: "changed", Line: t.Line, Commit: string(c.SHA),
+				Diff: linediff.Lines(r.pf.BodyAt(ctx, r.repo, c.SHA, t.ID), t.Body)})
 		case r.tickedByHand(t):
 			s.byHand = append(s.byHand, t)
 			r.done[t.ID] = true
@@ -199,11 +134,4 @@ func (r *runner) completedGroups(t *planparse.Task) []*planparse.Task {
 		out = append(out, p)
 	}
 	return out
-}
-
-// hashOf reports whether the plan's task id has the text a commit's
-// Planx-Task-Hash records.
-func hashOf(plan *planparse.Plan, id planparse.TaskID, h string) bool {
-	t := plan.Task(id)
-	return t != nil && t.HashMatches(h)
 }

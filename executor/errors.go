@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Sentinel errors. Callers test them with errors.Is.
@@ -17,13 +19,13 @@ var (
 	// ErrDrift reports a committed task whose text changed in the plan (exit 6).
 	ErrDrift = record.ErrDrift
 	// ErrRunInProgress reports another run holding the repository (exit 5).
-	ErrRunInProgress = errors.New("run in progress")
+	ErrRunInProgress = runstate.ErrRunInProgress
 	// ErrManual reports a run stopped on a manual task that a person must do (exit 3 is not
 	// used for it: the run is healthy and waits for `planx resume`).
 	ErrManual = errors.New("manual task")
 	// ErrAgentMissing reports agent tasks with no agent configured, or an
 	// agent whose program is not installed; found before the rollback commit.
-	ErrAgentMissing = errors.New("agent not available")
+	ErrAgentMissing = execute.ErrAgentMissing
 )
 
 // errNoRun: resume, skip or abort where no run is stopped (exit 5).

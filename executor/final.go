@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -26,19 +27,12 @@ func (r *runner) finalGates(ctx context.Context) error {
 	if len(sel) == 0 {
 		return nil
 	}
-	live, flush := r.out.Live(finalTask)
-	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: r.repo.Root, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
-		Task: finalTask, Live: live, Started: r.pids().childStarted, Begin: r.out.GateStart,
-	})
-	flush()
-	r.pids().childDone()
-	for _, g := range results {
-		r.out.Gate(finalTask, g)
-	}
+	out, err := r.gateRun().Run(ctx, gaterun.Spec{Task: &planparse.Task{ID: finalTask}, Dir: r.repo.Root, Gates: sel,
+		Live: true, Track: true, Begin: r.out.GateStart})
 	if err != nil {
 		return err
 	}
+	results := out.Results
 	if failed := gates.Failed(results); len(failed) > 0 {
 		f := failed[0]
 		what := fmt.Sprintf("final gate %s failed (exit %d) after the last task was skipped; fix it, then `planx resume`", f.Name, f.ExitCode)

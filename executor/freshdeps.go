@@ -3,15 +3,12 @@ package executor
 import (
 	"context"
 	"fmt"
-	"os"
-	"path"
 	"slices"
 	"strings"
 
-	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
-	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -25,27 +22,6 @@ import (
 // afresh in each checkout; without one the task fails, saying how to
 // configure it.
 
-// depEnvs are the dependency environments among the ignored entries the
-// judge's checkouts would link: node_modules/ and virtual environments.
-func depEnvs(root string, ignored []string) []string {
-	var out []string
-	for _, e := range ignored {
-		dir := strings.TrimSuffix(e, "/")
-		if dir == e {
-			continue // a file
-		}
-		switch path.Base(dir) {
-		case "node_modules", ".venv", "venv":
-			out = append(out, e)
-			continue
-		}
-		if _, err := os.Stat(relJoin(root, dir+"/pyvenv.cfg")); err == nil {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // freshDeps returns the dependency environments the task's checkouts must
 // install afresh rather than link (none when it changed no manifest), and
 // a failure when there are some and no worktree_setup to install them.
@@ -54,7 +30,7 @@ func (tu *turn) freshDeps() ([]string, error) {
 	if !verify.ChangesDeps(tu.lt.Files) {
 		return nil, nil
 	}
-	envs := depEnvs(r.repo.Root, tu.ignoredBefore())
+	envs := gaterun.DepEnvs(r.repo.Root, tu.ignoredBefore())
 	if len(envs) == 0 || r.cfg.WorktreeSetup != "" {
 		return envs, nil
 	}
@@ -76,54 +52,16 @@ func (tu *turn) checkout(ctx context.Context, sha gitops.SHA, label string, extr
 	if err != nil {
 		return nil, err
 	}
-	links := append(slices.DeleteFunc(minus(tu.ignoredBefore(), fresh), cacheEntry), extra...)
+	links := append(slices.DeleteFunc(minus(tu.ignoredBefore(), fresh), gaterun.CacheEntry), extra...)
 	wt, err := r.checkout(ctx, t, sha, label, links)
 	if err != nil || len(fresh) == 0 {
 		return wt, err
 	}
-	if err := tu.setupIn(ctx, wt.dir, label); err != nil {
+	if err := r.gateRun().Setup(ctx, t, wt.dir, label, r.cfg.WorktreeSetup, r.o.StepTimeout); err != nil {
 		wt.release(ctx)
 		return nil, err
 	}
 	return wt, nil
-}
-
-// setupIn runs worktree_setup in the checkout dir, like a gate: the
-// gates' environment, the step timeout (else a gate's default).
-func (tu *turn) setupIn(ctx context.Context, dir, label string) error {
-	r, t := tu.r, tu.t
-	r.out.Println("      worktree_setup in the %s checkout: %s", label, r.cfg.WorktreeSetup)
-	g := gates.Gate{Name: "worktree_setup", Command: r.cfg.WorktreeSetup, Timeout: r.o.StepTimeout}
-	live, flush := r.out.Live(t.ID)
-	res, err := gates.Run(ctx, []gates.Gate{g}, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
-		Task: planparse.TaskID(string(t.ID) + "-" + label), Live: live, Started: r.pids().childStarted,
-		Begin: func(gates.Gate) { r.out.Phase("worktree_setup in the " + label + " checkout") }})
-	flush()
-	r.pids().childDone()
-	if err != nil {
-		return err
-	}
-	if !res[0].Passed {
-		return &outcome.Failure{What: fmt.Sprintf("worktree_setup (%s) failed in the %s checkout (exit %d)", r.cfg.WorktreeSetup, label, res[0].ExitCode),
-			Tail: res[0].Tail}
-	}
-	return nil
-}
-
-// cacheEntry reports an ignored entry a tool rebuilds on its own and
-// trusts without looking at the sources: bytecode (an "unchecked-hash"
-// .pyc is loaded whatever its .py says) and test runners' caches. The
-// judge's checkouts never link one; the gates make their own.
-func cacheEntry(e string) bool {
-	switch path.Base(strings.TrimSuffix(e, "/")) {
-	case "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis":
-		return true
-	}
-	switch path.Ext(strings.TrimSuffix(e, "/")) {
-	case ".pyc", ".pyo":
-		return true
-	}
-	return false
 }
 
 // ignoredBefore are the ignored entries of the work tree before the agent

@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // TestGateReach follows what the gates run: sourced files (by a path
@@ -49,12 +50,12 @@ func TestGateReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &State{Base: base}, setup: setup{gates: []gates.Gate{
+	r := &runner{repo: repo, st: &runstate.State{Base: base}, setup: setup{gates: []gates.Gate{
 		{Name: "unit", Command: "bash scripts/test.sh"},
 		{Name: "make", Command: "make test"},
 		{Name: "npm", Command: "npm test"},
 	}}}
-	got := r.reach(ctx).paths()
+	got := r.reach(ctx).Paths()
 	want := []string{"check.sh", "ci/run.sh", "common.mk", "scripts/env.sh", "scripts/env2.sh", "scripts/lib.sh", "scripts/local.sh", "scripts/more.sh", "tools/check", "tools/check-helpers"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("reach = %v, want %v", got, want)

@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // runGates runs the task's acceptance checks and gates. reuse (the work was
@@ -57,13 +59,13 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 	// hook refused) is not run again.
 	var key gitops.SHA
 	if reuse {
-		key = r.book().gateKey(ctx)
+		key = r.book().GateKey(ctx)
 	}
-	cached := r.book().cachedGates(key, t, checks)
+	cached := r.book().CachedGates(key, t, checks)
 	var torun []gates.Gate
 	for _, g := range checks {
 		if rec, ok := cached[g.Name]; ok {
-			lt.Gates = append(lt.Gates, cachedResult(g, t, rec))
+			lt.Gates = append(lt.Gates, ledger.CachedResult(g, t, rec))
 			r.out.Println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
 			continue
 		}
@@ -82,23 +84,24 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 // runChecks runs the task's checks (runIn: in the work tree or a clean
 // checkout). An agent's are judged test by test against the base commit
 // where the runner can report so, or the gate's report: setting says where
-// it does (testjudge.go); the rest by their exit codes.
+// it does (gaterun.TestRuns, testjudge.go); the rest by their exit codes.
 func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate) error {
 	r, t := tu.r, tu.t
 	if tu.kind != "agent" {
 		return tu.runIn(ctx, key, sel, nil)
 	}
-	tgs, _ := testGates(sel, runDir(r.repo, r.st.RunID), string(t.ID))
+	tgs, _ := gaterun.TestGates(sel, runstate.RunDir(r.repo, r.st.RunID), string(t.ID))
 	if len(tgs) == 0 {
 		return tu.runIn(ctx, key, sel, nil)
 	}
-	base, err := tu.baseline(ctx, tgs)
+	tr := tu.testRuns()
+	base, err := tr.Baseline(ctx, tgs)
 	if err != nil {
 		return err
 	}
 	run := slices.Clone(sel)
 	for i, g := range run {
-		if j := slices.IndexFunc(tgs, func(tg testGate) bool { return tg.Name == g.Name }); j >= 0 {
+		if j := slices.IndexFunc(tgs, func(tg gaterun.TestGate) bool { return tg.Name == g.Name }); j >= 0 {
 			run[i] = tgs[j].Gate
 		}
 	}
@@ -106,15 +109,13 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 	// tests as the base has them, then (below) with the agent's own.
 	var judged map[string]string
 	if paths := tu.undeclaredTests(); len(paths) > 0 {
-		if judged, err = tu.judgeRun(ctx, tgs, base, paths); err != nil {
+		if judged, err = tr.Apart(ctx, tgs, base, paths); err != nil {
 			return err
 		}
 	}
-	return tu.runIn(ctx, key, run, func(dir string, results []gates.Result) judgement {
-		jd := tu.judgeTests(dir, tgs, base, results, judged != nil)
-		for name, s := range judged {
-			jd.tests[name] = s + "; own tests pass"
-		}
+	return tu.runIn(ctx, key, run, func(dir string, results []gates.Result) gaterun.Judgement {
+		jd := tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil)
+		jd.OwnTestsPass(judged)
 		return jd
 	})
 }
@@ -125,7 +126,7 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 // slot serves them all. A gate that changed the checkout fails the task
 // as one that changed the work tree does (checkSettled).
 func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
-	judge func(dir string, results []gates.Result) judgement) error {
+	judge func(dir string, results []gates.Result) gaterun.Judgement) error {
 	r, t := tu.r, tu.t
 	clean, links := false, false
 	if len(sel) > 0 {
@@ -146,66 +147,56 @@ func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
 }
 
 // judgeIn is judge reading the results of gates run in dir.
-func judgeIn(dir string, judge func(string, []gates.Result) judgement) func([]gates.Result) judgement {
+func judgeIn(dir string, judge func(string, []gates.Result) gaterun.Judgement) func([]gates.Result) gaterun.Judgement {
 	if judge == nil {
 		return nil
 	}
-	return func(results []gates.Result) judgement { return judge(dir, results) }
+	return func(results []gates.Result) gaterun.Judgement { return judge(dir, results) }
 }
 
-// runGateSet runs gates, records their results (in the log, and by tree
-// when key names the tree they judge) and fails the task on the first that
-// did not pass. judge, when set, reads the results test by test: it may
-// fail a gate that exited 0, and returns each gate's test summary and why
-// it failed one. A gate that failed with the baseline's known failures
-// alone passes (knownfail.go); the tree's record keeps what it exited.
+// runGateSet runs gates in dir (gaterun.Run), records their results (in
+// the log, and by tree when key names the tree they judge) and fails the
+// task on the first that did not pass. judge, when set, reads the results
+// test by test.
 func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
-	judge func([]gates.Result) judgement) error {
-	if len(sel) == 0 {
-		return nil
-	}
-	live, flush := r.out.Live(t.ID)
-	results, err := gates.Run(ctx, sel, gates.RunOptions{
-		Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID), Task: t.ID,
-		BlastRadius: t.BlastRadius, Live: live, Started: r.pids().childStarted, Begin: r.out.GateStart,
-	})
-	flush()
-	r.pids().childDone()
+	judge func([]gates.Result) gaterun.Judgement) error {
+	out, err := r.gateRun().Run(ctx, gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
+		Begin: r.out.GateStart, Judge: judge,
+		Record: func(results []gates.Result) { r.book().RecordGated(key, t, sel, results) }})
 	if err != nil {
 		return err
 	}
-	var jd judgement
-	if judge != nil {
-		jd = judge(results)
-	}
-	r.book().recordGated(key, t, sel, results)
-	known := r.acceptKnown(t, dir, sel, results, jd)
-	over := r.overridden()
-	for _, g := range results {
-		lt.Gates = append(lt.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
-			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath,
-			TimedOut: g.TimedOut, Overridden: over[g.Name], Tests: jd.tests[g.Name], Known: known[g.Name]})
-		r.out.Gate(t.ID, g)
-	}
-	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(jd.why) > 0 {
-		return &outcome.Failure{What: jd.why[0], Tail: strings.Join(jd.why[1:], "\n")}
-	}
-	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results, jd)
+	lt.Gates = append(lt.Gates, out.Gates...)
+	return out.Failure
 }
 
-// overridden reports which gates a --gate flag replaced: the config or the
-// plan defines one of that name. Their trailers say so (`test=pass 12ms
-// overridden`), so verify can tell a gate weakened on the command line.
-func (r *runner) overridden() map[string]bool {
+// book is the run's gate and commit records.
+func (r *runner) book() ledger.Book {
+	return ledger.Book{Repo: r.repo, RunID: r.st.RunID, Env: r.cfg.Env, Defs: r.gates,
+		PlanRel: r.planRel, LogPath: r.log.Path, NoCache: r.o.NoCache, Now: r.o.now, Out: r.out}
+}
+
+// gateRun is what every gate run of this run shares.
+func (r *runner) gateRun() gaterun.Options {
+	o := gaterun.Options{Root: r.repo.Root, OutDir: runstate.RunDir(r.repo, r.st.RunID), Env: r.gateEnv(), Out: r.out,
+		Started: r.pids().ChildStarted, Done: r.pids().ChildDone, Warn: r.warnIssue,
+		Overridden: overridden(r.cfg.Gates, r.plan.Gates, r.o.Gates), Baseline: r.st.Baseline}
+	return o
+}
+
+// overridden reports which gates a --gate flag (flags) replaced: the config
+// or the plan defines one of that name. Their trailers say so (`test=pass
+// 12ms overridden`), so verify can tell a gate weakened on the command line.
+func overridden(configured []gates.Gate, planned []planparse.GateDecl, flags []string) map[string]bool {
 	out := map[string]bool{}
 	defined := map[string]bool{}
-	for _, g := range r.cfg.Gates {
+	for _, g := range configured {
 		defined[g.Name] = true
 	}
-	for _, d := range r.plan.Gates {
+	for _, d := range planned {
 		defined[strings.TrimSpace(d.Name)] = true
 	}
-	for _, f := range r.o.Gates {
+	for _, f := range flags {
 		if g, err := gates.ParseFlag(f); err == nil && defined[g.Name] {
 			out[g.Name] = true
 		}

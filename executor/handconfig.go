@@ -13,6 +13,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // A person may edit .planx.yaml while a run is stopped, typically to fix a
@@ -40,7 +41,7 @@ func fileDigest(p string) (string, error) {
 
 // configEditedSinceStop reports whether .planx.yaml changed after the run
 // stopped (see stopTree; after a crash it reports no edit).
-func configEditedSinceStop(ctx context.Context, repo *gitops.Repo, st *State, head gitops.SHA) (bool, error) {
+func configEditedSinceStop(ctx context.Context, repo *gitops.Repo, st *runstate.State, head gitops.SHA) (bool, error) {
 	since := stopTree(st, head)
 	if since == "" {
 		return false, nil
@@ -62,7 +63,7 @@ func configEditedSinceStop(ctx context.Context, repo *gitops.Repo, st *State, he
 // one recorded at the stop, or planx's last commit head when no attempt was
 // in flight; "" after a crash (an attempt started, no stop recorded), when
 // a person's edits cannot be told from the attempt's (snapshot.go).
-func stopTree(st *State, head gitops.SHA) gitops.SHA {
+func stopTree(st *runstate.State, head gitops.SHA) gitops.SHA {
 	switch {
 	case st.AttemptStop != "":
 		return st.AttemptStop
@@ -99,7 +100,7 @@ func (r *runner) noteHandConfig(ctx context.Context, repin bool) error {
 // sayConfigPinned tells the person, when .planx.yaml no longer says what
 // the run pinned, that the run keeps the pinned gates and settings.
 func (r *runner) sayConfigPinned() {
-	if n := configNotice(r.repo.Root, r.st.Judge, len(r.handConfig()) > 0); n != "" {
+	if n := configNotice(r.repo.Root, r.st.Pinned, len(r.handConfig()) > 0); n != "" {
 		r.out.Println("planx: %s", n)
 	}
 }
@@ -121,7 +122,7 @@ func (r *runner) handConfig() []string {
 // from the configuration the run pinned, that the run keeps the pinned one
 // and how to use the new one; "" when they agree. hand says the difference
 // is a person's edit made after a stop.
-func configNotice(root string, j *Judge, hand bool) string {
+func configNotice(root string, j *runstate.Pinned, hand bool) string {
 	if j == nil {
 		return ""
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/runstate"
 )
 
 func TestConfigNotice(t *testing.T) {
@@ -24,7 +25,7 @@ func TestConfigNotice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	j := &Judge{Config: cfg}
+	j := &runstate.Pinned{Config: cfg}
 	for _, tc := range []struct {
 		name, yaml string
 		hand       bool
@@ -62,7 +63,7 @@ func TestStopTree(t *testing.T) {
 		{"between tasks", "", "", "head"},
 		{"crash", "pre", "", ""},
 	} {
-		st := &State{AttemptPre: gitops.SHA(tc.pre), AttemptStop: gitops.SHA(tc.stop)}
+		st := &runstate.State{AttemptPre: gitops.SHA(tc.pre), AttemptStop: gitops.SHA(tc.stop)}
 		if got := stopTree(st, "head"); string(got) != tc.want {
 			t.Errorf("%s: stopTree = %q, want %q", tc.name, got, tc.want)
 		}

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/verify"
 )
@@ -21,7 +23,7 @@ import (
 // deleted, saying so; it names the other ignored entries a task made
 // disappear. The copies are plain files, never objects: a secret in
 // local.env must not reach a commit, a ref or a push. They go when the run
-// ends (clearState).
+// ends (endRun).
 
 // defaultKeepIgnored is keep_ignored's default: what a run keeps of the
 // ignored files it starts with, at most.
@@ -41,10 +43,10 @@ func (r *runner) keepIgnored() {
 	}
 	dst := keptDir(r.repo)
 	_ = os.RemoveAll(dst) // an earlier run's, which a crash left
-	left := verify.KeepIgnored(r.repo.Root, dst, r.ignored, depEnvs(r.repo.Root, r.ignored), limit)
+	left := verify.KeepIgnored(r.repo.Root, dst, r.ignored, gaterun.DepEnvs(r.repo.Root, r.ignored), limit)
 	if len(left) > 0 {
 		msg := fmt.Sprintf("%d ignored file(s) are not kept (over keep_ignored: %d bytes, or unreadable), and a task that deletes them loses them: %s",
-			len(left), limit, listPaths(left))
+			len(left), limit, textsafe.List(left))
 		r.log.Issues = append(r.log.Issues, r.issue("", msg))
 		r.out.Warn("", msg)
 	}
@@ -68,7 +70,7 @@ func (r *runner) noteIgnored(ctx context.Context) {
 func (r *runner) checkIgnored(t *planparse.Task) {
 	if back, err := verify.PutBack(r.repo.Root, keptDir(r.repo)); len(back) > 0 || err != nil {
 		msg := fmt.Sprintf("the task deleted %d ignored file(s) that no commit holds; planx put them back from its copy: %s",
-			len(back), listPaths(back))
+			len(back), textsafe.List(back))
 		if err != nil {
 			msg += fmt.Sprintf(" (not all: %v; the copies are in %s)", err, keptDir(r.repo))
 		}
@@ -80,7 +82,7 @@ func (r *runner) checkIgnored(t *planparse.Task) {
 	}
 	r.ignored = slices.DeleteFunc(r.ignored, func(p string) bool { return slices.Contains(gone, p) })
 	msg := fmt.Sprintf("the task removed %d ignored path(s) that no commit holds (git clean -x? git stash -a? `git stash list` may have them): %s",
-		len(gone), listPaths(gone))
+		len(gone), textsafe.List(gone))
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
 	r.out.Warn(t.ID, msg)
 }

@@ -42,7 +42,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 	for _, it := range wv.its {
 		anyFailed = anyFailed || it.fail != nil
 	}
-	tip, plan := wv.base, r.planSrc
+	tip, plan := wv.base, r.pf.Src
 	var chain []staged
 	for i, it := range wv.its {
 		if it.fail != nil {
@@ -137,7 +137,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		tip := keep[len(keep)-1]
 		trees := make([]gitops.SHA, len(keep))
 		for i, s := range keep {
-			trees[i] = r.book().recordWaveCommit(ctx, s)
+			trees[i] = r.book().RecordWaveCommit(ctx, s.it.t.ID, s.commit)
 		}
 		if err := r.restoreLog(ctx, wv.base); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, wv.res)
@@ -146,7 +146,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 			return r.stopTask(ctx, keep[0].it.t, err, wv.res)
 		}
 		r.fault.At("after-advance")
-		r.expect, r.planSrc, r.dirty = tip.commit, tip.plan, nil
+		r.expect, r.pf.Src, r.dirty = tip.commit, tip.plan, nil
 		for i, s := range keep {
 			integrated[s.it] = true
 			wv.res.Done = append(wv.res.Done, s.it.t.ID)

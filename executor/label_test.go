@@ -8,12 +8,13 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // The commit subject keeps planx's ID; the plan's own goes in Planx-Label,
 // written only when the two differ.
 func TestTaskMessageLabelTrailer(t *testing.T) {
-	r := &runner{st: &State{RunID: "20260101-000000-abcdef"}}
+	r := &runner{st: &runstate.State{RunID: "20260101-000000-abcdef"}}
 	r.planRel = "tasks.md"
 	lt := &execlog.Task{Executor: "shell"}
 	msg := taskMessage(r, &planparse.Task{ID: "T003", Label: "1.2", Title: "Add a README"}, lt, nil, nil, nil, true)
@@ -34,14 +35,14 @@ func TestTaskStatusesCarryLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &State{ToRun: []planparse.TaskID{"T002"}}
+	st := &runstate.State{ToRun: []planparse.TaskID{"T002"}}
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
-	ts := st.taskStatuses(plan, h, record.RunFailed)
+	ts := taskStatuses(st, plan, h, record.RunFailed)
 	if len(ts) != 2 || ts[0].Label != "1" || ts[1].Label != "1.1" {
 		t.Errorf("statuses %+v", ts)
 	}
 	native, _ := planparse.Parse("plan.md", []byte("### T001: A\n"), planparse.Options{})
-	if ts := st.taskStatuses(native, h, record.RunFailed); len(ts) != 1 || ts[0].Label != "" {
+	if ts := taskStatuses(st, native, h, record.RunFailed); len(ts) != 1 || ts[0].Label != "" {
 		t.Errorf("native statuses %+v", ts)
 	}
 }

@@ -23,7 +23,7 @@ func (r *runner) landed(t *planparse.Task) (gitops.SHA, bool) {
 	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != r.expect {
 		return "", false
 	}
-	if trailer(cs[0], record.TrailerRun) != r.st.RunID || trailer(cs[0], record.TrailerTask) != string(t.ID) {
+	if cs[0].Trailer(record.TrailerRun) != r.st.RunID || cs[0].Trailer(record.TrailerTask) != string(t.ID) {
 		return "", false
 	}
 	return cs[0].SHA, true
@@ -35,7 +35,7 @@ func (r *runner) headIsTaskCommit(ctx context.Context) bool {
 		return false
 	}
 	cs, err := r.repo.History().Log(ctx, r.head.SHA, "", 1)
-	return err == nil && len(cs) == 1 && trailer(cs[0], record.TrailerRun) == r.st.RunID && trailer(cs[0], record.TrailerTask) != ""
+	return err == nil && len(cs) == 1 && cs[0].Trailer(record.TrailerRun) == r.st.RunID && cs[0].Trailer(record.TrailerTask) != ""
 }
 
 // onRunBranch checks, right before a task commit, that HEAD is still the

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"time"
 
+	"github.com/planx-dev/planx/attempt"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -48,7 +49,7 @@ func (r *runner) complete(ctx context.Context, res *Result) (*Result, error) {
 	if err := r.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
-	if err := clearState(r.repo); err != nil {
+	if err := endRun(r.repo); err != nil {
 		return res, err
 	}
 	res.Status = record.RunCompleted
@@ -68,9 +69,9 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		// Whatever stops the run from here on (an interrupt during the
 		// reads below), the state must not say the previous task's phase
 		// for this one: a resume would take the task as executed.
-		r.st.Phase = PhaseExecute
+		r.st.Phase = runstate.PhaseExecute
 	}
-	if err := r.stops().beginAttempt(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
+	if err := r.stops().Begin(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
 		return "", err
 	}
 	kind := r.executorFor(t)
@@ -108,7 +109,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		}
 		break
 	}
-	if err := tu.setPhase(PhaseCommit); err != nil {
+	if err := tu.setPhase(runstate.PhaseCommit); err != nil {
 		return "", err
 	}
 	r.out.Phase("commit")
@@ -116,24 +117,9 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err != nil && tu.gatesPassed {
 		// Stopped after its gates passed (a commit hook refused): a resume
 		// on the same tree need not run them again.
-		r.book().recordGatesPassed(context.WithoutCancel(ctx), t, lt)
+		r.book().RecordGatesPassed(context.WithoutCancel(ctx), t, lt)
 	}
 	return sha, err
-}
-
-// taskBudget returns the timeout for the next step given the task's start.
-func (r *runner) stepTimeout(taskStart time.Time) time.Duration {
-	d := r.o.StepTimeout
-	if r.o.TaskTimeout > 0 {
-		left := r.o.TaskTimeout - time.Since(taskStart)
-		if left < time.Millisecond {
-			left = time.Millisecond
-		}
-		if d == 0 || left < d {
-			d = left
-		}
-	}
-	return d
 }
 
 // logTask returns the log's entry for t, adding it on first use.
@@ -150,7 +136,7 @@ func (r *runner) save() error {
 	if err := r.log.Write(r.repo.Root, r.repo.Config().Durable()); err != nil {
 		return fmt.Errorf("write execution log: %w", err)
 	}
-	return r.st.save(r.repo)
+	return r.st.Save(r.repo)
 }
 
 // stop records why the run stopped, in the log and the state, and returns
@@ -172,7 +158,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	r.st.Status, r.st.Current, r.st.Reason = status, t.ID, what
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
-	snapErr := r.stops().recordStop(context.Background(), t.ID, string(status))
+	snapErr := r.stops().RecordStop(context.Background(), t.ID, string(status))
 	r.dropSlots()
 	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
 	next := r.nextSteps(t)
@@ -210,4 +196,13 @@ func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSl
 
 func (r *runner) issue(id planparse.TaskID, what string) execlog.Issue {
 	return execlog.Issue{Task: string(id), What: what, Time: r.o.now()}
+}
+
+// stops are the run's attempt snapshots.
+func (r *runner) stops() attempt.Records {
+	s := attempt.Records{Repo: r.repo, State: r.st, Out: r.out, PlanRel: r.planRel}
+	if r.log != nil {
+		s.LogPath = r.log.Path
+	}
+	return s
 }

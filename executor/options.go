@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Options configure a run. Zero values are sensible defaults.
@@ -57,7 +58,7 @@ type Options struct {
 	progress.Output
 	Now func() time.Time
 
-	judge *Judge // the pinned judge of a run being resumed
+	pinned *runstate.Pinned // the pinned judge of a run being resumed
 }
 
 // Where gates run (Options.GatesIn).

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // runsElsewhere lists the runs other work trees of repo have in progress
@@ -15,7 +16,7 @@ func runsElsewhere(repo *gitops.Repo) map[string]bool {
 	files := []string{filepath.Join(repo.CommonDir, "planx", "state.json")}
 	linked, _ := filepath.Glob(filepath.Join(repo.CommonDir, "worktrees", "*", "planx", "state.json"))
 	out := map[string]bool{}
-	own := filepath.Clean(statePath(repo))
+	own := filepath.Clean(runstate.Path(repo))
 	for _, f := range append(files, linked...) {
 		if filepath.Clean(f) == own {
 			continue

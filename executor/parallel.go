@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // loopWaves is loop for --jobs > 1: a wave of one task takes loop's path in
@@ -88,13 +89,13 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 		*n++
 		r.out.TaskStart(*n, total, t)
 	}
-	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", PhaseExecute
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", runstate.PhaseExecute
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = waveIDs(w), base, nil, number
 	if err := r.waveAttempt(ctx, w[0]); err != nil {
 		return err
 	}
 	its := r.isolate(w)
-	if err := r.st.save(r.repo); err != nil {
+	if err := r.st.Save(r.repo); err != nil {
 		return err
 	}
 	r.out.Println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
@@ -116,7 +117,7 @@ func (r *runner) waveAttempt(ctx context.Context, t *planparse.Task) error {
 	if err != nil {
 		return err
 	}
-	return r.stops().beginAttempt(ctx, t, false, r.expect, len(r.dirtyPaths(changes)) > 0)
+	return r.stops().Begin(ctx, t, false, r.expect, len(r.dirtyPaths(changes)) > 0)
 }
 
 // isolate makes the wave's log entries and its tasks' isolated runs.
@@ -196,7 +197,7 @@ func (wv *wave) exec(ctx context.Context) {
 		// The task's own gates passed on its work: the base plus its
 		// changes. Recorded now that no executor runs.
 		if ran[it] && it.work != "" && it.fail == nil && it.err == nil {
-			r.book().recordWaveGates(ctx, it.t, it.work, it.own.Gates)
+			r.book().RecordWaveGates(ctx, it.t, it.work, it.own.Gates)
 		}
 	}
 	r.fault.At("after-wave")
@@ -215,7 +216,7 @@ func (wv *wave) finished(ctx context.Context, it *isolated) {
 		return
 	}
 	r.st.WaveDone = append(r.st.WaveDone, it.t.ID)
-	if err := r.st.save(r.repo); err != nil {
+	if err := r.st.Save(r.repo); err != nil {
 		it.err = err
 		return
 	}

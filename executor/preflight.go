@@ -38,7 +38,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
 	// One status of the tree answers the secret scan, --require-clean,
 	// which ignored files exist and what the rollback commit must stage.
-	sv, err := r.takeSurvey(ctx)
+	sv, err := r.early.take(ctx, r.repo)
 	if err != nil {
 		return head, err
 	}
@@ -60,93 +60,10 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
 		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.plan.Tasks), r.plan.Format)},
 		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(r.gates)},
-		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaperNote},
+		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaper.Note},
 	)
 	r.preChecks = checks
 	return head, nil
-}
-
-// rollback makes the run's first commit, snapshotting uncommitted work.
-func (r *runner) rollback(ctx context.Context, head gitops.Head) (gitops.SHA, error) {
-	// Saved first so that a crash during the commit leaves a run that
-	// `planx resume` can find (and adopt the commit if it landed).
-	r.st.Status = record.RunStarting
-	if r.survey != nil && !r.survey.Staged() {
-		// Nothing staged: abort's reset to the original commit restores
-		// the index as it was, no snapshot needed.
-		r.st.IndexAtHead = true
-	} else if err := r.saveIndex(ctx); err != nil {
-		return "", err
-	}
-	if err := r.saveMarks(ctx); err != nil {
-		return "", err
-	}
-	if err := r.st.save(r.repo); err != nil {
-		return "", err
-	}
-	r.fault.At("before-rollback")
-	return r.makeRollback(ctx)
-}
-
-// makeRollback commits the snapshot and records it as the run's base.
-func (r *runner) makeRollback(ctx context.Context) (gitops.SHA, error) {
-	if r.survey == nil || len(r.survey.Changes) > 0 {
-		// A clean tree (the survey saw no change) has nothing to stage:
-		// the rollback commit is HEAD's tree, and a second walk of the
-		// tree would find what the first did.
-		if err := r.repo.Index().StageAll(ctx); err != nil {
-			return "", fmt.Errorf("rollback commit: %w", err)
-		}
-	}
-	r.fault.At("after-rollback-stage")
-	changes, err := r.snapshotted(ctx)
-	if err != nil {
-		return "", fmt.Errorf("rollback commit: %w", err)
-	}
-	msg := rollbackMessage(r.plan.Topic, r.planRel, r.st.RunID, changes)
-	var sha gitops.SHA
-	if r.rollbackPorcelain {
-		// Hooks are skipped for the snapshot: the user's work in progress
-		// may not pass them, and refusing to save it would defeat the purpose.
-		sha, err = r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
-	} else if r.survey != nil && len(r.survey.Changes) == 0 && r.head.SHA != "" {
-		// A clean tree: the index is HEAD's tree, no need to write it.
-		// The run's base ref is created in the same transaction as HEAD moves.
-		sha, err = r.repo.CommitUnchanged(ctx, msg, r.head.SHA, "HEAD", baseRef(r.st.RunID))
-	} else {
-		sha, err = r.repo.CommitIndex(ctx, msg, r.head.SHA, "HEAD", baseRef(r.st.RunID))
-	}
-	if err != nil {
-		return "", fmt.Errorf("rollback commit: %w", err)
-	}
-	r.fault.At("after-rollback-commit")
-	return sha, r.recordBase(ctx, sha, !r.rollbackPorcelain)
-}
-
-// snapshotted lists the uncommitted work the rollback commit takes, for
-// its message: what the preflight's survey saw, or, when a question asked
-// since made the survey stale, what the index now holds beyond HEAD (all
-// of it is staged by then).
-func (r *runner) snapshotted(ctx context.Context) ([]gitops.Change, error) {
-	if r.survey != nil {
-		return r.survey.Changes, nil
-	}
-	return r.repo.Status(ctx)
-}
-
-// recordBase keeps the rollback commit in a ref and in the run state.
-func (r *runner) recordBase(ctx context.Context, sha gitops.SHA, refDone bool) error {
-	if !refDone {
-		if err := r.repo.Refs().Update(ctx, baseRef(r.st.RunID), sha, "", "planx: run base"); err != nil {
-			return fmt.Errorf("record run base: %w", err)
-		}
-	}
-	r.fault.At("after-rollback-ref")
-	r.log.Preflight = append(r.preChecks, execlog.Check{Name: "rollback commit", OK: true, Detail: string(sha)})
-	r.st.Base, r.log.StartCommit = sha, string(sha)
-	r.expect = sha
-	r.st.Status = record.RunRunning
-	return r.st.save(r.repo)
 }
 
 func baseRef(runID string) string { return record.RunRef(runID, "base") }

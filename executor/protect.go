@@ -5,8 +5,8 @@ import (
 	"os"
 	"path"
 	"slices"
-	"strings"
 
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/planparse"
@@ -39,7 +39,7 @@ func (r *runner) protection(p string) string {
 	if why := r.reached[p]; why != "" {
 		return why
 	}
-	if g := gateReading(r.gates, p); g != "" {
+	if g := gaterun.GateReading(r.gates, p); g != "" {
 		return "read by gate " + g + "'s test runner"
 	}
 	switch {
@@ -58,17 +58,17 @@ func (r *runner) protection(p string) string {
 // lets a protected path change.
 func (r *runner) protect(ctx context.Context) verify.Protect {
 	r.reach(ctx)
-	var vendor *vendorUpdates // read on the first vendored file
+	var vendor *gaterun.VendorUpdates // read on the first vendored file
 	return verify.Protect{
 		Why:       r.protection,
-		TakesOver: takesOverTests,
+		TakesOver: gaterun.TakesOverTests,
 		Unchanged: r.judgeUnchanged,
 		Vendored: func(ctx context.Context, p string) bool {
 			if vendor == nil {
 				u := r.vendorUpdates(ctx)
 				vendor = &u
 			}
-			return vendor.allows(p)
+			return vendor.Allows(p)
 		},
 		Yes: r.o.Yes,
 		Ask: r.ask(),
@@ -89,33 +89,11 @@ func (r *runner) work(t *planparse.Task, kind string, files []string) verify.Wor
 // gateNaming returns the first gate whose command names p, "" for none.
 func gateNaming(gs []gates.Gate, p string) string {
 	for _, g := range gs {
-		if slices.Contains(gateScripts([]gates.Gate{g}), p) {
+		if slices.Contains(gaterun.GateScripts([]gates.Gate{g}), p) {
 			return g.Name
 		}
 	}
 	return ""
-}
-
-// gateScripts are the repository files the gate commands name: `sh
-// test.sh`, `bash ./scripts/check.sh`, `python -m pytest tests/x.py`; and
-// the makefile of a gate that runs make.
-func gateScripts(gs []gates.Gate) []string {
-	var out []string
-	for _, g := range gs {
-		for _, w := range commandWords(g.Command) {
-			switch {
-			case w == "make":
-				out = append(out, "Makefile", "makefile", "GNUmakefile")
-			case strings.ContainsAny(w, "{}$*?") || strings.HasPrefix(w, "-") || !strings.ContainsAny(strings.Trim(w, "."), "./"):
-				// a variable, a flag, a program name, ./...
-			default:
-				if c := path.Clean(strings.TrimPrefix(w, "./")); strings.Trim(c, ".") != "" && !strings.HasPrefix(c, "../") && !path.IsAbs(c) {
-					out = append(out, c)
-				}
-			}
-		}
-	}
-	return out
 }
 
 // warnIssue records a warning in the log and says it.

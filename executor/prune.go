@@ -11,6 +11,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Every run leaves refs under refs/planx/runs/<id>/: its rollback commit
@@ -43,13 +44,13 @@ type PruneResult struct {
 // Prune removes the records of the runs older than o.OlderThan (see above).
 // It holds the run lock, so no run starts meanwhile.
 func Prune(ctx context.Context, repo *gitops.Repo, o PruneOptions) (*PruneResult, error) {
-	l, err := acquireLock(repo, "prune")
+	l, err := runstate.Acquire(repo, "prune")
 	if err != nil {
 		return nil, err
 	}
-	defer l.release()
+	defer l.Release()
 	current := ""
-	if st, err := LoadState(repo); err == nil && st != nil {
+	if st, err := runstate.Load(repo); err == nil && st != nil {
 		current = st.RunID
 	}
 	now := o.Now
@@ -83,7 +84,7 @@ func Prune(ctx context.Context, repo *gitops.Repo, o PruneOptions) (*PruneResult
 		res.Runs = append(res.Runs, id)
 		names := slices.Sorted(slices.Values(byRun[id]))
 		res.Refs = append(res.Refs, names...)
-		dir := runDir(repo, id)
+		dir := runstate.RunDir(repo, id)
 		if _, err := os.Stat(dir); err == nil {
 			rel, _ := filepath.Rel(repo.Root, dir)
 			res.Dirs = append(res.Dirs, filepath.ToSlash(rel))

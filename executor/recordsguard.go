@@ -14,7 +14,7 @@ import (
 // recordsGuard guards the records with the run state's mark
 // (verify.Records).
 func (r *runner) recordsGuard() verify.Records {
-	return verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.save(r.repo) })
+	return verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) })
 }
 
 // records settles the mark of a wave's executors (or one a stopped wave
@@ -42,5 +42,5 @@ func (wv *wave) records(run bool) error {
 		return err
 	}
 	r.st.RecordsMark = m
-	return r.st.save(r.repo)
+	return r.st.Save(r.repo)
 }

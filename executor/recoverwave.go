@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // resumeWave goes on with a run stopped (killed, interrupted) inside a
@@ -48,12 +49,12 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.t.ID, sha.Short())
 	}
 	base := r.expect
-	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", PhaseExecute
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", runstate.PhaseExecute
 	r.st.Wave, r.st.WaveBase = waveIDs(inWave), base
 	if err := r.waveAttempt(ctx, inWave[0]); err != nil {
 		return nil, err
 	}
-	if err := r.st.save(r.repo); err != nil {
+	if err := r.st.Save(r.repo); err != nil {
 		return nil, err
 	}
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}

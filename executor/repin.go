@@ -19,7 +19,7 @@ import (
 // log records the re-pin.
 func (r *runner) repin() error {
 	if len(r.handConfig()) == 0 {
-		if configNotice(r.repo.Root, r.st.Judge, false) == "" {
+		if configNotice(r.repo.Root, r.st.Pinned, false) == "" {
 			r.out.Println("planx: --repin: %s says what the run started with; nothing to re-pin", gates.ConfigFile)
 			return nil
 		}
@@ -37,9 +37,9 @@ func (r *runner) repin() error {
 	if err := unknownGates(gs, r.plan); err != nil {
 		return err
 	}
-	j := *r.judge
+	j := *r.pinned
 	j.Config, j.Gates = cfg, gs
-	r.judge, r.st.Judge, r.cfg, r.gates = &j, &j, cfg, gs
+	r.pinned, r.st.Pinned, r.cfg, r.gates = &j, &j, cfg, gs
 	// Settings no flag of the run set come from the configuration.
 	so := r.st.Options
 	if so.StepTimeout == 0 {

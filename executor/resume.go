@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // Resume continues a stopped run. What is done is read from git: task
@@ -31,7 +32,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if len(tasks) == 0 || len(r.st.Wave) > 0 || tasks[0].ID != r.st.Current {
 		// (A stopped task's attempt keeps them in reuseAttempt, once it
 		// is known that resume goes on.)
-		if err := r.stops().keepStagedApart(ctx, ""); err != nil {
+		if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
 			return nil, err
 		}
 	}
@@ -70,34 +71,34 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 // (true: verify, gate, commit it) or discarded so the task runs again. It
 // never runs the task again over bytes a person changed since the stop.
 func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool) (bool, error) {
-	d, err := r.stops().delta(ctx, t.ID, r.expect)
+	d, err := r.stops().Compare(ctx, t.ID, r.expect)
 	if err != nil {
 		return false, err
 	}
 	manual := r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting
-	midStep := r.st.Phase == PhaseExecute && r.st.Status != record.RunFailed
-	if !retry && !manual && midStep && len(d.edited) > 0 {
+	midStep := r.st.Phase == runstate.PhaseExecute && r.st.Status != record.RunFailed
+	if !retry && !manual && midStep && len(d.Edited) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a
 		// person has worked on it since.
-		return false, r.stops().refuseOverEdits(t.ID, d)
+		return false, r.stops().RefuseOverEdits(t.ID, d)
 	}
-	if err := r.stops().keepStagedApart(ctx, ""); err != nil {
+	if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
 		return false, err
 	}
 	switch {
 	case retry:
 		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
-		return false, r.stops().discardAttempt(ctx, d, true)
+		return false, r.stops().Discard(ctx, d, true)
 	case manual:
 		return true, nil // the person's work, or the lack of it, is verified
 	case midStep:
-		return false, r.stops().discardAttempt(ctx, d, true) // partial output: start over
-	case r.st.Phase != PhaseExecute && r.st.Status != record.RunFailed:
+		return false, r.stops().Discard(ctx, d, true) // partial output: start over
+	case r.st.Phase != runstate.PhaseExecute && r.st.Status != record.RunFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
 	// A failure: work in the tree (the attempt's, fixed by hand or not) is
 	// verified and gated again; an empty tree runs the task again.
-	return len(d.changed) > 0 || len(d.edited) > 0, nil
+	return len(d.Changed) > 0 || len(d.Edited) > 0, nil
 }
 
 // Skip marks the stopped task skipped, discards what its attempt changed and
@@ -122,7 +123,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, err
 	}
 	r.watchFile().drop() // the attempt is discarded
-	if err := r.stops().keepStagedApart(ctx, ""); err != nil {
+	if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}
 	if len(r.st.Wave) > 0 {
@@ -133,11 +134,11 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			return nil, err
 		}
 	}
-	d, err := r.stops().delta(ctx, t.ID, r.expect)
+	d, err := r.stops().Compare(ctx, t.ID, r.expect)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.stops().discardAttempt(ctx, d, false); err != nil {
+	if err := r.stops().Discard(ctx, d, false); err != nil {
 		return nil, err
 	}
 	// What a person changed since the stop stays: the next task starts from it.
@@ -190,19 +191,19 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *h
 	}
 	// Nothing to continue: say so before the lock, whose file would create
 	// .git/planx/ in a repository that never ran planx.
-	if _, err := os.Stat(statePath(repo)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(runstate.Path(repo)); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil, errNoRun
 	}
-	lk, err := acquireLock(repo, command)
+	lk, err := runstate.Acquire(repo, command)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	r, h, err := reopen(ctx, repo, ro)
 	if err != nil {
-		lk.release()
+		lk.Release()
 		return nil, nil, nil, err
 	}
-	return r, h, lk.release, nil
+	return r, h, lk.Release, nil
 }
 
 // finish ends a run with nothing left to execute. When the log or a skip is
@@ -218,7 +219,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 	if !slices.ContainsFunc(changes, isLog) && len(r.st.SkipPending) == 0 && r.headIsTaskCommit(ctx) {
 		// The run's last task commit landed with the final log (planx was
 		// stopped right after it): nothing is left to record.
-		if err := clearState(r.repo); err != nil {
+		if err := endRun(r.repo); err != nil {
 			return nil, err
 		}
 		r.out.RunDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
@@ -248,7 +249,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 			return nil, fmt.Errorf("finish run: %w", err)
 		}
 	}
-	if err := clearState(r.repo); err != nil {
+	if err := endRun(r.repo); err != nil {
 		return nil, err
 	}
 	r.out.RunDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))

@@ -8,34 +8,40 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/execute"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/prompt"
+	"github.com/planx-dev/planx/planfile"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/risk"
+	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 )
 
 // runner carries one run (or resume) through its tasks.
 type runner struct {
-	o        Options
-	repo     *gitops.Repo              // nil for a dry run outside a repository
-	done     map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
-	setup                              // the plan, its configuration and gates: what the run executes
-	planFile                           // the plan file and the bytes planx last read or wrote there
-	judge    *Judge                    // pinned at run start: cfg and gates come from it
-	st       *State
-	log      *execlog.Log
-	out      *progress.Progress
+	o       Options
+	repo    *gitops.Repo              // nil for a dry run outside a repository
+	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
+	setup                             // the plan, its configuration and gates: what the run executes
+	pf      *planfile.File            // the plan file and the bytes planx last read or wrote there
+	planRel string                    // the plan's path, repo-relative, slash-separated
+	pinned  *runstate.Pinned          // pinned at run start: cfg and gates come from it
+	st      *runstate.State
+	log     *execlog.Log
+	out     *progress.Progress
 
 	preChecks []execlog.Check
 	fault     fault.Hook // PLANX_FAULT, for the crash tests
@@ -52,12 +58,11 @@ type runner struct {
 	// that it runs while the history is read for done tasks (survey.go).
 	early *earlySurvey
 
-	reaper     bool   // planx is the subreaper of detached descendants
-	reaperNote string // what happens to them, for the log's preflight
-	pool       *slots // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
-	jail       jail   // how agents (and opted-in steps) are confined, probed once
+	reaper execute.Reaper // whether planx is the subreaper of detached descendants
+	pool   *slots         // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
+	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
 	// testReports are the run's test reports by commit (testjudge.go).
-	testReports *reportBook
+	testReports *gaterun.Reports
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -70,13 +75,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return r.dryRunResult(ctx)
 	}
 	r.arm()
-	lk, err := acquireLock(r.repo, "run")
+	lk, err := runstate.Acquire(r.repo, "run")
 	if err != nil {
 		return nil, err
 	}
-	defer lk.release()
-	r.startSurvey(ctx)
-	defer r.waitSurvey()
+	defer lk.Release()
+	r.early = startSurvey(ctx, r.repo)
+	defer r.early.wait()
 	sel, err := r.selectTasks(ctx)
 	if err != nil {
 		return nil, err
@@ -96,8 +101,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head = head
-	if err := r.checkAgent(tasks); err != nil {
-		return nil, err
+	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.executorFor(t) == "agent" }) {
+		if err := execute.CheckAgent(r.agentSpec(), r.repo.Root, r.jail); err != nil {
+			return nil, err
+		}
 	}
 	sel.report(r.out)
 	if len(tasks) == 0 {
@@ -121,16 +128,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.keepIgnored()
-	base, err := r.rollback(ctx, head)
+	base, err := r.rollbackOf().make(ctx)
 	if err != nil {
 		return nil, err
 	}
+	r.expect = base
 	r.out.RunStart(r.planRel, runID, base, len(tasks))
 	if len(r.gates) == 0 {
 		r.out.RunWarn(noGates)
 	}
-	if !r.reaper {
-		r.out.Println("planx: note: detached processes: %s", r.reaperNote)
+	if !r.reaper.On {
+		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
 	}
 	if r.o.Jobs > 1 {
 		return r.loopWaves(ctx, tasks, nil)
@@ -142,7 +150,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // its state is what resume, skip and abort recover from, and a new run
 // would overwrite it.
 func (r *runner) refuseStoppedRun() error {
-	prev, err := LoadState(r.repo)
+	prev, err := runstate.Load(r.repo)
 	if err != nil {
 		return err
 	}
@@ -173,16 +181,16 @@ func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tas
 		Started:  started,
 		Status:   record.RunRunning,
 	}
-	r.st = &State{
+	r.st = &runstate.State{
 		RunID: runID, PlanPath: r.planRel, Topic: r.plan.Topic, Branch: head.Branch,
-		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log, Judge: r.judge,
-		Options: SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
+		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log, Pinned: r.pinned,
+		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
 			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
 			Optional: o.Optional, Topic: o.Topic, Jobs: r.o.Jobs},
 	}
 	for _, t := range r.plan.Order() {
-		r.st.Plan = append(r.st.Plan, PlannedTask{ID: t.ID, Hash: t.Hash()})
+		r.st.Plan = append(r.st.Plan, runstate.PlannedTask{ID: t.ID, Hash: t.Hash()})
 	}
 	for _, t := range tasks {
 		r.st.ToRun = append(r.st.ToRun, t.ID)
@@ -245,17 +253,17 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	if o.Topic != "" {
 		plan.Topic = o.Topic
 	}
-	j := o.judge
+	j := o.pinned
 	if j == nil {
-		if j, err = loadJudge(ctx, repo, root, plan, o.Gates); err != nil {
+		if j, err = loadPinned(ctx, repo, root, plan, o.Gates); err != nil {
 			return nil, err
 		}
-	} else if err := j.checkTaskGates(plan); err != nil {
+	} else if err := unknownGates(j.Gates, plan); err != nil {
 		return nil, err
 	}
 	var paths commitPath
 	if repo != nil {
-		j.pin(repo)
+		j.Apply(repo)
 		if paths, err = chooseCommitPath(ctx, repo, o.NoVerify); err != nil {
 			return nil, err
 		}
@@ -275,9 +283,9 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}
 	gs := j.Gates
 	return &runner{
-		o: o, repo: repo, planFile: planFile{planAbs: planAbs, planRel: rel, planSrc: plan.Source, format: plan.Format, pinChecked: plan.Source},
-		setup: setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates, ignored: ignoredOf(ctx, repo)},
-		judge: j, out: progress.New(o.Output), commitPath: paths,
+		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
+		setup:  setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates, ignored: ignoredOf(ctx, repo)},
+		pinned: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil
 }
 
@@ -298,12 +306,16 @@ func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
 }
 
 // arm readies a prepared runner to execute tasks: planx becomes the
-// subreaper of what they detach, and the crash tests' fault point
-// (PLANX_FAULT) is read. Status, Assess and a dry run execute nothing and
-// do neither.
+// subreaper of what they detach, the crash tests' fault point
+// (PLANX_FAULT) is read and the jail is made (probed at its first use).
+// Status, Assess and a dry run execute nothing and do none of it.
 func (r *runner) arm() {
-	r.reaper, r.reaperNote = startReaper()
+	r.reaper = execute.StartReaper()
 	r.fault = fault.FromEnv()
+	r.jail = execute.NewJail(r.cfg.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(id planparse.TaskID, msg string) {
+		r.log.Issues = append(r.log.Issues, r.issue(id, msg))
+		r.out.Warn(id, msg)
+	})
 }
 
 // ignoredOf lists repo's ignored entries on first use; nil without a
@@ -392,4 +404,25 @@ func sameRepository(ctx context.Context, repo *gitops.Repo, planPath, rel string
 	return fmt.Errorf("%w: plan %s is in the repository %s, not in %s where planx was started; "+
 		"a run commits in the plan's repository: cd %s && planx run %s (or planx -C %s run %s)",
 		gitops.ErrRepoState, planPath, repo.Root, here.Root, repo.Root, rel, repo.Root, rel)
+}
+
+// loadPinned reads the judge from the repository as it stands now: for a
+// run that starts.
+func loadPinned(ctx context.Context, repo *gitops.Repo, root string, plan *planparse.Plan, flags []string) (*runstate.Pinned, error) {
+	cfg, err := gates.LoadConfig(root)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
+	}
+	gs, err := mergeGates(cfg, plan, flags)
+	if err != nil {
+		return nil, err
+	}
+	j := &runstate.Pinned{Config: cfg, Gates: gs}
+	if repo == nil {
+		return j, nil // a dry run outside a repository: nothing to pin
+	}
+	j.HooksPath = repo.Config().HooksPath()
+	name, email := repo.Config().Identity(ctx)
+	j.Identity = [2]string{strings.TrimSpace(name), strings.TrimSpace(email)}
+	return j, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // ResumeOptions configure `planx resume`, `planx skip` and `planx abort`.
@@ -33,7 +34,7 @@ type history struct {
 // reopen loads a stopped run: state, plan, gates, and what git has of it.
 // The caller holds the lock.
 func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, *history, error) {
-	st, err := LoadState(repo)
+	st, err := runstate.Load(repo)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,7 +48,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
 		Optional: st.Options.Optional, Topic: st.Options.Topic,
 		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn, Jobs: st.Options.Jobs,
-		Output: ro.Output, judge: st.Judge,
+		Output: ro.Output, pinned: st.Pinned,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {
@@ -55,7 +56,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	}
 	r.arm()
 	r.st, r.log = st, st.Log
-	r.pids().cleanOrphans(r.out)
+	r.pids().CleanOrphans(r.out)
 	r.noteIgnored(ctx)
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err
@@ -65,7 +66,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	// Which groups a commit completes depends on what git has done.
-	if r.done, _, err = r.doneTasks(ctx, r.repo, r.plan); err != nil {
+	if r.done, _, err = r.pf.Done(ctx, r.repo, r.plan); err != nil {
 		return nil, nil, err
 	}
 	// Commits a crash kept planx from recording are git's word: take it.
@@ -96,7 +97,7 @@ func (r *runner) checkHead(ctx context.Context) error {
 			gitops.ErrRepoState, r.st.Branch, headName(head), switchBack(r.st.Branch, "run the command again"))
 	}
 	if r.st.Base == "" {
-		if err := r.adoptBase(ctx, head); err != nil {
+		if err := r.rollbackOf().adopt(ctx, head.SHA); err != nil {
 			return err
 		}
 		if head, err = r.repo.Head(ctx); err != nil {
@@ -116,25 +117,6 @@ func (r *runner) checkHead(ctx context.Context) error {
 	return nil
 }
 
-// adoptBase finishes a rollback a crash interrupted: a rollback commit of
-// this run at HEAD is adopted, otherwise the snapshot is made now.
-func (r *runner) adoptBase(ctx context.Context, head gitops.Head) error {
-	if r.st.Base != "" {
-		return nil
-	}
-	if head.SHA != "" {
-		ok, err := isRollbackOf(ctx, r.repo, head.SHA, r.st.RunID)
-		if err != nil {
-			return err
-		}
-		if ok {
-			return r.recordBase(ctx, head.SHA, false)
-		}
-	}
-	_, err := r.makeRollback(ctx)
-	return err
-}
-
 func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current planparse.TaskID, base, head gitops.SHA) (*history, error) {
 	commits, err := repo.History().Log(ctx, head, base, 0)
 	if err != nil {
@@ -142,10 +124,10 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current p
 	}
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
 	for _, c := range commits {
-		if trailer(c, record.TrailerRun) != runID {
+		if c.Trailer(record.TrailerRun) != runID {
 			continue
 		}
-		if id := trailer(c, record.TrailerTask); id != "" {
+		if id := c.Trailer(record.TrailerTask); id != "" {
 			h.commits[planparse.TaskID(id)] = c
 		}
 		for _, tr := range c.Trailers {
@@ -155,15 +137,6 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current p
 		}
 	}
 	return h, dropRewritten(repo, runID, current, h)
-}
-
-func trailer(c gitops.Commit, key string) string {
-	for _, t := range c.Trailers {
-		if t.Key == key {
-			return t.Value
-		}
-	}
-	return ""
 }
 
 // remaining lists the run's tasks not yet committed nor skipped, in the

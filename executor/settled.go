@@ -20,7 +20,9 @@ import (
 // recordFix stages what the fixer gate just run changed and lists the
 // paths on its result, for the log and the commit's Planx-Fixed trailers.
 func (r *runner) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
-	r.reapDetached(t)
+	if msg := r.reaper.Detached(); msg != "" {
+		r.warnIssue(t, msg)
+	}
 	paths, ok, err := r.repo.Index().StageAgain(ctx, r.handConfig()...)
 	if err != nil {
 		return fmt.Errorf("stage the changes of fixer gates of %s: %w", t.ID, err)
@@ -40,7 +42,9 @@ func (r *runner) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.T
 // its work was staged (after verify, or after the fixers): the commit must
 // hold exactly the tree the gates passed on.
 func (r *runner) checkSettled(ctx context.Context, t *planparse.Task) error {
-	r.reapDetached(t)
+	if msg := r.reaper.Detached(); msg != "" {
+		r.warnIssue(t, msg)
+	}
 	paths, ok, err := r.repo.Index().StageAgain(ctx, r.handConfig()...)
 	if err != nil {
 		return fmt.Errorf("stage %s after its gates: %w", t.ID, err)

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -20,7 +21,7 @@ type setup struct {
 	byID map[planparse.TaskID]*planparse.Task // the plan's tasks, indexed on first use
 	// reached: the files the gates run beyond those they name, read on
 	// first use (gatereach.go).
-	reached gateReach
+	reached gaterun.Reach
 	// ignored lists the work tree's ignored entries, for the risk of
 	// deleting them (nil: unknown).
 	ignored func() []string

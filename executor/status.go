@@ -8,8 +8,10 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planfile"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // TaskStatus is one task of a run as `planx status` reports it.
@@ -37,7 +39,7 @@ type StatusReport struct {
 	Current    string           `json:"current,omitempty"`
 	Reason     string           `json:"reason,omitempty"`
 	Tasks      []TaskStatus     `json:"tasks,omitempty"`
-	Drift      []Drift          `json:"drift,omitempty"`
+	Drift      []planfile.Drift `json:"drift,omitempty"`
 	LockHolder string           `json:"lock_holder,omitempty"`
 	// Config says that .planx.yaml no longer says what the run pinned, and
 	// what that means for the run.
@@ -53,13 +55,13 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := LoadState(repo)
+	st, err := runstate.Load(repo)
 	if err != nil || st == nil {
 		return &StatusReport{Next: "no run in progress; start one with `planx run PLAN`"}, err
 	}
 	rep := &StatusReport{InProgress: true, RunID: st.RunID, Plan: st.PlanPath, Branch: st.Branch,
 		Base: string(st.Base), Status: st.Status, Current: string(st.Current), Reason: st.Reason}
-	li, live := lockHolder(repo)
+	li, live := runstate.Holder(repo)
 	if live {
 		rep.LockHolder = fmt.Sprintf("pid %d on %s since %s (%s)", li.PID, li.Host, li.Started.Format(time.RFC3339), li.Command)
 	} else if st.Status == record.RunRunning || st.Status == record.RunStarting {
@@ -69,7 +71,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	// The run's pinned judge, not today's .planx.yaml: status says what
 	// the run will do.
 	r, err := prepare(ctx, Options{PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
-		Gates: st.Options.FlagGates, judge: st.Judge})
+		Gates: st.Options.FlagGates, pinned: st.Pinned})
 	if err != nil {
 		return rep, err
 	}
@@ -81,15 +83,13 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		}
 	}
 	rep.Config = configStatus(ctx, repo, st)
-	rep.Tasks = st.taskStatuses(r.plan, h, rep.Status)
+	rep.Tasks = taskStatuses(st, r.plan, h, rep.Status)
 	current := string(st.Current)
 	if t := r.plan.Task(st.Current); t != nil {
 		current = t.DisplayID()
 	}
-	st.waveStatuses(ctx, repo, rep.Tasks, rep.Status)
-	if rep.Drift, err = r.drift(ctx, h); err != nil {
-		return rep, err
-	}
+	waveStatuses(ctx, st, repo, rep.Tasks, rep.Status)
+	rep.Drift = r.drift(ctx, h)
 	if err := h.rewrittenError(); err != nil {
 		rep.Next = "put planx's commits back (git reset --hard <planx's commit>) or `planx abort`"
 		return rep, err
@@ -114,12 +114,12 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 
 // taskStatuses is each task of plan as the run st sees it: done (h, its
 // commits), rewritten, skipped, where it stopped, or pending.
-func (st *State) taskStatuses(plan *planparse.Plan, h *history, runStatus record.RunStatus) []TaskStatus {
+func taskStatuses(st *runstate.State, plan *planparse.Plan, h *history, runStatus record.RunStatus) []TaskStatus {
 	want, skipped := idSet(st.ToRun), idSet(st.Skipped)
 	var out []TaskStatus
 	for _, t := range plan.Order() {
 		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: record.TaskPending}
-		ts.Label = ownLabel(t)
+		ts.Label = t.OwnLabel()
 		switch c, ok := h.commits[t.ID]; {
 		case ok:
 			ts.Status, ts.Commit = record.TaskDone, string(c.SHA)
@@ -145,7 +145,7 @@ func (st *State) taskStatuses(plan *planparse.Plan, h *history, runStatus record
 // whose work is done in its work tree is awaiting integration, not pending
 // (nor the run's stop, which st.Current, the wave's first task, carries);
 // the wave's other tasks stopped with the run.
-func (st *State) waveStatuses(ctx context.Context, repo *gitops.Repo, ts []TaskStatus, runStatus record.RunStatus) {
+func waveStatuses(ctx context.Context, st *runstate.State, repo *gitops.Repo, ts []TaskStatus, runStatus record.RunStatus) {
 	for i := range ts {
 		t := &ts[i]
 		if !slices.Contains(st.Wave, t.ID) || t.Status == record.TaskDone || t.Status == record.TaskRewritten {
@@ -166,7 +166,7 @@ func (st *State) waveStatuses(ctx context.Context, repo *gitops.Repo, ts []TaskS
 }
 
 // configStatus is configNotice for a run status reads without changing it.
-func configStatus(ctx context.Context, repo *gitops.Repo, st *State) string {
+func configStatus(ctx context.Context, repo *gitops.Repo, st *runstate.State) string {
 	hand := false
 	if head, err := repo.Head(ctx); err == nil {
 		hand, _ = configEditedSinceStop(ctx, repo, st, head.SHA) // unreadable: not said to be a hand edit
@@ -174,5 +174,5 @@ func configStatus(ctx context.Context, repo *gitops.Repo, st *State) string {
 	if d, err := fileDigest(relJoin(repo.Root, gates.ConfigFile)); err == nil && st.HandConfig != "" && d == st.HandConfig {
 		hand = true
 	}
-	return configNotice(repo.Root, st.Judge, hand)
+	return configNotice(repo.Root, st.Pinned, hand)
 }

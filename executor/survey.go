@@ -15,35 +15,36 @@ import (
 
 // earlySurvey is a Survey running in the background.
 type earlySurvey struct {
-	done chan struct{}
-	sv   gitops.Survey
-	err  error
+	done  chan struct{}
+	sv    gitops.Survey
+	err   error
+	taken bool
 }
 
-// startSurvey starts the preflight's survey.
-func (r *runner) startSurvey(ctx context.Context) {
+// startSurvey starts the preflight's survey of repo.
+func startSurvey(ctx context.Context, repo *gitops.Repo) *earlySurvey {
 	e := &earlySurvey{done: make(chan struct{})}
-	r.early = e
 	go func() {
 		defer close(e.done)
-		e.sv, e.err = r.repo.Survey(ctx)
+		e.sv, e.err = repo.Survey(ctx)
 	}()
+	return e
 }
 
-// takeSurvey returns the survey started early, or runs one now.
-func (r *runner) takeSurvey(ctx context.Context) (gitops.Survey, error) {
-	if e := r.early; e != nil {
-		<-e.done
-		r.early = nil
-		return e.sv, e.err
+// take returns the survey started early (once), or runs one now.
+func (e *earlySurvey) take(ctx context.Context, repo *gitops.Repo) (gitops.Survey, error) {
+	if e == nil || e.taken {
+		return repo.Survey(ctx)
 	}
-	return r.repo.Survey(ctx)
+	<-e.done
+	e.taken = true
+	return e.sv, e.err
 }
 
-// waitSurvey waits for a survey nobody took (the run stopped before its
+// wait waits for a survey nobody took (the run stopped before its
 // preflight), so that no git process outlives Run.
-func (r *runner) waitSurvey() {
-	if e := r.early; e != nil {
+func (e *earlySurvey) wait() {
+	if e != nil {
 		<-e.done
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"os"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -51,9 +53,9 @@ type turn struct {
 // tree), verify, run acceptance checks and gates.
 func (tu *turn) try(ctx context.Context, n int, feedback string, already, last bool) error {
 	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
-	r.st.Phase = PhaseExecute
+	r.st.Phase = runstate.PhaseExecute
 	if already {
-		r.st.Phase = PhaseVerify
+		r.st.Phase = runstate.PhaseVerify
 	}
 	// The state must say which task runs before it runs. The log on disk
 	// shows it too for work a person may watch for a while (an agent, a
@@ -63,7 +65,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	// the state.
 	save := r.save
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
-		save = func() error { return r.st.save(r.repo) }
+		save = func() error { return r.st.Save(r.repo) }
 	}
 	// An agent's work is guarded (recordsguard.go); a shell task's steps
 	// are the plan's own, shown by --dry-run and approved, and the mark's
@@ -97,7 +99,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	}
 	lt.Files = files
 	r.fault.At("after-verify")
-	if err := tu.setPhase(PhaseGates); err != nil {
+	if err := tu.setPhase(runstate.PhaseGates); err != nil {
 		return err
 	}
 	// A checkpoint runs every gate, the final ones included. A gate that
@@ -128,9 +130,11 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	switch kind {
 	case "shell":
-		err = r.runSteps(ctx, t, lt)
+		err = execute.Steps(ctx, t, lt, r.execOptions())
 	case "agent":
-		err = r.runAgent(ctx, t, lt, n, feedback)
+		r.reach(ctx) // the prompt names the scripts the gates run too
+		err = execute.Agent(ctx, t, lt, execute.AgentRun{Spec: r.agentSpec(), Attempt: n,
+			Context: r.agentContext(t, n, feedback)}, r.execOptions())
 	case "manual":
 		return ErrManual
 	case "gates":
@@ -138,7 +142,9 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	default:
 		err = &outcome.Failure{What: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 	}
-	r.reapDetached(t)
+	if msg := r.reaper.Detached(); msg != "" {
+		r.warnIssue(t, msg)
+	}
 	r.checkIgnored(t)
 	tu.noteMark()
 	settle := r.recordsGuard().Untouched
@@ -151,7 +157,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	if err != nil {
 		return err
 	}
-	if err := tu.setPhase(PhaseVerify); err != nil {
+	if err := tu.setPhase(runstate.PhaseVerify); err != nil {
 		return err
 	}
 	r.fault.At("after-steps")
@@ -164,9 +170,9 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 // an fsynced state write at every phase of every task.
 func (tu *turn) setPhase(p string) error {
 	r := tu.r
-	if r.st.Phase == PhaseExecute && tu.cheapRedo {
+	if r.st.Phase == runstate.PhaseExecute && tu.cheapRedo {
 		return nil
 	}
 	r.st.Phase = p
-	return r.st.save(r.repo)
+	return r.st.Save(r.repo)
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -61,7 +62,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	for _, p := range changed {
 		// The log is planx's own output and the plan gets ticked by planx:
 		// neither is evidence of the task's work.
-		if p == r.log.Path || (p == r.planRel && r.planOnlyTicked(t)) {
+		if p == r.log.Path || (p == r.planRel && r.pf.OnlyTicked(t)) {
 			continue
 		}
 		files = append(files, p)
@@ -160,5 +161,5 @@ func (tu *turn) runners() verify.Runners {
 		ignored = slices.Compact(ignored)
 	}
 	root := tu.r.repo.Root
-	return verify.Runners{Root: root, Envs: depEnvs(root, ignored), Mark: tu.agentMark, Rejudged: tu.rejudged, Left: tu.left}
+	return verify.Runners{Root: root, Envs: gaterun.DepEnvs(root, ignored), Mark: tu.agentMark, Rejudged: tu.rejudged, Left: tu.left}
 }

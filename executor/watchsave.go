@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -56,7 +58,7 @@ type watchFile struct {
 }
 
 func (r *runner) watchFile() watchFile {
-	return watchFile{repo: r.repo, runID: r.st.RunID, path: filepath.Join(runDir(r.repo, r.st.RunID), "watch.json"), gates: r.gates}
+	return watchFile{repo: r.repo, runID: r.st.RunID, path: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), "watch.json"), gates: r.gates}
 }
 
 // save keeps what was noted before an attempt. A failure to save is not
@@ -166,7 +168,7 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 		}
 	}
 	if w.Mark != 0 {
-		runners := verify.Runners{Root: f.repo.Root, Envs: depEnvs(f.repo.Root, w.Watch.Ignored), Mark: w.Mark}
+		runners := verify.Runners{Root: f.repo.Root, Envs: gaterun.DepEnvs(f.repo.Root, w.Watch.Ignored), Mark: w.Mark}
 		if left = runners.Since(); len(left) > 0 {
 			ch := left[:min(len(left), 5)]
 			bad = append(bad, "the interrupted attempt changed an installed test runner or library, which git does not track ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall)")

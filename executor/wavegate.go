@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
@@ -52,20 +53,15 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	fresh := chain[len(chain)-1].commit
 	check := func(i int) (*outcome.Failure, error) {
 		name := fmt.Sprintf("wave%d-%s", wv.number, chain[i].it.t.ID)
-		results, known, err := r.gateAt(ctx, wt, chain[i].commit, fresh, name, sel)
+		out, err := r.gateAt(ctx, wt, chain[i].commit, fresh, name, sel)
 		fresh = ""
 		if err != nil {
 			return nil, err
 		}
 		var f *outcome.Failure
-		if !errors.As(gateFailure(r.repo.Root, results), &f) {
-			gs := make([]execlog.Gate, len(results))
-			for j, g := range results {
-				gs[j] = logGate(g)
-				gs[j].Known = known[g.Name]
-			}
-			r.book().recordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, gs)
-			passed[i] = gs
+		if !errors.As(out.Failure, &f) {
+			r.book().RecordWaveGates(ctx, &planparse.Task{ID: planparse.TaskID(name)}, chain[i].commit, out.Gates)
+			passed[i] = out.Gates
 		}
 		return f, nil
 	}
@@ -128,26 +124,15 @@ func (wv *wave) seal(ctx context.Context, keep []staged, passed []execlog.Gate) 
 }
 
 // gateAt runs gates on commit c in the wave's gate work tree wt, checking c
-// out there first unless wt is fresh: clean at c already. It returns, by
-// gate, the known failures of the baseline it let pass (knownfail.go).
-func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SHA, name string, sel []gates.Gate) ([]gates.Result, map[string][]string, error) {
+// out there first unless wt is fresh: clean at c already.
+func (r *runner) gateAt(ctx context.Context, wt *gitops.Repo, c, fresh gitops.SHA, name string, sel []gates.Gate) (gaterun.Outcome, error) {
 	if c != fresh {
 		if err := wt.CheckoutClean(ctx, c); err != nil {
-			return nil, nil, err
+			return gaterun.Outcome{}, err
 		}
 	}
-	id := planparse.TaskID(name)
 	defer r.fault.Soon("during-wave-gate", 100*time.Millisecond)()
-	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: wt.Root, Env: r.gateEnv(),
-		OutDir: runDir(r.repo, r.st.RunID), Task: id})
-	var known map[string][]string
-	if err == nil {
-		known = r.acceptKnown(&planparse.Task{ID: id}, wt.Root, sel, results, judgement{})
-	}
-	for _, g := range results {
-		r.out.Gate(id, g)
-	}
-	return results, known, err
+	return r.gateRun().Run(ctx, gaterun.Spec{Task: &planparse.Task{ID: planparse.TaskID(name)}, Dir: wt.Root, Gates: sel})
 }
 
 func chainIDs(chain []staged) []string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 )
 
 // A parallel wave's commits are made with commit-tree, which runs no hook,
@@ -26,8 +27,8 @@ func (r *runner) preCommitIn(ctx context.Context, wt *gitops.Repo, t *planparse.
 	if !r.hooks || r.o.NoVerify {
 		return tree, nil
 	}
-	if j := r.st.Judge; j != nil {
-		j.pin(wt) // the hooks path and identity in force at run start
+	if j := r.st.Pinned; j != nil {
+		j.Apply(wt) // the hooks path and identity in force at run start
 	}
 	if err := wt.RunHook(ctx, "pre-commit"); err != nil {
 		return "", commitError(t, err)
@@ -42,7 +43,7 @@ func (r *runner) messageHooks(ctx context.Context, t *planparse.Task, msg string
 	if !r.hooks {
 		return msg, nil
 	}
-	dir := runDir(r.repo, r.st.RunID)
+	dir := runstate.RunDir(r.repo, r.st.RunID)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}

@@ -10,14 +10,15 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/execute"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -77,8 +78,7 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 	if err != nil {
 		return err
 	}
-	env := append(r.env(t), "PLANX_REPO="+wt.Root, "PLANX_WORKTREE="+wt.Root)
-	if err := wv.isolatedSteps(ctx, it, wt.Root, env); err != nil {
+	if err := execute.Steps(ctx, t, it.lt, wv.slotOptions(wt.Root)); err != nil {
 		return err
 	}
 	tree, err := wt.Index().StageAllTree(ctx)
@@ -120,65 +120,31 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 	return err
 }
 
-// isolatedSteps is runSteps with the linked work tree as cwd.
-func (wv *wave) isolatedSteps(ctx context.Context, it *isolated, dir string, env []string) error {
-	r := wv.r
-	t, lt := it.t, it.lt
-	start := time.Now()
-	lt.Commands = lt.Commands[:0]
-	for i, s := range t.Steps {
-		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
-		live, flush := r.out.Live(t.ID)
-		res, err := proc.Run(ctx, proc.Spec{
-			Name:       fmt.Sprintf("%s %s", t.ID, name),
-			Script:     s.Code,
-			Dir:        dir,
-			Env:        env,
-			Timeout:    r.stepTimeout(start),
-			OutputPath: filepath.Join(runDir(r.repo, r.st.RunID), fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
-			Live:       live,
-		})
-		flush()
-		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
-			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
-		wv.mu.Lock()
-		r.out.StepEnd(t.ID, name, res.ExitCode, res.Duration)
-		wv.mu.Unlock()
-		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // isolatedGates runs the task's acceptance commands and gates (not the
 // final ones: those run on the integrated tree) in its work tree.
 func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) error {
 	r := wv.r
 	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
-	live, flush := r.out.Live(it.t.ID)
-	results, err := gates.Run(ctx, sel, gates.RunOptions{Dir: dir, Env: r.gateEnv(), OutDir: runDir(r.repo, r.st.RunID),
-		Task: it.t.ID, BlastRadius: it.t.BlastRadius, Live: live})
-	flush()
-	it.lt.Gates = it.lt.Gates[:0]
+	o := r.gateRun()
+	o.Lock = &wv.mu
+	out, err := o.Run(ctx, gaterun.Spec{Task: it.t, Dir: dir, Gates: sel, Live: true})
 	wv.mu.Lock()
-	known := r.acceptKnown(it.t, dir, sel, results, judgement{})
-	for _, g := range results {
-		lg := logGate(g)
-		lg.Known = known[g.Name]
-		it.lt.Gates = append(it.lt.Gates, lg)
-		r.out.Gate(it.t.ID, g)
-	}
+	it.lt.Gates = out.Gates
 	wv.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return r.explainKnown(gateFailure(r.repo.Root, results), dir, sel, results, judgement{})
+	return out.Failure
 }
 
-func logGate(g gates.Result) execlog.Gate {
-	return execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed, ExitCode: g.ExitCode,
-		Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath, TimedOut: g.TimedOut}
+// slotOptions are the run's execOptions for a task in the slot dir: its
+// steps run there unconfined, print under the wave's lock, and record no
+// pid (the wave's tasks run at once) and no crash point.
+func (wv *wave) slotOptions(dir string) execute.Options {
+	o := wv.r.execOptions()
+	o.Dir, o.Slot, o.Shared = dir, true, &wv.mu
+	o.Fault, o.Pids, o.Jail = "", execute.Pids{}, nil
+	return o
 }
 
 // declaredIn checks a wave task's work in root against the files it
@@ -253,3 +219,11 @@ func dropRunWorktrees(repo *gitops.Repo) {
 
 // maxRemovals bounds the work trees removed at once.
 const maxRemovals = 4
+
+// endRun drops what a run keeps while it lasts: the slot work trees, the
+// ignored files kept aside, then the state itself.
+func endRun(repo *gitops.Repo) error {
+	dropRunWorktrees(repo)
+	_ = os.RemoveAll(keptDir(repo))
+	return runstate.Remove(repo)
+}

@@ -23,6 +23,17 @@ type Commit struct {
 	Author   string    // "Name <email>"
 }
 
+// Trailer returns the value of the commit's first trailer named key, ""
+// when it has none.
+func (c Commit) Trailer(key string) string {
+	for _, t := range c.Trailers {
+		if t.Key == key {
+			return t.Value
+		}
+	}
+	return ""
+}
+
 // logFields is the number of NUL-separated fields logFormat prints per commit.
 const (
 	logFormat = "--format=%H%x00%T%x00%P%x00%cI%x00%an <%ae>%x00%B"

@@ -14,3 +14,12 @@ func DisplayID(id TaskID, label string) string {
 
 // DisplayID is DisplayID(t.ID, t.Label).
 func (t *Task) DisplayID() string { return DisplayID(t.ID, t.Label) }
+
+// OwnLabel is the task's label when the plan calls it otherwise than by
+// its ID (1.2 for T003), "" when it does not.
+func (t *Task) OwnLabel() string {
+	if t.Label == string(t.ID) {
+		return ""
+	}
+	return t.Label
+}

@@ -22,10 +22,16 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "verify"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify"},
+	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
+	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
+	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress"},
 	"judge":               {},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
 	"outcome":             {},
+	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
+	"planfile":            {"gitops", "planparse", "record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
+	"runstate":            {"gates", "gitops", "planparse", "execlog", "record", "internal/fsutil"},
 	"internal/fault":      {},
 	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
 	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
@@ -68,6 +74,18 @@ var never = map[string][]string{
 	// The checks of a task's work know no run: no executor, no gate run,
 	// no output, no process of their own.
 	"verify": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox", "internal/command"},
+	// A gate run is given what it needs: it knows no runner, no review
+	// and no agent.
+	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	// The records are written by the loop; they run nothing.
+	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	// The run's state is data and a lock; it runs and reports nothing.
+	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox"},
+	// The plan on disk is bytes and history; it runs nothing.
+	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox"},
+	// Running a task's process knows no run: no verdict, no review, no
+	// approval, nothing of the loop that calls it.
+	"execute": {"executor", "review", "approval", "risk", "judge", "internal/command"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/runstate"
 	"github.com/urfave/cli/v3"
 )
 
@@ -42,7 +42,7 @@ func runUnlock(ctx context.Context, o unlockOptions, stdio *IO) error {
 	if err != nil {
 		return err
 	}
-	msg, err := executor.Unlock(repo)
+	msg, err := runstate.Unlock(repo)
 	if err == nil {
 		fmt.Fprintf(stdio.Out, "planx: %s\n", msg)
 	}

@@ -1,6 +1,7 @@
 package textsafe
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -73,4 +74,13 @@ func Count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// List joins paths for a message, naming at most 8 and counting the rest
+// ("a, b and 3 more"): a message about 10,000 files stays one line.
+func List(ps []string) string {
+	if len(ps) > 8 {
+		return strings.Join(ps[:8], ", ") + fmt.Sprintf(" and %d more", len(ps)-8)
+	}
+	return strings.Join(ps, ", ")
 }

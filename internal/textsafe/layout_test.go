@@ -62,3 +62,13 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	if got := List([]string{"a", "b"}); got != "a, b" {
+		t.Errorf("List of 2 = %q", got)
+	}
+	ten := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}
+	if got := List(ten); got != "1, 2, 3, 4, 5, 6, 7, 8 and 2 more" {
+		t.Errorf("List of 10 = %q", got)
+	}
+}

@@ -1,0 +1,108 @@
+package archtest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// maxFuncLines and maxMethods are the house sizes (docs/architecture.md):
+// a function a reader can hold in mind, a type with one job.
+const (
+	maxFuncLines = 80
+	maxMethods   = 30
+)
+
+// bigTypes are the types allowed more methods, each with the most it may
+// have now: a count may only go down. gitops.Repo keeps HEAD, committing
+// and what moves HEAD and the work tree together, Index is git's index,
+// planparse's builder is the parser's one pass over goldmark's tree; the
+// executor's runner and turn are being cut down to orchestration (issue 23).
+var bigTypes = map[string]int{
+	"gitops.Repo":       47,
+	"gitops.Index":      32,
+	"planparse.builder": 65,
+	"risk.analyzer":     31,
+	"executor.runner":   98,
+	"executor.turn":     30,
+}
+
+// TestSizes holds every function of the module to maxFuncLines (tests'
+// tables aside: a test function is not counted) and every type to maxMethods, bigTypes aside.
+func TestSizes(t *testing.T) {
+	root := moduleRoot(t)
+	fset := token.NewFileSet()
+	methods := map[string]int{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == ".git" || name == "testdata" || name == "memory-bank" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			if n := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; n > maxFuncLines {
+				t.Errorf("%s: %s is %d lines, over %d: split it", fset.Position(fd.Pos()), fd.Name.Name, n, maxFuncLines)
+			}
+			if recv := receiver(fd); recv != "" {
+				methods[filepath.Base(rel)+"."+recv]++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(methods) < 20 {
+		t.Fatalf("only %d types with methods found under %s", len(methods), root)
+	}
+	for typ, n := range methods {
+		limit, big := bigTypes[typ]
+		if !big {
+			limit = maxMethods
+		}
+		if n > limit {
+			t.Errorf("%s has %d methods, over %d: give part of its job to a type of its own", typ, n, limit)
+		}
+	}
+}
+
+// receiver is the name of a method's receiver type, "" for a function.
+func receiver(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return ""
+	}
+	typ := fd.Recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	if idx, ok := typ.(*ast.IndexExpr); ok {
+		typ = idx.X
+	}
+	if id, ok := typ.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
