@@ -14,7 +14,7 @@ func (tu *turn) undeclaredTests() []string {
 	var out, other []string
 	for _, f := range tu.lt.Files {
 		switch {
-		case anyCovers(tu.t.Files, f):
+		case verify.AnyCovers(tu.t.Files, f):
 		case judge.IsTestFile(f):
 			out = append(out, f)
 		default:

@@ -159,12 +159,6 @@ func (wv *wave) declaredIn(root string, it *isolated, files []string) error {
 	return err
 }
 
-// covers and anyCovers say whether a declared path names a file
-// (verify.Covers).
-func covers(declared, file string) bool { return verify.Covers(declared, file) }
-
-func anyCovers(declared []planparse.File, f string) bool { return verify.AnyCovers(declared, f) }
-
 func dropPaths(files []string, drop ...string) []string {
 	var out []string
 	for _, f := range files {
