@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // KeptWork is a parallel wave's work that abort keeps under a ref.
@@ -57,9 +58,9 @@ func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 		}
 	}
 	done := doneTrees(ctx, u.repo, id)
-	dirs, _ := os.ReadDir(worktreeDir(u.repo, id, ""))
+	dirs, _ := os.ReadDir(wavepkg.Dir(u.repo, id, ""))
 	for _, d := range dirs {
-		k, err := keepWorktree(ctx, u.repo, u.st, filepath.Join(worktreeDir(u.repo, id, ""), d.Name()), d.Name(), done)
+		k, err := keepWorktree(ctx, u.repo, u.st, filepath.Join(wavepkg.Dir(u.repo, id, ""), d.Name()), d.Name(), done)
 		if err != nil {
 			return fmt.Errorf("keep work tree %s: %w", d.Name(), err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // cleanTree checks the staged tree out into a slot, for gates that must
@@ -39,13 +40,13 @@ func (tu *turn) cleanAt(ctx context.Context, sha gitops.SHA, label string, links
 type slotUse struct {
 	dir  string     // the checkout
 	sha  gitops.SHA // the commit checked out
-	pool *slots
+	pool *wavepkg.Pool
 	made []gaterun.Link // the links into the work tree, until unlink
 	done bool
 }
 
 // checkout puts commit sha in a slot of the run's pool of linked work
-// trees (slots.go), under the common git dir (git never scans it, so the
+// trees (wavepkg.Pool), under the common git dir (git never scans it, so the
 // checkout cannot show up as a change of the task, wherever TMPDIR is),
 // with a link to each of the work tree's ignored entries links. A slot
 // made once is moved from use to use by a checkout of the files that
@@ -53,7 +54,7 @@ type slotUse struct {
 // repository.
 func (r *runner) checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA, label string, links []string) (*slotUse, error) {
 	pool := r.slotPool()
-	dir, err := pool.take(ctx, r.repo, sha)
+	dir, err := pool.Take(ctx, sha)
 	if err != nil {
 		return nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
@@ -78,15 +79,15 @@ func (u *slotUse) release(ctx context.Context) {
 	}
 	u.done = true
 	u.unlink()
-	if u.pool.checkout(context.WithoutCancel(ctx), u.dir, u.sha) == nil {
-		u.pool.put(u.dir)
+	if u.pool.Checkout(context.WithoutCancel(ctx), u.dir, u.sha) == nil {
+		u.pool.Put(u.dir)
 	}
 }
 
 // slotPool is the run's pool of linked work trees, made on first use.
-func (r *runner) slotPool() *slots {
+func (r *runner) slotPool() *wavepkg.Pool {
 	if r.pool == nil {
-		r.pool = newSlots(r.repo, r.st.RunID)
+		r.pool = wavepkg.NewPool(r.repo, r.st.RunID)
 	}
 	return r.pool
 }

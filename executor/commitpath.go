@@ -37,7 +37,7 @@ type commitPath struct {
 	// hooks: commit hooks run on task commits; they may rewrite files.
 	hooks bool
 	// postCommit: a post-commit hook is installed, which planx does not
-	// run for a parallel wave's commits (see wavehooks.go).
+	// run for a parallel wave's commits (see wave.Hooks).
 	postCommit bool
 	// sign: commit.gpgSign is set; the commits made with commit-tree
 	// (a parallel wave's) are signed with -S.

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // staged is a task commit built on the wave's staging chain.
@@ -98,7 +99,7 @@ func (wv *wave) stageCommit(ctx context.Context, it *isolated, merged, parent gi
 	// The message is the hooks' to check or change before anything is
 	// recorded: a refused task leaves its log entry and the log as they were.
 	msg := taskMessage(r, t, lt, groups, nil, it.warnings, anyTick) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, wv.number, wv.base)
-	msg, err := r.messageHooks(ctx, t, msg)
+	msg, err := r.waveHooks().Message(ctx, r.repo, t, msg)
 	if err != nil {
 		return staged{}, err
 	}
@@ -159,7 +160,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 			// Failed at integration: its slot went to the next task; its
 			// work is checked out again under its name for the person.
 			if _, err := os.Stat(it.dir); err != nil {
-				_ = freshWorktree(ctx, r.repo, it.dir, it.work)
+				_ = wavepkg.FreshWorktree(ctx, r.repo, it.dir, it.work)
 			}
 		}
 		if it.work != "" {
@@ -173,7 +174,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		case integrated[it]:
 		case it.fail != nil:
 			it.lt.Status, it.lt.Commit = record.TaskFailed, ""
-			it.fail.What += "; its work is kept in the work tree " + relDir(r.repo, it.dir)
+			it.fail.What += "; its work is kept in the work tree " + wavepkg.Rel(r.repo, it.dir)
 			if first == nil {
 				first = it
 				continue // r.stop records it
@@ -216,18 +217,9 @@ func (wv *wave) dropWorktrees(drop func(*isolated) bool) {
 			continue
 		}
 		if drop == nil || drop(it) {
-			removeWorktree(r.repo, it.dir)
+			wavepkg.RemoveWorktree(r.repo, it.dir)
 		}
 	}
-}
-
-// relDir names a directory under repo relative to its root when it can
-// (.git/planx/worktrees/...).
-func relDir(repo *gitops.Repo, dir string) string {
-	if rel, err := repo.Rel(dir); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
-	}
-	return dir
 }
 
 // waveNext is what to do after a stop in or after a parallel wave, or "".
@@ -246,11 +238,11 @@ func (r *runner) keptWorktree(t *planparse.Task) string {
 	if r.st == nil || r.repo == nil {
 		return ""
 	}
-	dir := worktreeDir(r.repo, r.st.RunID, string(t.ID))
+	dir := wavepkg.Dir(r.repo, r.st.RunID, string(t.ID))
 	if _, err := os.Stat(dir); err != nil {
 		return ""
 	}
-	return relDir(r.repo, dir)
+	return wavepkg.Rel(r.repo, dir)
 }
 
 // restoreLog puts the execution log in the work tree back to what commit

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // loopWaves is loop for --jobs > 1: a wave of one task takes loop's path in
@@ -128,7 +129,7 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 		lt := r.logTask(t)
 		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", "shell"
 		lt.Attempts++
-		its[i] = &isolated{t: t, own: *lt, dir: worktreeDir(r.repo, r.st.RunID, string(t.ID))}
+		its[i] = &isolated{t: t, own: *lt, dir: wavepkg.Dir(r.repo, r.st.RunID, string(t.ID))}
 		// A copy of its own down to the slices' arrays: the worker appends
 		// to them while the run's log (an earlier attempt's entries) is
 		// saved with the state.

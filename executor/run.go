@@ -28,6 +28,7 @@ import (
 	"github.com/planx-dev/planx/risk"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // runner carries one run (or resume) through its tasks.
@@ -59,7 +60,7 @@ type runner struct {
 	early *earlySurvey
 
 	reaper execute.Reaper // whether planx is the subreaper of detached descendants
-	pool   *slots         // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
+	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
 	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
 	// testReports are the run's test reports by commit (testjudge.go).
 	testReports *gaterun.Reports

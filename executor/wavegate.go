@@ -33,11 +33,11 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 		return len(chain), nil, nil
 	}
 	// A slot the wave's tasks are done with, checked out at each commit to gate.
-	dir, err := r.pool.take(ctx, r.repo, chain[len(chain)-1].commit)
+	dir, err := r.pool.Take(ctx, chain[len(chain)-1].commit)
 	if err != nil {
 		return 0, nil, err
 	}
-	defer r.pool.put(dir)
+	defer r.pool.Put(dir)
 	wt, err := gitops.Open(ctx, dir)
 	if err != nil {
 		return 0, nil, err

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
@@ -39,12 +36,6 @@ type isolated struct {
 	warnings []string
 }
 
-// worktreeDir is where a task of a run gets its own work tree: under the
-// common git dir, so it is never part of any work tree's status.
-func worktreeDir(repo *gitops.Repo, runID string, name string) string {
-	return filepath.Join(repo.CommonDir, "planx", "worktrees", runID, name)
-}
-
 // runIsolated executes, verifies and gates one task in a fresh work tree
 // made from the wave's base, and records its whole result as a commit on
 // it. It never touches the user's work tree; its output lines go through
@@ -58,18 +49,18 @@ func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
 	switch {
 	case it.slot == "":
 	case it.fail != nil:
-		if err := r.pool.keep(ctx, r.repo, it.slot, it.dir); err != nil {
+		if err := r.pool.Keep(ctx, it.slot, it.dir); err != nil {
 			it.fail.What += " (its work tree could not be kept: " + err.Error() + ")"
 		}
 	default:
-		r.pool.put(it.slot)
+		r.pool.Put(it.slot)
 	}
 }
 
 func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 	r := wv.r
 	t := it.t
-	slot, err := r.pool.take(ctx, r.repo, wv.base)
+	slot, err := r.pool.Take(ctx, wv.base)
 	if err != nil {
 		return err
 	}
@@ -113,7 +104,7 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 		}
 		return &outcome.Failure{What: fmt.Sprintf("files changed while the gates ran: %s (a gate must not change the work it judges; in a parallel wave no gate may, fix: true included: run such a task with --jobs 1)", strings.Join(changed, ", "))}
 	}
-	if tree, err = r.preCommitIn(ctx, wt, t, tree); err != nil {
+	if tree, err = r.waveHooks().PreCommit(ctx, wt, t, tree); err != nil {
 		return err
 	}
 	it.work, err = wt.Objects().CommitTree(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), wv.base, false)
@@ -173,46 +164,6 @@ func dropPaths(files []string, drop ...string) []string {
 	sort.Strings(out)
 	return out
 }
-
-// dropRunWorktrees removes the work trees of parallel waves (slots, and
-// those failed tasks kept) once their run is over (completed or aborted),
-// and git's entries for those an earlier crash deleted behind its back.
-// Without parallel waves there is nothing to remove and it costs one stat.
-// Removing a work tree waits mostly on the file system's journal, not on a
-// CPU, so several go at once: four of 20,000 files took 8.3 s together and
-// 16 s one after another (bench/README.md, "Session 6").
-func dropRunWorktrees(repo *gitops.Repo) {
-	root := filepath.Join(repo.CommonDir, "planx", "worktrees")
-	runs, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	// Another work tree's run in progress keeps its slots.
-	busy := runsElsewhere(repo)
-	runs = slices.DeleteFunc(runs, func(d os.DirEntry) bool { return busy[d.Name()] })
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, maxRemovals)
-	for _, run := range runs {
-		tasks, _ := os.ReadDir(filepath.Join(root, run.Name()))
-		for _, t := range tasks {
-			dir := filepath.Join(root, run.Name(), t.Name())
-			sem <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-sem }()
-				removeWorktree(repo, dir)
-			})
-		}
-	}
-	wg.Wait()
-	for _, run := range runs {
-		_ = os.Remove(filepath.Join(root, run.Name()))
-	}
-	// What a crash deleted without telling git (git lists it as prunable).
-	_, _ = repo.Worktrees().ForgetMissing(context.Background(), root)
-}
-
-// maxRemovals bounds the work trees removed at once.
-const maxRemovals = 4
 
 // endRun drops what a run keeps while it lasts: the slot work trees, the
 // ignored files kept aside, then the state itself.

@@ -1,4 +1,4 @@
-package executor
+package wave
 
 import (
 	"context"
@@ -11,16 +11,18 @@ import (
 	"github.com/planx-dev/planx/gitops"
 )
 
-// slots are a run's reusable linked work trees for parallel tasks. A slot
-// is made once (a whole checkout, which costs most in a large repository)
-// and then moved from task to task and wave to wave by checking out the
-// next base, which rewrites only the files that differ.
-type slots struct {
+// Pool is a run's reusable linked work trees (slots) for parallel tasks,
+// clean gates and the judge's runs. A slot is made once (a whole checkout,
+// which costs most in a large repository) and then moved from task to task
+// and wave to wave by checking out the next base, which rewrites only the
+// files that differ. Its methods are safe for concurrent use.
+type Pool struct {
+	repo *gitops.Repo
 	root string // .git/planx/worktrees/<run>
 	mu   sync.Mutex
 	free []string
 	next int
-	add  sync.Mutex // one git worktree add at a time (see take)
+	add  sync.Mutex // one git worktree add at a time (see Take)
 	// repair forgets, once, before the pool's first slot, the work trees
 	// git lists under .git/planx/worktrees/ that an earlier crash deleted
 	// without telling git: git would refuse to add a slot there again.
@@ -30,17 +32,18 @@ type slots struct {
 	// for the file system's locks instead of overlapping. Four first
 	// checkouts of 20,000 files on 2 CPUs: 6.6 s all at once, 5.1 s two
 	// at a time; after many deletions, when ext4 scans for inodes it may
-	// reuse, 23.0 s at once and 10.0 s two at a time (bench/README.md,
-	// "Session 6").
+	// reuse, 23.0 s at once and 10.0 s two at a time (bench/README.md).
 	checkouts chan struct{}
 }
 
-func newSlots(repo *gitops.Repo, runID string) *slots {
-	return &slots{root: worktreeDir(repo, runID, ""), checkouts: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+// NewPool is the pool of run runID's slots in repo, empty until the first
+// Take.
+func NewPool(repo *gitops.Repo, runID string) *Pool {
+	return &Pool{repo: repo, root: Dir(repo, runID, ""), checkouts: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
 }
 
-// checkout puts the slot at dir at rev, waiting for a turn.
-func (s *slots) checkout(ctx context.Context, dir string, rev gitops.SHA) error {
+// Checkout puts the slot at dir at rev, waiting for a turn.
+func (s *Pool) Checkout(ctx context.Context, dir string, rev gitops.SHA) error {
 	select {
 	case s.checkouts <- struct{}{}:
 	case <-ctx.Done():
@@ -54,10 +57,11 @@ func (s *slots) checkout(ctx context.Context, dir string, rev gitops.SHA) error 
 	return wt.CheckoutClean(ctx, rev)
 }
 
-// take returns a slot checked out, clean, at rev. Interrupted, it leaves
+// Take returns a slot checked out, clean, at rev. Interrupted, it leaves
 // the pool as it was: a slot is never removed for a checkout that a
 // cancelled context refused.
-func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (string, error) {
+func (s *Pool) Take(ctx context.Context, rev gitops.SHA) (string, error) {
+	repo := s.repo
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -75,12 +79,12 @@ func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (st
 	s.mu.Unlock()
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		// A slot of this run (reused, or left by a crash before a resume).
-		err := s.checkout(ctx, dir, rev)
+		err := s.Checkout(ctx, dir, rev)
 		if err == nil {
 			return dir, nil
 		}
 		if ctx.Err() != nil {
-			s.put(dir)
+			s.Put(dir)
 			return "", err
 		}
 	}
@@ -93,7 +97,7 @@ func (s *slots) take(ctx context.Context, repo *gitops.Repo, rev gitops.SHA) (st
 	if err != nil {
 		return "", err
 	}
-	return dir, s.checkout(ctx, dir, rev)
+	return dir, s.Checkout(ctx, dir, rev)
 }
 
 // emptyWorktree makes a linked work tree at dir at rev without checking it
@@ -112,49 +116,36 @@ func clearWorktreeDir(ctx context.Context, repo *gitops.Repo, dir string) error 
 		return err
 	}
 	if _, err := os.Lstat(dir); err == nil {
-		removeWorktree(repo, dir)
+		RemoveWorktree(repo, dir)
 	}
 	return os.MkdirAll(filepath.Dir(dir), 0o755)
 }
 
-// removeWorktree removes the linked work tree at dir from disk and from
-// git's list, whatever was left in it and even after an interruption (git
-// removes a work tree in a moment). When git cannot remove it (half made,
-// or its administrative files gone), the directory is deleted and git's
-// entry for it, if any, forgotten: a directory deleted that git still
-// lists would make the next git worktree add there fail.
-func removeWorktree(repo *gitops.Repo, dir string) {
-	ctx := context.Background()
-	if repo.Worktrees().Remove(ctx, dir) == nil {
-		return
-	}
-	_ = os.RemoveAll(dir)
-	_ = repo.Worktrees().Remove(ctx, dir)
-}
-
-// put gives a slot back for another task.
-func (s *slots) put(dir string) {
+// Put gives a slot back for another task.
+func (s *Pool) Put(dir string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.free = append(s.free, dir)
 }
 
-// keep moves a failed task's slot to the task's own name, where it stays
-// for the person to look at; the pool makes a new slot when it needs one.
-func (s *slots) keep(ctx context.Context, repo *gitops.Repo, slot, dir string) error {
+// Keep moves a failed task's slot to dir, the task's own name, where it
+// stays for the person to look at; the pool makes a new slot when it needs
+// one.
+func (s *Pool) Keep(ctx context.Context, slot, dir string) error {
+	repo := s.repo
 	// git worktree move reads every work tree's administrative files, as
-	// add does: not while an add has one half made (see take).
+	// add does: not while an add has one half made (see Take).
 	s.add.Lock()
 	defer s.add.Unlock()
 	if _, err := os.Lstat(dir); err == nil {
-		removeWorktree(repo, dir)
+		RemoveWorktree(repo, dir)
 	}
 	return repo.Worktrees().Move(ctx, slot, dir)
 }
 
-// freshWorktree makes a linked work tree at dir from base, replacing one a
+// FreshWorktree makes a linked work tree at dir from base, replacing one a
 // crashed or failed earlier attempt left there.
-func freshWorktree(ctx context.Context, repo *gitops.Repo, dir string, base gitops.SHA) error {
+func FreshWorktree(ctx context.Context, repo *gitops.Repo, dir string, base gitops.SHA) error {
 	if err := clearWorktreeDir(ctx, repo, dir); err != nil {
 		return err
 	}

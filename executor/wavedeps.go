@@ -1,0 +1,42 @@
+package executor
+
+import (
+	"context"
+	"sync"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/runstate"
+	wavepkg "github.com/planx-dev/planx/wave"
+)
+
+// slotKeeper keeps what a work tree of run st holds as keepWorktree does,
+// for wavepkg.DropSlots and wavepkg.KeepFailed. The trees of the wave's done work
+// (a slot holding one is not kept) are listed once, at the first slot.
+func slotKeeper(repo *gitops.Repo, st *runstate.State) wavepkg.KeepFunc {
+	var once sync.Once
+	var done map[gitops.SHA]bool
+	return func(ctx context.Context, dir, name string) (string, error) {
+		once.Do(func() { done = doneTrees(ctx, repo, st.RunID) })
+		k, err := keepWorktree(ctx, repo, st, dir, name, done)
+		if k == nil {
+			return "", err
+		}
+		return k.Ref, err
+	}
+}
+
+// dropRunWorktrees removes the work trees of the runs over (wavepkg.DropRunWorktrees),
+// leaving those of runs in progress in other work trees.
+func dropRunWorktrees(repo *gitops.Repo) {
+	wavepkg.DropRunWorktrees(repo, runsElsewhere(repo))
+}
+
+// waveHooks are the commit hooks of the run's wave commits, with the
+// judge's hooks path and identity pinned in a task's work tree.
+func (r *runner) waveHooks() wavepkg.Hooks {
+	h := wavepkg.Hooks{On: r.hooks, NoVerify: r.o.NoVerify, Dir: runstate.RunDir(r.repo, r.st.RunID), Refused: commitError}
+	if j := r.st.Pinned; j != nil {
+		h.Pin = j.Apply
+	}
+	return h
+}
