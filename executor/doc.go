@@ -27,7 +27,9 @@
 // which tasks git has as done, done.go; whether a person edited it, pin.go),
 // a task's turn on the serial path (turn.go: execute, verify, gate, and what
 // the task's commit carries), a parallel wave (parallel.go: its tasks run in
-// their own work trees, then integrated), taking an aborted run back out
+// their own work trees, then integrated; the slot pool, the merge chain,
+// the wave's commit hooks and the integration gate's bisect are package
+// wave's), taking an aborted run back out
 // (abort.go: rewind), the gate and commit records (package ledger) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
 // stopped attempts (snapshot.go), the bytes a recovery command keeps

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	wavepkg "github.com/planx-dev/planx/wave"
@@ -29,8 +27,8 @@ type staged struct {
 
 // integrate applies a wave's results to the branch one at a time in plan
 // order, each as its own task commit made by a three-way merge onto the
-// chain so far (no work tree involved), gates the combined tree once, and
-// only then moves the branch and the user's work tree, in one step.
+// chain so far (wave.Chain), gates the combined tree once, and only then
+// moves the branch and the user's work tree, in one step.
 func (wv *wave) integrate(ctx context.Context) error {
 	r := wv.r
 	for _, it := range wv.its {
@@ -39,38 +37,30 @@ func (wv *wave) integrate(ctx context.Context) error {
 			return r.stopTask(ctx, it.t, it.err, wv.res)
 		}
 	}
-	anyFailed := false
-	for _, it := range wv.its {
-		anyFailed = anyFailed || it.fail != nil
-	}
-	tip, plan := wv.base, r.pf.Src
-	var chain []staged
+	works := make([]wavepkg.Work, len(wv.its))
 	for i, it := range wv.its {
-		if it.fail != nil {
-			continue
-		}
-		merged, conflicts, err := r.repo.Objects().MergeTrees(ctx, tip, it.work)
+		works[i] = wavepkg.Work{ID: it.t.ID, Commit: it.work, Failed: it.fail != nil}
+	}
+	plan := r.pf.Src
+	var chain []staged
+	stage := func(ctx context.Context, i int, merged, parent gitops.SHA, final bool) (gitops.SHA, error) {
+		s, err := wv.stageCommit(ctx, wv.its[i], merged, parent, plan, final)
 		if err != nil {
-			return r.stopTask(ctx, it.t, err, wv.res)
-		}
-		if len(conflicts) > 0 {
-			it.fail = &outcome.Failure{What: fmt.Sprintf("its changes conflict with the tasks integrated before it (%s) in: %s",
-				strings.Join(chainIDs(chain), ", "), strings.Join(conflicts, ", "))}
-			anyFailed = true
-			continue
-		}
-		final := wv.last && i == len(wv.its)-1 && !anyFailed
-		s, err := wv.stageCommit(ctx, it, merged, tip, plan, final)
-		if errors.As(err, &it.fail) {
-			anyFailed = true // a commit hook refused it: as a conflict
-			continue
-		}
-		if err != nil {
-			return r.stopTask(ctx, it.t, err, wv.res)
+			return "", err
 		}
 		chain = append(chain, s)
-		tip, plan = s.commit, s.plan
+		plan = s.plan
 		r.fault.At("after-stage-commit")
+		return s.commit, nil
+	}
+	fails, at, err := wavepkg.Chain(ctx, r.repo, wv.base, works, wv.last, stage)
+	for i, f := range fails {
+		if f != nil {
+			wv.its[i].fail = f
+		}
+	}
+	if err != nil {
+		return r.stopTask(ctx, wv.its[at].t, err, wv.res)
 	}
 	keep, passed, err := wv.gate(ctx, chain)
 	if err == nil {

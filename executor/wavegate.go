@@ -14,6 +14,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // A wave's integration gate: the gates run once on the combined tree of
@@ -71,18 +72,9 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 		return len(chain), passed[hi], err
 	}
 	r.out.Warn(chain[hi].it.t.ID, fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", wv.number, fail.What))
-	lo := -1 // the base: passing
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		f, err := check(mid)
-		if err != nil {
-			return 0, nil, err
-		}
-		if f != nil {
-			hi, fail = mid, f
-		} else {
-			lo = mid
-		}
+	hi, fail, err = wavepkg.Bisect(hi, fail, check)
+	if err != nil {
+		return 0, nil, err
 	}
 	before := chainIDs(chain[:hi])
 	with := "on the wave's base"
@@ -92,8 +84,8 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	fail.What = fmt.Sprintf("integration gate: %s once %s is added %s (it passed its gates alone; %s breaks the combined tree)",
 		fail.What, chain[hi].it.t.ID, with, chain[hi].it.t.ID)
 	chain[hi].it.fail = fail
-	// The base passed (lo = -1) or chain[lo], the last commit kept, did.
-	return hi, passed[lo], nil
+	// The base passed or chain[hi-1], the last commit kept, did.
+	return hi, passed[hi-1], nil
 }
 
 // seal writes the integration gate's results into the wave's last

@@ -28,7 +28,7 @@ var mayImport = map[string][]string{
 	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress"},
 	"judge":               {},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
-	"wave":                {"gitops", "planparse", "progress"},
+	"wave":                {"gitops", "planparse", "progress", "outcome"},
 	"outcome":             {},
 	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
 	"planfile":            {"gitops", "planparse", "record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
