@@ -2,9 +2,7 @@ package executor
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"time"
 
@@ -130,7 +128,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		for i, s := range keep {
 			trees[i] = r.book().RecordWaveCommit(ctx, s.it.t.ID, s.commit)
 		}
-		if err := r.restoreLog(ctx, wv.base); err != nil {
+		if err := wavepkg.RestoreLog(ctx, r.repo, wv.base, r.log.Path); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, wv.res)
 		}
 		if err := r.repo.Advance(ctx, wv.base, tip.commit, "planx: integrate wave"); err != nil {
@@ -217,42 +215,11 @@ func (r *runner) waveNext(t *planparse.Task) string {
 	if r.st != nil && len(r.st.Wave) > 0 {
 		return "the run stopped inside a parallel wave; `planx resume` integrates the tasks whose work was done, without running them again, and runs the others again"
 	}
-	if dir := r.keptWorktree(t); dir != "" {
-		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in your work tree, or `planx skip` skips it (either keeps what %s holds under refs/planx/runs/%s/worktrees/%s first)", t.ID, dir, dir, r.st.RunID, t.ID)
-	}
-	return ""
-}
-
-// keptWorktree is the work tree a failed task of a parallel wave left, or "".
-func (r *runner) keptWorktree(t *planparse.Task) string {
 	if r.st == nil || r.repo == nil {
 		return ""
 	}
-	dir := wavepkg.Dir(r.repo, r.st.RunID, string(t.ID))
-	if _, err := os.Stat(dir); err != nil {
-		return ""
+	if dir := wavepkg.Kept(r.repo, r.st.RunID, string(t.ID)); dir != "" {
+		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in your work tree, or `planx skip` skips it (either keeps what %s holds under refs/planx/runs/%s/worktrees/%s first)", t.ID, dir, dir, r.st.RunID, t.ID)
 	}
-	return wavepkg.Rel(r.repo, dir)
-}
-
-// restoreLog puts the execution log in the work tree back to what commit
-// base has (removing it when base has none): a stop writes the log there,
-// and the commits being landed carry it whole, so the copy in the way of
-// the work tree's update is planx's own and nothing is lost.
-func (r *runner) restoreLog(ctx context.Context, base gitops.SHA) error {
-	path := relJoin(r.repo.Root, r.log.Path)
-	b, err := r.repo.History().ShowFile(ctx, base, r.log.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
-	case err != nil:
-		return err
-	}
-	if cur, err := os.ReadFile(path); err == nil && string(cur) == string(b) {
-		return nil
-	}
-	return os.WriteFile(path, b, 0o644)
+	return ""
 }

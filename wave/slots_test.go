@@ -284,3 +284,17 @@ func TestKeepFailed(t *testing.T) {
 	}
 	DropRunWorktrees(repo, nil)
 }
+
+func TestKept(t *testing.T) {
+	repo, one, _ := repoAt(t)
+	if got := Kept(repo, "run1", "T001"); got != "" {
+		t.Errorf("Kept with no work tree = %q", got)
+	}
+	if err := FreshWorktree(context.Background(), repo, Dir(repo, "run1", "T001"), one); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Kept(repo, "run1", "T001"), filepath.Join(".git", "planx", "worktrees", "run1", "T001"); got != want {
+		t.Errorf("Kept = %q, want %q", got, want)
+	}
+	DropRunWorktrees(repo, nil)
+}

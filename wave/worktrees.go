@@ -27,6 +27,16 @@ func Rel(repo *gitops.Repo, dir string) string {
 	return dir
 }
 
+// Kept is the work tree a failed task id of run runID left, named as Rel
+// names it, or "" when there is none.
+func Kept(repo *gitops.Repo, runID, id string) string {
+	dir := Dir(repo, runID, id)
+	if _, err := os.Stat(dir); err != nil {
+		return ""
+	}
+	return Rel(repo, dir)
+}
+
 // RemoveWorktree removes the linked work tree at dir from disk and from
 // git's list, whatever was left in it and even after an interruption (git
 // removes a work tree in a moment). When git cannot remove it (half made,
