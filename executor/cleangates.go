@@ -46,7 +46,7 @@ type slotUse struct {
 }
 
 // checkout puts commit sha in a slot of the run's pool of linked work
-// trees (wavepkg.Pool), under the common git dir (git never scans it, so the
+// trees (wave.Pool), under the common git dir (git never scans it, so the
 // checkout cannot show up as a change of the task, wherever TMPDIR is),
 // with a link to each of the work tree's ignored entries links. A slot
 // made once is moved from use to use by a checkout of the files that

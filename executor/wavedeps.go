@@ -1,5 +1,8 @@
 package executor
 
+// The package wave is imported as wavepkg: executor's wave type is the
+// wave in flight.
+
 import (
 	"context"
 	"sync"
@@ -10,8 +13,8 @@ import (
 )
 
 // slotKeeper keeps what a work tree of run st holds as keepWorktree does,
-// for wavepkg.DropSlots and wavepkg.KeepFailed. The trees of the wave's done work
-// (a slot holding one is not kept) are listed once, at the first slot.
+// for wave.DropSlots and wave.KeepFailed. The trees of the wave's done
+// work (a slot holding one is not kept) are listed once, at the first slot.
 func slotKeeper(repo *gitops.Repo, st *runstate.State) wavepkg.KeepFunc {
 	var once sync.Once
 	var done map[gitops.SHA]bool
@@ -25,14 +28,15 @@ func slotKeeper(repo *gitops.Repo, st *runstate.State) wavepkg.KeepFunc {
 	}
 }
 
-// dropRunWorktrees removes the work trees of the runs over (wavepkg.DropRunWorktrees),
-// leaving those of runs in progress in other work trees.
+// dropRunWorktrees removes the work trees of the runs that are over
+// (wave.DropRunWorktrees), leaving those of runs in progress in other work
+// trees.
 func dropRunWorktrees(repo *gitops.Repo) {
 	wavepkg.DropRunWorktrees(repo, runsElsewhere(repo))
 }
 
-// waveHooks are the commit hooks of the run's wave commits, with the
-// judge's hooks path and identity pinned in a task's work tree.
+// waveHooks are the commit hooks of the run's wave commits, with the hooks
+// path and identity pinned at run start applied in a task's work tree.
 func (r *runner) waveHooks() wavepkg.Hooks {
 	h := wavepkg.Hooks{On: r.hooks, NoVerify: r.o.NoVerify, Dir: runstate.RunDir(r.repo, r.st.RunID), Refused: commitError}
 	if j := r.st.Pinned; j != nil {
