@@ -26,10 +26,11 @@
 // (planfile.go: its bytes as planx last wrote them and every write of it;
 // which tasks git has as done, done.go; whether a person edited it, pin.go),
 // a task's turn on the serial path (turn.go: execute, verify, gate, and what
-// the task's commit carries), a parallel wave (parallel.go: its tasks run in
-// their own work trees, then integrated; the slot pool, the merge chain,
-// the wave's commit hooks and the integration gate's bisect are package
-// wave's), taking an aborted run back out
+// the task's commit carries), a parallel wave (parallel.go: which tasks form
+// it and recording their results; a task's isolated run in its slot, the
+// slot pool, the merge chain, the wave's commit hooks and the integration
+// gate with its bisect are package wave's, called with the run's steps,
+// gates and checks as funcs from worktree.go and wavegate.go), taking an aborted run back out
 // (abort.go: rewind), the gate and commit records (package ledger) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
 // stopped attempts (snapshot.go), the bytes a recovery command keeps

@@ -2,11 +2,7 @@ package executor
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
-	"sort"
-	"strings"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
@@ -17,15 +13,15 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // isolated is one task of a wave run in its own linked work tree.
 type isolated struct {
-	t    *planparse.Task
-	lt   *execlog.Task // the task's log entry: own while it runs, r.log's after
-	own  execlog.Task
-	dir  string // where the task's work tree is kept if it fails
-	slot string // the work tree it runs in
+	t   *planparse.Task
+	lt  *execlog.Task // the task's log entry: own while it runs, r.log's after
+	own execlog.Task
+	dir string // where the task's work tree is kept if it fails
 	// groups are the plan's groups its commit completes (ticked with it).
 	groups []*planparse.Task
 	work   gitops.SHA // the task's work: a commit whose parent is the wave's base
@@ -36,96 +32,42 @@ type isolated struct {
 	warnings []string
 }
 
-// runIsolated executes, verifies and gates one task in a fresh work tree
-// made from the wave's base, and records its whole result as a commit on
-// it. It never touches the user's work tree; its output lines go through
-// the wave's lock.
+// runIsolated runs one task of the wave in a slot of its own
+// (wave.Isolated), with the run's steps, gates and declared-file check; its
+// output lines and its writes to the run's log go through the wave's lock.
 func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
 	r := wv.r
-	it.err = wv.isolatedErr(ctx, it)
-	if errors.As(it.err, &it.fail) {
-		it.err = nil
+	t, lt := it.t, it.lt
+	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.dir, Drop: []string{r.planRel, r.log.Path}, Hooks: r.waveHooks(),
+		Steps: func(ctx context.Context, dir string) error { return execute.Steps(ctx, t, lt, wv.slotOptions(dir)) },
+		Gates: func(ctx context.Context, dir string) error {
+			sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, false)...)
+			o := r.gateRun()
+			o.Lock = &wv.mu
+			out, err := o.Run(ctx, gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true})
+			wv.mu.Lock()
+			lt.Gates = out.Gates
+			wv.mu.Unlock()
+			if err != nil {
+				return err
+			}
+			return out.Failure
+		},
+		Declared: func(root string, files []string) (string, error) {
+			outside, err := verify.Declared(root, t, files, r.o.StrictFiles)
+			if err != nil || len(outside) == 0 {
+				return "", err
+			}
+			wv.mu.Lock()
+			defer wv.mu.Unlock()
+			return r.warnOutside(t, outside), nil
+		},
+	}.Run(ctx)
+	if ran.Listed {
+		lt.Files = ran.Files
 	}
-	switch {
-	case it.slot == "":
-	case it.fail != nil:
-		if err := r.pool.Keep(ctx, it.slot, it.dir); err != nil {
-			it.fail.What += " (its work tree could not be kept: " + err.Error() + ")"
-		}
-	default:
-		r.pool.Put(it.slot)
-	}
-}
-
-func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
-	r := wv.r
-	t := it.t
-	slot, err := r.pool.Take(ctx, wv.base)
-	if err != nil {
-		return err
-	}
-	it.slot = slot
-	wt, err := gitops.Open(ctx, slot)
-	if err != nil {
-		return err
-	}
-	if err := execute.Steps(ctx, t, it.lt, wv.slotOptions(wt.Root)); err != nil {
-		return err
-	}
-	tree, err := wt.Index().StageAllTree(ctx)
-	if err != nil {
-		return err
-	}
-	files, err := wt.History().ChangedFiles(ctx, wv.base, tree)
-	if err != nil {
-		return err
-	}
-	files = dropPaths(files, r.planRel, r.log.Path)
-	it.lt.Files = files
-	if len(files) == 0 && !t.Checkpoint {
-		return &outcome.Failure{What: "no changes: the task was expected to change the repository and changed nothing (mark it `Checkpoint: yes` if it only verifies)"}
-	}
-	if err := wv.declaredIn(wt.Root, it, files); err != nil {
-		return err
-	}
-	if err := wv.isolatedGates(ctx, it, wt.Root); err != nil {
-		return err
-	}
-	// The judge does not change the evidence: the work is the tree the task
-	// left, and a gate that changed it fails the task as in a serial run.
-	after, err := wt.Index().StageAllTree(ctx)
-	if err != nil {
-		return err
-	}
-	if after != tree {
-		changed, err := wt.History().ChangedFiles(ctx, tree, after)
-		if err != nil {
-			return err
-		}
-		return &outcome.Failure{What: fmt.Sprintf("files changed while the gates ran: %s (a gate must not change the work it judges; in a parallel wave no gate may, fix: true included: run such a task with --jobs 1)", strings.Join(changed, ", "))}
-	}
-	if tree, err = r.waveHooks().PreCommit(ctx, wt, t, tree); err != nil {
-		return err
-	}
-	it.work, err = wt.Objects().CommitTree(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", t.ID), wv.base, false)
-	return err
-}
-
-// isolatedGates runs the task's acceptance commands and gates (not the
-// final ones: those run on the integrated tree) in its work tree.
-func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) error {
-	r := wv.r
-	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
-	o := r.gateRun()
-	o.Lock = &wv.mu
-	out, err := o.Run(ctx, gaterun.Spec{Task: it.t, Dir: dir, Gates: sel, Live: true})
-	wv.mu.Lock()
-	it.lt.Gates = out.Gates
-	wv.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return out.Failure
+	it.work, it.fail, it.err = ran.Work, ran.Fail, ran.Err
+	it.warnings = append(it.warnings, ran.Warnings...)
 }
 
 // slotOptions are the run's execOptions for a task in the slot dir: its
@@ -136,33 +78,6 @@ func (wv *wave) slotOptions(dir string) execute.Options {
 	o.Dir, o.Slot, o.Shared = dir, true, &wv.mu
 	o.Fault, o.Pids, o.Jail = "", execute.Pids{}, nil
 	return o
-}
-
-// declaredIn checks a wave task's work in root against the files it
-// declares, as verify does on the serial path.
-func (wv *wave) declaredIn(root string, it *isolated, files []string) error {
-	outside, err := verify.Declared(root, it.t, files, wv.r.o.StrictFiles)
-	if err == nil && len(outside) > 0 {
-		wv.mu.Lock()
-		it.warnings = append(it.warnings, wv.r.warnOutside(it.t, outside))
-		wv.mu.Unlock()
-	}
-	return err
-}
-
-func dropPaths(files []string, drop ...string) []string {
-	var out []string
-	for _, f := range files {
-		keep := true
-		for _, d := range drop {
-			keep = keep && f != d
-		}
-		if keep {
-			out = append(out, f)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // endRun drops what a run keeps while it lasts: the slot work trees, the
