@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstate"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
 
@@ -210,16 +211,17 @@ func (wv *wave) dropWorktrees(drop func(*isolated) bool) {
 	}
 }
 
-// waveNext is what to do after a stop in or after a parallel wave, or "".
-func (r *runner) waveNext(t *planparse.Task) string {
-	if r.st != nil && len(r.st.Wave) > 0 {
+// waveNext is what to do after a stop in or after a parallel wave of the
+// run st in repo (either nil before they are known), or "".
+func waveNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
+	if st != nil && len(st.Wave) > 0 {
 		return "the run stopped inside a parallel wave; `planx resume` integrates the tasks whose work was done, without running them again, and runs the others again"
 	}
-	if r.st == nil || r.repo == nil {
+	if st == nil || repo == nil {
 		return ""
 	}
-	if dir := wavepkg.Kept(r.repo, r.st.RunID, string(t.ID)); dir != "" {
-		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in your work tree, or `planx skip` skips it (either keeps what %s holds under refs/planx/runs/%s/worktrees/%s first)", t.ID, dir, dir, r.st.RunID, t.ID)
+	if dir := wavepkg.Kept(repo, st.RunID, string(t.ID)); dir != "" {
+		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in your work tree, or `planx skip` skips it (either keeps what %s holds under refs/planx/runs/%s/worktrees/%s first)", t.ID, dir, dir, st.RunID, t.ID)
 	}
 	return ""
 }

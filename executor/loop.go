@@ -176,7 +176,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 }
 
 func (r *runner) nextSteps(t *planparse.Task) string {
-	if next := r.waveNext(t); next != "" {
+	if next := waveNext(r.st, r.repo, t); next != "" {
 		return next
 	}
 	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.DisplayID())
@@ -188,7 +188,7 @@ const interruptedWhat = "stopped by an interrupt (Ctrl-C or SIGTERM) while it ra
 // interruptedNext is what to do after an interrupt: nothing failed, so
 // there is no cause to fix.
 func (r *runner) interruptedNext(t *planparse.Task) string {
-	if next := r.waveNext(t); next != "" {
+	if next := waveNext(r.st, r.repo, t); next != "" {
 		return next
 	}
 	return fmt.Sprintf("what %s changed before the interrupt is left in the work tree; `planx resume --retry` runs it again from the start, `planx resume` commits it as it stands (finish it by hand first), `planx abort` undoes the run", t.DisplayID())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
 	wavepkg "github.com/planx-dev/planx/wave"
@@ -24,7 +26,7 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 		res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	}
 	waves := r.waves(tasks)
-	r.warnParallel(waves)
+	warnParallel(r.out, r.repo, r.postCommit, waves)
 	n := 0
 	for wi, w := range waves {
 		last := wi == len(waves)-1
@@ -95,13 +97,13 @@ func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, l
 	if err := r.waveAttempt(ctx, w[0]); err != nil {
 		return err
 	}
-	its := r.isolate(w)
+	wv := &wave{r: r, base: base, number: number, last: last, res: res}
+	wv.isolate(w)
 	if err := r.st.Save(r.repo); err != nil {
 		return err
 	}
 	r.out.Println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		number, strings.Join(waveNames(w), " "), max(r.o.Jobs, 1), base.Short())
-	wv := &wave{r: r, its: its, base: base, number: number, last: last, res: res}
 	wv.exec(ctx)
 	return wv.integrate(ctx)
 }
@@ -121,8 +123,10 @@ func (r *runner) waveAttempt(ctx context.Context, t *planparse.Task) error {
 	return r.stops().Begin(ctx, t, false, r.expect, len(r.dirtyPaths(changes)) > 0)
 }
 
-// isolate makes the wave's log entries and its tasks' isolated runs.
-func (r *runner) isolate(w []*planparse.Task) []*isolated {
+// isolate makes the log entries of w, the wave's tasks, and their
+// isolated runs (wv.its).
+func (wv *wave) isolate(w []*planparse.Task) {
+	r := wv.r
 	its := make([]*isolated, len(w))
 	now := r.o.now()
 	for i, t := range w {
@@ -137,10 +141,11 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 		own.Files, own.Commands, own.Gates = slices.Clone(lt.Files), slices.Clone(lt.Commands), slices.Clone(lt.Gates)
 		its[i].lt = own
 	}
-	return its
+	wv.its = its
 }
 
-// exec runs the wave's tasks that have no work yet, at most Jobs at once.
+// exec runs the wave's tasks that have no work yet, at most Jobs at once
+// (wave.Workers).
 // Each worker writes only its own log entry (a copy): the run's log and
 // state take it, under the wave's lock, when the task is done, and a task
 // done is recorded (a ref to its work, and the state) before the next one
@@ -148,17 +153,17 @@ func (r *runner) isolate(w []*planparse.Task) []*isolated {
 func (wv *wave) exec(ctx context.Context) {
 	r := wv.r
 	r.slotPool()
-	var wg sync.WaitGroup
-	jobs := make(chan struct{}, max(r.o.Jobs, 1))
 	// Tasks done before a crash (recovered by resume) go into the log
 	// before any worker starts: a worker's finished writes the log and
 	// saves the state, so nothing else may touch them once one runs.
 	ran := map[*isolated]bool{}
-	for _, it := range wv.its {
+	var todo []int
+	for i, it := range wv.its {
 		if it.work != "" {
 			*r.log.TaskByID(string(it.t.ID)) = it.own
 		} else {
 			ran[it] = true
+			todo = append(todo, i)
 		}
 	}
 	if err := wv.records(len(ran) > 0); err != nil {
@@ -167,27 +172,9 @@ func (wv *wave) exec(ctx context.Context) {
 		}
 		return
 	}
-	for _, it := range wv.its {
-		if !ran[it] {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case jobs <- struct{}{}:
-				defer func() { <-jobs }()
-			case <-ctx.Done():
-				// Interrupted before its turn: runIsolated records that it
-				// ran nothing (a slot is not taken on a cancelled context).
-			}
-			wv.runIsolated(ctx, it)
-			wv.mu.Lock()
-			defer wv.mu.Unlock()
-			wv.finished(ctx, it)
-		}()
-	}
-	wg.Wait()
+	wavepkg.Workers(ctx, r.o.Jobs, todo, &wv.mu,
+		func(ctx context.Context, i int) { wv.runIsolated(ctx, wv.its[i]) },
+		func(ctx context.Context, i int) { wv.finished(ctx, wv.its[i]) })
 	if err := wv.records(false); err != nil {
 		for _, it := range wv.its {
 			it.err = err
@@ -238,15 +225,15 @@ func waveIDs(w []*planparse.Task) []planparse.TaskID {
 	return ids
 }
 
-// dryRunWaves prints the waves --jobs would run.
-func (r *runner) dryRunWaves(tasks []*planparse.Task) {
-	fmt.Fprintf(r.o.Out, "\nWaves (--jobs %d; a wave of several tasks runs them at once, each in its own work tree, committed in this order):\n", r.o.Jobs)
-	for i, w := range r.waves(tasks) {
+// dryRunWaves prints to out the waves --jobs would run.
+func dryRunWaves(out io.Writer, jobs int, waves [][]*planparse.Task) {
+	fmt.Fprintf(out, "\nWaves (--jobs %d; a wave of several tasks runs them at once, each in its own work tree, committed in this order):\n", jobs)
+	for i, w := range waves {
 		mode := "alone, in the work tree"
 		if len(w) > 1 {
 			mode = "parallel"
 		}
-		fmt.Fprintf(r.o.Out, "  wave %d: %s (%s)\n", i+1, strings.Join(waveNames(w), " "), mode)
+		fmt.Fprintf(out, "  wave %d: %s (%s)\n", i+1, strings.Join(waveNames(w), " "), mode)
 	}
 }
 
@@ -265,8 +252,10 @@ func waveNames(w []*planparse.Task) []string {
 // can cost more than the parallelism saves.
 const bigIndex = 1 << 20
 
-// warnParallel says, once per run, what a parallel run cannot give here.
-func (r *runner) warnParallel(waves [][]*planparse.Task) {
+// warnParallel says, once per run, what a parallel run cannot give in
+// repo: a large index, a post-commit hook (postCommit) the waves' commits
+// do not run.
+func warnParallel(out *progress.Progress, repo *gitops.Repo, postCommit bool, waves [][]*planparse.Task) {
 	wide := false
 	for _, w := range waves {
 		wide = wide || len(w) > 1
@@ -274,11 +263,11 @@ func (r *runner) warnParallel(waves [][]*planparse.Task) {
 	if !wide {
 		return
 	}
-	if size := r.repo.Index().Size(); size > bigIndex {
-		r.out.Warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
+	if size := repo.Index().Size(); size > bigIndex {
+		out.Warn("--jobs", fmt.Sprintf("the index is %d KiB (over %d KiB, about 10,000 files): each parallel task checks out a whole work tree, which may cost more than running the tasks in turn (--jobs 1)",
 			size>>10, bigIndex>>10))
 	}
-	if r.postCommit {
-		r.out.Warn("--jobs", "the post-commit hook does not run on the commits of parallel waves (they are made with git commit-tree; planx runs pre-commit, prepare-commit-msg and commit-msg itself); tasks that run alone get it")
+	if postCommit {
+		out.Warn("--jobs", "the post-commit hook does not run on the commits of parallel waves (they are made with git commit-tree; planx runs pre-commit, prepare-commit-msg and commit-msg itself); tasks that run alone get it")
 	}
 }

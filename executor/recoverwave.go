@@ -31,8 +31,9 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 	}
 	r.out.Println("planx: resuming run %s of %s in a parallel wave (%s left)", r.st.RunID, r.st.PlanPath, textsafe.Count(len(tasks), "task"))
 	n := len(r.st.ToRun) - len(tasks)
-	its := r.isolate(inWave)
-	for _, it := range its {
+	wv := &wave{r: r}
+	wv.isolate(inWave)
+	for _, it := range wv.its {
 		n++
 		r.out.TaskStart(n, len(r.st.ToRun), it.t)
 		if !slices.Contains(r.st.WaveDone, it.t.ID) {
@@ -58,7 +59,7 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 		return nil, err
 	}
 	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
-	wv := &wave{r: r, its: its, base: base, number: r.st.WaveNumber, last: len(rest) == 0, res: res}
+	wv.base, wv.number, wv.last, wv.res = base, r.st.WaveNumber, len(rest) == 0, res
 	wv.exec(ctx)
 	if err := wv.integrate(ctx); err != nil {
 		return res, err

@@ -301,7 +301,7 @@ func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
 	}
 	r.dryRun(r.o.Out, r.planRel, r.repo != nil, sel)
 	if r.o.Jobs > 1 {
-		r.dryRunWaves(sel.run)
+		dryRunWaves(r.o.Out, r.o.Jobs, r.waves(sel.run))
 	}
 	return &Result{Status: record.RunDryRun}, nil
 }

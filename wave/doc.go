@@ -1,6 +1,7 @@
 // Package wave is the mechanics of parallel waves (planx run --jobs N): the
 // pool of linked work trees (slots) tasks and clean gates run in, a task's
-// isolated run in its slot (Isolated), what is kept of them at a stop, the
+// isolated run in its slot (Isolated), the workers that run a wave's tasks
+// at most N at once (Workers), what is kept of them at a stop, the
 // merge chain that stages a wave's work in plan order and what its landing
 // needs, the commit hooks planx runs itself for a wave's commit-tree
 // commits, and the integration gate with its bisect (Gate).
