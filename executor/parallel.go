@@ -20,7 +20,7 @@ import (
 
 // loopWaves is loop for --jobs > 1: a wave of one task takes loop's path in
 // the user's work tree; a wider wave runs its tasks at once, each in its own
-// linked work tree, and integrates them in plan order (runWave).
+// linked work tree, and integrates them in plan order (wave.run).
 func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Result) (*Result, error) {
 	if res == nil {
 		res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
@@ -31,7 +31,8 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 	for wi, w := range waves {
 		last := wi == len(waves)-1
 		if len(w) > 1 {
-			if err := r.runWave(ctx, w, wi+1, last, &n, len(tasks), res); err != nil {
+			wv := &wave{r: r, number: wi + 1, last: last, res: res}
+			if err := wv.run(ctx, w, &n, len(tasks)); err != nil {
 				return res, err
 			}
 			continue
@@ -84,26 +85,27 @@ type wave struct {
 	mu sync.Mutex
 }
 
-// runWave runs the tasks of one wave at once, at most Jobs at a time, each
-// in its own work tree made from the branch's tip, then integrates them.
-func (r *runner) runWave(ctx context.Context, w []*planparse.Task, number int, last bool, n *int, total int, res *Result) error {
-	base := r.expect
+// run runs the tasks of the wave, w, at once, at most Jobs at a time, each
+// in its own work tree made from the branch's tip, then integrates them;
+// n counts the tasks of the run started, of total.
+func (wv *wave) run(ctx context.Context, w []*planparse.Task, n *int, total int) error {
+	r := wv.r
+	wv.base = r.expect
 	for _, t := range w {
 		*n++
 		r.out.TaskStart(*n, total, t)
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", runstate.PhaseExecute
-	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = waveIDs(w), base, nil, number
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = waveIDs(w), wv.base, nil, wv.number
 	if err := r.waveAttempt(ctx, w[0]); err != nil {
 		return err
 	}
-	wv := &wave{r: r, base: base, number: number, last: last, res: res}
 	wv.isolate(w)
 	if err := r.st.Save(r.repo); err != nil {
 		return err
 	}
 	r.out.Println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
-		number, strings.Join(waveNames(w), " "), max(r.o.Jobs, 1), base.Short())
+		wv.number, strings.Join(waveNames(w), " "), max(r.o.Jobs, 1), wv.base.Short())
 	wv.exec(ctx)
 	return wv.integrate(ctx)
 }
