@@ -77,7 +77,7 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 	if err != nil {
 		return false, err
 	}
-	manual := r.Executor(t) == "manual" && r.st.Status == record.RunWaiting
+	manual := r.Executor(t) == planparse.KindManual && r.st.Status == record.RunWaiting
 	midStep := r.st.Phase == runstate.PhaseExecute && r.st.Status != record.RunFailed
 	if !retry && !manual && midStep && len(d.Edited) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a

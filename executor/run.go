@@ -107,7 +107,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head = head
-	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == "agent" }) {
+	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
 		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
 			return nil, err
 		}
