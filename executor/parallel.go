@@ -25,7 +25,7 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 	if res == nil {
 		res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	}
-	waves := r.waves(tasks)
+	waves := r.Waves(tasks)
 	warnParallel(r.out, r.repo, r.postCommit, waves)
 	n := 0
 	for wi, w := range waves {

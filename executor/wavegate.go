@@ -26,7 +26,7 @@ import (
 // the gates' passing results on the last commit kept (nil when none ran).
 func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, error) {
 	r := wv.r
-	sel := gates.Select(r.gates, nil, wv.last)
+	sel := gates.Select(r.Gates, nil, wv.last)
 	if len(chain) == 0 || len(sel) == 0 {
 		return len(chain), nil, nil
 	}

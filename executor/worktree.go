@@ -41,7 +41,7 @@ func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
 	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.dir, Drop: []string{r.planRel, r.log.Path}, Hooks: r.waveHooks(),
 		Steps: func(ctx context.Context, dir string) error { return execute.Steps(ctx, t, lt, wv.slotOptions(dir)) },
 		Gates: func(ctx context.Context, dir string) error {
-			sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, false)...)
+			sel := append(gates.Acceptance(t), gates.Select(r.Gates, t.Gates, false)...)
 			o := r.gateRun()
 			o.Lock = &wv.mu
 			out, err := o.Run(ctx, gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true})

@@ -22,11 +22,12 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "wave"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "wave", "runplan"},
 	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
 	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress"},
 	"judge":               {},
+	"runplan":             {"agent", "approval", "gates", "internal/textsafe", "judge", "planfile", "planparse", "progress", "record", "risk"},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
 	"wave":                {"gitops", "planparse", "progress", "outcome"},
 	"outcome":             {},
@@ -79,16 +80,21 @@ var never = map[string][]string{
 	// and no agent.
 	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
 	// The records are written by the loop; they run nothing.
-	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command", "execute", "gaterun", "verify", "wave"},
 	// The run's state is data and a lock; it runs and reports nothing.
-	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox"},
+	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
 	// The plan on disk is bytes and history; it runs nothing.
-	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox"},
+	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
+	// The snapshots of attempts are records: they run nothing.
+	"attempt": {"executor", "review", "approval", "risk", "agent", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
 	// Running a task's process knows no run: no verdict, no review, no
 	// approval, nothing of the loop that calls it.
 	"execute": {"executor", "review", "approval", "risk", "judge", "internal/command"},
 	// A wave's mechanics know no run: the orchestration calls them.
 	"wave": {"executor", "review", "internal/command", "approval", "risk", "agent", "execlog"},
+	// What a run executes is decided from the plan and its settings: no
+	// repository write, no process, no mechanism of the run.
+	"runplan": {"executor", "review", "internal/sandbox", "internal/command", "execute", "gaterun", "verify", "wave"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }
