@@ -91,7 +91,7 @@ func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (gro
 	if ticked, err = r.pf.Tick(t); err != nil {
 		return nil, nil, false, err
 	}
-	groups = r.completedGroups(t)
+	groups = r.CompletedGroups(t, r.done, r.o.Optional)
 	for _, g := range groups {
 		ok, err := r.pf.Tick(g)
 		if err != nil {

@@ -71,7 +71,7 @@ func (r *runner) protect(ctx context.Context) verify.Protect {
 			return vendor.Allows(p)
 		},
 		Yes: r.o.Yes,
-		Ask: r.ask(),
+		Ask: r.o.ask(),
 	}
 }
 

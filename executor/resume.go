@@ -183,7 +183,7 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 		unlock()
 		return nil, nil, nil, err
 	}
-	return r, r.remaining(h), unlock, nil
+	return r, remaining(r.Plan, r.st, h), unlock, nil
 }
 
 func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {

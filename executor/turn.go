@@ -49,10 +49,21 @@ type turn struct {
 	gatesPassed bool
 }
 
+// round is one attempt at a task, as the loop asks for it.
+type round struct {
+	n        int    // 1 for the first
+	feedback string // why the one before failed, for an agent's retry prompt
+	// resumed: the work is already in the tree (a resume): it is verified
+	// and gated, not executed again.
+	resumed bool
+	last    bool // the run's last task, which the final gates also judge
+}
+
 // try is one attempt at the task: execute (unless its work is already in the
 // tree), verify, run acceptance checks and gates.
-func (tu *turn) try(ctx context.Context, n int, feedback string, already, last bool) error {
+func (tu *turn) try(ctx context.Context, a round) error {
 	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
+	already := a.resumed
 	r.st.Phase = runstate.PhaseExecute
 	if already {
 		r.st.Phase = runstate.PhaseVerify
@@ -80,7 +91,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	}
 	r.fault.At("task-start")
 	if !already {
-		if err := tu.execute(ctx, n, feedback); err != nil {
+		if err := tu.execute(ctx, a.n, a.feedback); err != nil {
 			return err
 		}
 	}
@@ -91,8 +102,8 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	var f *outcome.Failure
 	if errors.As(err, &f) && f.Tail == "" && len(lt.Commands) > 0 {
 		// What the executor said next to what git shows: the claim and the evidence.
-		last := lt.Commands[len(lt.Commands)-1]
-		f.Tail = fmt.Sprintf("(output of %s)\n%s", last.Name, last.Tail)
+		cmd := lt.Commands[len(lt.Commands)-1]
+		f.Tail = fmt.Sprintf("(output of %s)\n%s", cmd.Name, cmd.Tail)
 	}
 	if err != nil {
 		return err
@@ -105,7 +116,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	// A checkpoint runs every gate, the final ones included. A gate that
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
-	err = tu.runGates(ctx, last || kind == planparse.KindGates, already)
+	err = tu.runGates(ctx, a.last || kind == planparse.KindGates, already)
 	r.checkIgnored(t)
 	if err != nil {
 		return err
