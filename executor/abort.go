@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/planx-dev/planx/attempt"
+	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/rewind"
@@ -40,11 +42,12 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	if st == nil {
 		return nil, errNoRun
 	}
-	// The runner only finds the run's files (pids, the watch record).
-	r := &runner{repo: repo, st: st, out: progress.New(ro.Output)}
-	r.pids().CleanOrphans(r.out)
+	out := progress.New(ro.Output)
+	execute.PidsIn(repo.PlanxDir()).CleanOrphans(out)
+	// The runner only finds the saved watch's file.
+	r := &runner{repo: repo, st: st, out: out}
 	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
-		r.out.Warn(st.Current, what)
+		out.Warn(st.Current, what)
 	}
 	r.watchFile().drop()
 	head, err := repo.Head(ctx)
@@ -57,7 +60,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	}
 	// Content staged apart from the work tree since the stop lives only in
 	// the index, which the abort replaces.
-	if err := r.stops().KeepStagedApart(ctx, st.OrigIndex); err != nil {
+	if err := (attempt.Records{Repo: repo, State: st, Out: out}).KeepStagedApart(ctx, st.OrigIndex); err != nil {
 		return nil, err
 	}
 	conf, err := configToKeep(ctx, repo, st, head.SHA)
