@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/rewind"
+	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -21,7 +23,7 @@ import (
 // from the work tree since the stop. A person's edit of .planx.yaml made
 // after the stop is put back in the rewound work tree, for the next run.
 func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
-	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
+	repo, err := gitops.Open(ctx, cmp.Or(ro.Dir, "."))
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +47,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	out := progress.New(ro.Output)
 	execute.PidsIn(repo.PlanxDir()).CleanOrphans(out)
 	// The runner only finds the saved watch's file.
-	r := &runner{repo: repo, st: st, out: out}
+	r := &runner{repo: repo, st: st, out: out, Setup: &runplan.Setup{}}
 	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
 		out.Warn(st.Current, what)
 	}

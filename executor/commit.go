@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -90,7 +91,7 @@ func (r *runner) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (gro
 	if ticked, err = r.pf.Tick(t); err != nil {
 		return nil, nil, false, err
 	}
-	groups = r.completedGroups(t)
+	groups = r.CompletedGroups(t, r.done, r.o.Optional)
 	for _, g := range groups {
 		ok, err := r.pf.Tick(g)
 		if err != nil {
@@ -146,7 +147,7 @@ func (r *runner) writeCommit(ctx context.Context, lt *execlog.Task, msg string, 
 func commitError(t *planparse.Task, err error) error {
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
-		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", firstNonEmpty(hook.Hook, "commit")), Tail: hook.Output}
+		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", cmp.Or(hook.Hook, "commit")), Tail: hook.Output}
 	}
 	return fmt.Errorf("commit %s: %w", t.ID, err)
 }

@@ -57,7 +57,7 @@ func changeKind(c gitops.Change) string {
 // finishMessage closes a run whose last task was skipped.
 func finishMessage(r *runner) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "planx: finish run of plan %s\n\n", r.plan.Topic)
+	fmt.Fprintf(&b, "planx: finish run of plan %s\n\n", r.Plan.Topic)
 	fmt.Fprintf(&b, "The run ended without a task commit to carry its log: record the log%s.\n\n",
 		map[bool]string{true: " and the skipped tasks", false: ""}[len(r.st.SkipPending) > 0])
 	fmt.Fprintf(&b, "%s: %s\n%s: %s\n", record.TrailerRefs, r.planRel, record.TrailerRun, r.st.RunID)

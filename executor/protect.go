@@ -30,22 +30,22 @@ func (r *runner) protection(p string) string {
 	case r.log != nil && (p == r.log.Path || verify.Covers(path.Dir(r.log.Path), p)):
 		return "the execution log"
 	}
-	if slices.ContainsFunc(r.cfg.Unprotect, func(g string) bool { return judge.MatchGlob(g, p) }) {
+	if slices.ContainsFunc(r.Config.Unprotect, func(g string) bool { return judge.MatchGlob(g, p) }) {
 		return ""
 	}
-	if g := gateNaming(r.gates, p); g != "" {
+	if g := gateNaming(r.Gates, p); g != "" {
 		return "named by gate " + g
 	}
 	if why := r.reached[p]; why != "" {
 		return why
 	}
-	if g := gaterun.GateReading(r.gates, p); g != "" {
+	if g := gaterun.GateReading(r.Gates, p); g != "" {
 		return "read by gate " + g + "'s test runner"
 	}
 	switch {
 	case path.Base(p) == ".gitignore":
 		return "an ignore file"
-	case slices.ContainsFunc(r.cfg.Protect, func(g string) bool { return judge.MatchGlob(g, p) }):
+	case slices.ContainsFunc(r.Config.Protect, func(g string) bool { return judge.MatchGlob(g, p) }):
 		return "protected in .planx.yaml"
 	case slices.ContainsFunc(judge.DefaultTestGlobs(), func(g string) bool { return judge.MatchGlob(g, p) }):
 		return "a test file"
@@ -71,12 +71,12 @@ func (r *runner) protect(ctx context.Context) verify.Protect {
 			return vendor.Allows(p)
 		},
 		Yes: r.o.Yes,
-		Ask: r.ask(),
+		Ask: r.o.ask(),
 	}
 }
 
 // work is task t's work, in the work tree, as the checks of package verify read it.
-func (r *runner) work(t *planparse.Task, kind string, files []string) verify.Work {
+func (r *runner) work(t *planparse.Task, kind planparse.Kind, files []string) verify.Work {
 	return verify.Work{Repo: r.repo, Root: r.repo.Root, Base: r.expect, Task: t, Kind: kind, Files: files,
 		Warn: func(_ planparse.TaskID, msg string) { r.warnIssue(t, msg) },
 		Note: func(id planparse.TaskID, msg, resolution string) {

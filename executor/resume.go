@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,7 +78,7 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 	if err != nil {
 		return false, err
 	}
-	manual := r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting
+	manual := r.Executor(t) == planparse.KindManual && r.st.Status == record.RunWaiting
 	midStep := r.st.Phase == runstate.PhaseExecute && r.st.Status != record.RunFailed
 	if !retry && !manual && midStep && len(d.Edited) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a
@@ -183,11 +184,11 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 		unlock()
 		return nil, nil, nil, err
 	}
-	return r, r.remaining(h), unlock, nil
+	return r, remaining(r.Plan, r.st, h), unlock, nil
 }
 
 func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {
-	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
+	repo, err := gitops.Open(ctx, cmp.Or(ro.Dir, "."))
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -58,7 +59,7 @@ type watchFile struct {
 }
 
 func (r *runner) watchFile() watchFile {
-	return watchFile{repo: r.repo, runID: r.st.RunID, path: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), "watch.json"), gates: r.gates}
+	return watchFile{repo: r.repo, runID: r.st.RunID, path: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), "watch.json"), gates: r.Gates}
 }
 
 // save keeps what was noted before an attempt. A failure to save is not
@@ -164,7 +165,7 @@ func (f watchFile) checkInterrupted(t planparse.TaskID) string {
 	}
 	if w.Replace != nil {
 		if what, err := verify.ReplaceWritten(context.Background(), f.repo, w.Replace); err != nil || what != "" {
-			bad = append(bad, "the interrupted attempt wrote to the git directory ("+firstNonEmpty(what, fmt.Sprint(err))+")")
+			bad = append(bad, "the interrupted attempt wrote to the git directory ("+cmp.Or(what, fmt.Sprint(err))+")")
 		}
 	}
 	if w.Mark != 0 {

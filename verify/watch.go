@@ -5,12 +5,13 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // maxHiddenBaseline bounds the skip-worktree/assume-unchanged entries kept
@@ -91,7 +92,7 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 	}
 	// Agents only: one ls-files of the whole index per task is not worth
 	// it for the user's own steps.
-	if w.Kind == "agent" && !h.Off {
+	if w.Kind == planparse.KindAgent && !h.Off {
 		hidden, err := w.Repo.Index().HiddenEntries(ctx)
 		if err != nil {
 			return nil, err
@@ -103,7 +104,7 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 			}
 		}
 	}
-	if h.Watch != nil && w.Kind == "agent" {
+	if h.Watch != nil && w.Kind == planparse.KindAgent {
 		hidden, outs, err := w.newIgnored(ctx, h)
 		if err != nil {
 			return nil, err
@@ -114,29 +115,11 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 		return outputs, nil
 	}
 	msg := "the task hid work from the judge: " + strings.Join(bad, "; ")
-	if w.Kind == "agent" {
+	if w.Kind == planparse.KindAgent {
 		return nil, &outcome.Failure{What: msg}
 	}
 	w.Warn(w.Task.ID, msg)
 	return outputs, nil
-}
-
-// BuildOutput reports ignored paths that tools make while they build and
-// test (caches, dependencies, compiled files): an agent that ran the
-// tests leaves them, and they hide no source.
-func BuildOutput(p string) bool {
-	dirs := []string{"node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-		".tox", ".venv", "venv", "target", "build", "dist", "out", ".cache", ".next", "coverage", ".gradle"}
-	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
-		if slices.Contains(dirs, seg) {
-			return true
-		}
-	}
-	switch path.Ext(p) {
-	case ".pyc", ".pyo", ".o", ".a", ".so", ".class", ".log":
-		return true
-	}
-	return false
 }
 
 // GitDirWritten fails a task that wrote into .git/ (changed: config,
@@ -191,14 +174,14 @@ func (w Work) newIgnored(ctx context.Context, h Hiding) (bad, outputs []string, 
 	} else {
 		// A watch an older planx saved, without the rules: what tools are
 		// known to make counts as output.
-		old = slices.DeleteFunc(slices.Clone(fresh), func(p string) bool { return !BuildOutput(p) })
+		old = slices.DeleteFunc(slices.Clone(fresh), func(p string) bool { return !judge.BuildOutput(p) })
 	}
 	var own, seen []string
 	for _, p := range fresh {
 		switch {
 		case !slices.Contains(old, p):
 			own = append(own, p)
-		case h.GatesInTree && !BuildOutput(p):
+		case h.GatesInTree && !judge.BuildOutput(p):
 			seen = append(seen, p)
 		default:
 			outputs = append(outputs, p)
