@@ -31,7 +31,9 @@
 // slot pool, the merge chain, the wave's commit hooks and the integration
 // gate with its bisect are package wave's, called with the run's steps,
 // gates and checks as funcs from worktree.go and wavegate.go), taking an
-// aborted run back out (abort.go: rewind), the gate and commit records (package ledger) and the
+// aborted run back out (abort.go: the lock, orphans and the saved watch,
+// then package rewind, which keeps the run's traces and puts the pre-run
+// state back), the gate and commit records (package ledger) and the
 // mark that guards them from executors (recordsguard.go), the snapshots of
 // stopped attempts (snapshot.go), the bytes a recovery command keeps
 // before it drops or writes over them (keep.go) and the saved watch of an

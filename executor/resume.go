@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/rewind"
 	"github.com/planx-dev/planx/runstate"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
@@ -47,7 +48,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	first := tasks[0]
 	already := false
 	if first.ID == r.st.Current {
-		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), slotKeeper(r.repo, r.st), r.out); err != nil {
+		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
 		if what := r.watchFile().checkInterrupted(first.ID); what != "" {
@@ -121,7 +122,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if what := r.watchFile().checkInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
-	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), slotKeeper(r.repo, r.st), r.out); err != nil {
+	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 		return nil, err
 	}
 	r.watchFile().drop() // the attempt is discarded

@@ -30,7 +30,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	if len(chain) == 0 || len(sel) == 0 {
 		return len(chain), nil, nil
 	}
-	g := wavepkg.Gate{Repo: r.repo, Pool: r.pool, Ref: waveRef(r.st.RunID), Number: wv.number, Warn: r.out.Warn}
+	g := wavepkg.Gate{Repo: r.repo, Pool: r.pool, Ref: record.WaveRef(r.st.RunID), Number: wv.number, Warn: r.out.Warn}
 	for _, s := range chain {
 		g.IDs, g.Commits = append(g.IDs, s.it.t.ID), append(g.Commits, s.commit)
 	}
