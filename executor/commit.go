@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -49,7 +50,8 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
-	msg := taskMessage(r, t, lt, groups, folded, warnings, ticked)
+	msg := ledger.TaskMessage(ledger.TaskCommit{PlanRel: r.planRel, RunID: r.st.RunID, Task: t, Log: lt, Groups: groups,
+		Folded: folded, Warnings: warnings, Skipped: r.st.SkipPending, Ticked: ticked})
 	r.book().RecordPending(t, r.expect)
 	own := []string{r.planRel, r.log.Path}
 	if last && !r.porcelain {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
@@ -241,7 +242,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	if slices.ContainsFunc(changes, isLog) || len(r.st.SkipPending) > 0 {
-		msg := finishMessage(r)
+		msg := ledger.FinishMessage(r.plan.Topic, r.planRel, r.st.RunID, r.st.SkipPending)
 		// Only the log: anything else in the tree is not the run's to commit.
 		if err := r.repo.Index().Stage(ctx, r.log.Path); err != nil {
 			return nil, err

@@ -25,7 +25,7 @@ var mayImport = map[string][]string{
 	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "wave"},
 	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
-	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress"},
+	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress", "record", "internal/textsafe"},
 	"judge":               {},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
 	"wave":                {"gitops", "planparse", "progress", "outcome"},
