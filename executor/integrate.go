@@ -141,7 +141,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 			integrated[s.it] = true
 			wv.res.Done = append(wv.res.Done, s.it.t.ID)
 			r.out.TaskDone(s.it.t, s.commit)
-			r.noteGates(ctx, s.it.t, s.it.lt, s.commit, trees[i])
+			noteGates(ctx, r.repo, r.out, s.it.t, s.it.lt, s.commit, trees[i])
 		}
 	}
 	for _, it := range wv.its {

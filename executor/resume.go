@@ -218,7 +218,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	isLog := func(c gitops.Change) bool { return c.Path == r.log.Path }
-	if !slices.ContainsFunc(changes, isLog) && len(r.st.SkipPending) == 0 && r.headIsTaskCommit(ctx) {
+	if !slices.ContainsFunc(changes, isLog) && len(r.st.SkipPending) == 0 && headIsTaskCommit(ctx, r.repo, r.head.SHA, r.st.RunID) {
 		// The run's last task commit landed with the final log (planx was
 		// stopped right after it): nothing is left to record.
 		if err := endRun(r.repo); err != nil {
