@@ -30,11 +30,8 @@ func (r *runner) repin() error {
 	if err != nil {
 		return fmt.Errorf("%w: --repin: %v", planparse.ErrInvalid, err)
 	}
-	gs, err := mergeGates(cfg, r.plan, r.gateFlags)
+	gs, err := gates.ForPlan(cfg, r.plan, r.gateFlags)
 	if err != nil {
-		return err
-	}
-	if err := unknownGates(gs, r.plan); err != nil {
 		return err
 	}
 	j := *r.pinned

@@ -259,7 +259,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		if j, err = loadPinned(ctx, repo, root, plan, o.Gates); err != nil {
 			return nil, err
 		}
-	} else if err := unknownGates(j.Gates, plan); err != nil {
+	} else if err := gates.CheckTasks(j.Gates, plan); err != nil {
 		return nil, err
 	}
 	var paths commitPath
@@ -328,41 +328,6 @@ func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
 	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
 }
 
-func mergeGates(cfg gates.Config, plan *planparse.Plan, flags []string) ([]gates.Gate, error) {
-	fromPlan, err := gates.FromPlan(plan.Gates)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: front matter gates: %v", planparse.ErrInvalid, plan.Path, err)
-	}
-	var fromFlags []gates.Gate
-	for _, f := range flags {
-		g, err := gates.ParseFlag(f)
-		if err != nil {
-			return nil, err
-		}
-		fromFlags = append(fromFlags, g)
-	}
-	all := gates.Merge(cfg.Gates, fromPlan, fromFlags)
-	if err := unknownGates(all, plan); err != nil {
-		return nil, err
-	}
-	return all, nil
-}
-
-// unknownGates refuses tasks that select a gate not in all.
-func unknownGates(all []gates.Gate, plan *planparse.Plan) error {
-	var bad []string
-	for _, t := range plan.Tasks {
-		for _, name := range gates.Unknown(all, t.Gates) {
-			bad = append(bad, fmt.Sprintf("%s:%d: task %s selects unknown gate %q", plan.Path, t.Line, t.ID, name))
-		}
-	}
-	if len(bad) > 0 {
-		return fmt.Errorf("%w:\n%s\ndeclare the gate in .planx.yaml, the plan's front matter or with --gate name=command",
-			planparse.ErrInvalid, strings.Join(bad, "\n"))
-	}
-	return nil
-}
-
 // nothingToDo says why a run has no task to execute.
 func (r *runner) nothingToDo(sel *selection) {
 	switch {
@@ -414,7 +379,7 @@ func loadPinned(ctx context.Context, repo *gitops.Repo, root string, plan *planp
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
 	}
-	gs, err := mergeGates(cfg, plan, flags)
+	gs, err := gates.ForPlan(cfg, plan, flags)
 	if err != nil {
 		return nil, err
 	}

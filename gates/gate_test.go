@@ -1,6 +1,7 @@
 package gates
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -155,5 +156,31 @@ func TestLogName(t *testing.T) {
 	}
 	if got := LogName("", "unit tests/all"); got != "unit_tests_all.log" {
 		t.Errorf("LogName = %q", got)
+	}
+}
+
+// ForPlan merges config, front matter and flags (a flag replaces a gate of
+// its name) and refuses a task selecting a gate none declares.
+func TestForPlan(t *testing.T) {
+	src := "# P\n\n- [ ] T001 A\n  Gates: test, lint\n"
+	plan, err := planparse.Parse("p.md", []byte(src), planparse.Options{})
+	if err != nil || plan.Err() != nil {
+		t.Fatal(err, plan.Err())
+	}
+	cfg := Config{Gates: []Gate{{Name: "test", Command: "go test ./..."}, {Name: "lint", Command: "make lint"}}}
+	gs, err := ForPlan(cfg, plan, []string{"test=go test -short ./..."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, g := range gs {
+		got[g.Name] = g.Command
+	}
+	if len(gs) != 2 || got["test"] != "go test -short ./..." || got["lint"] != "make lint" {
+		t.Errorf("ForPlan = %v", got)
+	}
+	_, err = ForPlan(Config{}, plan, nil)
+	if !errors.Is(err, planparse.ErrInvalid) || !strings.Contains(err.Error(), `p.md:3: task T001 selects unknown gate "test"`) {
+		t.Errorf("unknown gate: %v", err)
 	}
 }

@@ -1,5 +1,12 @@
 package gates
 
+import (
+	"fmt"
+	"strings"
+
+	"github.com/planx-dev/planx/planparse"
+)
+
 // Merge combines gates from the repository config, the plan and --gate flags.
 // A gate in a later source overrides the earlier one of the same name field
 // by field: only the fields it sets win, so `--gate test='go test -run X'`
@@ -89,4 +96,44 @@ func find(all []Gate, name string) (Gate, bool) {
 		}
 	}
 	return Gate{}, false
+}
+
+// ForPlan is the gates a run of plan has: cfg's, the plan's front matter's
+// and the --gate flags', merged in that order (a later one replaces an
+// earlier of the same name). A task that selects a gate none of them
+// declares makes the plan invalid.
+func ForPlan(cfg Config, plan *planparse.Plan, flags []string) ([]Gate, error) {
+	fromPlan, err := FromPlan(plan.Gates)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: front matter gates: %v", planparse.ErrInvalid, plan.Path, err)
+	}
+	var fromFlags []Gate
+	for _, f := range flags {
+		g, err := ParseFlag(f)
+		if err != nil {
+			return nil, err
+		}
+		fromFlags = append(fromFlags, g)
+	}
+	all := Merge(cfg.Gates, fromPlan, fromFlags)
+	if err := CheckTasks(all, plan); err != nil {
+		return nil, err
+	}
+	return all, nil
+}
+
+// CheckTasks refuses a plan whose tasks select a gate not in all, naming
+// each at its plan line.
+func CheckTasks(all []Gate, plan *planparse.Plan) error {
+	var bad []string
+	for _, t := range plan.Tasks {
+		for _, name := range Unknown(all, t.Gates) {
+			bad = append(bad, fmt.Sprintf("%s:%d: task %s selects unknown gate %q", plan.Path, t.Line, t.ID, name))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("%w:\n%s\ndeclare the gate in .planx.yaml, the plan's front matter or with --gate name=command",
+			planparse.ErrInvalid, strings.Join(bad, "\n"))
+	}
+	return nil
 }

@@ -79,11 +79,13 @@ var never = map[string][]string{
 	// and no agent.
 	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
 	// The records are written by the loop; they run nothing.
-	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command", "execute", "gaterun", "verify", "wave"},
 	// The run's state is data and a lock; it runs and reports nothing.
-	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox"},
+	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
 	// The plan on disk is bytes and history; it runs nothing.
-	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox"},
+	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
+	// The snapshots of attempts are records: they run nothing.
+	"attempt": {"executor", "review", "approval", "risk", "agent", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
 	// Running a task's process knows no run: no verdict, no review, no
 	// approval, nothing of the loop that calls it.
 	"execute": {"executor", "review", "approval", "risk", "judge", "internal/command"},
