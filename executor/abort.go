@@ -83,10 +83,10 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 	r := &runner{repo: repo, st: st, out: progress.New(ro.Output)}
 	u := &rewind{repo: repo, st: st, log: st.Log}
 	r.pids().CleanOrphans(r.out)
-	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
+	if what := r.watchFile().CheckInterrupted(st.Current); what != "" {
 		r.out.Warn(st.Current, what)
 	}
-	r.watchFile().drop()
+	r.watchFile().Drop()
 	head, err := repo.Head(ctx)
 	if err != nil {
 		return nil, err

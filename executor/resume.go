@@ -50,7 +50,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), slotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
-		if what := r.watchFile().checkInterrupted(first.ID); what != "" {
+		if what := r.watchFile().CheckInterrupted(first.ID); what != "" {
 			return nil, r.stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
 		already, err = r.reuseAttempt(ctx, first, ro.Retry)
@@ -118,13 +118,13 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.noteHandConfig(ctx, false); err != nil {
 		return nil, err
 	}
-	if what := r.watchFile().checkInterrupted(t.ID); what != "" {
+	if what := r.watchFile().CheckInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
 	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), slotKeeper(r.repo, r.st), r.out); err != nil {
 		return nil, err
 	}
-	r.watchFile().drop() // the attempt is discarded
+	r.watchFile().Drop() // the attempt is discarded
 	if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}
