@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -17,7 +18,7 @@ import (
 // puts the work tree back as it was before the run, keeps it under
 // refs/planx/runs/<id>/aborted with the rest, names it, and leaves their
 // .planx.yaml edit in the work tree, since it is meant for the next run
-// (handconfig.go).
+// (package handconfig).
 
 // personsConfig is .planx.yaml as a person left it after the stop.
 type personsConfig struct {
@@ -29,12 +30,12 @@ type personsConfig struct {
 // configToKeep reads the person's .planx.yaml edit for Abort to put back
 // after the rewind; nil when .planx.yaml holds no edit of theirs.
 func configToKeep(ctx context.Context, repo *gitops.Repo, st *runstate.State, head gitops.SHA) (*personsConfig, error) {
-	edited, err := configEditedSinceStop(ctx, repo, st, head)
+	edited, err := handconfig.EditedSinceStop(ctx, repo, st, head)
 	if err != nil {
 		return nil, err
 	}
 	p := relJoin(repo.Root, gates.ConfigFile)
-	if d, err := fileDigest(p); err == nil && st.HandConfig != "" && d == st.HandConfig {
+	if handconfig.Holds(repo.Root, st) {
 		edited = true
 	}
 	if !edited {
@@ -73,9 +74,9 @@ func (c *personsConfig) putBack(root string) error {
 // editedSinceStop names, on res, the paths a person changed after the run
 // stopped that the abort takes out of the work tree (kept at res.WorkRef):
 // not the plan and the log, planx's own, nor .planx.yaml when it is put
-// back. Nothing is named when planx cannot tell (see stopTree).
+// back. Nothing is named when planx cannot tell (see handconfig.StopTree).
 func (u *rewind) editedSinceStop(ctx context.Context, head gitops.SHA, conf *personsConfig, res *AbortResult) error {
-	since := stopTree(u.st, head)
+	since := handconfig.StopTree(u.st, head)
 	if since == "" || res.WorkRef == "" {
 		return nil
 	}
