@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -58,7 +60,7 @@ type AbortResult struct {
 // refs/planx/runs/<run-id>/head, the work tree as it was at the abort under
 // .../aborted, and the execution log is copied under .git/planx/runs/<run-id>/.
 func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
-	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
+	repo, err := gitops.Open(ctx, cmp.Or(ro.Dir, "."))
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +82,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*AbortResult, error) {
 		return nil, errNoRun
 	}
 	// The runner only finds the run's files (pids, the watch record).
-	r := &runner{repo: repo, st: st, out: progress.New(ro.Output)}
+	r := &runner{repo: repo, st: st, out: progress.New(ro.Output), Setup: &runplan.Setup{}}
 	u := &rewind{repo: repo, st: st, log: st.Log}
 	r.pids().CleanOrphans(r.out)
 	if what := r.watchFile().CheckInterrupted(st.Current); what != "" {
@@ -164,7 +166,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 		if err := u.repo.Refs().Update(ctx, res.HeadRef, head.SHA, "", "planx: abort keeps the run's commits"); err != nil {
 			return err
 		}
-		if from := firstNonEmpty(string(base), string(u.st.OrigHead)); from != "" {
+		if from := cmp.Or(string(base), string(u.st.OrigHead)); from != "" {
 			if ok, err := u.repo.History().IsAncestor(ctx, gitops.SHA(from), head.SHA); err == nil && ok {
 				cs, err := u.repo.History().Log(ctx, head.SHA, gitops.SHA(from), 0)
 				if err != nil {

@@ -35,7 +35,7 @@ func (r *runner) baselineOn() bool {
 	case r.o.Baseline != nil:
 		return *r.o.Baseline
 	}
-	return r.cfg.Baseline
+	return r.Config.Baseline
 }
 
 // baselineGates are the gates every task runs (when: each, whatever a
@@ -61,7 +61,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 	if !r.baselineOn() {
 		return nil
 	}
-	sel := baselineGates(r.gates)
+	sel := baselineGates(r.Gates)
 	if len(sel) == 0 {
 		r.preChecks = append(r.preChecks, execlog.Check{Name: "baseline", OK: true, Detail: "no gate runs with every task: nothing to run"})
 		return nil

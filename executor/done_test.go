@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runplan"
 )
 
 // TestCompletedGroups checks which groups a sub-task's commit completes:
@@ -35,7 +36,7 @@ func TestCompletedGroups(t *testing.T) {
 		}
 		return strings.Join(s, ",")
 	}
-	r := &runner{setup: setup{plan: plan}, done: map[planparse.TaskID]bool{}}
+	r := &runner{Setup: &runplan.Setup{Plan: plan}, done: map[planparse.TaskID]bool{}}
 	if got := names(r.completedGroups(byLabel["1.1.1"])); got != "" {
 		t.Errorf("first leaf completes %q, want nothing", got)
 	}
@@ -59,7 +60,7 @@ func TestCompletedGroups(t *testing.T) {
 		t.Errorf("optional leaf after 1.2 completes %q, want 1", got)
 	}
 	// The inner group's last leaf can close both groups at once.
-	r = &runner{setup: setup{plan: plan}, done: map[planparse.TaskID]bool{byLabel["1.1.1"].ID: true, byLabel["1.2"].ID: true}}
+	r = &runner{Setup: &runplan.Setup{Plan: plan}, done: map[planparse.TaskID]bool{byLabel["1.1.1"].ID: true, byLabel["1.2"].ID: true}}
 	if got := names(r.completedGroups(byLabel["1.1.2"])); got != "1.1,1" {
 		t.Errorf("1.1.2 last completes %q, want 1.1,1", got)
 	}

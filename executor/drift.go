@@ -15,7 +15,7 @@ func (r *runner) drift(ctx context.Context, h *history) []planfile.Drift {
 	for i, p := range r.st.Plan {
 		started[i] = p.ID
 	}
-	return r.pf.Drift(ctx, r.repo, r.plan, started, h.commits)
+	return r.pf.Drift(ctx, r.repo, r.Plan, started, h.commits)
 }
 
 // checkDrift fails with ErrDrift unless accepted.

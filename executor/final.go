@@ -19,7 +19,7 @@ const finalTask planparse.TaskID = "final"
 // them. A failure keeps the run stopped; `planx resume` runs them again.
 func (r *runner) finalGates(ctx context.Context) error {
 	var sel []gates.Gate
-	for _, g := range r.gates {
+	for _, g := range r.Gates {
 		if g.Final() {
 			sel = append(sel, g)
 		}

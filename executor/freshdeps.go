@@ -31,7 +31,7 @@ func (tu *turn) freshDeps() ([]string, error) {
 		return nil, nil
 	}
 	envs := gaterun.DepEnvs(r.repo.Root, tu.ignoredBefore())
-	if len(envs) == 0 || r.cfg.WorktreeSetup != "" {
+	if len(envs) == 0 || r.Config.WorktreeSetup != "" {
 		return envs, nil
 	}
 	return nil, &outcome.Failure{
@@ -57,7 +57,7 @@ func (tu *turn) checkout(ctx context.Context, sha gitops.SHA, label string, extr
 	if err != nil || len(fresh) == 0 {
 		return wt, err
 	}
-	if err := r.gateRun().Setup(ctx, t, wt.dir, label, r.cfg.WorktreeSetup, r.o.StepTimeout); err != nil {
+	if err := r.gateRun().Setup(ctx, t, wt.dir, label, r.Config.WorktreeSetup, r.o.StepTimeout); err != nil {
 		wt.release(ctx)
 		return nil, err
 	}

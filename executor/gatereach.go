@@ -27,7 +27,7 @@ func (r *runner) reach(ctx context.Context) gaterun.Reach {
 		return r.reached
 	}
 	hist := r.repo.History()
-	r.reached = gaterun.GateReach(r.gates, func(p string) ([]byte, bool) {
+	r.reached = gaterun.GateReach(r.Gates, func(p string) ([]byte, bool) {
 		b, err := hist.ShowFile(ctx, base, p)
 		if err != nil {
 			return nil, false

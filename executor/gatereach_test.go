@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -50,7 +51,7 @@ func TestGateReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &runstate.State{Base: base}, setup: setup{gates: []gates.Gate{
+	r := &runner{repo: repo, st: &runstate.State{Base: base}, Setup: &runplan.Setup{Gates: []gates.Gate{
 		{Name: "unit", Command: "bash scripts/test.sh"},
 		{Name: "make", Command: "make test"},
 		{Name: "npm", Command: "npm test"},

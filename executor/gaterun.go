@@ -23,7 +23,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 	tu.gatesPassed = false
 	// Acceptance criteria written as commands are checks like gates, run
 	// first: they are the task's own definition of done.
-	sel := append(gates.Acceptance(t), gates.Select(r.gates, t.Gates, last)...)
+	sel := append(gates.Acceptance(t), gates.Select(r.Gates, t.Gates, last)...)
 	// The results are this attempt's: a resume that selects no gate must
 	// not commit the gate results of the attempt before it.
 	lt.Gates = lt.Gates[:0]
@@ -31,7 +31,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 		if len(tu.outputs) > 0 {
 			r.warnIssue(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tu.outputs, ", "))
 		}
-		if r.executorFor(t) == "gates" {
+		if r.Executor(t) == "gates" {
 			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
 			r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
 			r.out.Warn(t.ID, msg)
@@ -172,7 +172,7 @@ func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.
 
 // book is the run's gate and commit records.
 func (r *runner) book() ledger.Book {
-	return ledger.Book{Repo: r.repo, RunID: r.st.RunID, Env: r.cfg.Env, Defs: r.gates,
+	return ledger.Book{Repo: r.repo, RunID: r.st.RunID, Env: r.Config.Env, Defs: r.Gates,
 		PlanRel: r.planRel, LogPath: r.log.Path, NoCache: r.o.NoCache, Now: r.o.now, Out: r.out}
 }
 
@@ -180,7 +180,7 @@ func (r *runner) book() ledger.Book {
 func (r *runner) gateRun() gaterun.Options {
 	o := gaterun.Options{Root: r.repo.Root, OutDir: runstate.RunDir(r.repo, r.st.RunID), Env: r.gateEnv(), Out: r.out,
 		Started: r.pids().ChildStarted, Done: r.pids().ChildDone, Warn: r.warnIssue,
-		Overridden: overridden(r.cfg.Gates, r.plan.Gates, r.o.Gates), Baseline: r.st.Baseline}
+		Overridden: overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates), Baseline: r.st.Baseline}
 	return o
 }
 

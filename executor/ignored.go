@@ -34,7 +34,7 @@ func keptDir(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "
 
 // keepIgnored keeps the user's ignored files as the run starts (see above).
 func (r *runner) keepIgnored() {
-	limit := r.cfg.KeepIgnored
+	limit := r.Config.KeepIgnored
 	switch {
 	case limit < 0:
 		return

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -59,7 +60,7 @@ func (c *committer) onRunBranch(t *planparse.Task) error {
 }
 
 // headName names where HEAD is: its branch, or a detached HEAD.
-func headName(h gitops.Head) string { return firstNonEmpty(h.Branch, "a detached HEAD") }
+func headName(h gitops.Head) string { return cmp.Or(h.Branch, "a detached HEAD") }
 
 // switchBack is the way back to the run's branch, and what to do then.
 func switchBack(branch, then string) string {

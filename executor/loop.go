@@ -75,7 +75,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err := r.stops().Begin(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
 		return "", err
 	}
-	kind := r.executorFor(t)
+	kind := r.Executor(t)
 	lt.Executor = kind
 	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == "shell"}
 	tu.guard = r.repo.Config().Guard(r.st.RunID)

@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -15,12 +16,12 @@ type Options struct {
 	PlanPath     string // the plan file, absolute or relative to the process's cwd
 	Dir          string // -C: where to find the repository; default: the plan's directory
 	Format       planparse.Format
-	All          bool   // run every task again, done or not
-	Subset       Subset // --only, --from, --to, --phase: part of the plan
-	Optional     bool   // also run optional tasks ("- [ ]* 2.3", "(optional)")
-	AcceptDrift  bool   // run done tasks whose text changed instead of stopping (exit 6)
-	Topic        string // overrides the plan's topic (rollback message, log name)
-	RequireClean bool   // refuse a dirty tree instead of snapshotting it
+	All          bool           // run every task again, done or not
+	Subset       runplan.Subset // --only, --from, --to, --phase: part of the plan
+	Optional     bool           // also run optional tasks ("- [ ]* 2.3", "(optional)")
+	AcceptDrift  bool           // run done tasks whose text changed instead of stopping (exit 6)
+	Topic        string         // overrides the plan's topic (rollback message, log name)
+	RequireClean bool           // refuse a dirty tree instead of snapshotting it
 	// Baseline runs the gates every task runs on the base before the
 	// first task (baseline.go); nil leaves it to .planx.yaml's baseline.
 	Baseline *bool

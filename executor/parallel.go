@@ -23,7 +23,7 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 	if res == nil {
 		res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	}
-	waves := r.waves(tasks)
+	waves := r.Waves(tasks)
 	r.warnParallel(waves)
 	n := 0
 	for wi, w := range waves {
@@ -241,7 +241,7 @@ func waveIDs(w []*planparse.Task) []planparse.TaskID {
 // dryRunWaves prints the waves --jobs would run.
 func (r *runner) dryRunWaves(tasks []*planparse.Task) {
 	fmt.Fprintf(r.o.Out, "\nWaves (--jobs %d; a wave of several tasks runs them at once, each in its own work tree, committed in this order):\n", r.o.Jobs)
-	for i, w := range r.waves(tasks) {
+	for i, w := range r.Waves(tasks) {
 		mode := "alone, in the work tree"
 		if len(w) > 1 {
 			mode = "parallel"

@@ -15,7 +15,7 @@ import (
 // changed nor commits text it did not run. `planx resume` goes on with the
 // plan as it then stands.
 func (r *runner) checkPinned(next *planparse.Task) error {
-	report, changed, err := r.pf.Edited(r.plan)
+	report, changed, err := r.pf.Edited(r.Plan)
 	if err != nil || !changed {
 		return err
 	}

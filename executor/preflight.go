@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -27,7 +28,7 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 	if head.Detached && !r.o.AllowDetached {
 		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
-	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: firstNonEmpty(head.Branch, "detached (--allow-detached)")})
+	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: cmp.Or(head.Branch, "detached (--allow-detached)")})
 	if err := r.repo.Config().CheckIdentity(ctx); err != nil {
 		return head, err
 	}
@@ -58,8 +59,8 @@ func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
 	}
 	checks = append(checks,
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
-		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.plan.Tasks), r.plan.Format)},
-		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(r.gates)},
+		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.Plan.Tasks), r.Plan.Format)},
+		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(r.Gates)},
 		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaper.Note},
 	)
 	r.preChecks = checks

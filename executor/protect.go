@@ -30,22 +30,22 @@ func (r *runner) protection(p string) string {
 	case r.log != nil && (p == r.log.Path || verify.Covers(path.Dir(r.log.Path), p)):
 		return "the execution log"
 	}
-	if slices.ContainsFunc(r.cfg.Unprotect, func(g string) bool { return judge.MatchGlob(g, p) }) {
+	if slices.ContainsFunc(r.Config.Unprotect, func(g string) bool { return judge.MatchGlob(g, p) }) {
 		return ""
 	}
-	if g := gateNaming(r.gates, p); g != "" {
+	if g := gateNaming(r.Gates, p); g != "" {
 		return "named by gate " + g
 	}
 	if why := r.reached[p]; why != "" {
 		return why
 	}
-	if g := gaterun.GateReading(r.gates, p); g != "" {
+	if g := gaterun.GateReading(r.Gates, p); g != "" {
 		return "read by gate " + g + "'s test runner"
 	}
 	switch {
 	case path.Base(p) == ".gitignore":
 		return "an ignore file"
-	case slices.ContainsFunc(r.cfg.Protect, func(g string) bool { return judge.MatchGlob(g, p) }):
+	case slices.ContainsFunc(r.Config.Protect, func(g string) bool { return judge.MatchGlob(g, p) }):
 		return "protected in .planx.yaml"
 	case slices.ContainsFunc(judge.DefaultTestGlobs(), func(g string) bool { return judge.MatchGlob(g, p) }):
 		return "a test file"

@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/runplan"
 )
 
 func TestProtection(t *testing.T) {
-	r := &runner{planRel: "memory-bank/plan/x.md", setup: setup{
-		gates: []gates.Gate{{Name: "t", Command: "sh ci/test.sh"}},
-		cfg:   gates.Config{Protect: []string{"*.golden"}, Unprotect: []string{"test/fixtures/**"}}}}
+	r := &runner{planRel: "memory-bank/plan/x.md", Setup: &runplan.Setup{
+		Gates:  []gates.Gate{{Name: "t", Command: "sh ci/test.sh"}},
+		Config: gates.Config{Protect: []string{"*.golden"}, Unprotect: []string{"test/fixtures/**"}}}}
 	for p, want := range map[string]string{
 		"memory-bank/plan/x.md":                  "the plan",
 		".planx.yaml":                            "the planx configuration",

@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -50,13 +51,13 @@ func (r *runner) repin() error {
 	if err != nil {
 		return fmt.Errorf("%w: --repin: %v", planparse.ErrInvalid, err)
 	}
-	gs, err := gates.ForPlan(cfg, r.plan, r.gateFlags)
+	gs, err := gates.ForPlan(cfg, r.Plan, r.GateFlags)
 	if err != nil {
 		return err
 	}
 	j := *r.pinned
 	j.Config, j.Gates = cfg, gs
-	r.pinned, r.st.Pinned, r.cfg, r.gates = &j, &j, cfg, gs
+	r.pinned, r.st.Pinned, r.Config, r.Gates = &j, &j, cfg, gs
 	// Settings no flag of the run set come from the configuration.
 	so := r.st.Options
 	if so.StepTimeout == 0 {
@@ -72,7 +73,7 @@ func (r *runner) repin() error {
 	for i, g := range gs {
 		names[i] = g.Name + ": " + g.Command
 	}
-	what := fmt.Sprintf("gates and settings re-pinned from %s as edited while the run was stopped: %s", gates.ConfigFile, firstNonEmpty(strings.Join(names, "; "), "no gates"))
+	what := fmt.Sprintf("gates and settings re-pinned from %s as edited while the run was stopped: %s", gates.ConfigFile, cmp.Or(strings.Join(names, "; "), "no gates"))
 	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(r.st.Current), What: what, Time: r.o.now(), Resolution: "accepted: `planx resume --repin`"})
 	r.out.Println("planx: %s", what)
 	return nil

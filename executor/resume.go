@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,7 +78,7 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 	if err != nil {
 		return false, err
 	}
-	manual := r.executorFor(t) == "manual" && r.st.Status == record.RunWaiting
+	manual := r.Executor(t) == "manual" && r.st.Status == record.RunWaiting
 	midStep := r.st.Phase == runstate.PhaseExecute && r.st.Status != record.RunFailed
 	if !retry && !manual && midStep && len(d.Edited) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a
@@ -187,7 +188,7 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 }
 
 func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {
-	repo, err := gitops.Open(ctx, firstNonEmpty(ro.Dir, "."))
+	repo, err := gitops.Open(ctx, cmp.Or(ro.Dir, "."))
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -242,7 +243,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	if slices.ContainsFunc(changes, isLog) || len(r.st.SkipPending) > 0 {
-		msg := ledger.FinishMessage(r.plan.Topic, r.planRel, r.st.RunID, r.st.SkipPending)
+		msg := ledger.FinishMessage(r.Plan.Topic, r.planRel, r.st.RunID, r.st.SkipPending)
 		// Only the log: anything else in the tree is not the run's to commit.
 		if err := r.repo.Index().Stage(ctx, r.log.Path); err != nil {
 			return nil, err

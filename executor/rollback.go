@@ -32,7 +32,7 @@ type rollback struct {
 // rollbackOf is the run's rollback, as the run stands now.
 func (r *runner) rollbackOf() *rollback {
 	return &rollback{repo: r.repo, st: r.st, log: r.log, fault: r.fault, survey: r.survey, head: r.head.SHA,
-		porcelain: r.rollbackPorcelain, topic: r.plan.Topic, planRel: r.planRel, checks: r.preChecks}
+		porcelain: r.rollbackPorcelain, topic: r.Plan.Topic, planRel: r.planRel, checks: r.preChecks}
 }
 
 // make saves what abort needs to put the index back, then commits.

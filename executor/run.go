@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -26,6 +27,7 @@ import (
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/risk"
+	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 	wavepkg "github.com/planx-dev/planx/wave"
@@ -33,13 +35,16 @@ import (
 
 // runner carries one run (or resume) through its tasks.
 type runner struct {
-	o       Options
-	repo    *gitops.Repo              // nil for a dry run outside a repository
-	done    map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
-	setup                             // the plan, its configuration and gates: what the run executes
-	pf      *planfile.File            // the plan file and the bytes planx last read or wrote there
-	planRel string                    // the plan's path, repo-relative, slash-separated
-	pinned  *runstate.Pinned          // pinned at run start: cfg and gates come from it
+	o              Options
+	repo           *gitops.Repo              // nil for a dry run outside a repository
+	done           map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
+	*runplan.Setup                           // the plan, its configuration and gates: what the run executes
+	// reached: the files the gates run beyond those they name, read on
+	// first use (gatereach.go).
+	reached gaterun.Reach
+	pf      *planfile.File   // the plan file and the bytes planx last read or wrote there
+	planRel string           // the plan's path, repo-relative, slash-separated
+	pinned  *runstate.Pinned // pinned at run start: cfg and gates come from it
 	st      *runstate.State
 	log     *execlog.Log
 	out     *progress.Progress
@@ -87,14 +92,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tasks := sel.run
+	tasks := sel.Run
 	if err := r.refuseStoppedRun(); err != nil {
 		return nil, err
 	}
-	if len(sel.drift) > 0 {
-		return nil, sel.driftError(r.planRel)
+	if len(sel.Drift) > 0 {
+		return nil, sel.DriftError(r.planRel)
 	}
-	if err := r.refuseUnrunnable(sel); err != nil {
+	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
 	head, err := r.preflight(ctx)
@@ -102,18 +107,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head = head
-	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.executorFor(t) == "agent" }) {
-		if err := execute.CheckAgent(r.agentSpec(), r.repo.Root, r.jail); err != nil {
+	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == "agent" }) {
+		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
 			return nil, err
 		}
 	}
-	sel.report(r.out)
+	sel.Report(r.out)
 	if len(tasks) == 0 {
-		r.nothingToDo(sel)
+		sel.Nothing(r.o.Out, r.planRel)
 		return &Result{Status: record.RunCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
-	if err := approval.Gate(ctx, r.repo, r.planRel, r.subject(), r.assess(tasks), risk.Highest(r.assess(r.plan.Order())), approval.GateOptions{
+	if err := approval.Gate(ctx, r.repo, r.planRel, r.Subject(), r.Assess(tasks), risk.Highest(r.Assess(r.Plan.Order())), approval.GateOptions{
 		Require: o.RequireApproval, Ask: r.staleAsk(), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
 		return nil, err
 	}
@@ -135,7 +140,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	r.expect = base
 	r.out.RunStart(r.planRel, runID, base, len(tasks))
-	if len(r.gates) == 0 {
+	if len(r.Gates) == 0 {
 		r.out.RunWarn(noGates)
 	}
 	if !r.reaper.On {
@@ -167,15 +172,15 @@ func (r *runner) refuseStoppedRun() error {
 func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tasks []*planparse.Task) (string, error) {
 	started := o.now()
 	runID := newRunID(started)
-	logDir := firstNonEmpty(o.LogDir, r.cfg.LogDir, "memory-bank/execute")
-	logRel, err := logPath(ctx, r.repo, logDir, execlog.FileName(started, r.plan.Topic), runID)
+	logDir := cmp.Or(o.LogDir, r.Config.LogDir, "memory-bank/execute")
+	logRel, err := logPath(ctx, r.repo, logDir, execlog.FileName(started, r.Plan.Topic), runID)
 	if err != nil {
 		return "", err
 	}
 	r.log = &execlog.Log{
 		Path:     logRel,
-		Title:    r.plan.Title,
-		Topic:    r.plan.Topic,
+		Title:    r.Plan.Title,
+		Topic:    r.Plan.Topic,
 		PlanPath: r.planRel,
 		RunID:    runID,
 		Branch:   head.Branch,
@@ -183,14 +188,14 @@ func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tas
 		Status:   record.RunRunning,
 	}
 	r.st = &runstate.State{
-		RunID: runID, PlanPath: r.planRel, Topic: r.plan.Topic, Branch: head.Branch,
+		RunID: runID, PlanPath: r.planRel, Topic: r.Plan.Topic, Branch: head.Branch,
 		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log, Pinned: r.pinned,
 		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
 			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
 			Optional: o.Optional, Topic: o.Topic, Jobs: r.o.Jobs},
 	}
-	for _, t := range r.plan.Order() {
+	for _, t := range r.Plan.Order() {
 		r.st.Plan = append(r.st.Plan, runstate.PlannedTask{ID: t.ID, Hash: t.Hash()})
 	}
 	for _, t := range tasks {
@@ -285,7 +290,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	gs := j.Gates
 	return &runner{
 		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
-		setup:  setup{plan: plan, cfg: cfg, gates: gs, agentFlag: o.Agent, gateFlags: o.Gates, ignored: ignoredOf(ctx, repo)},
+		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo)},
 		pinned: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil
 }
@@ -296,12 +301,12 @@ func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.refuseUnrunnable(sel); err != nil {
+	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	r.dryRun(r.o.Out, r.planRel, r.repo != nil, sel)
+	r.DryRun(r.o.Out, r.planRel, r.repo != nil, sel)
 	if r.o.Jobs > 1 {
-		r.dryRunWaves(sel.run)
+		r.dryRunWaves(sel.Run)
 	}
 	return &Result{Status: record.RunDryRun}, nil
 }
@@ -313,7 +318,7 @@ func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
 func (r *runner) arm() {
 	r.reaper = execute.StartReaper()
 	r.fault = fault.FromEnv()
-	r.jail = execute.NewJail(r.cfg.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(id planparse.TaskID, msg string) {
+	r.jail = execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(id planparse.TaskID, msg string) {
 		r.log.Issues = append(r.log.Issues, r.issue(id, msg))
 		r.out.Warn(id, msg)
 	})
@@ -328,33 +333,10 @@ func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
 	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
 }
 
-// nothingToDo says why a run has no task to execute.
-func (r *runner) nothingToDo(sel *selection) {
-	switch {
-	case len(sel.outside) > 0:
-		fmt.Fprintf(r.o.Out, "planx: nothing to run in %s: the tasks selected are done; %d task(s) left out by --only, --from, --to or --phase\n", r.planRel, len(sel.outside))
-	case sel.done > 0:
-		fmt.Fprintf(r.o.Out, "planx: all %d tasks done in %s; nothing to run (--all runs them again)\n", sel.done, r.planRel)
-	case len(sel.optional) > 0:
-		fmt.Fprintf(r.o.Out, "planx: nothing to run in %s: its %d task(s) are optional (--optional runs them)\n", r.planRel, len(sel.optional))
-	default:
-		fmt.Fprintf(r.o.Out, "planx: %s has no task to run\n", r.planRel)
-	}
-}
-
 func newRunID(t time.Time) string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	return t.Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // sameRepository refuses a plan that lies in another work tree than the

@@ -66,7 +66,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	// Which groups a commit completes depends on what git has done.
-	if r.done, _, err = r.pf.Done(ctx, r.repo, r.plan); err != nil {
+	if r.done, _, err = r.pf.Done(ctx, r.repo, r.Plan); err != nil {
 		return nil, nil, err
 	}
 	// Commits a crash kept planx from recording are git's word: take it.
@@ -144,7 +144,7 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current p
 func (r *runner) remaining(h *history) []*planparse.Task {
 	want, skipped := idSet(r.st.ToRun), idSet(r.st.Skipped)
 	var out []*planparse.Task
-	for _, t := range r.plan.Order() {
+	for _, t := range r.Plan.Order() {
 		if want[t.ID] && h.commits[t.ID].SHA == "" && !skipped[t.ID] && !h.skipped[t.ID] {
 			out = append(out, t)
 		}

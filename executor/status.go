@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -51,7 +52,7 @@ type StatusReport struct {
 // report and, when the run stopped on a failure or the plan drifted, an error
 // wrapping ErrTaskFailed or ErrDrift for the exit code.
 func Status(ctx context.Context, dir string) (*StatusReport, error) {
-	repo, err := gitops.Open(ctx, firstNonEmpty(dir, "."))
+	repo, err := gitops.Open(ctx, cmp.Or(dir, "."))
 	if err != nil {
 		return nil, err
 	}
@@ -83,9 +84,9 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		}
 	}
 	rep.Config = configStatus(ctx, repo, st)
-	rep.Tasks = taskStatuses(st, r.plan, h, rep.Status)
+	rep.Tasks = taskStatuses(st, r.Plan, h, rep.Status)
 	current := string(st.Current)
-	if t := r.plan.Task(st.Current); t != nil {
+	if t := r.Plan.Task(st.Current); t != nil {
 		current = t.DisplayID()
 	}
 	waveStatuses(ctx, st, repo, rep.Tasks, rep.Status)

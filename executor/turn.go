@@ -133,7 +133,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 		err = execute.Steps(ctx, t, lt, r.execOptions())
 	case "agent":
 		r.reach(ctx) // the prompt names the scripts the gates run too
-		err = execute.Agent(ctx, t, lt, execute.AgentRun{Spec: r.agentSpec(), Attempt: n,
+		err = execute.Agent(ctx, t, lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
 			Context: r.agentContext(t, n, feedback)}, r.execOptions())
 	case "manual":
 		return ErrManual

@@ -46,7 +46,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 		}
 		tu.foldedTip = ""
 	}
-	kind := r.executorFor(t)
+	kind := r.Executor(t)
 	outputs, err := r.work(t, kind, nil).Hiding(ctx, verify.Hiding{Log: r.log.Path, Watch: tu.watch,
 		Hidden: r.st.Hidden, Off: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree})
 	if err != nil {
@@ -120,7 +120,7 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 	if head.Branch != r.st.Branch {
 		return &outcome.Failure{What: fmt.Sprintf("the task switched HEAD from branch %q to %q; %s", r.st.Branch, headName(head), switchBack(r.st.Branch, "`planx resume`"))}
 	}
-	f, err := verify.Fold(ctx, r.repo, r.st.Branch, t.ID, r.expect, head.SHA, r.executorFor(t) == "shell")
+	f, err := verify.Fold(ctx, r.repo, r.st.Branch, t.ID, r.expect, head.SHA, r.Executor(t) == "shell")
 	if err != nil || f.Tip == "" {
 		return err
 	}

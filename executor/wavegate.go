@@ -30,7 +30,7 @@ import (
 // when none ran).
 func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, error) {
 	r := wv.r
-	sel := gates.Select(r.gates, nil, wv.last)
+	sel := gates.Select(r.Gates, nil, wv.last)
 	if len(chain) == 0 || len(sel) == 0 {
 		return len(chain), nil, nil
 	}

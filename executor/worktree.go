@@ -115,7 +115,7 @@ func (wv *wave) isolatedErr(ctx context.Context, it *isolated) error {
 // final ones: those run on the integrated tree) in its work tree.
 func (wv *wave) isolatedGates(ctx context.Context, it *isolated, dir string) error {
 	r := wv.r
-	sel := append(gates.Acceptance(it.t), gates.Select(r.gates, it.t.Gates, false)...)
+	sel := append(gates.Acceptance(it.t), gates.Select(r.Gates, it.t.Gates, false)...)
 	o := r.gateRun()
 	o.Lock = &wv.mu
 	out, err := o.Run(ctx, gaterun.Spec{Task: it.t, Dir: dir, Gates: sel, Live: true})

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/planx-dev/planx/judge"
 )
 
 // Ignored files are in no commit, not even the rollback commit: a task that
@@ -100,7 +102,7 @@ func copyFile(src, dst string) error {
 func keepable(root string, entries, skip []string, limit int64) (keep, left []string) {
 	var total int64
 	for _, e := range entries {
-		if BuildOutput(e) || slices.Contains(skip, e) {
+		if judge.BuildOutput(e) || slices.Contains(skip, e) {
 			continue
 		}
 		base := relJoin(root, strings.TrimSuffix(e, "/"))
@@ -111,13 +113,13 @@ func keepable(root string, entries, skip []string, limit int64) (keep, left []st
 			rel, _ := filepath.Rel(root, p)
 			rel = filepath.ToSlash(rel)
 			if d.IsDir() {
-				if d.Name() == ".git" || (p != base && BuildOutput(rel+"/")) {
+				if d.Name() == ".git" || (p != base && judge.BuildOutput(rel+"/")) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
 			fi, err := d.Info()
-			if err != nil || !fi.Mode().IsRegular() || BuildOutput(rel) {
+			if err != nil || !fi.Mode().IsRegular() || judge.BuildOutput(rel) {
 				return nil
 			}
 			if total+fi.Size() > limit {

@@ -5,11 +5,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"path"
 	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
 )
 
@@ -121,24 +121,6 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 	return outputs, nil
 }
 
-// BuildOutput reports ignored paths that tools make while they build and
-// test (caches, dependencies, compiled files): an agent that ran the
-// tests leaves them, and they hide no source.
-func BuildOutput(p string) bool {
-	dirs := []string{"node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-		".tox", ".venv", "venv", "target", "build", "dist", "out", ".cache", ".next", "coverage", ".gradle"}
-	for _, seg := range strings.Split(strings.TrimSuffix(p, "/"), "/") {
-		if slices.Contains(dirs, seg) {
-			return true
-		}
-	}
-	switch path.Ext(p) {
-	case ".pyc", ".pyo", ".o", ".a", ".so", ".class", ".log":
-		return true
-	}
-	return false
-}
-
 // GitDirWritten fails a task that wrote into .git/ (changed: config,
 // hooks, info/) and undoes the writes from the snapshot taken before the
 // task (nil: none was taken): a task must never leave a hook or a config
@@ -191,14 +173,14 @@ func (w Work) newIgnored(ctx context.Context, h Hiding) (bad, outputs []string, 
 	} else {
 		// A watch an older planx saved, without the rules: what tools are
 		// known to make counts as output.
-		old = slices.DeleteFunc(slices.Clone(fresh), func(p string) bool { return !BuildOutput(p) })
+		old = slices.DeleteFunc(slices.Clone(fresh), func(p string) bool { return !judge.BuildOutput(p) })
 	}
 	var own, seen []string
 	for _, p := range fresh {
 		switch {
 		case !slices.Contains(old, p):
 			own = append(own, p)
-		case h.GatesInTree && !BuildOutput(p):
+		case h.GatesInTree && !judge.BuildOutput(p):
 			seen = append(seen, p)
 		default:
 			outputs = append(outputs, p)

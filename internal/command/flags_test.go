@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/review"
+	"github.com/planx-dev/planx/runplan"
 )
 
 // parse runs args through the real command tree and returns the options
@@ -45,7 +46,7 @@ func TestFlagsBindToOptions(t *testing.T) {
 			NoVerify: true, DryRun: true, StepTimeout: 5 * time.Minute, TaskTimeout: time.Hour,
 			Gates: []string{"a=x", "b=y"}, LogDir: "logs", Agent: "claude", Attempts: 3, StrictFiles: true,
 			NoCache: true, Yes: true, RequireApproval: true,
-			Subset: executor.Subset{Only: []string{"T001", "1.2"}, From: "T001", To: "T004", Phase: "setup"}},
+			Subset: runplan.Subset{Only: []string{"T001", "1.2"}, From: "T001", To: "T004", Phase: "setup"}},
 		format: "kiro",
 		out:    outputOptions{ci: true, json: true},
 	}

@@ -1,30 +1,31 @@
-package executor
+package runplan
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
 	"github.com/planx-dev/planx/planparse"
 )
 
-// refuseUnrunnable refuses, before anything changes, a plan a run would
+// RefuseUnrunnable refuses, before anything changes, a plan a run would
 // misread: one without a single task (a README run by mistake), or a task
 // to run whose only code is a shell block without `run`, which planx would
 // hand to a person after the rollback commit and exit 0 on.
-func (r *runner) refuseUnrunnable(sel *selection) error {
-	if len(r.plan.Tasks) == 0 {
+func (s *Setup) RefuseUnrunnable(planRel string, run []*planparse.Task) error {
+	if len(s.Plan.Tasks) == 0 {
 		return fmt.Errorf("%w: %s has no task; planx runs task lines such as `- [ ] T001 Add the parser` or headings such as `### T001: Add the parser`, with the commands in a ```sh run block under each (see docs/plan-format.md)",
-			planparse.ErrInvalid, r.planRel)
+			planparse.ErrInvalid, planRel)
 	}
 	var bad []string
-	for _, t := range sel.run {
-		explicit := firstNonEmpty(t.Executor, r.plan.Executor, r.cfg.Executor) != ""
-		if explicit || r.executorFor(t) != "manual" {
+	for _, t := range run {
+		explicit := cmp.Or(t.Executor, s.Plan.Executor, s.Config.Executor) != ""
+		if explicit || s.Executor(t) != "manual" {
 			continue // manual by the task's, the plan's or the config's word, or one that runs
 		}
 		if line, lang := shellFence(t); line > 0 {
 			bad = append(bad, fmt.Sprintf("%s:%d: task %s has a ```%s block without `run`, so planx would run nothing and hand the task to a person",
-				r.planRel, line, t.ID, lang))
+				planRel, line, t.ID, lang))
 		}
 	}
 	if len(bad) == 0 {

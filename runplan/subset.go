@@ -1,4 +1,4 @@
-package executor
+package runplan
 
 import (
 	"fmt"
@@ -32,10 +32,10 @@ func findTask(plan *planparse.Plan, ref string) *planparse.Task {
 	return nil
 }
 
-// narrow keeps of sel.run the tasks the subset names; the others are left
-// out (sel.outside). A kept task that depends on a task neither done nor
+// narrow keeps of sel.Run the tasks the subset names; the others are left
+// out (sel.Outside). A kept task that depends on a task neither done nor
 // kept is an error: the run would build on work that is not there.
-func (s Subset) narrow(plan *planparse.Plan, sel *selection, done map[planparse.TaskID]bool) error {
+func (s Subset) Narrow(plan *planparse.Plan, sel *Selection, done map[planparse.TaskID]bool) error {
 	if s.empty() {
 		return nil
 	}
@@ -77,11 +77,11 @@ func (s Subset) narrow(plan *planparse.Plan, sel *selection, done map[planparse.
 	}
 	var keep []*planparse.Task
 	kept := map[planparse.TaskID]bool{}
-	for _, t := range sel.run {
+	for _, t := range sel.Run {
 		if in(t) {
 			keep, kept[t.ID] = append(keep, t), true
 		} else {
-			sel.outside = append(sel.outside, t)
+			sel.Outside = append(sel.Outside, t)
 		}
 	}
 	for _, t := range keep {
@@ -92,7 +92,7 @@ func (s Subset) narrow(plan *planparse.Plan, sel *selection, done map[planparse.
 			}
 		}
 	}
-	sel.run = keep
+	sel.Run = keep
 	return nil
 }
 
