@@ -70,7 +70,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 	if err != nil {
 		return err
 	}
-	tu := &turn{r: r, t: &planparse.Task{ID: baselineID, Title: "baseline"}, lt: &execlog.Task{ID: string(baselineID)}, kind: "shell"}
+	tu := &turn{r: r, t: &planparse.Task{ID: baselineID, Title: "baseline"}, lt: &execlog.Task{ID: string(baselineID)}, kind: planparse.KindShell}
 	names := gateNames(sel)
 	r.out.Println("planx: baseline: gate(s) %s on the base %s, before any task", names, base.Short())
 	wt, err := tu.cleanAt(ctx, base, "baseline", r.o.GatesIn != GatesClean)

@@ -107,5 +107,5 @@ func (tu *turn) cleanGates() (clean, links bool) {
 	case GatesTree:
 		return false, false
 	}
-	return r.Executor(t) == "agent", true
+	return r.Executor(t) == planparse.KindAgent, true
 }

@@ -2,11 +2,9 @@ package executor
 
 import (
 	"context"
-	"slices"
 
 	"github.com/planx-dev/planx/internal/linediff"
 	"github.com/planx-dev/planx/planfile"
-	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runplan"
 )
 
@@ -53,26 +51,4 @@ func (r *runner) selectTasks(ctx context.Context) (*runplan.Selection, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// completedGroups lists the groups that t's commit completes: each
-// ancestor whose sub-tasks are all done once t is (optional ones aside
-// unless --optional), innermost first.
-func (r *runner) completedGroups(t *planparse.Task) []*planparse.Task {
-	var out []*planparse.Task
-	done := func(id planparse.TaskID) bool { return id == t.ID || r.done[id] }
-	for p := r.Task(t.Parent); p != nil; p = r.Task(p.Parent) {
-		for _, id := range p.Children {
-			c := r.Task(id)
-			if c == nil || done(id) || (c.Optional && !r.o.Optional) {
-				continue
-			}
-			if len(c.Children) > 0 && slices.Contains(out, c) {
-				continue
-			}
-			return out
-		}
-		out = append(out, p)
-	}
-	return out
 }

@@ -31,7 +31,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 		if len(tu.outputs) > 0 {
 			r.warnIssue(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tu.outputs, ", "))
 		}
-		if r.Executor(t) == "gates" {
+		if r.Executor(t) == planparse.KindGates {
 			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
 			r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
 			r.out.Warn(t.ID, msg)
@@ -87,7 +87,7 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 // it does (gaterun.TestRuns, testjudge.go); the rest by their exit codes.
 func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate) error {
 	r, t := tu.r, tu.t
-	if tu.kind != "agent" {
+	if tu.kind != planparse.KindAgent {
 		return tu.runIn(ctx, key, sel, nil)
 	}
 	tgs, _ := gaterun.TestGates(sel, runstate.RunDir(r.repo, r.st.RunID), string(t.ID))

@@ -79,7 +79,7 @@ func (wv *wave) stageCommit(ctx context.Context, it *isolated, merged, parent gi
 	t, lt := it.t, it.lt
 	ticked, anyTick := planparse.Tick(plan, t)
 	// Groups this task completes are ticked in the same commit, as in turn.
-	groups := r.completedGroups(t)
+	groups := r.CompletedGroups(t, r.done, r.o.Optional)
 	for _, g := range groups {
 		var ok bool
 		ticked, ok = planparse.Tick(ticked, g)

@@ -76,8 +76,8 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		return "", err
 	}
 	kind := r.Executor(t)
-	lt.Executor = kind
-	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == "shell"}
+	lt.Executor = string(kind)
+	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == planparse.KindShell}
 	tu.guard = r.repo.Config().Guard(r.st.RunID)
 	tu.meta = r.repo.Config().SnapshotMeta()
 	replace, err := verify.ReplaceRefs(ctx, r.repo)
@@ -89,14 +89,14 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		tu.resumeWatch(r.watchFile().Load(t.ID))
 	}
 	feedback := ""
-	for attempt := 1; ; attempt++ {
-		err := tu.try(ctx, attempt, feedback, already, last)
+	for n := 1; ; n++ {
+		err := tu.try(ctx, round{n: n, feedback: feedback, resumed: already, last: last})
 		var f *outcome.Failure
-		if errors.As(err, &f) && kind == "agent" && attempt < r.o.Attempts && !f.GaveUp {
-			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", attempt, f.What))
-			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", attempt+1, r.o.Attempts)
+		if errors.As(err, &f) && kind == planparse.KindAgent && n < r.o.Attempts && !f.GaveUp {
+			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", n, f.What))
+			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", n+1, r.o.Attempts)
 			r.log.Issues = append(r.log.Issues, is)
-			r.out.Warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", attempt, f.What, attempt+1, r.o.Attempts))
+			r.out.Warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", n, f.What, n+1, r.o.Attempts))
 			feedback = f.What
 			if f.Tail != "" {
 				feedback += "\n\n" + f.Tail

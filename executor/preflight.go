@@ -107,7 +107,7 @@ func gateNames(gs []gates.Gate) string {
 // the person answers, the tree can change, so the preflight's survey is
 // dropped and the rollback stages and snapshots as if it had none.
 func (r *runner) staleAsk() func(string) bool {
-	ask := r.ask()
+	ask := r.o.ask()
 	if ask == nil {
 		return nil
 	}

@@ -71,12 +71,12 @@ func (r *runner) protect(ctx context.Context) verify.Protect {
 			return vendor.Allows(p)
 		},
 		Yes: r.o.Yes,
-		Ask: r.ask(),
+		Ask: r.o.ask(),
 	}
 }
 
 // work is task t's work, in the work tree, as the checks of package verify read it.
-func (r *runner) work(t *planparse.Task, kind string, files []string) verify.Work {
+func (r *runner) work(t *planparse.Task, kind planparse.Kind, files []string) verify.Work {
 	return verify.Work{Repo: r.repo, Root: r.repo.Root, Base: r.expect, Task: t, Kind: kind, Files: files,
 		Warn: func(_ planparse.TaskID, msg string) { r.warnIssue(t, msg) },
 		Note: func(id planparse.TaskID, msg, resolution string) {

@@ -78,7 +78,7 @@ func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool
 	if err != nil {
 		return false, err
 	}
-	manual := r.Executor(t) == "manual" && r.st.Status == record.RunWaiting
+	manual := r.Executor(t) == planparse.KindManual && r.st.Status == record.RunWaiting
 	midStep := r.st.Phase == runstate.PhaseExecute && r.st.Status != record.RunFailed
 	if !retry && !manual && midStep && len(d.Edited) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a
@@ -184,7 +184,7 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 		unlock()
 		return nil, nil, nil, err
 	}
-	return r, r.remaining(h), unlock, nil
+	return r, remaining(r.Plan, r.st, h), unlock, nil
 }
 
 func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {

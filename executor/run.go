@@ -93,7 +93,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	tasks := sel.Run
-	if err := r.refuseStoppedRun(); err != nil {
+	if err := refuseStoppedRun(r.repo); err != nil {
 		return nil, err
 	}
 	if len(sel.Drift) > 0 {
@@ -107,7 +107,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head = head
-	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == "agent" }) {
+	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
 		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
 			return nil, err
 		}
@@ -155,8 +155,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // refuseStoppedRun refuses a new run while the last one stopped part-way:
 // its state is what resume, skip and abort recover from, and a new run
 // would overwrite it.
-func (r *runner) refuseStoppedRun() error {
-	prev, err := runstate.Load(r.repo)
+func refuseStoppedRun(repo *gitops.Repo) error {
+	prev, err := runstate.Load(repo)
 	if err != nil {
 		return err
 	}
@@ -206,11 +206,11 @@ func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tas
 
 // ask returns how to put a yes/no question to the person at the terminal,
 // or nil when there is nobody to ask (no terminal, CI mode, JSON output).
-func (r *runner) ask() func(string) bool {
-	if !r.o.Terminal || r.o.JSON || r.o.In == nil {
+func (o Options) ask() func(string) bool {
+	if !o.Terminal || o.JSON || o.In == nil {
 		return nil
 	}
-	return func(q string) bool { return prompt.YesNo(r.o.In, r.o.Out, q) }
+	return func(q string) bool { return prompt.YesNo(o.In, o.Out, q) }
 }
 
 // prepare opens the repository, parses and validates the plan and merges the gates.

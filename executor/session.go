@@ -141,10 +141,10 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current p
 
 // remaining lists the run's tasks not yet committed nor skipped, in the
 // plan's current order.
-func (r *runner) remaining(h *history) []*planparse.Task {
-	want, skipped := idSet(r.st.ToRun), idSet(r.st.Skipped)
+func remaining(plan *planparse.Plan, st *runstate.State, h *history) []*planparse.Task {
+	want, skipped := idSet(st.ToRun), idSet(st.Skipped)
 	var out []*planparse.Task
-	for _, t := range r.Plan.Order() {
+	for _, t := range plan.Order() {
 		if want[t.ID] && h.commits[t.ID].SHA == "" && !skipped[t.ID] && !h.skipped[t.ID] {
 			out = append(out, t)
 		}

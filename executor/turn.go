@@ -24,8 +24,8 @@ import (
 type turn struct {
 	r    *runner
 	t    *planparse.Task
-	lt   *execlog.Task // the task's entry in the execution log
-	kind string        // the task's executor: shell, agent, manual or gates
+	lt   *execlog.Task  // the task's entry in the execution log
+	kind planparse.Kind // the task's executor
 	// cheapRedo: the task is redone, not resumed, after a crash (a shell
 	// task), so its phases are not saved.
 	cheapRedo bool
@@ -49,10 +49,21 @@ type turn struct {
 	gatesPassed bool
 }
 
+// round is one attempt at a task, as the loop asks for it.
+type round struct {
+	n        int    // 1 for the first
+	feedback string // why the one before failed, for an agent's retry prompt
+	// resumed: the work is already in the tree (a resume): it is verified
+	// and gated, not executed again.
+	resumed bool
+	last    bool // the run's last task, which the final gates also judge
+}
+
 // try is one attempt at the task: execute (unless its work is already in the
 // tree), verify, run acceptance checks and gates.
-func (tu *turn) try(ctx context.Context, n int, feedback string, already, last bool) error {
+func (tu *turn) try(ctx context.Context, a round) error {
 	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
+	already := a.resumed
 	r.st.Phase = runstate.PhaseExecute
 	if already {
 		r.st.Phase = runstate.PhaseVerify
@@ -70,7 +81,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	// An agent's work is guarded (recordsguard.go); a shell task's steps
 	// are the plan's own, shown by --dry-run and approved, and the mark's
 	// wait (~3 ms) would be most of a quick step's cost.
-	if !already && kind == "agent" {
+	if !already && kind == planparse.KindAgent {
 		if err := r.recordsGuard().Mark(t); err != nil {
 			return err
 		}
@@ -80,19 +91,19 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	}
 	r.fault.At("task-start")
 	if !already {
-		if err := tu.execute(ctx, n, feedback); err != nil {
+		if err := tu.execute(ctx, a.n, a.feedback); err != nil {
 			return err
 		}
 	}
 	files, err := tu.verify(ctx)
-	if kind == "agent" && ctx.Err() == nil {
+	if kind == planparse.KindAgent && ctx.Err() == nil {
 		tu.judged(ctx, err)
 	}
 	var f *outcome.Failure
 	if errors.As(err, &f) && f.Tail == "" && len(lt.Commands) > 0 {
 		// What the executor said next to what git shows: the claim and the evidence.
-		last := lt.Commands[len(lt.Commands)-1]
-		f.Tail = fmt.Sprintf("(output of %s)\n%s", last.Name, last.Tail)
+		cmd := lt.Commands[len(lt.Commands)-1]
+		f.Tail = fmt.Sprintf("(output of %s)\n%s", cmd.Name, cmd.Tail)
 	}
 	if err != nil {
 		return err
@@ -105,7 +116,7 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 	// A checkpoint runs every gate, the final ones included. A gate that
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
-	err = tu.runGates(ctx, last || kind == "gates", already)
+	err = tu.runGates(ctx, a.last || kind == planparse.KindGates, already)
 	r.checkIgnored(t)
 	if err != nil {
 		return err
@@ -119,25 +130,25 @@ func (tu *turn) try(ctx context.Context, n int, feedback string, already, last b
 // and checks that it left planx's records alone.
 func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
-	w, err := verify.StartWatch(ctx, r.repo, r.log.Path, kind == "agent")
+	w, err := verify.StartWatch(ctx, r.repo, r.log.Path, kind == planparse.KindAgent)
 	if err != nil {
 		return err
 	}
 	tu.watch = w
 	tu.rejudged, tu.left = false, nil // a new attempt: its own work is judged
-	if kind == "agent" {
+	if kind == planparse.KindAgent {
 		r.watchFile().Save(verify.SavedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: r.st.RecordsMark, Replace: tu.replace})
 	}
 	switch kind {
-	case "shell":
+	case planparse.KindShell:
 		err = execute.Steps(ctx, t, lt, r.execOptions())
-	case "agent":
+	case planparse.KindAgent:
 		r.reach(ctx) // the prompt names the scripts the gates run too
 		err = execute.Agent(ctx, t, lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
 			Context: r.agentContext(t, n, feedback)}, r.execOptions())
-	case "manual":
+	case planparse.KindManual:
 		return ErrManual
-	case "gates":
+	case planparse.KindGates:
 		// Nothing to execute: verify and the gates after it are the task.
 	default:
 		err = &outcome.Failure{What: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}

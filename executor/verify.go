@@ -120,7 +120,7 @@ func (tu *turn) foldCommits(ctx context.Context) error {
 	if head.Branch != r.st.Branch {
 		return &outcome.Failure{What: fmt.Sprintf("the task switched HEAD from branch %q to %q; %s", r.st.Branch, headName(head), switchBack(r.st.Branch, "`planx resume`"))}
 	}
-	f, err := verify.Fold(ctx, r.repo, r.st.Branch, t.ID, r.expect, head.SHA, r.Executor(t) == "shell")
+	f, err := verify.Fold(ctx, r.repo, r.st.Branch, t.ID, r.expect, head.SHA, r.Executor(t) == planparse.KindShell)
 	if err != nil || f.Tip == "" {
 		return err
 	}

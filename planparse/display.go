@@ -23,3 +23,16 @@ func (t *Task) OwnLabel() string {
 	}
 	return t.Label
 }
+
+// Kind is how a task is executed: by its shell steps, by an agent, by a
+// person, or by the gates alone (a checkpoint). A plan or configuration
+// may name any string; an unknown one fails the task when it runs.
+type Kind string
+
+// The kinds planx knows.
+const (
+	KindShell  Kind = "shell"
+	KindAgent  Kind = "agent"
+	KindManual Kind = "manual"
+	KindGates  Kind = "gates"
+)

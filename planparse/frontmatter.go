@@ -109,7 +109,11 @@ func yamlErrLine(msg string) (string, int) {
 }
 
 func validExecutor(e string) bool {
-	return e == "shell" || e == "agent" || e == "manual"
+	switch Kind(e) {
+	case KindShell, KindAgent, KindManual:
+		return true
+	}
+	return false
 }
 
 func firstLine(s string) string {

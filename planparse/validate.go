@@ -136,13 +136,13 @@ func (b *builder) executable() {
 	if p.Agent != "" || b.defaults.Agent != "" {
 		return
 	}
-	if e := firstSet(p.Executor, b.defaults.Executor); e == "agent" || e == "manual" {
+	if e := Kind(firstSet(p.Executor, b.defaults.Executor)); e == KindAgent || e == KindManual {
 		return
 	}
 	var ids []string
 	first, n := 0, 0
 	for _, t := range p.Tasks {
-		if t.Status == StatusDone || t.Checkpoint || len(t.Children) > 0 || t.Optional || t.Executable() || t.Executor == "agent" || t.Executor == "manual" {
+		if t.Status == StatusDone || t.Checkpoint || len(t.Children) > 0 || t.Optional || t.Executable() || Kind(t.Executor) == KindAgent || Kind(t.Executor) == KindManual {
 			continue
 		}
 		if n++; first == 0 {

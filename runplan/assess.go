@@ -25,7 +25,7 @@ func (s *Setup) Assess(tasks []*planparse.Task) []risk.Assessment {
 	}
 	out := make([]risk.Assessment, 0, len(tasks))
 	for i, t := range tasks {
-		out = append(out, rp.Assess(t, s.Executor(t), s.commandsFor(t, i == len(tasks)-1)))
+		out = append(out, rp.Assess(t, string(s.Executor(t)), s.commandsFor(t, i == len(tasks)-1)))
 	}
 	return out
 }
@@ -67,7 +67,7 @@ func (s *Setup) commandsFor(t *planparse.Task, last bool) []risk.Command {
 		out = append(out, risk.Command{Kind: risk.KindGate, Name: g.Name, Origin: s.gateOrigin(g.Name),
 			Code: g.Expand(t.BlastRadius)})
 	}
-	if s.Executor(t) == "agent" {
+	if s.Executor(t) == planparse.KindAgent {
 		if name, line, _ := agent.Describe(s.AgentSpec()); line != "" {
 			out = append(out, risk.Command{Kind: risk.KindAgent, Name: name, Origin: s.agentOrigin(), Code: line})
 		}

@@ -37,7 +37,7 @@ func (s *Setup) DryRun(w io.Writer, planRel string, inRepo bool, sel *Selection)
 		for _, g := range sel {
 			names = append(names, g.Name)
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, textsafe.Line(t.DisplayID()), textsafe.Line(s.Executor(t)), len(t.Steps),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\n", i+1, textsafe.Line(t.DisplayID()), textsafe.Line(string(s.Executor(t))), len(t.Steps),
 			textsafe.Line(cmp.Or(strings.Join(names, ","), "-")), textsafe.Line(textsafe.Shorten(taskName(s.Plan, t), 50)))
 	}
 	_ = tw.Flush()

@@ -28,24 +28,24 @@ type Setup struct {
 // Executor picks how a task is executed: its own Executor field, else
 // shell when it has steps, else the plan's or the config's default, else the
 // agent when one is configured, else a person.
-func (s *Setup) Executor(t *planparse.Task) string {
+func (s *Setup) Executor(t *planparse.Task) planparse.Kind {
 	if t.Executor != "" {
-		return t.Executor
+		return planparse.Kind(t.Executor)
 	}
 	if len(t.Steps) > 0 {
-		return "shell"
+		return planparse.KindShell
 	}
 	if t.GatesOnly() {
-		// "Checkpoint - Ensure all tests pass": the gates are the answes.
-		return "gates"
+		// "Checkpoint - Ensure all tests pass": the gates are the answer.
+		return planparse.KindGates
 	}
 	if d := cmp.Or(s.Plan.Executor, s.Config.Executor); d != "" {
-		return d
+		return planparse.Kind(d)
 	}
 	if s.AgentSpec() != "" {
-		return "agent"
+		return planparse.KindAgent
 	}
-	return "manual"
+	return planparse.KindManual
 }
 
 // AgentSpec is the agent setting in force: flag, plan, config.
@@ -85,7 +85,7 @@ func (s *Setup) Task(id planparse.TaskID) *planparse.Task {
 // the plan and run by its shell steps. Agent and manual tasks run alone in
 // the user's work tree, as with --jobs 1.
 func (s *Setup) ParallelSafe(t *planparse.Task) bool {
-	return t.Parallel && s.Executor(t) == "shell"
+	return t.Parallel && s.Executor(t) == planparse.KindShell
 }
 
 // Waves groups the tasks to run for --jobs > 1.

@@ -20,7 +20,7 @@ func (s *Setup) RefuseUnrunnable(planRel string, run []*planparse.Task) error {
 	var bad []string
 	for _, t := range run {
 		explicit := cmp.Or(t.Executor, s.Plan.Executor, s.Config.Executor) != ""
-		if explicit || s.Executor(t) != "manual" {
+		if explicit || s.Executor(t) != planparse.KindManual {
 			continue // manual by the task's, the plan's or the config's word, or one that runs
 		}
 		if line, lang := shellFence(t); line > 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // Protected paths are the judge: the files that decide whether a task is
@@ -69,14 +70,14 @@ func (w Work) Judge(ctx context.Context, rules Protect) error {
 		return nil
 	}
 	msg := "the task weakened the judge: " + strings.Join(bad, ", ")
-	if w.Kind == "agent" {
+	if w.Kind == planparse.KindAgent {
 		hint := "declare the file in the task (Files: Modify: PATH) if changing it is the task, or restore it (git restore --source=HEAD --staged --worktree PATH) before `planx resume`; the plan, .planx.yaml and the log also need --yes"
 		if len(inline) > 0 {
 			hint = "name the test in the task's text if changing it is the task; " + hint
 		}
 		return &outcome.Failure{What: msg, Hint: hint}
 	}
-	w.Warn(w.Task.ID, msg+" (allowed: a "+w.Kind+" task is the user's own)")
+	w.Warn(w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
 	return nil
 }
 

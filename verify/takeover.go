@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // A task that adds code deciding whether the tests run (judge.Takeovers:
@@ -41,9 +42,9 @@ func (w Work) Takeover(ctx context.Context) error {
 		return nil
 	}
 	msg := "the task weakened the judge: code that decides whether the tests run, in " + strings.Join(bad, ", ")
-	if w.Kind == "agent" {
+	if w.Kind == planparse.KindAgent {
 		return &outcome.Failure{What: msg}
 	}
-	w.Warn(w.Task.ID, msg+" (allowed: a "+w.Kind+" task is the user's own)")
+	w.Warn(w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/internal/secretscan"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // Secrets fails an agent task whose work adds or changes a file that looks
@@ -38,7 +39,7 @@ func (w Work) Secrets() error {
 		list = append(list, textsafe.Line(f.Path)+" ("+f.Why+")")
 	}
 	msg := "the task's work holds likely secrets: " + strings.Join(list, ", ")
-	if w.Kind == "agent" {
+	if w.Kind == planparse.KindAgent {
 		return &outcome.Failure{What: msg, Hint: "remove them from the work tree, or declare the file in the task's Files: if it is meant to be committed (a test fixture)"}
 	}
 	w.Warn(w.Task.ID, msg)

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // maxHiddenBaseline bounds the skip-worktree/assume-unchanged entries kept
@@ -91,7 +92,7 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 	}
 	// Agents only: one ls-files of the whole index per task is not worth
 	// it for the user's own steps.
-	if w.Kind == "agent" && !h.Off {
+	if w.Kind == planparse.KindAgent && !h.Off {
 		hidden, err := w.Repo.Index().HiddenEntries(ctx)
 		if err != nil {
 			return nil, err
@@ -103,7 +104,7 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 			}
 		}
 	}
-	if h.Watch != nil && w.Kind == "agent" {
+	if h.Watch != nil && w.Kind == planparse.KindAgent {
 		hidden, outs, err := w.newIgnored(ctx, h)
 		if err != nil {
 			return nil, err
@@ -114,7 +115,7 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 		return outputs, nil
 	}
 	msg := "the task hid work from the judge: " + strings.Join(bad, "; ")
-	if w.Kind == "agent" {
+	if w.Kind == planparse.KindAgent {
 		return nil, &outcome.Failure{What: msg}
 	}
 	w.Warn(w.Task.ID, msg)

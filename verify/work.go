@@ -16,8 +16,8 @@ type Work struct {
 	Root  string
 	Base  gitops.SHA // the commit the task started from: planx's last commit
 	Task  *planparse.Task
-	Kind  string   // the task's executor: shell, agent, manual or gates
-	Files []string // the paths the task changed
+	Kind  planparse.Kind // the task's executor
+	Files []string       // the paths the task changed
 	// Warn records a finding let pass (the executor is the user's own) in
 	// the log and says it.
 	Warn func(id planparse.TaskID, msg string)

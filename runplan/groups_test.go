@@ -1,11 +1,10 @@
-package executor
+package runplan
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/runplan"
 )
 
 // TestCompletedGroups checks which groups a sub-task's commit completes:
@@ -30,38 +29,38 @@ func TestCompletedGroups(t *testing.T) {
 		byLabel[tk.Label] = tk
 	}
 	names := func(ts []*planparse.Task) string {
-		var s []string
+		var labels []string
 		for _, tk := range ts {
-			s = append(s, tk.Label)
+			labels = append(labels, tk.Label)
 		}
-		return strings.Join(s, ",")
+		return strings.Join(labels, ",")
 	}
-	r := &runner{Setup: &runplan.Setup{Plan: plan}, done: map[planparse.TaskID]bool{}}
-	if got := names(r.completedGroups(byLabel["1.1.1"])); got != "" {
+	s, done, optional := &Setup{Plan: plan}, map[planparse.TaskID]bool{}, false
+	if got := names(s.CompletedGroups(byLabel["1.1.1"], done, optional)); got != "" {
 		t.Errorf("first leaf completes %q, want nothing", got)
 	}
-	r.done[byLabel["1.1.1"].ID] = true
-	if got := names(r.completedGroups(byLabel["1.1.2"])); got != "1.1" {
+	done[byLabel["1.1.1"].ID] = true
+	if got := names(s.CompletedGroups(byLabel["1.1.2"], done, optional)); got != "1.1" {
 		t.Errorf("second leaf completes %q, want 1.1", got)
 	}
-	r.done[byLabel["1.1.2"].ID], r.done[byLabel["1.1"].ID] = true, true
-	if got := names(r.completedGroups(byLabel["1.2"])); got != "1" {
+	done[byLabel["1.1.2"].ID], done[byLabel["1.1"].ID] = true, true
+	if got := names(s.CompletedGroups(byLabel["1.2"], done, optional)); got != "1" {
 		t.Errorf("last leaf completes %q, want 1 (the optional leaf left out)", got)
 	}
-	r.o.Optional = true
-	if got := names(r.completedGroups(byLabel["1.2"])); got != "" {
+	optional = true
+	if got := names(s.CompletedGroups(byLabel["1.2"], done, optional)); got != "" {
 		t.Errorf("with --optional the last leaf completes %q, want nothing", got)
 	}
-	if got := names(r.completedGroups(byLabel["1.3"])); got != "" {
+	if got := names(s.CompletedGroups(byLabel["1.3"], done, optional)); got != "" {
 		t.Errorf("optional leaf before 1.2 completes %q, want nothing", got)
 	}
-	r.done[byLabel["1.2"].ID] = true
-	if got := names(r.completedGroups(byLabel["1.3"])); got != "1" {
+	done[byLabel["1.2"].ID] = true
+	if got := names(s.CompletedGroups(byLabel["1.3"], done, optional)); got != "1" {
 		t.Errorf("optional leaf after 1.2 completes %q, want 1", got)
 	}
 	// The inner group's last leaf can close both groups at once.
-	r = &runner{Setup: &runplan.Setup{Plan: plan}, done: map[planparse.TaskID]bool{byLabel["1.1.1"].ID: true, byLabel["1.2"].ID: true}}
-	if got := names(r.completedGroups(byLabel["1.1.2"])); got != "1.1,1" {
+	done, optional = map[planparse.TaskID]bool{byLabel["1.1.1"].ID: true, byLabel["1.2"].ID: true}, false
+	if got := names(s.CompletedGroups(byLabel["1.1.2"], done, optional)); got != "1.1,1" {
 		t.Errorf("1.1.2 last completes %q, want 1.1,1", got)
 	}
 }
