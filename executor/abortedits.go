@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
@@ -16,9 +15,9 @@ import (
 
 // What a person changed after the run stopped is theirs: an abort, which
 // puts the work tree back as it was before the run, keeps it under
-// refs/planx/runs/<id>/aborted with the rest, names it, and leaves their
-// .planx.yaml edit in the work tree, since it is meant for the next run
-// (package handconfig).
+// refs/planx/runs/<id>/aborted with the rest and names it (package rewind),
+// and leaves their .planx.yaml edit in the work tree, since it is meant for
+// the next run (package handconfig).
 
 // personsConfig is .planx.yaml as a person left it after the stop.
 type personsConfig struct {
@@ -68,28 +67,5 @@ func (c *personsConfig) putBack(root string) error {
 	if err := os.WriteFile(p, c.data, c.mode); err != nil {
 		return fmt.Errorf("keep your edit of %s: %w", gates.ConfigFile, err)
 	}
-	return nil
-}
-
-// editedSinceStop names, on res, the paths a person changed after the run
-// stopped that the abort takes out of the work tree (kept at res.WorkRef):
-// not the plan and the log, planx's own, nor .planx.yaml when it is put
-// back. Nothing is named when planx cannot tell (see handconfig.StopTree).
-func (u *rewind) editedSinceStop(ctx context.Context, head gitops.SHA, conf *personsConfig, res *AbortResult) error {
-	since := handconfig.StopTree(u.st, head)
-	if since == "" || res.WorkRef == "" {
-		return nil
-	}
-	snap, err := u.repo.Refs().Resolve(ctx, res.WorkRef)
-	if err != nil {
-		return err
-	}
-	paths, err := u.repo.History().ChangedFiles(ctx, since, snap)
-	if err != nil {
-		return err
-	}
-	res.Edited = slices.DeleteFunc(paths, func(p string) bool {
-		return p == u.st.PlanPath || (u.log != nil && p == u.log.Path) || (conf != nil && p == gates.ConfigFile)
-	})
 	return nil
 }

@@ -30,15 +30,17 @@
 // their own work trees, then integrated; the slot pool, the merge chain,
 // the wave's commit hooks and the integration gate's bisect are package
 // wave's), taking an aborted run back out
-// (abort.go: rewind), the task's commit (commit.go: a committer made from
-// the run for one commit, which ticks, logs, commits the way commitpath.go
-// chose and records; its message and the gate and commit records are
-// package ledger's) and the mark that guards the records from executors
-// (recordsguard.go), the snapshots of stopped attempts (snapshot.go), the
-// bytes a recovery command keeps before it drops or writes over them
-// (keep.go) and the saved watch of an agent attempt (package verify's
-// WatchFile; watchsave.go hands it to a turn), kept until its work is
-// committed or discarded so that every resume judges that work against it.
+// (abort.go: the lock, orphans and the saved watch, then package rewind,
+// which keeps the run's traces and puts the pre-run state back), the
+// task's commit (commit.go: a committer made from the run for one commit,
+// which ticks, logs, commits the way commitpath.go chose and records; its
+// message and the gate and commit records are package ledger's) and the
+// mark that guards the records from executors (recordsguard.go), the
+// snapshots of stopped attempts (snapshot.go), the bytes a recovery
+// command keeps before it drops or writes over them (keep.go) and the
+// saved watch of an agent attempt (package verify's WatchFile;
+// watchsave.go hands it to a turn), kept until its work is committed or
+// discarded so that every resume judges that work against it.
 //
 // Every gate selection (a task's gates and fixers, the clean-tree gates,
 // the final gates, a wave task's and the wave's integration gate, the

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/rewind"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 	wavepkg "github.com/planx-dev/planx/wave"
@@ -160,7 +161,7 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
 	snapErr := r.stops().RecordStop(context.Background(), t.ID, string(status))
-	wavepkg.DropSlots(r.repo, r.st.RunID, slotKeeper(r.repo, r.st), r.out)
+	wavepkg.DropSlots(r.repo, r.st.RunID, rewind.SlotKeeper(r.repo, r.st), r.out)
 	r.pool = nil
 	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
 	next := r.nextSteps(t)

@@ -14,6 +14,7 @@ import (
 	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/rewind"
 	"github.com/planx-dev/planx/runstate"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
@@ -48,7 +49,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	first := tasks[0]
 	already := false
 	if first.ID == r.st.Current {
-		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), slotKeeper(r.repo, r.st), r.out); err != nil {
+		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
 		if what := r.watchFile().CheckInterrupted(first.ID); what != "" {
@@ -122,7 +123,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if what := r.watchFile().CheckInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
-	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), slotKeeper(r.repo, r.st), r.out); err != nil {
+	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 		return nil, err
 	}
 	r.watchFile().Drop() // the attempt is discarded

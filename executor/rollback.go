@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/rewind"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -124,7 +125,7 @@ func (b *rollback) adopt(ctx context.Context, head gitops.SHA) error {
 		return nil
 	}
 	if head != "" {
-		ok, err := isRollbackOf(ctx, b.repo, head, b.st.RunID)
+		ok, err := rewind.IsRollbackOf(ctx, b.repo, head, b.st.RunID)
 		if err != nil {
 			return err
 		}

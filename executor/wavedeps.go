@@ -4,29 +4,10 @@ package executor
 // wave in flight.
 
 import (
-	"context"
-	"sync"
-
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/runstate"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
-
-// slotKeeper keeps what a work tree of run st holds as keepWorktree does,
-// for wave.DropSlots and wave.KeepFailed. The trees of the wave's done
-// work (a slot holding one is not kept) are listed once, at the first slot.
-func slotKeeper(repo *gitops.Repo, st *runstate.State) wavepkg.KeepFunc {
-	var once sync.Once
-	var done map[gitops.SHA]bool
-	return func(ctx context.Context, dir, name string) (string, error) {
-		once.Do(func() { done = doneTrees(ctx, repo, st.RunID) })
-		k, err := keepWorktree(ctx, repo, st, dir, name, done)
-		if k == nil {
-			return "", err
-		}
-		return k.Ref, err
-	}
-}
 
 // dropRunWorktrees removes the work trees of the runs that are over
 // (wave.DropRunWorktrees), leaving those of runs in progress in other work

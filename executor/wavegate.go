@@ -44,7 +44,7 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 	if err != nil {
 		return 0, nil, err
 	}
-	ref := waveRef(r.st.RunID)
+	ref := record.WaveRef(r.st.RunID)
 	if err := r.repo.Refs().Update(ctx, ref, chain[len(chain)-1].commit, "", "planx: stage a wave"); err != nil {
 		return 0, nil, err
 	}

@@ -31,3 +31,23 @@ func ParseRunRef(ref string) (id, rest string, ok bool) {
 	id, rest, ok = strings.Cut(tail, "/")
 	return id, rest, ok && id != ""
 }
+
+// The names of a run's refs that more than one package writes or reads.
+
+// HeadRef keeps an aborted run's commits.
+func HeadRef(runID string) string { return RunRef(runID, "head") }
+
+// AbortedRef keeps the work tree an abort took away.
+func AbortedRef(runID string) string { return RunRef(runID, "aborted") }
+
+// WorkRef keeps a wave task's work before integration; WorkRef(id, "") is
+// the prefix of them all.
+func WorkRef(runID, task string) string { return RunRef(runID, "work/"+task) }
+
+// WaveRef is where a wave's commits are staged while its integration gate
+// runs.
+func WaveRef(runID string) string { return RunRef(runID, "wave") }
+
+// WorktreeRef keeps what the run's work tree name held; WorktreeRef(id, "")
+// is the prefix of them all.
+func WorktreeRef(runID, name string) string { return RunRef(runID, "worktrees/"+name) }

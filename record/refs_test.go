@@ -6,6 +6,18 @@ func TestRunRefs(t *testing.T) {
 	if got := RunRef("20260101-000000-abcdef", "work/T003"); got != "refs/planx/runs/20260101-000000-abcdef/work/T003" {
 		t.Errorf("RunRef = %q", got)
 	}
+	for got, want := range map[string]string{
+		HeadRef("r1"):           "refs/planx/runs/r1/head",
+		AbortedRef("r1"):        "refs/planx/runs/r1/aborted",
+		WorkRef("r1", "T003"):   "refs/planx/runs/r1/work/T003",
+		WaveRef("r1"):           "refs/planx/runs/r1/wave",
+		WorktreeRef("r1", ""):   "refs/planx/runs/r1/worktrees/",
+		WorktreeRef("r1", "s1"): "refs/planx/runs/r1/worktrees/s1",
+	} {
+		if got != want {
+			t.Errorf("ref name %q, want %q", got, want)
+		}
+	}
 	for _, c := range []struct {
 		ref, id, rest string
 		ok            bool

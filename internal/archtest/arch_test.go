@@ -22,7 +22,7 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "wave", "runplan", "handconfig"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "wave", "runplan", "rewind", "handconfig"},
 	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
 	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress", "record", "internal/textsafe"},
@@ -31,6 +31,7 @@ var mayImport = map[string][]string{
 	"runplan":             {"agent", "approval", "gates", "internal/textsafe", "judge", "planfile", "planparse", "progress", "record", "risk"},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
 	"wave":                {"gitops", "planparse", "progress", "outcome"},
+	"rewind":              {"execlog", "gates", "gitops", "record", "runstate", "wave"},
 	"outcome":             {},
 	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
 	"planfile":            {"gitops", "planparse", "record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
@@ -94,6 +95,9 @@ var never = map[string][]string{
 	// Running a task's process knows no run: no verdict, no review, no
 	// approval, nothing of the loop that calls it.
 	"execute": {"executor", "review", "approval", "risk", "judge", "internal/command"},
+	// An abort is given the stopped run's state: it knows no runner and
+	// runs no task, gate or agent.
+	"rewind": {"executor", "review", "internal/command", "approval", "risk", "agent", "execute", "gaterun", "internal/sandbox"},
 	// A wave's mechanics know no run: the orchestration calls them.
 	"wave": {"executor", "review", "internal/command", "approval", "risk", "agent", "execlog"},
 	// What a run executes is decided from the plan and its settings: no

@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/prompt"
+	"github.com/planx-dev/planx/rewind"
 	"github.com/urfave/cli/v3"
 )
 
@@ -77,9 +78,9 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 	}
 	for _, k := range res.Wave {
 		switch k.What {
-		case executor.KeptDone:
+		case rewind.KeptDone:
 			fmt.Fprintf(stdio.Out, "planx: the work of %s, done in its own work tree but never integrated, is kept at %s\n", k.Name, k.Ref)
-		case executor.KeptFailed:
+		case rewind.KeptFailed:
 			fmt.Fprintf(stdio.Out, "planx: the work tree %s failed in is kept at %s\n", k.Name, k.Ref)
 		default:
 			fmt.Fprintf(stdio.Out, "planx: the work tree %s, with the changes of a wave task that was stopped, is kept at %s\n", k.Name, k.Ref)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/rewind"
 	"github.com/urfave/cli/v3"
 )
 
@@ -32,7 +32,7 @@ frees what only the removed refs held.`,
 			"planx prune",
 			"planx prune --older-than 0   # every run that is not in progress"),
 		Flags: []cli.Flag{
-			&cli.DurationFlag{Name: "older-than", Value: executor.DefaultPruneAge, Usage: "prune runs at least this old (0: every run not in progress)", Destination: &o.olderThan},
+			&cli.DurationFlag{Name: "older-than", Value: rewind.DefaultPruneAge, Usage: "prune runs at least this old (0: every run not in progress)", Destination: &o.olderThan},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "list what would be removed, remove nothing", Destination: &o.dryRun},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -50,7 +50,7 @@ func runPrune(ctx context.Context, o pruneOptions, stdio *IO) error {
 	if err != nil {
 		return err
 	}
-	res, err := executor.Prune(ctx, repo, executor.PruneOptions{OlderThan: o.olderThan, DryRun: o.dryRun})
+	res, err := rewind.Prune(ctx, repo, rewind.PruneOptions{OlderThan: o.olderThan, DryRun: o.dryRun})
 	if res != nil {
 		verb := "removed"
 		if o.dryRun {

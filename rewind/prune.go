@@ -1,4 +1,4 @@
-package executor
+package rewind
 
 import (
 	"context"
@@ -104,8 +104,9 @@ func Prune(ctx context.Context, repo *gitops.Repo, o PruneOptions) (*PruneResult
 	return res, nil
 }
 
-// runStarted reads the time a run id starts with (newRunID: the local
-// clock, 20261125-221926-1515fe); not ok for a name that is no run id.
+// runStarted reads the time a run id starts with (the local clock, as
+// executor's newRunID writes it: 20261125-221926-1515fe); not ok for a name
+// that is no run id.
 func runStarted(id string) (time.Time, bool) {
 	if len(id) < 15 {
 		return time.Time{}, false

@@ -1,4 +1,4 @@
-package executor
+package rewind
 
 import (
 	"context"
@@ -7,15 +7,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
-	wavepkg "github.com/planx-dev/planx/wave"
+	"github.com/planx-dev/planx/wave"
 )
 
-// KeptWork is a parallel wave's work that abort keeps under a ref.
-type KeptWork struct {
+// Kept is a parallel wave's work that abort keeps under a ref.
+type Kept struct {
 	Name string // the task (or the work tree's name, for a slot)
 	Ref  string
 	What KeptKind
@@ -38,29 +39,29 @@ const (
 // (listed with those a stop kept there already), and the wave's staging
 // ref, which only repeats the run's own commits, goes. The work trees
 // themselves go with the run's state (endRun).
-func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
+func (u *rewind) keepWave(ctx context.Context, res *Result) error {
 	id := u.st.RunID
 	refs, err := u.repo.Refs().List(ctx, record.RunRef(id, ""))
 	if err != nil {
 		return err
 	}
 	for name := range refs {
-		if task, ok := strings.CutPrefix(name, record.RunRef(id, "work/")); ok {
-			res.Wave = append(res.Wave, KeptWork{Name: task, Ref: name, What: KeptDone})
+		if task, ok := strings.CutPrefix(name, record.WorkRef(id, "")); ok {
+			res.Wave = append(res.Wave, Kept{Name: task, Ref: name, What: KeptDone})
 		}
-		if wt, ok := strings.CutPrefix(name, worktreeRefs(id)); ok {
-			res.Wave = append(res.Wave, KeptWork{Name: wt, Ref: name, What: keptKind(wt)})
+		if wt, ok := strings.CutPrefix(name, record.WorktreeRef(id, "")); ok {
+			res.Wave = append(res.Wave, Kept{Name: wt, Ref: name, What: keptKind(wt)})
 		}
 	}
-	if _, ok := refs[waveRef(id)]; ok {
-		if err := u.repo.Refs().Delete(ctx, waveRef(id)); err != nil {
+	if _, ok := refs[record.WaveRef(id)]; ok {
+		if err := u.repo.Refs().Delete(ctx, record.WaveRef(id)); err != nil {
 			return err
 		}
 	}
 	done := doneTrees(ctx, u.repo, id)
-	dirs, _ := os.ReadDir(wavepkg.Dir(u.repo, id, ""))
+	dirs, _ := os.ReadDir(wave.Dir(u.repo, id, ""))
 	for _, d := range dirs {
-		k, err := keepWorktree(ctx, u.repo, u.st, filepath.Join(wavepkg.Dir(u.repo, id, ""), d.Name()), d.Name(), done)
+		k, err := keepWorktree(ctx, u.repo, u.st, filepath.Join(wave.Dir(u.repo, id, ""), d.Name()), d.Name(), done)
 		if err != nil {
 			return fmt.Errorf("keep work tree %s: %w", d.Name(), err)
 		}
@@ -76,7 +77,7 @@ func (u *rewind) keepWave(ctx context.Context, res *AbortResult) error {
 // work trees and not yet integrated (their work refs).
 func doneTrees(ctx context.Context, repo *gitops.Repo, runID string) map[gitops.SHA]bool {
 	done := map[gitops.SHA]bool{}
-	refs, _ := repo.Refs().List(ctx, record.RunRef(runID, "work/"))
+	refs, _ := repo.Refs().List(ctx, record.WorkRef(runID, ""))
 	for _, sha := range refs {
 		if tree, err := repo.Objects().TreeOf(ctx, sha); err == nil {
 			done[tree] = true
@@ -84,9 +85,6 @@ func doneTrees(ctx context.Context, repo *gitops.Repo, runID string) map[gitops.
 	}
 	return done
 }
-
-// worktreeRefs is where what a run's work trees held is kept.
-func worktreeRefs(runID string) string { return record.RunRef(runID, "worktrees/") }
 
 // keptKind says what the work tree name (a slot, or a failed task's) held.
 func keptKind(name string) KeptKind {
@@ -104,7 +102,7 @@ func keptKind(name string) KeptKind {
 // nil for a slot with nothing else, or a directory that is no work tree.
 // A ref an earlier stop wrote for a work tree of the same name is not
 // replaced: the new one gets a suffix.
-func keepWorktree(ctx context.Context, repo *gitops.Repo, st *runstate.State, dir, name string, done map[gitops.SHA]bool) (*KeptWork, error) {
+func keepWorktree(ctx context.Context, repo *gitops.Repo, st *runstate.State, dir, name string, done map[gitops.SHA]bool) (*Kept, error) {
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		return nil, nil
 	}
@@ -139,20 +137,32 @@ func keepWorktree(ctx context.Context, repo *gitops.Repo, st *runstate.State, di
 			return nil, err
 		}
 	}
-	ref := worktreeRefs(id) + name
+	ref := record.WorktreeRef(id, name)
 	for n := 2; ; n++ {
 		sha, err := repo.Refs().Resolve(ctx, ref)
 		if err != nil || sha == "" {
 			break
 		}
-		ref = fmt.Sprintf("%s%s-%d", worktreeRefs(id), name, n)
+		ref = record.WorktreeRef(id, fmt.Sprintf("%s-%d", name, n))
 	}
 	if err := repo.Refs().Update(ctx, ref, snap, "", "planx: what a wave's work tree held"); err != nil {
 		return nil, err
 	}
-	return &KeptWork{Name: name, Ref: ref, What: what}, nil
+	return &Kept{Name: name, Ref: ref, What: what}, nil
 }
 
-// waveRef is where a wave's commits are staged while its integration gate
-// runs.
-func waveRef(runID string) string { return record.RunRef(runID, "wave") }
+// SlotKeeper keeps what a work tree of run st holds as an abort does, for
+// wave.DropSlots and wave.KeepFailed. The trees of the wave's done work (a
+// slot holding one is not kept) are listed once, at the first slot.
+func SlotKeeper(repo *gitops.Repo, st *runstate.State) wave.KeepFunc {
+	var once sync.Once
+	var done map[gitops.SHA]bool
+	return func(ctx context.Context, dir, name string) (string, error) {
+		once.Do(func() { done = doneTrees(ctx, repo, st.RunID) })
+		k, err := keepWorktree(ctx, repo, st, dir, name, done)
+		if k == nil {
+			return "", err
+		}
+		return k.Ref, err
+	}
+}
