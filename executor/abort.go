@@ -14,7 +14,6 @@ import (
 	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/rewind"
-	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -47,12 +46,11 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	}
 	out := progress.New(ro.Output)
 	execute.PidsIn(repo.PlanxDir()).CleanOrphans(out)
-	// The runner only finds the saved watch's file.
-	r := &runner{repo: repo, st: st, out: out, Setup: &runplan.Setup{}}
-	if what := r.watchFile().CheckInterrupted(st.Current); what != "" {
+	watch := watchFileOf(repo, st.RunID)
+	if what := watch.CheckInterrupted(st.Current); what != "" {
 		out.Warn(st.Current, what)
 	}
-	r.watchFile().Drop()
+	watch.Drop()
 	head, err := repo.Head(ctx)
 	if err != nil {
 		return nil, err

@@ -5,14 +5,19 @@ import (
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gaterun"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 )
 
 // watchFile is where the run keeps what planx noted before an agent's
 // attempt (verify.WatchFile), next to the run state.
-func (r *runner) watchFile() verify.WatchFile {
-	return verify.WatchFile{Repo: r.repo, RunID: r.st.RunID, Path: filepath.Join(runstate.RunDir(r.repo, r.st.RunID), "watch.json"), DepEnvs: gaterun.DepEnvs}
+func (r *runner) watchFile() verify.WatchFile { return watchFileOf(r.repo, r.st.RunID) }
+
+// watchFileOf is run runID's saved watch, for a command that has no runner
+// (abort).
+func watchFileOf(repo *gitops.Repo, runID string) verify.WatchFile {
+	return verify.WatchFile{Repo: repo, RunID: runID, Path: filepath.Join(runstate.RunDir(repo, runID), "watch.json"), DepEnvs: gaterun.DepEnvs}
 }
 
 // resumeWatch takes what planx noted before the attempt whose work a
