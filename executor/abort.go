@@ -11,9 +11,9 @@ import (
 	"github.com/planx-dev/planx/attempt"
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/progress"
 	"github.com/planx-dev/planx/rewind"
-	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -46,12 +46,11 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	}
 	out := progress.New(ro.Output)
 	execute.PidsIn(repo.PlanxDir()).CleanOrphans(out)
-	// The runner only finds the saved watch's file.
-	r := &runner{repo: repo, st: st, out: out, Setup: &runplan.Setup{}}
-	if what := r.watchFile().checkInterrupted(st.Current); what != "" {
+	watch := watchFileOf(repo, st.RunID)
+	if what := watch.CheckInterrupted(st.Current); what != "" {
 		out.Warn(st.Current, what)
 	}
-	r.watchFile().drop()
+	watch.Drop()
 	head, err := repo.Head(ctx)
 	if err != nil {
 		return nil, err
@@ -70,7 +69,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 		return nil, err
 	}
 	res, err := rewind.Run(ctx, rewind.Options{Repo: repo, State: st, Log: st.Log, Head: head,
-		StopTree: stopTree(st, head.SHA), KeepConfig: conf != nil})
+		StopTree: handconfig.StopTree(st, head.SHA), KeepConfig: conf != nil})
 	if err != nil {
 		return nil, err
 	}

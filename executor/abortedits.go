@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -16,7 +17,7 @@ import (
 // puts the work tree back as it was before the run, keeps it under
 // refs/planx/runs/<id>/aborted with the rest and names it (package rewind),
 // and leaves their .planx.yaml edit in the work tree, since it is meant for
-// the next run (handconfig.go).
+// the next run (package handconfig).
 
 // personsConfig is .planx.yaml as a person left it after the stop.
 type personsConfig struct {
@@ -28,12 +29,12 @@ type personsConfig struct {
 // configToKeep reads the person's .planx.yaml edit for Abort to put back
 // after the rewind; nil when .planx.yaml holds no edit of theirs.
 func configToKeep(ctx context.Context, repo *gitops.Repo, st *runstate.State, head gitops.SHA) (*personsConfig, error) {
-	edited, err := configEditedSinceStop(ctx, repo, st, head)
+	edited, err := handconfig.EditedSinceStop(ctx, repo, st, head)
 	if err != nil {
 		return nil, err
 	}
 	p := relJoin(repo.Root, gates.ConfigFile)
-	if d, err := fileDigest(p); err == nil && st.HandConfig != "" && d == st.HandConfig {
+	if handconfig.Holds(repo.Root, st) {
 		edited = true
 	}
 	if !edited {

@@ -33,11 +33,14 @@
 // gates and checks as funcs from worktree.go and wavegate.go), taking an
 // aborted run back out (abort.go: the lock, orphans and the saved watch,
 // then package rewind, which keeps the run's traces and puts the pre-run
-// state back), the gate and commit records (package ledger) and the
-// mark that guards them from executors (recordsguard.go), the snapshots of
-// stopped attempts (snapshot.go), the bytes a recovery command keeps
-// before it drops or writes over them (keep.go) and the saved watch of an
-// agent attempt (watchsave.go), kept until its work is committed or
+// state back), the task's commit (commit.go: a committer made from the run
+// for one commit, which ticks, logs, commits the way commitpath.go chose
+// and records; its message and the gate and commit records are package
+// ledger's) and the mark that guards the records from executors
+// (recordsguard.go), the snapshots of stopped attempts (snapshot.go), the
+// bytes a recovery command keeps before it drops or writes over them
+// (keep.go) and the saved watch of an agent attempt (package verify's
+// WatchFile; watchsave.go hands it to a turn), kept until its work is committed or
 // discarded so that every resume judges that work against it.
 //
 // Every gate selection (a task's gates and fixers, the clean-tree gates,

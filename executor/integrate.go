@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
@@ -87,7 +88,7 @@ func (wv *wave) stageCommit(ctx context.Context, it *isolated, merged, parent gi
 	}
 	// The message is the hooks' to check or change before anything is
 	// recorded: a refused task leaves its log entry and the log as they were.
-	msg := taskMessage(r, t, lt, groups, nil, it.warnings, anyTick) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, wv.number, wv.base)
+	msg := ledger.TaskMessage(ledger.TaskCommit{PlanRel: r.planRel, RunID: r.st.RunID, Task: t, Log: lt, Groups: groups, Warnings: it.warnings, Skipped: r.st.SkipPending, Ticked: anyTick}) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, wv.number, wv.base)
 	msg, err := r.waveHooks().Message(ctx, r.repo, t, msg)
 	if err != nil {
 		return staged{}, err
@@ -141,7 +142,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 			integrated[s.it] = true
 			wv.res.Done = append(wv.res.Done, s.it.t.ID)
 			r.out.TaskDone(s.it.t, s.commit)
-			r.noteGates(ctx, s.it.t, s.it.lt, s.commit, trees[i])
+			noteGates(ctx, r.repo, r.out, s.it.t, s.it.lt, s.commit, trees[i])
 		}
 	}
 	for _, it := range wv.its {

@@ -1,32 +1,13 @@
 package executor
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
 )
-
-// The commit subject keeps planx's ID; the plan's own goes in Planx-Label,
-// written only when the two differ.
-func TestTaskMessageLabelTrailer(t *testing.T) {
-	r := &runner{st: &runstate.State{RunID: "20260101-000000-abcdef"}}
-	r.planRel = "tasks.md"
-	lt := &execlog.Task{Executor: "shell"}
-	msg := taskMessage(r, &planparse.Task{ID: "T003", Label: "1.2", Title: "Add a README"}, lt, nil, nil, nil, true)
-	if !strings.HasPrefix(msg, "T003: Add a README\n") || !strings.Contains(msg, "\n"+record.TrailerLabel+": 1.2\n") ||
-		!strings.Contains(msg, "Task 1.2 (T003) of plan tasks.md") {
-		t.Errorf("message:\n%s", msg)
-	}
-	msg = taskMessage(r, &planparse.Task{ID: "T003", Label: "T003", Title: "Add a README"}, lt, nil, nil, nil, true)
-	if strings.Contains(msg, record.TrailerLabel) {
-		t.Errorf("label equal to the ID written:\n%s", msg)
-	}
-}
 
 // status reports the label of a task that has one, and none for a task the
 // plan calls by its ID.

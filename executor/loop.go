@@ -87,7 +87,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	}
 	tu.replace = replace
 	if already {
-		tu.resumeWatch(r.watchFile().load(t.ID))
+		tu.resumeWatch(r.watchFile().Load(t.ID))
 	}
 	feedback := ""
 	for n := 1; ; n++ {

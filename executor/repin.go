@@ -2,25 +2,45 @@ package executor
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/planparse"
 )
+
+// noteHandConfig runs when resume or skip takes up a stopped run, before it
+// touches the stopped attempt: an edit of .planx.yaml since the stop is the
+// person's (handconfig.Remember), and the person is told that the run
+// keeps its pinned gates. With repin (`planx resume --repin`) the edit
+// becomes the run's judge instead.
+func (r *runner) noteHandConfig(ctx context.Context, repin bool) error {
+	if err := handconfig.Remember(ctx, r.repo, r.st, r.expect); err != nil {
+		return err
+	}
+	if repin {
+		return r.repin()
+	}
+	if n := handconfig.Notice(r.repo.Root, r.st.Pinned, handconfig.Holds(r.repo.Root, r.st)); n != "" {
+		r.out.Println("planx: %s", n)
+	}
+	return nil
+}
 
 // repin makes .planx.yaml, as the person edited it while the run was
 // stopped, the run's judge from now on: only at their explicit request
 // (`planx resume --repin`), and never for a change a task made, which
 // would let a task loosen its own checks. The hooks directory, the
 // identity, the plan's front-matter gates and the --gate flags stay as
-// pinned; the edit itself stays uncommitted (handconfig.go). The execution
+// pinned; the edit itself stays uncommitted (package handconfig). The execution
 // log records the re-pin.
 func (r *runner) repin() error {
-	if len(r.handConfig()) == 0 {
-		if configNotice(r.repo.Root, r.st.Pinned, false) == "" {
+	if !handconfig.Holds(r.repo.Root, r.st) {
+		if handconfig.Notice(r.repo.Root, r.st.Pinned, false) == "" {
 			r.out.Println("planx: --repin: %s says what the run started with; nothing to re-pin", gates.ConfigFile)
 			return nil
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/rewind"
@@ -51,7 +52,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
-		if what := r.watchFile().checkInterrupted(first.ID); what != "" {
+		if what := r.watchFile().CheckInterrupted(first.ID); what != "" {
 			return nil, r.stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
 		already, err = r.reuseAttempt(ctx, first, ro.Retry)
@@ -119,13 +120,13 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.noteHandConfig(ctx, false); err != nil {
 		return nil, err
 	}
-	if what := r.watchFile().checkInterrupted(t.ID); what != "" {
+	if what := r.watchFile().CheckInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
 	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 		return nil, err
 	}
-	r.watchFile().drop() // the attempt is discarded
+	r.watchFile().Drop() // the attempt is discarded
 	if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}
@@ -219,7 +220,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	isLog := func(c gitops.Change) bool { return c.Path == r.log.Path }
-	if !slices.ContainsFunc(changes, isLog) && len(r.st.SkipPending) == 0 && r.headIsTaskCommit(ctx) {
+	if !slices.ContainsFunc(changes, isLog) && len(r.st.SkipPending) == 0 && headIsTaskCommit(ctx, r.repo, r.head.SHA, r.st.RunID) {
 		// The run's last task commit landed with the final log (planx was
 		// stopped right after it): nothing is left to record.
 		if err := endRun(r.repo); err != nil {
@@ -243,7 +244,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	if slices.ContainsFunc(changes, isLog) || len(r.st.SkipPending) > 0 {
-		msg := finishMessage(r)
+		msg := ledger.FinishMessage(r.Plan.Topic, r.planRel, r.st.RunID, r.st.SkipPending)
 		// Only the log: anything else in the tree is not the run's to commit.
 		if err := r.repo.Index().Stage(ctx, r.log.Path); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/rewind"
 	"github.com/planx-dev/planx/runstate"
@@ -72,7 +73,7 @@ func (b *rollback) commit(ctx context.Context) (gitops.SHA, error) {
 	if err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
 	}
-	msg := rollbackMessage(b.topic, b.planRel, b.st.RunID, changes)
+	msg := ledger.RollbackMessage(b.topic, b.planRel, b.st.RunID, changes)
 	var sha gitops.SHA
 	if b.porcelain {
 		// Hooks are skipped for the snapshot: the user's work in progress

@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -23,7 +24,7 @@ func (r *runner) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.T
 	if msg := r.reaper.Detached(); msg != "" {
 		r.warnIssue(t, msg)
 	}
-	paths, ok, err := r.repo.Index().StageAgain(ctx, r.handConfig()...)
+	paths, ok, err := r.repo.Index().StageAgain(ctx, handconfig.Unstaged(r.repo.Root, r.st)...)
 	if err != nil {
 		return fmt.Errorf("stage the changes of fixer gates of %s: %w", t.ID, err)
 	}
@@ -45,7 +46,7 @@ func (r *runner) checkSettled(ctx context.Context, t *planparse.Task) error {
 	if msg := r.reaper.Detached(); msg != "" {
 		r.warnIssue(t, msg)
 	}
-	paths, ok, err := r.repo.Index().StageAgain(ctx, r.handConfig()...)
+	paths, ok, err := r.repo.Index().StageAgain(ctx, handconfig.Unstaged(r.repo.Root, r.st)...)
 	if err != nil {
 		return fmt.Errorf("stage %s after its gates: %w", t.ID, err)
 	}

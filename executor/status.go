@@ -7,8 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/planfile"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -166,14 +166,14 @@ func waveStatuses(ctx context.Context, st *runstate.State, repo *gitops.Repo, ts
 	}
 }
 
-// configStatus is configNotice for a run status reads without changing it.
+// configStatus is handconfig.Notice for a run status reads without changing it.
 func configStatus(ctx context.Context, repo *gitops.Repo, st *runstate.State) string {
 	hand := false
 	if head, err := repo.Head(ctx); err == nil {
-		hand, _ = configEditedSinceStop(ctx, repo, st, head.SHA) // unreadable: not said to be a hand edit
+		hand, _ = handconfig.EditedSinceStop(ctx, repo, st, head.SHA) // unreadable: not said to be a hand edit
 	}
-	if d, err := fileDigest(relJoin(repo.Root, gates.ConfigFile)); err == nil && st.HandConfig != "" && d == st.HandConfig {
+	if handconfig.Holds(repo.Root, st) {
 		hand = true
 	}
-	return configNotice(repo.Root, st.Pinned, hand)
+	return handconfig.Notice(repo.Root, st.Pinned, hand)
 }

@@ -137,7 +137,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	tu.watch = w
 	tu.rejudged, tu.left = false, nil // a new attempt: its own work is judged
 	if kind == planparse.KindAgent {
-		r.watchFile().save(savedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: r.st.RecordsMark, Replace: tu.replace})
+		r.watchFile().Save(verify.SavedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: r.st.RecordsMark, Replace: tu.replace})
 	}
 	switch kind {
 	case planparse.KindShell:

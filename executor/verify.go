@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gaterun"
+	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -54,7 +55,7 @@ func (tu *turn) verify(ctx context.Context) ([]string, error) {
 	tu.outputs = outputs
 	// One scan of the work tree per task: stage everything (every ignore
 	// rule honoured); git add says what it staged.
-	changed, err := r.repo.Index().StageChanges(ctx, r.expect, r.handConfig()...)
+	changed, err := r.repo.Index().StageChanges(ctx, r.expect, handconfig.Unstaged(r.repo.Root, r.st)...)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -72,7 +73,7 @@ func (wv *wave) seal(ctx context.Context, keep []staged, passed []execlog.Gate) 
 	s := &keep[len(keep)-1]
 	msg := strings.TrimRight(s.msg, "\n") + "\n"
 	for _, g := range passed {
-		msg += fmt.Sprintf("%s: %s\n", record.TrailerWaveGate, gateTrailer(g))
+		msg += fmt.Sprintf("%s: %s\n", record.TrailerWaveGate, ledger.GateTrailer(g))
 		if len(g.Known) > 0 {
 			msg += fmt.Sprintf("%s: known-failures=%s:%s\n", record.TrailerWarning, g.Name, strings.Join(g.Known, ","))
 		}

@@ -76,7 +76,7 @@ type State struct {
 	StopRef     string     `json:"stop_ref,omitempty"`
 	Stops       int        `json:"stops,omitempty"`
 	// HandConfig is the digest of .planx.yaml as a person left it after a
-	// stop: their edit, which no task commit takes (handconfig.go).
+	// stop: their edit, which no task commit takes (package handconfig).
 	HandConfig string       `json:"hand_config,omitempty"`
 	Started    time.Time    `json:"started"`
 	Updated    time.Time    `json:"updated"`

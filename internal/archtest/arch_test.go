@@ -22,11 +22,12 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "wave", "runplan", "rewind"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "wave", "runplan", "rewind", "handconfig"},
 	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
-	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress"},
+	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress", "record", "internal/textsafe"},
 	"judge":               {},
+	"handconfig":          {"gates", "gitops", "runstate"},
 	"runplan":             {"agent", "approval", "gates", "internal/textsafe", "judge", "planfile", "planparse", "progress", "record", "risk"},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
 	"wave":                {"gitops", "planparse", "progress", "outcome"},
@@ -82,6 +83,9 @@ var never = map[string][]string{
 	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
 	// The records are written by the loop; they run nothing.
 	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command", "execute", "gaterun", "verify", "wave"},
+	// A person's config edit is told from a task's by digests and history:
+	// it runs, reports and judges nothing.
+	"handconfig": {"executor", "review", "approval", "risk", "agent", "progress", "internal/command", "execute", "gaterun", "verify", "wave", "judge"},
 	// The run's state is data and a lock; it runs and reports nothing.
 	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
 	// The plan on disk is bytes and history; it runs nothing.

@@ -1,13 +1,16 @@
-package executor
+package handconfig
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -40,13 +43,13 @@ func TestConfigNotice(t *testing.T) {
 		{"broken", "gates: [", true, ".planx.yaml no longer loads ("},
 	} {
 		write(tc.yaml)
-		got := configNotice(dir, j, tc.hand)
+		got := Notice(dir, j, tc.hand)
 		if tc.want == "" && got != "" || tc.want != "" && !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%s: configNotice = %q, want %q", tc.name, got, tc.want)
+			t.Errorf("%s: Notice = %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	if got := configNotice(dir, nil, true); got != "" {
-		t.Errorf("a run that pinned no judge: configNotice = %q, want none", got)
+	if got := Notice(dir, nil, true); got != "" {
+		t.Errorf("a run that pinned no judge: Notice = %q, want none", got)
 	}
 }
 
@@ -64,8 +67,47 @@ func TestStopTree(t *testing.T) {
 		{"crash", "pre", "", ""},
 	} {
 		st := &runstate.State{AttemptPre: gitops.SHA(tc.pre), AttemptStop: gitops.SHA(tc.stop)}
-		if got := stopTree(st, "head"); string(got) != tc.want {
-			t.Errorf("%s: stopTree = %q, want %q", tc.name, got, tc.want)
+		if got := StopTree(st, "head"); string(got) != tc.want {
+			t.Errorf("%s: StopTree = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// An edit of .planx.yaml made while the run was stopped is remembered as
+// the person's and left out of staging while the file holds it; a task's
+// change on top of it is the task's again. No edit: nothing remembered.
+func TestRememberHoldsUnstaged(t *testing.T) {
+	ctx := context.Background()
+	gittest.Setenv(t)
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, gates.ConfigFile, "step_timeout: 5m\n")
+	head := gitops.SHA(gittest.Commit(t, dir, "base"))
+	repo, err := gitops.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &runstate.State{}
+	if err := Remember(ctx, repo, st, head); err != nil || st.HandConfig != "" || Holds(dir, st) || Unstaged(dir, st) != nil {
+		t.Fatalf("no edit: err %v, remembered %q", err, st.HandConfig)
+	}
+	gittest.WriteFile(t, dir, gates.ConfigFile, "step_timeout: 9m\n")
+	if edited, err := EditedSinceStop(ctx, repo, st, head); err != nil || !edited {
+		t.Fatalf("edit not seen: %v, %v", edited, err)
+	}
+	if err := Remember(ctx, repo, st, head); err != nil || !strings.HasPrefix(st.HandConfig, "sha256:") {
+		t.Fatalf("edit not remembered: err %v, digest %q", err, st.HandConfig)
+	}
+	if !Holds(dir, st) || !slices.Equal(Unstaged(dir, st), []string{gates.ConfigFile}) {
+		t.Errorf("the person's edit is staged: holds %v, unstaged %v", Holds(dir, st), Unstaged(dir, st))
+	}
+	gittest.WriteFile(t, dir, gates.ConfigFile, "step_timeout: 1s\n")
+	if Holds(dir, st) || Unstaged(dir, st) != nil {
+		t.Error("a change on top of the person's edit is left alone")
+	}
+	if err := os.Remove(filepath.Join(dir, gates.ConfigFile)); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Digest(dir); err != nil || d != goneDigest {
+		t.Errorf("digest of a deleted file %q, %v", d, err)
 	}
 }

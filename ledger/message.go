@@ -1,4 +1,4 @@
-package executor
+package ledger
 
 import (
 	"fmt"
@@ -13,12 +13,14 @@ import (
 
 // The messages of planx's commits: the rollback commit, a task's commit
 // (subject, description, folded commits, Planx-* trailers) and the commit
-// that closes a run whose last task was skipped.
+// that closes a run whose last task was skipped. Their trailers are the
+// contract planx verify and review read: pure functions of plain values, so
+// that a table test pins them byte for byte.
 
-// rollbackMessage is the rollback commit's: what it is and how to use it,
+// RollbackMessage is the rollback commit's: what it is and how to use it,
 // the uncommitted work it took from the tree (changes; none on a clean
 // tree), with the trailers that tie it to the plan and the run.
-func rollbackMessage(topic, planRel, runID string, changes []gitops.Change) string {
+func RollbackMessage(topic, planRel, runID string, changes []gitops.Change) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rollback: before executing plan %s\n\n", topic)
 	b.WriteString("Snapshot of the work tree before planx ran the plan: reset to this commit to\nundo the run.\n\n")
@@ -54,33 +56,46 @@ func changeKind(c gitops.Change) string {
 	}
 }
 
-// finishMessage closes a run whose last task was skipped.
-func finishMessage(r *runner) string {
+// FinishMessage closes a run of the plan topic (at planRel) whose last task
+// was skipped; skipped are the skipped tasks no commit has recorded yet.
+func FinishMessage(topic, planRel, runID string, skipped []planparse.TaskID) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "planx: finish run of plan %s\n\n", r.Plan.Topic)
+	fmt.Fprintf(&b, "planx: finish run of plan %s\n\n", topic)
 	fmt.Fprintf(&b, "The run ended without a task commit to carry its log: record the log%s.\n\n",
-		map[bool]string{true: " and the skipped tasks", false: ""}[len(r.st.SkipPending) > 0])
-	fmt.Fprintf(&b, "%s: %s\n%s: %s\n", record.TrailerRefs, r.planRel, record.TrailerRun, r.st.RunID)
-	for _, id := range r.st.SkipPending {
+		map[bool]string{true: " and the skipped tasks", false: ""}[len(skipped) > 0])
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n", record.TrailerRefs, planRel, record.TrailerRun, runID)
+	for _, id := range skipped {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
 	}
 	return b.String()
 }
 
-// taskMessage is the task commit's message: subject, a short description,
+// TaskCommit is what a task's commit message is made of.
+type TaskCommit struct {
+	PlanRel, RunID string
+	Task           *planparse.Task
+	Log            *execlog.Task      // the task's log entry: executor, steps, files, gates
+	Groups         []*planparse.Task  // the groups the task completes
+	Folded         []string           // messages of the executor's commits folded into this one
+	Warnings       []string           // Planx-Warning values
+	Skipped        []planparse.TaskID // skipped tasks no commit has recorded yet
+	Ticked         bool               // planx ticked a checkbox in the plan for this commit
+}
+
+// TaskMessage is the task commit's message: subject, a short description,
 // the messages of the commits folded into it, then trailers `git
-// interpret-trailers --parse` reads (warnings are Planx-Warning values).
-// ticked says whether planx ticked a checkbox in the plan for this commit.
-func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planparse.Task, folded, warnings []string, ticked bool) string {
+// interpret-trailers --parse` reads.
+func TaskMessage(c TaskCommit) string {
+	t, lt := c.Task, c.Log
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, textsafe.Shorten(t.Title, 72-len(t.ID)-2))
-	b.WriteString(taskSummary(r.planRel, t, lt, ticked))
-	for _, m := range folded {
+	b.WriteString(taskSummary(c.PlanRel, t, lt, c.Ticked))
+	for _, m := range c.Folded {
 		// Indented so the folded messages can never be read as this commit's trailers.
 		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", textsafe.Indent(m, "    "))
 	}
-	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRefs, r.planRel)
-	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRun, r.st.RunID)
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRefs, c.PlanRel)
+	fmt.Fprintf(&b, "%s: %s\n", record.TrailerRun, c.RunID)
 	fmt.Fprintf(&b, "%s: %s\n", record.TrailerTask, t.ID)
 	if t.Label != "" && t.Label != string(t.ID) {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerLabel, strings.Join(strings.Fields(t.Label), " "))
@@ -91,7 +106,7 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSandbox, lt.Sandbox)
 	}
 	for _, g := range lt.Gates {
-		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, gateTrailer(g))
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, GateTrailer(g))
 	}
 	if lt.Executor == "agent" {
 		for _, g := range lt.Gates {
@@ -107,13 +122,13 @@ func taskMessage(r *runner, t *planparse.Task, lt *execlog.Task, groups []*planp
 			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerFixed, g.Name, p)
 		}
 	}
-	for _, id := range r.st.SkipPending {
+	for _, id := range c.Skipped {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
 	}
-	for _, g := range groups {
+	for _, g := range c.Groups {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGroup, g.ID)
 	}
-	for _, w := range warnings {
+	for _, w := range c.Warnings {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerWarning, w)
 	}
 	for _, g := range lt.Gates {
@@ -160,10 +175,10 @@ func taskSummary(planRel string, t *planparse.Task, lt *execlog.Task, ticked boo
 	return b.String()
 }
 
-// gateTrailer renders one gate result as `name=pass 1234ms`, followed by
+// GateTrailer renders one gate result as `name=pass 1234ms`, followed by
 // "overridden" for a gate a --gate flag replaced and "cached" for one not
 // run again because it passed on the same tree before.
-func gateTrailer(g execlog.Gate) string {
+func GateTrailer(g execlog.Gate) string {
 	verdict := "fail"
 	if g.Passed {
 		verdict = "pass"
