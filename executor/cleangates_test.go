@@ -82,12 +82,12 @@ func TestCheckoutReusesSlot(t *testing.T) {
 		t.Errorf("b.txt in the slot: %q", b)
 	}
 	second.release(ctx)
-	if got := worktrees(t, dir); len(got) != 2 {
+	if got := gittest.Worktrees(t, dir); len(got) != 2 {
 		t.Errorf("worktree list, want the work tree and one slot:\n%s", strings.Join(got, "\n"))
 	}
 
 	dropRunWorktrees(repo)
-	if got := worktrees(t, dir); len(got) != 1 {
+	if got := gittest.Worktrees(t, dir); len(got) != 1 {
 		t.Errorf("worktree list after the run's end, want the work tree alone:\n%s", strings.Join(got, "\n"))
 	}
 	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "" {
@@ -123,18 +123,6 @@ func TestSettledIn(t *testing.T) {
 	}
 	wt.release(ctx)
 	dropRunWorktrees(repo)
-}
-
-// worktrees lists the work trees git has registered.
-func worktrees(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	for _, l := range strings.Split(gittest.Git(t, dir, "worktree", "list", "--porcelain"), "\n") {
-		if p, ok := strings.CutPrefix(l, "worktree "); ok {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // TestReleaseUnlinksFirst removes a checkout's links into the work tree even
@@ -174,7 +162,7 @@ func TestReleaseUnlinksFirst(t *testing.T) {
 	}
 	next.release(ctx)
 	dropRunWorktrees(repo)
-	if got := worktrees(t, dir); len(got) != 1 {
+	if got := gittest.Worktrees(t, dir); len(got) != 1 {
 		t.Errorf("worktree list after the run's end:\n%s", strings.Join(got, "\n"))
 	}
 }

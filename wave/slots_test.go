@@ -30,18 +30,6 @@ func repoAt(t *testing.T) (repo *gitops.Repo, one, two gitops.SHA) {
 	return repo, one, two
 }
 
-// worktrees lists the work trees git has registered.
-func worktrees(t *testing.T, dir string) []string {
-	t.Helper()
-	var out []string
-	for _, l := range strings.Split(gittest.Git(t, dir, "worktree", "list", "--porcelain"), "\n") {
-		if p, ok := strings.CutPrefix(l, "worktree "); ok {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 func TestPoolTakePutReuses(t *testing.T) {
 	repo, one, two := repoAt(t)
 	ctx := context.Background()
@@ -85,11 +73,11 @@ func TestPoolTakePutReuses(t *testing.T) {
 	}
 	p.Put(b)
 	p.Put(c)
-	if got := worktrees(t, repo.Root); len(got) != 3 {
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 3 {
 		t.Errorf("worktree list, want the work tree and two slots:\n%s", strings.Join(got, "\n"))
 	}
 	DropRunWorktrees(repo, nil)
-	if got := worktrees(t, repo.Root); len(got) != 1 {
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 1 {
 		t.Errorf("worktree list after the run's end, want the work tree alone:\n%s", strings.Join(got, "\n"))
 	}
 	if _, err := os.Stat(Dir(repo, "run1", "")); err == nil {
@@ -106,7 +94,7 @@ func TestPoolTakeCancelled(t *testing.T) {
 	if _, err := p.Take(ctx, one); !errors.Is(err, context.Canceled) {
 		t.Errorf("take on a cancelled context: %v", err)
 	}
-	if got := worktrees(t, repo.Root); len(got) != 1 {
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 1 {
 		t.Errorf("worktree list after a cancelled take:\n%s", strings.Join(got, "\n"))
 	}
 	if _, err := p.Take(context.Background(), one); err != nil {
@@ -177,11 +165,11 @@ func TestPoolKeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	DropRunWorktrees(repo, map[string]bool{"run2": true})
-	if got := worktrees(t, repo.Root); len(got) != 2 {
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 2 {
 		t.Errorf("worktree list, want the work tree and run2's:\n%s", strings.Join(got, "\n"))
 	}
 	DropRunWorktrees(repo, nil)
-	if got := worktrees(t, repo.Root); len(got) != 1 {
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 1 {
 		t.Errorf("worktree list after both runs:\n%s", strings.Join(got, "\n"))
 	}
 }

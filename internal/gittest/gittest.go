@@ -125,3 +125,16 @@ func TryGit(dir, stdin string, args ...string) (string, error) {
 	}
 	return string(out), nil
 }
+
+// Worktrees lists the work trees git has registered for the repository
+// at dir, the main one first.
+func Worktrees(t testing.TB, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range strings.Split(Git(t, dir, "worktree", "list", "--porcelain"), "\n") {
+		if p, ok := strings.CutPrefix(l, "worktree "); ok {
+			out = append(out, p)
+		}
+	}
+	return out
+}
