@@ -27,15 +27,15 @@ import (
 const baselineID planparse.TaskID = "baseline"
 
 // baselineOn says whether the run starts with a baseline: --baseline, else
-// the config; --accept-baseline-failures needs one.
-func (r *runner) baselineOn() bool {
+// the config cfg; --accept-baseline-failures needs one.
+func (o Options) baselineOn(cfg gates.Config) bool {
 	switch {
-	case r.o.AcceptBaselineFailures:
+	case o.AcceptBaselineFailures:
 		return true
-	case r.o.Baseline != nil:
-		return *r.o.Baseline
+	case o.Baseline != nil:
+		return *o.Baseline
 	}
-	return r.Config.Baseline
+	return cfg.Baseline
 }
 
 // baselineGates are the gates every task runs (when: each, whatever a
@@ -58,7 +58,7 @@ func baselineGates(all []gates.Gate) []gates.Gate {
 // stops the run, unless --accept-baseline-failures and every failed gate
 // named its failing tests: those are then the run's known failures.
 func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
-	if !r.baselineOn() {
+	if !r.o.baselineOn(r.Config) {
 		return nil
 	}
 	sel := baselineGates(r.Gates)

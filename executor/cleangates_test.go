@@ -114,11 +114,11 @@ func TestSettledIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	gittest.WriteFile(t, wt.dir, "report.xml", "<ok/>\n")
-	if err := r.settledIn(ctx, task, wt); err != nil {
+	if err := settledIn(ctx, task, wt); err != nil {
 		t.Errorf("a gate's new file: %v", err)
 	}
 	gittest.WriteFile(t, wt.dir, "a.txt", "formatted\n")
-	if err := r.settledIn(ctx, task, wt); err == nil || !strings.Contains(err.Error(), "while the gates ran: a.txt;") {
+	if err := settledIn(ctx, task, wt); err == nil || !strings.Contains(err.Error(), "while the gates ran: a.txt;") {
 		t.Errorf("a gate's change to a.txt: %v", err)
 	}
 	wt.release(ctx)

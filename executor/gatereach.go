@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/planx-dev/planx/gaterun"
+	"github.com/planx-dev/planx/gitops"
 )
 
 // What a gate runs is more than the files its command names: the shell
@@ -39,22 +40,25 @@ func (r *runner) reach(ctx context.Context) gaterun.Reach {
 
 // judgeUnchanged reports whether a change to the runner configuration p
 // leaves what the runner runs alone (gaterun.ConfigUnchanged), comparing
-// p at the task's start with the work tree's.
-func (r *runner) judgeUnchanged(ctx context.Context, p string) bool {
-	return gaterun.ConfigUnchanged(p, func(p string) ([]byte, []byte, error) {
-		before, err := r.repo.History().ShowFile(ctx, r.expect, p)
-		if err != nil {
-			return nil, nil, err
-		}
-		after, err := os.ReadFile(relJoin(r.repo.Root, p))
-		return before, after, err
-	})
+// p at the task's start (base) with the work tree's.
+func judgeUnchanged(repo *gitops.Repo, base gitops.SHA) func(context.Context, string) bool {
+	return func(ctx context.Context, p string) bool {
+		return gaterun.ConfigUnchanged(p, func(p string) ([]byte, []byte, error) {
+			before, err := repo.History().ShowFile(ctx, base, p)
+			if err != nil {
+				return nil, nil, err
+			}
+			after, err := os.ReadFile(relJoin(repo.Root, p))
+			return before, after, err
+		})
+	}
 }
 
-// vendorUpdates compares go.mod's requirements at the task's start and now.
-func (r *runner) vendorUpdates(ctx context.Context) gaterun.VendorUpdates {
-	before, _ := r.repo.History().ShowFile(ctx, r.expect, "go.mod")
-	after, _ := os.ReadFile(relJoin(r.repo.Root, "go.mod"))
-	list, _ := os.ReadFile(relJoin(r.repo.Root, "vendor/modules.txt"))
+// vendorUpdates compares go.mod's requirements at the task's start (base)
+// and now.
+func vendorUpdates(ctx context.Context, repo *gitops.Repo, base gitops.SHA) gaterun.VendorUpdates {
+	before, _ := repo.History().ShowFile(ctx, base, "go.mod")
+	after, _ := os.ReadFile(relJoin(repo.Root, "go.mod"))
+	list, _ := os.ReadFile(relJoin(repo.Root, "vendor/modules.txt"))
 	return gaterun.NewVendorUpdates(before, after, list)
 }

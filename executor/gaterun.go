@@ -143,7 +143,7 @@ func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
 	if err := r.runGateSet(ctx, t, tu.lt, wt.dir, key, sel, judgeIn(wt.dir, judge)); err != nil {
 		return err
 	}
-	return r.settledIn(ctx, t, wt)
+	return settledIn(ctx, t, wt)
 }
 
 // judgeIn is judge reading the results of gates run in dir.

@@ -194,7 +194,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 	}
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 	wv.res.Status = record.RunFailed
-	wv.res.Next = r.nextSteps(first.t)
+	wv.res.Next = nextSteps(r.st, r.repo, first.t)
 	return r.stop(first.t, record.RunFailed, first.fail.ForUser(), first.fail.Tail, ErrTaskFailed, first.fail.See...)
 }
 

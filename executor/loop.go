@@ -164,9 +164,9 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	wavepkg.DropSlots(r.repo, r.st.RunID, rewind.SlotKeeper(r.repo, r.st), r.out)
 	r.pool = nil
 	saveErr := errors.Join(snapErr, r.save(), r.repo.Index().Sync(context.Background()))
-	next := r.nextSteps(t)
+	next := nextSteps(r.st, r.repo, t)
 	if errors.Is(kind, ErrInterrupted) {
-		next = r.interruptedNext(t)
+		next = interruptedNext(r.st, r.repo, t)
 	}
 	r.out.TaskStopped(t, status, what, tail, see, next)
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.DisplayID(), t.Title, what)
@@ -176,8 +176,9 @@ func (r *runner) stop(t *planparse.Task, status record.RunStatus, what, tail str
 	return err
 }
 
-func (r *runner) nextSteps(t *planparse.Task) string {
-	if next := waveNext(r.st, r.repo, t); next != "" {
+// nextSteps is what to do after t failed.
+func nextSteps(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
+	if next := waveNext(st, repo, t); next != "" {
 		return next
 	}
 	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.DisplayID())
@@ -188,8 +189,8 @@ const interruptedWhat = "stopped by an interrupt (Ctrl-C or SIGTERM) while it ra
 
 // interruptedNext is what to do after an interrupt: nothing failed, so
 // there is no cause to fix.
-func (r *runner) interruptedNext(t *planparse.Task) string {
-	if next := waveNext(r.st, r.repo, t); next != "" {
+func interruptedNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
+	if next := waveNext(st, repo, t); next != "" {
 		return next
 	}
 	return fmt.Sprintf("what %s changed before the interrupt is left in the work tree; `planx resume --retry` runs it again from the start, `planx resume` commits it as it stands (finish it by hand first), `planx abort` undoes the run", t.DisplayID())

@@ -58,13 +58,13 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 	var fail *outcome.Failure
 	switch {
 	case errors.As(err, &fail):
-		res.Status, res.Next = record.RunFailed, r.nextSteps(t)
+		res.Status, res.Next = record.RunFailed, nextSteps(r.st, r.repo, t)
 		return r.stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
 	case errors.Is(err, ErrManual):
 		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
 		return r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		res.Status, res.Next = record.RunInterrupted, r.interruptedNext(t)
+		res.Status, res.Next = record.RunInterrupted, interruptedNext(r.st, r.repo, t)
 		return r.stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
 	}
 	_ = r.stop(t, record.RunFailed, err.Error(), "", err)
@@ -122,7 +122,7 @@ func (r *runner) waveAttempt(ctx context.Context, t *planparse.Task) error {
 	if err != nil {
 		return err
 	}
-	return r.stops().Begin(ctx, t, false, r.expect, len(r.dirtyPaths(changes)) > 0)
+	return r.stops().Begin(ctx, t, false, r.expect, len(dirtyPaths(r.log, changes)) > 0)
 }
 
 // isolate makes the log entries of w, the wave's tasks, and their

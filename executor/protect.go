@@ -62,10 +62,10 @@ func (r *runner) protect(ctx context.Context) verify.Protect {
 	return verify.Protect{
 		Why:       r.protection,
 		TakesOver: gaterun.TakesOverTests,
-		Unchanged: r.judgeUnchanged,
+		Unchanged: judgeUnchanged(r.repo, r.expect),
 		Vendored: func(ctx context.Context, p string) bool {
 			if vendor == nil {
-				u := r.vendorUpdates(ctx)
+				u := vendorUpdates(ctx, r.repo, r.expect)
 				vendor = &u
 			}
 			return vendor.Allows(p)

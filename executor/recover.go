@@ -1,12 +1,16 @@
 package executor
 
-import "github.com/planx-dev/planx/gitops"
+import (
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+)
 
-// dirtyPaths lists the paths git reports changed, less planx's own log.
-func (r *runner) dirtyPaths(changes []gitops.Change) []string {
+// dirtyPaths lists the paths git reports changed, less planx's own log
+// (nil before the run has one).
+func dirtyPaths(log *execlog.Log, changes []gitops.Change) []string {
 	var out []string
 	for _, c := range changes {
-		if r.log == nil || c.Path != r.log.Path {
+		if log == nil || c.Path != log.Path {
 			out = append(out, c.Path)
 		}
 	}

@@ -65,7 +65,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.dirty = r.dirtyPaths(changes)
+		r.dirty = dirtyPaths(r.log, changes)
 	}
 	r.out.Println("planx: resuming run %s of %s at %s (%s left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), textsafe.Count(len(tasks), "task"))
 	return r.loop(ctx, tasks, already)
@@ -150,7 +150,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.dirty = r.dirtyPaths(changes)
+	r.dirty = dirtyPaths(r.log, changes)
 	r.st.Skipped = append(r.st.Skipped, t.ID)
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""

@@ -65,7 +65,7 @@ func (r *runner) checkSettled(ctx context.Context, t *planparse.Task) error {
 // a commit it did not format). New files a gate writes there (bytecode, a
 // report) are its outputs: the commit is the staged tree, which they never
 // reach, and release removes them.
-func (r *runner) settledIn(ctx context.Context, t *planparse.Task, wt *slotUse) error {
+func settledIn(ctx context.Context, t *planparse.Task, wt *slotUse) error {
 	wt.unlink()
 	slot, err := gitops.Open(ctx, wt.dir)
 	if err != nil {

@@ -27,7 +27,7 @@ var bigTypes = map[string]int{
 	"gitops.Index":      32,
 	"planparse.builder": 65,
 	"risk.analyzer":     31,
-	"executor.runner":   63,
+	"executor.runner":   56,
 	"executor.turn":     20,
 }
 
