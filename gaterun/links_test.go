@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/planx-dev/planx/internal/gittest"
 )
 
 // Links are made to the entries that exist, in place of a checkout's empty
@@ -13,9 +15,9 @@ import (
 // place.
 func TestLinkIgnored(t *testing.T) {
 	root, wt := t.TempDir(), t.TempDir()
-	writeFile(t, root, "node_modules/x/index.js", "x\n")
-	writeFile(t, root, "sub/a.c", "int a;\n")
-	writeFile(t, root, "local.env", "K=v\n")
+	gittest.WriteFile(t, root, "node_modules/x/index.js", "x\n")
+	gittest.WriteFile(t, root, "sub/a.c", "int a;\n")
+	gittest.WriteFile(t, root, "local.env", "K=v\n")
 	if err := os.MkdirAll(filepath.Join(wt, "sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +31,7 @@ func TestLinkIgnored(t *testing.T) {
 	if err := os.Remove(filepath.Join(wt, "local.env")); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, wt, "local.env", "a gate's own\n")
+	gittest.WriteFile(t, wt, "local.env", "a gate's own\n")
 	UnlinkIgnored(made)
 	if fi, err := os.Lstat(filepath.Join(wt, "sub")); err != nil || !fi.IsDir() {
 		t.Errorf("the submodule's empty directory is not back: %v", err)
@@ -47,7 +49,7 @@ func TestLinkIgnored(t *testing.T) {
 
 func TestDepEnvsAndCacheEntries(t *testing.T) {
 	root := t.TempDir()
-	writeFile(t, root, "env/pyvenv.cfg", "home = /usr\n")
+	gittest.WriteFile(t, root, "env/pyvenv.cfg", "home = /usr\n")
 	got := DepEnvs(root, []string{"node_modules/", ".venv/", "env/", "build/", "venv"})
 	if want := []string{"node_modules/", ".venv/", "env/"}; !slices.Equal(got, want) {
 		t.Errorf("DepEnvs = %q, want %q", got, want)

@@ -1,13 +1,12 @@
 package gaterun
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/internal/testreport"
 )
 
@@ -45,27 +44,16 @@ func TestTestGatesReportSetting(t *testing.T) {
 	}
 }
 
-func writeFile(t *testing.T, dir, name, text string) {
-	t.Helper()
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // The JUnit files a gate's glob matches after its run are merged into one
 // report; none matching, or one that is not XML, fails it with the reason.
 func TestReadJUnitGlob(t *testing.T) {
 	tg := TestGate{Gate: gates.Gate{Name: "unit", Report: gates.Report{Kind: gates.ReportJUnit, Files: "**/surefire-reports/*.xml"}}, kind: testreport.KindJUnit}
 	dir := t.TempDir()
-	writeFile(t, dir, "core/target/surefire-reports/TEST-a.CoreTest.xml",
+	gittest.WriteFile(t, dir, "core/target/surefire-reports/TEST-a.CoreTest.xml",
 		`<testsuite name="a.CoreTest"><testcase classname="a.CoreTest" name="adds"/></testsuite>`)
-	writeFile(t, dir, "cli/target/surefire-reports/TEST-a.CliTest.xml",
+	gittest.WriteFile(t, dir, "cli/target/surefire-reports/TEST-a.CliTest.xml",
 		`<testsuite name="a.CliTest" failures="1"><testcase classname="a.CliTest" name="parses"><failure/></testcase></testsuite>`)
-	writeFile(t, dir, "cli/target/surefire-reports/TEST-a.CliTest.txt", "not a report")
+	gittest.WriteFile(t, dir, "cli/target/surefire-reports/TEST-a.CliTest.txt", "not a report")
 	rep := tg.Read(dir, "")
 	var ids []string
 	for _, x := range rep.Tests {
@@ -78,7 +66,7 @@ func TestReadJUnitGlob(t *testing.T) {
 	if rep := tg.Read(t.TempDir(), ""); !noReport(rep) || rep.Notes[0] != "the gate's report **/surefire-reports/*.xml was not written" {
 		t.Errorf("no files: %+v", rep)
 	}
-	writeFile(t, dir, "x/surefire-reports/broken.xml", "<testsuite><testcase")
+	gittest.WriteFile(t, dir, "x/surefire-reports/broken.xml", "<testsuite><testcase")
 	if rep := tg.Read(dir, ""); !rep.Failed || !strings.Contains(rep.Notes[0], "x/surefire-reports/broken.xml is not JUnit XML") {
 		t.Errorf("a broken file: failed %v, notes %q", rep.Failed, rep.Notes)
 	}

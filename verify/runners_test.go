@@ -8,20 +8,12 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/gittest"
 )
 
 func TestRunnersChanged(t *testing.T) {
 	root := t.TempDir()
-	write := func(p, s string) {
-		t.Helper()
-		abs := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { t.Helper(); gittest.WriteFile(t, root, p, s) }
 	for _, p := range []string{
 		"node_modules/jest-circus/build/run.js", "node_modules/@jest/core/index.js", "node_modules/lodash/index.js",
 		"web/node_modules/vitest/dist/cli.js", ".venv/pyvenv.cfg", ".venv/lib/python3.12/site-packages/_pytest/main.py",
