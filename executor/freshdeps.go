@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/taskgate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -46,19 +47,19 @@ func (tu *turn) freshDeps() ([]string, error) {
 // the agent ran, its dependency environments installed afresh by
 // worktree_setup when the task changed a manifest. extra are more entries
 // to link (submodules).
-func (tu *turn) checkout(ctx context.Context, sha gitops.SHA, label string, extra ...string) (*slotUse, error) {
+func (tu *turn) checkout(ctx context.Context, sha gitops.SHA, label string, extra ...string) (*taskgate.Slot, error) {
 	r, t := tu.r, tu.t
 	fresh, err := tu.freshDeps()
 	if err != nil {
 		return nil, err
 	}
 	links := append(slices.DeleteFunc(minus(tu.ignoredBefore(), fresh), gaterun.CacheEntry), extra...)
-	wt, err := r.checkout(ctx, t, sha, label, links)
+	wt, err := r.keeper().Checkout(ctx, t, sha, label, links)
 	if err != nil || len(fresh) == 0 {
 		return wt, err
 	}
-	if err := r.gateRun().Setup(ctx, t, wt.dir, label, r.Config.WorktreeSetup, r.o.StepTimeout); err != nil {
-		wt.release(ctx)
+	if err := r.keeper().GateRun().Setup(ctx, t, wt.Dir(), label, r.Config.WorktreeSetup, r.o.StepTimeout); err != nil {
+		wt.Release(ctx)
 		return nil, err
 	}
 	return wt, nil

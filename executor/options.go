@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
+	"github.com/planx-dev/planx/taskgate"
 )
 
 // Options configure a run. Zero values are sensible defaults.
@@ -64,8 +65,8 @@ type Options struct {
 
 // Where gates run (Options.GatesIn).
 const (
-	GatesClean = "clean"
-	GatesTree  = "tree"
+	GatesClean = taskgate.GatesClean
+	GatesTree  = taskgate.GatesTree
 )
 
 func (o *Options) now() time.Time {

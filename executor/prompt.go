@@ -41,7 +41,7 @@ func (r *runner) agentContext(t *planparse.Task, attempt int, feedback string) a
 		}
 	}
 	c.Protected = []string{r.planRel, gates.ConfigFile, path.Dir(r.log.Path) + "/"}
-	for _, p := range append(append(gaterun.GateScripts(r.Gates), gaterun.RunnerConfigFiles(r.Gates)...), r.reached.Paths()...) {
+	for _, p := range append(append(gaterun.GateScripts(r.Gates), gaterun.RunnerConfigFiles(r.Gates)...), r.keeper().Reached().Paths()...) {
 		if fileExists(relJoin(r.repo.Root, p)) && !slices.Contains(c.Protected, p) {
 			c.Protected = append(c.Protected, p)
 		}

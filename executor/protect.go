@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/judge"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/taskgate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -36,7 +37,7 @@ func (r *runner) protection(p string) string {
 	if g := gateNaming(r.Gates, p); g != "" {
 		return "named by gate " + g
 	}
-	if why := r.reached[p]; why != "" {
+	if why := r.gateKeeper.Reached()[p]; why != "" {
 		return why
 	}
 	if g := gaterun.GateReading(r.Gates, p); g != "" {
@@ -57,15 +58,15 @@ func (r *runner) protection(p string) string {
 // protected (the gates' reach is read first, once per run), and what
 // lets a protected path change.
 func (r *runner) protect(ctx context.Context) verify.Protect {
-	r.reach(ctx)
+	r.keeper().Reach(ctx, r.expect)
 	var vendor *gaterun.VendorUpdates // read on the first vendored file
 	return verify.Protect{
 		Why:       r.protection,
 		TakesOver: gaterun.TakesOverTests,
-		Unchanged: judgeUnchanged(r.repo, r.expect),
+		Unchanged: taskgate.JudgeUnchanged(r.repo, r.expect),
 		Vendored: func(ctx context.Context, p string) bool {
 			if vendor == nil {
-				u := vendorUpdates(ctx, r.repo, r.expect)
+				u := taskgate.VendorUpdates(ctx, r.repo, r.expect)
 				vendor = &u
 			}
 			return vendor.Allows(p)
