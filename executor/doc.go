@@ -12,8 +12,9 @@
 // The runner holds what changes while the run lasts (the state, the log,
 // the tasks git has as done, where HEAD must be) and builds, for each
 // package below it, the values that package is given: execopts.go for
-// package execute (steps, agent, jail), gaterun.go for package gaterun (every
-// gate selection), protect.go and verify.go for package verify (the checks
+// package execute (steps, agent, jail) and for package taskgate (a task's
+// gates, the baseline, the final gates, the clean checkouts: one Keeper a
+// run), protect.go and verify.go for package verify (the checks
 // of a task's work), commit.go for the commit (a committer made for one
 // commit; its message and records are package ledger's). A task's turn
 // (turn.go) holds what is noted before its executor runs, to judge it

@@ -62,7 +62,7 @@ type runner struct {
 	early *earlySurvey
 
 	reaper execute.Reaper // whether planx is the subreaper of detached descendants
-	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
+	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (keeper's Pool)
 	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
 	// gates runs the run's gates: selection, cache, clean checkouts,
 	// baseline, final gates (keeper).
