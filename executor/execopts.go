@@ -27,8 +27,9 @@ func (r *runner) keeper() *taskgate.Keeper {
 	}
 	r.gateKeeper = &taskgate.Keeper{Repo: r.repo, State: r.st, Gates: r.Gates,
 		Env: execute.GateEnv(r.Config.Env), ConfigEnv: r.Config.Env,
-		Overridden: taskgate.Overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates),
-		PlanRel:    r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn,
+		Overridden:    taskgate.Overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates),
+		WorktreeSetup: r.Config.WorktreeSetup, StepTimeout: r.o.StepTimeout,
+		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn,
 		BaselineOn:             taskgate.BaselineOn(r.o.Baseline, r.o.AcceptBaselineFailures, r.Config.Baseline),
 		AcceptBaselineFailures: r.o.AcceptBaselineFailures,
 		Now:                    r.o.now, Out: r.out, Fault: r.fault,

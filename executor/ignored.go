@@ -86,14 +86,3 @@ func (r *runner) checkIgnored(t *planparse.Task) {
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
 	r.out.Warn(t.ID, msg)
 }
-
-// minus returns the entries of a not in b (both sorted or not).
-func minus(a, b []string) []string {
-	var out []string
-	for _, s := range a {
-		if !slices.Contains(b, s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}

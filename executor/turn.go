@@ -117,8 +117,12 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// A checkpoint runs every gate, the final ones included. A gate that
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
+	ignored := r.ignored // the ignored entries before the agent ran, when the turn saw it start
+	if tu.watch != nil {
+		ignored = tu.watch.Ignored
+	}
 	tu.gatesPassed, err = r.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: r.expect, Outputs: tu.outputs,
-		Undeclared: tu.undeclaredTests, Checkout: tu.checkout}, a.last || kind == planparse.KindGates, already)
+		Undeclared: tu.undeclaredTests, Ignored: ignored, ChangesDeps: verify.ChangesDeps(lt.Files)}, a.last || kind == planparse.KindGates, already)
 	r.checkIgnored(t)
 	if err != nil {
 		return err

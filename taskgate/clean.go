@@ -15,7 +15,7 @@ import (
 // leftover, no file git is told not to look at. With links (cleanGates),
 // the ignored entries of the work tree the gates may use there
 // (node_modules/, a local config) get a symbolic link each, as for the
-// judge's other checkouts (Task.Checkout); without, nothing is linked.
+// judge's other checkouts (checkoutFor); without, nothing is linked.
 func (k *Keeper) cleanTree(ctx context.Context, tk Task, links bool) (*Slot, error) {
 	sha, err := k.Repo.Index().StagedCommit(ctx, tk.Base)
 	if err != nil {
@@ -25,7 +25,7 @@ func (k *Keeper) cleanTree(ctx context.Context, tk Task, links bool) (*Slot, err
 		return k.Checkout(ctx, tk.T, sha, "gates", nil)
 	}
 	subs, _ := k.Repo.Index().Submodules(ctx)
-	return tk.Checkout(ctx, sha, "gates", subs...)
+	return k.checkoutFor(ctx, tk, sha, "gates", subs...)
 }
 
 // Slot is a clean checkout in a slot of the run's pool, until Release

@@ -35,6 +35,10 @@ type Keeper struct {
 	PlanRel    string          // the plan's path, repo-relative
 	NoCache    bool            // --no-cache: every gate runs
 	GatesIn    string          // GatesClean, GatesTree or "" (cleanGates)
+	// WorktreeSetup installs dependency environments afresh in a clean
+	// checkout (.planx.yaml's worktree_setup), each step within StepTimeout.
+	WorktreeSetup string
+	StepTimeout   time.Duration
 	// BaselineOn: the run starts with a baseline (BaselineOn).
 	BaselineOn bool
 	// AcceptBaselineFailures: a baseline that fails with named tests

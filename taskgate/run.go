@@ -30,10 +30,11 @@ type Task struct {
 	// Undeclared are the test files (and their support) the task changed
 	// without declaring them: judged apart, as the agent's own tests.
 	Undeclared func() []string
-	// Checkout is a clean checkout of sha for the task's judge (label:
-	// base, judge, gates), with links into the work tree's ignored entries
-	// and extra more entries to link.
-	Checkout func(ctx context.Context, sha gitops.SHA, label string, extra ...string) (*Slot, error)
+	// Ignored are the work tree's ignored entries before the agent ran,
+	// linked into the task's clean checkouts (checkoutFor).
+	Ignored []string
+	// ChangesDeps: the task changed a dependency manifest (freshDeps).
+	ChangesDeps bool
 }
 
 // RunGates runs the task's acceptance checks and gates; passed says all

@@ -27,7 +27,7 @@ func (k *Keeper) Reports() *gaterun.Reports {
 }
 
 // testRuns are the task's test gate runs on the base and apart from its
-// own tests, each in a clean checkout of the task (Task.Checkout), and
+// own tests, each in a clean checkout of the task (checkoutFor), and
 // their grader: against the run's known failures, a test of a group the
 // task declared a test file of may vanish.
 func (k *Keeper) testRuns(tk Task) gaterun.TestRuns {
@@ -35,7 +35,7 @@ func (k *Keeper) testRuns(tk Task) gaterun.TestRuns {
 		Declared: gaterun.DeclaredGroup(GoModule(k.Repo.Root), tk.T.Files)}
 	return gaterun.TestRuns{Gates: k.GateRun(), Grader: gr, Task: tk.T, Repo: k.Repo, Base: tk.Base,
 		Checkout: func(ctx context.Context, sha gitops.SHA, label string) (string, func(), error) {
-			wt, err := tk.Checkout(ctx, sha, label)
+			wt, err := k.checkoutFor(ctx, tk, sha, label)
 			if err != nil {
 				return "", nil, err
 			}
