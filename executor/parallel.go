@@ -154,7 +154,7 @@ func (wv *wave) isolate(w []*planparse.Task) {
 // ends, so that a crash does not lose it.
 func (wv *wave) exec(ctx context.Context) {
 	r := wv.r
-	r.keeper().Slots()
+	r.keeper().Pool()
 	// Tasks done before a crash (recovered by resume) go into the log
 	// before any worker starts: a worker's finished writes the log and
 	// saves the state, so nothing else may touch them once one runs.

@@ -80,9 +80,6 @@ func (k *Keeper) GateRun() gaterun.Options {
 		Started: k.Started, Done: k.Done, Warn: k.Warn, Overridden: k.Overridden, Baseline: k.State.Baseline}
 }
 
-// Slots is the run's pool of linked work trees, made on first use.
-func (k *Keeper) Slots() *wavepkg.Pool { return k.Pool() }
-
 // Overridden reports which gates a --gate flag (flags) replaced: the config
 // or the plan defines one of that name. Their trailers say so (`test=pass
 // 12ms overridden`), so verify can tell a gate weakened on the command line.
