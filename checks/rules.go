@@ -1,7 +1,9 @@
 package checks
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 
 	"github.com/planx-dev/planx/gaterun"
@@ -69,4 +71,18 @@ func gateNaming(gs []gates.Gate, p string) string {
 		}
 	}
 	return ""
+}
+
+// Guarded are the files an agent's prompt tells it to leave alone: the
+// plan, the configuration and the log's directory, and the gates' scripts,
+// their runners' configuration and what they run that exist in the work
+// tree at root.
+func (r Rules) Guarded(root string) []string {
+	g := []string{r.Plan, gates.ConfigFile, path.Dir(r.Log) + "/"}
+	for _, p := range append(append(gaterun.GateScripts(r.Gates), gaterun.RunnerConfigFiles(r.Gates)...), r.Reached.Paths()...) {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err == nil && !slices.Contains(g, p) {
+			g = append(g, p)
+		}
+	}
+	return g
 }

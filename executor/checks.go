@@ -2,7 +2,6 @@ package executor
 
 import (
 	"context"
-	"os"
 
 	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/gaterun"
@@ -43,9 +42,4 @@ func (r *runner) checks() checks.Tree {
 func (r *runner) warnIssue(t *planparse.Task, msg string) {
 	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
 	r.out.Warn(t.ID, msg)
-}
-
-func fileExists(p string) bool {
-	_, err := os.Lstat(p)
-	return err == nil
 }

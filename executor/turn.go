@@ -133,7 +133,8 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	case planparse.KindAgent:
 		r.reach(ctx) // the prompt names the scripts the gates run too
 		err = execute.Agent(ctx, t, lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
-			Context: r.agentContext(t, n, feedback)}, r.execOptions())
+			Context: execute.Prompt{Plan: r.Plan, PlanPath: r.planRel, Root: r.repo.Root, Tasks: r.log.Tasks, Gates: r.Gates,
+				Protected: r.checks().Rules.Guarded(r.repo.Root)}.Context(t, n, feedback)}, r.execOptions())
 	case planparse.KindManual:
 		return ErrManual
 	case planparse.KindGates:

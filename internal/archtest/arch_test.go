@@ -23,7 +23,7 @@ const module = "github.com/planx-dev/planx/"
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
 	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "checks", "wave", "runplan", "rewind", "handconfig"},
-	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
+	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "record", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
 	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress", "record", "internal/textsafe"},
 	"judge":               {},
