@@ -65,7 +65,7 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
 		save = func() error { return r.st.Save(r.repo) }
 	}
-	// An agent's work is guarded (recordsguard.go); a shell task's steps
+	// An agent's work is guarded (verify.Records); a shell task's steps
 	// are the plan's own, shown by --dry-run and approved, and the mark's
 	// wait (~3 ms) would be most of a quick step's cost.
 	if !already && kind == planparse.KindAgent {
