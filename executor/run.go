@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/approval"
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gates"
@@ -127,12 +128,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
 		return nil, err
 	}
-	r.noteIgnored(ctx)
+	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	at := taskgate.Base{Head: head, Clean: r.survey != nil && len(r.survey.Changes) == 0, Ignored: r.ignored}
 	if err := r.keeper().Baseline(ctx, at, &r.preChecks); err != nil {
 		return nil, err
 	}
-	r.keepIgnored()
+	r.checks().KeepIgnored(r.Config.KeepIgnored)
 	base, err := r.rollbackOf().make(ctx)
 	if err != nil {
 		return nil, err
