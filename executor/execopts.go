@@ -40,7 +40,7 @@ func (r *runner) keeper() *taskgate.Keeper {
 		Save:     r.save,
 		Pool: func() *wavepkg.Pool {
 			if r.pool == nil {
-				r.pool = wavepkg.NewPool(r.repo, r.st.RunID)
+				r.pool = wavepkg.NewPool(r.repo)
 			}
 			return r.pool
 		},

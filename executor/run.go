@@ -201,6 +201,8 @@ func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tas
 	for _, t := range tasks {
 		r.st.ToRun = append(r.st.ToRun, t.ID)
 	}
+	// The run starts: the slots earlier runs left unused too long go.
+	wavepkg.PruneIdle(r.repo, r.Config.SlotIdle, started)
 	return runID, nil
 }
 

@@ -50,6 +50,10 @@ type Config struct {
 	// checkout an agent task's gates use when the task changed a
 	// dependency manifest, instead of linking the work tree's copies.
 	WorktreeSetup string
+	// SlotIdle is how long a slot of parallel waves and clean checkouts
+	// may stay unused before a run's start removes it: 0 is the default
+	// (wave.DefaultSlotIdle), below 0 keeps them (slot_idle: 0 or off).
+	SlotIdle time.Duration
 	// KeepIgnored bounds the bytes of ignored files (the user's own:
 	// local.env, data/) a run keeps at its start so that a task that
 	// deletes them loses nothing: 0 is the default, -1 keeps none.
@@ -106,7 +110,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "unprotect", "worktree_setup"}
+	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
 	sandboxKeys = []string{"mode", "writable", "steps"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
@@ -170,6 +174,8 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.Sandbox, err = p.sandbox(k, v)
 		case "worktree_setup":
 			c.WorktreeSetup, err = p.str(k, v)
+		case "slot_idle":
+			c.SlotIdle, err = p.idle(k, v)
 		case "keep_ignored":
 			c.KeepIgnored, err = p.size(k, v)
 		default:
@@ -373,6 +379,14 @@ func (p configParser) duration(k, v *yaml.Node) (time.Duration, error) {
 		return 0, p.errf(v, hint, "%s: %q must be positive", k.Value, v.Value)
 	}
 	return d, nil
+}
+
+// idle reads slot_idle: a duration, or 0 or off for never (-1).
+func (p configParser) idle(k, v *yaml.Node) (time.Duration, error) {
+	if v.Kind == yaml.ScalarNode && (v.Value == "0" || strings.EqualFold(v.Value, "off")) {
+		return -1, nil
+	}
+	return p.duration(k, v)
 }
 
 func (p configParser) decode(k, v *yaml.Node, dst any, hint string) error {

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
+	"github.com/planx-dev/planx/wave"
 )
 
 // Every run leaves refs under refs/planx/runs/<id>/: its rollback commit
@@ -22,7 +23,9 @@ import (
 // .git/planx/runs/<id>/. It keeps every run's base ref (it points into the
 // branch's history, holds no object of its own, and tells planx where a
 // history's runs start: review.Indexed) and never touches the run in
-// progress.
+// progress. It also removes the slots runs keep between them (wave.Pool):
+// this work tree's, unless a run is in progress in it, and those of linked
+// work trees that are gone.
 
 // DefaultPruneAge is how old a run must be for prune to take its records.
 const DefaultPruneAge = 14 * 24 * time.Hour
@@ -39,6 +42,10 @@ type PruneResult struct {
 	Runs []string // ids, oldest first
 	Refs []string
 	Dirs []string // repository-relative
+	// Slots is how many slots of the pools went, and SlotBytes what
+	// their files held.
+	Slots     int
+	SlotBytes int64
 }
 
 // Prune removes the records of the runs older than o.OlderThan (see above).
@@ -62,6 +69,9 @@ func Prune(ctx context.Context, repo *gitops.Repo, o PruneOptions) (*PruneResult
 		return nil, fmt.Errorf("prune: %w", err)
 	}
 	res := &PruneResult{}
+	if err := pruneSlots(repo, current != "", o.DryRun, res); err != nil {
+		return res, err
+	}
 	byRun := map[string][]string{}
 	for name := range refs {
 		id, rest, ok := record.ParseRunRef(name)
@@ -113,4 +123,21 @@ func runStarted(id string) (time.Time, bool) {
 	}
 	t, err := time.ParseInLocation("20060102-150405", id[:15], time.Local)
 	return t, err == nil
+}
+
+// pruneSlots removes the pools of slots prune may take (wave.Prunable),
+// counting what they held into res.
+func pruneSlots(repo *gitops.Repo, inProgress, dry bool, res *PruneResult) error {
+	for _, root := range wave.Prunable(repo, inProgress) {
+		n, bytes := wave.PoolSize(root)
+		res.Slots += n
+		res.SlotBytes += bytes
+		if dry {
+			continue
+		}
+		if err := wave.RemovePool(repo, root); err != nil {
+			return fmt.Errorf("prune the slots in %s: %w", root, err)
+		}
+	}
+	return nil
 }

@@ -37,8 +37,9 @@ const (
 // trees the run leaves (a failed task's, or a slot a stopped task had
 // changed) are kept as commits under refs/planx/runs/<run>/worktrees/
 // (listed with those a stop kept there already), and the wave's staging
-// ref, which only repeats the run's own commits, goes. The work trees
-// themselves go with the run's state (endRun).
+// ref, which only repeats the run's own commits, goes. The failed tasks'
+// work trees go with the run's state (endRun); the slots of the work
+// tree's pool are cleaned then, and stay for the next run.
 func (u *rewind) keepWave(ctx context.Context, res *Result) error {
 	id := u.st.RunID
 	refs, err := u.repo.Refs().List(ctx, record.RunRef(id, ""))
@@ -59,11 +60,16 @@ func (u *rewind) keepWave(ctx context.Context, res *Result) error {
 		}
 	}
 	done := doneTrees(ctx, u.repo, id)
-	dirs, _ := os.ReadDir(wave.Dir(u.repo, id, ""))
-	for _, d := range dirs {
-		k, err := keepWorktree(ctx, u.repo, u.st, filepath.Join(wave.Dir(u.repo, id, ""), d.Name()), d.Name(), done)
+	var dirs []string
+	entries, _ := os.ReadDir(wave.Dir(u.repo, id, ""))
+	for _, d := range entries {
+		dirs = append(dirs, filepath.Join(wave.Dir(u.repo, id, ""), d.Name()))
+	}
+	// The pool's slots: a crash leaves a stopped task's work there.
+	for _, dir := range append(dirs, wave.Slots(u.repo)...) {
+		k, err := keepWorktree(ctx, u.repo, u.st, dir, filepath.Base(dir), done)
 		if err != nil {
-			return fmt.Errorf("keep work tree %s: %w", d.Name(), err)
+			return fmt.Errorf("keep work tree %s: %w", filepath.Base(dir), err)
 		}
 		if k != nil {
 			res.Wave = append(res.Wave, *k)

@@ -88,8 +88,8 @@ func TestCheckoutReusesSlot(t *testing.T) {
 	}
 
 	wavepkg.DropRunWorktrees(repo, nil)
-	if got := gittest.Worktrees(t, dir); len(got) != 1 {
-		t.Errorf("worktree list after the run's end, want the work tree alone:\n%s", strings.Join(got, "\n"))
+	if got := gittest.Worktrees(t, dir); len(got) != 2 {
+		t.Errorf("worktree list after the run's end, want the work tree and its slot, kept for the next run:\n%s", strings.Join(got, "\n"))
 	}
 	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "" {
 		t.Errorf("work tree after the checkouts: %q", got)
@@ -163,7 +163,7 @@ func TestReleaseUnlinksFirst(t *testing.T) {
 	}
 	next.Release(ctx)
 	wavepkg.DropRunWorktrees(repo, nil)
-	if got := gittest.Worktrees(t, dir); len(got) != 1 {
-		t.Errorf("worktree list after the run's end:\n%s", strings.Join(got, "\n"))
+	if got := gittest.Worktrees(t, dir); len(got) != 3 {
+		t.Errorf("worktree list after the run's end, want the work tree and both slots, cleaned:\n%s", strings.Join(got, "\n"))
 	}
 }

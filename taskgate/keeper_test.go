@@ -16,7 +16,7 @@ func newKeeper(repo *gitops.Repo, st *runstate.State) *Keeper {
 	var pool *wavepkg.Pool
 	return &Keeper{Repo: repo, State: st, Pool: func() *wavepkg.Pool {
 		if pool == nil {
-			pool = wavepkg.NewPool(repo, st.RunID)
+			pool = wavepkg.NewPool(repo)
 		}
 		return pool
 	}}

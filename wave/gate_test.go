@@ -20,7 +20,7 @@ func gateOn(t *testing.T) (Gate, *[]string) {
 	gittest.WriteFile(t, repo.Root, "bad.txt", "x\n")
 	three := gitops.SHA(gittest.Commit(t, repo.Root, "three"))
 	var warned []string
-	return Gate{Repo: repo, Pool: NewPool(repo, "run1"), Ref: "refs/planx/runs/run1/wave", Number: 2,
+	return Gate{Repo: repo, Pool: NewPool(repo), Ref: "refs/planx/runs/run1/wave", Number: 2,
 		IDs: []planparse.TaskID{"T1", "T2", "T3"}, Commits: []gitops.SHA{one, two, three},
 		Check: func(ctx context.Context, dir string, i int) (*outcome.Failure, error) {
 			if _, err := os.Stat(filepath.Join(dir, "bad.txt")); err == nil {

@@ -17,7 +17,7 @@ import (
 // steps write files, its gates and declared check do what the test says.
 func isolatedAt(t *testing.T, write map[string]string) Isolated {
 	repo, _, two := repoAt(t)
-	pool := NewPool(repo, "run1")
+	pool := NewPool(repo)
 	return Isolated{Pool: pool, Base: two, Task: &planparse.Task{ID: "T1"}, Keep: Dir(repo, "run1", "T1"), Drop: []string{"PLAN.md"},
 		Steps: func(ctx context.Context, dir string) error {
 			for name, body := range write {
@@ -61,7 +61,7 @@ func TestIsolatedRecordsWork(t *testing.T) {
 	}
 	// The slot went back to the pool: the next task takes it again.
 	slot, err := o.Pool.Take(context.Background(), o.Base)
-	if err != nil || slot != Dir(o.Pool.repo, "run1", "slot1") {
+	if err != nil || slot != filepath.Join(PoolDir(o.Pool.repo), "slot1") {
 		t.Errorf("next slot %s (%v), want slot1 again", slot, err)
 	}
 }

@@ -7,26 +7,31 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/planx-dev/planx/gitops"
 )
 
-// Pool is a run's reusable linked work trees (slots) for parallel tasks,
-// clean gates and the judge's runs. A slot is made once (a whole checkout,
-// which costs most in a large repository) and then moved from task to task
-// and wave to wave by checking out the next base, which rewrites only the
-// files that differ. Its methods are safe for concurrent use.
+// Pool is the reusable linked work trees (slots) of a work tree's runs, for
+// parallel tasks, clean gates and the judge's runs. A slot is made once (a
+// whole checkout, which costs most in a large repository) and then moved
+// from task to task, wave to wave and run to run by checking out the next
+// base, which rewrites only the files that differ. The slots outlive the
+// run (PoolDir): a run that ends or stops cleans them (CleanSlots), planx
+// prune and the idle time remove them (RemoveSlots, PruneIdle). Its
+// methods are safe for concurrent use.
 type Pool struct {
 	repo *gitops.Repo
-	root string // .git/planx/worktrees/<run>
+	root string // PoolDir(repo)
 	mu   sync.Mutex
 	free []string
 	next int
 	add  sync.Mutex // one git worktree add at a time (see Take)
-	// repair forgets, once, before the pool's first slot, the work trees
-	// git lists under .git/planx/worktrees/ that an earlier crash deleted
-	// without telling git: git would refuse to add a slot there again.
-	repair sync.Once
+	// open, once, before the pool's first slot, forgets the slots git
+	// lists that an earlier crash deleted without telling it (git would
+	// refuse to add one there again), then takes in those earlier runs
+	// left: reused, each checked out afresh, by Take.
+	open sync.Once
 	// checkouts bounds the checkouts running at once by the CPUs: creating
 	// files is CPU work in the kernel, and more checkouts than CPUs contend
 	// for the file system's locks instead of overlapping. Four first
@@ -36,10 +41,21 @@ type Pool struct {
 	checkouts chan struct{}
 }
 
-// NewPool is the pool of run runID's slots in repo, empty until the first
-// Take.
-func NewPool(repo *gitops.Repo, runID string) *Pool {
-	return &Pool{repo: repo, root: Dir(repo, runID, ""), checkouts: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+// NewPool is the pool of the slots of repo's work tree, read from disk at
+// the first Take. Only the run holding the work tree's run lock uses it
+// (see PoolDir).
+func NewPool(repo *gitops.Repo) *Pool {
+	return &Pool{repo: repo, root: PoolDir(repo), checkouts: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+}
+
+// load takes in the slots earlier runs left in the pool's directory.
+func (s *Pool) load(ctx context.Context) {
+	_, _ = s.repo.Worktrees().ForgetMissing(ctx, s.root)
+	dirs, n := listSlots(s.root)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.free = append(s.free, dirs...)
+	s.next = max(s.next, n)
 }
 
 // Checkout puts the slot at dir at rev, waiting for a turn.
@@ -54,20 +70,42 @@ func (s *Pool) Checkout(ctx context.Context, dir string, rev gitops.SHA) error {
 	if err != nil {
 		return err
 	}
+	if !sameDir(wt.CommonDir, s.repo.CommonDir) {
+		// A directory copied or left from another repository: not ours
+		// to check out, and Take makes the slot again.
+		return fmt.Errorf("slot %s belongs to %s", dir, wt.CommonDir)
+	}
 	return wt.CheckoutClean(ctx, rev)
 }
 
-// Take returns a slot checked out, clean, at rev. Interrupted, it leaves
-// the pool as it was: a slot is never removed for a checkout that a
-// cancelled context refused.
+// sameDir says a and b name the same directory.
+func sameDir(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// Take returns a slot checked out, clean, at rev. A slot that cannot be
+// checked out (its directory or git's entry for it broken by a crash) is
+// removed and made again, never trusted. Interrupted, it leaves the pool as
+// it was: a slot is never removed for a checkout that a cancelled context
+// refused.
 func (s *Pool) Take(ctx context.Context, rev gitops.SHA) (string, error) {
+	dir, err := s.take(ctx, rev)
+	if err == nil {
+		// The idle time of PruneIdle counts from here.
+		now := time.Now()
+		_ = os.Chtimes(dir, now, now)
+	}
+	return dir, err
+}
+
+func (s *Pool) take(ctx context.Context, rev gitops.SHA) (string, error) {
 	repo := s.repo
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	s.repair.Do(func() {
-		_, _ = repo.Worktrees().ForgetMissing(context.WithoutCancel(ctx), filepath.Dir(s.root))
-	})
+	s.open.Do(func() { s.load(context.WithoutCancel(ctx)) })
 	s.mu.Lock()
 	var dir string
 	if n := len(s.free); n > 0 {
@@ -78,7 +116,7 @@ func (s *Pool) Take(ctx context.Context, rev gitops.SHA) (string, error) {
 	}
 	s.mu.Unlock()
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-		// A slot of this run (reused, or left by a crash before a resume).
+		// A slot of this run or an earlier one.
 		err := s.Checkout(ctx, dir, rev)
 		if err == nil {
 			return dir, nil
@@ -137,8 +175,8 @@ func (s *Pool) Keep(ctx context.Context, slot, dir string) error {
 	// add does: not while an add has one half made (see Take).
 	s.add.Lock()
 	defer s.add.Unlock()
-	if _, err := os.Lstat(dir); err == nil {
-		RemoveWorktree(repo, dir)
+	if err := clearWorktreeDir(ctx, repo, dir); err != nil {
+		return err
 	}
 	return repo.Worktrees().Move(ctx, slot, dir)
 }

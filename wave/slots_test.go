@@ -33,12 +33,12 @@ func repoAt(t *testing.T) (repo *gitops.Repo, one, two gitops.SHA) {
 func TestPoolTakePutReuses(t *testing.T) {
 	repo, one, two := repoAt(t)
 	ctx := context.Background()
-	p := NewPool(repo, "run1")
+	p := NewPool(repo)
 	a, err := p.Take(ctx, one)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := Dir(repo, "run1", "slot1"); a != want {
+	if want := filepath.Join(PoolDir(repo), "slot1"); a != want {
 		t.Errorf("first slot at %s, want %s", a, want)
 	}
 	if got := gittest.Git(t, a, "rev-parse", "HEAD"); got != string(one) {
@@ -76,19 +76,26 @@ func TestPoolTakePutReuses(t *testing.T) {
 	if got := gittest.Worktrees(t, repo.Root); len(got) != 3 {
 		t.Errorf("worktree list, want the work tree and two slots:\n%s", strings.Join(got, "\n"))
 	}
+	gittest.WriteFile(t, b, "left.txt", "junk\n")
 	DropRunWorktrees(repo, nil)
-	if got := gittest.Worktrees(t, repo.Root); len(got) != 1 {
-		t.Errorf("worktree list after the run's end, want the work tree alone:\n%s", strings.Join(got, "\n"))
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 3 {
+		t.Errorf("worktree list after the run's end, want the slots kept for the next run:\n%s", strings.Join(got, "\n"))
 	}
-	if _, err := os.Stat(Dir(repo, "run1", "")); err == nil {
-		t.Error("the run's directory of work trees is left")
+	if got := gittest.Git(t, b, "status", "--porcelain", "--ignored"); got != "" {
+		t.Errorf("a slot after the run's end holds what its last use left: %q", got)
+	}
+	if err := RemovePool(repo, PoolDir(repo)); err != nil {
+		t.Fatal(err)
+	}
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 1 {
+		t.Errorf("worktree list after the pool's removal, want the work tree alone:\n%s", strings.Join(got, "\n"))
 	}
 }
 
 // A take on a cancelled context takes nothing: the pool is as it was.
 func TestPoolTakeCancelled(t *testing.T) {
 	repo, one, _ := repoAt(t)
-	p := NewPool(repo, "run1")
+	p := NewPool(repo)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := p.Take(ctx, one); !errors.Is(err, context.Canceled) {
@@ -106,7 +113,7 @@ func TestPoolTakeCancelled(t *testing.T) {
 // Slots taken at once are all made, each clean at its commit.
 func TestPoolTakeConcurrent(t *testing.T) {
 	repo, one, _ := repoAt(t)
-	p := NewPool(repo, "run1")
+	p := NewPool(repo)
 	dirs := make([]string, 4)
 	errs := make([]error, 4)
 	var wg sync.WaitGroup
@@ -133,7 +140,7 @@ func TestPoolTakeConcurrent(t *testing.T) {
 func TestPoolKeep(t *testing.T) {
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
-	p := NewPool(repo, "run1")
+	p := NewPool(repo)
 	slot, err := p.Take(ctx, one)
 	if err != nil {
 		t.Fatal(err)
@@ -165,11 +172,11 @@ func TestPoolKeep(t *testing.T) {
 		t.Fatal(err)
 	}
 	DropRunWorktrees(repo, map[string]bool{"run2": true})
-	if got := gittest.Worktrees(t, repo.Root); len(got) != 2 {
-		t.Errorf("worktree list, want the work tree and run2's:\n%s", strings.Join(got, "\n"))
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 3 {
+		t.Errorf("worktree list, want the work tree, the pool's slot and run2's:\n%s", strings.Join(got, "\n"))
 	}
 	DropRunWorktrees(repo, nil)
-	if got := gittest.Worktrees(t, repo.Root); len(got) != 1 {
+	if got := gittest.Worktrees(t, repo.Root); len(got) != 2 {
 		t.Errorf("worktree list after both runs:\n%s", strings.Join(got, "\n"))
 	}
 }
@@ -179,13 +186,13 @@ func TestPoolKeep(t *testing.T) {
 func TestPoolRepairsDeleted(t *testing.T) {
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
-	if err := FreshWorktree(ctx, repo, Dir(repo, "run1", "slot1"), one); err != nil {
+	if err := FreshWorktree(ctx, repo, filepath.Join(PoolDir(repo), "slot1"), one); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.RemoveAll(Dir(repo, "run1", "slot1")); err != nil {
+	if err := os.RemoveAll(filepath.Join(PoolDir(repo), "slot1")); err != nil {
 		t.Fatal(err)
 	}
-	p := NewPool(repo, "run1")
+	p := NewPool(repo)
 	slot, err := p.Take(ctx, one)
 	if err != nil {
 		t.Fatalf("take where a deleted work tree was: %v", err)
@@ -199,7 +206,7 @@ func TestPoolRepairsDeleted(t *testing.T) {
 func TestDropSlots(t *testing.T) {
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
-	p := NewPool(repo, "run1")
+	p := NewPool(repo)
 	kept, _ := p.Take(ctx, one)
 	stuck, _ := p.Take(ctx, one)
 	clean, _ := p.Take(ctx, one)
@@ -219,14 +226,20 @@ func TestDropSlots(t *testing.T) {
 		}
 		return "", nil
 	}
+	for _, dir := range []string{kept, stuck, clean} {
+		gittest.WriteFile(t, dir, "work.txt", "a stopped task's work\n")
+	}
 	DropSlots(repo, "run1", keep, progress.New(progress.Output{Out: &out}))
-	for dir, want := range map[string]bool{kept: false, stuck: true, clean: false, failed: true} {
-		if _, err := os.Stat(dir); (err == nil) != want {
-			t.Errorf("%s there after DropSlots: %v, want %v", dir, err == nil, want)
+	for dir, want := range map[string]string{kept: "", stuck: "?? work.txt", clean: ""} {
+		if got := gittest.Git(t, dir, "status", "--porcelain", "--ignored"); got != want {
+			t.Errorf("%s after DropSlots holds %q, want %q (cleaned, unless what it holds could not be kept)", dir, got, want)
 		}
 	}
+	if _, err := os.Stat(failed); err != nil {
+		t.Errorf("the failed task's work tree is gone after DropSlots: %v", err)
+	}
 	for _, want := range []string{"its work tree " + filepath.Base(kept) + " are kept at refs/planx/runs/run1/worktrees/" + filepath.Base(kept),
-		"the work tree " + Rel(repo, stuck) + " of a stopped task is left in place: what it holds could not be kept: disk full"} {
+		"the work tree " + Rel(repo, stuck) + " of a stopped task is left as it is: what it holds could not be kept: disk full"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}

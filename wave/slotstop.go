@@ -16,35 +16,37 @@ import (
 // ref, or "" when there was nothing worth keeping.
 type KeepFunc func(ctx context.Context, dir, name string) (ref string, err error)
 
-// DropSlots removes run runID's slots when the run stops (a failure, a
-// manual task, Ctrl-C, SIGTERM): a stopped run holds no clean checkout, and
-// none stays listed by git for a resume or a person to trip over. What a
-// stopped task changed in a slot is first kept (keep; abort lists it), and
-// the slot stays when it cannot be. The work trees failed tasks left stay,
-// for the person to look at, until the run ends. The run's pool must be
-// made again after it.
+// DropSlots cleans the slots when run runID stops (a failure, a manual
+// task, Ctrl-C, SIGTERM): a stopped run holds no checkout a task left
+// half done, for a resume or a person to trip over. What a stopped task
+// changed in a slot is first kept (keep; abort lists it), and the slot is
+// left as it is when it cannot be. The slots of the work tree's pool stay
+// registered for the next run; a run's own (where runs kept them before
+// the pool) are removed. The work trees failed tasks left stay, for the
+// person to look at, until the run ends. The run's pool must be made again
+// after it.
 func DropSlots(repo *gitops.Repo, runID string, keep KeepFunc, out *progress.Progress) {
 	root := Dir(repo, runID, "")
-	entries, err := os.ReadDir(root)
-	if err != nil {
-		return
-	}
-	ctx := context.Background()
+	var own []string
+	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, "slot") {
-			continue
+		if strings.HasPrefix(e.Name(), "slot") {
+			own = append(own, filepath.Join(root, e.Name()))
 		}
-		dir := filepath.Join(root, name)
-		ref, err := keep(ctx, dir, name)
+	}
+	for _, dir := range append(own, Slots(repo)...) {
+		name := filepath.Base(dir)
+		ref, err := keep(context.Background(), dir, name)
 		if err != nil {
-			out.Warn("--jobs", "the work tree "+Rel(repo, dir)+" of a stopped task is left in place: what it holds could not be kept: "+err.Error())
+			out.Warn("--jobs", "the work tree "+Rel(repo, dir)+" of a stopped task is left as it is: what it holds could not be kept: "+err.Error())
 			continue
 		}
 		if ref != "" {
 			out.Println("planx: the changes a stopped task left in its work tree %s are kept at %s", name, ref)
 		}
-		RemoveWorktree(repo, dir)
+		if filepath.Dir(dir) == root || cleanSlot(dir) != nil {
+			RemoveWorktree(repo, dir)
+		}
 	}
 	_ = os.Remove(root) // only when no failed task's work tree is left in it
 }

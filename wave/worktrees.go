@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/planx-dev/planx/gitops"
 )
@@ -52,35 +51,32 @@ func RemoveWorktree(repo *gitops.Repo, dir string) {
 	_ = repo.Worktrees().Remove(ctx, dir)
 }
 
-// DropRunWorktrees removes the work trees of parallel waves (slots, and
-// those failed tasks kept) once their run is over (completed or aborted),
-// and git's entries for those an earlier crash deleted behind its back;
-// the runs busy names (in progress in another work tree) keep theirs.
+// DropRunWorktrees removes the work trees failed tasks kept (and a run's
+// own slots, where runs kept them before the pool) once their run is over
+// (completed or aborted), and git's entries for those an earlier crash
+// deleted behind its back; the runs busy names (in progress in another
+// work tree) keep theirs. The slots of the work tree's pool are cleaned
+// and stay (CleanSlots).
 // Without parallel waves there is nothing to remove and it costs one stat.
 // Removing a work tree waits mostly on the file system's journal, not on a
 // CPU, so several go at once: four of 20,000 files took 8.3 s together and
 // 16 s one after another (bench/README.md).
 func DropRunWorktrees(repo *gitops.Repo, busy map[string]bool) {
+	CleanSlots(repo)
 	root := filepath.Join(repo.CommonDir, "planx", "worktrees")
 	runs, err := os.ReadDir(root)
 	if err != nil {
 		return
 	}
 	runs = slices.DeleteFunc(runs, func(d os.DirEntry) bool { return busy[d.Name()] })
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, maxRemovals)
+	var dirs []string
 	for _, run := range runs {
 		tasks, _ := os.ReadDir(filepath.Join(root, run.Name()))
 		for _, t := range tasks {
-			dir := filepath.Join(root, run.Name(), t.Name())
-			sem <- struct{}{}
-			wg.Go(func() {
-				defer func() { <-sem }()
-				RemoveWorktree(repo, dir)
-			})
+			dirs = append(dirs, filepath.Join(root, run.Name(), t.Name()))
 		}
 	}
-	wg.Wait()
+	eachAtOnce(dirs, func(dir string) { RemoveWorktree(repo, dir) })
 	for _, run := range runs {
 		_ = os.Remove(filepath.Join(root, run.Name()))
 	}

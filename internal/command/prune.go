@@ -62,6 +62,9 @@ func runPrune(ctx context.Context, o pruneOptions, stdio *IO) error {
 		for _, d := range res.Dirs {
 			fmt.Fprintf(stdio.Out, "planx: %s %s/\n", verb, d)
 		}
+		if res.Slots > 0 {
+			fmt.Fprintf(stdio.Out, "planx: %s %d slot(s) of parallel waves and clean checkouts (%.1f MB)\n", verb, res.Slots, float64(res.SlotBytes)/1e6)
+		}
 		switch {
 		case len(res.Runs) == 0:
 			fmt.Fprintf(stdio.Out, "planx: no run older than %s to prune\n", o.olderThan)
