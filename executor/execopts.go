@@ -5,6 +5,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/taskgate"
+	"github.com/planx-dev/planx/verify"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
 
@@ -28,7 +29,7 @@ func (r *runner) keeper() *taskgate.Keeper {
 	r.gateKeeper = &taskgate.Keeper{Repo: r.repo, State: r.st, Gates: r.Gates,
 		Env: execute.GateEnv(r.Config.Env), ConfigEnv: r.Config.Env,
 		Overridden:    taskgate.Overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates),
-		WorktreeSetup: r.Config.WorktreeSetup, StepTimeout: r.o.StepTimeout,
+		WorktreeSetup: r.Config.WorktreeSetup, StepTimeout: r.o.StepTimeout, Manifests: verify.DepManifests(),
 		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn,
 		BaselineOn:             taskgate.BaselineOn(r.o.Baseline, r.o.AcceptBaselineFailures, r.Config.Baseline),
 		AcceptBaselineFailures: r.o.AcceptBaselineFailures,

@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // The judge's clean checkouts link the work tree's ignored dependency
@@ -54,9 +55,24 @@ func (k *Keeper) checkoutFor(ctx context.Context, tk Task, sha gitops.SHA, label
 	if err != nil || len(fresh) == 0 {
 		return wt, err
 	}
-	if err := k.GateRun().Setup(ctx, tk.T, wt.dir, label, k.WorktreeSetup, k.StepTimeout); err != nil {
+	if err := k.setup(ctx, tk, wt, label, fresh); err != nil {
 		wt.Release(ctx)
 		return nil, err
 	}
 	return wt, nil
+}
+
+// setup runs worktree_setup in the checkout wt to install the environments
+// fresh, once per slot for the same command and manifests: a slot that ran
+// it on the same manifests before gets back what it installed
+// (wave.Pool.Setup).
+func (k *Keeper) setup(ctx context.Context, tk Task, wt *Slot, label string, fresh []string) error {
+	key := wavepkg.SetupKey(wt.dir, k.WorktreeSetup, k.Manifests)
+	ran, err := wt.pool.Setup(wt.dir, key, fresh, func() error {
+		return k.GateRun().Setup(ctx, tk.T, wt.dir, label, k.WorktreeSetup, k.StepTimeout)
+	})
+	if !ran {
+		k.Out.Println("      worktree_setup in the %s checkout: already ran in this slot for these manifests (%s)", label, strings.Join(fresh, ", "))
+	}
+	return err
 }

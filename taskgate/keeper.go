@@ -39,6 +39,9 @@ type Keeper struct {
 	// checkout (.planx.yaml's worktree_setup), each step within StepTimeout.
 	WorktreeSetup string
 	StepTimeout   time.Duration
+	// Manifests name the dependency manifests worktree_setup reads
+	// (verify.DepManifests): it runs again in a slot when one changed.
+	Manifests []string
 	// BaselineOn: the run starts with a baseline (BaselineOn).
 	BaselineOn bool
 	// AcceptBaselineFailures: a baseline that fails with named tests

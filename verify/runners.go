@@ -40,9 +40,10 @@ func pyRunners() []string {
 		"sitecustomize.py", "usercustomize.py", "hypothesis"}
 }
 
-// depManifests are the files whose change means the task (re)installed
-// dependencies on purpose.
-func depManifests() []string {
+// DepManifests are the files whose change means the task (re)installed
+// dependencies on purpose, and what a worktree_setup that installs them
+// reads (wave.SetupKey).
+func DepManifests() []string {
 	return []string{"package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock",
 		"pnpm-lock.yaml", "bun.lockb", "bun.lock", "requirements.txt", "requirements-dev.txt", "pyproject.toml",
 		"setup.py", "setup.cfg", "poetry.lock", "uv.lock", "Pipfile", "Pipfile.lock"}
@@ -114,7 +115,7 @@ func runnersChanged(root string, runners []string, mark gitops.RecordsMark, max 
 // ChangesDeps reports whether files (the task's changes) hold a
 // dependency manifest or lock file.
 func ChangesDeps(files []string) bool {
-	return slices.ContainsFunc(files, func(f string) bool { return slices.Contains(depManifests(), path.Base(f)) })
+	return slices.ContainsFunc(files, func(f string) bool { return slices.Contains(DepManifests(), path.Base(f)) })
 }
 
 // Runners is what the check of the installed test runners reads.

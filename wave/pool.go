@@ -70,8 +70,10 @@ func Slots(repo *gitops.Repo) []string {
 // commit, without a file a task or gate left (ignored ones too), when a
 // run ends or stops: the slots stay registered with git for the next run,
 // holding nothing of this one. A slot that cannot be cleaned is removed.
-// What a stopped task left in a slot must be kept before (DropSlots).
+// What a stopped task left in a slot must be kept before (DropSlots). git's
+// entries for slots a crash deleted behind its back are forgotten.
 func CleanSlots(repo *gitops.Repo) {
+	_, _ = repo.Worktrees().ForgetMissing(context.Background(), PoolDir(repo))
 	eachAtOnce(Slots(repo), func(dir string) {
 		if cleanSlot(dir) != nil {
 			RemoveWorktree(repo, dir)
@@ -124,7 +126,10 @@ func PruneIdle(repo *gitops.Repo, idle time.Duration, now time.Time) int {
 			old = append(old, dir)
 		}
 	}
-	eachAtOnce(old, func(dir string) { RemoveWorktree(repo, dir) })
+	eachAtOnce(old, func(dir string) {
+		RemoveWorktree(repo, dir)
+		_ = os.RemoveAll(setupDir(dir))
+	})
 	return len(old)
 }
 

@@ -39,6 +39,9 @@ type Pool struct {
 	// at a time; after many deletions, when ext4 scans for inodes it may
 	// reuse, 23.0 s at once and 10.0 s two at a time (bench/README.md).
 	checkouts chan struct{}
+	// envs are the dependency environments a slot's worktree_setup
+	// installed, set aside at its next checkout (Setup).
+	envs map[string][]string
 }
 
 // NewPool is the pool of the slots of repo's work tree, read from disk at
@@ -66,6 +69,7 @@ func (s *Pool) Checkout(ctx context.Context, dir string, rev gitops.SHA) error {
 		return ctx.Err()
 	}
 	defer func() { <-s.checkouts }()
+	s.setAside(dir)
 	wt, err := gitops.Open(ctx, dir)
 	if err != nil {
 		return err
@@ -129,6 +133,7 @@ func (s *Pool) take(ctx context.Context, rev gitops.SHA) (string, error) {
 	// git worktree add reads the other work trees' administrative files,
 	// and one half made by a concurrent add fails it: one at a time, but
 	// without the checkout, which then runs alongside the others.
+	_ = os.RemoveAll(setupDir(dir)) // a broken slot's setup is not trusted either
 	s.add.Lock()
 	err := emptyWorktree(ctx, repo, dir, rev)
 	s.add.Unlock()

@@ -1,0 +1,81 @@
+package wave
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/gittest"
+)
+
+// worktree_setup runs once in a slot for the same command and manifests:
+// the next use gets back what it installed; a changed manifest runs it
+// again. Between uses the slot is clean.
+func TestSetupOncePerSlot(t *testing.T) {
+	gittest.Setenv(t)
+	ctx := context.Background()
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, ".gitignore", "node_modules/\n")
+	gittest.WriteFile(t, dir, "package-lock.json", "{\"v\": 1}\n")
+	one := gitops.SHA(gittest.Commit(t, dir, "one"))
+	gittest.WriteFile(t, dir, "a.txt", "a\n")
+	two := gitops.SHA(gittest.Commit(t, dir, "two: no manifest changed"))
+	gittest.WriteFile(t, dir, "package-lock.json", "{\"v\": 2}\n")
+	three := gitops.SHA(gittest.Commit(t, dir, "three: the lock file changed"))
+	repo, err := gitops.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"package.json", "package-lock.json"}
+	runs := 0
+	use := func(p *Pool, rev gitops.SHA) (ran bool) {
+		t.Helper()
+		slot, err := p.Take(ctx, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := SetupKey(slot, "npm ci", names)
+		ran, err = p.Setup(slot, key, []string{"node_modules/"}, func() error {
+			runs++
+			gittest.WriteFile(t, slot, "node_modules/x/index.js", "installed\n")
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(filepath.Join(slot, "node_modules/x/index.js")); err != nil || string(b) != "installed\n" {
+			t.Errorf("node_modules in the slot after setup (ran %v): %q, %v", ran, b, err)
+		}
+		// Released as taskgate's Slot does: checked out afresh, then put back.
+		if err := p.Checkout(ctx, slot, rev); err != nil {
+			t.Fatal(err)
+		}
+		if got := gittest.Git(t, slot, "status", "--porcelain", "--ignored"); got != "" {
+			t.Errorf("slot after release holds %q", got)
+		}
+		p.Put(slot)
+		return ran
+	}
+	p := NewPool(repo)
+	if !use(p, one) {
+		t.Error("the first setup in a new slot did not run")
+	}
+	if use(p, two) {
+		t.Error("setup ran again on the same manifests in the same slot")
+	}
+	// The next run's pool: the slot remembers.
+	if use(NewPool(repo), two) {
+		t.Error("setup ran again in the next run on the same manifests")
+	}
+	if !use(NewPool(repo), three) {
+		t.Error("setup did not run again when the lock file changed")
+	}
+	if runs != 2 {
+		t.Errorf("setup ran %d times, want 2", runs)
+	}
+	if SetupKey(dir, "npm ci", names) == SetupKey(dir, "npm install", names) {
+		t.Error("another command has the same key")
+	}
+}
