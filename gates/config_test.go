@@ -170,6 +170,21 @@ func TestLoadConfigWorktreeSetup(t *testing.T) {
 	}
 }
 
+func TestLoadConfigSlotIdle(t *testing.T) {
+	for text, want := range map[string]time.Duration{"slot_idle: 72h\n": 72 * time.Hour, "slot_idle: 0\n": -1,
+		"slot_idle: off\n": -1, "agent: a\n": 0} {
+		c, err := LoadConfig(writeConfig(t, text))
+		if err != nil || c.SlotIdle != want {
+			t.Errorf("%q: %v, %v; want %v", text, c.SlotIdle, err, want)
+		}
+	}
+	for _, text := range []string{"slot_idle: a week\n", "slot_idle: -1h\n", "slot_idle: [1h]\n"} {
+		if _, err := LoadConfig(writeConfig(t, text)); err == nil || !strings.Contains(err.Error(), ".planx.yaml:1") {
+			t.Errorf("%q: %v, want an error at line 1", text, err)
+		}
+	}
+}
+
 func TestLoadConfigKeepIgnored(t *testing.T) {
 	for text, want := range map[string]int64{"keep_ignored: 32MB\n": 32 << 20, "keep_ignored: 512kb\n": 512 << 10,
 		"keep_ignored: off\n": -1, "keep_ignored: 0\n": -1, "agent: a\n": 0, "keep_ignored: 100\n": 100} {

@@ -20,14 +20,19 @@ func newPruneCmd(stdio *IO, g *globalOptions) *cli.Command {
 	o := &pruneOptions{}
 	return &cli.Command{
 		Name:  "prune",
-		Usage: "remove the refs and output files of runs that ended long ago",
+		Usage: "remove the refs and output files of runs that ended long ago, and the slots runs keep",
 		Description: describe(`Every run keeps refs under refs/planx/runs/<run>/: its rollback commit (base), and what it
 kept of your work along the way (stop snapshots, kept index states, the work of parallel tasks, an
 aborted run's commits and work tree), plus its step and gate output under .git/planx/runs/<run>/.
 prune removes those of the runs older than --older-than (by the time in the run's id), except each
 run's base ref, which points into your branch's history and holds nothing of its own. The run in
 progress is never touched. The commits on your branch, their trailers and notes stay; git gc then
-frees what only the removed refs held.`,
+frees what only the removed refs held.
+
+prune also removes the slots runs keep between them under .git/planx/slots/ (the linked work trees
+of parallel waves and clean checkouts, with what worktree_setup installed in them), and says how
+many and the size of their files: this work tree's, unless a run is in progress in it, and those of
+linked work trees that are gone. The next run makes its slots again.`,
 			"planx prune --dry-run",
 			"planx prune",
 			"planx prune --older-than 0   # every run that is not in progress"),
