@@ -11,13 +11,22 @@
 # removal of an earlier rep's work trees do (bench/README.md).
 # --agent runs the same 12 tasks through an agent command instead of shell
 # steps: a script that works 2 s and writes the task's own file (issue 25).
-#   bash bench/parallel.sh [--files 200] [--jobs 4] [--reps 1] [--settle 0] [--agent]
+# --again runs the --jobs side a second time on the same copy, reset to the
+# base (the same plan run again): its slots are the first run's, warm, and
+# both times are printed, the second's ratio to --jobs 1 too.
+# --setup N (with --agent) makes T001 change package.json, so that its
+# gates' clean checkout installs node_modules/ afresh with a worktree_setup
+# that takes N seconds; with --again the second run shows whether it paid
+# the setup again (it runs once per slot for the same manifests).
+#   bash bench/parallel.sh [--files 200] [--jobs 4] [--reps 1] [--settle 0] [--agent] [--again] [--setup N]
 set -euo pipefail
 files=200
 jobs=4
 reps=1
 settle=0
 agent=
+again=
+setup=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
@@ -25,9 +34,15 @@ while [ $# -gt 0 ]; do
 	--reps) reps=$2; shift 2 ;;
 	--settle) settle=$2; shift 2 ;;
 	--agent) agent=1; shift ;;
-	*) echo "usage: bash bench/parallel.sh [--files N] [--jobs N] [--reps N] [--settle S] [--agent]" >&2; exit 2 ;;
+	--again) again=1; shift ;;
+	--setup) setup=$2; shift 2 ;;
+	*) echo "usage: bash bench/parallel.sh [--files N] [--jobs N] [--reps N] [--settle S] [--agent] [--again] [--setup N]" >&2; exit 2 ;;
 	esac
 done
+if [ -n "$setup" ] && [ -z "$agent" ]; then
+	echo "--setup needs --agent: worktree_setup runs in the clean checkout of an agent task that changed a manifest" >&2
+	exit 2
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -43,7 +58,11 @@ plan() {
 	for i in $(seq 1 12); do
 		id=$(printf 'T%03d' "$i")
 		printf -- '- [ ] %s [P] Write out/%s.txt\n' "$id" "$id"
-		printf -- '  Files: out/%s.txt\n' "$id"
+		if [ -n "$setup" ] && [ "$i" = 1 ]; then
+			printf -- '  Files: out/%s.txt, package.json\n' "$id"
+		else
+			printf -- '  Files: out/%s.txt\n' "$id"
+		fi
 		# The first task of waves 2 and 3 depends on the last of the wave before.
 		if [ "$i" = 5 ] || [ "$i" = 9 ]; then
 			printf -- '  Depends on: T%03d\n' $((i - 1))
@@ -60,15 +79,27 @@ plan() {
 # names in its environment, as the shell step above does.
 agent_script() {
 	printf '#!/bin/sh\nsleep 2\nmkdir -p out\necho "$PLANX_TASK_ID" > "out/$PLANX_TASK_ID.txt"\n'
+	if [ -n "$setup" ]; then
+		# T001 upgrades the dependency, as an agent that runs npm install would.
+		printf 'if [ "$PLANX_TASK_ID" = T001 ]; then echo %s > package.json; fi\n' "'{\"dep\": 2}'"
+	fi
 }
 
 "$scratch/gen" -files "$files" -dir "$scratch/base" >/dev/null
 git -C "$scratch/base" init -q -b main
 plan > "$scratch/base/plan.md"
 if [ -n "$agent" ]; then agent_script > "$scratch/base/bench-agent.sh"; fi
+if [ -n "$setup" ]; then
+	echo '{"dep": 1}' > "$scratch/base/package.json"
+	echo 'node_modules/' > "$scratch/base/.gitignore"
+	printf 'worktree_setup: sleep %s; mkdir -p node_modules/dep\n' "$setup" > "$scratch/base/.planx.yaml"
+fi
 git -C "$scratch/base" add -A
 # Packed now, not by a background auto gc racing the copies below.
 git -C "$scratch/base" -c gc.auto=0 commit -q -m base
+git -C "$scratch/base" tag base
+# The user's installed dependencies, ignored: linked into clean checkouts.
+if [ -n "$setup" ]; then mkdir -p "$scratch/base/node_modules/dep"; fi
 git -C "$scratch/base" repack -adq --window=0
 git -C "$scratch/base" prune-packed
 
@@ -89,6 +120,7 @@ wall() { # dir jobs -> seconds
 tree() { git -C "$scratch/$1" ls-tree -r HEAD | grep -v memory-bank/; }
 subjects() { git -C "$scratch/$1" log --format=%s --grep='^T0' | tac; }
 want=$(for i in $(seq 1 12); do printf 'T%03d: Write out/T%03d.txt\n' "$i" "$i"; done)
+setups() { grep 'worktree_setup in the .* checkout: ' "$1" | grep -vc 'already ran in this slot' || true; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 serials=() pars=()
 for rep in $(seq "$reps"); do
@@ -110,6 +142,16 @@ for rep in $(seq "$reps"); do
 	if [ "$(subjects par)" != "$want" ]; then echo "FAIL: not 12 task commits in plan order" >&2; subjects par >&2; exit 1; fi
 	printf 'files=%s rep %s/%s  --jobs 1: %ss  --jobs %s: %ss  ratio %s (target <= 0.40)\n' "$files" "$rep" "$reps" "$serial" "$jobs" "$par" \
 		"$(echo "scale=2; $par / $serial" | bc)"
+	if [ -n "$again" ]; then
+		first=$(tree par)
+		cp "$scratch/par.out" "$scratch/par.first.out"
+		git -C "$scratch/par" reset -q --hard base
+		par2=$(wall par "$jobs")
+		if [ "$(tree par)" != "$first" ] || [ "$(subjects par)" != "$want" ]; then echo "FAIL: the second run differs" >&2; exit 1; fi
+		printf 'files=%s rep %s/%s  --jobs %s again on the same copy (warm slots): %ss  ratio %s to --jobs 1; worktree_setup ran %s time(s) in the first run, %s in the second (skipped %s)\n' \
+			"$files" "$rep" "$reps" "$jobs" "$par2" "$(echo "scale=2; $par2 / $serial" | bc)" \
+			"$(setups "$scratch/par.first.out")" "$(setups "$scratch/par.out")" "$(grep -c 'already ran in this slot' "$scratch/par.out" || true)"
+	fi
 	serials+=("$serial") pars+=("$par")
 done
 if [ "$reps" -gt 1 ]; then
