@@ -92,14 +92,14 @@ if [ -n "$agent" ]; then agent_script > "$scratch/base/bench-agent.sh"; fi
 if [ -n "$setup" ]; then
 	echo '{"dep": 1}' > "$scratch/base/package.json"
 	echo 'node_modules/' > "$scratch/base/.gitignore"
-	printf 'worktree_setup: sleep %s; mkdir -p node_modules/dep\n' "$setup" > "$scratch/base/.planx.yaml"
+	printf 'worktree_setup: sleep %s; mkdir -p node_modules/dep; echo fresh > node_modules/dep/index.js\n' "$setup" > "$scratch/base/.planx.yaml"
 fi
 git -C "$scratch/base" add -A
 # Packed now, not by a background auto gc racing the copies below.
 git -C "$scratch/base" -c gc.auto=0 commit -q -m base
 git -C "$scratch/base" tag base
 # The user's installed dependencies, ignored: linked into clean checkouts.
-if [ -n "$setup" ]; then mkdir -p "$scratch/base/node_modules/dep"; fi
+if [ -n "$setup" ]; then mkdir -p "$scratch/base/node_modules/dep" && echo user > "$scratch/base/node_modules/dep/index.js"; fi
 git -C "$scratch/base" repack -adq --window=0
 git -C "$scratch/base" prune-packed
 
