@@ -76,7 +76,7 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 // then integrated onto the branch in plan order (integrate).
 type wave struct {
 	r      *runner
-	its    []*isolated
+	its    []*wavepkg.Task
 	base   gitops.SHA // the branch's tip the wave's work trees start from
 	number int        // the wave's number in the run, for its trailers and messages
 	last   bool       // the run's last wave: its integration gate runs the final gates too
@@ -129,19 +129,19 @@ func (r *runner) waveAttempt(ctx context.Context, t *planparse.Task) error {
 // isolated runs (wv.its).
 func (wv *wave) isolate(w []*planparse.Task) {
 	r := wv.r
-	its := make([]*isolated, len(w))
+	its := make([]*wavepkg.Task, len(w))
 	now := r.o.now()
 	for i, t := range w {
 		lt := r.logTask(t)
 		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", "shell"
 		lt.Attempts++
-		its[i] = &isolated{t: t, own: *lt, dir: wavepkg.Dir(r.repo, r.st.RunID, string(t.ID))}
+		its[i] = &wavepkg.Task{T: t, Own: *lt, Dir: wavepkg.Dir(r.repo, r.st.RunID, string(t.ID))}
 		// A copy of its own down to the slices' arrays: the worker appends
 		// to them while the run's log (an earlier attempt's entries) is
 		// saved with the state.
-		own := &its[i].own
+		own := &its[i].Own
 		own.Files, own.Commands, own.Gates = slices.Clone(lt.Files), slices.Clone(lt.Commands), slices.Clone(lt.Gates)
-		its[i].lt = own
+		its[i].Log = own
 	}
 	wv.its = its
 }
@@ -158,11 +158,11 @@ func (wv *wave) exec(ctx context.Context) {
 	// Tasks done before a crash (recovered by resume) go into the log
 	// before any worker starts: a worker's finished writes the log and
 	// saves the state, so nothing else may touch them once one runs.
-	ran := map[*isolated]bool{}
+	ran := map[*wavepkg.Task]bool{}
 	var todo []int
 	for i, it := range wv.its {
-		if it.work != "" {
-			*r.log.TaskByID(string(it.t.ID)) = it.own
+		if it.Work != "" {
+			*r.log.TaskByID(string(it.T.ID)) = it.Own
 		} else {
 			ran[it] = true
 			todo = append(todo, i)
@@ -170,7 +170,7 @@ func (wv *wave) exec(ctx context.Context) {
 	}
 	if err := wv.records(len(ran) > 0); err != nil {
 		for _, it := range wv.its {
-			it.err = err
+			it.Err = err
 		}
 		return
 	}
@@ -179,15 +179,15 @@ func (wv *wave) exec(ctx context.Context) {
 		func(ctx context.Context, i int) { wv.finished(ctx, wv.its[i]) })
 	if err := wv.records(false); err != nil {
 		for _, it := range wv.its {
-			it.err = err
+			it.Err = err
 		}
 	}
 	for _, it := range wv.its {
-		it.lt = r.log.TaskByID(string(it.t.ID))
+		it.Log = r.log.TaskByID(string(it.T.ID))
 		// The task's own gates passed on its work: the base plus its
 		// changes. Recorded now that no executor runs.
-		if ran[it] && it.work != "" && it.fail == nil && it.err == nil {
-			r.book().RecordWaveGates(ctx, it.t, it.work, it.own.Gates)
+		if ran[it] && it.Work != "" && it.Fail == nil && it.Err == nil {
+			r.book().RecordWaveGates(ctx, it.T, it.Work, it.Own.Gates)
 		}
 	}
 	r.fault.At("after-wave")
@@ -195,28 +195,22 @@ func (wv *wave) exec(ctx context.Context) {
 
 // finished records one task of a wave done in its work tree. The caller
 // holds the wave's lock.
-func (wv *wave) finished(ctx context.Context, it *isolated) {
+func (wv *wave) finished(ctx context.Context, it *wavepkg.Task) {
 	r := wv.r
-	*r.log.TaskByID(string(it.t.ID)) = it.own
-	if it.work == "" || it.err != nil || it.fail != nil {
+	*r.log.TaskByID(string(it.T.ID)) = it.Own
+	if it.Work == "" || it.Err != nil || it.Fail != nil {
 		return
 	}
-	if err := r.repo.Refs().Update(ctx, workRef(r.st.RunID, it.t.ID), it.work, "", "planx: work of "+string(it.t.ID)); err != nil {
-		it.err = err
+	if err := r.repo.Refs().Update(ctx, wavepkg.WorkRef(r.st.RunID, it.T.ID), it.Work, "", "planx: work of "+string(it.T.ID)); err != nil {
+		it.Err = err
 		return
 	}
-	r.st.WaveDone = append(r.st.WaveDone, it.t.ID)
+	r.st.WaveDone = append(r.st.WaveDone, it.T.ID)
 	if err := r.st.Save(r.repo); err != nil {
-		it.err = err
+		it.Err = err
 		return
 	}
 	r.fault.At("after-wave-task")
-}
-
-// workRef keeps a wave task's work, done but not yet integrated, reachable
-// and findable after a crash.
-func workRef(runID string, id planparse.TaskID) string {
-	return record.RunRef(runID, "work/"+string(id))
 }
 
 func waveIDs(w []*planparse.Task) []planparse.TaskID {

@@ -29,8 +29,8 @@ func (wv *wave) records(run bool) error {
 	}
 	if what != "" {
 		for _, it := range wv.its {
-			if it.fail == nil && it.err == nil {
-				it.fail = &outcome.Failure{What: "a task of its parallel wave (they ran at once: which one cannot be told) " + what}
+			if it.Fail == nil && it.Err == nil {
+				it.Fail = &outcome.Failure{What: "a task of its parallel wave (they ran at once: which one cannot be told) " + what}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // resumeWave goes on with a run stopped (killed, interrupted) inside a
@@ -35,19 +36,19 @@ func (r *runner) resumeWave(ctx context.Context, tasks []*planparse.Task) (*Resu
 	wv.isolate(inWave)
 	for _, it := range wv.its {
 		n++
-		r.out.TaskStart(n, len(r.st.ToRun), it.t)
-		if !slices.Contains(r.st.WaveDone, it.t.ID) {
+		r.out.TaskStart(n, len(r.st.ToRun), it.T)
+		if !slices.Contains(r.st.WaveDone, it.T.ID) {
 			continue
 		}
-		sha, err := r.repo.Refs().Resolve(ctx, workRef(r.st.RunID, it.t.ID))
+		sha, err := r.repo.Refs().Resolve(ctx, wavepkg.WorkRef(r.st.RunID, it.T.ID))
 		if err != nil || sha == "" {
 			continue // no work kept after all: run it again
 		}
-		it.work = sha
+		it.Work = sha
 		// The log entry as the task left it (isolate counted a new attempt).
-		it.own.Attempts--
-		it.own.Status = record.TaskRunning
-		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.t.ID, sha.Short())
+		it.Own.Attempts--
+		it.Own.Status = record.TaskRunning
+		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.T.ID, sha.Short())
 	}
 	base := r.expect
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", runstate.PhaseExecute
