@@ -24,7 +24,7 @@ import (
 func (wv *wave) landing() *wavepkg.Landing {
 	r := wv.r
 	l := &wavepkg.Landing{Repo: r.repo, Pool: r.pool, RunID: r.st.RunID, Base: wv.base, Number: wv.number, Last: wv.last,
-		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, LogPath: r.log.Path, Sign: r.sign, Hooks: r.waveHooks(), Fault: r.fault,
+		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, LogPath: r.log.Path, Sign: r.sign, Hooks: wv.hooks, Fault: r.fault,
 		Groups: func(t *planparse.Task) []*planparse.Task { return r.CompletedGroups(t, r.done, r.o.Optional) },
 		Message: func(it *wavepkg.Task, groups []*planparse.Task, ticked bool) string {
 			return ledger.TaskMessage(ledger.TaskCommit{PlanRel: r.planRel, RunID: r.st.RunID, Task: it.T, Log: it.Log, Groups: groups, Warnings: it.Warnings, Skipped: r.st.SkipPending, Ticked: ticked})
@@ -90,7 +90,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 	}
 	// The failed task's attempt is its own work tree's; in the user's it
 	// starts from the commits integrated before it (see waveAttempt).
-	if err := r.waveAttempt(ctx, first.T); err != nil {
+	if err := waveAttempt(ctx, r.stops(), r.log, first.T, r.expect); err != nil {
 		return r.stopTask(ctx, first.T, err, wv.res)
 	}
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}

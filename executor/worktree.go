@@ -19,7 +19,7 @@ import (
 func (wv *wave) runIsolated(ctx context.Context, it *wavepkg.Task) {
 	r := wv.r
 	t, lt := it.T, it.Log
-	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.Dir, Drop: []string{r.planRel, r.log.Path}, Hooks: r.waveHooks(),
+	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.Dir, Drop: []string{r.planRel, r.log.Path}, Hooks: wv.hooks,
 		Steps: func(ctx context.Context, dir string) error { return execute.Steps(ctx, t, lt, wv.slotOptions(dir)) },
 		Gates: func(ctx context.Context, dir string) error {
 			sel := append(gates.Acceptance(t), gates.Select(r.Gates, t.Gates, false)...)
