@@ -72,18 +72,23 @@ func (wv *wave) integrate(ctx context.Context) error {
 	if err != nil {
 		return r.stopTask(ctx, at.T, err, wv.res)
 	}
-	integrated := map[*wavepkg.Task]bool{}
 	if tip := ld.Tip(); tip != "" {
 		r.expect, r.pf.Src, r.dirty = tip, ld.Plan, nil
 		for i, it := range ld.Tasks {
-			integrated[it] = true
 			wv.res.Done = append(wv.res.Done, it.T.ID)
 			r.out.TaskDone(it.T, ld.Commits[i])
 			noteGates(ctx, r.repo, r.out, it.T, it.Log, ld.Commits[i], ld.Trees[i])
 		}
 	}
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
-	first := wv.settle(integrated)
+	first := l.Settle(ld, func(it *wavepkg.Task) {
+		r.log.Issues = append(r.log.Issues, r.issue(it.T.ID, it.Fail.ForUser()))
+	}, func(it *wavepkg.Task) {
+		delete(r.done, it.T.ID)
+		for _, g := range it.Groups {
+			delete(r.done, g.ID)
+		}
+	})
 	l.Finish(ctx)
 	if first == nil {
 		return nil
@@ -97,38 +102,6 @@ func (wv *wave) integrate(ctx context.Context) error {
 	wv.res.Status = record.RunFailed
 	wv.res.Next = nextSteps(r.st, r.repo, first.T)
 	return r.stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
-}
-
-// settle records in the run's log the wave's tasks the landing did not
-// integrate: those that failed (the first is returned, for the run's stop
-// to record) and those that passed after the task that broke the
-// integration gate, which run again when the run goes on.
-func (wv *wave) settle(integrated map[*wavepkg.Task]bool) *wavepkg.Task {
-	r := wv.r
-	var first *wavepkg.Task
-	for _, it := range wv.its {
-		switch {
-		case integrated[it]:
-		case it.Fail != nil:
-			it.Log.Status, it.Log.Commit = record.TaskFailed, ""
-			it.Fail.What += "; its work is kept in the work tree " + wavepkg.Rel(r.repo, it.Dir)
-			if first == nil {
-				first = it
-				continue // r.stop records it
-			}
-			it.Log.Failure = it.Fail.ForUser()
-			r.log.Issues = append(r.log.Issues, r.issue(it.T.ID, it.Fail.ForUser()))
-		default:
-			it.Log.Status, it.Log.Commit = record.TaskPending, ""
-		}
-		if !integrated[it] {
-			delete(r.done, it.T.ID)
-			for _, g := range it.Groups {
-				delete(r.done, g.ID)
-			}
-		}
-	}
-	return first
 }
 
 // waveNext is what to do after a stop in or after a parallel wave of the

@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 
 	"github.com/planx-dev/planx/execlog"
@@ -60,13 +59,7 @@ func (wv *wave) isolate(w []*planparse.Task) {
 		lt := r.logTask(t)
 		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", "shell"
 		lt.Attempts++
-		its[i] = &wavepkg.Task{T: t, Own: *lt, Dir: wavepkg.Dir(r.repo, r.st.RunID, string(t.ID))}
-		// A copy of its own down to the slices' arrays: the worker appends
-		// to them while the run's log (an earlier attempt's entries) is
-		// saved with the state.
-		own := &its[i].Own
-		own.Files, own.Commands, own.Gates = slices.Clone(lt.Files), slices.Clone(lt.Commands), slices.Clone(lt.Gates)
-		its[i].Log = own
+		its[i] = wavepkg.NewTask(t, lt, wavepkg.Dir(r.repo, r.st.RunID, string(t.ID)))
 	}
 	wv.its = its
 }

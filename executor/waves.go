@@ -128,18 +128,10 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	for _, it := range wv.its {
 		n++
 		r.out.TaskStart(n, len(r.st.ToRun), it.T)
-		if !slices.Contains(r.st.WaveDone, it.T.ID) {
-			continue
+		if !slices.Contains(r.st.WaveDone, it.T.ID) || !wavepkg.Recover(ctx, r.repo, r.st.RunID, it) {
+			continue // not done, or no work kept after all: run it again
 		}
-		sha, err := r.repo.Refs().Resolve(ctx, wavepkg.WorkRef(r.st.RunID, it.T.ID))
-		if err != nil || sha == "" {
-			continue // no work kept after all: run it again
-		}
-		it.Work = sha
-		// The log entry as the task left it (isolate counted a new attempt).
-		it.Own.Attempts--
-		it.Own.Status = record.TaskRunning
-		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.T.ID, sha.Short())
+		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.T.ID, it.Work.Short())
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", runstate.PhaseExecute
 	r.st.Wave, r.st.WaveBase = wavepkg.IDs(inWave), wv.base

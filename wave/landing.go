@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
@@ -223,4 +224,35 @@ func (l *Landing) Drop(drop func(*Task) bool) {
 			RemoveWorktree(l.Repo, t.Dir)
 		}
 	}
+}
+
+// Settle records in their log entries the tasks the landing did not
+// integrate (ld): those that failed, each with its work tree named, and
+// those that passed after the task that broke the integration gate,
+// pending (they run again when the run goes on). It returns the first
+// failed task, whose failure the run's stop records; the others' go to
+// failed. undo is called for each task not integrated: its commit, staged,
+// is not the branch's.
+func (l *Landing) Settle(ld Landed, failed func(t *Task), undo func(t *Task)) *Task {
+	var first *Task
+	for _, t := range l.Tasks {
+		if slices.Contains(ld.Tasks, t) {
+			continue
+		}
+		if t.Fail == nil {
+			t.Log.Status, t.Log.Commit = record.TaskPending, ""
+			undo(t)
+			continue
+		}
+		t.Log.Status, t.Log.Commit = record.TaskFailed, ""
+		t.Fail.What += "; its work is kept in the work tree " + Rel(l.Repo, t.Dir)
+		if first == nil {
+			first = t
+			continue
+		}
+		t.Log.Failure = t.Fail.ForUser()
+		failed(t)
+		undo(t)
+	}
+	return first
 }

@@ -127,3 +127,24 @@ func TestLandingStopsAtATaskThatCouldNotRun(t *testing.T) {
 		t.Errorf("HEAD moved to %s", head)
 	}
 }
+
+func TestLandingSettleMarksWhatDidNotLand(t *testing.T) {
+	l, _ := landingOn(t)
+	ld := Landed{Tasks: []*Task{l.Tasks[0]}}
+	l.Tasks[1].Fail = &outcome.Failure{What: "conflict"}
+	l.Tasks[2].Fail = &outcome.Failure{What: "gate"}
+	var failed, undone []planparse.TaskID
+	first := l.Settle(ld, func(tk *Task) { failed = append(failed, tk.T.ID) }, func(tk *Task) { undone = append(undone, tk.T.ID) })
+	if first != l.Tasks[1] {
+		t.Fatalf("first failed = %v, want T002", first)
+	}
+	if !slices.Equal(failed, []planparse.TaskID{"T003"}) || !slices.Equal(undone, []planparse.TaskID{"T003", "T004"}) {
+		t.Errorf("failed %v, undone %v; want T003, and T003 T004", failed, undone)
+	}
+	if l.Tasks[0].Log.Status != "" || l.Tasks[1].Log.Status != "failed" || l.Tasks[3].Log.Status != "pending" {
+		t.Errorf("statuses %q %q %q", l.Tasks[0].Log.Status, l.Tasks[1].Log.Status, l.Tasks[3].Log.Status)
+	}
+	if !strings.Contains(l.Tasks[1].Fail.What, "its work is kept in the work tree") || l.Tasks[2].Log.Failure == "" {
+		t.Errorf("T002: %q; T003's entry: %q", l.Tasks[1].Fail.What, l.Tasks[2].Log.Failure)
+	}
+}
