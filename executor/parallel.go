@@ -89,3 +89,10 @@ func (wv *wave) exec(ctx context.Context) {
 		RecordGates: r.book().RecordWaveGates,
 	}.Exec(ctx)
 }
+
+// dropRunWorktrees removes the work trees of the runs that are over
+// (wave.DropRunWorktrees), leaving those of runs in progress in other work
+// trees.
+func dropRunWorktrees(repo *gitops.Repo) {
+	wavepkg.DropRunWorktrees(repo, runsElsewhere(repo))
+}
