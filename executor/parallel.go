@@ -36,7 +36,8 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 
 // wave is one parallel wave in flight: its tasks, each run in its own
 // linked work tree from the branch's tip (execute, verify and gate: exec),
-// then integrated onto the branch in plan order (integrate).
+// then integrated onto the branch in plan order (integrate). Package
+// wave, which holds their mechanics, is imported as wavepkg.
 type wave struct {
 	r      *runner
 	its    []*wavepkg.Task
