@@ -3,7 +3,6 @@ package executor
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -107,14 +106,8 @@ func (wv *wave) integrate(ctx context.Context) error {
 // waveNext is what to do after a stop in or after a parallel wave of the
 // run st in repo (either nil before they are known), or "".
 func waveNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
-	if st != nil && len(st.Wave) > 0 {
-		return "the run stopped inside a parallel wave; `planx resume` integrates the tasks whose work was done, without running them again, and runs the others again"
-	}
-	if st == nil || repo == nil {
+	if st == nil {
 		return ""
 	}
-	if dir := wavepkg.Kept(repo, st.RunID, string(t.ID)); dir != "" {
-		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in your work tree, or `planx skip` skips it (either keeps what %s holds under refs/planx/runs/%s/worktrees/%s first)", t.ID, dir, dir, st.RunID, t.ID)
-	}
-	return ""
+	return wavepkg.Next(len(st.Wave) > 0, repo, st.RunID, t.ID)
 }

@@ -2,6 +2,7 @@ package wave
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/planx-dev/planx/execlog"
@@ -32,5 +33,18 @@ func TestRecoverTakesTheWorkKeptUnderItsRef(t *testing.T) {
 	}
 	if lost := NewTask(&planparse.Task{ID: "T002"}, &execlog.Task{}, ""); Recover(ctx, repo, "run1", lost) {
 		t.Error("T002 recovered without a work ref")
+	}
+}
+
+func TestNextSaysHowToGoOnAfterAStopInAWave(t *testing.T) {
+	if got := Next(true, nil, "run1", "T1"); !strings.Contains(got, "integrates the tasks whose work was done") {
+		t.Errorf("inside a wave: %q", got)
+	}
+	if got := Next(false, nil, "run1", "T1"); got != "" {
+		t.Errorf("no repository: %q", got)
+	}
+	repo, _, _ := chainRepo(t)
+	if got := Next(false, repo, "run1", "T1"); got != "" {
+		t.Errorf("no work tree kept: %q", got)
 	}
 }
