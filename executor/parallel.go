@@ -67,14 +67,18 @@ func (wv *wave) isolate(w []*planparse.Task) {
 
 // exec runs the wave's tasks that have no work yet (wave.Flight), each in
 // its slot, recording each task done in the run's log and state under the
-// wave's lock.
+// wave's lock. An executor could forge planx's records (verify.Records):
+// an agent, or a parallel wave's steps, runs under a mark. A wave's tasks
+// run at once under one mark: planx records their gates once they have
+// all ended, and a forgery, which cannot be told to one of them, fails all
+// that ran.
 func (wv *wave) exec(ctx context.Context) {
 	r := wv.r
 	r.slotPool()
 	wavepkg.Flight{Repo: r.repo, RunID: r.st.RunID, Jobs: r.o.Jobs, Tasks: wv.its, Mu: &wv.mu, Fault: r.fault,
 		RunTask: wv.runIsolated,
 		Entry:   func(id planparse.TaskID) *execlog.Task { return r.log.TaskByID(string(id)) },
-		Settle:  r.recordsGuard().Settle,
+		Settle:  r.checks().Records.Settle,
 		Mark: func() error {
 			m, err := r.repo.Records().Mark()
 			if err != nil {

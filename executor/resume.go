@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/ledger"
@@ -52,7 +53,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
-		if what := r.watchFile().CheckInterrupted(first.ID); what != "" {
+		if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(first.ID); what != "" {
 			return nil, r.stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
 		already, err = r.reuseAttempt(ctx, first, ro.Retry)
@@ -120,13 +121,13 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.noteHandConfig(ctx, false); err != nil {
 		return nil, err
 	}
-	if what := r.watchFile().CheckInterrupted(t.ID); what != "" {
+	if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
 	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 		return nil, err
 	}
-	r.watchFile().Drop() // the attempt is discarded
+	checks.WatchFile(r.repo, r.st.RunID).Drop() // the attempt is discarded
 	if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}

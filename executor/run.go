@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/approval"
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gaterun"
@@ -129,11 +130,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
 		return nil, err
 	}
-	r.noteIgnored(ctx)
+	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	if err := r.baseline(ctx, head); err != nil {
 		return nil, err
 	}
-	r.keepIgnored()
+	r.checks().KeepIgnored(r.Config.KeepIgnored)
 	base, err := r.rollbackOf().make(ctx)
 	if err != nil {
 		return nil, err

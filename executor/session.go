@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
@@ -57,7 +58,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	r.arm()
 	r.st, r.log = st, st.Log
 	r.pids().CleanOrphans(r.out)
-	r.noteIgnored(ctx)
+	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	if err := r.checkHead(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -94,7 +95,7 @@ func (r *runner) checkHead(ctx context.Context) error {
 	r.head = head
 	if head.Branch != r.st.Branch {
 		return fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
-			gitops.ErrRepoState, r.st.Branch, headName(head), switchBack(r.st.Branch, "run the command again"))
+			gitops.ErrRepoState, r.st.Branch, checks.HeadName(head), checks.SwitchBack(r.st.Branch, "run the command again"))
 	}
 	if r.st.Base == "" {
 		if err := r.rollbackOf().adopt(ctx, head.SHA); err != nil {

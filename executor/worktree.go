@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
@@ -41,7 +42,7 @@ func (wv *wave) runIsolated(ctx context.Context, it *wavepkg.Task) {
 			}
 			wv.mu.Lock()
 			defer wv.mu.Unlock()
-			return r.warnOutside(t, outside), nil
+			return r.checks().Outside(t, outside), nil
 		},
 	}.Run(ctx)
 	if ran.Listed {
@@ -65,6 +66,6 @@ func (wv *wave) slotOptions(dir string) execute.Options {
 // ignored files kept aside, then the state itself.
 func endRun(repo *gitops.Repo) error {
 	dropRunWorktrees(repo)
-	_ = os.RemoveAll(keptDir(repo))
+	_ = os.RemoveAll(checks.KeptDir(repo))
 	return runstate.Remove(repo)
 }
