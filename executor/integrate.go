@@ -43,13 +43,13 @@ func (wv *wave) landing() *wavepkg.Landing {
 			}
 			r.st.SkipPending = nil
 		},
-		RecordGates:  r.book().RecordWaveGates,
-		RecordCommit: r.book().RecordWaveCommit,
+		RecordGates:  r.keeper().Book().RecordWaveGates,
+		RecordCommit: r.keeper().Book().RecordWaveCommit,
 		Warn:         r.out.Warn,
 	}
 	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
 		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error) {
-			out, err := r.gateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel})
+			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel})
 			var f *outcome.Failure
 			if err == nil && errors.As(out.Failure, &f) {
 				return nil, f, nil

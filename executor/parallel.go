@@ -74,7 +74,7 @@ func (wv *wave) isolate(w []*planparse.Task) {
 // that ran.
 func (wv *wave) exec(ctx context.Context) {
 	r := wv.r
-	r.slotPool()
+	r.keeper().Pool()
 	wavepkg.Flight{Repo: r.repo, RunID: r.st.RunID, Jobs: r.o.Jobs, Tasks: wv.its, Mu: &wv.mu, Fault: r.fault,
 		RunTask: wv.runIsolated,
 		Entry:   func(id planparse.TaskID) *execlog.Task { return r.log.TaskByID(string(id)) },
@@ -91,7 +91,7 @@ func (wv *wave) exec(ctx context.Context) {
 			r.st.WaveDone = append(r.st.WaveDone, it.T.ID)
 			return r.st.Save(r.repo)
 		},
-		RecordGates: r.book().RecordWaveGates,
+		RecordGates: r.keeper().Book().RecordWaveGates,
 	}.Exec(ctx)
 }
 

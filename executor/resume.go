@@ -233,7 +233,7 @@ func (r *runner) finish(ctx context.Context) (*Result, error) {
 	if len(r.st.SkipPending) > 0 {
 		// The last task was skipped: its commit, which would have run the
 		// final gates, never happens.
-		if err := r.finalGates(ctx); err != nil {
+		if err := r.keeper().Final(ctx); err != nil {
 			return nil, err
 		}
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
-	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
@@ -30,6 +29,7 @@ import (
 	"github.com/planx-dev/planx/risk"
 	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
+	"github.com/planx-dev/planx/taskgate"
 	"github.com/planx-dev/planx/verify"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
@@ -40,15 +40,12 @@ type runner struct {
 	repo           *gitops.Repo              // nil for a dry run outside a repository
 	done           map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
 	*runplan.Setup                           // the plan, its configuration and gates: what the run executes
-	// reached: the files the gates run beyond those they name, read on
-	// first use (gatereach.go).
-	reached gaterun.Reach
-	pf      *planfile.File   // the plan file and the bytes planx last read or wrote there
-	planRel string           // the plan's path, repo-relative, slash-separated
-	pinned  *runstate.Pinned // pinned at run start: cfg and gates come from it
-	st      *runstate.State
-	log     *execlog.Log
-	out     *progress.Progress
+	pf             *planfile.File            // the plan file and the bytes planx last read or wrote there
+	planRel        string                    // the plan's path, repo-relative, slash-separated
+	pinned         *runstate.Pinned          // pinned at run start: cfg and gates come from it
+	st             *runstate.State
+	log            *execlog.Log
+	out            *progress.Progress
 
 	preChecks []execlog.Check
 	fault     fault.Hook // PLANX_FAULT, for the crash tests
@@ -66,10 +63,11 @@ type runner struct {
 	early *earlySurvey
 
 	reaper execute.Reaper // whether planx is the subreaper of detached descendants
-	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
+	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (keeper's Pool)
 	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
-	// testReports are the run's test reports by commit (testjudge.go).
-	testReports *gaterun.Reports
+	// gates runs the run's gates: selection, cache, clean checkouts,
+	// baseline, final gates (keeper).
+	gateKeeper *taskgate.Keeper
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -131,7 +129,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
-	if err := r.baseline(ctx, head); err != nil {
+	at := taskgate.Base{Head: head, Clean: r.survey != nil && len(r.survey.Changes) == 0, Ignored: r.ignored}
+	if err := r.keeper().Baseline(ctx, at, &r.preChecks); err != nil {
 		return nil, err
 	}
 	r.checks().KeepIgnored(r.Config.KeepIgnored)
