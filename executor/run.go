@@ -147,7 +147,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
 	}
 	if r.o.Jobs > 1 {
-		return r.loopWaves(ctx, tasks, nil)
+		return (&waveLoop{r: r}).run(ctx, tasks)
 	}
 	return r.loop(ctx, tasks, false)
 }
@@ -308,7 +308,7 @@ func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
 	}
 	r.DryRun(r.o.Out, r.planRel, r.repo != nil, sel)
 	if r.o.Jobs > 1 {
-		dryRunWaves(r.o.Out, r.o.Jobs, r.Waves(sel.Run))
+		wavepkg.DryRun(r.o.Out, r.o.Jobs, r.Waves(sel.Run))
 	}
 	return &Result{Status: record.RunDryRun}, nil
 }

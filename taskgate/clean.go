@@ -68,7 +68,8 @@ func (u *Slot) unlink() {
 // gates left, ignored outputs included, so that nothing reaches the next
 // use (nor looks like work to an abort). It cleans with a fresh context,
 // even after an interruption; a slot that cannot be cleaned is not used
-// again, and the run's end removes it (wave.DropRunWorktrees).
+// again in this run, and the run's end cleans it or, failing that, removes
+// it (wave.CleanSlots).
 func (u *Slot) Release(ctx context.Context) {
 	if u.done {
 		return

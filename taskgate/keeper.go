@@ -63,8 +63,8 @@ type Keeper struct {
 	Save func() error
 	// Pool is the run's pool of linked work trees, made on first use.
 	Pool func() *wavepkg.Pool
-	// DropSlots removes the run's linked work trees (a baseline that stops
-	// the run leaves none).
+	// DropSlots ends the run's linked work trees when a baseline stops
+	// the run: the pool's slots are cleaned, the others removed.
 	DropSlots func()
 
 	reached gaterun.Reach    // read on first use (Reach)

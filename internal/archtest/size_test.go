@@ -27,7 +27,7 @@ var bigTypes = map[string]int{
 	"gitops.Index":      32,
 	"planparse.builder": 65,
 	"risk.analyzer":     31,
-	"executor.runner":   34,
+	"executor.runner":   30,
 	"executor.turn":     4,
 }
 
