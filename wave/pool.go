@@ -66,19 +66,39 @@ func Slots(repo *gitops.Repo) []string {
 	return dirs
 }
 
-// CleanSlots puts every slot of repo's work tree's pool back at its own
-// commit, without a file a task or gate left (ignored ones too), when a
-// run ends or stops: the slots stay registered with git for the next run,
-// holding nothing of this one. A slot that cannot be cleaned is removed.
-// What a stopped task left in a slot must be kept before (DropSlots). git's
-// entries for slots a crash deleted behind its back are forgotten.
+// CleanSlots puts every slot of repo's work tree's pool that a run took
+// since it was last cleaned back at its own commit, without a file a task
+// or gate left (ignored ones too), when a run ends or stops: the slots stay
+// registered with git for the next run, holding nothing of this one. A
+// slot that cannot be cleaned is removed. What a stopped task left in a
+// slot must be kept before (DropSlots). git's entries for slots a crash
+// deleted behind its back are forgotten.
 func CleanSlots(repo *gitops.Repo) {
 	_, _ = repo.Worktrees().ForgetMissing(context.Background(), PoolDir(repo))
-	eachAtOnce(Slots(repo), func(dir string) {
+	eachAtOnce(usedSlots(repo), func(dir string) {
 		if cleanSlot(dir) != nil {
 			RemoveWorktree(repo, dir)
+			_ = os.Remove(usedMark(dir))
 		}
 	})
+}
+
+// usedMark is the file beside a slot that says a run took it since it was
+// last cleaned: a slot no run took is clean, and a run that used none
+// (no wave, no clean checkout) costs a stat per slot at its end, not a
+// checkout of each.
+func usedMark(dir string) string { return dir + ".used" }
+
+// usedSlots are the slots of repo's work tree's pool a run took since
+// they were last cleaned.
+func usedSlots(repo *gitops.Repo) []string {
+	var out []string
+	for _, dir := range Slots(repo) {
+		if _, err := os.Stat(usedMark(dir)); err == nil {
+			out = append(out, dir)
+		}
+	}
+	return out
 }
 
 // cleanSlot checks the slot at dir out afresh at its own commit.
@@ -92,7 +112,11 @@ func cleanSlot(dir string) error {
 	if err != nil {
 		return err
 	}
-	return wt.CheckoutClean(ctx, head.SHA)
+	if err := wt.CheckoutClean(ctx, head.SHA); err != nil {
+		return err
+	}
+	_ = os.Remove(usedMark(dir))
+	return nil
 }
 
 // eachAtOnce calls f for each dir, maxRemovals at a time: cleaning and
@@ -129,6 +153,7 @@ func PruneIdle(repo *gitops.Repo, idle time.Duration, now time.Time) int {
 	eachAtOnce(old, func(dir string) {
 		RemoveWorktree(repo, dir)
 		_ = os.RemoveAll(setupDir(dir))
+		_ = os.Remove(usedMark(dir))
 	})
 	return len(old)
 }

@@ -148,3 +148,30 @@ func TestPrunable(t *testing.T) {
 		t.Errorf("pool size %d slot(s), %d bytes; want 1 and its files", n, bytes)
 	}
 }
+
+// A run's end cleans the slots runs took since the last clean, and no
+// other: a run that used none checks none out.
+func TestCleanSlotsUsedOnly(t *testing.T) {
+	repo, one, _ := repoAt(t)
+	ctx := context.Background()
+	p := NewPool(repo)
+	a, _ := p.Take(ctx, one)
+	p.Put(a)
+	if got := usedSlots(repo); !slices.Equal(got, []string{a}) {
+		t.Errorf("used slots after a take: %q, want %q", got, a)
+	}
+	gittest.WriteFile(t, a, "left.txt", "a task's output\n")
+	CleanSlots(repo)
+	if got := gittest.Git(t, a, "status", "--porcelain", "--ignored"); got != "" {
+		t.Errorf("a used slot after CleanSlots holds %q", got)
+	}
+	if got := usedSlots(repo); len(got) != 0 {
+		t.Errorf("used slots after CleanSlots: %q, want none", got)
+	}
+	// Not taken since: nothing is checked out (what a person put there stays).
+	gittest.WriteFile(t, a, "mine.txt", "a person's\n")
+	CleanSlots(repo)
+	if _, err := os.Stat(filepath.Join(a, "mine.txt")); err != nil {
+		t.Errorf("CleanSlots cleaned a slot no run took: %v", err)
+	}
+}

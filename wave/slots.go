@@ -97,9 +97,11 @@ func sameDir(a, b string) bool {
 func (s *Pool) Take(ctx context.Context, rev gitops.SHA) (string, error) {
 	dir, err := s.take(ctx, rev)
 	if err == nil {
-		// The idle time of PruneIdle counts from here.
+		// The idle time of PruneIdle counts from here, and the run's end
+		// cleans the slot (CleanSlots).
 		now := time.Now()
 		_ = os.Chtimes(dir, now, now)
+		_ = os.WriteFile(usedMark(dir), nil, 0o644)
 	}
 	return dir, err
 }

@@ -34,7 +34,7 @@ func DropSlots(repo *gitops.Repo, runID string, keep KeepFunc, out *progress.Pro
 			own = append(own, filepath.Join(root, e.Name()))
 		}
 	}
-	for _, dir := range append(own, Slots(repo)...) {
+	for _, dir := range append(own, usedSlots(repo)...) {
 		name := filepath.Base(dir)
 		ref, err := keep(context.Background(), dir, name)
 		if err != nil {
