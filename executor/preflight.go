@@ -10,61 +10,63 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/verify"
 )
 
-// preflight checks the repository can take a run and returns its HEAD.
-func (r *runner) preflight(ctx context.Context) (gitops.Head, error) {
+// preflight checks the repository can take a run of setup's plan (at
+// planRel), as o asks, and returns its HEAD, the one status of its work
+// tree that the run goes on from (started early) and the checks the
+// execution log lists.
+func preflight(ctx context.Context, repo *gitops.Repo, early *earlySurvey, o Options, setup *runplan.Setup, planRel, reaperNote string) (gitops.Head, *gitops.Survey, []execlog.Check, error) {
 	var checks []execlog.Check
-	if op := r.repo.InProgress(); op != "" {
-		return gitops.Head{}, fmt.Errorf("%w: a %s is in progress; finish it or abort it (git %s --continue / --abort) before running a plan",
+	if op := repo.InProgress(); op != "" {
+		return gitops.Head{}, nil, nil, fmt.Errorf("%w: a %s is in progress; finish it or abort it (git %s --continue / --abort) before running a plan",
 			gitops.ErrRepoState, op, op)
 	}
 	checks = append(checks, execlog.Check{Name: "no merge, rebase, cherry-pick or bisect in progress", OK: true})
-	head, err := r.repo.HeadNow()
+	head, err := repo.HeadNow()
 	if err != nil {
-		return head, err
+		return head, nil, nil, err
 	}
-	if head.Detached && !r.o.AllowDetached {
-		return head, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
+	if head.Detached && !o.AllowDetached {
+		return head, nil, nil, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: cmp.Or(head.Branch, "detached (--allow-detached)")})
-	if err := r.repo.Config().CheckIdentity(ctx); err != nil {
-		return head, err
+	if err := repo.Config().CheckIdentity(ctx); err != nil {
+		return head, nil, nil, err
 	}
 	checks = append(checks, execlog.Check{Name: "git identity (user.name, user.email)", OK: true})
-	if err := r.repo.Config().CheckSigning(ctx); err != nil {
-		return head, err
+	if err := repo.Config().CheckSigning(ctx); err != nil {
+		return head, nil, nil, err
 	}
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
 	// One status of the tree answers the secret scan, --require-clean,
 	// which ignored files exist and what the rollback commit must stage.
-	sv, err := r.early.take(ctx, r.repo)
+	sv, err := early.take(ctx, repo)
 	if err != nil {
-		return head, err
+		return head, nil, nil, err
 	}
-	r.survey = &sv
-	if r.o.RequireClean {
+	if o.RequireClean {
 		if len(sv.Changes) > 0 {
-			return head, fmt.Errorf("%w: the work tree has %d uncommitted change(s) (%s); commit or stash them, or drop --require-clean to have planx snapshot them in the rollback commit",
+			return head, nil, nil, fmt.Errorf("%w: the work tree has %d uncommitted change(s) (%s); commit or stash them, or drop --require-clean to have planx snapshot them in the rollback commit",
 				gitops.ErrRepoState, len(sv.Changes), summarize(sv.Changes))
 		}
 		work = "clean (--require-clean)"
 	} else {
-		c, err := verify.CheckSecrets(r.repo.Root, r.o.AllowUntrackedSecrets, sv.Changes)
+		c, err := verify.CheckSecrets(repo.Root, o.AllowUntrackedSecrets, sv.Changes)
 		if err != nil {
-			return head, err
+			return head, nil, nil, err
 		}
 		checks = append(checks, c)
 	}
 	checks = append(checks,
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
-		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", r.planRel, len(r.Plan.Tasks), r.Plan.Format)},
-		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(r.Gates)},
-		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: r.reaper.Note},
+		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", planRel, len(setup.Plan.Tasks), setup.Plan.Format)},
+		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(setup.Gates)},
+		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: reaperNote},
 	)
-	r.preChecks = checks
-	return head, nil
+	return head, &sv, checks, nil
 }
 
 func baseRef(runID string) string { return record.RunRef(runID, "base") }
@@ -104,15 +106,14 @@ func gateNames(gs []gates.Gate) string {
 }
 
 // staleAsk is ask for a question asked before the rollback commit: while
-// the person answers, the tree can change, so the preflight's survey is
-// dropped and the rollback stages and snapshots as if it had none.
-func (r *runner) staleAsk() func(string) bool {
-	ask := r.o.ask()
+// the person answers, the tree can change, so stale drops the preflight's
+// survey and the rollback stages and snapshots as if it had none.
+func staleAsk(ask func(string) bool, stale func()) func(string) bool {
 	if ask == nil {
 		return nil
 	}
 	return func(q string) bool {
-		r.survey = nil
+		stale()
 		return ask(q)
 	}
 }

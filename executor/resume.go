@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/planx-dev/planx/attempt"
+	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/ledger"
@@ -55,7 +57,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if what := r.watchFile().CheckInterrupted(first.ID); what != "" {
 			return nil, r.stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
-		already, err = r.reuseAttempt(ctx, first, ro.Retry)
+		already, err = reuseAttempt(ctx, r.stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry)
 		if err != nil {
 			return nil, err
 		}
@@ -74,30 +76,32 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 // reuseAttempt decides whether the stopped task's work in the tree is kept
 // (true: verify, gate, commit it) or discarded so the task runs again. It
 // never runs the task again over bytes a person changed since the stop.
-func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool) (bool, error) {
-	d, err := r.stops().Compare(ctx, t.ID, r.expect)
+// kind is t's executor, expect planx's last commit; stops are the run st's
+// snapshots, and log records a retry.
+func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry bool) (bool, error) {
+	d, err := stops.Compare(ctx, t.ID, expect)
 	if err != nil {
 		return false, err
 	}
-	manual := r.Executor(t) == planparse.KindManual && r.st.Status == record.RunWaiting
-	midStep := r.st.Phase == runstate.PhaseExecute && r.st.Status != record.RunFailed
+	manual := kind == planparse.KindManual && st.Status == record.RunWaiting
+	midStep := st.Phase == runstate.PhaseExecute && st.Status != record.RunFailed
 	if !retry && !manual && midStep && len(d.Edited) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a
 		// person has worked on it since.
-		return false, r.stops().RefuseOverEdits(t.ID, d)
+		return false, stops.RefuseOverEdits(t.ID, d)
 	}
-	if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
+	if err := stops.KeepStagedApart(ctx, ""); err != nil {
 		return false, err
 	}
 	switch {
 	case retry:
-		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
-		return false, r.stops().Discard(ctx, d, true)
+		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
+		return false, stops.Discard(ctx, d, true)
 	case manual:
 		return true, nil // the person's work, or the lack of it, is verified
 	case midStep:
-		return false, r.stops().Discard(ctx, d, true) // partial output: start over
-	case r.st.Phase != runstate.PhaseExecute && r.st.Status != record.RunFailed:
+		return false, stops.Discard(ctx, d, true) // partial output: start over
+	case st.Phase != runstate.PhaseExecute && st.Status != record.RunFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
 	// A failure: work in the tree (the attempt's, fixed by hand or not) is
@@ -181,7 +185,8 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 		unlock()
 		return nil, nil, nil, err
 	}
-	if err := r.checkDrift(ctx, h, ro.AcceptDrift); err != nil {
+	ds := drift(ctx, r.pf, r.repo, r.Plan, r.st, h)
+	if err := acceptDrift(ds, r.planRel, ro.AcceptDrift, r.log, r.issue, r.out); err != nil {
 		unlock()
 		return nil, nil, nil, err
 	}

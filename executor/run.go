@@ -78,7 +78,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	if o.DryRun {
-		return r.dryRunResult(ctx)
+		return dryRun(ctx, r.pf, r.repo, r.Setup, r.planRel, r.o)
 	}
 	r.arm()
 	lk, err := runstate.Acquire(r.repo, "run")
@@ -88,8 +88,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	defer lk.Release()
 	r.early = startSurvey(ctx, r.repo)
 	defer r.early.wait()
-	sel, err := r.selectTasks(ctx)
-	if err != nil {
+	sel, done, err := selectTasks(ctx, r.pf, r.repo, r.Setup, r.o)
+	if r.done = done; err != nil {
 		return nil, err
 	}
 	tasks := sel.Run
@@ -102,10 +102,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	head, err := r.preflight(ctx)
+	head, survey, checks, err := preflight(ctx, r.repo, r.early, r.o, r.Setup, r.planRel, r.reaper.Note)
 	if err != nil {
 		return nil, err
 	}
+	r.survey, r.preChecks = survey, checks
 	r.head = head
 	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
 		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
@@ -119,11 +120,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	// Risky steps need consent before anything changes.
 	if err := approval.Gate(ctx, r.repo, r.planRel, r.Subject(), r.Assess(tasks), risk.Highest(r.Assess(r.Plan.Order())), approval.GateOptions{
-		Require: o.RequireApproval, Ask: r.staleAsk(), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
+		Require: o.RequireApproval, Ask: staleAsk(r.o.ask(), func() { r.survey = nil }), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
 		return nil, err
 	}
-	runID, err := r.newRecord(ctx, o, head, tasks)
-	if err != nil {
+	if r.log, r.st, err = newRecord(ctx, r.repo, o, r.o.Jobs, r.Setup, r.planRel, r.pinned, head, tasks); err != nil {
 		return nil, err
 	}
 	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
@@ -139,7 +139,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.expect = base
-	r.out.RunStart(r.planRel, runID, base, len(tasks))
+	r.out.RunStart(r.planRel, r.st.RunID, base, len(tasks))
 	if len(r.Gates) == 0 {
 		r.out.RunWarn(noGates)
 	}
@@ -168,40 +168,42 @@ func refuseStoppedRun(repo *gitops.Repo) error {
 }
 
 // newRecord starts the run's two records, the execution log and the run
-// state, for running tasks from head; it returns the run's id.
-func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tasks []*planparse.Task) (string, error) {
+// state, for running tasks of setup's plan (at planRel, pinned as pinned)
+// from head, as o (the options as given; jobs as the run takes them) says.
+func newRecord(ctx context.Context, repo *gitops.Repo, o Options, jobs int, setup *runplan.Setup, planRel string, pinned *runstate.Pinned,
+	head gitops.Head, tasks []*planparse.Task) (*execlog.Log, *runstate.State, error) {
 	started := o.now()
 	runID := newRunID(started)
-	logDir := cmp.Or(o.LogDir, r.Config.LogDir, "memory-bank/execute")
-	logRel, err := logPath(ctx, r.repo, logDir, execlog.FileName(started, r.Plan.Topic), runID)
+	logDir := cmp.Or(o.LogDir, setup.Config.LogDir, "memory-bank/execute")
+	logRel, err := logPath(ctx, repo, logDir, execlog.FileName(started, setup.Plan.Topic), runID)
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
-	r.log = &execlog.Log{
+	log := &execlog.Log{
 		Path:     logRel,
-		Title:    r.Plan.Title,
-		Topic:    r.Plan.Topic,
-		PlanPath: r.planRel,
+		Title:    setup.Plan.Title,
+		Topic:    setup.Plan.Topic,
+		PlanPath: planRel,
 		RunID:    runID,
 		Branch:   head.Branch,
 		Started:  started,
 		Status:   record.RunRunning,
 	}
-	r.st = &runstate.State{
-		RunID: runID, PlanPath: r.planRel, Topic: r.Plan.Topic, Branch: head.Branch,
-		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log, Pinned: r.pinned,
+	st := &runstate.State{
+		RunID: runID, PlanPath: planRel, Topic: setup.Plan.Topic, Branch: head.Branch,
+		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: log, Pinned: pinned,
 		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
 			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
-			Optional: o.Optional, Topic: o.Topic, Jobs: r.o.Jobs},
+			Optional: o.Optional, Topic: o.Topic, Jobs: jobs},
 	}
-	for _, t := range r.Plan.Order() {
-		r.st.Plan = append(r.st.Plan, runstate.PlannedTask{ID: t.ID, Hash: t.Hash()})
+	for _, t := range setup.Plan.Order() {
+		st.Plan = append(st.Plan, runstate.PlannedTask{ID: t.ID, Hash: t.Hash()})
 	}
 	for _, t := range tasks {
-		r.st.ToRun = append(r.st.ToRun, t.ID)
+		st.ToRun = append(st.ToRun, t.ID)
 	}
-	return runID, nil
+	return log, st, nil
 }
 
 // ask returns how to put a yes/no question to the person at the terminal,
@@ -295,18 +297,19 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}, nil
 }
 
-// dryRunResult prints what a run would do and changes nothing.
-func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
-	sel, err := r.selectTasks(ctx)
+// dryRun prints what a run of setup's plan (at planRel) would do, as o
+// says, and changes nothing; repo is nil outside a repository.
+func dryRun(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setup *runplan.Setup, planRel string, o Options) (*Result, error) {
+	sel, _, err := selectTasks(ctx, pf, repo, setup, o)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
+	if err := setup.RefuseUnrunnable(planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	r.DryRun(r.o.Out, r.planRel, r.repo != nil, sel)
-	if r.o.Jobs > 1 {
-		dryRunWaves(r.o.Out, r.o.Jobs, r.Waves(sel.Run))
+	setup.DryRun(o.Out, planRel, repo != nil, sel)
+	if o.Jobs > 1 {
+		dryRunWaves(o.Out, o.Jobs, setup.Waves(sel.Run))
 	}
 	return &Result{Status: record.RunDryRun}, nil
 }
