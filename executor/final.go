@@ -38,7 +38,7 @@ func (r *runner) finalGates(ctx context.Context) error {
 		what := fmt.Sprintf("final gate %s failed (exit %d) after the last task was skipped; fix it, then `planx resume`", f.Name, f.ExitCode)
 		r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(finalTask), What: what, Time: r.o.now()})
 		r.st.Reason = what
-		_ = r.save()
+		_ = r.books().save()
 		return fmt.Errorf("%w: %s\n%s", ErrTaskFailed, what, f.Tail)
 	}
 	return nil

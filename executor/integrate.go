@@ -167,7 +167,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 			it.fail.What += "; its work is kept in the work tree " + wavepkg.Rel(r.repo, it.dir)
 			if first == nil {
 				first = it
-				continue // r.stop records it
+				continue // books.stop records it
 			}
 			it.lt.Failure = it.fail.ForUser()
 			r.log.Issues = append(r.log.Issues, r.issue(it.t.ID, it.fail.ForUser()))
@@ -195,7 +195,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 	wv.res.Status = record.RunFailed
 	wv.res.Next = nextSteps(r.st, r.repo, first.t)
-	return r.stop(first.t, record.RunFailed, first.fail.ForUser(), first.fail.Tail, ErrTaskFailed, first.fail.See...)
+	return r.books().stop(first.t, record.RunFailed, first.fail.ForUser(), first.fail.Tail, ErrTaskFailed, first.fail.See...)
 }
 
 // dropWorktrees removes the work trees of the wave's tasks for which drop

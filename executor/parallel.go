@@ -47,7 +47,7 @@ func (r *runner) loopWaves(ctx context.Context, tasks []*planparse.Task, res *Re
 		res.Done = append(res.Done, t.ID)
 		r.out.TaskDone(t, sha)
 	}
-	return r.complete(ctx, res)
+	return r.books().complete(ctx, res)
 }
 
 // stopTask stops the run at a task that did not commit, in the serial
@@ -59,15 +59,15 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 	switch {
 	case errors.As(err, &fail):
 		res.Status, res.Next = record.RunFailed, nextSteps(r.st, r.repo, t)
-		return r.stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
+		return r.books().stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
 	case errors.Is(err, ErrManual):
 		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
-		return r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
+		return r.books().stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		res.Status, res.Next = record.RunInterrupted, interruptedNext(r.st, r.repo, t)
-		return r.stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
+		return r.books().stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
 	}
-	_ = r.stop(t, record.RunFailed, err.Error(), "", err)
+	_ = r.books().stop(t, record.RunFailed, err.Error(), "", err)
 	return err
 }
 
@@ -122,7 +122,7 @@ func (r *runner) waveAttempt(ctx context.Context, t *planparse.Task) error {
 	if err != nil {
 		return err
 	}
-	return r.stops().Begin(ctx, t, false, r.expect, len(dirtyPaths(r.log, changes)) > 0)
+	return r.books().stops().Begin(ctx, t, false, r.expect, len(dirtyPaths(r.log, changes)) > 0)
 }
 
 // isolate makes the log entries of w, the wave's tasks, and their
@@ -132,7 +132,7 @@ func (wv *wave) isolate(w []*planparse.Task) {
 	its := make([]*isolated, len(w))
 	now := r.o.now()
 	for i, t := range w {
-		lt := r.logTask(t)
+		lt := r.books().logTask(t)
 		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", "shell"
 		lt.Attempts++
 		its[i] = &isolated{t: t, own: *lt, dir: wavepkg.Dir(r.repo, r.st.RunID, string(t.ID))}

@@ -74,7 +74,7 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// stages the new file); a shell task's section is otherwise written when
 	// it commits or stops, and after a crash resume rewrites the log from
 	// the state.
-	save := r.save
+	save := r.books().save
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
 		save = func() error { return r.st.Save(r.repo) }
 	}
