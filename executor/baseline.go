@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/runstart"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -71,7 +72,7 @@ func (r *runner) baseline(ctx context.Context, head gitops.Head) error {
 		return err
 	}
 	tu := &turn{r: r, t: &planparse.Task{ID: baselineID, Title: "baseline"}, lt: &execlog.Task{ID: string(baselineID)}, kind: planparse.KindShell}
-	names := gateNames(sel)
+	names := runstart.GateNames(sel)
 	r.out.Println("planx: baseline: gate(s) %s on the base %s, before any task", names, base.Short())
 	wt, err := tu.cleanAt(ctx, base, "baseline", r.o.GatesIn != GatesClean)
 	if err != nil {

@@ -3,8 +3,6 @@ package executor
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/execlog"
@@ -28,6 +25,7 @@ import (
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/risk"
 	"github.com/planx-dev/planx/runplan"
+	"github.com/planx-dev/planx/runstart"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 	wavepkg "github.com/planx-dev/planx/wave"
@@ -62,7 +60,7 @@ type runner struct {
 	survey *gitops.Survey
 	// early is that status, started as soon as the run holds its lock so
 	// that it runs while the history is read for done tasks (survey.go).
-	early *earlySurvey
+	early *runstart.Early
 
 	reaper execute.Reaper // whether planx is the subreaper of detached descendants
 	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
@@ -86,8 +84,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer lk.Release()
-	r.early = startSurvey(ctx, r.repo)
-	defer r.early.wait()
+	r.early = runstart.StartSurvey(ctx, r.repo)
+	defer r.early.Wait()
 	sel, done, err := selectTasks(ctx, r.pf, r.repo, r.Setup, r.o)
 	if r.done = done; err != nil {
 		return nil, err
@@ -102,12 +100,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	head, survey, checks, err := preflight(ctx, r.repo, r.early, r.o, r.Setup, r.planRel, r.reaper.Note)
+	head, survey, checks, err := runstart.Preflight(ctx, r.repo, r.early, runstart.Checks{AllowDetached: r.o.AllowDetached,
+		RequireClean: r.o.RequireClean, AllowUntrackedSecrets: r.o.AllowUntrackedSecrets,
+		Plan: r.Plan, PlanRel: r.planRel, Gates: r.Gates, ReaperNote: r.reaper.Note})
 	if err != nil {
 		return nil, err
 	}
-	r.survey, r.preChecks = survey, checks
-	r.head = head
+	r.head, r.survey, r.preChecks = head, survey, checks
 	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
 		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
 			return nil, err
@@ -120,7 +119,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	// Risky steps need consent before anything changes.
 	if err := approval.Gate(ctx, r.repo, r.planRel, r.Subject(), r.Assess(tasks), risk.Highest(r.Assess(r.Plan.Order())), approval.GateOptions{
-		Require: o.RequireApproval, Ask: staleAsk(r.o.ask(), func() { r.survey = nil }), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
+		Require: o.RequireApproval, Ask: runstart.StaleAsk(r.o.ask(), func() { r.survey = nil }), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
 		return nil, err
 	}
 	if r.log, r.st, err = newRecord(ctx, r.repo, o, r.o.Jobs, r.Setup, r.planRel, r.pinned, head, tasks); err != nil {
@@ -141,7 +140,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	r.expect = base
 	r.out.RunStart(r.planRel, r.st.RunID, base, len(tasks))
 	if len(r.Gates) == 0 {
-		r.out.RunWarn(noGates)
+		r.out.RunWarn(runstart.NoGates)
 	}
 	if !r.reaper.On {
 		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
@@ -172,38 +171,18 @@ func refuseStoppedRun(repo *gitops.Repo) error {
 // from head, as o (the options as given; jobs as the run takes them) says.
 func newRecord(ctx context.Context, repo *gitops.Repo, o Options, jobs int, setup *runplan.Setup, planRel string, pinned *runstate.Pinned,
 	head gitops.Head, tasks []*planparse.Task) (*execlog.Log, *runstate.State, error) {
-	started := o.now()
-	runID := newRunID(started)
-	logDir := cmp.Or(o.LogDir, setup.Config.LogDir, "memory-bank/execute")
-	logRel, err := logPath(ctx, repo, logDir, execlog.FileName(started, setup.Plan.Topic), runID)
-	if err != nil {
-		return nil, nil, err
-	}
-	log := &execlog.Log{
-		Path:     logRel,
-		Title:    setup.Plan.Title,
-		Topic:    setup.Plan.Topic,
-		PlanPath: planRel,
-		RunID:    runID,
-		Branch:   head.Branch,
-		Started:  started,
-		Status:   record.RunRunning,
-	}
-	st := &runstate.State{
-		RunID: runID, PlanPath: planRel, Topic: setup.Plan.Topic, Branch: head.Branch,
-		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: log, Pinned: pinned,
+	st, err := runstart.NewRecord(ctx, repo, runstart.Start{
+		Started: o.now(), LogDir: cmp.Or(o.LogDir, setup.Config.LogDir, "memory-bank/execute"),
+		Plan: setup.Plan, PlanRel: planRel, Pinned: pinned, Head: head, Tasks: tasks,
 		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
 			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
 			Optional: o.Optional, Topic: o.Topic, Jobs: jobs},
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	for _, t := range setup.Plan.Order() {
-		st.Plan = append(st.Plan, runstate.PlannedTask{ID: t.ID, Hash: t.Hash()})
-	}
-	for _, t := range tasks {
-		st.ToRun = append(st.ToRun, t.ID)
-	}
-	return log, st, nil
+	return st.Log, st, nil
 }
 
 // ask returns how to put a yes/no question to the person at the terminal,
@@ -334,12 +313,6 @@ func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
 		return nil
 	}
 	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
-}
-
-func newRunID(t time.Time) string {
-	var b [3]byte
-	_, _ = rand.Read(b[:])
-	return t.Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
 // sameRepository refuses a plan that lies in another work tree than the

@@ -1,4 +1,4 @@
-package executor
+package runstart
 
 import (
 	"cmp"
@@ -9,16 +9,27 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/record"
-	"github.com/planx-dev/planx/runplan"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/verify"
 )
 
-// preflight checks the repository can take a run of setup's plan (at
-// planRel), as o asks, and returns its HEAD, the one status of its work
-// tree that the run goes on from (started early) and the checks the
-// execution log lists.
-func preflight(ctx context.Context, repo *gitops.Repo, early *earlySurvey, o Options, setup *runplan.Setup, planRel, reaperNote string) (gitops.Head, *gitops.Survey, []execlog.Check, error) {
+// Checks are what the preflight checks beyond the repository's state:
+// the flags that relax or tighten it, and what the execution log lists of
+// the run (its plan, gates and the note on detached processes).
+type Checks struct {
+	AllowDetached         bool // --allow-detached
+	RequireClean          bool // --require-clean
+	AllowUntrackedSecrets bool // --allow-untracked-secrets
+	Plan                  *planparse.Plan
+	PlanRel               string // the plan's path, repo-relative
+	Gates                 []gates.Gate
+	ReaperNote            string // whether processes a task detaches are reaped
+}
+
+// Preflight checks repo can take a run, as c says, and returns its HEAD,
+// the one status of its work tree that the run goes on from (early's, when
+// one was started) and the checks the execution log lists.
+func Preflight(ctx context.Context, repo *gitops.Repo, early *Early, c Checks) (gitops.Head, *gitops.Survey, []execlog.Check, error) {
 	var checks []execlog.Check
 	if op := repo.InProgress(); op != "" {
 		return gitops.Head{}, nil, nil, fmt.Errorf("%w: a %s is in progress; finish it or abort it (git %s --continue / --abort) before running a plan",
@@ -29,7 +40,7 @@ func preflight(ctx context.Context, repo *gitops.Repo, early *earlySurvey, o Opt
 	if err != nil {
 		return head, nil, nil, err
 	}
-	if head.Detached && !o.AllowDetached {
+	if head.Detached && !c.AllowDetached {
 		return head, nil, nil, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: cmp.Or(head.Branch, "detached (--allow-detached)")})
@@ -47,29 +58,27 @@ func preflight(ctx context.Context, repo *gitops.Repo, early *earlySurvey, o Opt
 	if err != nil {
 		return head, nil, nil, err
 	}
-	if o.RequireClean {
+	if c.RequireClean {
 		if len(sv.Changes) > 0 {
 			return head, nil, nil, fmt.Errorf("%w: the work tree has %d uncommitted change(s) (%s); commit or stash them, or drop --require-clean to have planx snapshot them in the rollback commit",
 				gitops.ErrRepoState, len(sv.Changes), summarize(sv.Changes))
 		}
 		work = "clean (--require-clean)"
 	} else {
-		c, err := verify.CheckSecrets(repo.Root, o.AllowUntrackedSecrets, sv.Changes)
+		secrets, err := verify.CheckSecrets(repo.Root, c.AllowUntrackedSecrets, sv.Changes)
 		if err != nil {
 			return head, nil, nil, err
 		}
-		checks = append(checks, c)
+		checks = append(checks, secrets)
 	}
 	checks = append(checks,
 		execlog.Check{Name: "work tree", OK: true, Detail: work},
-		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", planRel, len(setup.Plan.Tasks), setup.Plan.Format)},
-		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(setup.Gates)},
-		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: reaperNote},
+		execlog.Check{Name: "plan validates", OK: true, Detail: fmt.Sprintf("%s, %d task(s), format %s", c.PlanRel, len(c.Plan.Tasks), c.Plan.Format)},
+		execlog.Check{Name: "gates", OK: true, Detail: gatesDetail(c.Gates)},
+		execlog.Check{Name: "processes left behind by a task", OK: true, Detail: c.ReaperNote},
 	)
 	return head, &sv, checks, nil
 }
-
-func baseRef(runID string) string { return record.RunRef(runID, "base") }
 
 func summarize(cs []gitops.Change) string {
 	var names []string
@@ -83,18 +92,19 @@ func summarize(cs []gitops.Change) string {
 	return strings.Join(names, ", ")
 }
 
-// noGates is the warning of a run without gates: nothing but the steps'
+// NoGates is the warning of a run without gates: nothing but the steps'
 // own exit codes decides that a task is done.
-const noGates = "no gates: each task is committed on its steps' (or agent's) exit code alone, and nothing checks the result; declare a gate in .planx.yaml or the plan's front matter (gates: [{name: test, command: go test ./...}]) or with --gate test='go test ./...'"
+const NoGates = "no gates: each task is committed on its steps' (or agent's) exit code alone, and nothing checks the result; declare a gate in .planx.yaml or the plan's front matter (gates: [{name: test, command: go test ./...}]) or with --gate test='go test ./...'"
 
 func gatesDetail(gs []gates.Gate) string {
 	if len(gs) == 0 {
-		return "warning: " + noGates
+		return "warning: " + NoGates
 	}
-	return gateNames(gs) + " (pinned for the whole run)"
+	return GateNames(gs) + " (pinned for the whole run)"
 }
 
-func gateNames(gs []gates.Gate) string {
+// GateNames lists the gates gs by name, for a person.
+func GateNames(gs []gates.Gate) string {
 	if len(gs) == 0 {
 		return "none configured"
 	}
@@ -105,10 +115,10 @@ func gateNames(gs []gates.Gate) string {
 	return strings.Join(names, ", ")
 }
 
-// staleAsk is ask for a question asked before the rollback commit: while
+// StaleAsk is ask for a question asked before the rollback commit: while
 // the person answers, the tree can change, so stale drops the preflight's
 // survey and the rollback stages and snapshots as if it had none.
-func staleAsk(ask func(string) bool, stale func()) func(string) bool {
+func StaleAsk(ask func(string) bool, stale func()) func(string) bool {
 	if ask == nil {
 		return nil
 	}
