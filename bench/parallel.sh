@@ -8,20 +8,24 @@
 # --settle S waits S seconds between making a rep's copies and timing them:
 # ext4 slows the creation of files for up to 6 minutes after many were
 # deleted (recently_deleted() in ialloc.c), which the copies and the
-# removal of an earlier rep's work trees do (bench/README.md, "Session 6").
-#   bash bench/parallel.sh [--files 200] [--jobs 4] [--reps 1] [--settle 0]
+# removal of an earlier rep's work trees do (bench/README.md).
+# --agent runs the same 12 tasks through an agent command instead of shell
+# steps: a script that works 2 s and writes the task's own file (issue 25).
+#   bash bench/parallel.sh [--files 200] [--jobs 4] [--reps 1] [--settle 0] [--agent]
 set -euo pipefail
 files=200
 jobs=4
 reps=1
 settle=0
+agent=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--settle) settle=$2; shift 2 ;;
-	*) echo "usage: bash bench/parallel.sh [--files N] [--jobs N] [--reps N] [--settle S]" >&2; exit 2 ;;
+	--agent) agent=1; shift ;;
+	*) echo "usage: bash bench/parallel.sh [--files N] [--jobs N] [--reps N] [--settle S] [--agent]" >&2; exit 2 ;;
 	esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +37,9 @@ go build -o "$scratch/planx" "$here/../cmd/planx"
 go build -o "$scratch/gen" "$here/gen"
 
 plan() {
-	printf -- '---\ntopic: parallel-bench\ngates:\n  - name: slow\n    command: sleep 1\n---\n# Parallel bench\n\n'
+	printf -- '---\ntopic: parallel-bench\n'
+	if [ -n "$agent" ]; then printf -- 'agent: sh bench-agent.sh\n'; fi
+	printf -- 'gates:\n  - name: slow\n    command: sleep 1\n---\n# Parallel bench\n\n'
 	for i in $(seq 1 12); do
 		id=$(printf 'T%03d' "$i")
 		printf -- '- [ ] %s [P] Write out/%s.txt\n' "$id" "$id"
@@ -42,13 +48,24 @@ plan() {
 		if [ "$i" = 5 ] || [ "$i" = 9 ]; then
 			printf -- '  Depends on: T%03d\n' $((i - 1))
 		fi
-		printf -- '  ```sh run\n  sleep 2; mkdir -p out; echo %s > out/%s.txt\n  ```\n' "$id" "$id"
+		if [ -n "$agent" ]; then
+			printf -- '  Executor: agent\n'
+		else
+			printf -- '  ```sh run\n  sleep 2; mkdir -p out; echo %s > out/%s.txt\n  ```\n' "$id" "$id"
+		fi
 	done
+}
+
+# The scripted agent: works 2 s, then writes the file of the task planx
+# names in its environment, as the shell step above does.
+agent_script() {
+	printf '#!/bin/sh\nsleep 2\nmkdir -p out\necho "$PLANX_TASK_ID" > "out/$PLANX_TASK_ID.txt"\n'
 }
 
 "$scratch/gen" -files "$files" -dir "$scratch/base" >/dev/null
 git -C "$scratch/base" init -q -b main
 plan > "$scratch/base/plan.md"
+if [ -n "$agent" ]; then agent_script > "$scratch/base/bench-agent.sh"; fi
 git -C "$scratch/base" add -A
 # Packed now, not by a background auto gc racing the copies below.
 git -C "$scratch/base" -c gc.auto=0 commit -q -m base
