@@ -27,7 +27,7 @@ var bigTypes = map[string]int{
 	"gitops.Index":      32,
 	"planparse.builder": 65,
 	"risk.analyzer":     31,
-	"executor.runner":   56,
+	"executor.runner":   40,
 	"executor.turn":     20,
 }
 
