@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/planx-dev/planx/attempt"
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/handconfig"
@@ -46,7 +47,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	}
 	out := progress.New(ro.Output)
 	execute.PidsIn(repo.PlanxDir()).CleanOrphans(out)
-	watch := watchFileOf(repo, st.RunID)
+	watch := checks.WatchFile(repo, st.RunID)
 	if what := watch.CheckInterrupted(st.Current); what != "" {
 		out.Warn(st.Current, what)
 	}
@@ -57,7 +58,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	}
 	if head.Branch != st.Branch {
 		return nil, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
-			gitops.ErrRepoState, st.Branch, headName(head), switchBack(st.Branch, "`planx abort`"))
+			gitops.ErrRepoState, st.Branch, checks.HeadName(head), checks.SwitchBack(st.Branch, "`planx abort`"))
 	}
 	// Content staged apart from the work tree since the stop lives only in
 	// the index, which the abort replaces.

@@ -67,8 +67,19 @@ func (tu *turn) checkout(ctx context.Context, sha gitops.SHA, label string, extr
 // ignoredBefore are the ignored entries of the work tree before the agent
 // ran (those the run started with when the turn did not see it start).
 func (tu *turn) ignoredBefore() []string {
-	if tu.watch != nil {
-		return tu.watch.Ignored
+	if tu.Watch != nil {
+		return tu.Watch.Ignored
 	}
 	return tu.r.ignored
+}
+
+// minus returns the entries of a not in b (both sorted or not).
+func minus(a, b []string) []string {
+	var out []string
+	for _, s := range a {
+		if !slices.Contains(b, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }

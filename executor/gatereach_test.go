@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
@@ -61,13 +62,14 @@ func TestGateReach(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("reach = %v, want %v", got, want)
 	}
-	if why := r.protection("scripts/env.sh"); why != "run by gate unit through scripts/more.sh" {
+	rules := checks.Rules{Gates: r.Gates, Reached: r.reached}
+	if why := rules.Why("scripts/env.sh"); why != "run by gate unit through scripts/more.sh" {
 		t.Errorf("protection(scripts/env.sh) = %q", why)
 	}
-	if why := r.protection("check.sh"); why != `run by gate npm through package.json's "test" script` {
+	if why := rules.Why("check.sh"); why != `run by gate npm through package.json's "test" script` {
 		t.Errorf("protection(check.sh) = %q", why)
 	}
-	if why := r.protection("tools/app.py"); why != "" {
+	if why := rules.Why("tools/app.py"); why != "" {
 		t.Errorf("protection(tools/app.py) = %q, want none: the code a gate runs is not the judge", why)
 	}
 }

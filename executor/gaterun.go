@@ -28,8 +28,8 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 	// not commit the gate results of the attempt before it.
 	lt.Gates = lt.Gates[:0]
 	if len(sel) == 0 {
-		if len(tu.outputs) > 0 {
-			r.warnIssue(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tu.outputs, ", "))
+		if len(tu.Outputs) > 0 {
+			r.warnIssue(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tu.Outputs, ", "))
 		}
 		if r.Executor(t) == planparse.KindGates {
 			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"

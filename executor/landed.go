@@ -1,10 +1,10 @@
 package executor
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
@@ -50,19 +50,11 @@ func (c *committer) onRunBranch(t *planparse.Task) error {
 	}
 	if head.Branch != c.st.Branch || head.Detached != (c.st.Branch == "") {
 		return fmt.Errorf("%w: HEAD moved from branch %q to %q while %s ran; planx commits only onto the run's branch and committed nothing: %s",
-			gitops.ErrRepoState, c.st.Branch, headName(head), t.ID, switchBack(c.st.Branch, "`planx resume`"))
+			gitops.ErrRepoState, c.st.Branch, checks.HeadName(head), t.ID, checks.SwitchBack(c.st.Branch, "`planx resume`"))
 	}
 	if head.SHA != c.expect {
 		return fmt.Errorf("%w: branch %s moved from %s to %s while %s ran (a commit planx did not make); planx committed nothing: look at it (git log %s..%s), then `planx resume` or `planx abort`",
 			gitops.ErrRepoState, c.st.Branch, c.expect.Short(), head.SHA.Short(), t.ID, c.expect.Short(), head.SHA.Short())
 	}
 	return nil
-}
-
-// headName names where HEAD is: its branch, or a detached HEAD.
-func headName(h gitops.Head) string { return cmp.Or(h.Branch, "a detached HEAD") }
-
-// switchBack is the way back to the run's branch, and what to do then.
-func switchBack(branch, then string) string {
-	return fmt.Sprintf("switch back (git switch %s), then %s", branch, then)
 }

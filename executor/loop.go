@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
@@ -59,15 +60,15 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	kind := r.Executor(t)
 	lt.Executor = string(kind)
 	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == planparse.KindShell}
-	tu.guard = r.repo.Config().Guard(r.st.RunID)
-	tu.meta = r.repo.Config().SnapshotMeta()
+	tu.Guard = r.repo.Config().Guard(r.st.RunID)
+	tu.Meta = r.repo.Config().SnapshotMeta()
 	replace, err := verify.ReplaceRefs(ctx, r.repo)
 	if err != nil {
 		return "", err
 	}
-	tu.replace = replace
+	tu.Replace = replace
 	if already {
-		tu.resumeWatch(r.watchFile().Load(t.ID))
+		tu.Resume(checks.WatchFile(r.repo, r.st.RunID).Load(t.ID))
 	}
 	feedback := ""
 	for n := 1; ; n++ {
@@ -95,7 +96,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		return "", err
 	}
 	r.out.Phase("commit")
-	sha, err := r.commit(ctx, t, lt, last, tu.folded, tu.warnings)
+	sha, err := r.commit(ctx, t, lt, last, tu.Folded, tu.Warnings)
 	if err != nil && tu.gatesPassed {
 		// Stopped after its gates passed (a commit hook refused): a resume
 		// on the same tree need not run them again.

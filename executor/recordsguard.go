@@ -2,7 +2,6 @@ package executor
 
 import (
 	"github.com/planx-dev/planx/outcome"
-	"github.com/planx-dev/planx/verify"
 )
 
 // An executor could forge planx's records (verify.Records): an agent, or a
@@ -11,19 +10,13 @@ import (
 // have all ended, and a forgery, which cannot be told to one of them,
 // fails all that ran.
 
-// recordsGuard guards the records with the run state's mark
-// (verify.Records).
-func (r *runner) recordsGuard() verify.Records {
-	return verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) })
-}
-
 // records settles the mark of a wave's executors (or one a stopped wave
 // left) and, when run is true, sets a new one for the executors about to
 // run. A forgery fails every task of the wave that has not failed: the
 // executors ran at once, so which one wrote cannot be told.
 func (wv *wave) records(run bool) error {
 	r := wv.r
-	what, err := r.recordsGuard().Settle()
+	what, err := r.checks().Records.Settle()
 	if err != nil {
 		return err
 	}

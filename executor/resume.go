@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/planx-dev/planx/attempt"
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
@@ -54,7 +55,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
-		if what := r.watchFile().CheckInterrupted(first.ID); what != "" {
+		if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(first.ID); what != "" {
 			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
 		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry)
@@ -124,13 +125,13 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.noteHandConfig(ctx, false); err != nil {
 		return nil, err
 	}
-	if what := r.watchFile().CheckInterrupted(t.ID); what != "" {
+	if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
 	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 		return nil, err
 	}
-	r.watchFile().Drop() // the attempt is discarded
+	checks.WatchFile(r.repo, r.st.RunID).Drop() // the attempt is discarded
 	if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}

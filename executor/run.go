@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/planx-dev/planx/approval"
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gaterun"
@@ -100,13 +101,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	head, survey, checks, err := runstart.Preflight(ctx, r.repo, r.early, runstart.Checks{AllowDetached: r.o.AllowDetached,
+	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, runstart.Checks{AllowDetached: r.o.AllowDetached,
 		RequireClean: r.o.RequireClean, AllowUntrackedSecrets: r.o.AllowUntrackedSecrets,
 		Plan: r.Plan, PlanRel: r.planRel, Gates: r.Gates, ReaperNote: r.reaper.Note})
 	if err != nil {
 		return nil, err
 	}
-	r.head, r.survey, r.preChecks = head, survey, checks
+	r.head, r.survey, r.preChecks = head, survey, pre
 	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
 		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
 			return nil, err
@@ -128,11 +129,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
 		return nil, err
 	}
-	r.noteIgnored(ctx)
+	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	if err := r.baseline(ctx, head); err != nil {
 		return nil, err
 	}
-	r.keepIgnored()
+	r.checks().KeepIgnored(r.Config.KeepIgnored)
 	base, err := r.rollbackOf().make(ctx)
 	if err != nil {
 		return nil, err

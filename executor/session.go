@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/progress"
@@ -57,7 +58,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	r.arm()
 	r.st, r.log = st, st.Log
 	r.pids().CleanOrphans(r.out)
-	r.noteIgnored(ctx)
+	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	adopt := func(ctx context.Context, head gitops.Head) error {
 		r.head = head // the rollback commit, if made now, is made on it
 		return r.rollbackOf().adopt(ctx, head.SHA)
@@ -99,7 +100,7 @@ func checkHead(ctx context.Context, repo *gitops.Repo, st *runstate.State, adopt
 	}
 	if head.Branch != st.Branch {
 		return head, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
-			gitops.ErrRepoState, st.Branch, headName(head), switchBack(st.Branch, "run the command again"))
+			gitops.ErrRepoState, st.Branch, checks.HeadName(head), checks.SwitchBack(st.Branch, "run the command again"))
 	}
 	if st.Base == "" {
 		if err := adopt(ctx, head); err != nil {

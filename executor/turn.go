@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
@@ -29,21 +29,8 @@ type turn struct {
 	// cheapRedo: the task is redone, not resumed, after a crash (a shell
 	// task), so its phases are not saved.
 	cheapRedo bool
-	guard     gitops.Guard          // a fingerprint of the git directory before the task
-	meta      *gitops.MetaSnapshot  // the git directory's config, hooks and info/ before the task
-	replace   map[string]gitops.SHA // the replace refs before the task (verify.ReplaceRefs)
-	watch     *verify.Watch         // what the executor could change unseen; nil on resume
-	agentMark gitops.RecordsMark    // the records' mark an agent ran under (verify.Runners); 0 for none
-	folded    []string              // messages of commits an executor made, for the task commit
-	foldedTip gitops.SHA            // the executor's last commit, kept in a ref once verify checked .git
-	warnings  []string              // Planx-Warning values of the task being committed
-	// rejudged: the work in the tree is a judged attempt's, resumed; left
-	// is the runner files that attempt changed, by content (verify.Runners).
-	rejudged bool
-	left     map[string]string
-	// outputs are the ignored files the agent left that ignore rules older
-	// than it ignore (verify.Work.Hiding): the gates judge the commit without them.
-	outputs []string
+	// Attempt is what the checks keep of the task between its phases.
+	checks.Attempt
 	// gatesPassed: the last attempt's gates all passed and its commit
 	// is not made yet.
 	gatesPassed bool
@@ -78,11 +65,11 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
 		save = func() error { return r.st.Save(r.repo) }
 	}
-	// An agent's work is guarded (recordsguard.go); a shell task's steps
+	// An agent's work is guarded (verify.Records); a shell task's steps
 	// are the plan's own, shown by --dry-run and approved, and the mark's
 	// wait (~3 ms) would be most of a quick step's cost.
 	if !already && kind == planparse.KindAgent {
-		if err := r.recordsGuard().Mark(t); err != nil {
+		if err := r.checks().Records.Mark(t); err != nil {
 			return err
 		}
 	}
@@ -95,9 +82,10 @@ func (tu *turn) try(ctx context.Context, a round) error {
 			return err
 		}
 	}
-	files, err := tu.verify(ctx)
+	c := r.checks()
+	files, err := tu.Verify(ctx, c, t, kind, r.st.RecordsMark)
 	if kind == planparse.KindAgent && ctx.Err() == nil {
-		tu.judged(ctx, err)
+		tu.Judged(c, t.ID, err)
 	}
 	var f *outcome.Failure
 	if errors.As(err, &f) && f.Tail == "" && len(lt.Commands) > 0 {
@@ -117,7 +105,7 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
 	err = tu.runGates(ctx, a.last || kind == planparse.KindGates, already)
-	r.checkIgnored(t)
+	r.ignored = r.checks().CheckIgnored(t)
 	if err != nil {
 		return err
 	}
@@ -134,10 +122,10 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	if err != nil {
 		return err
 	}
-	tu.watch = w
-	tu.rejudged, tu.left = false, nil // a new attempt: its own work is judged
+	tu.Watch = w
+	tu.Rejudged, tu.Left = false, nil // a new attempt: its own work is judged
 	if kind == planparse.KindAgent {
-		r.watchFile().Save(verify.SavedWatch{Task: t.ID, Guard: tu.guard, Meta: tu.meta, Watch: tu.watch, Mark: r.st.RecordsMark, Replace: tu.replace})
+		tu.Started(r.checks(), t.ID, r.st.RecordsMark)
 	}
 	switch kind {
 	case planparse.KindShell:
@@ -145,7 +133,8 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	case planparse.KindAgent:
 		r.reach(ctx) // the prompt names the scripts the gates run too
 		err = execute.Agent(ctx, t, lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
-			Context: r.agentContext(t, n, feedback)}, r.execOptions())
+			Context: execute.Prompt{Plan: r.Plan, PlanPath: r.planRel, Root: r.repo.Root, Tasks: r.log.Tasks, Gates: r.Gates,
+				Protected: r.checks().Rules.Guarded(r.repo.Root)}.Context(t, n, feedback)}, r.execOptions())
 	case planparse.KindManual:
 		return ErrManual
 	case planparse.KindGates:
@@ -156,11 +145,12 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	if msg := r.reaper.Detached(); msg != "" {
 		r.warnIssue(t, msg)
 	}
-	r.checkIgnored(t)
-	tu.noteMark()
-	settle := r.recordsGuard().Untouched
+	r.ignored = r.checks().CheckIgnored(t)
+	tu.NoteMark(r.st.RecordsMark)
+	records := r.checks().Records
+	settle := records.Untouched
 	if lt.Sandbox == string(sandbox.Full) {
-		settle = func(*planparse.Task) error { return r.recordsGuard().Forget() }
+		settle = func(*planparse.Task) error { return records.Forget() }
 	}
 	if rerr := settle(t); rerr != nil {
 		return rerr // a forgery outweighs how the executor ended

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 
+	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gaterun"
@@ -60,7 +61,7 @@ func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
 			}
 			wv.mu.Lock()
 			defer wv.mu.Unlock()
-			return r.warnOutside(t, outside), nil
+			return r.checks().Outside(t, outside), nil
 		},
 	}.Run(ctx)
 	if ran.Listed {
@@ -84,6 +85,6 @@ func (wv *wave) slotOptions(dir string) execute.Options {
 // ignored files kept aside, then the state itself.
 func endRun(repo *gitops.Repo) error {
 	dropRunWorktrees(repo)
-	_ = os.RemoveAll(keptDir(repo))
+	_ = os.RemoveAll(checks.KeptDir(repo))
 	return runstate.Remove(repo)
 }

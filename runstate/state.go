@@ -100,7 +100,7 @@ type State struct {
 	WaveNumber int                `json:"wave_number,omitempty"`
 	// RecordsMark is set while a task's executor may run: planx's gate
 	// and commit records written after it are the executor's forgeries
-	// (see recordsguard.go). 0 when no executor is in flight.
+	// (see verify.Records). 0 when no executor is in flight.
 	RecordsMark gitops.RecordsMark `json:"records_mark,omitempty"`
 	// Baseline is what the gates failed with on the base and the run
 	// accepted (--accept-baseline-failures); nil when nothing was.

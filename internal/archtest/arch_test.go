@@ -22,14 +22,15 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "wave", "runplan", "rewind", "handconfig", "runstart"},
-	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "checks", "wave", "runplan", "rewind", "handconfig", "runstart"},
+	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "record", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
 	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress", "record", "internal/textsafe"},
 	"judge":               {},
 	"handconfig":          {"gates", "gitops", "planparse", "runstate"},
 	"runstart":            {"execlog", "gates", "gitops", "planparse", "record", "runstate", "verify"},
 	"runplan":             {"agent", "approval", "gates", "gitops", "internal/linediff", "internal/textsafe", "judge", "planfile", "planparse", "progress", "record", "risk"},
+	"checks":              {"gaterun", "gates", "gitops", "internal/textsafe", "judge", "outcome", "planparse", "record", "runstate", "verify"},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
 	"wave":                {"gitops", "planparse", "progress", "outcome"},
 	"rewind":              {"execlog", "gates", "gitops", "record", "runstate", "wave"},
@@ -79,6 +80,9 @@ var never = map[string][]string{
 	// The checks of a task's work know no run: no executor, no gate run,
 	// no output, no process of their own.
 	"verify": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox", "internal/command"},
+	// The verify side of a task is given its place, rules and seams: it
+	// knows no runner and runs no task, agent or wave.
+	"checks": {"executor", "review", "approval", "risk", "agent", "execute", "wave", "internal/sandbox", "internal/command"},
 	// A gate run is given what it needs: it knows no runner, no review
 	// and no agent.
 	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},

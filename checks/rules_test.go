@@ -1,16 +1,15 @@
-package executor
+package checks
 
 import (
 	"testing"
 
 	"github.com/planx-dev/planx/gates"
-	"github.com/planx-dev/planx/runplan"
 )
 
-func TestProtection(t *testing.T) {
-	r := &runner{planRel: "memory-bank/plan/x.md", Setup: &runplan.Setup{
-		Gates:  []gates.Gate{{Name: "t", Command: "sh ci/test.sh"}},
-		Config: gates.Config{Protect: []string{"*.golden"}, Unprotect: []string{"test/fixtures/**"}}}}
+func TestRules(t *testing.T) {
+	r := Rules{Plan: "memory-bank/plan/x.md", Log: "memory-bank/runs/x/log.md",
+		Gates:   []gates.Gate{{Name: "t", Command: "sh ci/test.sh"}},
+		Protect: []string{"*.golden"}, Unprotect: []string{"test/fixtures/**"}}
 	for p, want := range map[string]string{
 		"memory-bank/plan/x.md":                  "the plan",
 		".planx.yaml":                            "the planx configuration",
@@ -21,6 +20,8 @@ func TestProtection(t *testing.T) {
 		"test/fixtures/data.json":                "",
 		"pkg/a.go":                               "",
 		"memory-bank/plan/y.md":                  "",
+		"memory-bank/runs/x/log.md":              "the execution log",
+		"memory-bank/runs/x/notes.md":            "the execution log",
 		"docs/testing.md":                        "",
 		"src/components/Button.js":               "",
 		"src/snapshots/calc__mul.snap":           "a test file", // insta
@@ -32,8 +33,8 @@ func TestProtection(t *testing.T) {
 		"src/snapshots/store.rs":                 "",
 		"docs/approved-vendors.md":               "",
 	} {
-		if got := r.protection(p); got != want {
-			t.Errorf("protection(%q) = %q, want %q", p, got, want)
+		if got := r.Why(p); got != want {
+			t.Errorf("Why(%q) = %q, want %q", p, got, want)
 		}
 	}
 }
