@@ -28,21 +28,6 @@ func TestStateBaselineOptional(t *testing.T) {
 	}
 }
 
-func TestBaselineGates(t *testing.T) {
-	all := []gates.Gate{
-		{Name: "fmt", Command: "gofmt -w .", Fix: true},
-		{Name: "test", Command: "go test ./..."},
-		{Name: "e2e", Command: "make e2e", When: gates.WhenFinal},
-	}
-	var names []string
-	for _, g := range baselineGates(all) {
-		names = append(names, g.Name)
-	}
-	if !slices.Equal(names, []string{"test"}) {
-		t.Errorf("baselineGates = %q, want [test]", names)
-	}
-}
-
 // The pinned judge keeps a gate's report setting in the run state.
 func TestJudgeStateKeepsReport(t *testing.T) {
 	g := gates.Gate{Name: "unit", Command: "mvn test", Report: gates.Report{Kind: gates.ReportJUnit, Files: "target/surefire-reports/*.xml"}}

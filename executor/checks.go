@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/taskgate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -15,10 +16,11 @@ import (
 // seams.
 func (r *runner) checks() checks.Tree {
 	c := checks.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Branch: r.st.Branch,
-		Rules: checks.Rules{Plan: r.planRel, Reached: r.reached},
-		Reach: r.reach, Unchanged: judgeUnchanged(r.repo, r.expect),
-		Vendor: func(ctx context.Context) gaterun.VendorUpdates { return vendorUpdates(ctx, r.repo, r.expect) },
-		Yes:    r.o.Yes, Ask: r.o.ask(), Ignored: r.ignored,
+		Rules:     checks.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
+		Reach:     func(ctx context.Context) gaterun.Reach { return r.keeper().Reach(ctx, r.expect) },
+		Unchanged: taskgate.JudgeUnchanged(r.repo, r.expect),
+		Vendor:    func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, r.repo, r.expect) },
+		Yes:       r.o.Yes, Ask: r.o.ask(), Ignored: r.ignored,
 		Hidden: r.st.Hidden, HiddenOff: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree, Strict: r.o.StrictFiles,
 		Unstaged:   func() []string { return handconfig.Unstaged(r.repo.Root, r.st) },
 		OnlyTicked: r.pf.OnlyTicked,

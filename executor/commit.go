@@ -60,8 +60,8 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		r.done = map[planparse.TaskID]bool{}
 	}
 	c := &committer{repo: r.repo, st: r.st, log: r.log, pf: r.pf, planRel: r.planRel, path: r.commitPath,
-		noVerify: r.o.NoVerify, fault: r.fault, book: r.book(), out: r.out, now: r.o.now, pids: r.pids(),
-		reaper: r.reaper, reports: r.reports(), warn: r.warnIssue,
+		noVerify: r.o.NoVerify, fault: r.fault, book: r.keeper().Book(), out: r.out, now: r.o.now, pids: r.pids(),
+		reaper: r.reaper, reports: r.keeper().Reports(), warn: r.warnIssue,
 		groups: func(t *planparse.Task) []*planparse.Task { return r.CompletedGroups(t, r.done, r.o.Optional) },
 		expect: r.expect, done: r.done, dirty: r.dirty}
 	sha, err := c.commit(ctx, t, lt, last, folded, warnings)

@@ -13,8 +13,9 @@
 // The runner holds what changes while the run lasts (the state, the log,
 // the tasks git has as done, where HEAD must be) and builds, for each
 // package below it, the values that package is given: execopts.go for
-// package execute (steps, agent, jail), gaterun.go for package gaterun (every
-// gate selection), checks.go for package checks (the run's protection
+// package execute (steps, agent, jail) and for package taskgate (a task's
+// gates, the baseline, the final gates, the clean checkouts: one Keeper a
+// run), checks.go for package checks (the run's protection
 // rules and the checks of a task's work after its executor, in the work
 // tree), commit.go for the commit (a committer made for one commit; its
 // message and records are package ledger's), books.go for the run's

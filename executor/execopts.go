@@ -2,7 +2,10 @@ package executor
 
 import (
 	"github.com/planx-dev/planx/execute"
+	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runstate"
+	"github.com/planx-dev/planx/taskgate"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // execOptions are what the run's task processes run with in the user's
@@ -16,5 +19,32 @@ func (r *runner) execOptions() execute.Options {
 // pids are the run's pid files (not a dry run's: it starts nothing).
 func (r *runner) pids() execute.Pids { return execute.PidsIn(r.repo.PlanxDir()) }
 
-// gateEnv is the environment of the run's gates (execute.GateEnv).
-func (r *runner) gateEnv() []string { return execute.GateEnv(r.Config.Env) }
+// keeper runs the run's gates (taskgate.Keeper), made once the run's
+// state is there, and again for another state (a run that resumes).
+func (r *runner) keeper() *taskgate.Keeper {
+	if r.gateKeeper != nil && r.gateKeeper.State == r.st {
+		return r.gateKeeper
+	}
+	r.gateKeeper = &taskgate.Keeper{Repo: r.repo, State: r.st, Gates: r.Gates,
+		Env: execute.GateEnv(r.Config.Env), ConfigEnv: r.Config.Env,
+		Overridden:    taskgate.Overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates),
+		WorktreeSetup: r.Config.WorktreeSetup, StepTimeout: r.o.StepTimeout,
+		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn,
+		BaselineOn:             taskgate.BaselineOn(r.o.Baseline, r.o.AcceptBaselineFailures, r.Config.Baseline),
+		AcceptBaselineFailures: r.o.AcceptBaselineFailures,
+		Now:                    r.o.now, Out: r.out, Fault: r.fault,
+		Started: r.pids().ChildStarted, Done: r.pids().ChildDone,
+		Warn:     r.warnIssue,
+		Issue:    func(id planparse.TaskID, what string) { r.log.Issues = append(r.log.Issues, r.issue(id, what)) },
+		Detached: r.reaper.Detached,
+		Save:     func() error { return r.books().save() },
+		Pool: func() *wavepkg.Pool {
+			if r.pool == nil {
+				r.pool = wavepkg.NewPool(r.repo, r.st.RunID)
+			}
+			return r.pool
+		},
+		DropSlots: func() { dropRunWorktrees(r.repo) },
+	}
+	return r.gateKeeper
+}

@@ -128,7 +128,7 @@ func (wv *wave) land(ctx context.Context, keep []staged) error {
 		tip := keep[len(keep)-1]
 		trees := make([]gitops.SHA, len(keep))
 		for i, s := range keep {
-			trees[i] = r.book().RecordWaveCommit(ctx, s.it.t.ID, s.commit)
+			trees[i] = r.keeper().Book().RecordWaveCommit(ctx, s.it.t.ID, s.commit)
 		}
 		if err := wavepkg.RestoreLog(ctx, r.repo, wv.base, r.log.Path); err != nil {
 			return r.stopTask(ctx, keep[0].it.t, err, wv.res)

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"github.com/planx-dev/planx/judge"
+	"github.com/planx-dev/planx/taskgate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -22,5 +23,5 @@ func (tu *turn) undeclaredTests() []string {
 		}
 	}
 	// Test support (an assertion helper) is judged with the tests.
-	return append(out, verify.TestSupport(tu.r.repo, tu.r.expect, goModule(tu.r.repo.Root), other)...)
+	return append(out, verify.TestSupport(tu.r.repo, tu.r.expect, taskgate.GoModule(tu.r.repo.Root), other)...)
 }

@@ -100,7 +100,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err != nil && tu.gatesPassed {
 		// Stopped after its gates passed (a commit hook refused): a resume
 		// on the same tree need not run them again.
-		r.book().RecordGatesPassed(context.WithoutCancel(ctx), t, lt)
+		r.keeper().Book().RecordGatesPassed(context.WithoutCancel(ctx), t, lt)
 	}
 	return sha, err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
+	"github.com/planx-dev/planx/taskgate"
 )
 
 // Options configure a run. Zero values are sensible defaults.
@@ -23,7 +24,7 @@ type Options struct {
 	Topic        string         // overrides the plan's topic (rollback message, log name)
 	RequireClean bool           // refuse a dirty tree instead of snapshotting it
 	// Baseline runs the gates every task runs on the base before the
-	// first task (baseline.go); nil leaves it to .planx.yaml's baseline.
+	// first task (taskgate.Keeper.Baseline); nil leaves it to .planx.yaml's baseline.
 	Baseline *bool
 	// AcceptBaselineFailures lets a run go on past a baseline whose gates
 	// fail with named tests: those are recorded, and a task's gate that
@@ -45,7 +46,7 @@ type Options struct {
 	NoCache               bool     // run every gate even when it passed on the same tree before
 	// GatesIn says where the (non-fixing) gates run: GatesClean, a clean
 	// checkout of exactly the staged tree (a slot of the run); GatesTree,
-	// the work tree; "" chooses (see cleanGates).
+	// the work tree; "" chooses (see taskgate's cleanGates).
 	GatesIn string
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
@@ -64,8 +65,8 @@ type Options struct {
 
 // Where gates run (Options.GatesIn).
 const (
-	GatesClean = "clean"
-	GatesTree  = "tree"
+	GatesClean = taskgate.GatesClean
+	GatesTree  = taskgate.GatesTree
 )
 
 func (o *Options) now() time.Time {

@@ -154,7 +154,7 @@ func (wv *wave) isolate(w []*planparse.Task) {
 // ends, so that a crash does not lose it.
 func (wv *wave) exec(ctx context.Context) {
 	r := wv.r
-	r.slotPool()
+	r.keeper().Pool()
 	// Tasks done before a crash (recovered by resume) go into the log
 	// before any worker starts: a worker's finished writes the log and
 	// saves the state, so nothing else may touch them once one runs.
@@ -187,7 +187,7 @@ func (wv *wave) exec(ctx context.Context) {
 		// The task's own gates passed on its work: the base plus its
 		// changes. Recorded now that no executor runs.
 		if ran[it] && it.work != "" && it.fail == nil && it.err == nil {
-			r.book().RecordWaveGates(ctx, it.t, it.work, it.own.Gates)
+			r.keeper().Book().RecordWaveGates(ctx, it.t, it.work, it.own.Gates)
 		}
 	}
 	r.fault.At("after-wave")

@@ -44,7 +44,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		}
 	}
 	if len(tasks) == 0 {
-		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.finalGates)
+		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
 	}
 	if len(r.st.Wave) > 0 {
 		return r.resumeWave(ctx, tasks)
@@ -170,7 +170,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	}
 	r.out.Println("planx: skipped %s %s", t.DisplayID(), textsafe.Shorten(t.Title, 60))
 	if len(tasks) == 1 {
-		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.finalGates)
+		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
 	}
 	return r.loop(ctx, tasks[1:], false)
 }

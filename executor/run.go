@@ -15,7 +15,6 @@ import (
 	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
-	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
@@ -28,6 +27,7 @@ import (
 	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstart"
 	"github.com/planx-dev/planx/runstate"
+	"github.com/planx-dev/planx/taskgate"
 	"github.com/planx-dev/planx/verify"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
@@ -38,15 +38,12 @@ type runner struct {
 	repo           *gitops.Repo              // nil for a dry run outside a repository
 	done           map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
 	*runplan.Setup                           // the plan, its configuration and gates: what the run executes
-	// reached: the files the gates run beyond those they name, read on
-	// first use (gatereach.go).
-	reached gaterun.Reach
-	pf      *planfile.File   // the plan file and the bytes planx last read or wrote there
-	planRel string           // the plan's path, repo-relative, slash-separated
-	pinned  *runstate.Pinned // pinned at run start: cfg and gates come from it
-	st      *runstate.State
-	log     *execlog.Log
-	out     *progress.Progress
+	pf             *planfile.File            // the plan file and the bytes planx last read or wrote there
+	planRel        string                    // the plan's path, repo-relative, slash-separated
+	pinned         *runstate.Pinned          // pinned at run start: cfg and gates come from it
+	st             *runstate.State
+	log            *execlog.Log
+	out            *progress.Progress
 
 	preChecks []execlog.Check
 	fault     fault.Hook // PLANX_FAULT, for the crash tests
@@ -64,10 +61,11 @@ type runner struct {
 	early *runstart.Early
 
 	reaper execute.Reaper // whether planx is the subreaper of detached descendants
-	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (slotPool)
+	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (keeper's Pool)
 	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
-	// testReports are the run's test reports by commit (testjudge.go).
-	testReports *gaterun.Reports
+	// gates runs the run's gates: selection, cache, clean checkouts,
+	// baseline, final gates (keeper).
+	gateKeeper *taskgate.Keeper
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -101,9 +99,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, runstart.Checks{AllowDetached: r.o.AllowDetached,
-		RequireClean: r.o.RequireClean, AllowUntrackedSecrets: r.o.AllowUntrackedSecrets,
-		Plan: r.Plan, PlanRel: r.planRel, Gates: r.Gates, ReaperNote: r.reaper.Note})
+	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +126,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
-	if err := r.baseline(ctx, head); err != nil {
+	at := taskgate.Base{Head: head, Clean: r.survey != nil && len(r.survey.Changes) == 0, Ignored: r.ignored}
+	if err := r.keeper().Baseline(ctx, at, &r.preChecks); err != nil {
 		return nil, err
 	}
 	r.checks().KeepIgnored(r.Config.KeepIgnored)
@@ -150,6 +147,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return r.loopWaves(ctx, tasks, nil)
 	}
 	return r.loop(ctx, tasks, false)
+}
+
+// preflightChecks are what the preflight checks of a run of setup's plan
+// (at planRel) as o asks.
+func preflightChecks(o Options, setup *runplan.Setup, planRel, reaperNote string) runstart.Checks {
+	return runstart.Checks{AllowDetached: o.AllowDetached, RequireClean: o.RequireClean, AllowUntrackedSecrets: o.AllowUntrackedSecrets,
+		Plan: setup.Plan, PlanRel: planRel, Gates: setup.Gates, ReaperNote: reaperNote}
 }
 
 // refuseStoppedRun refuses a new run while the last one stopped part-way:

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runstate"
+	"github.com/planx-dev/planx/taskgate"
 	"github.com/planx-dev/planx/verify"
 )
 
@@ -104,7 +105,12 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// A checkpoint runs every gate, the final ones included. A gate that
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
-	err = tu.runGates(ctx, a.last || kind == planparse.KindGates, already)
+	ignored := r.ignored // the ignored entries before the agent ran, when the turn saw it start
+	if tu.Watch != nil {
+		ignored = tu.Watch.Ignored
+	}
+	tu.gatesPassed, err = r.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: r.expect, Outputs: tu.Outputs,
+		Undeclared: tu.undeclaredTests, Ignored: ignored, ChangesDeps: verify.ChangesDeps(lt.Files)}, a.last || kind == planparse.KindGates, already)
 	r.ignored = r.checks().CheckIgnored(t)
 	if err != nil {
 		return err
@@ -131,7 +137,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	case planparse.KindShell:
 		err = execute.Steps(ctx, t, lt, r.execOptions())
 	case planparse.KindAgent:
-		r.reach(ctx) // the prompt names the scripts the gates run too
+		r.keeper().Reach(ctx, r.expect) // the prompt names the scripts the gates run too
 		err = execute.Agent(ctx, t, lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
 			Context: execute.Prompt{Plan: r.Plan, PlanPath: r.planRel, Root: r.repo.Root, Tasks: r.log.Tasks, Gates: r.Gates,
 				Protected: r.checks().Rules.Guarded(r.repo.Root)}.Context(t, n, feedback)}, r.execOptions())

@@ -40,13 +40,13 @@ func (wv *wave) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, 
 		name := fmt.Sprintf("wave%d-%s", wv.number, chain[i].it.t.ID)
 		gt := &planparse.Task{ID: planparse.TaskID(name)}
 		defer r.fault.Soon("during-wave-gate", 100*time.Millisecond)()
-		out, err := r.gateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel})
+		out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel})
 		if err != nil {
 			return nil, err
 		}
 		var f *outcome.Failure
 		if !errors.As(out.Failure, &f) {
-			r.book().RecordWaveGates(ctx, gt, chain[i].commit, out.Gates)
+			r.keeper().Book().RecordWaveGates(ctx, gt, chain[i].commit, out.Gates)
 			passed[i] = out.Gates
 		}
 		return f, nil

@@ -43,7 +43,7 @@ func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
 		Steps: func(ctx context.Context, dir string) error { return execute.Steps(ctx, t, lt, wv.slotOptions(dir)) },
 		Gates: func(ctx context.Context, dir string) error {
 			sel := append(gates.Acceptance(t), gates.Select(r.Gates, t.Gates, false)...)
-			o := r.gateRun()
+			o := r.keeper().GateRun()
 			o.Lock = &wv.mu
 			out, err := o.Run(ctx, gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true})
 			wv.mu.Lock()

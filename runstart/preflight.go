@@ -100,11 +100,11 @@ func gatesDetail(gs []gates.Gate) string {
 	if len(gs) == 0 {
 		return "warning: " + NoGates
 	}
-	return GateNames(gs) + " (pinned for the whole run)"
+	return gateNames(gs) + " (pinned for the whole run)"
 }
 
-// GateNames lists the gates gs by name, for a person.
-func GateNames(gs []gates.Gate) string {
+// gateNames lists the gates gs by name, for a person.
+func gateNames(gs []gates.Gate) string {
 	if len(gs) == 0 {
 		return "none configured"
 	}

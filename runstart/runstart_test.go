@@ -17,7 +17,7 @@ import (
 )
 
 func TestGatesDetail(t *testing.T) {
-	if got := GateNames(nil); got != "none configured" {
+	if got := gateNames(nil); got != "none configured" {
 		t.Errorf("no gates: %q", got)
 	}
 	if got := gatesDetail(nil); got != "warning: "+NoGates {

@@ -22,9 +22,10 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "checks", "wave", "runplan", "rewind", "handconfig", "runstart"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "checks", "wave", "runplan", "rewind", "handconfig", "taskgate", "runstart"},
 	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "record", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
+	"taskgate":            {"execlog", "gaterun", "gates", "gitops", "handconfig", "internal/fault", "ledger", "outcome", "planparse", "progress", "record", "runstate", "wave"},
 	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress", "record", "internal/textsafe"},
 	"judge":               {},
 	"handconfig":          {"gates", "gitops", "planparse", "runstate"},
@@ -86,6 +87,9 @@ var never = map[string][]string{
 	// A gate run is given what it needs: it knows no runner, no review
 	// and no agent.
 	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	// A task's gates are given the run's values and seams: they know no
+	// runner, run no executor and judge no diff (verify's).
+	"taskgate": {"executor", "review", "approval", "risk", "agent", "internal/command", "execute", "verify", "checks", "internal/sandbox"},
 	// The records are written by the loop; they run nothing.
 	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command", "execute", "gaterun", "verify", "wave"},
 	// A person's config edit is told from a task's by digests and history:

@@ -1,4 +1,4 @@
-package executor
+package taskgate
 
 import (
 	"context"
@@ -15,30 +15,52 @@ import (
 	"github.com/planx-dev/planx/runstate"
 )
 
-// runGates runs the task's acceptance checks and gates. reuse (the work was
+// Task is one attempt's gates as the task's turn hands them over: the
+// task, its log entry (which takes the results), its executor and the
+// turn's own seams.
+type Task struct {
+	T    *planparse.Task
+	Log  *execlog.Task
+	Kind planparse.Kind
+	// Base is the commit the task started from (where HEAD must be).
+	Base gitops.SHA
+	// Outputs are the ignored files the agent left, which the commit
+	// leaves out.
+	Outputs []string
+	// Undeclared are the test files (and their support) the task changed
+	// without declaring them: judged apart, as the agent's own tests.
+	Undeclared func() []string
+	// Ignored are the work tree's ignored entries before the agent ran,
+	// linked into the task's clean checkouts (checkoutFor).
+	Ignored []string
+	// ChangesDeps: the task changed a dependency manifest (freshDeps).
+	ChangesDeps bool
+}
+
+// RunGates runs the task's acceptance checks and gates; passed says all
+// ran and passed (none selected is not passed). reuse (the work was
 // already in the tree: a resume) first looks for gates that passed on this
 // very tree before; a first attempt does not pay for the lookup.
-func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
-	r, t, lt := tu.r, tu.t, tu.lt
-	tu.gatesPassed = false
+func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passed bool, err error) {
+	t, lt := tk.T, tk.Log
 	// Acceptance criteria written as commands are checks like gates, run
 	// first: they are the task's own definition of done.
-	sel := append(gates.Acceptance(t), gates.Select(r.Gates, t.Gates, last)...)
+	sel := append(gates.Acceptance(t), gates.Select(k.Gates, t.Gates, last)...)
 	// The results are this attempt's: a resume that selects no gate must
 	// not commit the gate results of the attempt before it.
 	lt.Gates = lt.Gates[:0]
 	if len(sel) == 0 {
-		if len(tu.Outputs) > 0 {
-			r.warnIssue(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tu.Outputs, ", "))
+		if len(tk.Outputs) > 0 {
+			k.Warn(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tk.Outputs, ", "))
 		}
-		if r.Executor(t) == planparse.KindGates {
+		if tk.Kind == planparse.KindGates {
 			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
-			r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
-			r.out.Warn(t.ID, msg)
+			k.Issue(t.ID, msg)
+			k.Out.Warn(t.ID, msg)
 		}
-		return nil
+		return false, nil
 	}
-	defer r.fault.Soon("during-gate", 100*time.Millisecond)()
+	defer k.Fault.Soon("during-gate", 100*time.Millisecond)()
 	// Fixers (fix: true) run first, one by one, each change they make is
 	// staged and recorded; the checks then judge the result. Nothing else
 	// may change the tree the checks passed on (see checkSettled).
@@ -48,53 +70,51 @@ func (tu *turn) runGates(ctx context.Context, last, reuse bool) error {
 			checks = append(checks, g)
 			continue
 		}
-		if err := r.runGateSet(ctx, t, lt, r.repo.Root, "", []gates.Gate{g}, nil); err != nil {
-			return err
+		if err := k.runGateSet(ctx, t, lt, k.Repo.Root, "", []gates.Gate{g}, nil); err != nil {
+			return false, err
 		}
-		if err := r.recordFix(ctx, t, lt); err != nil {
-			return err
+		if err := k.recordFix(ctx, t, lt); err != nil {
+			return false, err
 		}
 	}
 	// A check that passed on this very tree before (a resume after a commit
 	// hook refused) is not run again.
 	var key gitops.SHA
 	if reuse {
-		key = r.book().GateKey(ctx)
+		key = k.Book().GateKey(ctx)
 	}
-	cached := r.book().CachedGates(key, t, checks)
+	cached := k.Book().CachedGates(key, t, checks)
 	var torun []gates.Gate
 	for _, g := range checks {
 		if rec, ok := cached[g.Name]; ok {
 			lt.Gates = append(lt.Gates, ledger.CachedResult(g, t, rec))
-			r.out.Println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
+			k.Out.Println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
 			continue
 		}
 		torun = append(torun, g)
 	}
-	if err := tu.runChecks(ctx, key, torun); err != nil {
-		return err
+	if err := k.runChecks(ctx, tk, key, torun); err != nil {
+		return false, err
 	}
-	if err := r.checkSettled(ctx, t); err != nil {
-		return err
+	if err := k.checkSettled(ctx, t); err != nil {
+		return false, err
 	}
-	tu.gatesPassed = true
-	return nil
+	return true, nil
 }
 
 // runChecks runs the task's checks (runIn: in the work tree or a clean
 // checkout). An agent's are judged test by test against the base commit
 // where the runner can report so, or the gate's report: setting says where
 // it does (gaterun.TestRuns, testjudge.go); the rest by their exit codes.
-func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate) error {
-	r, t := tu.r, tu.t
-	if tu.kind != planparse.KindAgent {
-		return tu.runIn(ctx, key, sel, nil)
+func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate) error {
+	if tk.Kind != planparse.KindAgent {
+		return k.runIn(ctx, tk, key, sel, nil)
 	}
-	tgs, _ := gaterun.TestGates(sel, runstate.RunDir(r.repo, r.st.RunID), string(t.ID))
+	tgs, _ := gaterun.TestGates(sel, runstate.RunDir(k.Repo, k.State.RunID), string(tk.T.ID))
 	if len(tgs) == 0 {
-		return tu.runIn(ctx, key, sel, nil)
+		return k.runIn(ctx, tk, key, sel, nil)
 	}
-	tr := tu.testRuns()
+	tr := k.testRuns(tk)
 	base, err := tr.Baseline(ctx, tgs)
 	if err != nil {
 		return err
@@ -108,12 +128,12 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 	// Test files the task did not declare are judged apart: first the
 	// tests as the base has them, then (below) with the agent's own.
 	var judged map[string]string
-	if paths := tu.undeclaredTests(); len(paths) > 0 {
+	if paths := tk.Undeclared(); len(paths) > 0 {
 		if judged, err = tr.Apart(ctx, tgs, base, paths); err != nil {
 			return err
 		}
 	}
-	return tu.runIn(ctx, key, run, func(dir string, results []gates.Result) gaterun.Judgement {
+	return k.runIn(ctx, tk, key, run, func(dir string, results []gates.Result) gaterun.Judgement {
 		jd := tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil)
 		jd.OwnTestsPass(judged)
 		return jd
@@ -125,22 +145,22 @@ func (tu *turn) runChecks(ctx context.Context, key gitops.SHA, sel []gates.Gate)
 // the baseline and the judge's runs have given theirs back, so that one
 // slot serves them all. A gate that changed the checkout fails the task
 // as one that changed the work tree does (checkSettled).
-func (tu *turn) runIn(ctx context.Context, key gitops.SHA, sel []gates.Gate,
+func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate,
 	judge func(dir string, results []gates.Result) gaterun.Judgement) error {
-	r, t := tu.r, tu.t
+	t := tk.T
 	clean, links := false, false
 	if len(sel) > 0 {
-		clean, links = tu.cleanGates()
+		clean, links = cleanGates(k.GatesIn, tk.Kind)
 	}
 	if !clean {
-		return r.runGateSet(ctx, t, tu.lt, r.repo.Root, key, sel, judgeIn(r.repo.Root, judge))
+		return k.runGateSet(ctx, t, tk.Log, k.Repo.Root, key, sel, judgeIn(k.Repo.Root, judge))
 	}
-	wt, err := tu.cleanTree(ctx, links)
+	wt, err := k.cleanTree(ctx, tk, links)
 	if err != nil {
 		return err
 	}
-	defer wt.release(ctx)
-	if err := r.runGateSet(ctx, t, tu.lt, wt.dir, key, sel, judgeIn(wt.dir, judge)); err != nil {
+	defer wt.Release(ctx)
+	if err := k.runGateSet(ctx, t, tk.Log, wt.dir, key, sel, judgeIn(wt.dir, judge)); err != nil {
 		return err
 	}
 	return settledIn(ctx, t, wt)
@@ -158,48 +178,14 @@ func judgeIn(dir string, judge func(string, []gates.Result) gaterun.Judgement) f
 // the log, and by tree when key names the tree they judge) and fails the
 // task on the first that did not pass. judge, when set, reads the results
 // test by test.
-func (r *runner) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
+func (k *Keeper) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
 	judge func([]gates.Result) gaterun.Judgement) error {
-	out, err := r.gateRun().Run(ctx, gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
-		Begin: r.out.GateStart, Judge: judge,
-		Record: func(results []gates.Result) { r.book().RecordGated(key, t, sel, results) }})
+	out, err := k.GateRun().Run(ctx, gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
+		Begin: k.Out.GateStart, Judge: judge,
+		Record: func(results []gates.Result) { k.Book().RecordGated(key, t, sel, results) }})
 	if err != nil {
 		return err
 	}
 	lt.Gates = append(lt.Gates, out.Gates...)
 	return out.Failure
-}
-
-// book is the run's gate and commit records.
-func (r *runner) book() ledger.Book {
-	return ledger.Book{Repo: r.repo, RunID: r.st.RunID, Env: r.Config.Env, Defs: r.Gates,
-		PlanRel: r.planRel, LogPath: r.log.Path, NoCache: r.o.NoCache, Now: r.o.now, Out: r.out}
-}
-
-// gateRun is what every gate run of this run shares.
-func (r *runner) gateRun() gaterun.Options {
-	o := gaterun.Options{Root: r.repo.Root, OutDir: runstate.RunDir(r.repo, r.st.RunID), Env: r.gateEnv(), Out: r.out,
-		Started: r.pids().ChildStarted, Done: r.pids().ChildDone, Warn: r.warnIssue,
-		Overridden: overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates), Baseline: r.st.Baseline}
-	return o
-}
-
-// overridden reports which gates a --gate flag (flags) replaced: the config
-// or the plan defines one of that name. Their trailers say so (`test=pass
-// 12ms overridden`), so verify can tell a gate weakened on the command line.
-func overridden(configured []gates.Gate, planned []planparse.GateDecl, flags []string) map[string]bool {
-	out := map[string]bool{}
-	defined := map[string]bool{}
-	for _, g := range configured {
-		defined[g.Name] = true
-	}
-	for _, d := range planned {
-		defined[strings.TrimSpace(d.Name)] = true
-	}
-	for _, f := range flags {
-		if g, err := gates.ParseFlag(f); err == nil && defined[g.Name] {
-			out[g.Name] = true
-		}
-	}
-	return out
 }

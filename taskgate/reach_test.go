@@ -1,15 +1,13 @@
-package executor
+package taskgate
 
 import (
 	"context"
 	"slices"
 	"testing"
 
-	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
-	"github.com/planx-dev/planx/runplan"
 	"github.com/planx-dev/planx/runstate"
 )
 
@@ -52,24 +50,36 @@ func TestGateReach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &runstate.State{Base: base}, Setup: &runplan.Setup{Gates: []gates.Gate{
+	k := &Keeper{Repo: repo, State: &runstate.State{Base: base}, Gates: []gates.Gate{
 		{Name: "unit", Command: "bash scripts/test.sh"},
 		{Name: "make", Command: "make test"},
 		{Name: "npm", Command: "npm test"},
-	}}}
-	got := r.reach(ctx).Paths()
+	}}
+	reach := k.Reach(ctx, "")
+	got := reach.Paths()
 	want := []string{"check.sh", "ci/run.sh", "common.mk", "scripts/env.sh", "scripts/env2.sh", "scripts/lib.sh", "scripts/local.sh", "scripts/more.sh", "tools/check", "tools/check-helpers"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("reach = %v, want %v", got, want)
 	}
-	rules := checks.Rules{Gates: r.Gates, Reached: r.reached}
-	if why := rules.Why("scripts/env.sh"); why != "run by gate unit through scripts/more.sh" {
-		t.Errorf("protection(scripts/env.sh) = %q", why)
+	if why := reach["scripts/env.sh"]; why != "run by gate unit through scripts/more.sh" {
+		t.Errorf("reach[scripts/env.sh] = %q", why)
 	}
-	if why := rules.Why("check.sh"); why != `run by gate npm through package.json's "test" script` {
-		t.Errorf("protection(check.sh) = %q", why)
+	if why := reach["check.sh"]; why != `run by gate npm through package.json's "test" script` {
+		t.Errorf("reach[check.sh] = %q", why)
 	}
-	if why := rules.Why("tools/app.py"); why != "" {
-		t.Errorf("protection(tools/app.py) = %q, want none: the code a gate runs is not the judge", why)
+	if why := reach["tools/app.py"]; why != "" {
+		t.Errorf("reach[tools/app.py] = %q, want none: the code a gate runs is not the judge", why)
+	}
+}
+
+// Without a repository there is nothing to read: the reach is empty, not
+// nil, so that it is not read again.
+func TestReachReadOnce(t *testing.T) {
+	k := &Keeper{State: &runstate.State{}}
+	if got := k.Reach(context.Background(), "abc"); got == nil || len(got) != 0 {
+		t.Fatalf("reach without a repository = %v, want empty", got)
+	}
+	if k.Reached() == nil {
+		t.Error("Reached after Reach is nil")
 	}
 }

@@ -1,4 +1,4 @@
-package executor
+package taskgate
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runstate"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // TestCheckoutReusesSlot gives the clean checkouts of a run one slot: the
@@ -35,10 +36,10 @@ func TestCheckoutReusesSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &runstate.State{RunID: "run1"}}
+	k := newKeeper(repo, &runstate.State{RunID: "run1"})
 	task := &planparse.Task{ID: "T001"}
 
-	first, err := r.checkout(ctx, task, one, "gates", []string{".venv/", "settings.local"})
+	first, err := k.Checkout(ctx, task, one, "gates", []string{".venv/", "settings.local"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestCheckoutReusesSlot(t *testing.T) {
 	gittest.WriteFile(t, first.dir, "__pycache__/a.cpython-312.pyc", "bytecode\n")
 	gittest.WriteFile(t, first.dir, "a.txt", "changed\n")
 	gittest.WriteFile(t, first.dir, ".venv/lib/site.py", "installed\n")
-	first.release(ctx)
+	first.Release(ctx)
 	for _, l := range []string{".venv", "settings.local"} {
 		if _, err := os.Lstat(filepath.Join(first.dir, l)); err == nil {
 			t.Errorf("%s still in the slot after release", l)
@@ -65,7 +66,7 @@ func TestCheckoutReusesSlot(t *testing.T) {
 		}
 	}
 
-	second, err := r.checkout(ctx, task, two, "judge", nil)
+	second, err := k.Checkout(ctx, task, two, "judge", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,12 +82,12 @@ func TestCheckoutReusesSlot(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(second.dir, "b.txt")); string(b) != "b\n" {
 		t.Errorf("b.txt in the slot: %q", b)
 	}
-	second.release(ctx)
+	second.Release(ctx)
 	if got := gittest.Worktrees(t, dir); len(got) != 2 {
 		t.Errorf("worktree list, want the work tree and one slot:\n%s", strings.Join(got, "\n"))
 	}
 
-	dropRunWorktrees(repo)
+	wavepkg.DropRunWorktrees(repo, nil)
 	if got := gittest.Worktrees(t, dir); len(got) != 1 {
 		t.Errorf("worktree list after the run's end, want the work tree alone:\n%s", strings.Join(got, "\n"))
 	}
@@ -107,9 +108,9 @@ func TestSettledIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &runstate.State{RunID: "run1"}}
+	k := newKeeper(repo, &runstate.State{RunID: "run1"})
 	task := &planparse.Task{ID: "T001"}
-	wt, err := r.checkout(ctx, task, one, "gates", nil)
+	wt, err := k.Checkout(ctx, task, one, "gates", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,8 +122,8 @@ func TestSettledIn(t *testing.T) {
 	if err := settledIn(ctx, task, wt); err == nil || !strings.Contains(err.Error(), "while the gates ran: a.txt;") {
 		t.Errorf("a gate's change to a.txt: %v", err)
 	}
-	wt.release(ctx)
-	dropRunWorktrees(repo)
+	wt.Release(ctx)
+	wavepkg.DropRunWorktrees(repo, nil)
 }
 
 // TestReleaseUnlinksFirst removes a checkout's links into the work tree even
@@ -139,29 +140,29 @@ func TestReleaseUnlinksFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{repo: repo, st: &runstate.State{RunID: "run1"}}
+	k := newKeeper(repo, &runstate.State{RunID: "run1"})
 	task := &planparse.Task{ID: "T001"}
-	wt, err := r.checkout(ctx, task, one, "gates", []string{"node_modules/"})
+	wt, err := k.Checkout(ctx, task, one, "gates", []string{"node_modules/"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	wt.sha = gitops.SHA(strings.Repeat("1", len(one))) // no such commit: the clean fails
-	wt.release(ctx)
+	wt.Release(ctx)
 	if _, err := os.Lstat(filepath.Join(wt.dir, "node_modules")); err == nil {
 		t.Error("the link is still in the slot")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules/x/index.js")); err != nil {
 		t.Errorf("the work tree's node_modules: %v", err)
 	}
-	next, err := r.checkout(ctx, task, one, "gates", nil)
+	next, err := k.Checkout(ctx, task, one, "gates", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if next.dir == wt.dir {
 		t.Errorf("a slot that could not be cleaned was used again: %s", next.dir)
 	}
-	next.release(ctx)
-	dropRunWorktrees(repo)
+	next.Release(ctx)
+	wavepkg.DropRunWorktrees(repo, nil)
 	if got := gittest.Worktrees(t, dir); len(got) != 1 {
 		t.Errorf("worktree list after the run's end:\n%s", strings.Join(got, "\n"))
 	}

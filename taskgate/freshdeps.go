@@ -1,4 +1,4 @@
-package executor
+package taskgate
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
-	"github.com/planx-dev/planx/verify"
 )
 
 // The judge's clean checkouts link the work tree's ignored dependency
@@ -25,13 +24,12 @@ import (
 // freshDeps returns the dependency environments the task's checkouts must
 // install afresh rather than link (none when it changed no manifest), and
 // a failure when there are some and no worktree_setup to install them.
-func (tu *turn) freshDeps() ([]string, error) {
-	r := tu.r
-	if !verify.ChangesDeps(tu.lt.Files) {
+func (k *Keeper) freshDeps(tk Task) ([]string, error) {
+	if !tk.ChangesDeps {
 		return nil, nil
 	}
-	envs := gaterun.DepEnvs(r.repo.Root, tu.ignoredBefore())
-	if len(envs) == 0 || r.Config.WorktreeSetup != "" {
+	envs := gaterun.DepEnvs(k.Repo.Root, tk.Ignored)
+	if len(envs) == 0 || k.WorktreeSetup != "" {
 		return envs, nil
 	}
 	return nil, &outcome.Failure{
@@ -41,45 +39,24 @@ func (tu *turn) freshDeps() ([]string, error) {
 	}
 }
 
-// checkout is a clean checkout of sha for the task's judge (label: base,
-// judge, gates) with links to the ignored entries the work tree had before
-// the agent ran, its dependency environments installed afresh by
+// checkoutFor is a clean checkout of sha for the task's judge (label:
+// base, judge, gates) with links to the ignored entries the work tree had
+// before the agent ran, its dependency environments installed afresh by
 // worktree_setup when the task changed a manifest. extra are more entries
 // to link (submodules).
-func (tu *turn) checkout(ctx context.Context, sha gitops.SHA, label string, extra ...string) (*slotUse, error) {
-	r, t := tu.r, tu.t
-	fresh, err := tu.freshDeps()
+func (k *Keeper) checkoutFor(ctx context.Context, tk Task, sha gitops.SHA, label string, extra ...string) (*Slot, error) {
+	fresh, err := k.freshDeps(tk)
 	if err != nil {
 		return nil, err
 	}
-	links := append(slices.DeleteFunc(minus(tu.ignoredBefore(), fresh), gaterun.CacheEntry), extra...)
-	wt, err := r.checkout(ctx, t, sha, label, links)
+	links := slices.DeleteFunc(slices.Clone(tk.Ignored), func(e string) bool { return slices.Contains(fresh, e) || gaterun.CacheEntry(e) })
+	wt, err := k.Checkout(ctx, tk.T, sha, label, append(links, extra...))
 	if err != nil || len(fresh) == 0 {
 		return wt, err
 	}
-	if err := r.gateRun().Setup(ctx, t, wt.dir, label, r.Config.WorktreeSetup, r.o.StepTimeout); err != nil {
-		wt.release(ctx)
+	if err := k.GateRun().Setup(ctx, tk.T, wt.dir, label, k.WorktreeSetup, k.StepTimeout); err != nil {
+		wt.Release(ctx)
 		return nil, err
 	}
 	return wt, nil
-}
-
-// ignoredBefore are the ignored entries of the work tree before the agent
-// ran (those the run started with when the turn did not see it start).
-func (tu *turn) ignoredBefore() []string {
-	if tu.Watch != nil {
-		return tu.Watch.Ignored
-	}
-	return tu.r.ignored
-}
-
-// minus returns the entries of a not in b (both sorted or not).
-func minus(a, b []string) []string {
-	var out []string
-	for _, s := range a {
-		if !slices.Contains(b, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package executor
+package taskgate
 
 import (
 	"context"
@@ -20,11 +20,11 @@ import (
 
 // recordFix stages what the fixer gate just run changed and lists the
 // paths on its result, for the log and the commit's Planx-Fixed trailers.
-func (r *runner) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
-	if msg := r.reaper.Detached(); msg != "" {
-		r.warnIssue(t, msg)
+func (k *Keeper) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
+	if msg := k.Detached(); msg != "" {
+		k.Warn(t, msg)
 	}
-	paths, ok, err := r.repo.Index().StageAgain(ctx, handconfig.Unstaged(r.repo.Root, r.st)...)
+	paths, ok, err := k.Repo.Index().StageAgain(ctx, handconfig.Unstaged(k.Repo.Root, k.State)...)
 	if err != nil {
 		return fmt.Errorf("stage the changes of fixer gates of %s: %w", t.ID, err)
 	}
@@ -34,7 +34,7 @@ func (r *runner) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.T
 	g := &lt.Gates[len(lt.Gates)-1]
 	g.Fixed = paths
 	if len(paths) > 0 {
-		r.warnIssue(t, fmt.Sprintf("gate %s (fix: true) changed %s; the change is committed with the task", g.Name, strings.Join(paths, ", ")))
+		k.Warn(t, fmt.Sprintf("gate %s (fix: true) changed %s; the change is committed with the task", g.Name, strings.Join(paths, ", ")))
 	}
 	return nil
 }
@@ -42,11 +42,11 @@ func (r *runner) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.T
 // checkSettled fails the task when anything changed the work tree since
 // its work was staged (after verify, or after the fixers): the commit must
 // hold exactly the tree the gates passed on.
-func (r *runner) checkSettled(ctx context.Context, t *planparse.Task) error {
-	if msg := r.reaper.Detached(); msg != "" {
-		r.warnIssue(t, msg)
+func (k *Keeper) checkSettled(ctx context.Context, t *planparse.Task) error {
+	if msg := k.Detached(); msg != "" {
+		k.Warn(t, msg)
 	}
-	paths, ok, err := r.repo.Index().StageAgain(ctx, handconfig.Unstaged(r.repo.Root, r.st)...)
+	paths, ok, err := k.Repo.Index().StageAgain(ctx, handconfig.Unstaged(k.Repo.Root, k.State)...)
 	if err != nil {
 		return fmt.Errorf("stage %s after its gates: %w", t.ID, err)
 	}
@@ -65,7 +65,7 @@ func (r *runner) checkSettled(ctx context.Context, t *planparse.Task) error {
 // a commit it did not format). New files a gate writes there (bytecode, a
 // report) are its outputs: the commit is the staged tree, which they never
 // reach, and release removes them.
-func settledIn(ctx context.Context, t *planparse.Task, wt *slotUse) error {
+func settledIn(ctx context.Context, t *planparse.Task, wt *Slot) error {
 	wt.unlink()
 	slot, err := gitops.Open(ctx, wt.dir)
 	if err != nil {
