@@ -5,7 +5,9 @@
 // commit, rollback.go), then takes each task
 // through one path in the user's work tree (loop.go, turn.go: execute,
 // verify, the judge's checks, the gates, the commit) or, for a parallel
-// wave, in slots (parallel.go, worktree.go, integrate.go, wavegate.go), and
+// wave, in slots (waves.go: the wave loop; parallel.go, worktree.go,
+// integrate.go: a wave's run and landing through package wave's Flight and
+// Landing, with the run's log, state and records as their funcs), and
 // maps a task's failure to a stop in one place (stopTask, books.stop).
 // Resume, skip and abort take a stopped run up again (session.go,
 // resume.go, abort.go).

@@ -47,7 +47,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
 	}
 	if len(r.st.Wave) > 0 {
-		return r.resumeWave(ctx, tasks)
+		return (&waveLoop{r: r}).resume(ctx, tasks)
 	}
 	first := tasks[0]
 	already := false
@@ -139,7 +139,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		// Stopped inside a wave: the attempt ran in a work tree of its
 		// own, and the user's holds the commits integrated so far (a
 		// crash may have come after the wave landed some of them).
-		if err := r.waveAttempt(ctx, t); err != nil {
+		if err := waveAttempt(ctx, r.books().stops(), r.log, t, r.expect); err != nil {
 			return nil, err
 		}
 	}

@@ -144,7 +144,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
 	}
 	if r.o.Jobs > 1 {
-		return r.loopWaves(ctx, tasks, nil)
+		return (&waveLoop{r: r}).run(ctx, tasks)
 	}
 	return r.loop(ctx, tasks, false)
 }
@@ -293,7 +293,7 @@ func dryRun(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setup *ru
 	}
 	setup.DryRun(o.Out, planRel, repo != nil, sel)
 	if o.Jobs > 1 {
-		dryRunWaves(o.Out, o.Jobs, setup.Waves(sel.Run))
+		wavepkg.DryRun(o.Out, o.Jobs, setup.Waves(sel.Run))
 	}
 	return &Result{Status: record.RunDryRun}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
+	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // TaskStatus is one task of a run as `planx status` reports it.
@@ -156,7 +157,7 @@ func waveStatuses(ctx context.Context, st *runstate.State, repo *gitops.Repo, ts
 		if !slices.Contains(st.WaveDone, t.ID) {
 			continue
 		}
-		ref := workRef(st.RunID, t.ID)
+		ref := wavepkg.WorkRef(st.RunID, t.ID)
 		sha, err := repo.Refs().Resolve(ctx, ref)
 		if err != nil || sha == "" {
 			continue // its work was not kept after all: resume runs it again

@@ -5,41 +5,22 @@ import (
 	"os"
 
 	"github.com/planx-dev/planx/checks"
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/outcome"
-	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/verify"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
 
-// isolated is one task of a wave run in its own linked work tree.
-type isolated struct {
-	t   *planparse.Task
-	lt  *execlog.Task // the task's log entry: own while it runs, r.log's after
-	own execlog.Task
-	dir string // where the task's work tree is kept if it fails
-	// groups are the plan's groups its commit completes (ticked with it).
-	groups []*planparse.Task
-	work   gitops.SHA // the task's work: a commit whose parent is the wave's base
-	fail   *outcome.Failure
-	err    error // could not be run at all, or interrupted
-	// warnings are its Planx-Warning values (e.g. outside-declared=…),
-	// written into its commit at integration.
-	warnings []string
-}
-
 // runIsolated runs one task of the wave in a slot of its own
 // (wave.Isolated), with the run's steps, gates and declared-file check; its
 // output lines and its writes to the run's log go through the wave's lock.
-func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
+func (wv *wave) runIsolated(ctx context.Context, it *wavepkg.Task) {
 	r := wv.r
-	t, lt := it.t, it.lt
-	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.dir, Drop: []string{r.planRel, r.log.Path}, Hooks: r.waveHooks(),
+	t, lt := it.T, it.Log
+	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.Dir, Drop: []string{r.planRel, r.log.Path}, Hooks: wv.hooks,
 		Steps: func(ctx context.Context, dir string) error { return execute.Steps(ctx, t, lt, wv.slotOptions(dir)) },
 		Gates: func(ctx context.Context, dir string) error {
 			sel := append(gates.Acceptance(t), gates.Select(r.Gates, t.Gates, false)...)
@@ -67,8 +48,8 @@ func (wv *wave) runIsolated(ctx context.Context, it *isolated) {
 	if ran.Listed {
 		lt.Files = ran.Files
 	}
-	it.work, it.fail, it.err = ran.Work, ran.Fail, ran.Err
-	it.warnings = append(it.warnings, ran.Warnings...)
+	it.Work, it.Fail, it.Err = ran.Work, ran.Fail, ran.Err
+	it.Warnings = append(it.Warnings, ran.Warnings...)
 }
 
 // slotOptions are the run's execOptions for a task in the slot dir: its

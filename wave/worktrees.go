@@ -2,6 +2,7 @@ package wave
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // Dir is where a task of a run gets its own work tree (name is the task's
@@ -90,3 +92,20 @@ func DropRunWorktrees(repo *gitops.Repo, busy map[string]bool) {
 
 // maxRemovals bounds the work trees removed at once.
 const maxRemovals = 4
+
+// Next is what to do after a stop at the task id in the run runID in repo
+// (nil before it is known): inWave says the stop came inside a parallel
+// wave; else the task's work tree kept after it failed in a wave, if any.
+// It is "" when neither applies.
+func Next(inWave bool, repo *gitops.Repo, runID string, id planparse.TaskID) string {
+	if inWave {
+		return "the run stopped inside a parallel wave; `planx resume` integrates the tasks whose work was done, without running them again, and runs the others again"
+	}
+	if repo == nil {
+		return ""
+	}
+	if dir := Kept(repo, runID, string(id)); dir != "" {
+		return fmt.Sprintf("the work of %s is kept in %s; fix the cause, then `planx resume` runs it again in your work tree, or `planx skip` skips it (either keeps what %s holds under refs/planx/runs/%s/worktrees/%s first)", id, dir, dir, runID, id)
+	}
+	return ""
+}

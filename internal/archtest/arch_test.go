@@ -33,7 +33,7 @@ var mayImport = map[string][]string{
 	"runplan":             {"agent", "approval", "gates", "gitops", "internal/linediff", "internal/textsafe", "judge", "planfile", "planparse", "progress", "record", "risk"},
 	"checks":              {"gaterun", "gates", "gitops", "internal/textsafe", "judge", "outcome", "planparse", "record", "runstate", "verify"},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
-	"wave":                {"gitops", "planparse", "progress", "outcome"},
+	"wave":                {"gitops", "planparse", "progress", "outcome", "execlog", "ledger", "record", "internal/fault"},
 	"rewind":              {"execlog", "gates", "gitops", "record", "runstate", "wave"},
 	"outcome":             {},
 	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
@@ -107,8 +107,9 @@ var never = map[string][]string{
 	// An abort is given the stopped run's state: it knows no runner and
 	// runs no task, gate or agent.
 	"rewind": {"executor", "review", "internal/command", "approval", "risk", "agent", "execute", "gaterun", "internal/sandbox"},
-	// A wave's mechanics know no run: the orchestration calls them.
-	"wave": {"executor", "review", "internal/command", "approval", "risk", "agent", "execlog"},
+	// A wave knows no run: the orchestration calls it, and it writes a
+	// task's log entry only through the funcs it is given.
+	"wave": {"executor", "review", "internal/command", "approval", "risk", "agent", "gaterun", "execute"},
 	// What a run executes is decided from the plan and its settings: no
 	// repository write, no process, no mechanism of the run.
 	"runplan": {"executor", "review", "internal/sandbox", "internal/command", "execute", "gaterun", "verify", "wave"},

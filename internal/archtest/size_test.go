@@ -27,7 +27,7 @@ var bigTypes = map[string]int{
 	"gitops.Index":      32,
 	"planparse.builder": 65,
 	"risk.analyzer":     31,
-	"executor.runner":   18,
+	"executor.runner":   14,
 	"executor.turn":     4,
 }
 
