@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/planx-dev/planx/agent"
 	"github.com/planx-dev/planx/execlog"
@@ -16,8 +17,9 @@ import (
 
 // Jail is the run's confinement of agents (and, opted in, steps): what the
 // platform allows, probed once, at the first process that needs it. Make
-// it with NewJail; it is not safe for use by several goroutines at once.
+// it with NewJail; the agents of a parallel wave share it.
 type Jail struct {
+	mu  sync.Mutex // the probe and the one warning
 	cfg gates.Sandbox
 	// readOnly are the repository's git directories: a confined process may
 	// read them, never write them.
@@ -42,6 +44,12 @@ func NewJail(cfg gates.Sandbox, readOnly []string, warn func(id planparse.TaskID
 // impossible; the preflight calls it so that this happens before the
 // rollback commit.
 func (j *Jail) Probe() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.probe()
+}
+
+func (j *Jail) probe() error {
 	if !j.probed {
 		j.probed = true
 		mode, err := sandbox.ParseMode(j.cfg.Mode)
@@ -58,7 +66,9 @@ func (j *Jail) Probe() error {
 // confinement returns the run's confinement, warning once (in auto mode)
 // when it is weaker than Full.
 func (j *Jail) confinement(id planparse.TaskID) (*sandbox.Confinement, error) {
-	if err := j.Probe(); err != nil {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := j.probe(); err != nil {
 		return nil, err
 	}
 	if mode, _ := sandbox.ParseMode(j.cfg.Mode); mode == sandbox.Auto && !j.warned && j.c.Level != sandbox.Full {

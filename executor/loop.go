@@ -2,18 +2,14 @@ package executor
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"path/filepath"
 
 	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/runstate"
-	"github.com/planx-dev/planx/verify"
 )
 
 // loop runs tasks in order. When resumeFirst is set the first task's work is
@@ -57,40 +53,15 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err := r.books().stops().Begin(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
 		return "", err
 	}
-	kind := r.Executor(t)
-	lt.Executor = string(kind)
-	tu := &turn{r: r, t: t, lt: lt, kind: kind, cheapRedo: kind == planparse.KindShell}
-	tu.Guard = r.repo.Config().Guard(r.st.RunID)
-	tu.Meta = r.repo.Config().SnapshotMeta()
-	replace, err := verify.ReplaceRefs(ctx, r.repo)
+	tu, err := r.newTurn(ctx, r.serial(), t, lt)
 	if err != nil {
 		return "", err
 	}
-	tu.Replace = replace
 	if already {
 		tu.Resume(checks.WatchFile(r.repo, r.st.RunID).Load(t.ID))
 	}
-	feedback := ""
-	for n := 1; ; n++ {
-		err := tu.try(ctx, round{n: n, feedback: feedback, resumed: already, last: last})
-		var f *outcome.Failure
-		if errors.As(err, &f) && kind == planparse.KindAgent && n < r.o.Attempts && !f.GaveUp {
-			is := r.issue(t.ID, fmt.Sprintf("attempt %d failed: %s", n, f.What))
-			is.Resolution = fmt.Sprintf("retried: attempt %d of %d", n+1, r.o.Attempts)
-			r.log.Issues = append(r.log.Issues, is)
-			r.out.Warn(t.ID, fmt.Sprintf("attempt %d failed: %s; trying again (%d/%d)", n, f.What, n+1, r.o.Attempts))
-			feedback = f.What
-			if f.Tail != "" {
-				feedback += "\n\n" + f.Tail
-			}
-			lt.Attempts++
-			already = false
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		break
+	if err := tu.attempts(ctx, last, already); err != nil {
+		return "", err
 	}
 	if err := tu.setPhase(runstate.PhaseCommit); err != nil {
 		return "", err

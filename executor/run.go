@@ -66,6 +66,9 @@ type runner struct {
 	// gates runs the run's gates: selection, cache, clean checkouts,
 	// baseline, final gates (keeper).
 	gateKeeper *taskgate.Keeper
+	// shared guards the run's log and output while a wave's tasks run at
+	// once (the wave's lock).
+	shared sync.Mutex
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -306,6 +309,9 @@ func (r *runner) arm() {
 	r.reaper = execute.StartReaper()
 	r.fault = fault.FromEnv()
 	r.jail = execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(id planparse.TaskID, msg string) {
+		// The first agent to meet the sandbox may be one of a wave's.
+		r.shared.Lock()
+		defer r.shared.Unlock()
 		r.log.Issues = append(r.log.Issues, r.issue(id, msg))
 		r.out.Warn(id, msg)
 	})

@@ -82,7 +82,7 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 }
 
 func (l *waveLoop) newWave(base gitops.SHA, number int, last bool) *wave {
-	return &wave{r: l.r, base: base, number: number, last: last, res: l.res, hooks: waveHooks(l.r.st, l.r.repo, l.r.hooks, l.r.o.NoVerify)}
+	return &wave{r: l.r, mu: &l.r.shared, base: base, number: number, last: last, res: l.res, hooks: waveHooks(l.r.st, l.r.repo, l.r.hooks, l.r.o.NoVerify)}
 }
 
 // waveAttempt records, with s, the start of a wave task's attempt as the
