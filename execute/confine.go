@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -100,8 +101,20 @@ func (j *Jail) confined(id planparse.TaskID, dir, tmp string, extra ...string) (
 		}
 		w = append(w, p)
 	}
-	cc := c.With(sandbox.Policy{Writable: w, ReadOnly: j.readOnly})
+	cc := c.With(sandbox.Policy{Writable: w, ReadOnly: readOnlyIn(j.readOnly, dir)})
 	return cc.Wrap, c.Level, nil
+}
+
+// readOnlyIn are the paths kept read-only for a process in the work tree
+// dir: the git directories, and in a linked work tree (a wave's slot) its
+// .git file, which points git at them: rewritten, it would have planx
+// judge another repository.
+func readOnlyIn(gitDirs []string, dir string) []string {
+	p := filepath.Join(dir, ".git")
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+		return append(slices.Clone(gitDirs), p)
+	}
+	return gitDirs
 }
 
 // taskTemp makes the private temporary directory of a task's process,

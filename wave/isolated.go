@@ -31,11 +31,11 @@ type Isolated struct {
 
 // Ran is what a wave task's isolated run left.
 type Ran struct {
-	Work     gitops.SHA // the task's work: a commit whose parent is the wave's base
-	Files    []string   // the files it changed, sorted, planx's own left out
-	Listed   bool       // Files were listed: the task's steps ran to the end
-	Fail     *outcome.Failure
-	Err      error // could not be run at all, or interrupted
+	Work   gitops.SHA // the task's work: a commit whose parent is the wave's base
+	Files  []string   // the files it changed, sorted, planx's own left out
+	Listed bool       // Files were listed: the task's steps ran to the end
+	Fail   *outcome.Failure
+	Err    error // could not be run at all, or interrupted
 }
 
 // Run executes, verifies and gates the task in a slot taken from the pool,
