@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/planx-dev/planx/agent"
 	"github.com/planx-dev/planx/execlog"
@@ -16,8 +18,9 @@ import (
 
 // Jail is the run's confinement of agents (and, opted in, steps): what the
 // platform allows, probed once, at the first process that needs it. Make
-// it with NewJail; it is not safe for use by several goroutines at once.
+// it with NewJail; the agents of a parallel wave share it.
 type Jail struct {
+	mu  sync.Mutex // the probe and the one warning
 	cfg gates.Sandbox
 	// readOnly are the repository's git directories: a confined process may
 	// read them, never write them.
@@ -42,6 +45,12 @@ func NewJail(cfg gates.Sandbox, readOnly []string, warn func(id planparse.TaskID
 // impossible; the preflight calls it so that this happens before the
 // rollback commit.
 func (j *Jail) Probe() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.probe()
+}
+
+func (j *Jail) probe() error {
 	if !j.probed {
 		j.probed = true
 		mode, err := sandbox.ParseMode(j.cfg.Mode)
@@ -58,7 +67,9 @@ func (j *Jail) Probe() error {
 // confinement returns the run's confinement, warning once (in auto mode)
 // when it is weaker than Full.
 func (j *Jail) confinement(id planparse.TaskID) (*sandbox.Confinement, error) {
-	if err := j.Probe(); err != nil {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if err := j.probe(); err != nil {
 		return nil, err
 	}
 	if mode, _ := sandbox.ParseMode(j.cfg.Mode); mode == sandbox.Auto && !j.warned && j.c.Level != sandbox.Full {
@@ -90,8 +101,20 @@ func (j *Jail) confined(id planparse.TaskID, dir, tmp string, extra ...string) (
 		}
 		w = append(w, p)
 	}
-	cc := c.With(sandbox.Policy{Writable: w, ReadOnly: j.readOnly})
+	cc := c.With(sandbox.Policy{Writable: w, ReadOnly: readOnlyIn(j.readOnly, dir)})
 	return cc.Wrap, c.Level, nil
+}
+
+// readOnlyIn are the paths kept read-only for a process in the work tree
+// dir: the git directories, and in a linked work tree (a wave's slot) its
+// .git file, which points git at them: rewritten, it would have planx
+// judge another repository.
+func readOnlyIn(gitDirs []string, dir string) []string {
+	p := filepath.Join(dir, ".git")
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+		return append(slices.Clone(gitDirs), p)
+	}
+	return gitDirs
 }
 
 // taskTemp makes the private temporary directory of a task's process,

@@ -5,22 +5,27 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planfile"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/progress"
+	"github.com/planx-dev/planx/runstate"
 )
 
-// drift compares the current plan with the run's start and its commits.
-func (r *runner) drift(ctx context.Context, h *history) []planfile.Drift {
-	started := make([]planparse.TaskID, len(r.st.Plan))
-	for i, p := range r.st.Plan {
+// drift compares the current plan with the run st's start and its commits.
+func drift(ctx context.Context, pf *planfile.File, repo *gitops.Repo, plan *planparse.Plan, st *runstate.State, h *history) []planfile.Drift {
+	started := make([]planparse.TaskID, len(st.Plan))
+	for i, p := range st.Plan {
 		started[i] = p.ID
 	}
-	return r.pf.Drift(ctx, r.repo, r.Plan, started, h.commits)
+	return pf.Drift(ctx, repo, plan, started, h.commits)
 }
 
-// checkDrift fails with ErrDrift unless accepted.
-func (r *runner) checkDrift(ctx context.Context, h *history, accept bool) error {
-	ds := r.drift(ctx, h)
+// acceptDrift says what drifted (ds) in the plan at planRel: with accept
+// (--accept-drift) the log records it as accepted and the run goes on;
+// otherwise it is an ErrDrift.
+func acceptDrift(ds []planfile.Drift, planRel string, accept bool, log *execlog.Log, issue func(planparse.TaskID, string) execlog.Issue, out *progress.Progress) error {
 	if len(ds) == 0 {
 		return nil
 	}
@@ -29,12 +34,12 @@ func (r *runner) checkDrift(ctx context.Context, h *history, accept bool) error 
 		b.WriteString("\n  " + d.String())
 	}
 	if accept {
-		is := r.issue("", "plan drift:"+b.String())
+		is := issue("", "plan drift:"+b.String())
 		is.Resolution = "accepted with --accept-drift"
-		r.log.Issues = append(r.log.Issues, is)
-		r.out.Println("planx: plan drift accepted:%s", b.String())
+		log.Issues = append(log.Issues, is)
+		out.Println("planx: plan drift accepted:%s", b.String())
 		return nil
 	}
 	return fmt.Errorf("%w: %s changed since the run started:%s\nrestore the plan's text, or pass --accept-drift to go on with the plan as it is",
-		ErrDrift, r.planRel, b.String())
+		ErrDrift, planRel, b.String())
 }

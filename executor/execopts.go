@@ -38,7 +38,7 @@ func (r *runner) keeper() *taskgate.Keeper {
 		Warn:     r.warnIssue,
 		Issue:    func(id planparse.TaskID, what string) { r.log.Issues = append(r.log.Issues, r.issue(id, what)) },
 		Detached: r.reaper.Detached,
-		Save:     r.save,
+		Save:     func() error { return r.books().save() },
 		Pool: func() *wavepkg.Pool {
 			if r.pool == nil {
 				r.pool = wavepkg.NewPool(r.repo)

@@ -94,13 +94,13 @@ func (wv *wave) integrate(ctx context.Context) error {
 	}
 	// The failed task's attempt is its own work tree's; in the user's it
 	// starts from the commits integrated before it (see waveAttempt).
-	if err := waveAttempt(ctx, r.stops(), r.log, first.T, r.expect); err != nil {
+	if err := waveAttempt(ctx, r.books().stops(), r.log, first.T, r.expect); err != nil {
 		return r.stopTask(ctx, first.T, err, wv.res)
 	}
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 	wv.res.Status = record.RunFailed
 	wv.res.Next = nextSteps(r.st, r.repo, first.T)
-	return r.stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
+	return r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
 }
 
 // waveNext is what to do after a stop in or after a parallel wave of the

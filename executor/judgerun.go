@@ -23,5 +23,5 @@ func (tu *turn) undeclaredTests() []string {
 		}
 	}
 	// Test support (an assertion helper) is judged with the tests.
-	return append(out, verify.TestSupport(tu.r.repo, tu.r.expect, taskgate.GoModule(tu.r.repo.Root), other)...)
+	return append(out, verify.TestSupport(tu.at.repo, tu.at.base, taskgate.GoModule(tu.at.repo.Root), other)...)
 }

@@ -22,15 +22,15 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 	switch {
 	case errors.As(err, &fail):
 		res.Status, res.Next = record.RunFailed, nextSteps(r.st, r.repo, t)
-		return r.stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
+		return r.books().stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
 	case errors.Is(err, ErrManual):
 		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
-		return r.stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
+		return r.books().stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		res.Status, res.Next = record.RunInterrupted, interruptedNext(r.st, r.repo, t)
-		return r.stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
+		return r.books().stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
 	}
-	_ = r.stop(t, record.RunFailed, err.Error(), "", err)
+	_ = r.books().stop(t, record.RunFailed, err.Error(), "", err)
 	return err
 }
 
@@ -46,8 +46,9 @@ type wave struct {
 	last   bool       // the run's last wave: its integration gate runs the final gates too
 	res    *Result    // the run's result, which the wave's landing and stop fill in
 	hooks  wavepkg.Hooks
-	// mu serialises the workers' writes to the run's log, state and output.
-	mu sync.Mutex
+	// mu serialises the workers' writes to the run's log, state and
+	// output: the runner's shared lock.
+	mu *sync.Mutex
 }
 
 // isolate makes the log entries of w, the wave's tasks, and their
@@ -57,8 +58,8 @@ func (wv *wave) isolate(w []*planparse.Task) {
 	its := make([]*wavepkg.Task, len(w))
 	now := r.o.now()
 	for i, t := range w {
-		lt := r.logTask(t)
-		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", "shell"
+		lt := r.books().logTask(t)
+		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", string(r.Executor(t))
 		lt.Attempts++
 		its[i] = wavepkg.NewTask(t, lt, wavepkg.Dir(r.repo, r.st.RunID, string(t.ID)))
 	}
@@ -75,7 +76,7 @@ func (wv *wave) isolate(w []*planparse.Task) {
 func (wv *wave) exec(ctx context.Context) {
 	r := wv.r
 	r.keeper().Pool()
-	wavepkg.Flight{Repo: r.repo, RunID: r.st.RunID, Jobs: r.o.Jobs, Tasks: wv.its, Mu: &wv.mu, Fault: r.fault,
+	wavepkg.Flight{Repo: r.repo, RunID: r.st.RunID, Jobs: r.o.Jobs, Tasks: wv.its, Mu: wv.mu, Fault: r.fault,
 		RunTask: wv.runIsolated,
 		Entry:   func(id planparse.TaskID) *execlog.Task { return r.log.TaskByID(string(id)) },
 		Settle:  r.checks().Records.Settle,
@@ -93,6 +94,9 @@ func (wv *wave) exec(ctx context.Context) {
 		},
 		RecordGates: r.keeper().Book().RecordWaveGates,
 	}.Exec(ctx)
+	if msg := r.reaper.Detached(); msg != "" && len(wv.its) > 0 {
+		r.warnIssue(wv.its[0].T, msg)
+	}
 }
 
 // dropRunWorktrees removes the work trees of the runs that are over and

@@ -9,7 +9,9 @@ import (
 	"os"
 	"slices"
 
+	"github.com/planx-dev/planx/attempt"
 	"github.com/planx-dev/planx/checks"
+	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/ledger"
@@ -37,12 +39,12 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if len(tasks) == 0 || len(r.st.Wave) > 0 || tasks[0].ID != r.st.Current {
 		// (A stopped task's attempt keeps them in reuseAttempt, once it
 		// is known that resume goes on.)
-		if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
+		if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
 			return nil, err
 		}
 	}
 	if len(tasks) == 0 {
-		return r.finish(ctx)
+		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
 	}
 	if len(r.st.Wave) > 0 {
 		return (&waveLoop{r: r}).resume(ctx, tasks)
@@ -54,9 +56,9 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			return nil, err
 		}
 		if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(first.ID); what != "" {
-			return nil, r.stop(first, record.RunFailed, what, "", ErrTaskFailed)
+			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
-		already, err = r.reuseAttempt(ctx, first, ro.Retry)
+		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry)
 		if err != nil {
 			return nil, err
 		}
@@ -75,30 +77,32 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 // reuseAttempt decides whether the stopped task's work in the tree is kept
 // (true: verify, gate, commit it) or discarded so the task runs again. It
 // never runs the task again over bytes a person changed since the stop.
-func (r *runner) reuseAttempt(ctx context.Context, t *planparse.Task, retry bool) (bool, error) {
-	d, err := r.stops().Compare(ctx, t.ID, r.expect)
+// kind is t's executor, expect planx's last commit; stops are the run st's
+// snapshots, and log records a retry.
+func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry bool) (bool, error) {
+	d, err := stops.Compare(ctx, t.ID, expect)
 	if err != nil {
 		return false, err
 	}
-	manual := r.Executor(t) == planparse.KindManual && r.st.Status == record.RunWaiting
-	midStep := r.st.Phase == runstate.PhaseExecute && r.st.Status != record.RunFailed
+	manual := kind == planparse.KindManual && st.Status == record.RunWaiting
+	midStep := st.Phase == runstate.PhaseExecute && st.Status != record.RunFailed
 	if !retry && !manual && midStep && len(d.Edited) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a
 		// person has worked on it since.
-		return false, r.stops().RefuseOverEdits(t.ID, d)
+		return false, stops.RefuseOverEdits(t.ID, d)
 	}
-	if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
+	if err := stops.KeepStagedApart(ctx, ""); err != nil {
 		return false, err
 	}
 	switch {
 	case retry:
-		r.log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
-		return false, r.stops().Discard(ctx, d, true)
+		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
+		return false, stops.Discard(ctx, d, true)
 	case manual:
 		return true, nil // the person's work, or the lack of it, is verified
 	case midStep:
-		return false, r.stops().Discard(ctx, d, true) // partial output: start over
-	case r.st.Phase != runstate.PhaseExecute && r.st.Status != record.RunFailed:
+		return false, stops.Discard(ctx, d, true) // partial output: start over
+	case st.Phase != runstate.PhaseExecute && st.Status != record.RunFailed:
 		return true, nil // crashed after execution: the work is complete
 	}
 	// A failure: work in the tree (the attempt's, fixed by hand or not) is
@@ -128,22 +132,22 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, err
 	}
 	checks.WatchFile(r.repo, r.st.RunID).Drop() // the attempt is discarded
-	if err := r.stops().KeepStagedApart(ctx, ""); err != nil {
+	if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}
 	if len(r.st.Wave) > 0 {
 		// Stopped inside a wave: the attempt ran in a work tree of its
 		// own, and the user's holds the commits integrated so far (a
 		// crash may have come after the wave landed some of them).
-		if err := waveAttempt(ctx, r.stops(), r.log, t, r.expect); err != nil {
+		if err := waveAttempt(ctx, r.books().stops(), r.log, t, r.expect); err != nil {
 			return nil, err
 		}
 	}
-	d, err := r.stops().Compare(ctx, t.ID, r.expect)
+	d, err := r.books().stops().Compare(ctx, t.ID, r.expect)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.stops().Discard(ctx, d, false); err != nil {
+	if err := r.books().stops().Discard(ctx, d, false); err != nil {
 		return nil, err
 	}
 	// What a person changed since the stop stays: the next task starts from it.
@@ -155,18 +159,18 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	r.st.Skipped = append(r.st.Skipped, t.ID)
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""
-	lt := r.logTask(t)
+	lt := r.books().logTask(t)
 	lt.Status, lt.Finished = record.TaskSkipped, r.o.now()
 	r.log.Resolve(string(t.ID), "skipped: `planx skip` discarded the attempt")
 	skip := r.issue(t.ID, "skipped by `planx skip`")
 	skip.Resolution = "skipped"
 	r.log.Issues = append(r.log.Issues, skip)
-	if err := r.save(); err != nil {
+	if err := r.books().save(); err != nil {
 		return nil, err
 	}
 	r.out.Println("planx: skipped %s %s", t.DisplayID(), textsafe.Shorten(t.Title, 60))
 	if len(tasks) == 1 {
-		return r.finish(ctx)
+		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
 	}
 	return r.loop(ctx, tasks[1:], false)
 }
@@ -182,7 +186,8 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 		unlock()
 		return nil, nil, nil, err
 	}
-	if err := r.checkDrift(ctx, h, ro.AcceptDrift); err != nil {
+	ds := drift(ctx, r.pf, r.repo, r.Plan, r.st, h)
+	if err := acceptDrift(ds, r.planRel, ro.AcceptDrift, r.log, r.issue, r.out); err != nil {
 		unlock()
 		return nil, nil, nil, err
 	}
@@ -213,50 +218,51 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *h
 
 // finish ends a run with nothing left to execute. When the log or a skip is
 // not yet in any commit, one last commit records them, so the run's end is in
-// the history and the tree is clean.
-func (r *runner) finish(ctx context.Context) (*Result, error) {
-	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base), Status: record.RunCompleted}
-	changes, err := r.repo.Status(ctx)
+// the history and the tree is clean. head is where HEAD was when the run
+// was taken up; finalGates judge the end when the last task was skipped.
+func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerify bool, finalGates func(context.Context) error) (*Result, error) {
+	res := &Result{RunID: b.st.RunID, LogPath: b.log.Path, Base: string(b.st.Base), Status: record.RunCompleted}
+	changes, err := b.repo.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	isLog := func(c gitops.Change) bool { return c.Path == r.log.Path }
-	if !slices.ContainsFunc(changes, isLog) && len(r.st.SkipPending) == 0 && headIsTaskCommit(ctx, r.repo, r.head.SHA, r.st.RunID) {
+	isLog := func(c gitops.Change) bool { return c.Path == b.log.Path }
+	if !slices.ContainsFunc(changes, isLog) && len(b.st.SkipPending) == 0 && headIsTaskCommit(ctx, b.repo, head, b.st.RunID) {
 		// The run's last task commit landed with the final log (planx was
 		// stopped right after it): nothing is left to record.
-		if err := endRun(r.repo); err != nil {
+		if err := endRun(b.repo); err != nil {
 			return nil, err
 		}
-		r.out.RunDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
+		b.out.RunDone(b.log.Path, len(b.st.ToRun)-len(b.st.Skipped))
 		return res, nil
 	}
-	if len(r.st.SkipPending) > 0 {
+	if len(b.st.SkipPending) > 0 {
 		// The last task was skipped: its commit, which would have run the
 		// final gates, never happens.
-		if err := r.keeper().Final(ctx); err != nil {
+		if err := finalGates(ctx); err != nil {
 			return nil, err
 		}
 	}
-	r.log.Status, r.log.Finished = record.RunCompleted, r.o.now()
-	if err := r.log.WriteFile(r.repo.Root); err != nil {
+	b.log.Status, b.log.Finished = record.RunCompleted, b.now()
+	if err := b.log.WriteFile(b.repo.Root); err != nil {
 		return nil, err
 	}
-	if changes, err = r.repo.Status(ctx); err != nil {
+	if changes, err = b.repo.Status(ctx); err != nil {
 		return nil, err
 	}
-	if slices.ContainsFunc(changes, isLog) || len(r.st.SkipPending) > 0 {
-		msg := ledger.FinishMessage(r.Plan.Topic, r.planRel, r.st.RunID, r.st.SkipPending)
+	if slices.ContainsFunc(changes, isLog) || len(b.st.SkipPending) > 0 {
+		msg := ledger.FinishMessage(topic, b.planRel, b.st.RunID, b.st.SkipPending)
 		// Only the log: anything else in the tree is not the run's to commit.
-		if err := r.repo.Index().Stage(ctx, r.log.Path); err != nil {
+		if err := b.repo.Index().Stage(ctx, b.log.Path); err != nil {
 			return nil, err
 		}
-		if _, err := r.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: r.o.NoVerify}); err != nil {
+		if _, err := b.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: noVerify}); err != nil {
 			return nil, fmt.Errorf("finish run: %w", err)
 		}
 	}
-	if err := endRun(r.repo); err != nil {
+	if err := endRun(b.repo); err != nil {
 		return nil, err
 	}
-	r.out.RunDone(r.log.Path, len(r.st.ToRun)-len(r.st.Skipped))
+	b.out.RunDone(b.log.Path, len(b.st.ToRun)-len(b.st.Skipped))
 	return res, nil
 }

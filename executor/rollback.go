@@ -187,3 +187,6 @@ func (b *rollback) saveMarks(ctx context.Context) error {
 	b.st.OrigHidden = sha
 	return nil
 }
+
+// baseRef is the ref that keeps run runID's rollback commit.
+func baseRef(runID string) string { return record.RunRef(runID, "base") }

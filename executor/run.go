@@ -3,8 +3,6 @@ package executor
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/planx-dev/planx/approval"
 	"github.com/planx-dev/planx/checks"
@@ -28,6 +25,7 @@ import (
 	"github.com/planx-dev/planx/record"
 	"github.com/planx-dev/planx/risk"
 	"github.com/planx-dev/planx/runplan"
+	"github.com/planx-dev/planx/runstart"
 	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/taskgate"
 	"github.com/planx-dev/planx/verify"
@@ -60,7 +58,7 @@ type runner struct {
 	survey *gitops.Survey
 	// early is that status, started as soon as the run holds its lock so
 	// that it runs while the history is read for done tasks (survey.go).
-	early *earlySurvey
+	early *runstart.Early
 
 	reaper execute.Reaper // whether planx is the subreaper of detached descendants
 	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (keeper's Pool)
@@ -68,6 +66,9 @@ type runner struct {
 	// gates runs the run's gates: selection, cache, clean checkouts,
 	// baseline, final gates (keeper).
 	gateKeeper *taskgate.Keeper
+	// shared guards the run's log and output while a wave's tasks run at
+	// once (the wave's lock).
+	shared sync.Mutex
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
@@ -77,7 +78,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	if o.DryRun {
-		return r.dryRunResult(ctx)
+		return dryRun(ctx, r.pf, r.repo, r.Setup, r.planRel, r.o)
 	}
 	r.arm()
 	lk, err := runstate.Acquire(r.repo, "run")
@@ -85,10 +86,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer lk.Release()
-	r.early = startSurvey(ctx, r.repo)
-	defer r.early.wait()
-	sel, err := r.selectTasks(ctx)
-	if err != nil {
+	r.early = runstart.StartSurvey(ctx, r.repo)
+	defer r.early.Wait()
+	sel, done, err := selectTasks(ctx, r.pf, r.repo, r.Setup, r.o)
+	if r.done = done; err != nil {
 		return nil, err
 	}
 	tasks := sel.Run
@@ -101,11 +102,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	head, err := r.preflight(ctx)
+	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
 	if err != nil {
 		return nil, err
 	}
-	r.head = head
+	r.head, r.survey, r.preChecks = head, survey, pre
 	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
 		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
 			return nil, err
@@ -118,11 +119,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	// Risky steps need consent before anything changes.
 	if err := approval.Gate(ctx, r.repo, r.planRel, r.Subject(), r.Assess(tasks), risk.Highest(r.Assess(r.Plan.Order())), approval.GateOptions{
-		Require: o.RequireApproval, Ask: r.staleAsk(), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
+		Require: o.RequireApproval, Ask: runstart.StaleAsk(r.o.ask(), func() { r.survey = nil }), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
 		return nil, err
 	}
-	runID, err := r.newRecord(ctx, o, head, tasks)
-	if err != nil {
+	if r.log, r.st, err = newRecord(ctx, r.repo, o, r.o.Jobs, r.Setup, r.planRel, r.pinned, head, tasks); err != nil {
 		return nil, err
 	}
 	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
@@ -139,9 +139,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.expect = base
-	r.out.RunStart(r.planRel, runID, base, len(tasks))
+	r.out.RunStart(r.planRel, r.st.RunID, base, len(tasks))
 	if len(r.Gates) == 0 {
-		r.out.RunWarn(noGates)
+		r.out.RunWarn(runstart.NoGates)
 	}
 	if !r.reaper.On {
 		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
@@ -150,6 +150,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return (&waveLoop{r: r}).run(ctx, tasks)
 	}
 	return r.loop(ctx, tasks, false)
+}
+
+// preflightChecks are what the preflight checks of a run of setup's plan
+// (at planRel) as o asks.
+func preflightChecks(o Options, setup *runplan.Setup, planRel, reaperNote string) runstart.Checks {
+	return runstart.Checks{AllowDetached: o.AllowDetached, RequireClean: o.RequireClean, AllowUntrackedSecrets: o.AllowUntrackedSecrets,
+		Plan: setup.Plan, PlanRel: planRel, Gates: setup.Gates, ReaperNote: reaperNote}
 }
 
 // refuseStoppedRun refuses a new run while the last one stopped part-way:
@@ -168,42 +175,24 @@ func refuseStoppedRun(repo *gitops.Repo) error {
 }
 
 // newRecord starts the run's two records, the execution log and the run
-// state, for running tasks from head; it returns the run's id.
-func (r *runner) newRecord(ctx context.Context, o Options, head gitops.Head, tasks []*planparse.Task) (string, error) {
-	started := o.now()
-	runID := newRunID(started)
-	logDir := cmp.Or(o.LogDir, r.Config.LogDir, "memory-bank/execute")
-	logRel, err := logPath(ctx, r.repo, logDir, execlog.FileName(started, r.Plan.Topic), runID)
-	if err != nil {
-		return "", err
-	}
-	r.log = &execlog.Log{
-		Path:     logRel,
-		Title:    r.Plan.Title,
-		Topic:    r.Plan.Topic,
-		PlanPath: r.planRel,
-		RunID:    runID,
-		Branch:   head.Branch,
-		Started:  started,
-		Status:   record.RunRunning,
-	}
-	r.st = &runstate.State{
-		RunID: runID, PlanPath: r.planRel, Topic: r.Plan.Topic, Branch: head.Branch,
-		OrigHead: head.SHA, Status: record.RunRunning, Started: started, Log: r.log, Pinned: r.pinned,
+// state, for running tasks of setup's plan (at planRel, pinned as pinned)
+// from head, as o (the options as given; jobs as the run takes them) says.
+func newRecord(ctx context.Context, repo *gitops.Repo, o Options, jobs int, setup *runplan.Setup, planRel string, pinned *runstate.Pinned,
+	head gitops.Head, tasks []*planparse.Task) (*execlog.Log, *runstate.State, error) {
+	st, err := runstart.NewRecord(ctx, repo, runstart.Start{
+		Started: o.now(), LogDir: cmp.Or(o.LogDir, setup.Config.LogDir, "memory-bank/execute"),
+		Plan: setup.Plan, PlanRel: planRel, Pinned: pinned, Head: head, Tasks: tasks,
 		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
 			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
 			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
-			Optional: o.Optional, Topic: o.Topic, Jobs: r.o.Jobs},
-	}
-	for _, t := range r.Plan.Order() {
-		r.st.Plan = append(r.st.Plan, runstate.PlannedTask{ID: t.ID, Hash: t.Hash()})
-	}
-	for _, t := range tasks {
-		r.st.ToRun = append(r.st.ToRun, t.ID)
+			Optional: o.Optional, Topic: o.Topic, Jobs: jobs},
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	// The run starts: the slots earlier runs left unused too long go.
-	wavepkg.PruneIdle(r.repo, r.Config.SlotIdle, started)
-	return runID, nil
+	wavepkg.PruneIdle(repo, setup.Config.SlotIdle, st.Started)
+	return st.Log, st, nil
 }
 
 // ask returns how to put a yes/no question to the person at the terminal,
@@ -297,18 +286,19 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}, nil
 }
 
-// dryRunResult prints what a run would do and changes nothing.
-func (r *runner) dryRunResult(ctx context.Context) (*Result, error) {
-	sel, err := r.selectTasks(ctx)
+// dryRun prints what a run of setup's plan (at planRel) would do, as o
+// says, and changes nothing; repo is nil outside a repository.
+func dryRun(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setup *runplan.Setup, planRel string, o Options) (*Result, error) {
+	sel, _, err := selectTasks(ctx, pf, repo, setup, o)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
+	if err := setup.RefuseUnrunnable(planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	r.DryRun(r.o.Out, r.planRel, r.repo != nil, sel)
-	if r.o.Jobs > 1 {
-		wavepkg.DryRun(r.o.Out, r.o.Jobs, r.Waves(sel.Run))
+	setup.DryRun(o.Out, planRel, repo != nil, sel)
+	if o.Jobs > 1 {
+		wavepkg.DryRun(o.Out, o.Jobs, setup.Waves(sel.Run))
 	}
 	return &Result{Status: record.RunDryRun}, nil
 }
@@ -321,6 +311,9 @@ func (r *runner) arm() {
 	r.reaper = execute.StartReaper()
 	r.fault = fault.FromEnv()
 	r.jail = execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(id planparse.TaskID, msg string) {
+		// The first agent to meet the sandbox may be one of a wave's.
+		r.shared.Lock()
+		defer r.shared.Unlock()
 		r.log.Issues = append(r.log.Issues, r.issue(id, msg))
 		r.out.Warn(id, msg)
 	})
@@ -333,12 +326,6 @@ func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
 		return nil
 	}
 	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
-}
-
-func newRunID(t time.Time) string {
-	var b [3]byte
-	_, _ = rand.Read(b[:])
-	return t.Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
 // sameRepository refuses a plan that lies in another work tree than the

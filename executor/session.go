@@ -59,9 +59,14 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	r.st, r.log = st, st.Log
 	r.pids().CleanOrphans(r.out)
 	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
-	if err := r.checkHead(ctx); err != nil {
+	adopt := func(ctx context.Context, head gitops.Head) error {
+		r.head = head // the rollback commit, if made now, is made on it
+		return r.rollbackOf().adopt(ctx, head.SHA)
+	}
+	if r.head, err = checkHead(ctx, r.repo, r.st, adopt); err != nil {
 		return nil, nil, err
 	}
+	r.expect = r.head.SHA
 	h, err := readHistory(ctx, repo, st.RunID, st.Current, st.Base, r.head.SHA)
 	if err != nil {
 		return nil, nil, err
@@ -85,37 +90,35 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	return r, h, nil
 }
 
-// checkHead checks HEAD is still on the run's branch, above its rollback
-// commit (adopting one a crash kept planx from recording).
-func (r *runner) checkHead(ctx context.Context) error {
-	head, err := r.repo.Head(ctx)
+// checkHead checks HEAD is still on the run st's branch, above its
+// rollback commit (adopting one a crash kept planx from recording, through
+// adopt), and returns it.
+func checkHead(ctx context.Context, repo *gitops.Repo, st *runstate.State, adopt func(context.Context, gitops.Head) error) (gitops.Head, error) {
+	head, err := repo.Head(ctx)
 	if err != nil {
-		return err
+		return head, err
 	}
-	r.head = head
-	if head.Branch != r.st.Branch {
-		return fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
-			gitops.ErrRepoState, r.st.Branch, checks.HeadName(head), checks.SwitchBack(r.st.Branch, "run the command again"))
+	if head.Branch != st.Branch {
+		return head, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
+			gitops.ErrRepoState, st.Branch, checks.HeadName(head), checks.SwitchBack(st.Branch, "run the command again"))
 	}
-	if r.st.Base == "" {
-		if err := r.rollbackOf().adopt(ctx, head.SHA); err != nil {
-			return err
+	if st.Base == "" {
+		if err := adopt(ctx, head); err != nil {
+			return head, err
 		}
-		if head, err = r.repo.Head(ctx); err != nil {
-			return err
+		if head, err = repo.Head(ctx); err != nil {
+			return head, err
 		}
-		r.head = head
 	}
-	r.expect = r.head.SHA
-	ok, err := r.repo.History().IsAncestor(ctx, r.st.Base, head.SHA)
+	ok, err := repo.History().IsAncestor(ctx, st.Base, head.SHA)
 	if err != nil {
-		return fmt.Errorf("check rollback commit %s is below HEAD: %w", r.st.Base.Short(), err)
+		return head, fmt.Errorf("check rollback commit %s is below HEAD: %w", st.Base.Short(), err)
 	}
 	if !ok {
-		return fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",
-			gitops.ErrRepoState, r.st.Base.Short())
+		return head, fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",
+			gitops.ErrRepoState, st.Base.Short())
 	}
-	return nil
+	return head, nil
 }
 
 func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current planparse.TaskID, base, head gitops.SHA) (*history, error) {

@@ -91,7 +91,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		current = t.DisplayID()
 	}
 	waveStatuses(ctx, st, repo, rep.Tasks, rep.Status)
-	rep.Drift = r.drift(ctx, h)
+	rep.Drift = drift(ctx, r.pf, r.repo, r.Plan, r.st, h)
 	if err := h.rewrittenError(); err != nil {
 		rep.Next = "put planx's commits back (git reset --hard <planx's commit>) or `planx abort`"
 		return rep, err

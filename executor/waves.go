@@ -53,7 +53,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 		res.Done = append(res.Done, t.ID)
 		r.out.TaskDone(t, sha)
 	}
-	return r.complete(ctx, res)
+	return r.books().complete(ctx, res)
 }
 
 // wave runs the tasks of the wave w, the run's number-th, at once, at most
@@ -68,7 +68,7 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", runstate.PhaseExecute
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = wavepkg.IDs(w), wv.base, nil, wv.number
-	if err := waveAttempt(ctx, r.stops(), r.log, w[0], r.expect); err != nil {
+	if err := waveAttempt(ctx, r.books().stops(), r.log, w[0], r.expect); err != nil {
 		return err
 	}
 	wv.isolate(w)
@@ -82,7 +82,7 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 }
 
 func (l *waveLoop) newWave(base gitops.SHA, number int, last bool) *wave {
-	return &wave{r: l.r, base: base, number: number, last: last, res: l.res, hooks: waveHooks(l.r.st, l.r.repo, l.r.hooks, l.r.o.NoVerify)}
+	return &wave{r: l.r, mu: &l.r.shared, base: base, number: number, last: last, res: l.res, hooks: waveHooks(l.r.st, l.r.repo, l.r.hooks, l.r.o.NoVerify)}
 }
 
 // waveAttempt records, with s, the start of a wave task's attempt as the
@@ -135,7 +135,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", runstate.PhaseExecute
 	r.st.Wave, r.st.WaveBase = wavepkg.IDs(inWave), wv.base
-	if err := waveAttempt(ctx, r.stops(), r.log, inWave[0], r.expect); err != nil {
+	if err := waveAttempt(ctx, r.books().stops(), r.log, inWave[0], r.expect); err != nil {
 		return nil, err
 	}
 	if err := r.st.Save(r.repo); err != nil {

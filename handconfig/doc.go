@@ -2,7 +2,7 @@
 // is stopped from a task's: whether the file changed since the stop
 // (EditedSinceStop, StopTree), the digest the run state remembers the edit
 // by (Remember, Holds), what staging leaves alone (Unstaged) and what the
-// person is told (Notice).
+// person is told (Notice), and the re-pin a person asks for (Repin).
 //
 // A person edits .planx.yaml while a run is stopped, typically to fix a
 // gate. The run keeps the settings it pinned when it started, so a task can
@@ -12,5 +12,6 @@
 // run ends or is aborted, ready for the next run.
 //
 // It reads the repository through gitops and the run state of runstate,
-// imports gates for the file's name and format, and never imports executor.
+// imports gates for the file's name and format and planparse for the plan
+// the gates are pinned for, and never imports executor.
 package handconfig

@@ -82,10 +82,13 @@ func (s *Setup) Task(id planparse.TaskID) *planparse.Task {
 }
 
 // ParallelSafe says whether a task may share a wave: marked parallel in
-// the plan and run by its shell steps. Agent and manual tasks run alone in
-// the user's work tree, as with --jobs 1.
+// the plan and run by its shell steps or an agent, each confined to its
+// own slot. A manual task (a person works in the user's work tree) and a
+// checkpoint (it runs every gate, the final ones too) run alone, as with
+// --jobs 1.
 func (s *Setup) ParallelSafe(t *planparse.Task) bool {
-	return t.Parallel && s.Executor(t) == planparse.KindShell
+	k := s.Executor(t)
+	return t.Parallel && (k == planparse.KindShell || k == planparse.KindAgent)
 }
 
 // Waves groups the tasks to run for --jobs > 1.

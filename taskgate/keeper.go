@@ -2,6 +2,7 @@ package taskgate
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planx-dev/planx/gaterun"
@@ -69,6 +70,11 @@ type Keeper struct {
 
 	reached gaterun.Reach    // read on first use (Reach)
 	reports *gaterun.Reports // the run's test reports by commit (Reports)
+	// slot: the keeper of a task in a wave's slot (InSlot), whose output
+	// goes under lock; runDir is the run's directory, not the slot's.
+	slot   bool
+	lock   sync.Locker
+	runDir string
 }
 
 // Book is the run's gate and commit records.
@@ -79,8 +85,8 @@ func (k *Keeper) Book() ledger.Book {
 
 // GateRun is what every gate run of this run shares.
 func (k *Keeper) GateRun() gaterun.Options {
-	return gaterun.Options{Root: k.Repo.Root, OutDir: runstate.RunDir(k.Repo, k.State.RunID), Env: k.Env, Out: k.Out,
-		Started: k.Started, Done: k.Done, Warn: k.Warn, Overridden: k.Overridden, Baseline: k.State.Baseline}
+	return gaterun.Options{Root: k.Repo.Root, OutDir: k.dir(), Env: k.Env, Out: k.Out,
+		Started: k.Started, Done: k.Done, Warn: k.Warn, Overridden: k.Overridden, Baseline: k.State.Baseline, Lock: k.lock}
 }
 
 // Overridden reports which gates a --gate flag (flags) replaced: the config

@@ -12,7 +12,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/runstate"
 )
 
 // Task is one attempt's gates as the task's turn hands them over: the
@@ -110,7 +109,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 	if tk.Kind != planparse.KindAgent {
 		return k.runIn(ctx, tk, key, sel, nil)
 	}
-	tgs, _ := gaterun.TestGates(sel, runstate.RunDir(k.Repo, k.State.RunID), string(tk.T.ID))
+	tgs, _ := gaterun.TestGates(sel, k.dir(), string(tk.T.ID))
 	if len(tgs) == 0 {
 		return k.runIn(ctx, tk, key, sel, nil)
 	}
@@ -180,9 +179,15 @@ func judgeIn(dir string, judge func(string, []gates.Result) gaterun.Judgement) f
 // test by test.
 func (k *Keeper) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
 	judge func([]gates.Result) gaterun.Judgement) error {
-	out, err := k.GateRun().Run(ctx, gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
+	spec := gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
 		Begin: k.Out.GateStart, Judge: judge,
-		Record: func(results []gates.Result) { k.Book().RecordGated(key, t, sel, results) }})
+		Record: func(results []gates.Result) { k.Book().RecordGated(key, t, sel, results) }}
+	if k.slot {
+		// Beside other tasks: no gate line of its own, no pid file, no
+		// record while the wave's records are marked.
+		spec.Track, spec.Begin, spec.Record = false, nil, nil
+	}
+	out, err := k.GateRun().Run(ctx, spec)
 	if err != nil {
 		return err
 	}

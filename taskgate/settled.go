@@ -7,7 +7,6 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/handconfig"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -24,7 +23,7 @@ func (k *Keeper) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.T
 	if msg := k.Detached(); msg != "" {
 		k.Warn(t, msg)
 	}
-	paths, ok, err := k.Repo.Index().StageAgain(ctx, handconfig.Unstaged(k.Repo.Root, k.State)...)
+	paths, ok, err := k.Repo.Index().StageAgain(ctx, k.unstaged()...)
 	if err != nil {
 		return fmt.Errorf("stage the changes of fixer gates of %s: %w", t.ID, err)
 	}
@@ -46,7 +45,7 @@ func (k *Keeper) checkSettled(ctx context.Context, t *planparse.Task) error {
 	if msg := k.Detached(); msg != "" {
 		k.Warn(t, msg)
 	}
-	paths, ok, err := k.Repo.Index().StageAgain(ctx, handconfig.Unstaged(k.Repo.Root, k.State)...)
+	paths, ok, err := k.Repo.Index().StageAgain(ctx, k.unstaged()...)
 	if err != nil {
 		return fmt.Errorf("stage %s after its gates: %w", t.ID, err)
 	}

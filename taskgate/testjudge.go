@@ -9,7 +9,6 @@ import (
 
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/runstate"
 	"golang.org/x/mod/modfile"
 )
 
@@ -21,7 +20,7 @@ import (
 // is usually the report of the task before it.
 func (k *Keeper) Reports() *gaterun.Reports {
 	if k.reports == nil {
-		k.reports = gaterun.NewReports(runstate.RunDir(k.Repo, k.State.RunID))
+		k.reports = gaterun.NewReports(k.dir())
 	}
 	return k.reports
 }

@@ -2,54 +2,54 @@ package wave
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
-// isolatedAt is a task's run on base two with fakes for the run's seams: its
-// steps write files, its gates and declared check do what the test says.
-func isolatedAt(t *testing.T, write map[string]string) Isolated {
+// isolatedAt is a task's run on base two with a fake for the run's turn:
+// it writes files in the slot, then fails when fail is set.
+func isolatedAt(t *testing.T, write map[string]string, fail error) Isolated {
 	repo, _, two := repoAt(t)
 	pool := NewPool(repo)
 	return Isolated{Pool: pool, Base: two, Task: &planparse.Task{ID: "T1"}, Keep: Dir(repo, "run1", "T1"), Drop: []string{"PLAN.md"},
-		Steps: func(ctx context.Context, dir string) error {
+		Turn: func(ctx context.Context, wt *gitops.Repo) error {
 			for name, body := range write {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(wt.Root, name), []byte(body), 0o644); err != nil {
 					return err
 				}
 			}
-			return nil
+			return fail
 		},
-		Gates:    func(ctx context.Context, dir string) error { return nil },
-		Declared: func(root string, files []string) (string, error) { return "", nil },
 	}
 }
 
 func TestIsolatedRecordsWork(t *testing.T) {
-	o := isolatedAt(t, map[string]string{"c.txt": "c\n", "PLAN.md": "- [x] T1\n"})
-	var declared []string
-	o.Declared = func(root string, files []string) (string, error) {
-		declared = files
-		return "outside-declared=c.txt", nil
+	o := isolatedAt(t, map[string]string{"c.txt": "c\n", "PLAN.md": "- [x] T1\n"}, nil)
+	turn := o.Turn
+	var in string
+	o.Turn = func(ctx context.Context, wt *gitops.Repo) error {
+		in = wt.Root
+		return turn(ctx, wt)
 	}
 	ran := o.Run(context.Background())
 	if ran.Err != nil || ran.Fail != nil {
 		t.Fatalf("run: %v %v", ran.Err, ran.Fail)
 	}
-	if want := []string{"c.txt"}; !reflect.DeepEqual(ran.Files, want) || !reflect.DeepEqual(declared, want) || !ran.Listed {
-		t.Errorf("files %v, declared %v (listed %v), want %v: planx's plan left out", ran.Files, declared, ran.Listed, want)
-	}
-	if want := []string{"outside-declared=c.txt"}; !reflect.DeepEqual(ran.Warnings, want) {
-		t.Errorf("warnings %v, want %v", ran.Warnings, want)
+	if want := []string{"c.txt"}; !reflect.DeepEqual(ran.Files, want) || !ran.Listed {
+		t.Errorf("files %v (listed %v), want %v: planx's plan left out", ran.Files, ran.Listed, want)
 	}
 	root := o.Pool.repo.Root
+	if want := Dir(o.Pool.repo, "run1", "slot1"); in != want {
+		t.Errorf("the turn ran in %s, want the slot %s", in, want)
+	}
 	if got := gittest.Git(t, root, "rev-parse", string(ran.Work)+"^"); got != string(o.Base) {
 		t.Errorf("work's parent %s, want the base %s", got, o.Base)
 	}
@@ -66,41 +66,30 @@ func TestIsolatedRecordsWork(t *testing.T) {
 	}
 }
 
-func TestIsolatedFailuresKeepTheWorkTree(t *testing.T) {
-	for _, tc := range []struct {
-		name, want string
-		write      map[string]string
-		gates      func(ctx context.Context, dir string) error
-	}{
-		{name: "no changes", want: "no changes", write: map[string]string{"PLAN.md": "x\n"}},
-		{name: "gate failed", want: "test failed", write: map[string]string{"c.txt": "c\n"},
-			gates: func(ctx context.Context, dir string) error { return &outcome.Failure{What: "test failed"} }},
-		{name: "gate changed the work", want: "files changed while the gates ran: d.txt", write: map[string]string{"c.txt": "c\n"},
-			gates: func(ctx context.Context, dir string) error {
-				return os.WriteFile(filepath.Join(dir, "d.txt"), []byte("d\n"), 0o644)
-			}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			o := isolatedAt(t, tc.write)
-			if tc.gates != nil {
-				o.Gates = tc.gates
-			}
-			ran := o.Run(context.Background())
-			if ran.Err != nil || ran.Fail == nil || !strings.Contains(ran.Fail.What, tc.want) {
-				t.Fatalf("run: err %v, fail %v, want a failure with %q", ran.Err, ran.Fail, tc.want)
-			}
-			if ran.Work != "" {
-				t.Errorf("a failed task recorded work %s", ran.Work)
-			}
-			if _, err := os.Stat(o.Keep); err != nil {
-				t.Errorf("the failed task's work tree is not kept at %s: %v", o.Keep, err)
-			}
-		})
+func TestIsolatedFailureKeepsTheWorkTree(t *testing.T) {
+	o := isolatedAt(t, map[string]string{"c.txt": "c\n"}, &outcome.Failure{What: "test failed"})
+	ran := o.Run(context.Background())
+	if ran.Err != nil || ran.Fail == nil || ran.Fail.What != "test failed" {
+		t.Fatalf("run: err %v, fail %v, want the turn's failure", ran.Err, ran.Fail)
+	}
+	if ran.Work != "" {
+		t.Errorf("a failed task recorded work %s", ran.Work)
+	}
+	if _, err := os.Stat(filepath.Join(o.Keep, "c.txt")); err != nil {
+		t.Errorf("the failed task's work tree, with its work, is not kept at %s: %v", o.Keep, err)
+	}
+}
+
+func TestIsolatedErrorIsNotAFailure(t *testing.T) {
+	o := isolatedAt(t, nil, errors.New("disk full"))
+	ran := o.Run(context.Background())
+	if ran.Err == nil || ran.Fail != nil || ran.Work != "" {
+		t.Errorf("run: err %v, fail %v, work %q; want the error and no work", ran.Err, ran.Fail, ran.Work)
 	}
 }
 
 func TestIsolatedCancelledTakesNoSlot(t *testing.T) {
-	o := isolatedAt(t, nil)
+	o := isolatedAt(t, nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	ran := o.Run(ctx)

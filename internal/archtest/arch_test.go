@@ -22,14 +22,15 @@ const module = "github.com/planx-dev/planx/"
 // anything and is not listed.
 var mayImport = map[string][]string{
 	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "checks", "wave", "runplan", "rewind", "handconfig", "taskgate"},
+	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "checks", "wave", "runplan", "rewind", "handconfig", "taskgate", "runstart"},
 	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "record", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
 	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
 	"taskgate":            {"execlog", "gaterun", "gates", "gitops", "handconfig", "internal/fault", "ledger", "outcome", "planparse", "progress", "record", "runstate", "wave"},
 	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress", "record", "internal/textsafe"},
 	"judge":               {},
-	"handconfig":          {"gates", "gitops", "runstate"},
-	"runplan":             {"agent", "approval", "gates", "internal/textsafe", "judge", "planfile", "planparse", "progress", "record", "risk"},
+	"handconfig":          {"gates", "gitops", "planparse", "runstate"},
+	"runstart":            {"execlog", "gates", "gitops", "planparse", "record", "runstate", "verify"},
+	"runplan":             {"agent", "approval", "gates", "gitops", "internal/linediff", "internal/textsafe", "judge", "planfile", "planparse", "progress", "record", "risk"},
 	"checks":              {"gaterun", "gates", "gitops", "internal/textsafe", "judge", "outcome", "planparse", "record", "runstate", "verify"},
 	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
 	"wave":                {"gitops", "planparse", "progress", "outcome", "execlog", "ledger", "record", "internal/fault"},
@@ -112,6 +113,9 @@ var never = map[string][]string{
 	// What a run executes is decided from the plan and its settings: no
 	// repository write, no process, no mechanism of the run.
 	"runplan": {"executor", "review", "internal/sandbox", "internal/command", "execute", "gaterun", "verify", "wave"},
+	// The start of a run checks and records; it runs no task, gate or
+	// agent and knows no runner.
+	"runstart": {"executor", "review", "internal/command", "approval", "risk", "agent", "execute", "gaterun", "wave", "rewind", "runplan"},
 	// Review reads history, not the live run.
 	"review": {"executor", "agent", "approval", "risk", "execlog"},
 }

@@ -20,15 +20,12 @@ const (
 // bigTypes are the types allowed more methods, each with the most it may
 // have now: a count may only go down. gitops.Repo keeps HEAD, committing
 // and what moves HEAD and the work tree together, Index is git's index,
-// planparse's builder is the parser's one pass over goldmark's tree; the
-// executor's runner and turn are being cut down to orchestration (issue 23).
+// planparse's builder is the parser's one pass over goldmark's tree.
 var bigTypes = map[string]int{
 	"gitops.Repo":       47,
 	"gitops.Index":      32,
 	"planparse.builder": 65,
 	"risk.analyzer":     31,
-	"executor.runner":   30,
-	"executor.turn":     4,
 }
 
 // TestSizes holds every function of the module to maxFuncLines (tests'

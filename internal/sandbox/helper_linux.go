@@ -49,6 +49,14 @@ func confine(spec helperSpec) error {
 		if err := mountReadOnly(spec.Policy); err != nil {
 			return err
 		}
+		// The working directory still names the file system as it was
+		// before the mounts: from a work tree that is itself a mount point
+		// (a wave's slot, made writable beneath the read-only git
+		// directory), a relative path would reach its .git file under none
+		// of them. Entered again by name, it is seen through them.
+		if err := enterAgain(); err != nil {
+			return err
+		}
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
@@ -81,6 +89,19 @@ func mountReadOnly(p Policy) error {
 				break
 			}
 		}
+	}
+	return nil
+}
+
+// enterAgain changes to the working directory by its name, through the
+// mounts made since it was entered.
+func enterAgain() error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
+	if err := os.Chdir(wd); err != nil {
+		return fmt.Errorf("enter %s again: %w", wd, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package executor
+package runstart
 
 import (
 	"context"
@@ -13,17 +13,17 @@ import (
 // before it, so the two run at once; both start once the run holds its
 // lock, before which another run may still be changing the tree.
 
-// earlySurvey is a Survey running in the background.
-type earlySurvey struct {
+// Early is a Survey running in the background.
+type Early struct {
 	done  chan struct{}
 	sv    gitops.Survey
 	err   error
 	taken bool
 }
 
-// startSurvey starts the preflight's survey of repo.
-func startSurvey(ctx context.Context, repo *gitops.Repo) *earlySurvey {
-	e := &earlySurvey{done: make(chan struct{})}
+// StartSurvey starts the preflight's survey of repo.
+func StartSurvey(ctx context.Context, repo *gitops.Repo) *Early {
+	e := &Early{done: make(chan struct{})}
 	go func() {
 		defer close(e.done)
 		e.sv, e.err = repo.Survey(ctx)
@@ -32,7 +32,7 @@ func startSurvey(ctx context.Context, repo *gitops.Repo) *earlySurvey {
 }
 
 // take returns the survey started early (once), or runs one now.
-func (e *earlySurvey) take(ctx context.Context, repo *gitops.Repo) (gitops.Survey, error) {
+func (e *Early) take(ctx context.Context, repo *gitops.Repo) (gitops.Survey, error) {
 	if e == nil || e.taken {
 		return repo.Survey(ctx)
 	}
@@ -41,9 +41,9 @@ func (e *earlySurvey) take(ctx context.Context, repo *gitops.Repo) (gitops.Surve
 	return e.sv, e.err
 }
 
-// wait waits for a survey nobody took (the run stopped before its
-// preflight), so that no git process outlives Run.
-func (e *earlySurvey) wait() {
+// Wait waits for a survey nobody took (the run stopped before its
+// preflight), so that no git process outlives the run.
+func (e *Early) Wait() {
 	if e != nil {
 		<-e.done
 	}
