@@ -47,7 +47,7 @@ func TestIsolatedRecordsWork(t *testing.T) {
 		t.Errorf("files %v (listed %v), want %v: planx's plan left out", ran.Files, ran.Listed, want)
 	}
 	root := o.Pool.repo.Root
-	if want := Dir(o.Pool.repo, "run1", "slot1"); in != want {
+	if want := filepath.Join(PoolDir(o.Pool.repo), "slot1"); in != want {
 		t.Errorf("the turn ran in %s, want the slot %s", in, want)
 	}
 	if got := gittest.Git(t, root, "rev-parse", string(ran.Work)+"^"); got != string(o.Base) {
