@@ -185,7 +185,13 @@ func (s *Pool) Keep(ctx context.Context, slot, dir string) error {
 	if err := clearWorktreeDir(ctx, repo, dir); err != nil {
 		return err
 	}
-	return repo.Worktrees().Move(ctx, slot, dir)
+	if err := repo.Worktrees().Move(ctx, slot, dir); err != nil {
+		return err
+	}
+	// What lay beside the slot is the slot's, not the task's work tree's.
+	_ = os.Remove(usedMark(slot))
+	_ = os.RemoveAll(setupDir(slot))
+	return nil
 }
 
 // FreshWorktree makes a linked work tree at dir from base, replacing one a
