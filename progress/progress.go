@@ -29,13 +29,13 @@ type Progress struct {
 	plan        string
 	rows        []string // step summary rows
 
-	mu      sync.Mutex
-	status  string
+	mu     sync.Mutex
+	status string
 	// together: several tasks run at once (a parallel wave), so every
 	// line about a task names it (Together).
 	together bool
-	since   time.Time
-	stopped chan struct{}
+	since    time.Time
+	stopped  chan struct{}
 }
 
 func New(o Output) *Progress {
