@@ -79,7 +79,12 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 	}
 	display := agentCommand(&spec, cmd, a.Spec)
 	name := fmt.Sprintf("agent attempt %d", a.Attempt)
-	o.Out.Step(name, display)
+	o.Out.Step(t.ID, name, display)
+	if o.Slot {
+		// Several agents run at once: each one's output can be followed
+		// in its own file (tail -f) while they run.
+		o.Out.Println("      %s output: %s", t.ID, spec.OutputPath)
+	}
 	disarm := o.Fault.Soon("during-step", 150*time.Millisecond)
 	res, err := proc.Run(ctx, spec)
 	disarm()

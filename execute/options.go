@@ -29,8 +29,7 @@ type Options struct {
 	Pids                     Pids       // where the running child is recorded; zero: nowhere
 	Jail                     *Jail      // nil: steps run unconfined (agents need one)
 	// Shared is set when other tasks write output at the same time (a
-	// wave): end lines are written under it, and a step's command is not
-	// echoed, since that line would not say whose step it is.
+	// wave): end lines are written under it.
 	Shared sync.Locker
 }
 

@@ -26,9 +26,7 @@ func Steps(ctx context.Context, t *planparse.Task, lt *execlog.Task, o Options) 
 	env := append(o.env(t.ID), jailEnv...)
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
-		if o.Shared == nil {
-			o.Out.Step(name, s.Code)
-		}
+		o.Out.Step(t.ID, name, s.Code)
 		disarm := o.Fault.Soon("during-step", 150*time.Millisecond)
 		live, flush := o.Out.Live(t.ID)
 		res, err := proc.Run(ctx, proc.Spec{

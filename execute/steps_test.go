@@ -62,12 +62,13 @@ func TestStepsStopAtTheFirstFailure(t *testing.T) {
 	}
 }
 
-// In a wave's slot the step learns its work tree, its command is not
-// echoed (the line would not say whose it is), and no pid file is written.
+// In a wave's slot the step learns its work tree, its command is echoed
+// naming its task (tasks run together), and no pid file is written.
 func TestStepsInASlot(t *testing.T) {
 	var out bytes.Buffer
 	o := options(t, &out)
 	o.Slot, o.Shared = true, &sync.Mutex{}
+	o.Out.Together(true)
 	lt := &execlog.Task{}
 	if err := Steps(context.Background(), task(`echo "$PLANX_WORKTREE" > wt`), lt, o); err != nil {
 		t.Fatal(err)
@@ -76,8 +77,8 @@ func TestStepsInASlot(t *testing.T) {
 	if strings.TrimSpace(string(wt)) != o.Dir {
 		t.Fatalf("PLANX_WORKTREE = %q, want %q", wt, o.Dir)
 	}
-	if strings.Contains(out.String(), "step 1/1") {
-		t.Fatalf("a wave's step was echoed:\n%s", out.String())
+	if !strings.Contains(out.String(), "t1 step 1/1: echo") {
+		t.Fatalf("a wave's step was not announced with its task:\n%s", out.String())
 	}
 	if _, err := os.Stat("child.pid"); err == nil {
 		t.Fatal("the zero Pids wrote a pid file")

@@ -77,8 +77,7 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 	}
 	r.out.Println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		wv.number, strings.Join(wavepkg.Names(w), " "), max(r.o.Jobs, 1), wv.base.Short())
-	wv.exec(ctx)
-	return wv.integrate(ctx)
+	return wv.fly(ctx)
 }
 
 func (l *waveLoop) newWave(base gitops.SHA, number int, last bool) *wave {
@@ -141,8 +140,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	if err := r.st.Save(r.repo); err != nil {
 		return nil, err
 	}
-	wv.exec(ctx)
-	if err := wv.integrate(ctx); err != nil {
+	if err := wv.fly(ctx); err != nil {
 		return l.res, err
 	}
 	return l.run(ctx, rest)
@@ -157,4 +155,14 @@ func waveHooks(st *runstate.State, repo *gitops.Repo, on, noVerify bool) wavepkg
 		h.Pin = j.Apply
 	}
 	return h
+}
+
+// fly runs the wave's tasks that have no work yet, then lands the wave;
+// meanwhile every line about a task names it.
+func (wv *wave) fly(ctx context.Context) error {
+	out := wv.r.out
+	out.Together(true)
+	defer out.Together(false)
+	wv.exec(ctx)
+	return wv.integrate(ctx)
 }

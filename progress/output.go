@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,6 +30,7 @@ type Output struct {
 
 // events writes the JSON event stream.
 type events struct {
+	mu  sync.Mutex // a wave's tasks report at once
 	enc *json.Encoder
 }
 
@@ -60,6 +62,8 @@ func (e *events) emit(ev Event) {
 		return
 	}
 	ev.Time = time.Now().UTC().Format(time.RFC3339Nano)
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	_ = e.enc.Encode(ev)
 }
 

@@ -29,10 +29,13 @@ type Progress struct {
 	plan        string
 	rows        []string // step summary rows
 
-	mu      sync.Mutex
-	status  string
-	since   time.Time
-	stopped chan struct{}
+	mu     sync.Mutex
+	status string
+	// together: several tasks run at once (a parallel wave), so every
+	// line about a task names it (Together).
+	together bool
+	since    time.Time
+	stopped  chan struct{}
 }
 
 func New(o Output) *Progress {
@@ -131,13 +134,41 @@ func (p *Progress) TaskStart(i, n int, t *planparse.Task) {
 	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, textsafe.Line(t.DisplayID())))
 }
 
-func (p *Progress) Step(name, code string) {
+// Step says that task id's step (or agent) name starts, running code.
+func (p *Progress) Step(id planparse.TaskID, name, code string) {
 	first := strings.TrimSpace(strings.SplitN(strings.TrimSpace(code), "\n", 2)[0])
+	if p.isTogether() {
+		p.Println("      %s %s: %s", textsafe.Line(string(id)), name, textsafe.Line(textsafe.Shorten(first, 60)))
+		return
+	}
 	if p.tty {
 		p.Phase(name + ": " + textsafe.Line(textsafe.Shorten(first, 40)))
 		return
 	}
 	p.Println("      %s: %s", name, textsafe.Line(textsafe.Shorten(first, 60)))
+}
+
+// Together says whether several tasks run at once from now on (a
+// parallel wave, until it has landed): their lines are then printed as
+// they come, each naming its task, and the status line names none.
+func (p *Progress) Together(on bool) {
+	p.mu.Lock()
+	p.together = on
+	p.mu.Unlock()
+}
+
+func (p *Progress) isTogether() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.together
+}
+
+// who is how a task's line starts: its id while tasks run together.
+func (p *Progress) who(id planparse.TaskID) string {
+	if p.isTogether() {
+		return textsafe.Line(string(id)) + " "
+	}
+	return ""
 }
 
 // phase names what the task runs now on the status line ("gate test",
@@ -171,7 +202,7 @@ func (p *Progress) Gate(id planparse.TaskID, g gates.Result) {
 	if !g.Passed {
 		verdict = p.paint("31", "FAIL")
 	}
-	p.Println("      gate %s: %s (%s)", textsafe.Line(g.Name), verdict, g.Duration.Round(time.Millisecond))
+	p.Println("      %sgate %s: %s (%s)", p.who(id), textsafe.Line(g.Name), verdict, g.Duration.Round(time.Millisecond))
 }
 
 // stepEnd reports a finished step or agent run.
@@ -183,7 +214,7 @@ func (p *Progress) TaskDone(t *planparse.Task, sha gitops.SHA) {
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Label: t.Label, Status: string(record.TaskDone), Commit: string(sha)})
 	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.DisplayID(), sha.Short(), t.Title))
 	p.clearStatus()
-	p.Println("      %s committed %s", p.paint("32", "✓"), sha.Short())
+	p.Println("      %s %scommitted %s", p.paint("32", "✓"), p.who(t.ID), sha.Short())
 }
 
 // runWarn is a warning about the whole run, said once at its start.
@@ -213,7 +244,7 @@ func (p *Progress) TaskStopped(t *planparse.Task, rs record.RunStatus, what, tai
 	if rs == record.RunWaiting {
 		mark = p.paint("33", "⏸ "+status)
 	}
-	p.Println("      %s: %s", mark, textsafe.Block(what))
+	p.Println("      %s: %s%s", mark, p.who(t.ID), textsafe.Block(what))
 	if tail != "" {
 		for _, l := range strings.Split(strings.TrimRight(tail, "\n"), "\n") {
 			p.Println("      │ %s", textsafe.Line(expandTabs(l)))

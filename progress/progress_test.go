@@ -19,7 +19,7 @@ func TestProgressTerminalAndPlain(t *testing.T) {
 	var tty bytes.Buffer
 	p := New(Output{Out: &tty, Terminal: true, Color: true})
 	p.TaskStart(2, 3, task)
-	p.Step("step 1/1", "echo b > b.txt")
+	p.Step("T001", "step 1/1", "echo b > b.txt")
 	time.Sleep(300 * time.Millisecond) // one tick of the redraw
 	p.TaskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
 	got := tty.String()
@@ -35,7 +35,7 @@ func TestProgressTerminalAndPlain(t *testing.T) {
 	var plain bytes.Buffer
 	p = New(Output{Out: &plain})
 	p.TaskStart(2, 3, task)
-	p.Step("step 1/1", "echo b > b.txt")
+	p.Step("T001", "step 1/1", "echo b > b.txt")
 	p.TaskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
 	if strings.ContainsAny(plain.String(), "\r\x1b") {
 		t.Errorf("plain output has terminal control codes:\n%q", plain.String())
@@ -52,7 +52,7 @@ func TestProgressEscapesPlanText(t *testing.T) {
 	var out bytes.Buffer
 	p := New(Output{Out: &out})
 	p.TaskStart(1, 1, task)
-	p.Step("step 1/1", "rm -rf ~/x #\x1b[2Kmake build")
+	p.Step("T001", "step 1/1", "rm -rf ~/x #\x1b[2Kmake build")
 	p.TaskStopped(task, record.RunFailed, "step failed \x1b]0;title\x07", "line \x1b[1Aup\n", nil, "fix it")
 	got := out.String()
 	if strings.ContainsAny(got, "\x1b\x07\u202e") {
@@ -78,7 +78,7 @@ func TestProgressNamesTheRunningGate(t *testing.T) {
 	var tty bytes.Buffer
 	p := New(Output{Out: &tty, Terminal: true})
 	p.TaskStart(1, 1, task)
-	p.Step("step 1/1", "printf x")
+	p.Step("T001", "step 1/1", "printf x")
 	time.Sleep(50 * time.Millisecond)
 	p.GateStart(gates.Gate{Name: "test"})
 	time.Sleep(300 * time.Millisecond)
