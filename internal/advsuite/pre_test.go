@@ -17,7 +17,9 @@ func (tl *tools) agentAlone(ctx context.Context, k *kase, dir string) (string, [
 		return "", nil, result{}, err
 	}
 	env = append(env, planxEnv(repo)...)
-	if r := run(ctx, repo, env, script); r.code != 0 {
+	// Run by sh, not exec'd: a file just written may still be open for
+	// writing in a child another test forked meanwhile (ETXTBSY).
+	if r := run(ctx, repo, env, "sh", script); r.code != 0 {
 		return "", nil, result{}, fmt.Errorf("the agent alone: %s", r)
 	}
 	gate := k.lang.gate

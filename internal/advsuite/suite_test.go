@@ -184,7 +184,7 @@ func (tl *tools) runCase(t *testing.T, k *kase) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := run(ctx, repo, env, tl.planx, "run", "--agent", script, "plan.md")
+	r := run(ctx, repo, env, tl.planx, "run", "--agent", "sh "+script, "plan.md")
 	log := "planx run: " + strings.ReplaceAll(r.String(), dir, "$CASE")
 	sha, err := committedT001(ctx, repo, env)
 	if err != nil {
