@@ -177,13 +177,23 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, plan string, args []st
 }
 
 // planxWorktrees lists the work trees git has registered under planx's
-// directory (slots of waves and clean gates), "" when none.
+// directory that a finished resume or abort should not leave: any but the
+// slots of the work tree's pool (.git/planx/slots/), which stay for the
+// next run and must be clean; "" when none.
 func planxWorktrees(t *testing.T, dir string) string {
 	var out []string
 	for _, line := range strings.Split(gittest.Git(t, dir, "worktree", "list", "--porcelain"), "\n") {
-		if strings.HasPrefix(line, "worktree ") && strings.Contains(line, "/planx/") {
-			out = append(out, line)
+		wt, ok := strings.CutPrefix(line, "worktree ")
+		if !ok || !strings.Contains(wt, "/planx/") {
+			continue
 		}
+		if strings.Contains(wt, "/planx/slots/") {
+			if st := gittest.Git(t, wt, "status", "--porcelain", "--ignored"); st != "" {
+				out = append(out, line+" (a pool slot left unclean: "+st+")")
+			}
+			continue
+		}
+		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
 }
