@@ -98,7 +98,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 // refs alone, then keeps the commits folded into it in a ref: planx's own
 // write must not read as the task's.
 func (a *Attempt) gitDir(ctx context.Context, c Tree, t *planparse.Task) error {
-	if written, err := verify.GitDirChanged(ctx, c.Repo, c.RunID, a.Guard); err != nil {
+	if written, err := verify.GitDirChanged(ctx, c.Repo, c.Watched, a.Guard); err != nil {
 		return err
 	} else if len(written) > 0 {
 		return verify.GitDirWritten(c.Repo, a.Meta, written)

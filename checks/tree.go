@@ -16,11 +16,16 @@ import (
 // repository; the seams are the run's shared things, which a caller
 // running tasks at once wraps in a mutex.
 type Tree struct {
-	Repo   *gitops.Repo
-	Base   gitops.SHA // where HEAD must be when a task ends: planx's last commit
-	RunID  string
-	Branch string // the run's branch
-	Rules  Rules
+	Repo  *gitops.Repo
+	Base  gitops.SHA // where HEAD must be when a task ends: planx's last commit
+	RunID string
+	// Watched names the run whose refs the git directory's watch reads
+	// (gitops.Config.Guard): RunID in the user's work tree; none ("") in a
+	// wave's slot, where the wave records each task's work under the run's
+	// refs while the others run.
+	Watched string
+	Branch  string // the run's branch
+	Rules   Rules
 	// Reach reads the files the gates run beyond those they name (once
 	// per run: the caller keeps them).
 	Reach func(ctx context.Context) gaterun.Reach

@@ -15,7 +15,7 @@ import (
 // checks): the run's rules and state as values, its log and output as
 // seams.
 func (r *runner) checks() checks.Tree {
-	c := checks.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Branch: r.st.Branch,
+	c := checks.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Watched: r.st.RunID, Branch: r.st.Branch,
 		Rules:     checks.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
 		Reach:     func(ctx context.Context) gaterun.Reach { return r.keeper().Reach(ctx, r.expect) },
 		Unchanged: taskgate.JudgeUnchanged(r.repo, r.expect),

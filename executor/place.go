@@ -53,16 +53,6 @@ func (p place) locked(f func()) {
 	f()
 }
 
-// guardOwn names the run whose refs the git directory's watch reads: the
-// run's own in the work tree; none in a slot, where the wave records each
-// task's work under the run's refs while the others run.
-func (tu *turn) guardOwn() string {
-	if tu.at.wave != nil {
-		return ""
-	}
-	return tu.r.st.RunID
-}
-
 // checks is the verify side of the run in the turn's place.
 func (tu *turn) checks() checks.Tree {
 	c := tu.r.checks()
@@ -70,7 +60,7 @@ func (tu *turn) checks() checks.Tree {
 	if p.wave == nil {
 		return c
 	}
-	c.Repo, c.Base, c.Branch, c.RunID = p.repo, p.base, "", tu.guardOwn()
+	c.Repo, c.Base, c.Branch, c.Watched = p.repo, p.base, "", ""
 	// A slot is checked out afresh from the base: none of the user's
 	// ignored files, hidden index entries or hand edits are there, and
 	// the wave guards planx's records for all its tasks at once.

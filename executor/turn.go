@@ -255,7 +255,7 @@ func (r *runner) newTurn(ctx context.Context, p place, t *planparse.Task, lt *ex
 	kind := r.Executor(t)
 	lt.Executor = string(kind)
 	tu := &turn{r: r, at: p, t: t, lt: lt, kind: kind, cheapRedo: kind == planparse.KindShell}
-	tu.Guard = p.repo.Config().Guard(tu.guardOwn())
+	tu.Guard = p.repo.Config().Guard(tu.checks().Watched)
 	tu.Meta = p.repo.Config().SnapshotMeta()
 	replace, err := verify.ReplaceRefs(ctx, p.repo)
 	if err != nil {
