@@ -112,14 +112,16 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 
 // Skip marks the stopped task skipped, discards what its attempt changed and
 // goes on. The next commit records the skip in a Planx-Skipped trailer.
+// Stopped inside a parallel wave, the attempt ran in a slot (kept under a
+// ref at the stop), and the wave's other tasks go on as resume takes them.
 func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	r, tasks, unlock, err := openStopped(ctx, ro, "skip")
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if len(tasks) == 0 || tasks[0].ID != r.st.Current {
-		return nil, fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
+	if err := skippable(ctx, r, tasks); err != nil {
+		return nil, err
 	}
 	t := tasks[0]
 	if err := r.noteHandConfig(ctx, false); err != nil {
@@ -135,20 +137,16 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}
-	if len(r.st.Wave) > 0 {
-		// Stopped inside a wave: the attempt ran in a work tree of its
-		// own, and the user's holds the commits integrated so far (a
-		// crash may have come after the wave landed some of them).
-		if err := waveAttempt(ctx, r.books().stops(), r.log, t, r.expect); err != nil {
+	if len(r.st.Wave) == 0 {
+		// (Inside a wave the attempt ran in a slot: the user's work tree
+		// holds nothing of it to discard.)
+		d, err := r.books().stops().Compare(ctx, t.ID, r.expect)
+		if err != nil {
 			return nil, err
 		}
-	}
-	d, err := r.books().stops().Compare(ctx, t.ID, r.expect)
-	if err != nil {
-		return nil, err
-	}
-	if err := r.books().stops().Discard(ctx, d, false); err != nil {
-		return nil, err
+		if err := r.books().stops().Discard(ctx, d, false); err != nil {
+			return nil, err
+		}
 	}
 	// What a person changed since the stop stays: the next task starts from it.
 	changes, err := r.repo.Status(ctx)
@@ -172,7 +170,36 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if len(tasks) == 1 {
 		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
 	}
+	if len(r.st.Wave) > 0 {
+		// The wave's tasks done in their slots are integrated as they
+		// are, never run again (agents cost money); the others run again.
+		return (&waveLoop{r: r}).resume(ctx, tasks[1:])
+	}
 	return r.loop(ctx, tasks[1:], false)
+}
+
+// skippable refuses a skip when the run r did not stop at the first of
+// the tasks left, or stopped inside a parallel wave at a task whose work
+// was done in its slot (a kill leaves the wave's first task as the
+// run's): skipping it would throw away work that resume integrates.
+func skippable(ctx context.Context, r *runner, tasks []*planparse.Task) error {
+	const inWave = "`planx resume` integrates the wave's tasks whose work was done, without running them again, " +
+		"and runs the others again; or `planx abort` undoes the run"
+	if len(tasks) == 0 || tasks[0].ID != r.st.Current {
+		if len(r.st.Wave) > 0 {
+			return fmt.Errorf("%w: the run stopped inside a parallel wave, not at one task to skip: %s", gitops.ErrRepoState, inWave)
+		}
+		return fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
+	}
+	t := tasks[0]
+	if !slices.Contains(r.st.Wave, t.ID) || !slices.Contains(r.st.WaveDone, t.ID) {
+		return nil
+	}
+	if sha, err := r.repo.Refs().Resolve(ctx, wavepkg.WorkRef(r.st.RunID, t.ID)); err != nil || sha == "" {
+		return nil // its work was not kept after all: it runs again, or is skipped
+	}
+	return fmt.Errorf("%w: %s was done in its own work tree before the stop and awaits integration; nothing stopped there to skip: %s",
+		gitops.ErrRepoState, t.DisplayID(), inWave)
 }
 
 // openStopped takes the lock, reopens the stopped run, refuses drift unless

@@ -102,6 +102,13 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		return rep, fmt.Errorf("%w: %d difference(s) between %s and the run", ErrDrift, len(rep.Drift), st.PlanPath)
 	case live:
 		rep.Next = "a planx process is working on it"
+	case len(st.Wave) > 0:
+		// Stopped inside a wave: resume takes the wave as a whole (the
+		// done tasks integrated, the others run again), and there is no
+		// one task's attempt in the work tree to commit as it stands or
+		// to skip; say what the run said when it stopped.
+		rep.Next = wavepkg.Next(true, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
+		return rep, fmt.Errorf("%w: run %s stopped inside a parallel wave (%s)", ErrTaskFailed, st.RunID, rep.Status)
 	case rep.Status == record.RunWaiting:
 		rep.Next = fmt.Sprintf("do %s by hand, then `planx resume`", current)
 	case rep.Status == record.RunInterrupted:

@@ -2,8 +2,13 @@ package command
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -34,5 +39,48 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 				ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 			}
 		},
+		"alive": cmdAlive,
+	}
+}
+
+// cmdAlive is `alive PIDFILE...`: every process whose pid one of the files
+// holds runs (a zombie, ended but not yet waited for, does not). `! alive`
+// asserts that none runs, and kills the ones that do, so that a failed
+// test leaves no process behind. A file may be a pattern
+// (.git/planx/runs/*/agent/T002.pid); one that names no file fails either
+// way, since a pid file never written proves nothing.
+func cmdAlive(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: alive PIDFILE...")
+	}
+	var running, gone []string
+	for _, pat := range args {
+		files, err := filepath.Glob(ts.MkAbs(pat))
+		if err != nil || len(files) == 0 {
+			ts.Fatalf("alive: no pid file %s", pat)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			ts.Check(err)
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil || pid <= 0 {
+				ts.Fatalf("alive: %s holds no pid: %q", f, b)
+			}
+			what := fmt.Sprintf("%s (pid %d)", filepath.Base(f), pid)
+			if !alive(pid) {
+				gone = append(gone, what)
+				continue
+			}
+			running = append(running, what)
+			if neg {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	if neg && len(running) > 0 {
+		ts.Fatalf("still running (now killed): %s", strings.Join(running, ", "))
+	}
+	if !neg && len(gone) > 0 {
+		ts.Fatalf("not running: %s", strings.Join(gone, ", "))
 	}
 }
