@@ -80,7 +80,7 @@ func TestProgressNamesTheRunningGate(t *testing.T) {
 	p.TaskStart(1, 1, task)
 	p.Step("T001", "step 1/1", "printf x")
 	time.Sleep(50 * time.Millisecond)
-	p.GateStart(gates.Gate{Name: "test"})
+	p.GateStart("T001")(gates.Gate{Name: "test"})
 	time.Sleep(300 * time.Millisecond)
 	p.mu.Lock()
 	got := tty.String()
@@ -89,11 +89,11 @@ func TestProgressNamesTheRunningGate(t *testing.T) {
 	if !strings.HasPrefix(last, "\r\x1b[K[1/1] T001 · gate test ") || strings.Contains(last, "step") {
 		t.Errorf("last status line %q, want the gate's", last)
 	}
-	p.clearStatus()
+	p.clearLive()
 
 	var plain bytes.Buffer
 	p = New(Output{Out: &plain})
-	p.GateStart(gates.Gate{Name: "test"})
+	p.GateStart("T001")(gates.Gate{Name: "test"})
 	if plain.Len() != 0 {
 		t.Errorf("a gate's start printed %q off a terminal", plain.String())
 	}
