@@ -3,12 +3,14 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
@@ -48,8 +50,13 @@ func (wv *wave) landing() *wavepkg.Landing {
 		Warn:         r.out.Warn,
 	}
 	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
+		// On a terminal the integration gate has a line of the wave's
+		// own below its tasks' (which wait to land), then says it lands.
+		row := planparse.TaskID(fmt.Sprintf("wave %d", wv.number))
 		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error) {
-			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel})
+			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel,
+				Begin: func(g gates.Gate) { r.out.Phase(row, "integration gate "+textsafe.Line(g.Name)+" ("+string(gt.ID)+")") }})
+			r.out.Phase(row, "landing")
 			var f *outcome.Failure
 			if err == nil && errors.As(out.Failure, &f) {
 				return nil, f, nil

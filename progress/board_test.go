@@ -245,3 +245,30 @@ func TestBoardRedrawsItsTimes(t *testing.T) {
 		t.Errorf("the redraws go on after the wave")
 	}
 }
+
+// Followed output (--follow) is permanent lines above the board, each
+// naming its task.
+func TestBoardKeepsFollowedLinesAbove(t *testing.T) {
+	c := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	var out bytes.Buffer
+	p := New(Output{Out: &out, Terminal: true, Follow: true})
+	p.now, p.cols, p.redraw = c.get, func() int { return 80 }, time.Hour
+	p.Together(true)
+	p.Step("T001", "agent attempt 1", "./agent.sh")
+	p.Step("T002", "step 1/1", "make")
+	w, flush := p.Live("T002")
+	_, _ = w.Write([]byte("compiling\nlinking"))
+	flush()
+	scr := &screen{cols: 80}
+	scr.write(t, out.String())
+	want := []string{
+		"  T002 │ compiling",
+		"  T002 │ linking",
+		"T001 · agent attempt 1: ./agent.sh · 0s",
+		"T002 · step 1/1: make · 0s",
+	}
+	if got := scr.lines(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("screen:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	p.Together(false)
+}
