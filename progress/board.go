@@ -78,21 +78,35 @@ func (b *board) drop(id planparse.TaskID) {
 	}
 }
 
-// lines are the board's lines at now, each cut to fit in cols columns
-// (one spare, so that no terminal wraps a full line), its time dimmed
-// by paint.
-func (b *board) lines(now time.Time, cols int, paint func(code, s string) string) []string {
-	out := make([]string, len(b.rows))
-	for i, r := range b.rows {
-		head, tail := r.name+" · "+r.phase, " · "+elapsed(now.Sub(r.since))
-		room := cols - 1 - utf8.RuneCountInString(tail)
-		if room < 10 {
-			out[i] = textsafe.Shorten(head+tail, cols-1)
-			continue
-		}
-		out[i] = textsafe.Shorten(head, room) + paint("2", tail)
+// lines are the board's lines at now on a terminal of cols columns and
+// height lines: each cut to fit (one column spare, so that no terminal
+// wraps a full line), its time dimmed by paint; as many as fit with the
+// line the cursor rests on, the rest counted on the last (the cursor
+// cannot move up past the top of the screen).
+func (b *board) lines(now time.Time, cols, height int, paint func(code, s string) string) []string {
+	shown, more := b.rows, 0
+	if len(shown) > height-1 {
+		shown = shown[:max(height-2, 0)]
+		more = len(b.rows) - len(shown)
+	}
+	out := make([]string, 0, len(shown)+1)
+	for _, r := range shown {
+		out = append(out, fit(r.name+" · "+r.phase, " · "+elapsed(now.Sub(r.since)), cols, paint))
+	}
+	if more > 0 {
+		out = append(out, textsafe.Shorten(fmt.Sprintf("… and %d more running", more), cols-1))
 	}
 	return out
+}
+
+// fit is head and tail on one line of at most cols-1 columns, head cut
+// first, tail dimmed.
+func fit(head, tail string, cols int, paint func(code, s string) string) string {
+	room := cols - 1 - utf8.RuneCountInString(tail)
+	if room < 10 {
+		return textsafe.Shorten(head+tail, cols-1)
+	}
+	return textsafe.Shorten(head, room) + paint("2", tail)
 }
 
 // frame is what redraws the block on the screen as lines, with perm,
@@ -119,16 +133,17 @@ func (b *board) frame(perm string, lines []string) string {
 // elapsed is how the live lines show a duration: 12.4s, 2m3.1s.
 func elapsed(d time.Duration) string { return d.Round(100 * time.Millisecond).String() }
 
-// columns is how wide the terminal out is, read at each frame (a window
-// may be resized during a run), or 80 when it cannot be told.
-func columns(out any) func() int {
+// terminalSize is the size of the terminal out (columns, lines), read
+// at each frame (a window may be resized during a run), or 80×24 when it
+// cannot be told.
+func terminalSize(out any) func() (int, int) {
 	f, ok := out.(*os.File)
-	return func() int {
+	return func() (int, int) {
 		if ok {
-			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-				return w
+			if w, h, err := term.GetSize(int(f.Fd())); err == nil && w > 0 && h > 0 {
+				return w, h
 			}
 		}
-		return 80
+		return 80, 24
 	}
 }

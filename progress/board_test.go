@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -55,7 +56,7 @@ func playWave(p *Progress, c *clock, ts []*planparse.Task) {
 
 func newBoard(out *bytes.Buffer, c *clock, cols int) *Progress {
 	p := New(Output{Out: out, Terminal: true})
-	p.now, p.cols, p.redraw = c.get, func() int { return cols }, time.Hour
+	p.now, p.size, p.redraw = c.get, func() (int, int) { return cols, 24 }, time.Hour
 	return p
 }
 
@@ -214,6 +215,30 @@ func TestBoardLinesFitTheTerminal(t *testing.T) {
 	}
 }
 
+// A board taller than the terminal would leave the screen at its top,
+// where the cursor cannot go back up: it shows what fits with the line
+// the cursor rests on, and counts the rest.
+func TestBoardFitsTheTerminalsHeight(t *testing.T) {
+	c := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	var out bytes.Buffer
+	p := newBoard(&out, c, 40)
+	p.size = func() (int, int) { return 40, 5 }
+	p.Together(true)
+	for i := 1; i <= 6; i++ {
+		p.Phase(planparse.TaskID(fmt.Sprintf("T%03d", i)), "gate test")
+	}
+	p.Println("done")
+	scr := &screen{cols: 40}
+	scr.write(t, out.String())
+	want := []string{"done", "T001 · gate test · 0s", "T002 · gate test · 0s", "T003 · gate test · 0s", "… and 3 more running"}
+	if got := scr.lines(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("screen:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if m := slices.Max(scr.ups); m > 4 {
+		t.Errorf("moved up %d lines on a screen of 5", m)
+	}
+}
+
 // The board's times are redrawn as they pass, not only when a phase
 // changes.
 func TestBoardRedrawsItsTimes(t *testing.T) {
@@ -252,7 +277,7 @@ func TestBoardKeepsFollowedLinesAbove(t *testing.T) {
 	c := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	var out bytes.Buffer
 	p := New(Output{Out: &out, Terminal: true, Follow: true})
-	p.now, p.cols, p.redraw = c.get, func() int { return 80 }, time.Hour
+	p.now, p.size, p.redraw = c.get, func() (int, int) { return 80, 24 }, time.Hour
 	p.Together(true)
 	p.Step("T001", "agent attempt 1", "./agent.sh")
 	p.Step("T002", "step 1/1", "make")

@@ -93,7 +93,8 @@ func (p *Progress) drawLocked() {
 
 // drawBoardLocked prints perm (or nothing) above the board, redrawn.
 func (p *Progress) drawBoardLocked(perm string) {
-	_, _ = io.WriteString(p.w, p.board.frame(perm, p.board.lines(p.now(), p.cols(), p.paint)))
+	cols, height := p.size()
+	_, _ = io.WriteString(p.w, p.board.frame(perm, p.board.lines(p.now(), cols, height, p.paint)))
 }
 
 // clearLive takes the live lines off the screen: the status line, the

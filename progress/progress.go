@@ -30,8 +30,8 @@ type Progress struct {
 	plan        string
 	rows        []string // step summary rows
 	now         func() time.Time
-	cols        func() int    // the terminal's width
-	redraw      time.Duration // how often the live lines' times are redrawn
+	size        func() (cols, lines int) // the terminal's
+	redraw      time.Duration            // how often the live lines' times are redrawn
 
 	mu     sync.Mutex
 	status string
@@ -46,7 +46,7 @@ type Progress struct {
 
 func New(o Output) *Progress {
 	p := &Progress{w: o.Out, tty: o.Terminal, color: o.Color, github: o.GitHub, summaryPath: o.SummaryPath, follow: o.Follow,
-		now: time.Now, cols: columns(o.Out), redraw: 250 * time.Millisecond}
+		now: time.Now, size: terminalSize(o.Out), redraw: 250 * time.Millisecond}
 	if p.w == nil {
 		p.w = io.Discard
 	}
