@@ -3,14 +3,12 @@ package executor
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/ledger"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
@@ -50,14 +48,22 @@ func (wv *wave) landing() *wavepkg.Landing {
 		Warn:         r.out.Warn,
 	}
 	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
-		// On a terminal the integration gate has a line of the wave's
-		// own below its tasks' (which wait to land), then says it lands.
-		row := planparse.TaskID(fmt.Sprintf("wave %d", wv.number))
 		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error) {
-			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel,
-				Begin: func(g gates.Gate) { r.out.Phase(row, "integration gate "+textsafe.Line(g.Name)+" ("+string(gt.ID)+")") }})
-			r.out.Phase(row, "landing")
+			// On a terminal the integration gate (and its checkout's
+			// worktree_setup) has a line of its own below the wave's
+			// tasks, which wait to land, while it runs.
+			defer r.out.PhaseEnd(gt.ID)
+			// The combined tree is gated with what the user's work tree holds
+			// that git does not, as each task's own gates were.
+			unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
+			defer unfurnish()
 			var f *outcome.Failure
+			if errors.As(err, &f) {
+				return nil, f, nil
+			} else if err != nil {
+				return nil, nil, err
+			}
+			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel, Begin: r.out.GateStart(gt.ID)})
 			if err == nil && errors.As(out.Failure, &f) {
 				return nil, f, nil
 			}

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -92,6 +93,17 @@ func (tu *turn) execOptions() execute.Options {
 		return tu.r.execOptions()
 	}
 	return tu.at.wave.slotOptions(tu.at.repo.Root)
+}
+
+// furnish gives a slot what the user's work tree holds that git does not
+// (taskgate.Keeper.Furnish), before the task's executor runs there; the
+// func returned takes back what must not reach its verification. The
+// work tree has all of it already.
+func (tu *turn) furnish(ctx context.Context) (func(), error) {
+	if tu.at.wave == nil {
+		return func() {}, nil
+	}
+	return tu.keeper().Furnish(ctx, tu.t, tu.at.repo.Root, tu.r.ignored)
 }
 
 // slotIntact fails a task that rewrote its slot's .git file.

@@ -297,3 +297,32 @@ func TestBoardKeepsFollowedLinesAbove(t *testing.T) {
 	}
 	p.Together(false)
 }
+
+// A line for something no task of the plan runs (a wave's integration
+// gate) comes below the tasks' lines and goes when it has run.
+func TestBoardIntegrationGateLine(t *testing.T) {
+	c := &clock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	var out bytes.Buffer
+	p := newBoard(&out, c, 80)
+	ts := boardTasks()
+	for i, tk := range ts {
+		p.TaskStart(i+1, len(ts), tk)
+	}
+	p.Together(true)
+	p.Phase("T003", "waiting to land")
+	p.GateStart("wave1-T003")(gates.Gate{Name: "test"})
+	p.Phase("T001", "waiting to land")
+	scr := &screen{cols: 80}
+	scr.write(t, out.String())
+	want := []string{"T001 · waiting to land · 0s", "T003 · waiting to land · 0s", "wave1-T003 · gate test · 0s"}
+	if got := scr.lines()[3:]; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("board:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	out.Reset()
+	p.PhaseEnd("wave1-T003")
+	scr.write(t, out.String())
+	if got := scr.lines()[3:]; strings.Join(got, "\n") != strings.Join(want[:2], "\n") {
+		t.Fatalf("board after the gate:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want[:2], "\n"))
+	}
+	p.Together(false)
+}

@@ -177,6 +177,21 @@ func (p *Progress) Phase(id planparse.TaskID, what string) {
 	p.setStatus(phaseStatus(base, what))
 }
 
+// PhaseEnd says that id runs nothing more for now (a wave's
+// integration gate has run): its line leaves the board. The serial
+// path's status line stays until its task ends.
+func (p *Progress) PhaseEnd(id planparse.TaskID) {
+	if !p.tty {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.together && p.board.find(id) >= 0 {
+		p.board.drop(id)
+		p.drawBoardLocked("")
+	}
+}
+
 // phaseStatus is the status line base ("[1/3] T001", or with a phase
 // already) with its phase replaced by what.
 func phaseStatus(base, what string) string {
