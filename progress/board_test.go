@@ -140,23 +140,34 @@ func TestBoardMovesUpByItsHeight(t *testing.T) {
 		p.Phase(id, "step 1/1: make")
 	}
 	p.Println("a permanent line long enough to wrap on a screen of forty columns")
-	p.end("T001")
+	p.TaskDone(&planparse.Task{ID: "T001"}, "0123456789abcdef0123456789abcdef01234567")
 	p.Phase("T002", "gate test")
 	scr.write(t, out.String())
 	// Up over the block of 1, then 2 lines as tasks start; over 3 to
-	// clear them for the permanent line and again to print it; over 3 to
-	// clear the block that shrinks to 2 and again to draw it.
-	if want := []int{1, 2, 3, 3, 3, 3}; !slices.Equal(scr.ups, want) {
+	// clear them for the permanent line and again to print it; the same
+	// for T001's, after which the block has 2 lines; over 2 to redraw it.
+	if want := []int{1, 2, 3, 3, 3, 3, 2}; !slices.Equal(scr.ups, want) {
 		t.Errorf("moves up %v, want %v", scr.ups, want)
 	}
 	want := []string{
 		"a permanent line long enough to wrap on",
 		"a screen of forty columns",
+		"      ✓ T001 committed 0123456",
 		"T002 · gate test · 0s",
 		"T003 · step 1/1: make · 0s",
 	}
 	if got := scr.lines(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("screen:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A block that shrinks with no line above it clears what it leaves.
+	out.Reset()
+	p.PhaseEnd("T003")
+	scr.write(t, out.String())
+	if got := scr.ups[len(scr.ups)-2:]; !slices.Equal(got, []int{2, 2}) {
+		t.Errorf("moves up %v to shrink a block of 2, want [2 2]", got)
+	}
+	if got := scr.lines(); strings.Join(got, "\n") != strings.Join(want[:4], "\n") {
+		t.Fatalf("screen:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want[:4], "\n"))
 	}
 }
 

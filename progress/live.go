@@ -48,20 +48,18 @@ func (p *Progress) setStatus(s string) {
 		return
 	}
 	p.status, p.since = s, p.now()
-	p.tickLocked()
+	p.tickingLocked(true)
 	p.drawLocked()
 }
 
-// tickLocked starts the redraws every 250 ms, unless they run.
-func (p *Progress) tickLocked() {
-	if p.stopped == nil {
+// tickingLocked starts the redraws every p.redraw, unless they run, or
+// stops them.
+func (p *Progress) tickingLocked(on bool) {
+	switch {
+	case on && p.stopped == nil:
 		p.stopped = make(chan struct{})
 		go p.tick(p.stopped)
-	}
-}
-
-func (p *Progress) untickLocked() {
-	if p.stopped != nil {
+	case !on && p.stopped != nil:
 		close(p.stopped)
 		p.stopped = nil
 	}
@@ -102,7 +100,7 @@ func (p *Progress) drawBoardLocked(perm string) {
 func (p *Progress) clearLive() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.untickLocked()
+	p.tickingLocked(false)
 	if p.tty && p.status != "" {
 		fmt.Fprint(p.w, "\r\x1b[K")
 	}
@@ -110,18 +108,6 @@ func (p *Progress) clearLive() {
 	p.board.rows = nil
 	if p.board.drawn > 0 {
 		_, _ = io.WriteString(p.w, p.board.frame("", nil))
-	}
-}
-
-// end is task id's end: its line leaves the board while tasks run
-// together; else the status line goes.
-func (p *Progress) end(id planparse.TaskID) {
-	p.mu.Lock()
-	on := p.together
-	p.board.drop(id)
-	p.mu.Unlock()
-	if !on {
-		p.clearLive()
 	}
 }
 
@@ -139,7 +125,7 @@ func (p *Progress) Together(on bool) {
 	if on && p.tty && p.status != "" {
 		fmt.Fprint(p.w, "\r\x1b[K")
 		p.status = ""
-		p.untickLocked()
+		p.tickingLocked(false)
 	}
 }
 
@@ -168,7 +154,7 @@ func (p *Progress) Phase(id planparse.TaskID, what string) {
 	if p.together {
 		defer p.mu.Unlock()
 		p.board.set(id, what, p.now())
-		p.tickLocked()
+		p.tickingLocked(true)
 		p.drawBoardLocked("")
 		return
 	}

@@ -101,7 +101,15 @@ func (p *Progress) StepEnd(id planparse.TaskID, name string, exit int, d time.Du
 func (p *Progress) TaskDone(t *planparse.Task, sha gitops.SHA) {
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Label: t.Label, Status: string(record.TaskDone), Commit: string(sha)})
 	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.DisplayID(), sha.Short(), t.Title))
-	p.end(t.ID)
+	// While tasks run together its line leaves the board; else the
+	// status line goes.
+	p.mu.Lock()
+	on := p.together
+	p.board.drop(t.ID)
+	p.mu.Unlock()
+	if !on {
+		p.clearLive()
+	}
 	p.Println("      %s %scommitted %s", p.paint("32", "✓"), p.who(t.ID), sha.Short())
 }
 

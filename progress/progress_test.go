@@ -18,9 +18,10 @@ func TestProgressTerminalAndPlain(t *testing.T) {
 	task := &planparse.Task{ID: "T002", Title: "Add b"}
 	var tty bytes.Buffer
 	p := New(Output{Out: &tty, Terminal: true, Color: true})
+	p.redraw = 20 * time.Millisecond // a few redraws however loaded the machine
 	p.TaskStart(2, 3, task)
 	p.Step("T001", "step 1/1", "echo b > b.txt")
-	time.Sleep(300 * time.Millisecond) // one tick of the redraw
+	time.Sleep(300 * time.Millisecond)
 	p.TaskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
 	got := tty.String()
 	for _, want := range []string{"[2/3] T002 Add b\n", "\r\x1b[K[2/3] T002 · step 1/1: echo b > b.txt", "\x1b[32m✓\x1b[0m committed 0123456"} {
