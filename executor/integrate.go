@@ -55,7 +55,7 @@ func (wv *wave) landing() *wavepkg.Landing {
 			defer r.out.PhaseEnd(gt.ID)
 			// The combined tree is gated with what the user's work tree holds
 			// that git does not, as each task's own gates were.
-			unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
+			_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
 			defer unfurnish()
 			var f *outcome.Failure
 			if errors.As(err, &f) {

@@ -94,7 +94,8 @@ func (tu *turn) try(ctx context.Context, a round) error {
 		ignored = tu.Watch.Ignored
 	}
 	tu.gatesPassed, err = tu.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: tu.at.base, Outputs: tu.Outputs,
-		Undeclared: tu.undeclaredTests, Ignored: ignored, ChangesDeps: verify.ChangesDeps(lt.Files)}, a.last || kind == planparse.KindGates, already)
+		Undeclared: tu.undeclaredTests, Ignored: ignored, ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.fresh()},
+		a.last || kind == planparse.KindGates, already)
 	tu.checkIgnored()
 	if err != nil {
 		return err
@@ -145,12 +146,12 @@ func (tu *turn) begin(already bool) error {
 // and checks that it left planx's records alone.
 func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	r, t, lt, kind, at := tu.r, tu.t, tu.lt, tu.kind, tu.at
-	unfurnish, err := tu.furnish(ctx)
+	unfurnish, bare, err := tu.furnish(ctx)
 	if err != nil {
 		return err
 	}
 	defer unfurnish()
-	w, err := verify.StartWatch(ctx, at.repo, r.log.Path, kind == planparse.KindAgent)
+	w, err := tu.watch(ctx, bare)
 	if err != nil {
 		return err
 	}
