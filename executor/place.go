@@ -1,6 +1,7 @@
 package executor
 
 import (
+	"context"
 	"os"
 
 	"github.com/planx-dev/planx/checks"
@@ -17,13 +18,15 @@ import (
 // workTree) or a slot of a parallel wave (slot). The task's path —
 // execute, verify, the judge's checks, the gates — is the turn's, the
 // same in both; a place says once how the run's mechanisms work there
-// (tools) and what it keeps of the task as the turn goes (keeping).
+// (tools), what it keeps of the task as the turn goes (keeping) and what
+// it does with the user's ignored entries (furnishing).
 type place interface {
 	// where is the work tree the task runs in and the commit it starts
 	// from: where HEAD must be when it ends.
 	where() (*gitops.Repo, gitops.SHA)
 	tools
 	keeping
+	furnishing
 }
 
 // tools are the run's mechanisms as a task uses them in its place.
@@ -50,10 +53,20 @@ type keeping interface {
 	judged(tu *turn, c checks.Tree, err error)
 	// phase comes when the attempt gets to phase p.
 	phase(tu *turn, p string) error
-	// putBackIgnored comes after the executor and after the gates.
-	putBackIgnored(t *planparse.Task)
 	// mark is the records' mark the executor ran under.
 	mark() gitops.RecordsMark
+}
+
+// furnishing is what a place does with the user's ignored entries (a
+// local config, node_modules/), which git does not hold.
+type furnishing interface {
+	// furnish gives the place those entries before the executor runs;
+	// the func returned takes back what must not reach its verification.
+	furnish(ctx context.Context, tu *turn) (func(), error)
+	// ignored are the entries the task's gates are given.
+	ignored(tu *turn) []string
+	// putBackIgnored comes after the executor and after the gates.
+	putBackIgnored(t *planparse.Task)
 }
 
 // workTree is the place of the serial loop: the user's work tree, at the
@@ -156,6 +169,18 @@ func (w workTree) phase(tu *turn, p string) error {
 	}
 	r.st.Phase = p
 	return r.st.Save(r.repo)
+}
+
+// furnish gives nothing: the work tree has the user's ignored entries.
+func (w workTree) furnish(context.Context, *turn) (func(), error) { return func() {}, nil }
+
+// ignored are the entries before the agent ran, when the turn saw it
+// start; else those of the run.
+func (w workTree) ignored(tu *turn) []string {
+	if tu.Watch != nil {
+		return tu.Watch.Ignored
+	}
+	return w.r.ignored
 }
 
 // putBackIgnored puts back the user's ignored files an executor or a gate

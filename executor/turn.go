@@ -82,15 +82,10 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	}
 	// A checkpoint runs every gate, the final ones included. A gate that
 	// deleted the user's ignored files (through a checkout's link to them)
-	// gets them put back too: those before the agent ran, when the turn
-	// saw it start, else the user's ones the checks know (none in a slot).
-	ignored := c.Ignored
-	if tu.Watch != nil {
-		ignored = tu.Watch.Ignored
-	}
+	// gets them put back too.
 	_, base := tu.at.where()
 	tu.gatesPassed, err = tu.at.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: base, Outputs: tu.Outputs,
-		Undeclared: tu.undeclaredTests, Ignored: ignored, ChangesDeps: verify.ChangesDeps(lt.Files)}, a.last || kind == planparse.KindGates, already)
+		Undeclared: tu.undeclaredTests, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files)}, a.last || kind == planparse.KindGates, already)
 	tu.at.putBackIgnored(t)
 	if err != nil {
 		return err
@@ -104,6 +99,11 @@ func (tu *turn) try(ctx context.Context, a round) error {
 // executor left (place.ended).
 func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	r, t, lt, kind, at := tu.r, tu.t, tu.lt, tu.kind, tu.at
+	unfurnish, err := at.furnish(ctx, tu)
+	if err != nil {
+		return err
+	}
+	defer unfurnish()
 	repo, _ := at.where()
 	w, err := verify.StartWatch(ctx, repo, r.log.Path, kind == planparse.KindAgent)
 	if err != nil {
@@ -126,6 +126,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	default:
 		err = &outcome.Failure{What: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 	}
+	unfurnish()
 	if err := at.ended(tu, err); err != nil {
 		return err
 	}

@@ -117,10 +117,24 @@ func (s slot) locked(f func()) {
 // planx's records, for all its tasks before they start; a task's phases
 // are not saved: one stopped before its work is kept runs again from the
 // start. The records' mark is the wave's, which the turn leaves alone.
-func (s slot) begin(*turn, bool) error        { return nil }
-func (s slot) phase(*turn, string) error      { return nil }
-func (s slot) mark() gitops.RecordsMark       { return 0 }
-func (s slot) putBackIgnored(*planparse.Task) {} // a slot has none of the user's ignored files
+func (s slot) begin(*turn, bool) error   { return nil }
+func (s slot) phase(*turn, string) error { return nil }
+func (s slot) mark() gitops.RecordsMark  { return 0 }
+
+// furnish gives the slot what the user's work tree holds that git does
+// not (taskgate.Keeper.Furnish), before the task's executor runs there;
+// the func returned takes back what must not reach its verification.
+func (s slot) furnish(ctx context.Context, tu *turn) (func(), error) {
+	return s.keeper().Furnish(ctx, tu.t, s.repo.Root, s.wv.r.ignored)
+}
+
+// ignored are the user's work tree's, which furnish gave the slot.
+func (s slot) ignored(*turn) []string { return s.wv.r.ignored }
+
+// putBackIgnored has nothing to put back: the user's ignored files are
+// not in the slot, only links to them, taken back before the task's work
+// is verified.
+func (s slot) putBackIgnored(*planparse.Task) {}
 
 // A wave task that failed runs again in the user's work tree on resume:
 // no watch is kept to judge its slot's work again.

@@ -92,6 +92,20 @@ func TestStatus(t *testing.T) {
 	if dirty, err := r.Dirty(ctx); err != nil || !dirty {
 		t.Errorf("Dirty = %v, %v", dirty, err)
 	}
+	tracked, err := r.TrackedChanges(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sortChanges(tracked)
+	var wantTracked []Change
+	for _, c := range want {
+		if c.Index != '?' {
+			wantTracked = append(wantTracked, c)
+		}
+	}
+	if !reflect.DeepEqual(tracked, wantTracked) {
+		t.Errorf("TrackedChanges:\n got %q\nwant %q", tracked, wantTracked)
+	}
 
 	// Rename (type 2) records, which Status itself never asks for.
 	out := gittest.GitInput(t, dir, "", "status", "--porcelain=v2", "-z", "--renames", "--untracked-files=no")
