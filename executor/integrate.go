@@ -51,7 +51,7 @@ func (wv *wave) landing() *wavepkg.Landing {
 		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error) {
 			// The combined tree is gated with what the user's work tree holds
 			// that git does not, as each task's own gates were.
-			unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
+			_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
 			defer unfurnish()
 			var f *outcome.Failure
 			if errors.As(err, &f) {

@@ -61,10 +61,15 @@ type keeping interface {
 // local config, node_modules/), which git does not hold.
 type furnishing interface {
 	// furnish gives the place those entries before the executor runs;
-	// the func returned takes back what must not reach its verification.
-	furnish(ctx context.Context, tu *turn) (func(), error)
+	// undo takes back what must not reach its verification. bare says the
+	// place then holds nothing ignored or untracked but what furnish
+	// linked in: its watch need not look (turn.watch).
+	furnish(ctx context.Context, tu *turn) (undo func(), bare bool, err error)
 	// ignored are the entries the task's gates are given.
 	ignored(tu *turn) []string
+	// fresh says the place holds the task's staged work and nothing else
+	// once it is verified: its gates may run there (taskgate.Task.Fresh).
+	fresh(tu *turn) bool
 	// putBackIgnored comes after the executor and after the gates.
 	putBackIgnored(t *planparse.Task)
 }
@@ -172,7 +177,13 @@ func (w workTree) phase(tu *turn, p string) error {
 }
 
 // furnish gives nothing: the work tree has the user's ignored entries.
-func (w workTree) furnish(context.Context, *turn) (func(), error) { return func() {}, nil }
+func (w workTree) furnish(context.Context, *turn) (func(), bool, error) {
+	return func() {}, false, nil
+}
+
+// fresh is never so: the work tree holds the user's files beside the
+// task's work.
+func (w workTree) fresh(*turn) bool { return false }
 
 // ignored are the entries before the agent ran, when the turn saw it
 // start; else those of the run.

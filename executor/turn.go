@@ -85,7 +85,8 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// gets them put back too.
 	_, base := tu.at.where()
 	tu.gatesPassed, err = tu.at.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: base, Outputs: tu.Outputs,
-		Undeclared: tu.undeclaredTests, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files)}, a.last || kind == planparse.KindGates, already)
+		Undeclared: tu.undeclaredTests, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.at.fresh(tu)},
+		a.last || kind == planparse.KindGates, already)
 	tu.at.putBackIgnored(t)
 	if err != nil {
 		return err
@@ -98,14 +99,13 @@ func (tu *turn) try(ctx context.Context, a round) error {
 // before failed) under the turn's watch; then its place settles what the
 // executor left (place.ended).
 func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
-	r, t, lt, kind, at := tu.r, tu.t, tu.lt, tu.kind, tu.at
-	unfurnish, err := at.furnish(ctx, tu)
+	t, lt, kind, at := tu.t, tu.lt, tu.kind, tu.at
+	unfurnish, bare, err := at.furnish(ctx, tu)
 	if err != nil {
 		return err
 	}
 	defer unfurnish()
-	repo, _ := at.where()
-	w, err := verify.StartWatch(ctx, repo, r.log.Path, kind == planparse.KindAgent)
+	w, err := tu.watch(ctx, bare)
 	if err != nil {
 		return err
 	}
@@ -135,6 +135,18 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	at.fault().At("after-steps")
 	return nil
+}
+
+// watch starts the turn's watch (verify.StartWatch): in a bare place,
+// checked out clean for the task, without walking it for what cannot be
+// there.
+func (tu *turn) watch(ctx context.Context, bare bool) (*verify.Watch, error) {
+	repo, _ := tu.at.where()
+	agent := tu.kind == planparse.KindAgent
+	if bare && agent {
+		return verify.StartFreshWatch(ctx, repo, tu.r.log.Path)
+	}
+	return verify.StartWatch(ctx, repo, tu.r.log.Path, agent)
 }
 
 // agent runs the task's agent, attempt n, told feedback. The prompt

@@ -123,9 +123,18 @@ func (s slot) mark() gitops.RecordsMark  { return 0 }
 
 // furnish gives the slot what the user's work tree holds that git does
 // not (taskgate.Keeper.Furnish), before the task's executor runs there;
-// the func returned takes back what must not reach its verification.
-func (s slot) furnish(ctx context.Context, tu *turn) (func(), error) {
-	return s.keeper().Furnish(ctx, tu.t, s.repo.Root, s.wv.r.ignored)
+// undo takes back what must not reach its verification. The slot is bare
+// when nothing was installed: checked out clean, it holds only the links.
+func (s slot) furnish(ctx context.Context, tu *turn) (undo func(), bare bool, err error) {
+	installed, undo, err := s.keeper().Furnish(ctx, tu.t, s.repo.Root, s.wv.r.ignored)
+	return undo, len(installed) == 0, err
+}
+
+// fresh: the slot was checked out clean for the task, the agent left no
+// ignored file (its watch saw none before it and none after) and verify
+// staged every other file.
+func (s slot) fresh(tu *turn) bool {
+	return tu.kind == planparse.KindAgent && tu.Watch != nil && len(tu.Watch.Ignored) == 0 && len(tu.Outputs) == 0
 }
 
 // ignored are the user's work tree's, which furnish gave the slot.

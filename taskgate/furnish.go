@@ -21,8 +21,10 @@ import (
 // are linked (read-only to a confined executor, whose writable root is
 // the slot). Caches are never linked, as for the judge's checkouts. The
 // func returned removes the links, before the task's work is verified:
-// git would take a link for a new file.
-func (k *Keeper) Furnish(ctx context.Context, t *planparse.Task, dir string, ignored []string) (func(), error) {
+// git would take a link for a new file. installed are the environments
+// worktree_setup installed or put back (none: the slot holds nothing
+// ignored but the links).
+func (k *Keeper) Furnish(ctx context.Context, t *planparse.Task, dir string, ignored []string) (installed []string, undo func(), err error) {
 	links := slices.DeleteFunc(slices.Clone(ignored), gaterun.CacheEntry)
 	if envs := gaterun.DepEnvs(k.userRoot(), ignored); len(envs) > 0 && k.WorktreeSetup != "" {
 		key := wavepkg.SetupKey(dir, k.WorktreeSetup, k.Manifests)
@@ -33,12 +35,13 @@ func (k *Keeper) Furnish(ctx context.Context, t *planparse.Task, dir string, ign
 			k.Out.Println("      worktree_setup in the %s checkout: already ran in this slot for these manifests (%s)", t.ID, strings.Join(envs, ", "))
 		}
 		if err != nil {
-			return func() {}, err
+			return nil, func() {}, err
 		}
 		links = slices.DeleteFunc(links, func(e string) bool { return slices.Contains(envs, e) })
+		installed = envs
 	}
 	made := gaterun.LinkIgnored(k.userRoot(), dir, links)
-	return func() {
+	return installed, func() {
 		gaterun.UnlinkIgnored(made)
 		made = nil
 	}, nil
