@@ -61,6 +61,7 @@ func (tu *turn) try(ctx context.Context, a round) error {
 			return err
 		}
 	}
+	tu.r.out.Phase(t.ID, "verify")
 	c := tu.at.checks()
 	files, err := tu.Verify(ctx, c, t, kind, tu.at.mark())
 	if kind == planparse.KindAgent && ctx.Err() == nil {
