@@ -12,10 +12,23 @@ import (
 
 // Worktrees adds, moves and removes the repository's linked work trees,
 // where planx verifies and runs tasks in parallel away from the user's.
-type Worktrees struct{ g *runner }
+type Worktrees struct {
+	g      *runner
+	common string // the common git directory
+}
 
 // Worktrees returns the repository's linked work trees.
-func (r *Repo) Worktrees() Worktrees { return Worktrees{&r.runner} }
+func (r *Repo) Worktrees() Worktrees { return Worktrees{&r.runner, r.CommonDir} }
+
+// lock serializes the adds, moves and removals of linked work trees of
+// the repository across processes (two runs in two of its work trees):
+// git names a work tree's administrative directory after the last
+// element of its path, and two adds of slot1 under two pools at once can
+// both take .git/worktrees/slot1 (git reads the other's half-written
+// files and fails). The kernel releases the lock if planx dies.
+func (w Worktrees) lock() (func(), error) {
+	return lockFile(filepath.Join(w.common, "planx", "worktrees.lock"))
+}
 
 // Add checks rev out, detached, into the new directory dir as a
 // linked work tree, leaving the caller's work tree and index untouched.
@@ -39,8 +52,13 @@ func (w Worktrees) add(ctx context.Context, dir string, rev SHA, extra ...string
 	if err := checkArg("revision", string(rev)); err != nil {
 		return err
 	}
+	unlock, err := w.lock()
+	if err != nil {
+		return fmt.Errorf("add worktree at %s: %w", dir, err)
+	}
+	defer unlock()
 	args := append([]string{"-c", "core.hooksPath=" + os.DevNull, "worktree", "add", "--detach", "--quiet"}, extra...)
-	_, err := w.g.write(ctx, nil, append(args, dir, string(rev))...)
+	_, err = w.g.write(ctx, nil, append(args, dir, string(rev))...)
 	if err != nil {
 		return fmt.Errorf("add worktree at %s: %w", dir, err)
 	}
@@ -53,6 +71,11 @@ func (w Worktrees) Remove(ctx context.Context, dir string) error {
 	if err := checkArg("directory", dir); err != nil {
 		return err
 	}
+	unlock, err := w.lock()
+	if err != nil {
+		return fmt.Errorf("remove worktree %s: %w", dir, err)
+	}
+	defer unlock()
 	if _, err := w.g.write(ctx, nil, "worktree", "remove", "--force", "--force", dir); err != nil {
 		return fmt.Errorf("remove worktree %s: %w", dir, err)
 	}
@@ -143,6 +166,11 @@ func (w Worktrees) Move(ctx context.Context, from, to string) error {
 			return err
 		}
 	}
+	unlock, err := w.lock()
+	if err != nil {
+		return fmt.Errorf("move worktree %s: %w", from, err)
+	}
+	defer unlock()
 	if _, err := w.g.write(ctx, nil, "worktree", "move", from, to); err != nil {
 		return fmt.Errorf("move worktree %s: %w", from, err)
 	}
