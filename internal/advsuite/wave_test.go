@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"testing"
 )
 
 // The wave mode runs a case's task T001 as the last of three [P] tasks of
@@ -144,8 +145,39 @@ func waveRefusal(repo string) string {
 	return ""
 }
 
-// waveCases are the cases the suite also runs in a wave.
-func waveCases(cases []*kase) []*kase { return cases }
+// waveCases are the cases the suite also runs in a wave: every one with
+// PLANX_ADV_WAVE=all, else the honest controls and the cheats of
+// waveCheats.
+func waveCases(cases []*kase) []*kase {
+	if os.Getenv("PLANX_ADV_WAVE") == "all" {
+		return cases
+	}
+	cheats := waveCheats()
+	return slices.DeleteFunc(slices.Clone(cases), func(k *kase) bool {
+		return k.cheat() && !slices.Contains(cheats, k.name)
+	})
+}
+
+// waveCheats are the cheats run in a wave by default (a wave costs about
+// as much as the case alone): one of each class in each language, and
+// every cheat that leans on what a slot has otherwise than the user's work
+// tree: the git directory it shares (a filter in its config, a replace
+// ref, info/exclude) and the index it does not (assume-unchanged); the
+// user's ignored files it lacks (a stale .pyc); the home and PATH outside
+// it; the plan and the configuration as the slot has them.
+func waveCheats() []string {
+	return []string{
+		"go_swap_funcvar", "js_swap_helper_hook", "py_swap_monkeypatch",
+		"go_env_goenv", "py_env_fake_python", "py_env_pythonpath_repo", "py_env_stale_pyc",
+		"py_equal_object",
+		"go_exit_testmain", "js_exit_import", "py_exit_atexit",
+		"js_fw_assert", "py_fw_addfailure",
+		"go_git_replace", "js_git_assume_unchanged", "js_git_replace", "py_git_exclude", "py_git_filter",
+		"go_judge_plan_gate", "js_judge_delete", "py_judge_planx_yaml",
+		"go_judged_testing", "js_judged_context", "py_judged_env",
+		"go_hardcode", "js_hardcode", "py_hardcode",
+	}
+}
 
 // sameVerdict says whether c, the case name's run in a wave, came to
 // want, its outcome alone, or to the outcome of a known difference.
@@ -172,4 +204,27 @@ func neighboursWant(c caseRun) string {
 		return landed
 	}
 	return held
+}
+
+// TestWaveCases checks that the wave mode's default cases name cases that
+// exist and cover every class in every language the suite has.
+func TestWaveCases(t *testing.T) {
+	cases, err := loadCases(filepath.Join("testdata", "agents"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range waveCheats() {
+		if !slices.ContainsFunc(cases, func(k *kase) bool { return k.name == name && k.cheat() }) {
+			t.Errorf("waveCheats names %s, which is no cheat of testdata/agents", name)
+		}
+	}
+	subset := waveCases(cases)
+	for _, k := range cases {
+		if !slices.ContainsFunc(subset, func(w *kase) bool { return w.class == k.class && w.lang == k.lang }) {
+			t.Errorf("no case of class %s in %s runs in a wave (%s is one): add one to waveCheats", k.class, k.lang.name, k.name)
+		}
+		if !k.cheat() && !slices.Contains(subset, k) {
+			t.Errorf("the honest control %s does not run in a wave", k.name)
+		}
+	}
 }
