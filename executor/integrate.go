@@ -49,8 +49,17 @@ func (wv *wave) landing() *wavepkg.Landing {
 	}
 	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
 		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error) {
-			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel})
+			// The combined tree is gated with what the user's work tree holds
+			// that git does not, as each task's own gates were.
+			_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
+			defer unfurnish()
 			var f *outcome.Failure
+			if errors.As(err, &f) {
+				return nil, f, nil
+			} else if err != nil {
+				return nil, nil, err
+			}
+			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel})
 			if err == nil && errors.As(out.Failure, &f) {
 				return nil, f, nil
 			}

@@ -2,6 +2,7 @@ package executor
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -92,6 +93,40 @@ func (tu *turn) execOptions() execute.Options {
 		return tu.r.execOptions()
 	}
 	return tu.at.wave.slotOptions(tu.at.repo.Root)
+}
+
+// furnish gives a slot what the user's work tree holds that git does not
+// (taskgate.Keeper.Furnish), before the task's executor runs there; the
+// func returned takes back what must not reach its verification. bare
+// says the slot then holds nothing ignored or untracked but those links
+// (nothing was installed): its watch need not look (watch). The work tree
+// has all of it already.
+func (tu *turn) furnish(ctx context.Context) (undo func(), bare bool, err error) {
+	if tu.at.wave == nil {
+		return func() {}, false, nil
+	}
+	installed, undo, err := tu.keeper().Furnish(ctx, tu.t, tu.at.repo.Root, tu.r.ignored)
+	return undo, len(installed) == 0, err
+}
+
+// watch starts the turn's watch (verify.StartWatch): in a bare slot,
+// checked out clean for the task, without walking it for what cannot be
+// there.
+func (tu *turn) watch(ctx context.Context, bare bool) (*verify.Watch, error) {
+	agent := tu.kind == planparse.KindAgent
+	if bare && agent {
+		return verify.StartFreshWatch(ctx, tu.at.repo, tu.r.log.Path)
+	}
+	return verify.StartWatch(ctx, tu.at.repo, tu.r.log.Path, agent)
+}
+
+// fresh says the turn's work tree holds its staged work and nothing else:
+// a slot checked out clean for the task, where the agent left no ignored
+// file (its watch saw none before it and none after) and verify staged
+// every other file. The work tree is never fresh: it holds the user's.
+func (tu *turn) fresh() bool {
+	return tu.at.wave != nil && tu.kind == planparse.KindAgent && tu.Watch != nil &&
+		len(tu.Watch.Ignored) == 0 && len(tu.Outputs) == 0
 }
 
 // slotIntact fails a task that rewrote its slot's .git file.

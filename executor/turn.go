@@ -86,14 +86,15 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// A checkpoint runs every gate, the final ones included. A gate that
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
-	var ignored []string // the ignored entries before the agent ran, when the turn saw it start
-	if tu.Watch != nil {
+	// The ignored entries before the agent ran, when the turn saw it start;
+	// a slot's are the user's work tree's, which furnish gave it.
+	ignored := r.ignored
+	if tu.Watch != nil && tu.at.wave == nil {
 		ignored = tu.Watch.Ignored
-	} else if tu.at.wave == nil {
-		ignored = r.ignored
 	}
 	tu.gatesPassed, err = tu.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: tu.at.base, Outputs: tu.Outputs,
-		Undeclared: tu.undeclaredTests, Ignored: ignored, ChangesDeps: verify.ChangesDeps(lt.Files)}, a.last || kind == planparse.KindGates, already)
+		Undeclared: tu.undeclaredTests, Ignored: ignored, ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.fresh()},
+		a.last || kind == planparse.KindGates, already)
 	tu.checkIgnored()
 	if err != nil {
 		return err
@@ -144,7 +145,12 @@ func (tu *turn) begin(already bool) error {
 // and checks that it left planx's records alone.
 func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	r, t, lt, kind, at := tu.r, tu.t, tu.lt, tu.kind, tu.at
-	w, err := verify.StartWatch(ctx, at.repo, r.log.Path, kind == planparse.KindAgent)
+	unfurnish, bare, err := tu.furnish(ctx)
+	if err != nil {
+		return err
+	}
+	defer unfurnish()
+	w, err := tu.watch(ctx, bare)
 	if err != nil {
 		return err
 	}
@@ -173,6 +179,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 			r.warnIssue(t, msg)
 		}
 	}
+	unfurnish()
 	tu.checkIgnored()
 	if rerr := tu.settleRecords(); rerr != nil {
 		return rerr // a forgery outweighs how the executor ended

@@ -27,9 +27,23 @@ type IgnoreRules struct {
 // ignored is not read (it is rare, and missing it can only make more files
 // look newly ignored, never fewer).
 func (ix Index) IgnoreRules(ctx context.Context) (IgnoreRules, error) {
+	return ix.ignoreRules(ctx, true)
+}
+
+// TrackedIgnoreRules is IgnoreRules in a work tree known to hold no
+// untracked file (a checkout just cleaned): the .gitignore files are the
+// index's, and no directory is walked for others.
+func (ix Index) TrackedIgnoreRules(ctx context.Context) (IgnoreRules, error) {
+	return ix.ignoreRules(ctx, false)
+}
+
+func (ix Index) ignoreRules(ctx context.Context, untracked bool) (IgnoreRules, error) {
 	rules := IgnoreRules{Files: map[string]string{}}
-	out, err := ix.r.run(ctx, nil, true, "ls-files", "-z", "--cached", "--others", "--exclude-standard",
-		"--", ":(glob)**/.gitignore")
+	list := []string{"ls-files", "-z", "--cached"}
+	if untracked {
+		list = append(list, "--others", "--exclude-standard")
+	}
+	out, err := ix.r.run(ctx, nil, true, append(list, "--", ":(glob)**/.gitignore")...)
 	if err != nil {
 		return rules, fmt.Errorf("list ignore files: %w", err)
 	}

@@ -22,16 +22,6 @@ func (ix Index) Stage(ctx context.Context, paths ...string) error {
 // Tree writes the index as a tree and returns its id.
 func (ix Index) Tree(ctx context.Context) (SHA, error) { return ix.writeTree(ctx) }
 
-// StageAllTree stages everything in the work tree (git add -A) and writes
-// the index as a tree: the whole state of a linked work tree as one id.
-func (ix Index) StageAllTree(ctx context.Context) (SHA, error) {
-	if err := ix.StageAll(ctx); err != nil {
-		return "", err
-	}
-	ix.r.stale = nil
-	return ix.writeTree(ctx)
-}
-
 // StageFiles stages the current content of each of paths, files planx
 // itself wrote (the plan, the log), or their removal. Unlike Stage it
 // walks no directory: git add with a pathspec looks for untracked files

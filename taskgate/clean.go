@@ -21,11 +21,17 @@ func (k *Keeper) cleanTree(ctx context.Context, tk Task, links bool) (*Slot, err
 	if err != nil {
 		return nil, fmt.Errorf("gates of %s in a clean worktree: %w", tk.T.ID, err)
 	}
+	var wt *Slot
 	if !links {
-		return k.Checkout(ctx, tk.T, sha, "gates", nil)
+		wt, err = k.Checkout(ctx, tk.T, sha, "gates", nil)
+	} else {
+		subs, _ := k.Repo.Index().Submodules(ctx)
+		wt, err = k.checkoutFor(ctx, tk, sha, "gates", subs...)
 	}
-	subs, _ := k.Repo.Index().Submodules(ctx)
-	return k.checkoutFor(ctx, tk, sha, "gates", subs...)
+	if wt != nil {
+		wt.spent = sha != tk.Base
+	}
+	return wt, err
 }
 
 // Slot is a clean checkout in a slot of the run's pool, until Release
@@ -36,6 +42,12 @@ type Slot struct {
 	pool *wavepkg.Pool
 	made []gaterun.Link // the links into the work tree, until unlink
 	done bool
+	// spent: the checkout is of a commit no task's work can be at (a
+	// staged tree, never the wave's base), so what its gates left there
+	// cannot be mistaken for a task's work by a stop (rewind keeps only
+	// slots at the wave's base): Release gives it back as it is, which
+	// keeps a checkout and a clean of the whole tree off every task's path.
+	spent bool
 }
 
 // Dir is the checkout's directory.
@@ -54,7 +66,7 @@ func (k *Keeper) Checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA
 	if err != nil {
 		return nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
-	return &Slot{dir: dir, sha: sha, pool: pool, made: gaterun.LinkIgnored(k.Repo.Root, dir, links)}, nil
+	return &Slot{dir: dir, sha: sha, pool: pool, made: gaterun.LinkIgnored(k.userRoot(), dir, links)}, nil
 }
 
 // unlink removes the links into the work tree: before anything else is
@@ -64,18 +76,23 @@ func (u *Slot) unlink() {
 	u.made = nil
 }
 
-// Release gives the slot back, once: the links go first, then what the
-// gates left, ignored outputs included, so that nothing reaches the next
-// use (nor looks like work to an abort). It cleans with a fresh context,
-// even after an interruption; a slot that cannot be cleaned is not used
-// again in this run, and the run's end cleans it or, failing that, removes
-// it (wave.CleanSlots).
+// Release gives the slot back, once, the links first, so that nothing
+// follows them. A spent slot goes back as the gates left it (its next Take
+// or the run's end cleans it); any other is cleaned first, ignored outputs
+// included, so that nothing reaches the next use nor looks like work to an
+// abort. It cleans with a fresh context, even after an interruption; a
+// slot that cannot be cleaned is not used again in this run, and the run's
+// end cleans it or, failing that, removes it (wave.CleanSlots).
 func (u *Slot) Release(ctx context.Context) {
 	if u.done {
 		return
 	}
 	u.done = true
 	u.unlink()
+	if u.spent {
+		u.pool.Put(u.dir)
+		return
+	}
 	if u.pool.Checkout(context.WithoutCancel(ctx), u.dir, u.sha) == nil {
 		u.pool.Put(u.dir)
 	}

@@ -29,7 +29,7 @@ func (k *Keeper) freshDeps(tk Task) ([]string, error) {
 	if !tk.ChangesDeps {
 		return nil, nil
 	}
-	envs := gaterun.DepEnvs(k.Repo.Root, tk.Ignored)
+	envs := gaterun.DepEnvs(k.userRoot(), tk.Ignored)
 	if len(envs) == 0 || k.WorktreeSetup != "" {
 		return envs, nil
 	}

@@ -75,6 +75,7 @@ type Keeper struct {
 	slot   bool
 	lock   sync.Locker
 	runDir string
+	home   string // the user's work tree (userRoot)
 }
 
 // Book is the run's gate and commit records.

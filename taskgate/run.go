@@ -34,6 +34,11 @@ type Task struct {
 	Ignored []string
 	// ChangesDeps: the task changed a dependency manifest (freshDeps).
 	ChangesDeps bool
+	// Fresh: the work tree holds exactly the staged tree, nothing else
+	// (a slot checked out clean for the task, which left no untracked or
+	// ignored file beside its work): its gates' clean checkout would be
+	// the same, so they run there (inPlace).
+	Fresh bool
 }
 
 // RunGates runs the task's acceptance checks and gates; passed says all
@@ -95,7 +100,11 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 	if err := k.runChecks(ctx, tk, key, torun); err != nil {
 		return false, err
 	}
-	if err := k.checkSettled(ctx, t); err != nil {
+	settled := k.checkSettled
+	if here, _ := k.inPlace(tk); here {
+		settled = k.settledHere
+	}
+	if err := settled(ctx, t); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -150,6 +159,9 @@ func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates
 	clean, links := false, false
 	if len(sel) > 0 {
 		clean, links = cleanGates(k.GatesIn, tk.Kind)
+	}
+	if here, links := k.inPlace(tk); here && clean {
+		return k.runHere(ctx, tk, key, sel, links, judge)
 	}
 	if !clean {
 		return k.runGateSet(ctx, t, tk.Log, k.Repo.Root, key, sel, judgeIn(k.Repo.Root, judge))

@@ -70,15 +70,13 @@ func settledIn(ctx context.Context, t *planparse.Task, wt *Slot) error {
 	if err != nil {
 		return fmt.Errorf("the clean checkout of %s after its gates: %w", t.ID, err)
 	}
-	changes, err := slot.Status(ctx)
+	changes, err := slot.TrackedChanges(ctx)
 	if err != nil {
 		return fmt.Errorf("the clean checkout of %s after its gates: %w", t.ID, err)
 	}
 	var paths []string
 	for _, c := range changes {
-		if c.Index != '?' {
-			paths = append(paths, c.Path)
-		}
+		paths = append(paths, c.Path)
 	}
 	if len(paths) == 0 {
 		return nil

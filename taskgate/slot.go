@@ -17,7 +17,7 @@ import (
 // speaks under lock, which the run's log and output are shared under.
 func (k *Keeper) InSlot(repo *gitops.Repo, lock sync.Locker) *Keeper {
 	s := *k
-	s.runDir = k.dir()
+	s.runDir, s.home = k.dir(), k.Repo.Root
 	s.Repo, s.slot, s.lock = repo, true, lock
 	s.reached, s.reports = k.reached, nil
 	s.Fault, s.Save = "", func() error { return nil }
@@ -37,6 +37,15 @@ func (k *Keeper) InSlot(repo *gitops.Repo, lock sync.Locker) *Keeper {
 		issue(id, what)
 	}
 	return &s
+}
+
+// userRoot is the user's work tree, whose ignored entries (node_modules/,
+// a local config) the judge's checkouts link: a slot has none of its own.
+func (k *Keeper) userRoot() string {
+	if k.home != "" {
+		return k.home
+	}
+	return k.Repo.Root
 }
 
 // dir is the run's directory: the gates' output, the test reports.

@@ -52,6 +52,22 @@ func StartWatch(ctx context.Context, repo *gitops.Repo, logPath string, agent bo
 	return w, nil
 }
 
+// StartFreshWatch is StartWatch for an agent in a checkout just cleaned
+// for it (a wave's slot, with nothing installed in it): it holds no
+// ignored and no untracked file, so the watch notes none and reads the
+// ignore rules from the index, without walking the tree twice.
+func StartFreshWatch(ctx context.Context, repo *gitops.Repo, logPath string) (*Watch, error) {
+	w := &Watch{}
+	b, _ := os.ReadFile(relJoin(repo.Root, logPath))
+	w.Log = sha256.Sum256(b)
+	rules, err := repo.Index().TrackedIgnoreRules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w.Rules = &rules
+	return w, nil
+}
+
 // HiddenBaseline lists, at the run's start, the index entries already
 // flagged skip-worktree or assume-unchanged: those are the user's.
 // tooMany says there are more than the run state keeps: the check is off.

@@ -74,7 +74,11 @@ func (o Isolated) run(ctx context.Context, ran *Ran) (string, error) {
 	if err := o.Turn(ctx, wt); err != nil {
 		return slot, err
 	}
-	tree, err := wt.Index().StageAllTree(ctx)
+	// The task's work is what its turn staged and judged, as in the work
+	// tree: its gates checked that nothing changed since (a change after
+	// them is not the task's, and is not committed in the serial path
+	// either), so the index is the tree, without another walk of the slot.
+	tree, err := wt.Index().Tree(ctx)
 	if err != nil {
 		return slot, err
 	}

@@ -15,7 +15,9 @@ import (
 )
 
 // isolatedAt is a task's run on base two with a fake for the run's turn:
-// it writes files in the slot, then fails when fail is set.
+// it writes files in the slot and stages them, as the turn leaves its
+// work, then writes late.txt without staging it (what changed after the
+// task was judged is not its work), then fails when fail is set.
 func isolatedAt(t *testing.T, write map[string]string, fail error) Isolated {
 	repo, _, two := repoAt(t)
 	pool := NewPool(repo)
@@ -25,6 +27,12 @@ func isolatedAt(t *testing.T, write map[string]string, fail error) Isolated {
 				if err := os.WriteFile(filepath.Join(wt.Root, name), []byte(body), 0o644); err != nil {
 					return err
 				}
+			}
+			if err := wt.Index().StageAll(ctx); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(wt.Root, "late.txt"), []byte("late\n"), 0o644); err != nil {
+				return err
 			}
 			return fail
 		},
@@ -55,6 +63,9 @@ func TestIsolatedRecordsWork(t *testing.T) {
 	}
 	if got := gittest.Git(t, root, "show", string(ran.Work)+":c.txt"); got != "c" {
 		t.Errorf("work has c.txt %q", got)
+	}
+	if _, err := gittest.TryGit(root, "", "cat-file", "-e", string(ran.Work)+":late.txt"); err == nil {
+		t.Error("a file written after the turn staged its work is in the work")
 	}
 	if _, err := os.Stat(o.Keep); err == nil {
 		t.Error("a task that passed kept its work tree")

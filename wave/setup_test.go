@@ -79,3 +79,59 @@ func TestSetupOncePerSlot(t *testing.T) {
 		t.Error("another command has the same key")
 	}
 }
+
+// A slot given back as its use left it (Put: not cleaned, as the gates'
+// checkout of a staged tree and a task's slot are) keeps its setup: the environments go aside at
+// once, and what its last use left is gone by its next Take, or by the
+// run's end (CleanSlots), after which the next run's pool restores them.
+func TestPutSlotKeepsSetup(t *testing.T) {
+	gittest.Setenv(t)
+	ctx := context.Background()
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, ".gitignore", "node_modules/\n")
+	gittest.WriteFile(t, dir, "package-lock.json", "{\"v\": 1}\n")
+	one := gitops.SHA(gittest.Commit(t, dir, "one"))
+	repo, err := gitops.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	envs := []string{"node_modules/"}
+	runs := 0
+	use := func(p *Pool) string {
+		t.Helper()
+		slot, err := p.Take(ctx, one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := gittest.Git(t, slot, "status", "--porcelain", "--ignored"); got != "" {
+			t.Errorf("slot taken holds %q", got)
+		}
+		_, err = p.Setup(slot, SetupKey(slot, "npm ci", []string{"package-lock.json"}), envs, func() error {
+			runs++
+			gittest.WriteFile(t, slot, "node_modules/x/index.js", "installed\n")
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gittest.WriteFile(t, slot, "report.xml", "a gate's output\n")
+		gittest.WriteFile(t, slot, "package-lock.json", "{\"v\": 9}\n") // a tracked file a gate changed
+		p.Put(slot)
+		if _, err := os.Stat(filepath.Join(slot, "node_modules")); err == nil {
+			t.Error("the setup's environment is still in a slot given back")
+		}
+		return slot
+	}
+	p := NewPool(repo)
+	use(p)
+	use(p) // the same pool's next Take cleaned it
+	slot := use(NewPool(repo))
+	CleanSlots(repo)
+	if got := gittest.Git(t, slot, "status", "--porcelain", "--ignored"); got != "" {
+		t.Errorf("slot after the run's end holds %q", got)
+	}
+	use(NewPool(repo))
+	if runs != 1 {
+		t.Errorf("setup ran %d times, want 1", runs)
+	}
+}

@@ -166,8 +166,12 @@ func clearWorktreeDir(ctx context.Context, repo *gitops.Repo, dir string) error 
 	return os.MkdirAll(filepath.Dir(dir), 0o755)
 }
 
-// Put gives a slot back for another task.
+// Put gives a slot back for another use, as its last use left it: its
+// next Take, or the run's end (CleanSlots), cleans it, off the path of the
+// task that used it. What its worktree_setup installed is set aside now,
+// as a checkout would: the run's end cleans without the pool.
 func (s *Pool) Put(dir string) {
+	s.setAside(dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.free = append(s.free, dir)

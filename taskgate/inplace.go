@@ -1,0 +1,58 @@
+package taskgate
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/planx-dev/planx/gaterun"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// A wave task's slot was checked out clean from the wave's base for it:
+// when the task left nothing there beside the work it staged (Task.Fresh),
+// the slot is already what a clean checkout of the staged tree would be,
+// and its gates run there, with the same links and the same check after
+// them, instead of in a second slot checked out and cleaned for them. On a
+// large tree that saves a checkout and a walk of the whole tree per task.
+
+// inPlace says whether the task's clean-checkout gates run in its own
+// work tree, and whether the work tree's ignored entries are linked in as
+// for a checkout (cleanGates).
+func (k *Keeper) inPlace(tk Task) (here, links bool) {
+	clean, links := cleanGates(k.GatesIn, tk.Kind)
+	return clean && k.slot && tk.Fresh && !tk.ChangesDeps, links
+}
+
+// runHere is runIn's clean checkout in the task's own fresh slot: linked
+// as checkoutFor links one (the user's ignored entries but caches, the
+// submodules), the links gone before anything checks what the gates did.
+func (k *Keeper) runHere(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate, links bool,
+	judge func(dir string, results []gates.Result) gaterun.Judgement) error {
+	dir := k.Repo.Root
+	var made []gaterun.Link
+	if links {
+		entries := slices.DeleteFunc(slices.Clone(tk.Ignored), gaterun.CacheEntry)
+		subs, _ := k.Repo.Index().Submodules(ctx)
+		made = gaterun.LinkIgnored(k.userRoot(), dir, append(entries, subs...))
+	}
+	defer gaterun.UnlinkIgnored(made)
+	return k.runGateSet(ctx, tk.T, tk.Log, dir, key, sel, judgeIn(dir, judge))
+}
+
+// settledHere is settledIn for gates run in the task's own slot: its
+// tracked files must still hold what was staged; new files a gate wrote
+// are its outputs, as in a checkout, which the commit (the staged tree)
+// never takes.
+func (k *Keeper) settledHere(ctx context.Context, t *planparse.Task) error {
+	paths, err := k.Repo.Index().Unstaged(ctx)
+	if err != nil {
+		return fmt.Errorf("the work tree of %s after its gates: %w", t.ID, err)
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	return unsettled(paths)
+}
