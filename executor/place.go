@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execute"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/outcome"
@@ -68,6 +69,15 @@ func (tu *turn) checks() checks.Tree {
 	c.Ignored, c.Hidden, c.HiddenOff = nil, nil, false
 	c.Unstaged = func() []string { return nil }
 	c.Records = verify.NewRecords(p.repo, new(gitops.RecordsMark), func() error { return nil })
+	// What the task changed is read in the slot, not in the user's work
+	// tree, which the wave does not touch until it lands: there the plan
+	// would always seem untouched (never judged as the protected file it
+	// is), and a runner's configuration or go.mod unchanged.
+	plan := *tu.r.pf
+	plan.Abs = filepath.Join(p.repo.Root, filepath.FromSlash(plan.Rel))
+	c.OnlyTicked = plan.OnlyTicked
+	c.Unchanged = taskgate.JudgeUnchanged(p.repo, p.base)
+	c.Vendor = func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, p.repo, p.base) }
 	c.Ask = nil // nobody is asked in the middle of a wave
 	issue, say := c.Issue, c.Say
 	c.Issue = func(id planparse.TaskID, msg, resolution string) { p.locked(func() { issue(id, msg, resolution) }) }
