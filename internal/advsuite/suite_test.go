@@ -117,21 +117,30 @@ func (s *suite) run(t *testing.T, k *kase, wave bool) {
 		t.Errorf("%s: %s in a wave, %s alone (expect.txt) (%s)\nwhy in the wave: %s\nwhy alone: %s\n%s",
 			k.name, c.outcome, w, k.what, c.why, s.why(k.name), c.log)
 	}
+	if a, ok := s.ran(k.name); ok && wave && c.outcome == a.outcome && waveWhy(c.why) != a.why {
+		t.Errorf("%s: %s in a wave as alone, but refused otherwise\nin the wave: %s\nalone: %s\n%s", k.name, c.outcome, c.why, a.why, c.log)
+	}
 	if wave && c.neighbours != neighboursWant(c) {
 		t.Errorf("%s in a wave: T001 %s, its neighbours T002 and T003 %s, want %s\n%s",
 			k.name, c.outcome, c.neighbours, neighboursWant(c), c.log)
 	}
 }
 
-// why is why planx failed k's task alone in this run of the suite, if it
-// ran and did.
+// why is why planx failed the case name's task alone in this run of the
+// suite, if it ran and did.
 func (s *suite) why(name string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.alone[name]; ok {
+	if c, ok := s.ran(name); ok {
 		return c.why
 	}
 	return "(not run alone)"
+}
+
+// ran is the case name's run alone in this run of the suite, if it ran.
+func (s *suite) ran(name string) (caseRun, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.alone[name]
+	return c, ok
 }
 
 // refusal is the reason planx gave for failing a task, from its output.
