@@ -283,7 +283,7 @@ func (tl *tools) runCase(t *testing.T, k *kase, wave bool) caseRun {
 		if c.neighbours, err = neighbourFate(ctx, repo, env, c.committed); err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range neighbours {
+		for _, n := range neighbours() {
 			drop = append(drop, n[1])
 		}
 	}

@@ -16,8 +16,10 @@ import (
 // disjoint from T001's. Its outcome, audited as alone, must be the one
 // expect.txt records for the case alone.
 
-// neighbours are the files T002 and T003 write, by task.
-var neighbours = [][2]string{{"T002", "notes/T002.md"}, {"T003", "notes/T003.md"}}
+// neighbours are T002 and T003 and the file each writes.
+func neighbours() [][2]string {
+	return [][2]string{{"T002", "notes/T002.md"}, {"T003", "notes/T003.md"}}
+}
 
 // What became of the neighbours in a wave: both committed before T001
 // (or before nothing, when T001 was not), or neither.
@@ -39,7 +41,7 @@ const heldOnRedBase = "the integration gate takes the base as passing: on the su
 // that write their own declared file, then T001 as alone, marked [P].
 func wavePlan(k *kase) string {
 	plan := "---\ntopic: sub\n---\n# Calculator\n\n"
-	for _, n := range neighbours {
+	for _, n := range neighbours() {
 		plan += fmt.Sprintf("- [ ] %s [P] Write %s\n  Files:\n  - Create: %s\n  Gates: none\n\n", n[0], n[1], n[1])
 		plan += fmt.Sprintf("  ```sh run\n  mkdir -p notes && echo %s > %s\n  ```\n\n", n[0], n[1])
 	}
@@ -112,7 +114,7 @@ func neighbourFate(ctx context.Context, repo string, env []string, t001 bool) (s
 	case !slices.Equal(ids, want):
 		return "committed " + strings.Join(ids, " "), nil
 	}
-	for _, n := range neighbours {
+	for _, n := range neighbours() {
 		b, err := git(ctx, repo, env, "show", "HEAD:"+n[1])
 		if err != nil || b != n[0] {
 			return fmt.Sprintf("%s committed without its file (%q)", n[0], b), nil
