@@ -49,6 +49,10 @@ func (wv *wave) landing() *wavepkg.Landing {
 	}
 	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
 		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error) {
+			// On a terminal the integration gate (and its checkout's
+			// worktree_setup) has a line of its own below the wave's
+			// tasks, which wait to land, while it runs.
+			defer r.out.PhaseEnd(gt.ID)
 			// The combined tree is gated with what the user's work tree holds
 			// that git does not, as each task's own gates were.
 			_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
@@ -59,7 +63,7 @@ func (wv *wave) landing() *wavepkg.Landing {
 			} else if err != nil {
 				return nil, nil, err
 			}
-			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel})
+			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel, Begin: r.out.GateStart(gt.ID)})
 			if err == nil && errors.As(out.Failure, &f) {
 				return nil, f, nil
 			}

@@ -66,7 +66,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err := tu.setPhase(runstate.PhaseCommit); err != nil {
 		return "", err
 	}
-	r.out.Phase("commit")
+	r.out.Phase(t.ID, "commit")
 	sha, err := r.commit(ctx, t, lt, last, tu.Folded, tu.Warnings)
 	if err != nil && tu.gatesPassed {
 		// Stopped after its gates passed (a commit hook refused): a resume

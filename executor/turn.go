@@ -64,6 +64,7 @@ func (tu *turn) try(ctx context.Context, a round) error {
 			return err
 		}
 	}
+	r.out.Phase(t.ID, "verify")
 	c := tu.checks()
 	files, err := tu.Verify(ctx, c, t, kind, tu.mark())
 	if kind == planparse.KindAgent && ctx.Err() == nil && tu.at.wave == nil {

@@ -18,6 +18,7 @@ import (
 func (wv *wave) runIsolated(ctx context.Context, it *wavepkg.Task) {
 	r := wv.r
 	t, lt := it.T, it.Log
+	r.out.Phase(t.ID, "preparing its slot")
 	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.Dir, Drop: []string{r.planRel, r.log.Path}, Hooks: wv.hooks,
 		Turn: func(ctx context.Context, wt *gitops.Repo) error {
 			p, err := wv.slotPlace(wt)
@@ -30,6 +31,9 @@ func (wv *wave) runIsolated(ctx context.Context, it *wavepkg.Task) {
 			}
 			err = tu.attempts(ctx, false, false)
 			it.Warnings = append(it.Warnings, tu.Warnings...)
+			if err == nil {
+				r.out.Phase(t.ID, "commit") // its work, recorded in the slot
+			}
 			return err
 		},
 	}.Run(ctx)
@@ -37,6 +41,16 @@ func (wv *wave) runIsolated(ctx context.Context, it *wavepkg.Task) {
 		lt.Files = ran.Files
 	}
 	it.Work, it.Fail, it.Err = ran.Work, ran.Fail, ran.Err
+	// Its line stays until the wave has landed: a task done in its slot
+	// is not committed yet, and the wave's lines keep their places.
+	switch {
+	case ran.Err != nil:
+		r.out.Phase(t.ID, "stopped")
+	case ran.Fail != nil:
+		r.out.Phase(t.ID, "failed: said when the wave has landed")
+	default:
+		r.out.Phase(t.ID, "waiting to land")
+	}
 }
 
 // slotOptions are the run's execOptions for a task in the slot dir: its

@@ -20,7 +20,7 @@ func (o Options) Setup(ctx context.Context, t *planparse.Task, dir, label, comma
 	g := gates.Gate{Name: "worktree_setup", Command: command, Timeout: timeout}
 	res, err := o.Exec(ctx, Spec{Task: t, ID: planparse.TaskID(string(t.ID) + "-" + label), Dir: dir,
 		Gates: []gates.Gate{g}, Live: true, Track: true,
-		Begin: func(gates.Gate) { o.Out.Phase("worktree_setup in the " + label + " checkout") }})
+		Begin: func(gates.Gate) { o.Out.Phase(t.ID, "worktree_setup in the "+label+" checkout") }})
 	if err != nil {
 		return err
 	}

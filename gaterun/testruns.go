@@ -52,7 +52,7 @@ func (tr TestRuns) Baseline(ctx context.Context, tgs []TestGate) (map[string]tes
 	bases, _ := TestGates(GatesOf(missing), tr.Gates.OutDir, string(id))
 	tr.Gates.Out.Println("      baseline: %s on the base commit %s", strings.Join(Names(bases), ", "), base.Short())
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(bases), Track: true,
-		Begin: func(g gates.Gate) { tr.Gates.Out.Phase("gate " + textsafe.Line(g.Name) + " at the base") }})
+		Begin: func(g gates.Gate) { tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" at the base") }})
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (tr TestRuns) Apart(ctx context.Context, tgs []TestGate, base map[string]te
 	tr.Gates.Out.Println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(Names(run), ", "), strings.Join(paths, ", "))
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(run), Track: true,
 		Begin: func(g gates.Gate) {
-			tr.Gates.Out.Phase("gate " + textsafe.Line(g.Name) + " without the task's test files")
+			tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" without the task's test files")
 		}})
 	if err != nil {
 		return nil, err

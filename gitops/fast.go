@@ -296,24 +296,6 @@ func (ix Index) ModifiedTracked(ctx context.Context, paths ...string) ([]string,
 	return left, nil
 }
 
-// Unstaged lists the tracked files whose work-tree content differs from
-// the index, as git diff does: a file whose stat changed and content did
-// not (touched, or checked out again) is not listed, unlike
-// ModifiedTracked. No directory is walked for new files.
-func (ix Index) Unstaged(ctx context.Context) ([]string, error) {
-	out, err := ix.r.run(ctx, nil, true, "diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv")
-	if err != nil {
-		return nil, fmt.Errorf("list unstaged changes: %w", err)
-	}
-	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			paths = append(paths, p)
-		}
-	}
-	return paths, nil
-}
-
 // CommitUnchanged commits parent's own tree again as a child of parent,
 // moving ref and creating the refs in create as CommitIndex does, without
 // reading the index: for a caller that knows the index holds parent's tree

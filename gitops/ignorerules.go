@@ -25,22 +25,13 @@ type IgnoreRules struct {
 
 // IgnoreRules reads the rules in force now. A .gitignore that is itself
 // ignored is not read (it is rare, and missing it can only make more files
-// look newly ignored, never fewer).
-func (ix Index) IgnoreRules(ctx context.Context) (IgnoreRules, error) {
-	return ix.ignoreRules(ctx, true)
-}
-
-// TrackedIgnoreRules is IgnoreRules in a work tree known to hold no
-// untracked file (a checkout just cleaned): the .gitignore files are the
-// index's, and no directory is walked for others.
-func (ix Index) TrackedIgnoreRules(ctx context.Context) (IgnoreRules, error) {
-	return ix.ignoreRules(ctx, false)
-}
-
-func (ix Index) ignoreRules(ctx context.Context, untracked bool) (IgnoreRules, error) {
+// look newly ignored, never fewer). cleaned says the work tree is known to
+// hold no untracked file (a checkout just cleaned): the .gitignore files
+// are then the index's, and no directory is walked for others.
+func (ix Index) IgnoreRules(ctx context.Context, cleaned bool) (IgnoreRules, error) {
 	rules := IgnoreRules{Files: map[string]string{}}
 	list := []string{"ls-files", "-z", "--cached"}
-	if untracked {
+	if !cleaned {
 		list = append(list, "--others", "--exclude-standard")
 	}
 	out, err := ix.r.run(ctx, nil, true, append(list, "--", ":(glob)**/.gitignore")...)

@@ -38,8 +38,8 @@ func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 // index and the work tree, as Status does but without untracked files:
 // git then walks no directory for new files, which on a large tree is
 // most of what a status costs.
-func (r *Repo) TrackedChanges(ctx context.Context) ([]Change, error) {
-	out, err := r.run(ctx, nil, true, "status", "--porcelain=v2", "-z",
+func (ix Index) TrackedChanges(ctx context.Context) ([]Change, error) {
+	out, err := ix.r.run(ctx, nil, true, "status", "--porcelain=v2", "-z",
 		"--untracked-files=no", "--ignored=no", "--no-renames")
 	if err != nil {
 		return nil, err

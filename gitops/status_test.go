@@ -92,7 +92,7 @@ func TestStatus(t *testing.T) {
 	if dirty, err := r.Dirty(ctx); err != nil || !dirty {
 		t.Errorf("Dirty = %v, %v", dirty, err)
 	}
-	tracked, err := r.TrackedChanges(ctx)
+	tracked, err := r.Index().TrackedChanges(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,34 +316,5 @@ func TestSurvey(t *testing.T) {
 	gittest.Git(t, dir, "add", "new.txt")
 	if sv, err = r.Survey(ctx); err != nil || !sv.Staged() {
 		t.Errorf("Staged = false after git add (%v)", err)
-	}
-}
-
-// Unstaged lists tracked files whose content differs from the index: not
-// a file only touched, not an untracked one, not a staged change.
-func TestUnstaged(t *testing.T) {
-	ctx := context.Background()
-	r, dir := newRepo(t)
-	for _, f := range []string{"a.txt", "b.txt", "c.txt", "d.txt"} {
-		gittest.WriteFile(t, dir, f, f+"\n")
-	}
-	gittest.Commit(t, dir, "base")
-	gittest.WriteFile(t, dir, "a.txt", "staged\n")
-	gittest.Git(t, dir, "add", "a.txt")
-	gittest.WriteFile(t, dir, "b.txt", "changed after staging\n")
-	later := time.Now().Add(time.Hour)
-	if err := os.Chtimes(filepath.Join(dir, "c.txt"), later, later); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(filepath.Join(dir, "d.txt")); err != nil {
-		t.Fatal(err)
-	}
-	gittest.WriteFile(t, dir, "new.txt", "untracked\n")
-	got, err := r.Index().Unstaged(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"b.txt", "d.txt"}; !reflect.DeepEqual(got, want) {
-		t.Errorf("Unstaged = %q, want %q", got, want)
 	}
 }

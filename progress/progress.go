@@ -15,9 +15,10 @@ import (
 	"github.com/planx-dev/planx/record"
 )
 
-// progress prints what the run does: permanent lines everywhere, plus on a
-// terminal a status line (task n/N, current step or gate, elapsed) redrawn
-// in place.
+// Progress prints what the run does: permanent lines everywhere, plus on
+// a terminal a status line (task n/N, current step or gate, elapsed)
+// redrawn in place, or while a wave's tasks run together a board of one
+// such line per task running.
 type Progress struct {
 	w           io.Writer
 	tty         bool
@@ -28,18 +29,24 @@ type Progress struct {
 	follow      bool // stream child output (--follow)
 	plan        string
 	rows        []string // step summary rows
+	now         func() time.Time
+	size        func() (cols, lines int) // the terminal's
+	redraw      time.Duration            // how often the live lines' times are redrawn
 
 	mu     sync.Mutex
 	status string
 	// together: several tasks run at once (a parallel wave), so every
-	// line about a task names it (Together).
+	// line about a task names it (Together), and a terminal shows the
+	// board in place of the status line.
 	together bool
+	board    board
 	since    time.Time
 	stopped  chan struct{}
 }
 
 func New(o Output) *Progress {
-	p := &Progress{w: o.Out, tty: o.Terminal, color: o.Color, github: o.GitHub, summaryPath: o.SummaryPath, follow: o.Follow}
+	p := &Progress{w: o.Out, tty: o.Terminal, color: o.Color, github: o.GitHub, summaryPath: o.SummaryPath, follow: o.Follow,
+		now: time.Now, size: terminalSize(o.Out), redraw: 250 * time.Millisecond}
 	if p.w == nil {
 		p.w = io.Discard
 	}
@@ -60,67 +67,6 @@ func (p *Progress) paint(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-// println prints a permanent line, clearing the status line first on a terminal.
-func (p *Progress) Println(format string, args ...any) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.tty {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-	fmt.Fprintf(p.w, format+"\n", args...)
-	if p.tty && p.status != "" {
-		p.drawLocked()
-	}
-}
-
-func (p *Progress) setStatus(s string) {
-	if !p.tty {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.status, p.since = s, time.Now()
-	if p.stopped == nil {
-		p.stopped = make(chan struct{})
-		go p.tick(p.stopped)
-	}
-	p.drawLocked()
-}
-
-func (p *Progress) tick(stop chan struct{}) {
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-t.C:
-			p.mu.Lock()
-			if p.status != "" {
-				p.drawLocked()
-			}
-			p.mu.Unlock()
-		}
-	}
-}
-
-func (p *Progress) drawLocked() {
-	fmt.Fprintf(p.w, "\r\x1b[K%s %s", p.status, p.paint("2", time.Since(p.since).Round(100*time.Millisecond).String()))
-}
-
-func (p *Progress) clearStatus() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stopped != nil {
-		close(p.stopped)
-		p.stopped = nil
-	}
-	if p.tty && p.status != "" {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-	p.status = ""
-}
-
 func (p *Progress) RunStart(plan, runID string, base gitops.SHA, n int) {
 	p.plan = plan
 	p.ev.emit(Event{Event: "run_start", RunID: runID, Plan: plan, Total: n, Commit: string(base)})
@@ -130,70 +76,12 @@ func (p *Progress) RunStart(plan, runID string, base gitops.SHA, n int) {
 
 func (p *Progress) TaskStart(i, n int, t *planparse.Task) {
 	p.ev.emit(Event{Event: "task_start", Task: string(t.ID), Label: t.Label, Title: t.Title, Index: i, Total: n})
+	p.mu.Lock()
+	p.board.know(t, i)
+	p.mu.Unlock()
 	p.Println("[%d/%d] %s %s", i, n, textsafe.Line(t.DisplayID()), textsafe.Line(textsafe.Shorten(t.Title, 70)))
 	p.setStatus(fmt.Sprintf("[%d/%d] %s", i, n, textsafe.Line(t.DisplayID())))
 }
-
-// Step says that task id's step (or agent) name starts, running code.
-func (p *Progress) Step(id planparse.TaskID, name, code string) {
-	first := strings.TrimSpace(strings.SplitN(strings.TrimSpace(code), "\n", 2)[0])
-	if p.isTogether() {
-		p.Println("      %s %s: %s", textsafe.Line(string(id)), name, textsafe.Line(textsafe.Shorten(first, 60)))
-		return
-	}
-	if p.tty {
-		p.Phase(name + ": " + textsafe.Line(textsafe.Shorten(first, 40)))
-		return
-	}
-	p.Println("      %s: %s", name, textsafe.Line(textsafe.Shorten(first, 60)))
-}
-
-// Together says whether several tasks run at once from now on (a
-// parallel wave, until it has landed): their lines are then printed as
-// they come, each naming its task, and the status line names none.
-func (p *Progress) Together(on bool) {
-	p.mu.Lock()
-	p.together = on
-	p.mu.Unlock()
-}
-
-func (p *Progress) isTogether() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.together
-}
-
-// who is how a task's line starts: its id while tasks run together.
-func (p *Progress) who(id planparse.TaskID) string {
-	if p.isTogether() {
-		return textsafe.Line(string(id)) + " "
-	}
-	return ""
-}
-
-// phase names what the task runs now on the status line ("gate test",
-// "step 2/3: make"), in place of what ran before, and restarts its clock.
-func (p *Progress) Phase(what string) {
-	if !p.tty {
-		return
-	}
-	p.mu.Lock()
-	base := p.status
-	p.mu.Unlock()
-	p.setStatus(phaseStatus(base, what))
-}
-
-// phaseStatus is the status line base ("[1/3] T001", or with a phase
-// already) with its phase replaced by what.
-func phaseStatus(base, what string) string {
-	if i := strings.Index(base, " · "); i >= 0 {
-		base = base[:i]
-	}
-	return base + " · " + what
-}
-
-// gateStart is phase for a gate: gates.RunOptions.Begin.
-func (p *Progress) GateStart(g gates.Gate) { p.Phase("gate " + textsafe.Line(g.Name)) }
 
 func (p *Progress) Gate(id planparse.TaskID, g gates.Result) {
 	p.ev.emit(Event{Event: "gate", Task: string(id), Name: g.Name, Passed: ptr(g.Passed),
@@ -213,7 +101,15 @@ func (p *Progress) StepEnd(id planparse.TaskID, name string, exit int, d time.Du
 func (p *Progress) TaskDone(t *planparse.Task, sha gitops.SHA) {
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Label: t.Label, Status: string(record.TaskDone), Commit: string(sha)})
 	p.rows = append(p.rows, fmt.Sprintf("| %s | done | `%s` | %s |", t.DisplayID(), sha.Short(), t.Title))
-	p.clearStatus()
+	// While tasks run together its line leaves the board; else the
+	// status line goes.
+	p.mu.Lock()
+	on := p.together
+	p.board.drop(t.ID)
+	p.mu.Unlock()
+	if !on {
+		p.clearLive()
+	}
 	p.Println("      %s %scommitted %s", p.paint("32", "✓"), p.who(t.ID), sha.Short())
 }
 
@@ -231,7 +127,7 @@ func (p *Progress) Warn(id planparse.TaskID, msg string) {
 }
 
 func (p *Progress) TaskStopped(t *planparse.Task, rs record.RunStatus, what, tail string, see []string, next string) {
-	p.clearStatus()
+	p.clearLive()
 	status := string(rs)
 	p.ev.emit(Event{Event: "task_end", Task: string(t.ID), Label: t.Label, Status: status, Message: what})
 	p.ev.emit(Event{Event: "run_end", Status: status, Message: next})
@@ -261,7 +157,7 @@ func (p *Progress) TaskStopped(t *planparse.Task, rs record.RunStatus, what, tai
 }
 
 func (p *Progress) RunDone(logPath string, n int) {
-	p.clearStatus()
+	p.clearLive()
 	p.ev.emit(Event{Event: "run_end", Status: string(record.RunCompleted), Log: logPath, Done: ptr(n)})
 	p.writeSummary(string(record.RunCompleted))
 	p.Println("planx: done: %s committed; execution log %s", textsafe.Count(n, "task"), logPath)

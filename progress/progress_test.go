@@ -18,9 +18,10 @@ func TestProgressTerminalAndPlain(t *testing.T) {
 	task := &planparse.Task{ID: "T002", Title: "Add b"}
 	var tty bytes.Buffer
 	p := New(Output{Out: &tty, Terminal: true, Color: true})
+	p.redraw = 20 * time.Millisecond // a few redraws however loaded the machine
 	p.TaskStart(2, 3, task)
 	p.Step("T001", "step 1/1", "echo b > b.txt")
-	time.Sleep(300 * time.Millisecond) // one tick of the redraw
+	time.Sleep(300 * time.Millisecond)
 	p.TaskDone(task, gitops.SHA("0123456789abcdef0123456789abcdef01234567"))
 	got := tty.String()
 	for _, want := range []string{"[2/3] T002 Add b\n", "\r\x1b[K[2/3] T002 · step 1/1: echo b > b.txt", "\x1b[32m✓\x1b[0m committed 0123456"} {
@@ -80,7 +81,7 @@ func TestProgressNamesTheRunningGate(t *testing.T) {
 	p.TaskStart(1, 1, task)
 	p.Step("T001", "step 1/1", "printf x")
 	time.Sleep(50 * time.Millisecond)
-	p.GateStart(gates.Gate{Name: "test"})
+	p.GateStart("T001")(gates.Gate{Name: "test"})
 	time.Sleep(300 * time.Millisecond)
 	p.mu.Lock()
 	got := tty.String()
@@ -89,11 +90,11 @@ func TestProgressNamesTheRunningGate(t *testing.T) {
 	if !strings.HasPrefix(last, "\r\x1b[K[1/1] T001 · gate test ") || strings.Contains(last, "step") {
 		t.Errorf("last status line %q, want the gate's", last)
 	}
-	p.clearStatus()
+	p.clearLive()
 
 	var plain bytes.Buffer
 	p = New(Output{Out: &plain})
-	p.GateStart(gates.Gate{Name: "test"})
+	p.GateStart("T001")(gates.Gate{Name: "test"})
 	if plain.Len() != 0 {
 		t.Errorf("a gate's start printed %q off a terminal", plain.String())
 	}

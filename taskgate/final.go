@@ -28,7 +28,7 @@ func (k *Keeper) Final(ctx context.Context) error {
 		return nil
 	}
 	out, err := k.GateRun().Run(ctx, gaterun.Spec{Task: &planparse.Task{ID: finalTask}, Dir: k.Repo.Root, Gates: sel,
-		Live: true, Track: true, Begin: k.Out.GateStart})
+		Live: true, Track: true, Begin: k.Out.GateStart(finalTask)})
 	if err != nil {
 		return err
 	}

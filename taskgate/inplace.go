@@ -29,17 +29,35 @@ func (k *Keeper) inPlace(tk Task) (here, links bool) {
 // runHere is runIn's clean checkout in the task's own fresh slot: linked
 // as checkoutFor links one (the user's ignored entries but caches, the
 // submodules), the links gone before anything checks what the gates did.
+// The slot's index is the task's staged work, which is committed: a gate
+// that staged something there changed the evidence.
 func (k *Keeper) runHere(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate, links bool,
 	judge func(dir string, results []gates.Result) gaterun.Judgement) error {
 	dir := k.Repo.Root
+	staged, err := k.Repo.Index().Tree(ctx)
+	if err != nil {
+		return fmt.Errorf("the staged tree of %s: %w", tk.T.ID, err)
+	}
 	var made []gaterun.Link
 	if links {
 		entries := slices.DeleteFunc(slices.Clone(tk.Ignored), gaterun.CacheEntry)
 		subs, _ := k.Repo.Index().Submodules(ctx)
 		made = gaterun.LinkIgnored(k.userRoot(), dir, append(entries, subs...))
 	}
-	defer gaterun.UnlinkIgnored(made)
-	return k.runGateSet(ctx, tk.T, tk.Log, dir, key, sel, judgeIn(dir, judge))
+	err = k.runGateSet(ctx, tk.T, tk.Log, dir, key, sel, judgeIn(dir, judge))
+	gaterun.UnlinkIgnored(made)
+	if err != nil {
+		return err
+	}
+	now, err := k.Repo.Index().Tree(ctx)
+	if err != nil || now == staged {
+		return err
+	}
+	paths, err := k.Repo.History().ChangedFiles(ctx, staged, now)
+	if err != nil {
+		return err
+	}
+	return unsettled(paths)
 }
 
 // settledHere is settledIn for gates run in the task's own slot: its
@@ -47,9 +65,15 @@ func (k *Keeper) runHere(ctx context.Context, tk Task, key gitops.SHA, sel []gat
 // are its outputs, as in a checkout, which the commit (the staged tree)
 // never takes.
 func (k *Keeper) settledHere(ctx context.Context, t *planparse.Task) error {
-	paths, err := k.Repo.Index().Unstaged(ctx)
+	changes, err := k.Repo.Index().TrackedChanges(ctx)
 	if err != nil {
 		return fmt.Errorf("the work tree of %s after its gates: %w", t.ID, err)
+	}
+	var paths []string
+	for _, c := range changes {
+		if c.Work != '.' {
+			paths = append(paths, c.Path)
+		}
 	}
 	if len(paths) == 0 {
 		return nil

@@ -192,12 +192,12 @@ func judgeIn(dir string, judge func(string, []gates.Result) gaterun.Judgement) f
 func (k *Keeper) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
 	judge func([]gates.Result) gaterun.Judgement) error {
 	spec := gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
-		Begin: k.Out.GateStart, Judge: judge,
+		Begin: k.Out.GateStart(t.ID), Judge: judge,
 		Record: func(results []gates.Result) { k.Book().RecordGated(key, t, sel, results) }}
 	if k.slot {
-		// Beside other tasks: no gate line of its own, no pid file, no
-		// record while the wave's records are marked.
-		spec.Track, spec.Begin, spec.Record = false, nil, nil
+		// Beside other tasks: no pid file, no record while the wave's
+		// records are marked; the gate's start is its line of the board.
+		spec.Track, spec.Record = false, nil
 	}
 	out, err := k.GateRun().Run(ctx, spec)
 	if err != nil {

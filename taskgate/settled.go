@@ -70,7 +70,7 @@ func settledIn(ctx context.Context, t *planparse.Task, wt *Slot) error {
 	if err != nil {
 		return fmt.Errorf("the clean checkout of %s after its gates: %w", t.ID, err)
 	}
-	changes, err := slot.TrackedChanges(ctx)
+	changes, err := slot.Index().TrackedChanges(ctx)
 	if err != nil {
 		return fmt.Errorf("the clean checkout of %s after its gates: %w", t.ID, err)
 	}

@@ -43,7 +43,7 @@ func StartWatch(ctx context.Context, repo *gitops.Repo, logPath string, agent bo
 		if w.Ignored, err = repo.Index().IgnoredFiles(ctx); err != nil {
 			return nil, err
 		}
-		rules, err := repo.Index().IgnoreRules(ctx)
+		rules, err := repo.Index().IgnoreRules(ctx, false)
 		if err != nil {
 			return nil, err
 		}
@@ -60,7 +60,7 @@ func StartFreshWatch(ctx context.Context, repo *gitops.Repo, logPath string) (*W
 	w := &Watch{}
 	b, _ := os.ReadFile(relJoin(repo.Root, logPath))
 	w.Log = sha256.Sum256(b)
-	rules, err := repo.Index().TrackedIgnoreRules(ctx)
+	rules, err := repo.Index().IgnoreRules(ctx, true)
 	if err != nil {
 		return nil, err
 	}
