@@ -3,11 +3,12 @@
 // pinned in the run state; which tasks run, decided by package runplan;
 // the preflight and the run's new records, package runstart; the rollback
 // commit, rollback.go), then takes each task
-// through one path in the user's work tree (loop.go, turn.go: execute,
-// verify, the judge's checks, the gates, the commit) or, for a parallel
-// wave, in slots (waves.go: the wave loop; parallel.go, worktree.go,
-// integrate.go: a wave's run and landing through package wave's Flight and
-// Landing, with the run's log, state and records as their funcs), and
+// through one path (turn.go: execute, verify, the judge's checks, the
+// gates) in its place (place.go), the user's work tree (loop.go, which
+// commits it) or, for a parallel wave, a slot (worktree.go; waves.go: the
+// wave loop; parallel.go, integrate.go: a wave's run and landing through
+// package wave's Flight and Landing, with the run's log, state and records
+// as their funcs), and
 // maps a task's failure to a stop in one place (stopTask, books.stop).
 // Resume, skip and abort take a stopped run up again (session.go,
 // resume.go, abort.go).

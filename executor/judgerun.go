@@ -23,5 +23,6 @@ func (tu *turn) undeclaredTests() []string {
 		}
 	}
 	// Test support (an assertion helper) is judged with the tests.
-	return append(out, verify.TestSupport(tu.at.repo, tu.at.base, taskgate.GoModule(tu.at.repo.Root), other)...)
+	repo, base := tu.at.where()
+	return append(out, verify.TestSupport(repo, base, taskgate.GoModule(repo.Root), other)...)
 }

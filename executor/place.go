@@ -1,162 +1,201 @@
 package executor
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execute"
-	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
-	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
+	"github.com/planx-dev/planx/runstate"
 	"github.com/planx-dev/planx/taskgate"
-	"github.com/planx-dev/planx/verify"
 )
 
-// place is where a turn runs: the user's work tree (the serial loop) or
-// a slot of a parallel wave. The task's path — execute, verify, the
-// judge's checks, the gates — is the same in both; a slot differs in what
-// it shares with the tasks running beside it: the run's log and output go
-// through the wave's lock, and nothing of the run's state is saved by a
-// task, which the wave records for all of them.
-type place struct {
-	repo *gitops.Repo // the work tree the task runs in
-	base gitops.SHA   // the commit it starts from: where HEAD must be when it ends
-	wave *wave        // the wave whose slot it is; nil: the user's work tree
-	// gitFile is the slot's .git file as planx made it: a task that
-	// points it elsewhere would have planx judge another repository.
-	gitFile []byte
+// place is where a turn runs: the user's work tree (the serial loop,
+// workTree) or a slot of a parallel wave (slot). The task's path —
+// execute, verify, the judge's checks, the gates — is the turn's, the
+// same in both; a place says once how the run's mechanisms work there
+// (tools), what it keeps of the task as the turn goes (keeping) and what
+// it does with the user's ignored entries (furnishing).
+type place interface {
+	// where is the work tree the task runs in and the commit it starts
+	// from: where HEAD must be when it ends.
+	where() (*gitops.Repo, gitops.SHA)
+	tools
+	keeping
+	furnishing
 }
 
-// serial is the place of the serial loop: the user's work tree, at the
-// commit planx made last.
-func (r *runner) serial() place { return place{repo: r.repo, base: r.expect} }
+// tools are the run's mechanisms as a task uses them in its place.
+type tools interface {
+	checks() checks.Tree          // the verify side of the run (package checks)
+	keeper() *taskgate.Keeper     // what runs the task's gates
+	execOptions() execute.Options // what the task's processes run with
+	fault() fault.Hook            // the crash tests' hook at the turn's points
+	locked(f func())              // f under the lock of what the place shares
+}
 
-// slotPlace is the place of a wave task in the slot wt, from the wave's base.
-func (wv *wave) slotPlace(wt *gitops.Repo) (place, error) {
-	b, err := os.ReadFile(filepath.Join(wt.Root, ".git"))
-	if err != nil {
-		return place{}, fmt.Errorf("the slot %s: %w", wt.Root, err)
+// keeping is what a place keeps of the task in the run's state, log and
+// records at the turn's steps.
+type keeping interface {
+	// begin comes before an attempt (already: its work is in the tree).
+	begin(tu *turn, already bool) error
+	// watched comes once an agent's watch is noted, before it runs.
+	watched(tu *turn)
+	// ended comes once the executor ended (err: how); it says whether
+	// the attempt goes on.
+	ended(tu *turn, err error) error
+	// judged comes once an agent's work is verified (err: what verify
+	// found), unless the run was interrupted.
+	judged(tu *turn, c checks.Tree, err error)
+	// phase comes when the attempt gets to phase p.
+	phase(tu *turn, p string) error
+	// mark is the records' mark the executor ran under.
+	mark() gitops.RecordsMark
+}
+
+// furnishing is what a place does with the user's ignored entries (a
+// local config, node_modules/), which git does not hold.
+type furnishing interface {
+	// furnish gives the place those entries before the executor runs;
+	// undo takes back what must not reach its verification. bare says the
+	// place then holds nothing ignored or untracked but what furnish
+	// linked in: its watch need not look (turn.watch).
+	furnish(ctx context.Context, tu *turn) (undo func(), bare bool, err error)
+	// ignored are the entries the task's gates are given.
+	ignored(tu *turn) []string
+	// fresh says the place holds the task's staged work and nothing else
+	// once it is verified: its gates may run there (taskgate.Task.Fresh).
+	fresh(tu *turn) bool
+	// putBackIgnored comes after the executor and after the gates.
+	putBackIgnored(t *planparse.Task)
+}
+
+// workTree is the place of the serial loop: the user's work tree, at the
+// commit planx made last. The task is the run's only one: its phases,
+// its records' mark and its watch go into the run's state as it goes, so
+// that a crash anywhere can be resumed.
+type workTree struct {
+	r    *runner
+	base gitops.SHA
+}
+
+// serial is the place of the serial loop.
+func (r *runner) serial() place { return workTree{r: r, base: r.expect} }
+
+// In the work tree the run's mechanisms are the runner's own, and nothing
+// runs beside the task to share a lock with.
+func (w workTree) where() (*gitops.Repo, gitops.SHA) { return w.r.repo, w.base }
+func (w workTree) checks() checks.Tree               { return w.r.checks() }
+func (w workTree) keeper() *taskgate.Keeper          { return w.r.keeper() }
+func (w workTree) execOptions() execute.Options      { return w.r.execOptions() }
+func (w workTree) fault() fault.Hook                 { return w.r.fault }
+func (w workTree) locked(f func())                   { f() }
+func (w workTree) mark() gitops.RecordsMark          { return w.r.st.RecordsMark }
+
+// begin saves which task runs and how far it is before it runs, and
+// marks planx's records before an agent.
+func (w workTree) begin(tu *turn, already bool) error {
+	r, t, kind := w.r, tu.t, tu.kind
+	r.st.Phase = runstate.PhaseExecute
+	if already {
+		r.st.Phase = runstate.PhaseVerify
 	}
-	return place{repo: wt, base: wv.base, wave: wv, gitFile: b}, nil
-}
-
-// locked runs f under the wave's lock in a slot, as is in the work tree.
-func (p place) locked(f func()) {
-	if p.wave != nil {
-		p.wave.mu.Lock()
-		defer p.wave.mu.Unlock()
+	// The state must say which task runs before it runs. The log on disk
+	// shows it too for work a person may watch for a while (an agent, a
+	// manual task) and at the run's first task (so that the task's git add
+	// stages the new file); a shell task's section is otherwise written when
+	// it commits or stops, and after a crash resume rewrites the log from
+	// the state.
+	save := r.books().save
+	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
+		save = func() error { return r.st.Save(r.repo) }
 	}
-	f()
-}
-
-// checks is the verify side of the run in the turn's place.
-func (tu *turn) checks() checks.Tree {
-	c := tu.r.checks()
-	p := tu.at
-	if p.wave == nil {
-		return c
+	// An agent's work is guarded (verify.Records); a shell task's steps
+	// are the plan's own, shown by --dry-run and approved, and the mark's
+	// wait (~3 ms) would be most of a quick step's cost.
+	if !already && kind == planparse.KindAgent {
+		if err := r.checks().Records.Mark(t); err != nil {
+			return err
+		}
 	}
-	c.Repo, c.Base, c.Branch, c.Watched = p.repo, p.base, "", ""
-	// A slot is checked out afresh from the base: none of the user's
-	// ignored files, hidden index entries or hand edits are there, and
-	// the wave guards planx's records for all its tasks at once.
-	c.Ignored, c.Hidden, c.HiddenOff = nil, nil, false
-	c.Unstaged = func() []string { return nil }
-	c.Records = verify.NewRecords(p.repo, new(gitops.RecordsMark), func() error { return nil })
-	// What the task changed is read in the slot, not in the user's work
-	// tree, which the wave does not touch until it lands: there the plan
-	// would always seem untouched (never judged as the protected file it
-	// is), and a runner's configuration or go.mod unchanged.
-	plan := *tu.r.pf
-	plan.Abs = filepath.Join(p.repo.Root, filepath.FromSlash(plan.Rel))
-	c.OnlyTicked = plan.OnlyTicked
-	c.Unchanged = taskgate.JudgeUnchanged(p.repo, p.base)
-	c.Vendor = func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, p.repo, p.base) }
-	c.Ask = nil // nobody is asked in the middle of a wave
-	issue, say := c.Issue, c.Say
-	c.Issue = func(id planparse.TaskID, msg, resolution string) { p.locked(func() { issue(id, msg, resolution) }) }
-	c.Say = func(id planparse.TaskID, msg string) { p.locked(func() { say(id, msg) }) }
-	return c
-}
-
-// keeper runs the turn's gates in its place. In a slot they record
-// nothing while the wave runs (its records are written once all its
-// tasks have ended) and speak under the wave's lock.
-func (tu *turn) keeper() *taskgate.Keeper {
-	k := tu.r.keeper()
-	p := tu.at
-	if p.wave == nil {
-		return k
+	if err := save(); err != nil {
+		return err
 	}
-	return k.InSlot(p.repo, p.wave.mu)
+	r.fault.At("task-start")
+	return nil
 }
 
-// execOptions are the run's execOptions in the turn's place.
-func (tu *turn) execOptions() execute.Options {
-	if tu.at.wave == nil {
-		return tu.r.execOptions()
+// watched saves what planx noted before the agent runs, for a resume
+// that judges its work (checks.Attempt.Started).
+func (w workTree) watched(tu *turn) {
+	tu.Started(w.r.checks(), tu.t.ID, w.r.st.RecordsMark)
+}
+
+// judged settles the saved watch (checks.Attempt.Judged).
+func (w workTree) judged(tu *turn, c checks.Tree, err error) { tu.Judged(c, tu.t.ID, err) }
+
+// ended ends what outlived the executor, puts back the user's ignored
+// files it removed and checks that it left planx's records alone.
+func (w workTree) ended(tu *turn, err error) error {
+	if msg := w.r.reaper.Detached(); msg != "" {
+		w.r.warnIssue(tu.t, msg)
 	}
-	return tu.at.wave.slotOptions(tu.at.repo.Root)
-}
-
-// furnish gives a slot what the user's work tree holds that git does not
-// (taskgate.Keeper.Furnish), before the task's executor runs there; the
-// func returned takes back what must not reach its verification. bare
-// says the slot then holds nothing ignored or untracked but those links
-// (nothing was installed): its watch need not look (watch). The work tree
-// has all of it already.
-func (tu *turn) furnish(ctx context.Context) (undo func(), bare bool, err error) {
-	if tu.at.wave == nil {
-		return func() {}, false, nil
+	w.putBackIgnored(tu.t)
+	if rerr := w.settleRecords(tu); rerr != nil {
+		return rerr // a forgery outweighs how the executor ended
 	}
-	installed, undo, err := tu.keeper().Furnish(ctx, tu.t, tu.at.repo.Root, tu.r.ignored)
-	return undo, len(installed) == 0, err
+	return err
 }
 
-// watch starts the turn's watch (verify.StartWatch): in a bare slot,
-// checked out clean for the task, without walking it for what cannot be
-// there.
-func (tu *turn) watch(ctx context.Context, bare bool) (*verify.Watch, error) {
-	agent := tu.kind == planparse.KindAgent
-	if bare && agent {
-		return verify.StartFreshWatch(ctx, tu.at.repo, tu.r.log.Path)
+// settleRecords checks that the executor left planx's records alone
+// (verify.Records).
+func (w workTree) settleRecords(tu *turn) error {
+	r := w.r
+	tu.NoteMark(r.st.RecordsMark)
+	records := r.checks().Records
+	if tu.lt.Sandbox == string(sandbox.Full) {
+		return records.Forget()
 	}
-	return verify.StartWatch(ctx, tu.at.repo, tu.r.log.Path, agent)
+	return records.Untouched(tu.t)
 }
 
-// fresh says the turn's work tree holds its staged work and nothing else:
-// a slot checked out clean for the task, where the agent left no ignored
-// file (its watch saw none before it and none after) and verify staged
-// every other file. The work tree is never fresh: it holds the user's.
-func (tu *turn) fresh() bool {
-	return tu.at.wave != nil && tu.kind == planparse.KindAgent && tu.Watch != nil &&
-		len(tu.Watch.Ignored) == 0 && len(tu.Outputs) == 0
-}
-
-// slotIntact fails a task that rewrote its slot's .git file.
-func (tu *turn) slotIntact() error {
-	p := tu.at
-	if p.wave == nil {
+// phase records how far the attempt got. Only agent and manual work is
+// worth saving a phase for: after a crash a shell task's steps simply run
+// again from a clean slate (the phase stays "execute"), which costs less than
+// an fsynced state write at every phase of every task.
+func (w workTree) phase(tu *turn, p string) error {
+	r := w.r
+	if r.st.Phase == runstate.PhaseExecute && tu.cheapRedo {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(p.repo.Root, ".git"))
-	if err == nil && bytes.Equal(b, p.gitFile) {
-		return nil
-	}
-	return &outcome.Failure{What: "the task changed its work tree's .git file, which points git at the repository planx judges"}
+	r.st.Phase = p
+	return r.st.Save(r.repo)
 }
 
-// fault is the crash tests' hook in the place: none in a slot, whose
-// crash points are the wave's.
-func (p place) fault(r *runner) fault.Hook {
-	if p.wave != nil {
-		return ""
+// furnish gives nothing: the work tree has the user's ignored entries.
+func (w workTree) furnish(context.Context, *turn) (func(), bool, error) {
+	return func() {}, false, nil
+}
+
+// fresh is never so: the work tree holds the user's files beside the
+// task's work.
+func (w workTree) fresh(*turn) bool { return false }
+
+// ignored are the entries before the agent ran, when the turn saw it
+// start; else those of the run.
+func (w workTree) ignored(tu *turn) []string {
+	if tu.Watch != nil {
+		return tu.Watch.Ignored
 	}
-	return r.fault
+	return w.r.ignored
+}
+
+// putBackIgnored puts back the user's ignored files an executor or a gate
+// removed (checks.Tree.CheckIgnored).
+func (w workTree) putBackIgnored(t *planparse.Task) {
+	w.r.ignored = w.r.checks().CheckIgnored(t)
 }

@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 
 	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/execute"
-	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/outcome"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/planx-dev/planx/runstate"
@@ -54,9 +51,9 @@ type round struct {
 // try is one attempt at the task: execute (unless its work is already in the
 // tree), verify, run acceptance checks and gates.
 func (tu *turn) try(ctx context.Context, a round) error {
-	r, t, lt, kind := tu.r, tu.t, tu.lt, tu.kind
+	t, lt, kind := tu.t, tu.lt, tu.kind
 	already := a.resumed
-	if err := tu.begin(already); err != nil {
+	if err := tu.at.begin(tu, already); err != nil {
 		return err
 	}
 	if !already {
@@ -64,11 +61,11 @@ func (tu *turn) try(ctx context.Context, a round) error {
 			return err
 		}
 	}
-	r.out.Phase(t.ID, "verify")
-	c := tu.checks()
-	files, err := tu.Verify(ctx, c, t, kind, tu.mark())
-	if kind == planparse.KindAgent && ctx.Err() == nil && tu.at.wave == nil {
-		tu.Judged(c, t.ID, err)
+	tu.r.out.Phase(t.ID, "verify")
+	c := tu.at.checks()
+	files, err := tu.Verify(ctx, c, t, kind, tu.at.mark())
+	if kind == planparse.KindAgent && ctx.Err() == nil {
+		tu.at.judged(tu, c, err)
 	}
 	var f *outcome.Failure
 	if errors.As(err, &f) && f.Tail == "" && len(lt.Commands) > 0 {
@@ -80,73 +77,31 @@ func (tu *turn) try(ctx context.Context, a round) error {
 		return err
 	}
 	lt.Files = files
-	tu.at.fault(r).At("after-verify")
+	tu.at.fault().At("after-verify")
 	if err := tu.setPhase(runstate.PhaseGates); err != nil {
 		return err
 	}
 	// A checkpoint runs every gate, the final ones included. A gate that
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
-	// The ignored entries before the agent ran, when the turn saw it start;
-	// a slot's are the user's work tree's, which furnish gave it.
-	ignored := r.ignored
-	if tu.Watch != nil && tu.at.wave == nil {
-		ignored = tu.Watch.Ignored
-	}
-	tu.gatesPassed, err = tu.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: tu.at.base, Outputs: tu.Outputs,
-		Undeclared: tu.undeclaredTests, Ignored: ignored, ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.fresh()},
+	_, base := tu.at.where()
+	tu.gatesPassed, err = tu.at.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: base, Outputs: tu.Outputs,
+		Undeclared: tu.undeclaredTests, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.at.fresh(tu)},
 		a.last || kind == planparse.KindGates, already)
-	tu.checkIgnored()
+	tu.at.putBackIgnored(t)
 	if err != nil {
 		return err
 	}
-	tu.at.fault(r).At("after-gates")
-	return nil
-}
-
-// begin saves, in the work tree, which task runs and how far it is
-// before it runs, and marks planx's records before an agent; in a slot the
-// wave has done both for all its tasks.
-func (tu *turn) begin(already bool) error {
-	r, t, kind := tu.r, tu.t, tu.kind
-	if tu.at.wave != nil {
-		return nil
-	}
-	r.st.Phase = runstate.PhaseExecute
-	if already {
-		r.st.Phase = runstate.PhaseVerify
-	}
-	// The state must say which task runs before it runs. The log on disk
-	// shows it too for work a person may watch for a while (an agent, a
-	// manual task) and at the run's first task (so that the task's git add
-	// stages the new file); a shell task's section is otherwise written when
-	// it commits or stops, and after a crash resume rewrites the log from
-	// the state.
-	save := r.books().save
-	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
-		save = func() error { return r.st.Save(r.repo) }
-	}
-	// An agent's work is guarded (verify.Records); a shell task's steps
-	// are the plan's own, shown by --dry-run and approved, and the mark's
-	// wait (~3 ms) would be most of a quick step's cost.
-	if !already && kind == planparse.KindAgent {
-		if err := r.checks().Records.Mark(t); err != nil {
-			return err
-		}
-	}
-	if err := save(); err != nil {
-		return err
-	}
-	r.fault.At("task-start")
+	tu.at.fault().At("after-gates")
 	return nil
 }
 
 // execute runs the task's executor (attempt n; feedback is why the one
-// before failed) under the turn's watch, then ends what it left running
-// and checks that it left planx's records alone.
+// before failed) under the turn's watch; then its place settles what the
+// executor left (place.ended).
 func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
-	r, t, lt, kind, at := tu.r, tu.t, tu.lt, tu.kind, tu.at
-	unfurnish, bare, err := tu.furnish(ctx)
+	t, lt, kind, at := tu.t, tu.lt, tu.kind, tu.at
+	unfurnish, bare, err := at.furnish(ctx, tu)
 	if err != nil {
 		return err
 	}
@@ -157,12 +112,12 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	tu.Watch = w
 	tu.Rejudged, tu.Left = false, nil // a new attempt: its own work is judged
-	if kind == planparse.KindAgent && at.wave == nil {
-		tu.Started(r.checks(), t.ID, r.st.RecordsMark)
+	if kind == planparse.KindAgent {
+		at.watched(tu)
 	}
 	switch kind {
 	case planparse.KindShell:
-		err = execute.Steps(ctx, t, lt, tu.execOptions())
+		err = execute.Steps(ctx, t, lt, at.execOptions())
 	case planparse.KindAgent:
 		err = tu.agent(ctx, n, feedback)
 	case planparse.KindManual:
@@ -172,90 +127,46 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	default:
 		err = &outcome.Failure{What: fmt.Sprintf("unknown executor %q; use shell, agent or manual", kind)}
 	}
-	// What outlived the executor is ended here in the work tree; in a slot,
-	// where it cannot be told from what the other tasks run, once the
-	// wave's tasks have all ended (wave.exec).
-	if at.wave == nil {
-		if msg := r.reaper.Detached(); msg != "" {
-			r.warnIssue(t, msg)
-		}
-	}
 	unfurnish()
-	tu.checkIgnored()
-	if rerr := tu.settleRecords(); rerr != nil {
-		return rerr // a forgery outweighs how the executor ended
-	}
-	if err == nil {
-		err = tu.slotIntact()
-	}
-	if err != nil {
+	if err := at.ended(tu, err); err != nil {
 		return err
 	}
 	if err := tu.setPhase(runstate.PhaseVerify); err != nil {
 		return err
 	}
-	at.fault(r).At("after-steps")
+	at.fault().At("after-steps")
 	return nil
+}
+
+// watch starts the turn's watch (verify.StartWatch): in a bare place,
+// checked out clean for the task, without walking it for what cannot be
+// there.
+func (tu *turn) watch(ctx context.Context, bare bool) (*verify.Watch, error) {
+	repo, _ := tu.at.where()
+	agent := tu.kind == planparse.KindAgent
+	if bare && agent {
+		return verify.StartFreshWatch(ctx, repo, tu.r.log.Path)
+	}
+	return verify.StartWatch(ctx, repo, tu.r.log.Path, agent)
 }
 
 // agent runs the task's agent, attempt n, told feedback. The prompt
 // names the scripts the gates run too (the gates' reach).
 func (tu *turn) agent(ctx context.Context, n int, feedback string) error {
 	r, t, at := tu.r, tu.t, tu.at
-	tu.keeper().Reach(ctx, at.base)
+	repo, base := at.where()
+	at.keeper().Reach(ctx, base)
 	var prompt execute.Prompt
 	at.locked(func() {
-		prompt = execute.Prompt{Plan: r.Plan, PlanPath: r.planRel, Root: at.repo.Root, Tasks: slices.Clone(r.log.Tasks), Gates: r.Gates,
-			Protected: tu.checks().Rules.Guarded(at.repo.Root)}
+		prompt = execute.Prompt{Plan: r.Plan, PlanPath: r.planRel, Root: repo.Root, Tasks: slices.Clone(r.log.Tasks), Gates: r.Gates,
+			Protected: at.checks().Rules.Guarded(repo.Root)}
 	})
 	return execute.Agent(ctx, t, tu.lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
-		Context: prompt.Context(t, n, feedback)}, tu.execOptions())
+		Context: prompt.Context(t, n, feedback)}, at.execOptions())
 }
 
-// settleRecords checks, in the work tree, that the executor left planx's
-// records alone (verify.Records); a wave settles its tasks' at once.
-func (tu *turn) settleRecords() error {
-	r, t := tu.r, tu.t
-	if tu.at.wave != nil {
-		return nil
-	}
-	tu.NoteMark(r.st.RecordsMark)
-	records := r.checks().Records
-	if tu.lt.Sandbox == string(sandbox.Full) {
-		return records.Forget()
-	}
-	return records.Untouched(t)
-}
-
-// checkIgnored puts back the user's ignored files an executor or a gate
-// removed (checks.Tree.CheckIgnored); a slot has none of them.
-func (tu *turn) checkIgnored() {
-	if tu.at.wave == nil {
-		tu.r.ignored = tu.r.checks().CheckIgnored(tu.t)
-	}
-}
-
-// mark is the records' mark the executor ran under: the run state's in
-// the work tree; in a slot, the wave's, which the turn leaves alone.
-func (tu *turn) mark() gitops.RecordsMark {
-	if tu.at.wave != nil {
-		return 0
-	}
-	return tu.r.st.RecordsMark
-}
-
-// setPhase records how far the attempt got. Only agent and manual work is
-// worth saving a phase for: after a crash a shell task's steps simply run
-// again from a clean slate (the phase stays "execute"), which costs less than
-// an fsynced state write at every phase of every task.
-func (tu *turn) setPhase(p string) error {
-	r := tu.r
-	if tu.at.wave != nil || (r.st.Phase == runstate.PhaseExecute && tu.cheapRedo) {
-		return nil
-	}
-	r.st.Phase = p
-	return r.st.Save(r.repo)
-}
+// setPhase records, where the place keeps it, how far the attempt got.
+func (tu *turn) setPhase(p string) error { return tu.at.phase(tu, p) }
 
 // newTurn starts task t's turn at p (lt: its log entry), noting what
 // the executor could change in the git directory before it runs.
@@ -263,9 +174,10 @@ func (r *runner) newTurn(ctx context.Context, p place, t *planparse.Task, lt *ex
 	kind := r.Executor(t)
 	lt.Executor = string(kind)
 	tu := &turn{r: r, at: p, t: t, lt: lt, kind: kind, cheapRedo: kind == planparse.KindShell}
-	tu.Guard = p.repo.Config().Guard(tu.checks().Watched)
-	tu.Meta = p.repo.Config().SnapshotMeta()
-	replace, err := verify.ReplaceRefs(ctx, p.repo)
+	repo, _ := p.where()
+	tu.Guard = repo.Config().Guard(p.checks().Watched)
+	tu.Meta = repo.Config().SnapshotMeta()
+	replace, err := verify.ReplaceRefs(ctx, repo)
 	if err != nil {
 		return nil, err
 	}
