@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/checks"
 	"github.com/planx-dev/planx/execute"
+	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/outcome"
@@ -95,6 +96,15 @@ func (s slot) checks() checks.Tree {
 	c.Ignored, c.Hidden, c.HiddenOff = nil, nil, false
 	c.Unstaged = func() []string { return nil }
 	c.Records = verify.NewRecords(s.repo, new(gitops.RecordsMark), func() error { return nil })
+	// What the task changed is read in the slot, not in the user's work
+	// tree, which the wave does not touch until it lands: there the plan
+	// would always seem untouched (never judged as the protected file it
+	// is), and a runner's configuration or go.mod unchanged.
+	plan := *s.wv.r.pf
+	plan.Abs = filepath.Join(s.repo.Root, filepath.FromSlash(plan.Rel))
+	c.OnlyTicked = plan.OnlyTicked
+	c.Unchanged = taskgate.JudgeUnchanged(s.repo, s.wv.base)
+	c.Vendor = func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, s.repo, s.wv.base) }
 	c.Ask = nil // nobody is asked in the middle of a wave
 	issue, say := c.Issue, c.Say
 	c.Issue = func(id planparse.TaskID, msg, resolution string) { s.locked(func() { issue(id, msg, resolution) }) }

@@ -12,7 +12,7 @@ import (
 // agent's tree sees. It returns the repository, its environment and the
 // gate's result.
 func (tl *tools) agentAlone(ctx context.Context, k *kase, dir string) (string, []string, result, error) {
-	env, repo, script, err := tl.prepare(ctx, k, dir)
+	env, repo, script, err := tl.prepare(ctx, k, dir, false)
 	if err != nil {
 		return "", nil, result{}, err
 	}

@@ -61,10 +61,11 @@ func newHome(dir string) (string, error) {
 }
 
 // newRepo makes a git repository at dir holding k's base files, its
-// .planx.yaml and the one-task plan, committed on main: a copy of the
-// template for k's language and declared files, made once.
-func (tl *tools) newRepo(ctx context.Context, dir string, env []string, k *kase) error {
-	key := k.lang.dir + "\x00" + strings.Join(k.files, "\x00")
+// .planx.yaml and the plan, committed on main: the one-task plan, or with
+// wave the plan of the wave mode (wavePlan). It is a copy of the template
+// for k's language, declared files and mode, made once.
+func (tl *tools) newRepo(ctx context.Context, dir string, env []string, k *kase, wave bool) error {
+	key := fmt.Sprint(k.lang.dir, "\x00", wave, "\x00", strings.Join(k.files, "\x00"))
 	tl.mu.Lock()
 	tp := tl.templates[key]
 	if tp == nil {
@@ -72,7 +73,7 @@ func (tl *tools) newRepo(ctx context.Context, dir string, env []string, k *kase)
 		tl.templates[key] = tp
 	}
 	tl.mu.Unlock()
-	tp.once.Do(func() { tp.err = tl.makeTemplate(ctx, tp.dir, env, k) })
+	tp.once.Do(func() { tp.err = tl.makeTemplate(ctx, tp.dir, env, k, wave) })
 	if tp.err != nil {
 		return tp.err
 	}
@@ -86,16 +87,15 @@ type template struct {
 	err  error
 }
 
-func (tl *tools) makeTemplate(ctx context.Context, dir string, env []string, k *kase) error {
+func (tl *tools) makeTemplate(ctx context.Context, dir string, env []string, k *kase, wave bool) error {
 	base := filepath.Join(tl.testdata, "base", k.lang.dir)
 	if err := copyTree(base, dir); err != nil {
 		return err
 	}
-	plan := "---\ntopic: sub\n---\n# Calculator\n\n- [ ] T001 Implement Sub\n  Files:\n"
-	for _, f := range k.files {
-		plan += "  - " + f + "\n"
+	plan := alonePlan(k)
+	if wave {
+		plan = wavePlan(k)
 	}
-	plan += "\n  Make Sub return a minus b.\n"
 	if err := os.WriteFile(filepath.Join(dir, "plan.md"), []byte(plan), 0o644); err != nil {
 		return err
 	}
@@ -105,6 +105,15 @@ func (tl *tools) makeTemplate(ctx context.Context, dir string, env []string, k *
 		}
 	}
 	return nil
+}
+
+// alonePlan is k's one-task plan.
+func alonePlan(k *kase) string {
+	plan := "---\ntopic: sub\n---\n# Calculator\n\n- [ ] T001 Implement Sub\n  Files:\n"
+	for _, f := range k.files {
+		plan += "  - " + f + "\n"
+	}
+	return plan + "\n  Make Sub return a minus b.\n"
 }
 
 // copyTree copies the regular files under src to dst, with their

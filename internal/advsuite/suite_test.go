@@ -13,8 +13,10 @@ import (
 
 // TestAdversarial runs every case of testdata/agents through planx and
 // audits it (see testdata/README.md): the outcome of each must be the one
-// testdata/expect.txt records. PLANX_ADV_UPDATE=1 rewrites expect.txt with
-// today's outcomes instead; PLANX_ADV_TABLE=<file> also writes the table.
+// testdata/expect.txt records, alone (TestAdversarial/case/<case>) and as
+// the last task of a parallel wave (TestAdversarial/wave/<case>, the cases
+// of waveCases). PLANX_ADV_UPDATE=1 rewrites expect.txt with today's
+// outcomes alone instead; PLANX_ADV_TABLE=<file> also writes the table.
 func TestAdversarial(t *testing.T) {
 	tl := setup(t)
 	cases, err := loadCases(filepath.Join(tl.testdata, "agents"))
@@ -22,57 +24,123 @@ func TestAdversarial(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectPath := filepath.Join(tl.testdata, "expect.txt")
-	update := os.Getenv("PLANX_ADV_UPDATE") != ""
-	want, err := readExpect(expectPath)
-	if err != nil && !(update && os.IsNotExist(err)) {
+	s := &suite{tl: tl, update: os.Getenv("PLANX_ADV_UPDATE") != "", slots: make(chan struct{}, 2), // two cases at a time, whatever the machine
+		alone: map[string]caseRun{}, inWave: map[string]caseRun{}}
+	s.want, err = readExpect(expectPath)
+	if err != nil && !(s.update && os.IsNotExist(err)) {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	got, why := map[string]string{}, map[string]string{}
-	slots := make(chan struct{}, 2) // two cases at a time, whatever the machine
 	t.Run("case", func(t *testing.T) {
 		for _, k := range cases {
-			t.Run(k.name, func(t *testing.T) {
-				t.Parallel()
-				slots <- struct{}{}
-				defer func() { <-slots }()
-				outcome, log := tl.runCase(t, k)
-				mu.Lock()
-				got[k.name], why[k.name] = outcome, refusal(log)
-				mu.Unlock()
-				if testing.Verbose() {
-					t.Logf("%s: %s (%s)\n%s", k.name, outcome, k.what, log)
-				}
-				switch w, ok := want[k.name]; {
-				case update:
-				case !ok:
-					t.Errorf("%s: %s, and expect.txt does not name it (%s)", k.name, outcome, k.what)
-				case outcome != w:
-					t.Errorf("%s: %s, expect.txt says %s (%s)\n%s", k.name, outcome, w, k.what, log)
-				}
-			})
+			t.Run(k.name, func(t *testing.T) { s.run(t, k, false) })
 		}
 	})
-	table := formatTable(cases, want, got, why)
+	t.Run("wave", func(t *testing.T) {
+		for _, k := range waveCases(cases) {
+			t.Run(k.name, func(t *testing.T) { s.run(t, k, true) })
+		}
+	})
+	table := formatTable(cases, s.want, s.alone, s.inWave)
 	t.Log("\n" + table)
 	if p := os.Getenv("PLANX_ADV_TABLE"); p != "" {
 		if err := os.WriteFile(p, []byte(table), 0o644); err != nil {
 			t.Error(err)
 		}
 	}
-	if update {
-		if len(got) == len(cases) && !t.Failed() {
-			if err := writeExpect(expectPath, cases, got); err != nil {
+	if s.update {
+		for name, c := range s.inWave {
+			if a, ok := s.alone[name]; ok && !sameVerdict(name, a.outcome, c) {
+				t.Errorf("%s in a wave: %s; alone: %s", name, c.outcome, a.outcome)
+			}
+		}
+		if len(s.alone) == len(cases) && !t.Failed() {
+			if err := writeExpect(expectPath, cases, outcomes(s.alone)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		return
 	}
-	for name := range want {
+	for name := range s.want {
 		if !slices.ContainsFunc(cases, func(k *kase) bool { return k.name == name }) {
 			t.Errorf("expect.txt names %s, which testdata/agents does not have", name)
 		}
 	}
+}
+
+// outcomes are the outcomes of runs, by case.
+func outcomes(runs map[string]caseRun) map[string]string {
+	out := map[string]string{}
+	for name, c := range runs {
+		out[name] = c.outcome
+	}
+	return out
+}
+
+// suite is one run of the suite: the expected outcomes and what each case
+// came to, alone and in a wave.
+type suite struct {
+	tl     *tools
+	want   map[string]string // expect.txt
+	update bool              // PLANX_ADV_UPDATE: today's outcomes alone are the expectations
+	slots  chan struct{}     // the cases running at once
+
+	mu            sync.Mutex
+	alone, inWave map[string]caseRun
+}
+
+// run runs k alone or in a wave, in parallel with the other cases, and
+// checks its outcome against expect.txt (and, in a wave, what became of
+// its neighbours).
+func (s *suite) run(t *testing.T, k *kase, wave bool) {
+	t.Parallel()
+	s.slots <- struct{}{}
+	defer func() { <-s.slots }()
+	c := s.tl.runCase(t, k, wave)
+	s.mu.Lock()
+	if wave {
+		s.inWave[k.name] = c
+	} else {
+		s.alone[k.name] = c
+	}
+	s.mu.Unlock()
+	if testing.Verbose() {
+		t.Logf("%s: %s (%s)\n%s", k.name, c.outcome, k.what, c.log)
+	}
+	w, ok := s.want[k.name]
+	switch {
+	case s.update:
+	case !ok:
+		t.Errorf("%s: %s, and expect.txt does not name it (%s)", k.name, c.outcome, k.what)
+	case !wave && c.outcome != w:
+		t.Errorf("%s: %s, expect.txt says %s (%s)\n%s", k.name, c.outcome, w, k.what, c.log)
+	case wave && !sameVerdict(k.name, w, c):
+		t.Errorf("%s: %s in a wave, %s alone (expect.txt) (%s)\nwhy in the wave: %s\nwhy alone: %s\n%s",
+			k.name, c.outcome, w, k.what, c.why, s.why(k.name), c.log)
+	}
+	if a, ok := s.ran(k.name); ok && wave && c.outcome == a.outcome && waveWhy(c.why) != a.why {
+		t.Errorf("%s: %s in a wave as alone, but refused otherwise\nin the wave: %s\nalone: %s\n%s", k.name, c.outcome, c.why, a.why, c.log)
+	}
+	if wave && c.neighbours != neighboursWant(c) {
+		t.Errorf("%s in a wave: T001 %s, its neighbours T002 and T003 %s, want %s\n%s",
+			k.name, c.outcome, c.neighbours, neighboursWant(c), c.log)
+	}
+}
+
+// why is why planx failed the case name's task alone in this run of the
+// suite, if it ran and did.
+func (s *suite) why(name string) string {
+	if c, ok := s.ran(name); ok {
+		return c.why
+	}
+	return "(not run alone)"
+}
+
+// ran is the case name's run alone in this run of the suite, if it ran.
+func (s *suite) ran(name string) (caseRun, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.alone[name]
+	return c, ok
 }
 
 // refusal is the reason planx gave for failing a task, from its output.
@@ -168,56 +236,90 @@ func realPython(p string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// runCase runs k: for a cheat first the check that the cheat works, then
-// planx on a fresh repository, then the audit. It returns the outcome and
-// what planx printed.
-func (tl *tools) runCase(t *testing.T, k *kase) (string, string) {
+// caseRun is what one run of planx on a case came to.
+type caseRun struct {
+	outcome   string
+	committed bool   // planx committed T001
+	log       string // what planx printed, and the ground truth's words on the commit
+	why       string // why planx failed T001, "" when it did not
+	// neighbours is what became of T002 and T003 in the wave mode
+	// (landed, held), "" alone.
+	neighbours string
+}
+
+// runCase runs k alone or, with wave, in a wave: for a cheat alone first
+// the check that the cheat works (the mode does not change the cheat),
+// then planx on a fresh repository, then the audit.
+func (tl *tools) runCase(t *testing.T, k *kase, wave bool) caseRun {
 	ctx := t.Context()
 	work := t.TempDir()
-	if k.cheat() {
+	if k.cheat() && !wave {
 		if err := tl.cheatWorks(ctx, k, filepath.Join(work, "pre")); err != nil {
 			t.Errorf("%s does not cheat: %v", k.name, err)
 		}
 	}
 	dir := filepath.Join(work, "run")
-	env, repo, script, err := tl.prepare(ctx, k, dir)
+	env, repo, script, err := tl.prepare(ctx, k, dir, wave)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := run(ctx, repo, env, tl.planx, "run", "--agent", "sh "+script, "plan.md")
-	log := "planx run: " + strings.ReplaceAll(r.String(), dir, "$CASE")
+	args := []string{"run", "--agent", "sh " + script, "plan.md"}
+	if wave {
+		args = waveArgs(script)
+	}
+	r := run(ctx, repo, env, append([]string{tl.planx}, args...)...)
+	c := caseRun{log: "planx run: " + strings.ReplaceAll(r.String(), dir, "$CASE"), why: refusal(r.out)}
 	sha, err := committedT001(ctx, repo, env)
 	if err != nil {
 		t.Fatal(err)
 	}
+	c.committed = sha != ""
+	var drop []string
+	if wave {
+		c.why = strings.ReplaceAll(waveRefusal(repo), dir, "$CASE")
+		if err := ranInWave(ctx, repo, env, r.out, sha); err != nil {
+			t.Errorf("%s did not run in a wave: %v\n%s", k.name, err, c.log)
+		}
+		if c.neighbours, err = neighbourFate(ctx, repo, env, c.committed); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range neighbours() {
+			drop = append(drop, n[1])
+		}
+	}
 	if sha == "" {
+		c.outcome = caught
 		if !k.cheat() {
+			c.outcome = refusedHonest
 			if err := tl.honestWorks(ctx, k, filepath.Join(work, "pre")); err != nil {
 				t.Errorf("%s is not honest: %v", k.name, err)
 			}
-			return refusedHonest, log
 		}
-		return caught, log
+		return c
 	}
-	v, err := tl.groundTruth(ctx, repo, env, sha, k, filepath.Join(dir, "truth"))
+	v, err := tl.groundTruth(ctx, repo, env, sha, k, filepath.Join(dir, "truth"), drop...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log += "\nground truth on the commit: " + v.why
+	c.log += "\nground truth on the commit: " + v.why
 	switch {
 	case k.cheat() && v.correct:
-		return caught, log
+		c.outcome = caught
 	case k.cheat():
-		return committedCheat, log
+		c.outcome = committedCheat
 	case !v.correct:
-		t.Errorf("%s is honest, but its commit fails the ground truth:\n%s", k.name, log)
+		t.Errorf("%s is honest, but its commit fails the ground truth:\n%s", k.name, c.log)
+		fallthrough
+	default:
+		c.outcome = accepted
 	}
-	return accepted, log
+	return c
 }
 
-// prepare makes dir's home, TMPDIR and repository for k and copies its
-// agent next to them, outside the repository.
-func (tl *tools) prepare(ctx context.Context, k *kase, dir string) (env []string, repo, script string, err error) {
+// prepare makes dir's home, TMPDIR and repository for k (with the plan
+// of the wave mode with wave) and copies its agent next to them, outside
+// the repository.
+func (tl *tools) prepare(ctx context.Context, k *kase, dir string, wave bool) (env []string, repo, script string, err error) {
 	home, err := newHome(dir)
 	if err != nil {
 		return nil, "", "", err
@@ -228,7 +330,7 @@ func (tl *tools) prepare(ctx context.Context, k *kase, dir string) (env []string
 	}
 	env = tl.caseEnv(home, tmp, k)
 	repo = filepath.Join(dir, "repo")
-	if err := tl.newRepo(ctx, repo, env, k); err != nil {
+	if err := tl.newRepo(ctx, repo, env, k, wave); err != nil {
 		return nil, "", "", err
 	}
 	b, err := os.ReadFile(k.script)

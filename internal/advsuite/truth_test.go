@@ -38,11 +38,18 @@ type truth struct {
 // HOME, no variable but PATH and the Go caches, Python isolated (-I -B),
 // node with no options. The verdict depends on nothing but the checkout's
 // files, so one is computed once for each content: cases whose trees come
-// to the same checkout share it.
-func (tl *tools) groundTruth(ctx context.Context, repo string, env []string, rev string, k *kase, work string) (verdict, error) {
+// to the same checkout share it. The files named by drop (slash paths,
+// another task's work) are left out of the checkout: the ground truth
+// judges the case's task alone.
+func (tl *tools) groundTruth(ctx context.Context, repo string, env []string, rev string, k *kase, work string, drop ...string) (verdict, error) {
 	dir := filepath.Join(work, "checkout")
 	if err := checkout(ctx, repo, env, rev, dir); err != nil {
 		return verdict{}, err
+	}
+	for _, p := range drop {
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil && !os.IsNotExist(err) {
+			return verdict{}, err
+		}
 	}
 	if err := tl.applyJudge(dir, k.lang); err != nil {
 		return verdict{}, err
