@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -48,7 +49,11 @@ func (wv *wave) landing() *wavepkg.Landing {
 		Warn:         r.out.Warn,
 	}
 	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
-		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error) {
+		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
+			sel := wv.selected(tasks)
+			if len(sel) == 0 {
+				return nil, nil, nil
+			}
 			// On a terminal the integration gate (and its checkout's
 			// worktree_setup) has a line of its own below the wave's
 			// tasks, which wait to land, while it runs.
@@ -71,6 +76,23 @@ func (wv *wave) landing() *wavepkg.Landing {
 		}
 	}
 	return l
+}
+
+// selected are the gates the combined tree of tasks is judged by: those
+// any of them selected (its Gates: line, or every gate), as each was
+// gated alone and as the serial path gates each on the tree of the tasks
+// before it; a gate none of them selected judges none of their trees.
+func (wv *wave) selected(tasks []*planparse.Task) []gates.Gate {
+	var out []gates.Gate
+	for _, g := range wv.r.Gates {
+		for _, t := range tasks {
+			if slices.ContainsFunc(gates.Select(wv.r.Gates, t.Gates, wv.last), func(s gates.Gate) bool { return s.Name == g.Name }) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // integrate lands the wave (wave.Landing) and records it in the run: the

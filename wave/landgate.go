@@ -30,11 +30,15 @@ func (l *Landing) gate(ctx context.Context, chain []staged) (int, []execlog.Gate
 		name := fmt.Sprintf("wave%d-%s", l.Number, chain[i].t.T.ID)
 		gt := &planparse.Task{ID: planparse.TaskID(name)}
 		defer l.Fault.Soon("during-wave-gate", 100*time.Millisecond)()
-		gs, f, err := l.Gates(ctx, gt, dir)
+		var tasks []*planparse.Task
+		for _, s := range chain[:i+1] {
+			tasks = append(tasks, s.t.T)
+		}
+		gs, f, err := l.Gates(ctx, gt, dir, tasks)
 		if err != nil {
 			return nil, err
 		}
-		if f == nil {
+		if f == nil && len(gs) > 0 {
 			l.RecordGates(ctx, gt, chain[i].commit, gs)
 			passed[i] = gs
 		}

@@ -48,10 +48,12 @@ type Landing struct {
 	// Staged records t's commit staged: t and its groups are done for the
 	// tasks after it in the chain.
 	Staged func(t *Task)
-	// Gates runs the integration gate on the tree in dir for the pseudo
-	// task gt and returns the gates' records and their failure (nil when
-	// they passed); Gates is nil when no gate is selected for the wave.
-	Gates func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error)
+	// Gates runs the integration gate on the tree in dir, which holds the
+	// work of tasks, for the pseudo task gt: the gates those tasks
+	// selected, as each was gated alone (none: nothing runs). It returns
+	// the gates' records and their failure (nil when they passed); Gates
+	// is nil when no gate is selected for the wave.
+	Gates func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error)
 	// RecordGates records gates passed on commit c; RecordCommit records
 	// a task commit landed and returns its tree.
 	RecordGates  func(ctx context.Context, gt *planparse.Task, c gitops.SHA, gs []execlog.Gate)

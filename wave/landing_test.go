@@ -81,9 +81,13 @@ func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
 	l.RecordGates = func(_ context.Context, gt *planparse.Task, _ gitops.SHA, _ []execlog.Gate) {
 		recorded = append(recorded, string(gt.ID))
 	}
-	l.Gates = func(ctx context.Context, gt *planparse.Task, dir string) ([]execlog.Gate, *outcome.Failure, error) {
+	held := map[string][]planparse.TaskID{} // the tasks whose work each check's tree holds
+	l.Gates = func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
 		if _, err := gitops.Open(ctx, dir); err != nil {
 			return nil, nil, err
+		}
+		for _, t := range tasks {
+			held[string(gt.ID)] = append(held[string(gt.ID)], t.ID)
 		}
 		if strings.HasSuffix(string(gt.ID), "T002") {
 			return nil, &outcome.Failure{What: "test failed"}, nil
@@ -99,6 +103,9 @@ func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
 	}
 	if f := l.Tasks[1].Fail; f == nil || !strings.Contains(f.What, "integration gate") {
 		t.Errorf("T002's failure = %v, want the integration gate's", f)
+	}
+	if !slices.Equal(held["wave2-T002"], []planparse.TaskID{"T001", "T002"}) || !slices.Equal(held["wave2-T001"], []planparse.TaskID{"T001"}) {
+		t.Errorf("the checks' trees hold %v, want T001 and T002 at the tip, T001 before", held)
 	}
 	if !slices.Equal(recorded, []string{"wave2-T001"}) {
 		t.Errorf("gates recorded for %v, want wave2-T001", recorded)
