@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // A slot runs worktree_setup (npm ci, uv sync) once for a command and the
@@ -48,46 +49,98 @@ func SetupKey(dir, command string, names []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// setupDir is where the slot at dir keeps what its worktree_setup made:
-// the key it ran for, and the environments while the slot is clean.
+// setupDir is where the slot at dir keeps what its worktree_setup made,
+// one directory per setup key (keyDir): the key it ran for, and the
+// environments while the slot is clean.
 func setupDir(dir string) string { return dir + ".setup" }
+
+// keptSetups is how many setups a slot keeps aside: the slots of a plan
+// whose task changes a manifest see two sets of manifests from wave to
+// wave (and run to run), the base's and the changed ones.
+const keptSetups = 2
+
+// keyDir is where the slot at dir keeps the setup it ran for key.
+func keyDir(dir, key string) string {
+	return filepath.Join(setupDir(dir), key[:min(len(key), 16)])
+}
+
+// installedSetup is what a slot's setup installed: the key it ran for and
+// the environments, relative to the slot.
+type installedSetup struct {
+	key  string
+	envs []string
+}
 
 // Setup runs run (the worktree_setup, installing envs: node_modules/,
 // .venv/, relative to the slot) in the slot at dir, unless it already ran
 // there for key: then it puts back what it installed and says it did not
-// run. The environments are moved aside at the slot's next checkout.
+// run. The environments are moved aside at the slot's next checkout, or
+// when it is given back.
 func (s *Pool) Setup(dir, key string, envs []string, run func() error) (ran bool, err error) {
-	aside := setupDir(dir)
 	if s.restore(dir, key, envs) {
-		s.installed(dir, envs)
+		s.installed(dir, key, envs)
 		return false, nil
 	}
-	// Whatever was aside stands for another command or other manifests.
-	_ = os.RemoveAll(aside)
+	aside := keyDir(dir, key)
+	_ = os.RemoveAll(aside) // what was there is incomplete
 	if err := run(); err != nil {
 		return true, err
 	}
 	if err := os.MkdirAll(aside, 0o755); err != nil {
 		return true, err
 	}
-	s.installed(dir, envs)
-	return true, os.WriteFile(filepath.Join(aside, "key"), []byte(key+"\n"), 0o644)
+	s.installed(dir, key, envs)
+	if err := os.WriteFile(filepath.Join(aside, "key"), []byte(key+"\n"), 0o644); err != nil {
+		return true, err
+	}
+	forgetOlderSetups(dir, aside)
+	return true, nil
 }
 
-// installed notes that the slot at dir holds envs its setup installed.
-func (s *Pool) installed(dir string, envs []string) {
+// forgetOlderSetups removes what the slot at dir keeps of setups but the
+// one at keep and the newest others, keptSetups in all.
+func forgetOlderSetups(dir, keep string) {
+	entries, err := os.ReadDir(setupDir(dir))
+	if err != nil {
+		return
+	}
+	type kept struct {
+		path string
+		mod  time.Time
+	}
+	var others []kept
+	for _, e := range entries {
+		p := filepath.Join(setupDir(dir), e.Name())
+		if p == keep {
+			continue
+		}
+		if fi, err := e.Info(); err == nil {
+			others = append(others, kept{p, fi.ModTime()})
+		}
+	}
+	slices.SortFunc(others, func(a, b kept) int { return b.mod.Compare(a.mod) })
+	for i, o := range others {
+		if i >= keptSetups-1 {
+			_ = os.RemoveAll(o.path)
+		}
+	}
+}
+
+// installed notes that the slot at dir holds envs its setup for key
+// installed.
+func (s *Pool) installed(dir, key string, envs []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.envs == nil {
-		s.envs = map[string][]string{}
+		s.envs = map[string]installedSetup{}
 	}
-	s.envs[dir] = slices.Clone(envs)
+	s.envs[dir] = installedSetup{key: key, envs: slices.Clone(envs)}
 }
 
 // restore moves back into the slot at dir the environments its setup
 // installed for key, and reports whether all of them were there.
 func (s *Pool) restore(dir, key string, envs []string) bool {
-	aside := setupDir(dir)
+	aside := keyDir(dir, key)
 	b, err := os.ReadFile(filepath.Join(aside, "key"))
 	if err != nil || strings.TrimSpace(string(b)) != key {
 		return false
@@ -109,6 +162,8 @@ func (s *Pool) restore(dir, key string, envs []string) bool {
 			return false
 		}
 	}
+	now := time.Now()
+	_ = os.Chtimes(aside, now, now) // the newest kept (forgetOlderSetups)
 	return true
 }
 
@@ -117,11 +172,14 @@ func (s *Pool) restore(dir, key string, envs []string) bool {
 // setup: it runs again at the slot's next use.
 func (s *Pool) setAside(dir string) {
 	s.mu.Lock()
-	envs := s.envs[dir]
+	in, ok := s.envs[dir]
 	delete(s.envs, dir)
 	s.mu.Unlock()
-	aside := setupDir(dir)
-	for _, e := range envs {
+	if !ok {
+		return
+	}
+	aside := keyDir(dir, in.key)
+	for _, e := range in.envs {
 		e = filepath.FromSlash(strings.TrimSuffix(e, "/"))
 		src, dst := filepath.Join(dir, e), filepath.Join(aside, "env", e)
 		fi, err := os.Lstat(src)

@@ -72,6 +72,12 @@ func TestSetupOncePerSlot(t *testing.T) {
 	if !use(NewPool(repo), three) {
 		t.Error("setup did not run again when the lock file changed")
 	}
+	// Back to the first manifests, then the changed ones again (a plan
+	// whose task changes the lock file, wave after wave): the slot kept
+	// both setups.
+	if use(NewPool(repo), two) || use(NewPool(repo), three) {
+		t.Error("setup ran again for manifests the slot had installed before")
+	}
 	if runs != 2 {
 		t.Errorf("setup ran %d times, want 2", runs)
 	}

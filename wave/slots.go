@@ -39,9 +39,10 @@ type Pool struct {
 	// at a time; after many deletions, when ext4 scans for inodes it may
 	// reuse, 23.0 s at once and 10.0 s two at a time (bench/README.md).
 	checkouts chan struct{}
-	// envs are the dependency environments a slot's worktree_setup
-	// installed, set aside at its next checkout (Setup).
-	envs map[string][]string
+	// envs are what a slot's worktree_setup installed (the key it ran
+	// for, the dependency environments), set aside at its next checkout
+	// or when it is given back (Setup).
+	envs map[string]installedSetup
 }
 
 // NewPool is the pool of the slots of repo's work tree, read from disk at
