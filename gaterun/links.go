@@ -90,6 +90,12 @@ func DepEnvs(root string, ignored []string) []string {
 	return out
 }
 
+// Linkable are the entries of ignored a checkout links (LinkIgnored):
+// every one but caches (CacheEntry) and those in except.
+func Linkable(ignored []string, except ...string) []string {
+	return slices.DeleteFunc(slices.Clone(ignored), func(e string) bool { return CacheEntry(e) || slices.Contains(except, e) })
+}
+
 // CacheEntry reports an ignored entry a tool rebuilds on its own and
 // trusts without looking at the sources: bytecode (an "unchecked-hash"
 // .pyc is loaded whatever its .py says) and test runners' caches. The

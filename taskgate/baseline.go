@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
@@ -131,8 +130,7 @@ func (k *Keeper) checkoutBase(ctx context.Context, t *planparse.Task, base gitop
 		return k.Checkout(ctx, t, base, "baseline", nil)
 	}
 	subs, _ := k.Repo.Index().Submodules(ctx)
-	links := append(slices.DeleteFunc(slices.Clone(ignored), gaterun.CacheEntry), subs...)
-	return k.Checkout(ctx, t, base, "baseline", links)
+	return k.Checkout(ctx, t, base, "baseline", append(gaterun.Linkable(ignored), subs...))
 }
 
 // baseCommit is the base the first task starts from: HEAD and, when the

@@ -3,12 +3,12 @@ package taskgate
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/outcome"
+	"github.com/planx-dev/planx/planparse"
 	wavepkg "github.com/planx-dev/planx/wave"
 )
 
@@ -50,26 +50,25 @@ func (k *Keeper) checkoutFor(ctx context.Context, tk Task, sha gitops.SHA, label
 	if err != nil {
 		return nil, err
 	}
-	links := slices.DeleteFunc(slices.Clone(tk.Ignored), func(e string) bool { return slices.Contains(fresh, e) || gaterun.CacheEntry(e) })
-	wt, err := k.Checkout(ctx, tk.T, sha, label, append(links, extra...))
+	wt, err := k.Checkout(ctx, tk.T, sha, label, append(gaterun.Linkable(tk.Ignored, fresh...), extra...))
 	if err != nil || len(fresh) == 0 {
 		return wt, err
 	}
-	if err := k.setup(ctx, tk, wt, label, fresh); err != nil {
+	if err := k.setup(ctx, tk.T, wt.dir, label, fresh); err != nil {
 		wt.Release(ctx)
 		return nil, err
 	}
 	return wt, nil
 }
 
-// setup runs worktree_setup in the checkout wt to install the environments
-// fresh, once per slot for the same command and manifests: a slot that ran
-// it on the same manifests before gets back what it installed
-// (wave.Pool.Setup).
-func (k *Keeper) setup(ctx context.Context, tk Task, wt *Slot, label string, fresh []string) error {
-	key := wavepkg.SetupKey(wt.dir, k.WorktreeSetup, k.Manifests)
-	ran, err := wt.pool.Setup(wt.dir, key, fresh, func() error {
-		return k.GateRun().Setup(ctx, tk.T, wt.dir, label, k.WorktreeSetup, k.StepTimeout)
+// setup runs worktree_setup in the checkout dir, a slot of the run's
+// pool, to install the environments fresh, once per slot for the same
+// command and manifests: a slot that ran it on the same manifests before
+// gets back what it installed (wave.Pool.Setup).
+func (k *Keeper) setup(ctx context.Context, t *planparse.Task, dir, label string, fresh []string) error {
+	key := wavepkg.SetupKey(dir, k.WorktreeSetup, k.Manifests)
+	ran, err := k.Pool().Setup(dir, key, fresh, func() error {
+		return k.GateRun().Setup(ctx, t, dir, label, k.WorktreeSetup, k.StepTimeout)
 	})
 	if !ran {
 		k.Out.Println("      worktree_setup in the %s checkout: already ran in this slot for these manifests (%s)", label, strings.Join(fresh, ", "))

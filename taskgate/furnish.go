@@ -2,12 +2,9 @@ package taskgate
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/planparse"
-	wavepkg "github.com/planx-dev/planx/wave"
 )
 
 // Furnish gives the slot dir, where task t is about to run beside the
@@ -25,22 +22,13 @@ import (
 // worktree_setup installed or put back (none: the slot holds nothing
 // ignored but the links).
 func (k *Keeper) Furnish(ctx context.Context, t *planparse.Task, dir string, ignored []string) (installed []string, undo func(), err error) {
-	links := slices.DeleteFunc(slices.Clone(ignored), gaterun.CacheEntry)
 	if envs := gaterun.DepEnvs(k.userRoot(), ignored); len(envs) > 0 && k.WorktreeSetup != "" {
-		key := wavepkg.SetupKey(dir, k.WorktreeSetup, k.Manifests)
-		ran, err := k.Pool().Setup(dir, key, envs, func() error {
-			return k.GateRun().Setup(ctx, t, dir, string(t.ID), k.WorktreeSetup, k.StepTimeout)
-		})
-		if !ran {
-			k.Out.Println("      worktree_setup in the %s checkout: already ran in this slot for these manifests (%s)", t.ID, strings.Join(envs, ", "))
-		}
-		if err != nil {
+		if err := k.setup(ctx, t, dir, string(t.ID), envs); err != nil {
 			return nil, func() {}, err
 		}
-		links = slices.DeleteFunc(links, func(e string) bool { return slices.Contains(envs, e) })
 		installed = envs
 	}
-	made := gaterun.LinkIgnored(k.userRoot(), dir, links)
+	made := gaterun.LinkIgnored(k.userRoot(), dir, gaterun.Linkable(ignored, installed...))
 	return installed, func() {
 		gaterun.UnlinkIgnored(made)
 		made = nil

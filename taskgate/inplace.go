@@ -3,7 +3,6 @@ package taskgate
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/planx-dev/planx/gaterun"
 	"github.com/planx-dev/planx/gates"
@@ -40,9 +39,8 @@ func (k *Keeper) runHere(ctx context.Context, tk Task, key gitops.SHA, sel []gat
 	}
 	var made []gaterun.Link
 	if links {
-		entries := slices.DeleteFunc(slices.Clone(tk.Ignored), gaterun.CacheEntry)
 		subs, _ := k.Repo.Index().Submodules(ctx)
-		made = gaterun.LinkIgnored(k.userRoot(), dir, append(entries, subs...))
+		made = gaterun.LinkIgnored(k.userRoot(), dir, append(gaterun.Linkable(tk.Ignored), subs...))
 	}
 	err = k.runGateSet(ctx, tk.T, tk.Log, dir, key, sel, judgeIn(dir, judge))
 	gaterun.UnlinkIgnored(made)
