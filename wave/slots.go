@@ -98,11 +98,9 @@ func sameDir(a, b string) bool {
 func (s *Pool) Take(ctx context.Context, rev gitops.SHA) (string, error) {
 	dir, err := s.take(ctx, rev)
 	if err == nil {
-		// The idle time of PruneIdle counts from here, and the run's end
-		// cleans the slot (CleanSlots).
+		// The idle time of PruneIdle counts from here.
 		now := time.Now()
 		_ = os.Chtimes(dir, now, now)
-		_ = os.WriteFile(usedMark(dir), nil, 0o644)
 	}
 	return dir, err
 }
@@ -122,6 +120,12 @@ func (s *Pool) take(ctx context.Context, rev gitops.SHA) (string, error) {
 		dir = filepath.Join(s.root, fmt.Sprintf("slot%d", s.next))
 	}
 	s.mu.Unlock()
+	// Marked used before it is made or checked out: a run stopped halfway
+	// (git worktree add done, the checkout not) leaves a slot whose index
+	// is empty, which the run's end must clean too (CleanSlots).
+	if os.MkdirAll(s.root, 0o755) == nil {
+		_ = os.WriteFile(usedMark(dir), nil, 0o644)
+	}
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		// A slot of this run or an earlier one.
 		err := s.Checkout(ctx, dir, rev)
