@@ -2,7 +2,7 @@ package execlog
 
 import (
 	"encoding/json"
-	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/internal/record"
 	"os"
 	"path/filepath"
 	"reflect"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/internal/record"
 )
 
 // Log is one run's execution log. It is not safe for concurrent use: the

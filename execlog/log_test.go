@@ -1,7 +1,7 @@
 package execlog
 
 import (
-	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/internal/record"
 	"strings"
 	"testing"
 	"time"

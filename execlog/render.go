@@ -2,8 +2,8 @@ package execlog
 
 import (
 	"fmt"
+	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/record"
 	"strconv"
 	"strings"
 )

@@ -3,7 +3,7 @@ package execlog
 import (
 	"bytes"
 	"flag"
-	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/internal/record"
 	"os"
 	"path/filepath"
 	"strings"

@@ -2,7 +2,7 @@ package execlog
 
 import (
 	"fmt"
-	"github.com/planx-dev/planx/record"
+	"github.com/planx-dev/planx/internal/record"
 	"strings"
 )
 

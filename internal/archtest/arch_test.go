@@ -21,44 +21,44 @@ const module = "github.com/planx-dev/planx/"
 // part may import directly. Face (cmd/planx, internal/command) may import
 // anything and is not listed.
 var mayImport = map[string][]string{
-	"review":              {"planparse", "gitops", "gates", "record", "internal/linediff"},
-	"executor":            {"planparse", "gitops", "gates", "execlog", "agent", "risk", "approval", "record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "judge", "progress", "outcome", "runstate", "attempt", "planfile", "execute", "gaterun", "ledger", "verify", "checks", "wave", "runplan", "rewind", "handconfig", "taskgate", "runstart"},
-	"execute":             {"planparse", "gitops", "gates", "execlog", "agent", "outcome", "progress", "record", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
-	"gaterun":             {"planparse", "gitops", "gates", "execlog", "judge", "progress", "outcome", "runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
-	"taskgate":            {"execlog", "gaterun", "gates", "gitops", "handconfig", "internal/fault", "ledger", "outcome", "planparse", "progress", "record", "runstate", "wave"},
-	"ledger":              {"planparse", "gitops", "gates", "execlog", "progress", "record", "internal/textsafe"},
-	"judge":               {},
-	"handconfig":          {"gates", "gitops", "planparse", "runstate"},
-	"runstart":            {"execlog", "gates", "gitops", "planparse", "record", "runstate", "verify"},
-	"runplan":             {"agent", "approval", "gates", "gitops", "internal/linediff", "internal/textsafe", "judge", "planfile", "planparse", "progress", "record", "risk"},
-	"checks":              {"gaterun", "gates", "gitops", "internal/textsafe", "judge", "outcome", "planparse", "record", "runstate", "verify"},
-	"verify":              {"planparse", "gitops", "execlog", "judge", "outcome", "record", "internal/secretscan", "internal/textsafe"},
-	"wave":                {"gitops", "planparse", "progress", "outcome", "execlog", "ledger", "record", "internal/fault"},
-	"rewind":              {"execlog", "gates", "gitops", "record", "runstate", "wave"},
-	"outcome":             {},
-	"attempt":             {"gitops", "planparse", "progress", "record", "runstate", "internal/textsafe"},
-	"planfile":            {"gitops", "planparse", "record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
-	"runstate":            {"gates", "gitops", "planparse", "execlog", "record", "internal/fsutil"},
-	"internal/fault":      {},
-	"progress":            {"planparse", "gates", "gitops", "record", "internal/textsafe"},
-	"approval":            {"planparse", "gitops", "risk", "internal/textsafe"},
-	"risk":                {"planparse", "internal/textsafe"},
-	"agent":               {"planparse"},
-	"planparse":           {"internal/suggest"},
-	"gates":               {"planparse", "internal/proc", "internal/suggest"},
-	"execlog":             {"planparse", "record", "internal/fsutil"},
-	"gitops":              {},
-	"record":              {},
-	"internal/proc":       {},
-	"internal/fsutil":     {},
-	"internal/linediff":   {},
-	"internal/prompt":     {},
-	"internal/secretscan": {},
-	"internal/textsafe":   {},
-	"internal/suggest":    {},
-	"internal/sandbox":    {},
-	"internal/testreport": {},
-	"internal/advsuite":   {},
+	"internal/review":         {"planparse", "gitops", "gates", "internal/record", "internal/linediff"},
+	"internal/run/executor":   {"planparse", "gitops", "gates", "execlog", "internal/agent", "internal/risk", "internal/approval", "internal/record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "internal/judge", "internal/progress", "internal/outcome", "internal/run/runstate", "internal/run/attempt", "internal/run/planfile", "internal/run/execute", "internal/run/gaterun", "internal/ledger", "internal/run/verify", "internal/run/checks", "internal/run/wave", "internal/run/runplan", "internal/run/rewind", "internal/run/handconfig", "internal/run/taskgate", "internal/run/runstart"},
+	"internal/run/execute":    {"planparse", "gitops", "gates", "execlog", "internal/agent", "internal/outcome", "internal/progress", "internal/record", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
+	"internal/run/gaterun":    {"planparse", "gitops", "gates", "execlog", "internal/judge", "internal/progress", "internal/outcome", "internal/run/runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
+	"internal/run/taskgate":   {"execlog", "internal/run/gaterun", "gates", "gitops", "internal/run/handconfig", "internal/fault", "internal/ledger", "internal/outcome", "planparse", "internal/progress", "internal/record", "internal/run/runstate", "internal/run/wave"},
+	"internal/ledger":         {"planparse", "gitops", "gates", "execlog", "internal/progress", "internal/record", "internal/textsafe"},
+	"internal/judge":          {},
+	"internal/run/handconfig": {"gates", "gitops", "planparse", "internal/run/runstate"},
+	"internal/run/runstart":   {"execlog", "gates", "gitops", "planparse", "internal/record", "internal/run/runstate", "internal/run/verify"},
+	"internal/run/runplan":    {"internal/agent", "internal/approval", "gates", "gitops", "internal/linediff", "internal/textsafe", "internal/judge", "internal/run/planfile", "planparse", "internal/progress", "internal/record", "internal/risk"},
+	"internal/run/checks":     {"internal/run/gaterun", "gates", "gitops", "internal/textsafe", "internal/judge", "internal/outcome", "planparse", "internal/record", "internal/run/runstate", "internal/run/verify"},
+	"internal/run/verify":     {"planparse", "gitops", "execlog", "internal/judge", "internal/outcome", "internal/record", "internal/secretscan", "internal/textsafe"},
+	"internal/run/wave":       {"gitops", "planparse", "internal/progress", "internal/outcome", "execlog", "internal/ledger", "internal/record", "internal/fault"},
+	"internal/run/rewind":     {"execlog", "gates", "gitops", "internal/record", "internal/run/runstate", "internal/run/wave"},
+	"internal/outcome":        {},
+	"internal/run/attempt":    {"gitops", "planparse", "internal/progress", "internal/record", "internal/run/runstate", "internal/textsafe"},
+	"internal/run/planfile":   {"gitops", "planparse", "internal/record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
+	"internal/run/runstate":   {"gates", "gitops", "planparse", "execlog", "internal/record", "internal/fsutil"},
+	"internal/fault":          {},
+	"internal/progress":       {"planparse", "gates", "gitops", "internal/record", "internal/textsafe"},
+	"internal/approval":       {"planparse", "gitops", "internal/risk", "internal/textsafe"},
+	"internal/risk":           {"planparse", "internal/textsafe"},
+	"internal/agent":          {"planparse"},
+	"planparse":               {"internal/suggest"},
+	"gates":                   {"planparse", "internal/proc", "internal/suggest"},
+	"execlog":                 {"planparse", "internal/record", "internal/fsutil"},
+	"gitops":                  {},
+	"internal/record":         {},
+	"internal/proc":           {},
+	"internal/fsutil":         {},
+	"internal/linediff":       {},
+	"internal/prompt":         {},
+	"internal/secretscan":     {},
+	"internal/textsafe":       {},
+	"internal/suggest":        {},
+	"internal/sandbox":        {},
+	"internal/testreport":     {},
+	"internal/advsuite":       {},
 }
 
 // never are the arrows that must not appear even indirectly: what a
@@ -66,58 +66,58 @@ var mayImport = map[string][]string{
 var never = map[string][]string{
 	// Parsing knows no repository and no run; a gate is a command; the
 	// loop, not the log, commits; git knows nothing of planx.
-	"planparse": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates"},
-	"gates":     {"gitops", "executor", "review", "approval", "agent", "execlog"},
-	"execlog":   {"gitops", "executor", "review", "approval", "risk", "agent", "gates"},
-	"gitops":    {"executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "record"},
-	"record":    {"executor", "review", "gitops", "execlog", "planparse", "gates"},
+	"planparse":       {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "gates"},
+	"gates":           {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/agent", "execlog"},
+	"execlog":         {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "gates"},
+	"gitops":          {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "gates", "planparse", "internal/record"},
+	"internal/record": {"internal/run/executor", "internal/review", "gitops", "execlog", "planparse", "gates"},
 	// The judge's checks are pure: bytes and paths in, findings out; no
 	// repository, no process.
-	"judge": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "internal/proc", "internal/sandbox"},
+	"internal/judge": {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "gates", "internal/proc", "internal/sandbox"},
 	// Output reports; it runs nothing and commits nothing.
-	"progress": {"executor", "review", "approval", "risk", "agent", "execlog", "internal/sandbox"},
+	"internal/progress": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "internal/sandbox"},
 	// A failure is words and output; it knows no run, no repository.
-	"outcome": {"gitops", "executor", "review", "approval", "risk", "agent", "execlog", "gates", "planparse", "progress"},
+	"internal/outcome": {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "gates", "planparse", "internal/progress"},
 	// The checks of a task's work know no run: no executor, no gate run,
 	// no output, no process of their own.
-	"verify": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox", "internal/command"},
+	"internal/run/verify": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "gates", "internal/progress", "internal/proc", "internal/sandbox", "internal/command"},
 	// The verify side of a task is given its place, rules and seams: it
 	// knows no runner and runs no task, agent or wave.
-	"checks": {"executor", "review", "approval", "risk", "agent", "execute", "wave", "internal/sandbox", "internal/command"},
+	"internal/run/checks": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/run/execute", "internal/run/wave", "internal/sandbox", "internal/command"},
 	// A gate run is given what it needs: it knows no runner, no review
 	// and no agent.
-	"gaterun": {"executor", "review", "approval", "risk", "agent", "internal/command"},
+	"internal/run/gaterun": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/command"},
 	// A task's gates are given the run's values and seams: they know no
 	// runner, run no executor and judge no diff (verify's).
-	"taskgate": {"executor", "review", "approval", "risk", "agent", "internal/command", "execute", "verify", "checks", "internal/sandbox"},
+	"internal/run/taskgate": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/command", "internal/run/execute", "internal/run/verify", "internal/run/checks", "internal/sandbox"},
 	// The records are written by the loop; they run nothing.
-	"ledger": {"executor", "review", "approval", "risk", "agent", "internal/command", "execute", "gaterun", "verify", "wave"},
+	"internal/ledger": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/command", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
 	// A person's config edit is told from a task's by digests and history:
 	// it runs, reports and judges nothing.
-	"handconfig": {"executor", "review", "approval", "risk", "agent", "progress", "internal/command", "execute", "gaterun", "verify", "wave", "judge"},
+	"internal/run/handconfig": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/progress", "internal/command", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave", "internal/judge"},
 	// The run's state is data and a lock; it runs and reports nothing.
-	"runstate": {"executor", "review", "approval", "risk", "agent", "progress", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
+	"internal/run/runstate": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/progress", "internal/sandbox", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
 	// The plan on disk is bytes and history; it runs nothing.
-	"planfile": {"executor", "review", "approval", "risk", "agent", "gates", "progress", "internal/proc", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
+	"internal/run/planfile": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "gates", "internal/progress", "internal/proc", "internal/sandbox", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
 	// The snapshots of attempts are records: they run nothing.
-	"attempt": {"executor", "review", "approval", "risk", "agent", "internal/sandbox", "execute", "gaterun", "verify", "wave"},
+	"internal/run/attempt": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/sandbox", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
 	// Running a task's process knows no run: no verdict, no review, no
 	// approval, nothing of the loop that calls it.
-	"execute": {"executor", "review", "approval", "risk", "judge", "internal/command"},
+	"internal/run/execute": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/judge", "internal/command"},
 	// An abort is given the stopped run's state: it knows no runner and
 	// runs no task, gate or agent.
-	"rewind": {"executor", "review", "internal/command", "approval", "risk", "agent", "execute", "gaterun", "internal/sandbox"},
+	"internal/run/rewind": {"internal/run/executor", "internal/review", "internal/command", "internal/approval", "internal/risk", "internal/agent", "internal/run/execute", "internal/run/gaterun", "internal/sandbox"},
 	// A wave knows no run: the orchestration calls it, and it writes a
 	// task's log entry only through the funcs it is given.
-	"wave": {"executor", "review", "internal/command", "approval", "risk", "agent", "gaterun", "execute"},
+	"internal/run/wave": {"internal/run/executor", "internal/review", "internal/command", "internal/approval", "internal/risk", "internal/agent", "internal/run/gaterun", "internal/run/execute"},
 	// What a run executes is decided from the plan and its settings: no
 	// repository write, no process, no mechanism of the run.
-	"runplan": {"executor", "review", "internal/sandbox", "internal/command", "execute", "gaterun", "verify", "wave"},
+	"internal/run/runplan": {"internal/run/executor", "internal/review", "internal/sandbox", "internal/command", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
 	// The start of a run checks and records; it runs no task, gate or
 	// agent and knows no runner.
-	"runstart": {"executor", "review", "internal/command", "approval", "risk", "agent", "execute", "gaterun", "wave", "rewind", "runplan"},
+	"internal/run/runstart": {"internal/run/executor", "internal/review", "internal/command", "internal/approval", "internal/risk", "internal/agent", "internal/run/execute", "internal/run/gaterun", "internal/run/wave", "internal/run/rewind", "internal/run/runplan"},
 	// Review reads history, not the live run.
-	"review": {"executor", "agent", "approval", "risk", "execlog"},
+	"internal/review": {"internal/run/executor", "internal/agent", "internal/approval", "internal/risk", "execlog"},
 }
 
 type pkg struct {
@@ -181,7 +181,7 @@ func TestImportTable(t *testing.T) {
 			}
 		}
 		for _, d := range p.deps {
-			if d == "executor" || d == "internal/command" {
+			if d == "internal/run/executor" || d == "internal/command" {
 				t.Errorf("%s depends on %s: only cmd/planx and internal/command may", p.path, d)
 			}
 		}
@@ -285,7 +285,7 @@ func isGit(e ast.Expr) bool {
 // are tested with literal input and cannot be fooled by what a task left
 // on disk: the package opens no file and starts no process.
 func TestJudgeIsPure(t *testing.T) {
-	cmd := exec.Command("go", "list", "-f", `{{join .Imports " "}}|{{join .Deps " "}}`, module+"judge")
+	cmd := exec.Command("go", "list", "-f", `{{join .Imports " "}}|{{join .Deps " "}}`, module+"internal/judge")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/prompt"
-	"github.com/planx-dev/planx/rewind"
+	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/urfave/cli/v3"
 )
 

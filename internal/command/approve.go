@@ -8,12 +8,12 @@ import (
 	"io"
 	"strings"
 
-	"github.com/planx-dev/planx/approval"
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/approval"
 	"github.com/planx-dev/planx/internal/prompt"
+	"github.com/planx-dev/planx/internal/risk"
+	"github.com/planx-dev/planx/internal/run/executor"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/risk"
 	"github.com/urfave/cli/v3"
 )
 

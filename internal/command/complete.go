@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/internal/review"
 	"github.com/planx-dev/planx/internal/textsafe"
-	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
 

@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/progress"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/executor"
 	"github.com/urfave/cli/v3"
 )
 

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os/exec"
 
-	"github.com/planx-dev/planx/approval"
-	"github.com/planx-dev/planx/executor"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/approval"
+	"github.com/planx-dev/planx/internal/review"
+	"github.com/planx-dev/planx/internal/run/executor"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
 

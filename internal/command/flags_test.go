@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/review"
+	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/runplan"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/review"
-	"github.com/planx-dev/planx/runplan"
 )
 
 // parse runs args through the real command tree and returns the options

@@ -13,7 +13,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fsutil"
-	"github.com/planx-dev/planx/review"
+	"github.com/planx-dev/planx/internal/review"
 	"github.com/urfave/cli/v3"
 )
 

@@ -12,10 +12,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/review"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/record"
-	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
 

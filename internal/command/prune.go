@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/planx-dev/planx/rewind"
+	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/urfave/cli/v3"
 )
 

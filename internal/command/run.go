@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/executor"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/progress"
 	"github.com/urfave/cli/v3"
 )
 

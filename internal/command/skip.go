@@ -3,7 +3,7 @@ package command
 import (
 	"context"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/run/executor"
 	"github.com/urfave/cli/v3"
 )
 

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/planx-dev/planx/executor"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/executor"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/record"
 	"github.com/urfave/cli/v3"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/planx-dev/planx/runstate"
+	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/urfave/cli/v3"
 )
 

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/planx-dev/planx/internal/review"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
-	"github.com/planx-dev/planx/review"
 	"github.com/urfave/cli/v3"
 )
 

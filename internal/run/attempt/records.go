@@ -1,0 +1,169 @@
+package attempt
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Attempt snapshots. When a task's attempt starts, the work tree is recorded
+// as a commit (AttemptPre: planx's last commit itself when the tree is
+// clean, which costs nothing); when the attempt stops (failure, interrupt,
+// manual wait, or, after a crash, the next planx command that finds it) the
+// work tree is recorded again (AttemptStop, a child of AttemptPre) under
+// refs/planx/runs/<run-id>/stops/<n>-<task>. Trees are written with a
+// temporary index, so the user's index is never touched.
+//
+// What the attempt changed is AttemptPre → AttemptStop; what a person
+// changed since the stop is AttemptStop → the tree now. `resume`, `--retry`
+// and `skip` decide from these two diffs, so they never discard bytes a
+// person wrote after the stop, and what they discard stays in the stop ref.
+
+// Records are those snapshots, kept in the run state (AttemptPre,
+// AttemptStop, StopRef, Stops), with what they need of the run.
+type Records struct {
+	Repo    *gitops.Repo
+	State   *runstate.State
+	Out     *progress.Progress
+	PlanRel string
+	LogPath string // "" while the run has no log
+}
+
+// Begin records the tree the attempt starts from. A resumed attempt
+// (its work already in the tree) keeps the start of the one it resumes, so
+// that a later --retry can still discard what that one left.
+func (s Records) Begin(ctx context.Context, t *planparse.Task, resumed bool, expect gitops.SHA, dirty bool) error {
+	if resumed && s.State.AttemptPre != "" {
+		s.State.AttemptStop, s.State.StopRef = "", ""
+		return nil
+	}
+	s.State.AttemptPre, s.State.AttemptStop, s.State.StopRef = expect, "", ""
+	if !dirty {
+		return nil // the tree is planx's last commit: nothing to write
+	}
+	pre, err := s.Repo.Snapshot(ctx, fmt.Sprintf("planx: work tree before %s of run %s\n", t.ID, s.State.RunID), expect)
+	if err != nil {
+		return fmt.Errorf("record the tree before %s: %w", t.ID, err)
+	}
+	s.State.AttemptPre = pre
+	return nil
+}
+
+// RecordStop records the tree at the stop and keeps it under a ref. It is
+// called when a task stops, and by resume/skip when a crash stopped it
+// without a record. Without a record of the attempt's start it does nothing.
+func (s Records) RecordStop(ctx context.Context, id planparse.TaskID, why string) error {
+	if s.State.AttemptPre == "" {
+		return nil
+	}
+	msg := fmt.Sprintf("planx: work tree at the stop of %s (%s)\n\n%s: %s\n", id, why, record.TrailerRun, s.State.RunID)
+	stop, err := s.Repo.Snapshot(ctx, msg, s.State.AttemptPre)
+	if err != nil {
+		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
+	}
+	s.State.Stops++
+	ref := record.RunRef(s.State.RunID, fmt.Sprintf("stops/%d-%s", s.State.Stops, id))
+	if err := s.Repo.Refs().Update(ctx, ref, stop, "", "planx: work tree at a stop"); err != nil {
+		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
+	}
+	s.State.AttemptStop, s.State.StopRef = stop, ref
+	return nil
+}
+
+// Delta is what the stopped attempt changed and what a person changed
+// since it stopped.
+type Delta struct {
+	pre     gitops.SHA
+	now     gitops.SHA // the tree now, a child of the stop
+	ref     string     // keeps the tree at the stop
+	Changed []string   // by the attempt
+	Edited  []string   // since the stop
+}
+
+// Compare compares the attempt's start, its stop and the tree now. A stop a
+// crash left unrecorded is recorded now: planx cannot tell a person's later
+// edits from the attempt's then, and says so.
+func (s Records) Compare(ctx context.Context, id planparse.TaskID, expect gitops.SHA) (Delta, error) {
+	if s.State.AttemptPre == "" {
+		s.State.AttemptPre = expect
+	}
+	if s.State.AttemptStop == "" {
+		if err := s.RecordStop(ctx, id, "found after a crash"); err != nil {
+			return Delta{}, err
+		}
+		s.Out.Println("planx: %s stopped without a record (crash); the work tree as found now is kept at %s", id, s.State.StopRef)
+	}
+	d := Delta{pre: s.State.AttemptPre, ref: s.State.StopRef}
+	var err error
+	d.now, err = s.Repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at a recovery of %s\n\n%s: %s\n", id, record.TrailerRun, s.State.RunID), s.State.AttemptStop)
+	if err != nil {
+		return d, fmt.Errorf("compare the work tree with the stop of %s: %w", id, err)
+	}
+	if d.Changed, err = s.Repo.History().ChangedFiles(ctx, d.pre, s.State.AttemptStop); err != nil {
+		return d, err
+	}
+	if d.Edited, err = s.Repo.History().ChangedFiles(ctx, s.State.AttemptStop, d.now); err != nil {
+		return d, err
+	}
+	d.Changed, d.Edited = s.notOwn(d.Changed), s.notOwn(d.Edited)
+	return d, nil
+}
+
+// notOwn drops planx's own files: the log is rewritten at every stop, and
+// the plan is the person's to edit (its changes are drift, never discarded).
+func (s Records) notOwn(paths []string) []string {
+	return slices.DeleteFunc(paths, func(p string) bool {
+		return p == s.PlanRel || (s.LogPath != "" && p == s.LogPath)
+	})
+}
+
+// Discard puts back, as they were before the attempt, the paths the
+// attempt changed that still hold exactly what it left; paths a person
+// changed since the stop are kept. It says what it did and where the
+// discarded bytes are kept. When the task runs again (rerun), it may write
+// over the paths kept: the person's bytes are first kept under a ref.
+func (s Records) Discard(ctx context.Context, d Delta, rerun bool) error {
+	var drop, kept []string
+	for _, p := range d.Changed {
+		if slices.Contains(d.Edited, p) {
+			kept = append(kept, p)
+		} else {
+			drop = append(drop, p)
+		}
+	}
+	if err := s.Repo.RestorePaths(ctx, d.pre, drop); err != nil {
+		return fmt.Errorf("discard the attempt: %w", err)
+	}
+	if len(drop) > 0 {
+		s.Out.Println("planx: discarded what the attempt left in %s (kept at %s)", textsafe.List(drop), d.ref)
+	}
+	switch {
+	case len(kept) > 0 && rerun:
+		ref, err := s.Keep(ctx, d.now, "the work tree before a task runs again over paths changed since its stop")
+		if err != nil {
+			return err
+		}
+		s.Out.Println("planx: kept %s: changed since the stop; the task runs again and may write over it: your bytes are at %s (`git checkout %s -- %s` gets them back)",
+			textsafe.List(kept), ref, ref, kept[0])
+	case len(kept) > 0:
+		s.Out.Println("planx: kept %s: changed since the stop", textsafe.List(kept))
+	}
+	s.State.AttemptStop, s.State.StopRef = "", ""
+	return nil
+}
+
+// RefuseOverEdits is resume's answer when re-executing a task would run over
+// bytes a person wrote after the stop.
+func (s Records) RefuseOverEdits(id planparse.TaskID, d Delta) error {
+	return fmt.Errorf("%w: %s stopped in the middle of executing (%s) and %s changed since; planx will not run it again over them.\n"+
+		"  `planx resume --retry` runs it again keeping them (it discards only what the attempt left untouched, kept at %s),\n"+
+		"  `planx skip` skips the task keeping them, `planx abort` ends the run",
+		gitops.ErrRepoState, id, s.State.Status, textsafe.List(d.Edited), d.ref)
+}

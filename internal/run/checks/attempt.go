@@ -1,0 +1,164 @@
+package checks
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/verify"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Attempt is what the checks keep of one task between its phases: what
+// was noted before its executor ran, what the executor did that the commit
+// tells, and what a judged attempt left for a resume.
+type Attempt struct {
+	Guard   gitops.Guard          // a fingerprint of the git directory before the task
+	Meta    *gitops.MetaSnapshot  // the git directory's config, hooks and info/ before the task
+	Replace map[string]gitops.SHA // the replace refs before the task (verify.ReplaceRefs)
+	Watch   *verify.Watch         // what the executor could change unseen; nil on resume
+	Mark    gitops.RecordsMark    // the records' mark an agent ran under (verify.Runners); 0 for none
+	// Folded are the messages of commits an executor made, for the task
+	// commit; FoldedTip is the executor's last commit, kept in a ref once
+	// Verify checked .git.
+	Folded    []string
+	FoldedTip gitops.SHA
+	Warnings  []string // Planx-Warning values of the task being committed
+	// Rejudged: the work in the tree is a judged attempt's, resumed; Left
+	// is the runner files that attempt changed, by content (verify.Runners).
+	Rejudged bool
+	Left     map[string]string
+	// Outputs are the ignored files the agent left that ignore rules older
+	// than it ignore (verify.Work.Hiding): the gates judge the commit without them.
+	Outputs []string
+}
+
+// Verify stages the task's work and checks with git, never with the
+// executor's word, that task t did real work: HEAD is where planx left it
+// (commits of the executor's own are folded into the task), .git/ was not
+// written, something changed (unless the task is a checkpoint), and the
+// declared files exist, or are gone when declared deleted, and were
+// touched. It returns the changed paths.
+func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind planparse.Kind, mark gitops.RecordsMark) ([]string, error) {
+	a.Warnings = nil
+	// An executor in flight when the run stopped (resume).
+	a.NoteMark(mark)
+	if err := c.Records.Untouched(t); err != nil {
+		return nil, err
+	}
+	if err := a.fold(ctx, c, t, kind); err != nil {
+		return nil, err
+	}
+	if err := a.gitDir(ctx, c, t); err != nil {
+		return nil, err
+	}
+	outputs, err := c.Work(t, kind, nil).Hiding(ctx, verify.Hiding{Log: c.Rules.Log, Watch: a.Watch,
+		Hidden: c.Hidden, Off: c.HiddenOff, GatesInTree: c.GatesInTree})
+	if err != nil {
+		return nil, err
+	}
+	a.Outputs = outputs
+	files, err := c.stage(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 && !t.Checkpoint {
+		return nil, &outcome.Failure{What: "no changes: the task was expected to change the repository and changed nothing",
+			Hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
+	}
+	w := c.Work(t, kind, files)
+	if err := w.Judge(ctx, c.Protect(ctx)); err != nil {
+		return nil, err
+	}
+	if err := w.Takeover(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.Runners(c).Check(files); err != nil {
+		return nil, err
+	}
+	if err := w.Secrets(); err != nil {
+		return nil, err
+	}
+	outside, err := verify.Declared(c.Repo.Root, t, files, c.Strict)
+	if err != nil {
+		return nil, err
+	}
+	if len(outside) > 0 {
+		a.Warnings = append(a.Warnings, c.Outside(t, outside))
+	}
+	return files, nil
+}
+
+// gitDir checks that the task left the git directory and the replace
+// refs alone, then keeps the commits folded into it in a ref: planx's own
+// write must not read as the task's.
+func (a *Attempt) gitDir(ctx context.Context, c Tree, t *planparse.Task) error {
+	if written, err := verify.GitDirChanged(ctx, c.Repo, c.Watched, a.Guard); err != nil {
+		return err
+	} else if len(written) > 0 {
+		return verify.GitDirWritten(c.Repo, a.Meta, written)
+	}
+	if err := verify.Replace(ctx, c.Repo, a.Replace); err != nil {
+		return err
+	}
+	if a.FoldedTip != "" {
+		keep := record.RunRef(c.RunID, "folded/"+string(t.ID))
+		if err := c.Repo.Refs().Update(ctx, keep, a.FoldedTip, "", "planx: commits folded into a task"); err != nil {
+			return err
+		}
+		a.FoldedTip = ""
+	}
+	return nil
+}
+
+// stage stages everything in one scan of the work tree per task (every
+// ignore rule honoured) and returns the paths the task changed: git add
+// says what it staged.
+func (c Tree) stage(ctx context.Context, t *planparse.Task) ([]string, error) {
+	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, c.Unstaged()...)
+	if err != nil {
+		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
+	}
+	var files []string
+	for _, p := range changed {
+		// The log is planx's own output and the plan gets ticked by planx:
+		// neither is evidence of the task's work.
+		if p == c.Rules.Log || (p == c.Rules.Plan && c.OnlyTicked(t)) {
+			continue
+		}
+		files = append(files, p)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// NoteMark keeps the records' mark (the run state's) an agent ran under
+// before it is settled (cleared), for the check of the installed test
+// runners.
+func (a *Attempt) NoteMark(mark gitops.RecordsMark) {
+	if mark != 0 {
+		a.Mark = mark
+	}
+}
+
+// Runners is what verify.Runners reads of the attempt: the dependency
+// environments among the ignored directories of the run's start and, when
+// the attempt saw the agent start, of the agent's.
+func (a *Attempt) Runners(c Tree) verify.Runners {
+	if a.Mark == 0 {
+		return verify.Runners{}
+	}
+	ignored := c.Ignored
+	if a.Watch != nil {
+		ignored = append(slices.Clone(ignored), a.Watch.Ignored...)
+		slices.Sort(ignored)
+		ignored = slices.Compact(ignored)
+	}
+	root := c.Repo.Root
+	return verify.Runners{Root: root, Envs: gaterun.DepEnvs(root, ignored), Mark: a.Mark, Rejudged: a.Rejudged, Left: a.Left}
+}

@@ -1,0 +1,106 @@
+package checks
+
+import (
+	"context"
+	"strings"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/verify"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Tree is the verify side of a run in one work tree: the place it
+// checks, the run's rules and state it reads, and the seams through which
+// it records issues and speaks. The serial loop builds one on the user's
+// repository; the seams are the run's shared things, which a caller
+// running tasks at once wraps in a mutex.
+type Tree struct {
+	Repo  *gitops.Repo
+	Base  gitops.SHA // where HEAD must be when a task ends: planx's last commit
+	RunID string
+	// Watched names the run whose refs the git directory's watch reads
+	// (gitops.Config.Guard): RunID in the user's work tree; none ("") in a
+	// wave's slot, where the wave records each task's work under the run's
+	// refs while the others run.
+	Watched string
+	Branch  string // the run's branch
+	Rules   Rules
+	// Reach reads the files the gates run beyond those they name (once
+	// per run: the caller keeps them).
+	Reach func(ctx context.Context) gaterun.Reach
+	// Unchanged reports whether a changed test runner's configuration
+	// leaves what the runner runs alone; Vendor reads go.mod's
+	// requirements at Base and now.
+	Unchanged func(ctx context.Context, p string) bool
+	Vendor    func(ctx context.Context) gaterun.VendorUpdates
+	// Yes is --yes; Ask puts a question to the person (nil: nobody can
+	// answer).
+	Yes bool
+	Ask func(question string) bool
+	// Ignored are the ignored entries that existed when the run (or
+	// resume) started.
+	Ignored []string
+	// Hidden is the run's HiddenBaseline (HiddenOff: too many to keep);
+	// GatesInTree: the gates run in the work tree.
+	Hidden      []string
+	HiddenOff   bool
+	GatesInTree bool
+	Strict      bool // --strict-files
+	// Unstaged are the paths a task's staging leaves out (a person's
+	// edit of the configuration); OnlyTicked reports whether the plan's
+	// change is the task's own checkbox alone.
+	Unstaged   func() []string
+	OnlyTicked func(t *planparse.Task) bool
+	// Records guards planx's records with the run state's mark.
+	Records verify.Records
+	// Issue records a finding in the log (resolution: how it was let
+	// pass, "" for a bare warning); Say shows it.
+	Issue func(id planparse.TaskID, msg, resolution string)
+	Say   func(id planparse.TaskID, msg string)
+}
+
+// warn records a warning in the log and says it.
+func (c Tree) warn(id planparse.TaskID, msg string) {
+	c.Issue(id, msg, "")
+	c.Say(id, msg)
+}
+
+// Work is task t's work, in the work tree, as the checks of package verify read it.
+func (c Tree) Work(t *planparse.Task, kind planparse.Kind, files []string) verify.Work {
+	return verify.Work{Repo: c.Repo, Root: c.Repo.Root, Base: c.Base, Task: t, Kind: kind, Files: files,
+		Warn: c.warn, Note: c.Issue}
+}
+
+// Protect is what verify.Work.Judge asks of the run: why a path is
+// protected (the gates' reach is read first, once per run), and what
+// lets a protected path change.
+func (c Tree) Protect(ctx context.Context) verify.Protect {
+	rules := c.Rules
+	rules.Reached = c.Reach(ctx)
+	var vendor *gaterun.VendorUpdates // read on the first vendored file
+	return verify.Protect{
+		Why:       rules.Why,
+		TakesOver: gaterun.TakesOverTests,
+		Unchanged: c.Unchanged,
+		Vendored: func(ctx context.Context, p string) bool {
+			if vendor == nil {
+				u := c.Vendor(ctx)
+				vendor = &u
+			}
+			return vendor.Allows(p)
+		},
+		Yes: c.Yes,
+		Ask: c.Ask,
+	}
+}
+
+// Outside records, in the log and on screen, the files a task changed
+// outside its declared ones (allowed: no --strict-files), and returns the
+// commit's Planx-Warning value for them.
+func (c Tree) Outside(t *planparse.Task, outside []string) string {
+	msg := verify.OutsideMessage(outside)
+	c.Issue(t.ID, msg, "allowed: --strict-files not set")
+	c.Say(t.ID, msg)
+	return "outside-declared=" + strings.Join(outside, ",")
+}

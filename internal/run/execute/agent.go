@@ -1,0 +1,158 @@
+package execute
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/internal/agent"
+	"github.com/planx-dev/planx/internal/fsutil"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// DefaultAgentTimeout bounds an agent when no task timeout is set: agents
+// hang on prompts, rate limits and full context windows.
+const DefaultAgentTimeout = 30 * time.Minute
+
+// AgentRun is one run of the agent on a task.
+type AgentRun struct {
+	Spec    string        // the agent setting in force: flag, plan, config
+	Attempt int           // 1 for the first
+	Context agent.Context // what the prompt says besides the task
+}
+
+// Agent runs the agent once on the task in o.Dir, confined by o.Jail. Its
+// exit code says little (0 also covers max-turns and refusals): the
+// verification after it decides.
+func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun, o Options) error {
+	// The reason file is in the state directory: the one place under the
+	// git directory a confined agent may write.
+	stateDir := filepath.Join(o.OutDir, "agent")
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return fmt.Errorf("agent state directory: %w", err)
+	}
+	reasonPath := filepath.Join(stateDir, fmt.Sprintf("%s-reason-%d.txt", t.ID, a.Attempt))
+	c := a.Context
+	c.ReasonFile = reasonPath
+	prompt := agent.Prompt(t, c)
+	promptPath := filepath.Join(o.OutDir, fmt.Sprintf("%s-prompt-%d.md", t.ID, a.Attempt))
+	if err := fsutil.WriteAtomic(promptPath, []byte(prompt), 0o600); err != nil {
+		return err
+	}
+	cmd, err := agent.Resolve(a.Spec, agent.Input{Prompt: prompt, PromptFile: promptPath,
+		Files: declaredFiles(t), StateDir: stateDir})
+	if err != nil {
+		return &outcome.Failure{What: err.Error()}
+	}
+	timeout := o.TaskTimeout
+	if timeout == 0 {
+		timeout = DefaultAgentTimeout
+	}
+	tmp, removeTmp, err := taskTemp(t)
+	if err != nil {
+		return err
+	}
+	defer removeTmp()
+	wrap, level, env, err := o.Jail.agent(t.ID, o.Dir, tmp, stateDir, cmd)
+	if err != nil {
+		return err
+	}
+	lt.Sandbox = string(level)
+	live, flush := o.Out.Live(t.ID)
+	defer flush()
+	spec := proc.Spec{
+		Name: fmt.Sprintf("%s agent", t.ID),
+		Dir:  o.Dir,
+		Env: append(append(o.env(t.ID, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath,
+			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath), env...),
+		Timeout:    timeout,
+		OutputPath: filepath.Join(o.OutDir, fmt.Sprintf("%s-agent-%d.log", t.ID, a.Attempt)),
+		Live:       live,
+		Started:    o.Pids.started(),
+		Wrap:       wrap,
+	}
+	display := agentCommand(&spec, cmd, a.Spec)
+	name := fmt.Sprintf("agent attempt %d", a.Attempt)
+	o.Out.Step(t.ID, name, display)
+	if o.Slot {
+		// Several agents run at once: each one's output can be followed
+		// in its own file (tail -f) while they run.
+		o.Out.Println("      %s output: %s", t.ID, spec.OutputPath)
+	}
+	disarm := o.Fault.Soon("during-step", 150*time.Millisecond)
+	res, err := proc.Run(ctx, spec)
+	disarm()
+	o.Pids.ChildDone()
+	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
+		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
+	o.stepEnd(t.ID, name, res)
+	return agentOutcome(ctx, t, res, err, readReason(reasonPath))
+}
+
+// agentCommand sets what spec starts for the agent command cmd and returns
+// how the log shows it. The prompt never goes on the command line: a long
+// task would exceed the kernel's limit for one argument.
+func agentCommand(spec *proc.Spec, cmd agent.Command, setting string) string {
+	if cmd.Stdin != "" {
+		spec.Stdin = strings.NewReader(cmd.Stdin)
+	}
+	if cmd.Shell != "" {
+		spec.Args = []string{"bash", "-c", cmd.Shell}
+		return cmd.Shell
+	}
+	_, display, _ := agent.Describe(setting)
+	spec.Args = cmd.Argv
+	return display
+}
+
+// agentOutcome maps an agent's run to what it means for its task, as
+// stepOutcome does for a step: nil when it ended well, context.Canceled
+// when interrupted, an outcome.Failure when it gave up (reason), timed out or
+// failed.
+func agentOutcome(ctx context.Context, t *planparse.Task, res proc.Result, err error, reason string) error {
+	if reason != "" && err == nil && !res.Interrupted {
+		return &outcome.Failure{What: "the agent gave up: " + reason, Tail: res.Tail, GaveUp: true}
+	}
+	switch {
+	case err != nil:
+		return fmt.Errorf("agent for %s: %w", t.ID, err)
+	case res.Interrupted || ctx.Err() != nil:
+		return context.Canceled
+	case res.TimedOut:
+		return &outcome.Failure{What: fmt.Sprintf("the agent timed out after %s and was stopped with its whole process group", res.Duration.Round(time.Millisecond)), Tail: res.Tail}
+	case res.ExitCode != 0:
+		return &outcome.Failure{What: fmt.Sprintf("the agent exited with code %d", res.ExitCode), Tail: res.Tail}
+	}
+	return nil
+}
+
+// declaredFiles are the task's files an agent may edit: all it declares
+// but those it deletes.
+func declaredFiles(t *planparse.Task) []string {
+	var out []string
+	for _, f := range t.Files {
+		if f.Action != planparse.ActionDelete {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+// readReason reads what an agent that gave up wrote (at most 2,000 bytes).
+func readReason(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	s := strings.TrimSpace(string(b))
+	if len(s) > 2000 {
+		s = s[:2000] + "…"
+	}
+	return s
+}

@@ -1,0 +1,50 @@
+package execute
+
+import (
+	"sync"
+	"time"
+
+	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/progress"
+)
+
+// Options are what a task's processes run with: where, with which
+// environment, for how long, reporting where. The serial loop runs them
+// in the user's work tree; a wave task in its slot, with its own Dir and
+// Slot, Shared set, and no Fault, Pids or Jail.
+type Options struct {
+	Dir    string   // the work tree the process runs in (PLANX_REPO)
+	Slot   bool     // Dir is a wave's linked work tree (PLANX_WORKTREE)
+	Passed []string // the names .planx.yaml passes under `env:`
+	Plan   string   // the plan's absolute path (PLANX_PLAN)
+	RunID  string   // PLANX_RUN_ID
+	// OutDir is the run's directory: the output of each step and agent,
+	// the agent's prompt and its state directory (OutDir/agent).
+	OutDir string
+	// StepTimeout bounds one step, TaskTimeout all of a task's steps or its
+	// agent (0: none; an agent then gets DefaultAgentTimeout).
+	StepTimeout, TaskTimeout time.Duration
+	Out                      *progress.Progress
+	Fault                    fault.Hook // the crash tests' "during-step" point
+	Pids                     Pids       // where the running child is recorded; zero: nowhere
+	Jail                     *Jail      // nil: steps run unconfined (agents need one)
+	// Shared is set when other tasks write output at the same time (a
+	// wave): end lines are written under it.
+	Shared sync.Locker
+}
+
+// stepTimeout is the timeout of the next step given the task's start: the
+// step's own bound, or what is left of the task's when that is shorter.
+func (o Options) stepTimeout(taskStart time.Time) time.Duration {
+	d := o.StepTimeout
+	if o.TaskTimeout > 0 {
+		left := o.TaskTimeout - time.Since(taskStart)
+		if left < time.Millisecond {
+			left = time.Millisecond
+		}
+		if d == 0 || left < d {
+			d = left
+		}
+	}
+	return d
+}

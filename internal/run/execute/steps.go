@@ -1,0 +1,82 @@
+package execute
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Steps runs a task's marked steps in order with `bash -e`, o.Dir as cwd,
+// recording each in the task's log entry lt; the first failing step fails
+// the task. The serial loop and a wave's slot run steps through it alike.
+func Steps(ctx context.Context, t *planparse.Task, lt *execlog.Task, o Options) error {
+	start := time.Now()
+	lt.Commands = lt.Commands[:0]
+	wrap, jailEnv, done, err := o.Jail.steps(t, lt, o.Dir, filepath.Join(o.OutDir, "agent"))
+	if err != nil {
+		return err
+	}
+	defer done()
+	env := append(o.env(t.ID), jailEnv...)
+	for i, s := range t.Steps {
+		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))
+		o.Out.Step(t.ID, name, s.Code)
+		disarm := o.Fault.Soon("during-step", 150*time.Millisecond)
+		live, flush := o.Out.Live(t.ID)
+		res, err := proc.Run(ctx, proc.Spec{
+			Name:       fmt.Sprintf("%s %s", t.ID, name),
+			Script:     s.Code,
+			Dir:        o.Dir,
+			Env:        env,
+			Timeout:    o.stepTimeout(start),
+			Wrap:       wrap,
+			OutputPath: filepath.Join(o.OutDir, fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
+			Live:       live,
+			Started:    o.Pids.started(),
+		})
+		flush()
+		disarm()
+		o.Pids.ChildDone()
+		lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: s.Code,
+			ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
+		o.stepEnd(t.ID, name, res)
+		if err := stepOutcome(ctx, t, s, name, res, err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stepEnd reports a step's or an agent's end, under the lock Shared when
+// other tasks write at the same time.
+func (o Options) stepEnd(id planparse.TaskID, name string, res proc.Result) {
+	if o.Shared != nil {
+		o.Shared.Lock()
+		defer o.Shared.Unlock()
+	}
+	o.Out.StepEnd(id, name, res.ExitCode, res.Duration)
+}
+
+// stepOutcome maps a step's run to what it means for its task: nil when it
+// passed, context.Canceled when interrupted, an outcome.Failure when it failed
+// or timed out; in a serial run or a wave alike.
+func stepOutcome(ctx context.Context, t *planparse.Task, s planparse.Step, name string, res proc.Result, err error) error {
+	if err != nil {
+		return fmt.Errorf("%s of %s (plan line %d): %w", name, t.ID, s.Line, err)
+	}
+	switch {
+	case res.Interrupted || ctx.Err() != nil:
+		return context.Canceled
+	case res.TimedOut:
+		return &outcome.Failure{What: fmt.Sprintf("%s (plan line %d) timed out after %s", name, s.Line, res.Duration.Round(time.Millisecond)), Tail: res.Tail}
+	case !res.OK():
+		return &outcome.Failure{What: fmt.Sprintf("%s (plan line %d) failed with exit code %d", name, s.Line, res.ExitCode), Tail: res.Tail}
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/rewind"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// books are the run's two records, the execution log in the work tree and
+// the run state under .git/planx, as the run keeps them: a task's entry,
+// their saving, the attempts' snapshots and the record of a stop. They
+// take the directory's repository, the state, the log, the output and the
+// clock as values (runner.books builds them), so that the serial loop, a
+// wave and resume keep the same books.
+type books struct {
+	repo    *gitops.Repo
+	st      *runstate.State
+	log     *execlog.Log // the state's log; nil before the run's records exist
+	out     *progress.Progress
+	now     func() time.Time
+	planRel string // the plan's path, repo-relative
+	// dropped is told that a stop dropped the wave's slots, and with them
+	// the pool of linked work trees that held them.
+	dropped func()
+}
+
+// books are the run's records as the run stands now.
+func (r *runner) books() books {
+	return books{repo: r.repo, st: r.st, log: r.log, out: r.out, now: r.o.now, planRel: r.planRel,
+		dropped: func() { r.pool = nil }}
+}
+
+// logTask returns the log's entry for t, adding it on first use.
+func (b books) logTask(t *planparse.Task) *execlog.Task {
+	if lt := b.log.TaskByID(string(t.ID)); lt != nil {
+		return lt
+	}
+	b.log.Tasks = append(b.log.Tasks, execlog.Task{ID: string(t.ID), Label: t.Label, Title: t.Title, Status: record.TaskPending})
+	return &b.log.Tasks[len(b.log.Tasks)-1]
+}
+
+// save writes the execution log into the work tree and the run state under .git/planx.
+func (b books) save() error {
+	if err := b.log.Write(b.repo.Root, b.repo.Config().Durable()); err != nil {
+		return fmt.Errorf("write execution log: %w", err)
+	}
+	return b.st.Save(b.repo)
+}
+
+// stop records why the run stopped, in the log and the state, and returns
+// the error the caller maps to an exit code. see is shown below tail (see
+// outcome.Failure).
+func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail string, kind error, see ...string) error {
+	now := b.now()
+	if lt := b.log.TaskByID(string(t.ID)); lt != nil {
+		lt.Status, lt.Finished = record.TaskStatus(status), now
+		if status == record.RunFailed || status == record.RunInterrupted {
+			lt.Failure = what
+			if tail != "" {
+				lt.Failure += "\n\n" + tail
+			}
+		}
+	}
+	b.log.Status = status
+	b.log.Issues = append(b.log.Issues, execlog.Issue{Task: string(t.ID), What: what, Time: now})
+	b.st.Status, b.st.Current, b.st.Reason = status, t.ID, what
+	// The context may be cancelled (the stop is an interrupt): what was
+	// there at the stop is recorded all the same.
+	snapErr := b.stops().RecordStop(context.Background(), t.ID, string(status))
+	wavepkg.DropSlots(b.repo, b.st.RunID, rewind.SlotKeeper(b.repo, b.st), b.out)
+	b.dropped()
+	saveErr := errors.Join(snapErr, b.save(), b.repo.Index().Sync(context.Background()))
+	next := nextSteps(b.st, b.repo, t)
+	if errors.Is(kind, ErrInterrupted) {
+		next = interruptedNext(b.st, b.repo, t)
+	}
+	b.out.TaskStopped(t, status, what, tail, see, next)
+	err := fmt.Errorf("%w: %s %s: %s", kind, t.DisplayID(), t.Title, what)
+	if saveErr != nil {
+		return errors.Join(err, saveErr)
+	}
+	return err
+}
+
+// nextSteps is what to do after t failed.
+func nextSteps(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
+	if next := waveNext(st, repo, t); next != "" {
+		return next
+	}
+	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.DisplayID())
+}
+
+// interruptedWhat is why a task stopped when the run was interrupted.
+const interruptedWhat = "stopped by an interrupt (Ctrl-C or SIGTERM) while it ran"
+
+// interruptedNext is what to do after an interrupt: nothing failed, so
+// there is no cause to fix.
+func interruptedNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
+	if next := waveNext(st, repo, t); next != "" {
+		return next
+	}
+	return fmt.Sprintf("what %s changed before the interrupt is left in the work tree; `planx resume --retry` runs it again from the start, `planx resume` commits it as it stands (finish it by hand first), `planx abort` undoes the run", t.DisplayID())
+}
+
+// complete closes a run whose tasks are all committed, serial or in waves.
+func (b books) complete(ctx context.Context, res *Result) (*Result, error) {
+	b.st.Status, b.st.Current = record.RunCompleted, ""
+	// Every task is committed: the bookkeeping left is finished even when
+	// a signal came meanwhile (it is quick, and stopping here would leave
+	// a done run looking stopped).
+	if err := b.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
+		return res, err
+	}
+	if err := endRun(b.repo); err != nil {
+		return res, err
+	}
+	res.Status = record.RunCompleted
+	b.out.RunDone(b.log.Path, len(res.Done))
+	return res, nil
+}
+
+// stops are the run's attempt snapshots.
+func (b books) stops() attempt.Records {
+	s := attempt.Records{Repo: b.repo, State: b.st, Out: b.out, PlanRel: b.planRel}
+	if b.log != nil {
+		s.LogPath = b.log.Path
+	}
+	return s
+}

@@ -1,0 +1,67 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// TestBooksStop stops a task through the run's books, built from a
+// repository, a state, a log, an output and a clock (no runner): the log
+// and the state say why, both are saved, the wave's pool is dropped and
+// the person is told what to do next.
+func TestBooksStop(t *testing.T) {
+	ctx := context.Background()
+	gittest.Setenv(t)
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, "a.txt", "a\n")
+	head := gitops.SHA(gittest.Commit(t, dir, "base"))
+	repo, err := gitops.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	log := &execlog.Log{Path: "run.md", RunID: "run1", Status: record.RunRunning}
+	st := &runstate.State{RunID: "run1", Base: head, Status: record.RunRunning, Log: log}
+	var out bytes.Buffer
+	dropped := false
+	b := books{repo: repo, st: st, log: log, out: progress.New(progress.Output{Out: &out}), now: func() time.Time { return at },
+		planRel: "tasks.md", dropped: func() { dropped = true }}
+	task := &planparse.Task{ID: "1", Label: "1", Title: "First"}
+
+	lt := b.logTask(task)
+	if again := b.logTask(task); again != lt || len(log.Tasks) != 1 || lt.Status != record.TaskPending {
+		t.Fatalf("log entries %+v: want one pending entry for the task", log.Tasks)
+	}
+	err = b.stop(task, record.RunFailed, "the gate failed", "FAIL x", ErrTaskFailed)
+	if !errors.Is(err, ErrTaskFailed) || !strings.Contains(err.Error(), "the gate failed") {
+		t.Errorf("stop returned %v", err)
+	}
+	if lt.Status != record.TaskFailed || lt.Failure != "the gate failed\n\nFAIL x" || !lt.Finished.Equal(at) {
+		t.Errorf("log entry %+v", lt)
+	}
+	if log.Status != record.RunFailed || len(log.Issues) != 1 || log.Issues[0].What != "the gate failed" {
+		t.Errorf("log status %s, issues %+v", log.Status, log.Issues)
+	}
+	if st.Status != record.RunFailed || st.Current != "1" || st.Reason != "the gate failed" || !dropped {
+		t.Errorf("state %s at %s (%q), pool dropped %v", st.Status, st.Current, st.Reason, dropped)
+	}
+	saved, err := runstate.Load(repo)
+	if err != nil || saved == nil || saved.Status != record.RunFailed {
+		t.Errorf("saved state %+v, %v", saved, err)
+	}
+	if !strings.Contains(out.String(), "planx resume") {
+		t.Errorf("output %q: want the next step", out.String())
+	}
+}

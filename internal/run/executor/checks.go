@@ -1,0 +1,47 @@
+package executor
+
+import (
+	"context"
+
+	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/handconfig"
+	"github.com/planx-dev/planx/internal/run/taskgate"
+	"github.com/planx-dev/planx/internal/run/verify"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// checks is the verify side of the run in the user's work tree (package
+// checks): the run's rules and state as values, its log and output as
+// seams.
+func (r *runner) checks() checks.Tree {
+	c := checks.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Watched: r.st.RunID, Branch: r.st.Branch,
+		Rules:     checks.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
+		Reach:     func(ctx context.Context) gaterun.Reach { return r.keeper().Reach(ctx, r.expect) },
+		Unchanged: taskgate.JudgeUnchanged(r.repo, r.expect),
+		Vendor:    func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, r.repo, r.expect) },
+		Yes:       r.o.Yes, Ask: r.o.ask(), Ignored: r.ignored,
+		Hidden: r.st.Hidden, HiddenOff: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree, Strict: r.o.StrictFiles,
+		Unstaged:   func() []string { return handconfig.Unstaged(r.repo.Root, r.st) },
+		OnlyTicked: r.pf.OnlyTicked,
+		Records:    verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) }),
+		Issue: func(id planparse.TaskID, msg, resolution string) {
+			is := r.issue(id, msg)
+			is.Resolution = resolution
+			r.log.Issues = append(r.log.Issues, is)
+		},
+		Say: r.out.Warn}
+	if r.Setup != nil {
+		c.Rules.Gates, c.Rules.Protect, c.Rules.Unprotect = r.Gates, r.Config.Protect, r.Config.Unprotect
+	}
+	if r.log != nil {
+		c.Rules.Log = r.log.Path
+	}
+	return c
+}
+
+// warnIssue records a warning in the log and says it.
+func (r *runner) warnIssue(t *planparse.Task, msg string) {
+	r.log.Issues = append(r.log.Issues, r.issue(t.ID, msg))
+	r.out.Warn(t.ID, msg)
+}

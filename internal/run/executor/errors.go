@@ -1,0 +1,32 @@
+package executor
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/runstate"
+)
+
+// Sentinel errors. Callers test them with errors.Is.
+var (
+	// ErrTaskFailed reports a task whose step, verification, gate or commit hook failed (exit 3).
+	ErrTaskFailed = record.ErrTaskFailed
+	// ErrInterrupted reports a run stopped by a signal (exit 130).
+	ErrInterrupted = errors.New("interrupted")
+	// ErrDrift reports a committed task whose text changed in the plan (exit 6).
+	ErrDrift = record.ErrDrift
+	// ErrRunInProgress reports another run holding the repository (exit 5).
+	ErrRunInProgress = runstate.ErrRunInProgress
+	// ErrManual reports a run stopped on a manual task that a person must do (exit 3 is not
+	// used for it: the run is healthy and waits for `planx resume`).
+	ErrManual = errors.New("manual task")
+	// ErrAgentMissing reports agent tasks with no agent configured, or an
+	// agent whose program is not installed; found before the rollback commit.
+	ErrAgentMissing = execute.ErrAgentMissing
+)
+
+// errNoRun: resume, skip or abort where no run is stopped (exit 5).
+var errNoRun = fmt.Errorf("%w: no stopped run here; start one with `planx run PLAN`", gitops.ErrRepoState)

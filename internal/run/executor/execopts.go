@@ -1,0 +1,51 @@
+package executor
+
+import (
+	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/taskgate"
+	"github.com/planx-dev/planx/internal/run/verify"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// execOptions are what the run's task processes run with in the user's
+// work tree; a wave's slot changes what differs (worktree.go).
+func (r *runner) execOptions() execute.Options {
+	return execute.Options{Dir: r.repo.Root, Passed: r.Config.Env, Plan: r.pf.Abs, RunID: r.st.RunID,
+		OutDir: runstate.RunDir(r.repo, r.st.RunID), StepTimeout: r.o.StepTimeout, TaskTimeout: r.o.TaskTimeout,
+		Out: r.out, Fault: r.fault, Pids: r.pids(), Jail: r.jail}
+}
+
+// pids are the run's pid files (not a dry run's: it starts nothing).
+func (r *runner) pids() execute.Pids { return execute.PidsIn(r.repo.PlanxDir()) }
+
+// keeper runs the run's gates (taskgate.Keeper), made once the run's
+// state is there, and again for another state (a run that resumes).
+func (r *runner) keeper() *taskgate.Keeper {
+	if r.gateKeeper != nil && r.gateKeeper.State == r.st {
+		return r.gateKeeper
+	}
+	r.gateKeeper = &taskgate.Keeper{Repo: r.repo, State: r.st, Gates: r.Gates,
+		Env: execute.GateEnv(r.Config.Env), ConfigEnv: r.Config.Env,
+		Overridden:    taskgate.Overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates),
+		WorktreeSetup: r.Config.WorktreeSetup, StepTimeout: r.o.StepTimeout, Manifests: verify.DepManifests(),
+		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn,
+		BaselineOn:             taskgate.BaselineOn(r.o.Baseline, r.o.AcceptBaselineFailures, r.Config.Baseline),
+		AcceptBaselineFailures: r.o.AcceptBaselineFailures,
+		Now:                    r.o.now, Out: r.out, Fault: r.fault,
+		Started: r.pids().ChildStarted, Done: r.pids().ChildDone,
+		Warn:     r.warnIssue,
+		Issue:    func(id planparse.TaskID, what string) { r.log.Issues = append(r.log.Issues, r.issue(id, what)) },
+		Detached: r.reaper.Detached,
+		Save:     func() error { return r.books().save() },
+		Pool: func() *wavepkg.Pool {
+			if r.pool == nil {
+				r.pool = wavepkg.NewPool(r.repo)
+			}
+			return r.pool
+		},
+		DropSlots: func() { dropRunWorktrees(r.repo) },
+	}
+	return r.gateKeeper
+}

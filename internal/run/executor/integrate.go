@@ -1,0 +1,148 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// landing is the wave's integration (wave.Landing) with the run's parts:
+// the commit message, the log and the tasks done, the integration gate
+// selected for the wave and its records.
+func (wv *wave) landing() *wavepkg.Landing {
+	r := wv.r
+	l := &wavepkg.Landing{Repo: r.repo, Pool: r.pool, RunID: r.st.RunID, Base: wv.base, Number: wv.number, Last: wv.last,
+		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, LogPath: r.log.Path, Sign: r.sign, Hooks: wv.hooks, Fault: r.fault,
+		Groups: func(t *planparse.Task) []*planparse.Task { return r.CompletedGroups(t, r.done, r.o.Optional) },
+		Message: func(it *wavepkg.Task, groups []*planparse.Task, ticked bool) string {
+			return ledger.TaskMessage(ledger.TaskCommit{PlanRel: r.planRel, RunID: r.st.RunID, Task: it.T, Log: it.Log, Groups: groups, Warnings: it.Warnings, Skipped: r.st.SkipPending, Ticked: ticked})
+		},
+		Log: func(it *wavepkg.Task, final bool) []byte {
+			now := r.o.now()
+			it.Log.Status, it.Log.Finished, it.Log.Commit = record.TaskDone, now, ""
+			if final {
+				r.log.Status, r.log.Finished = record.RunCompleted, now
+			}
+			return r.log.Render()
+		},
+		Staged: func(it *wavepkg.Task) {
+			r.done[it.T.ID] = true
+			for _, g := range it.Groups {
+				r.done[g.ID] = true
+			}
+			r.st.SkipPending = nil
+		},
+		RecordGates:  r.keeper().Book().RecordWaveGates,
+		RecordCommit: r.keeper().Book().RecordWaveCommit,
+		Warn:         r.out.Warn,
+	}
+	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
+		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
+			sel := wv.selected(tasks)
+			if len(sel) == 0 {
+				return nil, nil, nil
+			}
+			// On a terminal the integration gate (and its checkout's
+			// worktree_setup) has a line of its own below the wave's
+			// tasks, which wait to land, while it runs.
+			defer r.out.PhaseEnd(gt.ID)
+			// The combined tree is gated with what the user's work tree holds
+			// that git does not, as each task's own gates were.
+			_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
+			defer unfurnish()
+			var f *outcome.Failure
+			if errors.As(err, &f) {
+				return nil, f, nil
+			} else if err != nil {
+				return nil, nil, err
+			}
+			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel, Begin: r.out.GateStart(gt.ID)})
+			if err == nil && errors.As(out.Failure, &f) {
+				return nil, f, nil
+			}
+			return out.Gates, nil, err
+		}
+	}
+	return l
+}
+
+// selected are the gates the combined tree of tasks is judged by: those
+// any of them selected (its Gates: line, or every gate), as each was
+// gated alone and as the serial path gates each on the tree of the tasks
+// before it; a gate none of them selected judges none of their trees.
+func (wv *wave) selected(tasks []*planparse.Task) []gates.Gate {
+	var out []gates.Gate
+	for _, g := range wv.r.Gates {
+		for _, t := range tasks {
+			if slices.ContainsFunc(gates.Select(wv.r.Gates, t.Gates, wv.last), func(s gates.Gate) bool { return s.Name == g.Name }) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// integrate lands the wave (wave.Landing) and records it in the run: the
+// branch's tip and plan, the tasks done, and the tasks that failed or
+// were left out; the run stops at the first task that failed, keeping
+// its work tree.
+func (wv *wave) integrate(ctx context.Context) error {
+	r := wv.r
+	l := wv.landing()
+	ld, at, err := l.Run(ctx)
+	if err != nil {
+		return r.stopTask(ctx, at.T, err, wv.res)
+	}
+	if tip := ld.Tip(); tip != "" {
+		r.expect, r.pf.Src, r.dirty = tip, ld.Plan, nil
+		for i, it := range ld.Tasks {
+			wv.res.Done = append(wv.res.Done, it.T.ID)
+			r.out.TaskDone(it.T, ld.Commits[i])
+			noteGates(ctx, r.repo, r.out, it.T, it.Log, ld.Commits[i], ld.Trees[i])
+		}
+	}
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
+	first := l.Settle(ld, func(it *wavepkg.Task) {
+		r.log.Issues = append(r.log.Issues, r.issue(it.T.ID, it.Fail.ForUser()))
+	}, func(it *wavepkg.Task) {
+		delete(r.done, it.T.ID)
+		for _, g := range it.Groups {
+			delete(r.done, g.ID)
+		}
+	})
+	l.Finish(ctx)
+	if first == nil {
+		return nil
+	}
+	// The failed task's attempt is its own work tree's; in the user's it
+	// starts from the commits integrated before it (see waveAttempt).
+	if err := waveAttempt(ctx, r.books().stops(), r.log, first.T, r.expect); err != nil {
+		return r.stopTask(ctx, first.T, err, wv.res)
+	}
+	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
+	wv.res.Status = record.RunFailed
+	wv.res.Next = nextSteps(r.st, r.repo, first.T)
+	return r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
+}
+
+// waveNext is what to do after a stop in or after a parallel wave of the
+// run st in repo (either nil before they are known), or "".
+func waveNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
+	if st == nil {
+		return ""
+	}
+	return wavepkg.Next(len(st.Wave) > 0, repo, st.RunID, t.ID)
+}

@@ -1,0 +1,60 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// landed reports whether HEAD is, despite an error from git, the task's
+// commit: on the run's branch, right above planx's last commit, with this
+// run's and this task's trailers. It reads git afresh, never the (possibly
+// cancelled) context of the commit.
+func (c *committer) landed(t *planparse.Task) (gitops.SHA, bool) {
+	ctx := context.Background()
+	head, err := c.repo.Head(ctx)
+	if err != nil || head.Branch != c.st.Branch || head.SHA == "" || head.SHA == c.expect {
+		return "", false
+	}
+	cs, err := c.repo.History().Log(ctx, head.SHA, "", 1)
+	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != c.expect {
+		return "", false
+	}
+	if cs[0].Trailer(record.TrailerRun) != c.st.RunID || cs[0].Trailer(record.TrailerTask) != string(t.ID) {
+		return "", false
+	}
+	return cs[0].SHA, true
+}
+
+// headIsTaskCommit reports whether head is a task commit of the run runID.
+func headIsTaskCommit(ctx context.Context, repo *gitops.Repo, head gitops.SHA, runID string) bool {
+	if head == "" {
+		return false
+	}
+	cs, err := repo.History().Log(ctx, head, "", 1)
+	return err == nil && len(cs) == 1 && cs[0].Trailer(record.TrailerRun) == runID && cs[0].Trailer(record.TrailerTask) != ""
+}
+
+// onRunBranch checks, right before a task commit, that HEAD is still the
+// run's branch at planx's last commit: a person who switched branch (or
+// committed) while a step or gate ran gets nothing committed anywhere, and
+// is told how to go on.
+func (c *committer) onRunBranch(t *planparse.Task) error {
+	head, err := c.repo.HeadNow()
+	if err != nil {
+		return err
+	}
+	if head.Branch != c.st.Branch || head.Detached != (c.st.Branch == "") {
+		return fmt.Errorf("%w: HEAD moved from branch %q to %q while %s ran; planx commits only onto the run's branch and committed nothing: %s",
+			gitops.ErrRepoState, c.st.Branch, checks.HeadName(head), t.ID, checks.SwitchBack(c.st.Branch, "`planx resume`"))
+	}
+	if head.SHA != c.expect {
+		return fmt.Errorf("%w: branch %s moved from %s to %s while %s ran (a commit planx did not make); planx committed nothing: look at it (git log %s..%s), then `planx resume` or `planx abort`",
+			gitops.ErrRepoState, c.st.Branch, c.expect.Short(), head.SHA.Short(), t.ID, c.expect.Short(), head.SHA.Short())
+	}
+	return nil
+}

@@ -1,0 +1,83 @@
+package executor
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// loop runs tasks in order. When resumeFirst is set the first task's work is
+// already in the tree (a manual task done, or a failure fixed by hand): it is
+// verified, gated and committed without executing it again.
+func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst bool) (*Result, error) {
+	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
+	for i, t := range tasks {
+		last := i == len(tasks)-1
+		if i > 0 {
+			if err := checkPinned(r.books(), r.pf, r.Plan, r.expect, t); err != nil {
+				res.Status, res.Next = record.RunInterrupted, "look at the plan's change, then `planx resume`"
+				return res, err
+			}
+		}
+		r.out.TaskStart(i+1, len(tasks), t)
+		sha, err := r.runTask(ctx, t, last, resumeFirst && i == 0)
+		if err != nil {
+			return res, r.stopTask(ctx, t, err, res)
+		}
+		res.Done = append(res.Done, t.ID)
+		r.out.TaskDone(t, sha)
+	}
+	return r.books().complete(ctx, res)
+}
+
+// runTask executes, verifies, gates and commits one task. Each phase is
+// saved before it starts, so a crash anywhere can be resumed. An agent task
+// may get several attempts, each told why the previous one failed.
+func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already bool) (gitops.SHA, error) {
+	lt := r.books().logTask(t)
+	lt.Status, lt.Started, lt.Failure = record.TaskRunning, r.o.now(), ""
+	lt.Attempts++
+	r.st.Status, r.st.Current, r.st.Reason = record.RunRunning, t.ID, ""
+	if !already {
+		// Whatever stops the run from here on (an interrupt during the
+		// reads below), the state must not say the previous task's phase
+		// for this one: a resume would take the task as executed.
+		r.st.Phase = runstate.PhaseExecute
+	}
+	if err := r.books().stops().Begin(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
+		return "", err
+	}
+	tu, err := r.newTurn(ctx, r.serial(), t, lt)
+	if err != nil {
+		return "", err
+	}
+	if already {
+		tu.Resume(checks.WatchFile(r.repo, r.st.RunID).Load(t.ID))
+	}
+	if err := tu.attempts(ctx, last, already); err != nil {
+		return "", err
+	}
+	if err := tu.setPhase(runstate.PhaseCommit); err != nil {
+		return "", err
+	}
+	r.out.Phase(t.ID, "commit")
+	sha, err := r.commit(ctx, t, lt, last, tu.Folded, tu.Warnings)
+	if err != nil && tu.gatesPassed {
+		// Stopped after its gates passed (a commit hook refused): a resume
+		// on the same tree need not run them again.
+		r.keeper().Book().RecordGatesPassed(context.WithoutCancel(ctx), t, lt)
+	}
+	return sha, err
+}
+
+func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+
+func (r *runner) issue(id planparse.TaskID, what string) execlog.Issue {
+	return execlog.Issue{Task: string(id), What: what, Time: r.o.now()}
+}

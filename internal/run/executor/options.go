@@ -1,0 +1,87 @@
+package executor
+
+import (
+	"io"
+	"time"
+
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/runplan"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/taskgate"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Options configure a run. Zero values are sensible defaults.
+type Options struct {
+	PlanPath     string // the plan file, absolute or relative to the process's cwd
+	Dir          string // -C: where to find the repository; default: the plan's directory
+	Format       planparse.Format
+	All          bool           // run every task again, done or not
+	Subset       runplan.Subset // --only, --from, --to, --phase: part of the plan
+	Optional     bool           // also run optional tasks ("- [ ]* 2.3", "(optional)")
+	AcceptDrift  bool           // run done tasks whose text changed instead of stopping (exit 6)
+	Topic        string         // overrides the plan's topic (rollback message, log name)
+	RequireClean bool           // refuse a dirty tree instead of snapshotting it
+	// Baseline runs the gates every task runs on the base before the
+	// first task (taskgate.Keeper.Baseline); nil leaves it to .planx.yaml's baseline.
+	Baseline *bool
+	// AcceptBaselineFailures lets a run go on past a baseline whose gates
+	// fail with named tests: those are recorded, and a task's gate that
+	// fails with them alone passes with a warning. It implies Baseline.
+	AcceptBaselineFailures bool
+	// AllowUntrackedSecrets lets the rollback commit snapshot untracked
+	// files that look like credentials (see verify.CheckSecrets).
+	AllowUntrackedSecrets bool
+	AllowDetached         bool
+	NoVerify              bool // skip commit hooks
+	DryRun                bool
+	StepTimeout           time.Duration
+	TaskTimeout           time.Duration
+	Gates                 []string // raw --gate name=command values
+	LogDir                string   // default from config, else memory-bank/execute
+	Agent                 string   // agent preset or command; overrides plan and config
+	Attempts              int      // how many times an agent may try a task (default 1)
+	StrictFiles           bool     // changes outside a task's declared files fail it
+	NoCache               bool     // run every gate even when it passed on the same tree before
+	// GatesIn says where the (non-fixing) gates run: GatesClean, a clean
+	// checkout of exactly the staged tree (a slot of the run); GatesTree,
+	// the work tree; "" chooses (see taskgate's cleanGates).
+	GatesIn string
+	// Yes consents to HIGH and CRITICAL steps without asking; without it
+	// they need a confirmation on a terminal or a recorded approval.
+	Yes             bool
+	RequireApproval bool      // refuse a plan not approved as it stands
+	In              io.Reader // answers to confirmations on a terminal
+	// Jobs is how many tasks of a parallel wave run at once, each in its
+	// own linked work tree; 0 or 1 runs every task in turn in the work tree.
+	Jobs int
+
+	progress.Output
+	Now func() time.Time
+
+	pinned *runstate.Pinned // the pinned judge of a run being resumed
+}
+
+// Where gates run (Options.GatesIn).
+const (
+	GatesClean = taskgate.GatesClean
+	GatesTree  = taskgate.GatesTree
+)
+
+func (o *Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// Result summarises a run (or a resume) for the caller.
+type Result struct {
+	RunID   string
+	LogPath string // repo-relative
+	Base    string // rollback commit
+	Done    []planparse.TaskID
+	Status  record.RunStatus
+	Next    string // what to do next, when the run stopped
+}

@@ -1,0 +1,295 @@
+package executor
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/internal/run/rewind"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Resume continues a stopped run. What is done is read from git: task
+// commits of this run on the branch since its rollback commit. The stopped
+// task is then either committed as it stands in the tree (a manual task done,
+// a failure fixed by hand, a crash after its work was complete) or executed
+// again from a clean slate (--retry, or a crash or interrupt mid-execution).
+func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
+	r, tasks, unlock, err := openStopped(ctx, ro, "resume")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := r.noteHandConfig(ctx, ro.Repin); err != nil {
+		return nil, err
+	}
+	if len(tasks) == 0 || len(r.st.Wave) > 0 || tasks[0].ID != r.st.Current {
+		// (A stopped task's attempt keeps them in reuseAttempt, once it
+		// is known that resume goes on.)
+		if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
+			return nil, err
+		}
+	}
+	if len(tasks) == 0 {
+		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
+	}
+	if len(r.st.Wave) > 0 {
+		return (&waveLoop{r: r}).resume(ctx, tasks)
+	}
+	first := tasks[0]
+	already := false
+	if first.ID == r.st.Current {
+		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
+			return nil, err
+		}
+		if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(first.ID); what != "" {
+			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
+		}
+		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !already {
+		changes, err := r.repo.Status(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.dirty = dirtyPaths(r.log, changes)
+	}
+	r.out.Println("planx: resuming run %s of %s at %s (%s left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), textsafe.Count(len(tasks), "task"))
+	return r.loop(ctx, tasks, already)
+}
+
+// reuseAttempt decides whether the stopped task's work in the tree is kept
+// (true: verify, gate, commit it) or discarded so the task runs again. It
+// never runs the task again over bytes a person changed since the stop.
+// kind is t's executor, expect planx's last commit; stops are the run st's
+// snapshots, and log records a retry.
+func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry bool) (bool, error) {
+	d, err := stops.Compare(ctx, t.ID, expect)
+	if err != nil {
+		return false, err
+	}
+	manual := kind == planparse.KindManual && st.Status == record.RunWaiting
+	midStep := st.Phase == runstate.PhaseExecute && st.Status != record.RunFailed
+	if !retry && !manual && midStep && len(d.Edited) > 0 {
+		// Killed or interrupted mid-step: the output is partial, and a
+		// person has worked on it since.
+		return false, stops.RefuseOverEdits(t.ID, d)
+	}
+	if err := stops.KeepStagedApart(ctx, ""); err != nil {
+		return false, err
+	}
+	switch {
+	case retry:
+		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
+		return false, stops.Discard(ctx, d, true)
+	case manual:
+		return true, nil // the person's work, or the lack of it, is verified
+	case midStep:
+		return false, stops.Discard(ctx, d, true) // partial output: start over
+	case st.Phase != runstate.PhaseExecute && st.Status != record.RunFailed:
+		return true, nil // crashed after execution: the work is complete
+	}
+	// A failure: work in the tree (the attempt's, fixed by hand or not) is
+	// verified and gated again; an empty tree runs the task again.
+	return len(d.Changed) > 0 || len(d.Edited) > 0, nil
+}
+
+// Skip marks the stopped task skipped, discards what its attempt changed and
+// goes on. The next commit records the skip in a Planx-Skipped trailer.
+// Stopped inside a parallel wave, the attempt ran in a slot (kept under a
+// ref at the stop), and the wave's other tasks go on as resume takes them.
+func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
+	r, tasks, unlock, err := openStopped(ctx, ro, "skip")
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := skippable(ctx, r, tasks); err != nil {
+		return nil, err
+	}
+	t := tasks[0]
+	if err := r.noteHandConfig(ctx, false); err != nil {
+		return nil, err
+	}
+	if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(t.ID); what != "" {
+		r.warnIssue(t, what)
+	}
+	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
+		return nil, err
+	}
+	checks.WatchFile(r.repo, r.st.RunID).Drop() // the attempt is discarded
+	if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
+		return nil, err
+	}
+	if len(r.st.Wave) == 0 {
+		// (Inside a wave the attempt ran in a slot: the user's work tree
+		// holds nothing of it to discard.)
+		d, err := r.books().stops().Compare(ctx, t.ID, r.expect)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.books().stops().Discard(ctx, d, false); err != nil {
+			return nil, err
+		}
+	}
+	// What a person changed since the stop stays: the next task starts from it.
+	changes, err := r.repo.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.dirty = dirtyPaths(r.log, changes)
+	r.st.Skipped = append(r.st.Skipped, t.ID)
+	r.st.SkipPending = append(r.st.SkipPending, t.ID)
+	r.st.Current, r.st.Phase = "", ""
+	lt := r.books().logTask(t)
+	lt.Status, lt.Finished = record.TaskSkipped, r.o.now()
+	r.log.Resolve(string(t.ID), "skipped: `planx skip` discarded the attempt")
+	skip := r.issue(t.ID, "skipped by `planx skip`")
+	skip.Resolution = "skipped"
+	r.log.Issues = append(r.log.Issues, skip)
+	if err := r.books().save(); err != nil {
+		return nil, err
+	}
+	r.out.Println("planx: skipped %s %s", t.DisplayID(), textsafe.Shorten(t.Title, 60))
+	if len(tasks) == 1 {
+		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
+	}
+	if len(r.st.Wave) > 0 {
+		// The wave's tasks done in their slots are integrated as they
+		// are, never run again (agents cost money); the others run again.
+		return (&waveLoop{r: r}).resume(ctx, tasks[1:])
+	}
+	return r.loop(ctx, tasks[1:], false)
+}
+
+// skippable refuses a skip when the run r did not stop at the first of
+// the tasks left, or stopped inside a parallel wave at a task whose work
+// was done in its slot (a kill leaves the wave's first task as the
+// run's): skipping it would throw away work that resume integrates.
+func skippable(ctx context.Context, r *runner, tasks []*planparse.Task) error {
+	const inWave = "`planx resume` integrates the wave's tasks whose work was done, without running them again, " +
+		"and runs the others again; or `planx abort` undoes the run"
+	if len(tasks) == 0 || tasks[0].ID != r.st.Current {
+		if len(r.st.Wave) > 0 {
+			return fmt.Errorf("%w: the run stopped inside a parallel wave, not at one task to skip: %s", gitops.ErrRepoState, inWave)
+		}
+		return fmt.Errorf("%w: the run is not stopped at a task; nothing to skip", gitops.ErrRepoState)
+	}
+	t := tasks[0]
+	if !slices.Contains(r.st.Wave, t.ID) || !slices.Contains(r.st.WaveDone, t.ID) {
+		return nil
+	}
+	if sha, err := r.repo.Refs().Resolve(ctx, wavepkg.WorkRef(r.st.RunID, t.ID)); err != nil || sha == "" {
+		return nil // its work was not kept after all: it runs again, or is skipped
+	}
+	return fmt.Errorf("%w: %s was done in its own work tree before the stop and awaits integration; nothing stopped there to skip: %s",
+		gitops.ErrRepoState, t.DisplayID(), inWave)
+}
+
+// openStopped takes the lock, reopens the stopped run, refuses drift unless
+// accepted, and returns the tasks left to run.
+func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner, []*planparse.Task, func(), error) {
+	r, h, unlock, err := openRun(ctx, ro, command)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := h.rewrittenError(); err != nil {
+		unlock()
+		return nil, nil, nil, err
+	}
+	ds := drift(ctx, r.pf, r.repo, r.Plan, r.st, h)
+	if err := acceptDrift(ds, r.planRel, ro.AcceptDrift, r.log, r.issue, r.out); err != nil {
+		unlock()
+		return nil, nil, nil, err
+	}
+	return r, remaining(r.Plan, r.st, h), unlock, nil
+}
+
+func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {
+	repo, err := gitops.Open(ctx, cmp.Or(ro.Dir, "."))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	// Nothing to continue: say so before the lock, whose file would create
+	// .git/planx/ in a repository that never ran planx.
+	if _, err := os.Stat(runstate.Path(repo)); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, errNoRun
+	}
+	lk, err := runstate.Acquire(repo, command)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	r, h, err := reopen(ctx, repo, ro)
+	if err != nil {
+		lk.Release()
+		return nil, nil, nil, err
+	}
+	return r, h, lk.Release, nil
+}
+
+// finish ends a run with nothing left to execute. When the log or a skip is
+// not yet in any commit, one last commit records them, so the run's end is in
+// the history and the tree is clean. head is where HEAD was when the run
+// was taken up; finalGates judge the end when the last task was skipped.
+func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerify bool, finalGates func(context.Context) error) (*Result, error) {
+	res := &Result{RunID: b.st.RunID, LogPath: b.log.Path, Base: string(b.st.Base), Status: record.RunCompleted}
+	changes, err := b.repo.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	isLog := func(c gitops.Change) bool { return c.Path == b.log.Path }
+	if !slices.ContainsFunc(changes, isLog) && len(b.st.SkipPending) == 0 && headIsTaskCommit(ctx, b.repo, head, b.st.RunID) {
+		// The run's last task commit landed with the final log (planx was
+		// stopped right after it): nothing is left to record.
+		if err := endRun(b.repo); err != nil {
+			return nil, err
+		}
+		b.out.RunDone(b.log.Path, len(b.st.ToRun)-len(b.st.Skipped))
+		return res, nil
+	}
+	if len(b.st.SkipPending) > 0 {
+		// The last task was skipped: its commit, which would have run the
+		// final gates, never happens.
+		if err := finalGates(ctx); err != nil {
+			return nil, err
+		}
+	}
+	b.log.Status, b.log.Finished = record.RunCompleted, b.now()
+	if err := b.log.WriteFile(b.repo.Root); err != nil {
+		return nil, err
+	}
+	if changes, err = b.repo.Status(ctx); err != nil {
+		return nil, err
+	}
+	if slices.ContainsFunc(changes, isLog) || len(b.st.SkipPending) > 0 {
+		msg := ledger.FinishMessage(topic, b.planRel, b.st.RunID, b.st.SkipPending)
+		// Only the log: anything else in the tree is not the run's to commit.
+		if err := b.repo.Index().Stage(ctx, b.log.Path); err != nil {
+			return nil, err
+		}
+		if _, err := b.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: noVerify}); err != nil {
+			return nil, fmt.Errorf("finish run: %w", err)
+		}
+	}
+	if err := endRun(b.repo); err != nil {
+		return nil, err
+	}
+	b.out.RunDone(b.log.Path, len(b.st.ToRun)-len(b.st.Skipped))
+	return res, nil
+}

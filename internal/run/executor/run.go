@@ -1,0 +1,365 @@
+package executor
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/approval"
+	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/prompt"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/risk"
+	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/planfile"
+	"github.com/planx-dev/planx/internal/run/runplan"
+	"github.com/planx-dev/planx/internal/run/runstart"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/taskgate"
+	"github.com/planx-dev/planx/internal/run/verify"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// runner carries one run (or resume) through its tasks.
+type runner struct {
+	o              Options
+	repo           *gitops.Repo              // nil for a dry run outside a repository
+	done           map[planparse.TaskID]bool // tasks git (or a hand tick) has as done
+	*runplan.Setup                           // the plan, its configuration and gates: what the run executes
+	pf             *planfile.File            // the plan file and the bytes planx last read or wrote there
+	planRel        string                    // the plan's path, repo-relative, slash-separated
+	pinned         *runstate.Pinned          // pinned at run start: cfg and gates come from it
+	st             *runstate.State
+	log            *execlog.Log
+	out            *progress.Progress
+
+	preChecks []execlog.Check
+	fault     fault.Hook // PLANX_FAULT, for the crash tests
+	dirty     []string   // paths dirty before the next task starts (clean after a commit)
+	head      gitops.Head
+	expect    gitops.SHA // where HEAD must be when a task ends: planx's last commit
+	commitPath
+	ignored []string // ignored entries that existed when the run (or resume) started
+	// survey is the preflight's one git status of the work tree;
+	// nil on resume, and dropped once a question to the person let time
+	// pass in which the tree could change.
+	survey *gitops.Survey
+	// early is that status, started as soon as the run holds its lock so
+	// that it runs while the history is read for done tasks (survey.go).
+	early *runstart.Early
+
+	reaper execute.Reaper // whether planx is the subreaper of detached descendants
+	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (keeper's Pool)
+	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
+	// gates runs the run's gates: selection, cache, clean checkouts,
+	// baseline, final gates (keeper).
+	gateKeeper *taskgate.Keeper
+	// shared guards the run's log and output while a wave's tasks run at
+	// once (the wave's lock).
+	shared sync.Mutex
+}
+
+// Run executes a plan: preflight, rollback commit, then each pending task.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	r, err := prepare(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if o.DryRun {
+		return dryRun(ctx, r.pf, r.repo, r.Setup, r.planRel, r.o)
+	}
+	r.arm()
+	lk, err := runstate.Acquire(r.repo, "run")
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	r.early = runstart.StartSurvey(ctx, r.repo)
+	defer r.early.Wait()
+	sel, done, err := selectTasks(ctx, r.pf, r.repo, r.Setup, r.o)
+	if r.done = done; err != nil {
+		return nil, err
+	}
+	tasks := sel.Run
+	if err := refuseStoppedRun(r.repo); err != nil {
+		return nil, err
+	}
+	if len(sel.Drift) > 0 {
+		return nil, sel.DriftError(r.planRel)
+	}
+	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
+		return nil, err
+	}
+	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
+	if err != nil {
+		return nil, err
+	}
+	r.head, r.survey, r.preChecks = head, survey, pre
+	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
+		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
+			return nil, err
+		}
+	}
+	sel.Report(r.out)
+	if len(tasks) == 0 {
+		sel.Nothing(r.o.Out, r.planRel)
+		return &Result{Status: record.RunCompleted}, nil
+	}
+	// Risky steps need consent before anything changes.
+	if err := approval.Gate(ctx, r.repo, r.planRel, r.Subject(), r.Assess(tasks), risk.Highest(r.Assess(r.Plan.Order())), approval.GateOptions{
+		Require: o.RequireApproval, Ask: runstart.StaleAsk(r.o.ask(), func() { r.survey = nil }), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
+		return nil, err
+	}
+	if r.log, r.st, err = newRecord(ctx, r.repo, o, r.o.Jobs, r.Setup, r.planRel, r.pinned, head, tasks); err != nil {
+		return nil, err
+	}
+	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
+		return nil, err
+	}
+	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
+	at := taskgate.Base{Head: head, Clean: r.survey != nil && len(r.survey.Changes) == 0, Ignored: r.ignored}
+	if err := r.keeper().Baseline(ctx, at, &r.preChecks); err != nil {
+		return nil, err
+	}
+	r.checks().KeepIgnored(r.Config.KeepIgnored)
+	base, err := r.rollbackOf().make(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.expect = base
+	r.out.RunStart(r.planRel, r.st.RunID, base, len(tasks))
+	if len(r.Gates) == 0 {
+		r.out.RunWarn(runstart.NoGates)
+	}
+	if !r.reaper.On {
+		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
+	}
+	if r.o.Jobs > 1 {
+		return (&waveLoop{r: r}).run(ctx, tasks)
+	}
+	return r.loop(ctx, tasks, false)
+}
+
+// preflightChecks are what the preflight checks of a run of setup's plan
+// (at planRel) as o asks.
+func preflightChecks(o Options, setup *runplan.Setup, planRel, reaperNote string) runstart.Checks {
+	return runstart.Checks{AllowDetached: o.AllowDetached, RequireClean: o.RequireClean, AllowUntrackedSecrets: o.AllowUntrackedSecrets,
+		Plan: setup.Plan, PlanRel: planRel, Gates: setup.Gates, ReaperNote: reaperNote}
+}
+
+// refuseStoppedRun refuses a new run while the last one stopped part-way:
+// its state is what resume, skip and abort recover from, and a new run
+// would overwrite it.
+func refuseStoppedRun(repo *gitops.Repo) error {
+	prev, err := runstate.Load(repo)
+	if err != nil {
+		return err
+	}
+	if prev != nil && prev.Status != record.RunCompleted {
+		return fmt.Errorf("%w: a run of %s stopped at %s (%s); continue it with `planx resume`, see it with `planx status`",
+			ErrRunInProgress, prev.PlanPath, prev.Current, prev.Status)
+	}
+	return nil
+}
+
+// newRecord starts the run's two records, the execution log and the run
+// state, for running tasks of setup's plan (at planRel, pinned as pinned)
+// from head, as o (the options as given; jobs as the run takes them) says.
+func newRecord(ctx context.Context, repo *gitops.Repo, o Options, jobs int, setup *runplan.Setup, planRel string, pinned *runstate.Pinned,
+	head gitops.Head, tasks []*planparse.Task) (*execlog.Log, *runstate.State, error) {
+	st, err := runstart.NewRecord(ctx, repo, runstart.Start{
+		Started: o.now(), LogDir: cmp.Or(o.LogDir, setup.Config.LogDir, "memory-bank/execute"),
+		Plan: setup.Plan, PlanRel: planRel, Pinned: pinned, Head: head, Tasks: tasks,
+		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
+			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
+			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
+			Optional: o.Optional, Topic: o.Topic, Jobs: jobs},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	// The run starts: the slots earlier runs left unused too long go.
+	wavepkg.PruneIdle(repo, setup.Config.SlotIdle, st.Started)
+	return st.Log, st, nil
+}
+
+// ask returns how to put a yes/no question to the person at the terminal,
+// or nil when there is nobody to ask (no terminal, CI mode, JSON output).
+func (o Options) ask() func(string) bool {
+	if !o.Terminal || o.JSON || o.In == nil {
+		return nil
+	}
+	return func(q string) bool { return prompt.YesNo(o.In, o.Out, q) }
+}
+
+// prepare opens the repository, parses and validates the plan and merges the gates.
+func prepare(ctx context.Context, o Options) (*runner, error) {
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+	planAbs := o.PlanPath
+	if !filepath.IsAbs(planAbs) && o.Dir != "" {
+		planAbs = filepath.Join(o.Dir, planAbs)
+	}
+	planAbs, err := filepath.Abs(planAbs)
+	if err != nil {
+		return nil, fmt.Errorf("plan %s: %w", o.PlanPath, err)
+	}
+	dir := o.Dir
+	if dir == "" {
+		dir = filepath.Dir(planAbs)
+	}
+	repo, err := gitops.Open(ctx, dir)
+	if err != nil && !(o.DryRun && errors.Is(err, gitops.ErrRepoState)) {
+		return nil, err
+	}
+	// A dry run outside a repository still shows the plan: it reads
+	// .planx.yaml beside it and says that a run needs git.
+	root, rel := dir, filepath.ToSlash(o.PlanPath)
+	if repo != nil {
+		root = repo.Root
+		rel, err = repo.Rel(planAbs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("%w: plan %s is outside the repository %s; move it into the repository or use -C", gitops.ErrRepoState, o.PlanPath, repo.Root)
+		}
+		if o.Dir == "" {
+			if err := sameRepository(ctx, repo, o.PlanPath, rel); err != nil {
+				return nil, err
+			}
+		}
+	}
+	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
+	if err != nil {
+		return nil, err
+	}
+	if err := plan.Err(); err != nil {
+		return nil, err
+	}
+	if o.Topic != "" {
+		plan.Topic = o.Topic
+	}
+	j := o.pinned
+	if j == nil {
+		if j, err = loadPinned(ctx, repo, root, plan, o.Gates); err != nil {
+			return nil, err
+		}
+	} else if err := gates.CheckTasks(j.Gates, plan); err != nil {
+		return nil, err
+	}
+	var paths commitPath
+	if repo != nil {
+		j.Apply(repo)
+		if paths, err = chooseCommitPath(ctx, repo, o.NoVerify); err != nil {
+			return nil, err
+		}
+	}
+	cfg := j.Config
+	if o.StepTimeout == 0 {
+		o.StepTimeout = cfg.StepTimeout
+	}
+	if o.TaskTimeout == 0 {
+		o.TaskTimeout = cfg.TaskTimeout
+	}
+	if o.Jobs == 0 {
+		o.Jobs = cfg.Jobs
+	}
+	if o.Attempts == 0 {
+		o.Attempts = max(cfg.Attempts, 1)
+	}
+	gs := j.Gates
+	return &runner{
+		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
+		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo)},
+		pinned: j, out: progress.New(o.Output), commitPath: paths,
+	}, nil
+}
+
+// dryRun prints what a run of setup's plan (at planRel) would do, as o
+// says, and changes nothing; repo is nil outside a repository.
+func dryRun(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setup *runplan.Setup, planRel string, o Options) (*Result, error) {
+	sel, _, err := selectTasks(ctx, pf, repo, setup, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := setup.RefuseUnrunnable(planRel, sel.Run); err != nil {
+		return nil, err
+	}
+	setup.DryRun(o.Out, planRel, repo != nil, sel)
+	if o.Jobs > 1 {
+		wavepkg.DryRun(o.Out, o.Jobs, setup.Waves(sel.Run))
+	}
+	return &Result{Status: record.RunDryRun}, nil
+}
+
+// arm readies a prepared runner to execute tasks: planx becomes the
+// subreaper of what they detach, the crash tests' fault point
+// (PLANX_FAULT) is read and the jail is made (probed at its first use).
+// Status, Assess and a dry run execute nothing and do none of it.
+func (r *runner) arm() {
+	r.reaper = execute.StartReaper()
+	r.fault = fault.FromEnv()
+	r.jail = execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(id planparse.TaskID, msg string) {
+		// The first agent to meet the sandbox may be one of a wave's.
+		r.shared.Lock()
+		defer r.shared.Unlock()
+		r.log.Issues = append(r.log.Issues, r.issue(id, msg))
+		r.out.Warn(id, msg)
+	})
+}
+
+// ignoredOf lists repo's ignored entries on first use; nil without a
+// repository (a dry run outside one).
+func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
+	if repo == nil {
+		return nil
+	}
+	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
+}
+
+// sameRepository refuses a plan that lies in another work tree than the
+// one planx was started in (another repository, a linked work tree of
+// this one, a submodule): the run would make its rollback and task
+// commits there, not where the person typed the command. Started outside
+// any work tree, planx runs in the plan's.
+func sameRepository(ctx context.Context, repo *gitops.Repo, planPath, rel string) error {
+	here, err := gitops.Open(ctx, ".")
+	if err != nil || here.Root == repo.Root {
+		return nil
+	}
+	return fmt.Errorf("%w: plan %s is in the repository %s, not in %s where planx was started; "+
+		"a run commits in the plan's repository: cd %s && planx run %s (or planx -C %s run %s)",
+		gitops.ErrRepoState, planPath, repo.Root, here.Root, repo.Root, rel, repo.Root, rel)
+}
+
+// loadPinned reads the judge from the repository as it stands now: for a
+// run that starts.
+func loadPinned(ctx context.Context, repo *gitops.Repo, root string, plan *planparse.Plan, flags []string) (*runstate.Pinned, error) {
+	cfg, err := gates.LoadConfig(root)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
+	}
+	gs, err := gates.ForPlan(cfg, plan, flags)
+	if err != nil {
+		return nil, err
+	}
+	j := &runstate.Pinned{Config: cfg, Gates: gs}
+	if repo == nil {
+		return j, nil // a dry run outside a repository: nothing to pin
+	}
+	j.HooksPath = repo.Config().HooksPath()
+	name, email := repo.Config().Identity(ctx)
+	j.Identity = [2]string{strings.TrimSpace(name), strings.TrimSpace(email)}
+	return j, nil
+}

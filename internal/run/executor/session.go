@@ -1,0 +1,165 @@
+package executor
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// ResumeOptions configure `planx resume`, `planx skip` and `planx abort`.
+type ResumeOptions struct {
+	Dir         string
+	Retry       bool // discard the stopped attempt and execute the task again
+	AcceptDrift bool // go on although committed tasks changed in the plan
+	NoCache     bool // run every gate even when it passed on the same tree before
+	// Repin takes the gates and settings from .planx.yaml as the person
+	// edited it while the run was stopped (resume only; repin.go).
+	Repin bool
+	progress.Output
+}
+
+// history is what git says about a run: its task commits and skipped tasks.
+type history struct {
+	commits map[planparse.TaskID]gitops.Commit
+	skipped map[planparse.TaskID]bool
+	// rewritten are task commits that are not the ones planx made (made.go).
+	rewritten map[planparse.TaskID]rewrite
+}
+
+// reopen loads a stopped run: state, plan, gates, and what git has of it.
+// The caller holds the lock.
+func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, *history, error) {
+	st, err := runstate.Load(repo)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st == nil {
+		return nil, nil, errNoRun
+	}
+	o := Options{
+		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
+		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
+		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
+		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
+		Optional: st.Options.Optional, Topic: st.Options.Topic,
+		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn, Jobs: st.Options.Jobs,
+		Output: ro.Output, pinned: st.Pinned,
+	}
+	r, err := prepare(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.arm()
+	r.st, r.log = st, st.Log
+	r.pids().CleanOrphans(r.out)
+	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
+	adopt := func(ctx context.Context, head gitops.Head) error {
+		r.head = head // the rollback commit, if made now, is made on it
+		return r.rollbackOf().adopt(ctx, head.SHA)
+	}
+	if r.head, err = checkHead(ctx, r.repo, r.st, adopt); err != nil {
+		return nil, nil, err
+	}
+	r.expect = r.head.SHA
+	h, err := readHistory(ctx, repo, st.RunID, st.Current, st.Base, r.head.SHA)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Which groups a commit completes depends on what git has done.
+	if r.done, _, err = r.pf.Done(ctx, r.repo, r.Plan); err != nil {
+		return nil, nil, err
+	}
+	// Commits a crash kept planx from recording are git's word: take it.
+	for id, c := range h.commits {
+		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != record.TaskDone {
+			lt.Status, lt.Commit, lt.Failure = record.TaskDone, string(c.SHA), ""
+		}
+	}
+	r.st.SkipPending = nil
+	for _, id := range r.st.Skipped {
+		if !h.skipped[id] {
+			r.st.SkipPending = append(r.st.SkipPending, id)
+		}
+	}
+	return r, h, nil
+}
+
+// checkHead checks HEAD is still on the run st's branch, above its
+// rollback commit (adopting one a crash kept planx from recording, through
+// adopt), and returns it.
+func checkHead(ctx context.Context, repo *gitops.Repo, st *runstate.State, adopt func(context.Context, gitops.Head) error) (gitops.Head, error) {
+	head, err := repo.Head(ctx)
+	if err != nil {
+		return head, err
+	}
+	if head.Branch != st.Branch {
+		return head, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
+			gitops.ErrRepoState, st.Branch, checks.HeadName(head), checks.SwitchBack(st.Branch, "run the command again"))
+	}
+	if st.Base == "" {
+		if err := adopt(ctx, head); err != nil {
+			return head, err
+		}
+		if head, err = repo.Head(ctx); err != nil {
+			return head, err
+		}
+	}
+	ok, err := repo.History().IsAncestor(ctx, st.Base, head.SHA)
+	if err != nil {
+		return head, fmt.Errorf("check rollback commit %s is below HEAD: %w", st.Base.Short(), err)
+	}
+	if !ok {
+		return head, fmt.Errorf("%w: the run's rollback commit %s is no longer an ancestor of HEAD; the history was rewritten",
+			gitops.ErrRepoState, st.Base.Short())
+	}
+	return head, nil
+}
+
+func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current planparse.TaskID, base, head gitops.SHA) (*history, error) {
+	commits, err := repo.History().Log(ctx, head, base, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read run history: %w", err)
+	}
+	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
+	for _, c := range commits {
+		if c.Trailer(record.TrailerRun) != runID {
+			continue
+		}
+		if id := c.Trailer(record.TrailerTask); id != "" {
+			h.commits[planparse.TaskID(id)] = c
+		}
+		for _, tr := range c.Trailers {
+			if tr.Key == record.TrailerSkipped {
+				h.skipped[planparse.TaskID(tr.Value)] = true
+			}
+		}
+	}
+	return h, dropRewritten(repo, runID, current, h)
+}
+
+// remaining lists the run's tasks not yet committed nor skipped, in the
+// plan's current order.
+func remaining(plan *planparse.Plan, st *runstate.State, h *history) []*planparse.Task {
+	want, skipped := idSet(st.ToRun), idSet(st.Skipped)
+	var out []*planparse.Task
+	for _, t := range plan.Order() {
+		if want[t.ID] && h.commits[t.ID].SHA == "" && !skipped[t.ID] && !h.skipped[t.ID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func idSet(ids []planparse.TaskID) map[planparse.TaskID]bool {
+	set := make(map[planparse.TaskID]bool, len(ids))
+	for _, id := range ids {
+		set[id] = true
+	}
+	return set
+}

@@ -1,0 +1,168 @@
+package executor
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// waveLoop is the run's loop for --jobs > 1: a wave of one task takes
+// loop's path in the user's work tree; a wider wave runs its tasks at
+// once, each in its own linked work tree, and integrates them in plan
+// order (wave). It decides which tasks form a wave and when the run stops,
+// and records the results in the run's state and log.
+type waveLoop struct {
+	r   *runner
+	res *Result // the run's result, which the waves' landings and stops fill in
+}
+
+// run runs tasks wave by wave, then completes the run.
+func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
+	r := l.r
+	if l.res == nil {
+		l.res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
+	}
+	res := l.res
+	waves := r.Waves(tasks)
+	wavepkg.WarnCost(r.out, r.repo, r.postCommit, waves)
+	n := 0
+	for wi, w := range waves {
+		last := wi == len(waves)-1
+		if len(w) > 1 {
+			if err := l.wave(ctx, w, wi+1, last, &n, len(tasks)); err != nil {
+				return res, err
+			}
+			continue
+		}
+		t := w[0]
+		n++
+		r.out.TaskStart(n, len(tasks), t)
+		sha, err := r.runTask(ctx, t, last, false)
+		if err != nil {
+			return res, r.stopTask(ctx, t, err, res)
+		}
+		res.Done = append(res.Done, t.ID)
+		r.out.TaskDone(t, sha)
+	}
+	return r.books().complete(ctx, res)
+}
+
+// wave runs the tasks of the wave w, the run's number-th, at once, at most
+// Jobs at a time, each in its own work tree made from the branch's tip,
+// then integrates them; n counts the tasks of the run started, of total.
+func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, last bool, n *int, total int) error {
+	r := l.r
+	wv := l.newWave(r.expect, number, last)
+	for _, t := range w {
+		*n++
+		r.out.TaskStart(*n, total, t)
+	}
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", runstate.PhaseExecute
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = wavepkg.IDs(w), wv.base, nil, wv.number
+	if err := waveAttempt(ctx, r.books().stops(), r.log, w[0], r.expect); err != nil {
+		return err
+	}
+	wv.isolate(w)
+	if err := r.st.Save(r.repo); err != nil {
+		return err
+	}
+	r.out.Println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
+		wv.number, strings.Join(wavepkg.Names(w), " "), max(r.o.Jobs, 1), wv.base.Short())
+	return wv.fly(ctx)
+}
+
+func (l *waveLoop) newWave(base gitops.SHA, number int, last bool) *wave {
+	return &wave{r: l.r, mu: &l.r.shared, base: base, number: number, last: last, res: l.res, hooks: waveHooks(l.r.st, l.r.repo, l.r.hooks, l.r.o.NoVerify)}
+}
+
+// waveAttempt records, with s, the start of a wave task's attempt as the
+// work tree holds it now (expect at the branch's tip). A wave task runs in
+// a work tree of its own and leaves nothing in the user's: what resume
+// --retry and skip discard of the attempt is then nothing, never the work
+// of the tasks integrated before it (the wave's base is not where the
+// failed task's attempt starts once the wave has landed).
+func waveAttempt(ctx context.Context, s attempt.Records, log *execlog.Log, t *planparse.Task, expect gitops.SHA) error {
+	ctx = context.WithoutCancel(ctx)
+	changes, err := s.Repo.Status(ctx)
+	if err != nil {
+		return err
+	}
+	return s.Begin(ctx, t, false, expect, len(dirtyPaths(log, changes)) > 0)
+}
+
+// resume goes on with a run stopped (killed, interrupted) inside a
+// parallel wave: tasks whose work was done in their work trees are
+// integrated as they are, not run again; the others run again in fresh work
+// trees; then the run goes on with the tasks after the wave.
+func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
+	r := l.r
+	var inWave, rest []*planparse.Task
+	for _, t := range tasks {
+		if slices.Contains(r.st.Wave, t.ID) {
+			inWave = append(inWave, t)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	r.o.Jobs = max(r.o.Jobs, 2)
+	if len(inWave) == 0 {
+		// The wave landed before the stop.
+		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
+		return l.run(ctx, rest)
+	}
+	r.out.Println("planx: resuming run %s of %s in a parallel wave (%s left)", r.st.RunID, r.st.PlanPath, textsafe.Count(len(tasks), "task"))
+	n := len(r.st.ToRun) - len(tasks)
+	l.res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
+	wv := l.newWave(r.expect, r.st.WaveNumber, len(rest) == 0)
+	wv.isolate(inWave)
+	for _, it := range wv.its {
+		n++
+		r.out.TaskStart(n, len(r.st.ToRun), it.T)
+		if !slices.Contains(r.st.WaveDone, it.T.ID) || !wavepkg.Recover(ctx, r.repo, r.st.RunID, it) {
+			continue // not done, or no work kept after all: run it again
+		}
+		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.T.ID, it.Work.Short())
+	}
+	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, inWave[0].ID, "", runstate.PhaseExecute
+	r.st.Wave, r.st.WaveBase = wavepkg.IDs(inWave), wv.base
+	if err := waveAttempt(ctx, r.books().stops(), r.log, inWave[0], r.expect); err != nil {
+		return nil, err
+	}
+	if err := r.st.Save(r.repo); err != nil {
+		return nil, err
+	}
+	if err := wv.fly(ctx); err != nil {
+		return l.res, err
+	}
+	return l.run(ctx, rest)
+}
+
+// waveHooks are the commit hooks of the run st's wave commits in repo
+// (on: it has hooks that run), with the hooks path and identity pinned at
+// run start applied in a task's work tree.
+func waveHooks(st *runstate.State, repo *gitops.Repo, on, noVerify bool) wavepkg.Hooks {
+	h := wavepkg.Hooks{On: on, NoVerify: noVerify, Dir: runstate.RunDir(repo, st.RunID), Refused: commitError}
+	if j := st.Pinned; j != nil {
+		h.Pin = j.Apply
+	}
+	return h
+}
+
+// fly runs the wave's tasks that have no work yet, then lands the wave;
+// meanwhile every line about a task names it.
+func (wv *wave) fly(ctx context.Context) error {
+	out := wv.r.out
+	out.Together(true)
+	defer out.Together(false)
+	wv.exec(ctx)
+	return wv.integrate(ctx)
+}

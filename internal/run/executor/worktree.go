@@ -1,0 +1,197 @@
+package executor
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/taskgate"
+	"github.com/planx-dev/planx/internal/run/verify"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// runIsolated runs one task of the wave in a slot of its own
+// (wave.Isolated) through the serial path's turn, in the slot: the same
+// execute, verify, judge and gates, with the same attempts; its output
+// lines and its writes to the run's log go through the wave's lock.
+func (wv *wave) runIsolated(ctx context.Context, it *wavepkg.Task) {
+	r := wv.r
+	t, lt := it.T, it.Log
+	r.out.Phase(t.ID, "preparing its slot")
+	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.Dir, Drop: []string{r.planRel, r.log.Path}, Hooks: wv.hooks,
+		Turn: func(ctx context.Context, wt *gitops.Repo) error {
+			p, err := wv.slotPlace(wt)
+			if err != nil {
+				return err
+			}
+			tu, err := r.newTurn(ctx, p, t, lt)
+			if err != nil {
+				return err
+			}
+			err = tu.attempts(ctx, false, false)
+			it.Warnings = append(it.Warnings, tu.Warnings...)
+			if err == nil {
+				r.out.Phase(t.ID, "commit") // its work, recorded in the slot
+			}
+			return err
+		},
+	}.Run(ctx)
+	if ran.Listed {
+		lt.Files = ran.Files
+	}
+	it.Work, it.Fail, it.Err = ran.Work, ran.Fail, ran.Err
+	// Its line stays until the wave has landed: a task done in its slot
+	// is not committed yet, and the wave's lines keep their places.
+	switch {
+	case ran.Err != nil:
+		r.out.Phase(t.ID, "stopped")
+	case ran.Fail != nil:
+		r.out.Phase(t.ID, "failed: said when the wave has landed")
+	default:
+		r.out.Phase(t.ID, "waiting to land")
+	}
+}
+
+// slot is the place of a wave task: a slot of the wave's pool, checked
+// out afresh from the wave's base. It shares the run's log and output with
+// the tasks running beside it, through the wave's lock, and keeps nothing
+// of the task in the run's state: the wave records its tasks' marks,
+// phases and ends for all of them at once (wave.exec).
+type slot struct {
+	wv   *wave
+	repo *gitops.Repo
+	// gitFile is the slot's .git file as planx made it: a task that
+	// points it elsewhere would have planx judge another repository.
+	gitFile []byte
+}
+
+// slotPlace is the place of a wave task in the slot wt.
+func (wv *wave) slotPlace(wt *gitops.Repo) (place, error) {
+	b, err := os.ReadFile(filepath.Join(wt.Root, ".git"))
+	if err != nil {
+		return nil, fmt.Errorf("the slot %s: %w", wt.Root, err)
+	}
+	return slot{wv: wv, repo: wt, gitFile: b}, nil
+}
+
+func (s slot) where() (*gitops.Repo, gitops.SHA) { return s.repo, s.wv.base }
+
+// checks is the verify side of the run in the slot.
+func (s slot) checks() checks.Tree {
+	c := s.wv.r.checks()
+	c.Repo, c.Base, c.Branch, c.Watched = s.repo, s.wv.base, "", ""
+	// A slot is checked out afresh from the base: none of the user's
+	// ignored files, hidden index entries or hand edits are there, and
+	// the wave guards planx's records for all its tasks at once.
+	c.Ignored, c.Hidden, c.HiddenOff = nil, nil, false
+	c.Unstaged = func() []string { return nil }
+	c.Records = verify.NewRecords(s.repo, new(gitops.RecordsMark), func() error { return nil })
+	// What the task changed is read in the slot, not in the user's work
+	// tree, which the wave does not touch until it lands: there the plan
+	// would always seem untouched (never judged as the protected file it
+	// is), and a runner's configuration or go.mod unchanged.
+	plan := *s.wv.r.pf
+	plan.Abs = filepath.Join(s.repo.Root, filepath.FromSlash(plan.Rel))
+	c.OnlyTicked = plan.OnlyTicked
+	c.Unchanged = taskgate.JudgeUnchanged(s.repo, s.wv.base)
+	c.Vendor = func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, s.repo, s.wv.base) }
+	c.Ask = nil // nobody is asked in the middle of a wave
+	issue, say := c.Issue, c.Say
+	c.Issue = func(id planparse.TaskID, msg, resolution string) { s.locked(func() { issue(id, msg, resolution) }) }
+	c.Say = func(id planparse.TaskID, msg string) { s.locked(func() { say(id, msg) }) }
+	return c
+}
+
+// keeper runs the task's gates in the slot: they record nothing while
+// the wave runs (its records are written once all its tasks have ended)
+// and speak under the wave's lock.
+func (s slot) keeper() *taskgate.Keeper { return s.wv.r.keeper().InSlot(s.repo, s.wv.mu) }
+
+// execOptions are the run's execOptions in the slot: its processes print
+// under the wave's lock, and record no pid (the wave's tasks run at once)
+// and no crash point. An agent is confined to the slot as it is to the
+// work tree.
+func (s slot) execOptions() execute.Options {
+	o := s.wv.r.execOptions()
+	o.Dir, o.Slot, o.Shared = s.repo.Root, true, s.wv.mu
+	o.Fault, o.Pids = "", execute.Pids{}
+	return o
+}
+
+// fault is none in a slot, whose crash points are the wave's.
+func (s slot) fault() fault.Hook { return "" }
+
+func (s slot) locked(f func()) {
+	s.wv.mu.Lock()
+	defer s.wv.mu.Unlock()
+	f()
+}
+
+// The wave has saved which tasks run in the run's state, and marked
+// planx's records, for all its tasks before they start; a task's phases
+// are not saved: one stopped before its work is kept runs again from the
+// start. The records' mark is the wave's, which the turn leaves alone.
+func (s slot) begin(*turn, bool) error   { return nil }
+func (s slot) phase(*turn, string) error { return nil }
+func (s slot) mark() gitops.RecordsMark  { return 0 }
+
+// furnish gives the slot what the user's work tree holds that git does
+// not (taskgate.Keeper.Furnish), before the task's executor runs there;
+// undo takes back what must not reach its verification. The slot is bare
+// when nothing was installed: checked out clean, it holds only the links.
+func (s slot) furnish(ctx context.Context, tu *turn) (undo func(), bare bool, err error) {
+	installed, undo, err := s.keeper().Furnish(ctx, tu.t, s.repo.Root, s.wv.r.ignored)
+	return undo, len(installed) == 0, err
+}
+
+// fresh: the slot was checked out clean for the task, the agent left no
+// ignored file (its watch saw none before it and none after) and verify
+// staged every other file.
+func (s slot) fresh(tu *turn) bool {
+	return tu.kind == planparse.KindAgent && tu.Watch != nil && len(tu.Watch.Ignored) == 0 && len(tu.Outputs) == 0
+}
+
+// ignored are the user's work tree's, which furnish gave the slot.
+func (s slot) ignored(*turn) []string { return s.wv.r.ignored }
+
+// putBackIgnored has nothing to put back: the user's ignored files are
+// not in the slot, only links to them, taken back before the task's work
+// is verified.
+func (s slot) putBackIgnored(*planparse.Task) {}
+
+// A wave task that failed runs again in the user's work tree on resume:
+// no watch is kept to judge its slot's work again.
+func (s slot) watched(*turn)                    {}
+func (s slot) judged(*turn, checks.Tree, error) {}
+
+// ended fails a task that rewrote its slot's .git file. What outlived its
+// executor cannot be told from what the other tasks run: the wave ends it
+// once they have all ended (wave.exec).
+func (s slot) ended(_ *turn, err error) error {
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(s.repo.Root, ".git"))
+	if err == nil && bytes.Equal(b, s.gitFile) {
+		return nil
+	}
+	return &outcome.Failure{What: "the task changed its work tree's .git file, which points git at the repository planx judges"}
+}
+
+// endRun drops what a run keeps while it lasts: the slot work trees, the
+// ignored files kept aside, then the state itself.
+func endRun(repo *gitops.Repo) error {
+	dropRunWorktrees(repo)
+	_ = os.RemoveAll(checks.KeptDir(repo))
+	return runstate.Remove(repo)
+}

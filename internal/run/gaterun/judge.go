@@ -1,0 +1,133 @@
+package gaterun
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/internal/judge"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/testreport"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Grader grades the reports of test gates against their baselines.
+type Grader struct {
+	Baseline *runstate.Baseline // the run's known failures; nil without a baseline
+	// Reports holds what JudgeTests read until the task's commit.
+	Reports *Reports
+	// Declared says a report's group is one the task declared a test
+	// file of (DeclaredGroup): a test of it may vanish.
+	Declared func(group string) bool
+}
+
+// JudgeTests grades the results of tgs against their baselines, marking a
+// gate whose tests say no as failed. It returns each gate's summary (for
+// Planx-Tests), the reasons of the first that failed, and the gates whose
+// only failing tests are the run's known failures (known.go).
+//
+// own says the run holds the agent's own test changes, already graded
+// without them by TestRuns.Apart: this run then only has to pass.
+func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testreport.Report, results []gates.Result, own bool) Judgement {
+	jd := Judgement{tests: map[string]string{}, known: map[string][]string{}, vetoed: map[string]string{}}
+	opt := testreport.Options{Declared: gr.Declared}
+	for i := range results {
+		res := &results[i]
+		j := slices.IndexFunc(tgs, func(tg TestGate) bool { return tg.Name == res.Name })
+		if j < 0 {
+			continue
+		}
+		rep := tgs[j].Read(dir, res.OutputPath)
+		gr.Reports.Hold(tgs[j].Key(), rep)
+		if !tgs[j].Declared() && noReport(base[res.Name]) && noReport(rep) {
+			jd.tests[res.Name] = "exit-code only (the runner gave no report, at the base either)"
+			continue
+		}
+		v := testreport.Judge(base[res.Name], rep, opt)
+		jd.tests[res.Name] = v.Summary()
+		ids, onlyKnown := knownOnly(gr.Baseline, res.Name, rep)
+		if own && (v.Now.Failed == 0 || onlyKnown) && !v.RunFailed && v.Now.Passed > 0 ||
+			!own && v.OK() && (v.Now.Failed == 0 || onlyKnown) {
+			if v.Now.Failed > 0 {
+				jd.known[res.Name] = ids
+			}
+			continue
+		}
+		if why := reportReasons(v, rep); onlyKnown && len(why) > 0 {
+			jd.vetoed[res.Name] = why[0]
+		}
+		if res.Passed && jd.why == nil {
+			jd.why = append(reportReasons(v, rep), failingTests(rep)...)
+			if len(jd.why) == 0 {
+				jd.why = []string{"the report shows a failure"}
+			}
+			jd.why = append([]string{fmt.Sprintf("gate %s exited %d, but its tests say no", res.Name, res.ExitCode)}, jd.why...)
+		}
+		res.Passed = false
+	}
+	return jd
+}
+
+// DeclaredGroup reports whether a task that declared files declared a test file of a
+// report's group (a Go package, a Python module, a file): a test of that
+// group may vanish, since the task may rewrite its own tests.
+// module is the Go module path of the repository's go.mod, which Go's
+// groups are named after ("" without one).
+func DeclaredGroup(module string, declared []planparse.File) func(string) bool {
+	var files []string
+	for _, f := range declared {
+		if judge.IsTestFile(f.Path) {
+			files = append(files, f.Path)
+		}
+	}
+	return func(group string) bool {
+		if group == "" {
+			return len(files) > 0 // a runner that names no group (node's TAP)
+		}
+		for _, f := range files {
+			dir := path.Dir(f)
+			mod := strings.ReplaceAll(strings.TrimSuffix(f, path.Ext(f)), "/", ".")
+			switch {
+			case group == f, group == dir, group == mod, strings.HasPrefix(group, mod+"."):
+				return true
+			case module != "" && (group == module && dir == "." || group == module+"/"+dir):
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// JudgeApart grades the run of tgs on the task's tree with paths (test
+// files it did not declare) as the base has them, in dir. The summaries
+// it returns are the task's Planx-Tests; a failing grade fails the task.
+func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testreport.Report, results []gates.Result, paths []string) (map[string]string, error) {
+	summaries := map[string]string{}
+	opt := testreport.Options{Declared: gr.Declared}
+	for i, res := range results {
+		rep := run[i].Read(dir, res.OutputPath)
+		v := testreport.Judge(base[res.Name], rep, opt)
+		summaries[res.Name] = v.Summary()
+		if !run[i].Declared() && noReport(base[res.Name]) && noReport(rep) && res.Passed {
+			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
+			continue
+		}
+		if _, onlyKnown := knownOnly(gr.Baseline, res.Name, rep); v.OK() && (v.Now.Failed == 0 && res.Passed || onlyKnown) {
+			continue
+		}
+		why := append(reportReasons(v, rep), failingTests(rep)...)
+		if len(why) == 0 {
+			why = []string{fmt.Sprintf("it exited %d", res.ExitCode)}
+		}
+		return nil, &outcome.Failure{
+			What: fmt.Sprintf("gate %s fails with the tests as the base has them (%s not declared by the task, left as the base has them): %s",
+				res.Name, strings.Join(paths, ", "), why[0]),
+			Tail: strings.Join(why[1:], "\n"),
+			Hint: "declare the test files the task changes (Files: Modify: …) or leave them as they were",
+		}
+	}
+	return summaries, nil
+}

@@ -1,0 +1,111 @@
+package gaterun
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// gateOptions are Options for a run in a temporary directory, its output
+// in out and its warnings in warned.
+func gateOptions(t *testing.T, out *bytes.Buffer, warned *[]string) Options {
+	dir := t.TempDir()
+	return Options{Root: dir, OutDir: filepath.Join(dir, "run"), Out: progress.New(progress.Output{Out: out}),
+		Warn:       func(_ *planparse.Task, msg string) { *warned = append(*warned, msg) },
+		Overridden: map[string]bool{"lint": true}}
+}
+
+// Run records every gate, says each, hands the results to Record as the
+// gates exited, and fails the task on the first gate that failed, saying
+// where its whole output is and how to run it again.
+func TestRunRecordsAndFails(t *testing.T) {
+	var out bytes.Buffer
+	var warned []string
+	o := gateOptions(t, &out, &warned)
+	var recorded []gates.Result
+	task := &planparse.Task{ID: "T001"}
+	res, err := o.Run(context.Background(), Spec{Task: task, Dir: o.Root,
+		Gates:  []gates.Gate{{Name: "lint", Command: "true"}, {Name: "test", Command: "echo boom; exit 3"}},
+		Record: func(results []gates.Result) { recorded = slices.Clone(results) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Gates) != 2 || !res.Gates[0].Passed || !res.Gates[0].Overridden || res.Gates[1].Passed || res.Gates[1].ExitCode != 3 {
+		t.Fatalf("records = %+v", res.Gates)
+	}
+	if len(recorded) != 2 || recorded[1].Passed {
+		t.Errorf("Record saw %+v", recorded)
+	}
+	var f *outcome.Failure
+	if !errors.As(res.Failure, &f) || f.What != "gate test failed (exit 3)" || !strings.Contains(f.Tail, "boom") {
+		t.Fatalf("failure = %v", res.Failure)
+	}
+	if want := "run it again at the repository root: echo boom; exit 3"; f.See[len(f.See)-1] != want || !strings.HasPrefix(f.See[0], "whole output: run/T001-test") {
+		t.Errorf("see = %q", f.See)
+	}
+	if !strings.Contains(out.String(), "test") || len(warned) != 0 {
+		t.Errorf("output %q, warnings %q", out.String(), warned)
+	}
+}
+
+// A gate that fails with the baseline's known failures alone passes, with
+// a warning; its record names them. One with a new failing test fails and
+// says which test is new.
+func TestRunKnownFailures(t *testing.T) {
+	var out bytes.Buffer
+	var warned []string
+	o := gateOptions(t, &out, &warned)
+	o.Baseline = &runstate.Baseline{Known: map[string][]string{"known": {"calc TestSub"}, "fresh": {"calc TestSub"}}}
+	goFail := func(names ...string) string {
+		s := "printf '%s\\n'"
+		for _, n := range names {
+			s += " '--- FAIL: " + n + " (0.00s)'"
+		}
+		return s + " FAIL 'FAIL\tcalc\t0.01s'; exit 1"
+	}
+	task := &planparse.Task{ID: "T002"}
+	res, err := o.Run(context.Background(), Spec{Task: task, Dir: o.Root,
+		Gates: []gates.Gate{{Name: "known", Command: goFail("TestSub")}}})
+	if err != nil || res.Failure != nil {
+		t.Fatalf("known failures alone: %v, %v", err, res.Failure)
+	}
+	if !res.Gates[0].Passed || !slices.Equal(res.Gates[0].Known, []string{"calc TestSub"}) || len(warned) != 1 {
+		t.Errorf("record %+v, warnings %q", res.Gates[0], warned)
+	}
+	res, err = o.Run(context.Background(), Spec{Task: task, Dir: o.Root,
+		Gates: []gates.Gate{{Name: "fresh", Command: goFail("TestSub", "TestAdd")}}})
+	var f *outcome.Failure
+	if err != nil || !errors.As(res.Failure, &f) || !strings.HasSuffix(f.What, "; not among the baseline's known failures: calc TestAdd") {
+		t.Errorf("a new failure: %v, %v", err, res.Failure)
+	}
+}
+
+// The judge may fail a gate that exited 0: its reasons are the failure.
+func TestRunJudgeFailsAnExitZero(t *testing.T) {
+	var out bytes.Buffer
+	var warned []string
+	o := gateOptions(t, &out, &warned)
+	res, err := o.Run(context.Background(), Spec{Task: &planparse.Task{ID: "T003"}, Dir: o.Root,
+		Gates: []gates.Gate{{Name: "test", Command: "true"}},
+		Judge: func(results []gates.Result) Judgement {
+			results[0].Passed = false
+			return Judgement{tests: map[string]string{"test": "0 passed"}, why: []string{"gate test exited 0, but its tests say no", "no test ran"}}
+		}})
+	var f *outcome.Failure
+	if err != nil || !errors.As(res.Failure, &f) || f.What != "gate test exited 0, but its tests say no" || f.Tail != "no test ran" {
+		t.Fatalf("failure = %v, %v", err, res.Failure)
+	}
+	if res.Gates[0].Tests != "0 passed" || res.Gates[0].Passed {
+		t.Errorf("record = %+v", res.Gates[0])
+	}
+}

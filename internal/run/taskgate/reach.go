@@ -1,0 +1,77 @@
+package taskgate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/run/gaterun"
+)
+
+// What a gate runs is more than the files its command names: the shell
+// scripts it reaches (judge.ScriptReader) are protected too, read as the
+// run's base commit holds them, never from the work tree an executor may
+// have changed.
+
+// Reach returns the run's gaterun.Reach, read once (a git cat-file per
+// script followed; none when no gate names a script, a makefile or npm)
+// from the run's base, else from expect, where the task started.
+func (k *Keeper) Reach(ctx context.Context, expect gitops.SHA) gaterun.Reach {
+	if k.reached != nil {
+		return k.reached
+	}
+	base := k.State.Base
+	if base == "" {
+		base = expect
+	}
+	if base == "" || k.Repo == nil {
+		k.reached = gaterun.Reach{}
+		return k.reached
+	}
+	hist := k.Repo.History()
+	k.reached = gaterun.GateReach(k.Gates, func(p string) ([]byte, bool) {
+		b, err := hist.ShowFile(ctx, base, p)
+		if err != nil {
+			return nil, false
+		}
+		return b, true
+	})
+	return k.reached
+}
+
+// Reached is what Reach read: nil before it ran, or without a keeper.
+func (k *Keeper) Reached() gaterun.Reach {
+	if k == nil {
+		return nil
+	}
+	return k.reached
+}
+
+// JudgeUnchanged reports whether a change to the runner configuration p
+// leaves what the runner runs alone (gaterun.ConfigUnchanged), comparing
+// p at the task's start (base) with the work tree's.
+func JudgeUnchanged(repo *gitops.Repo, base gitops.SHA) func(context.Context, string) bool {
+	return func(ctx context.Context, p string) bool {
+		return gaterun.ConfigUnchanged(p, func(p string) ([]byte, []byte, error) {
+			before, err := repo.History().ShowFile(ctx, base, p)
+			if err != nil {
+				return nil, nil, err
+			}
+			after, err := os.ReadFile(inRoot(repo.Root, p))
+			return before, after, err
+		})
+	}
+}
+
+// VendorUpdates compares go.mod's requirements at the task's start (base)
+// and now.
+func VendorUpdates(ctx context.Context, repo *gitops.Repo, base gitops.SHA) gaterun.VendorUpdates {
+	before, _ := repo.History().ShowFile(ctx, base, "go.mod")
+	after, _ := os.ReadFile(inRoot(repo.Root, "go.mod"))
+	list, _ := os.ReadFile(inRoot(repo.Root, "vendor/modules.txt"))
+	return gaterun.NewVendorUpdates(before, after, list)
+}
+
+// inRoot is the slash-separated repo-relative path p under root.
+func inRoot(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

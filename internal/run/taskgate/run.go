@@ -1,0 +1,208 @@
+package taskgate
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger"
+	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Task is one attempt's gates as the task's turn hands them over: the
+// task, its log entry (which takes the results), its executor and the
+// turn's own seams.
+type Task struct {
+	T    *planparse.Task
+	Log  *execlog.Task
+	Kind planparse.Kind
+	// Base is the commit the task started from (where HEAD must be).
+	Base gitops.SHA
+	// Outputs are the ignored files the agent left, which the commit
+	// leaves out.
+	Outputs []string
+	// Undeclared are the test files (and their support) the task changed
+	// without declaring them: judged apart, as the agent's own tests.
+	Undeclared func() []string
+	// Ignored are the work tree's ignored entries before the agent ran,
+	// linked into the task's clean checkouts (checkoutFor).
+	Ignored []string
+	// ChangesDeps: the task changed a dependency manifest (freshDeps).
+	ChangesDeps bool
+	// Fresh: the work tree holds exactly the staged tree, nothing else
+	// (a slot checked out clean for the task, which left no untracked or
+	// ignored file beside its work): its gates' clean checkout would be
+	// the same, so they run there (inPlace).
+	Fresh bool
+}
+
+// RunGates runs the task's acceptance checks and gates; passed says all
+// ran and passed (none selected is not passed). reuse (the work was
+// already in the tree: a resume) first looks for gates that passed on this
+// very tree before; a first attempt does not pay for the lookup.
+func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passed bool, err error) {
+	t, lt := tk.T, tk.Log
+	// Acceptance criteria written as commands are checks like gates, run
+	// first: they are the task's own definition of done.
+	sel := append(gates.Acceptance(t), gates.Select(k.Gates, t.Gates, last)...)
+	// The results are this attempt's: a resume that selects no gate must
+	// not commit the gate results of the attempt before it.
+	lt.Gates = lt.Gates[:0]
+	if len(sel) == 0 {
+		if len(tk.Outputs) > 0 {
+			k.Warn(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tk.Outputs, ", "))
+		}
+		if tk.Kind == planparse.KindGates {
+			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
+			k.Issue(t.ID, msg)
+			k.Out.Warn(t.ID, msg)
+		}
+		return false, nil
+	}
+	defer k.Fault.Soon("during-gate", 100*time.Millisecond)()
+	// Fixers (fix: true) run first, one by one, each change they make is
+	// staged and recorded; the checks then judge the result. Nothing else
+	// may change the tree the checks passed on (see checkSettled).
+	var checks []gates.Gate
+	for _, g := range sel {
+		if !g.Fix {
+			checks = append(checks, g)
+			continue
+		}
+		if err := k.runGateSet(ctx, t, lt, k.Repo.Root, "", []gates.Gate{g}, nil); err != nil {
+			return false, err
+		}
+		if err := k.recordFix(ctx, t, lt); err != nil {
+			return false, err
+		}
+	}
+	// A check that passed on this very tree before (a resume after a commit
+	// hook refused) is not run again.
+	var key gitops.SHA
+	if reuse {
+		key = k.Book().GateKey(ctx)
+	}
+	cached := k.Book().CachedGates(key, t, checks)
+	var torun []gates.Gate
+	for _, g := range checks {
+		if rec, ok := cached[g.Name]; ok {
+			lt.Gates = append(lt.Gates, ledger.CachedResult(g, t, rec))
+			k.Out.Println("      gate %s: pass (passed on this tree before; not run again)", g.Name)
+			continue
+		}
+		torun = append(torun, g)
+	}
+	if err := k.runChecks(ctx, tk, key, torun); err != nil {
+		return false, err
+	}
+	settled := k.checkSettled
+	if here, _ := k.inPlace(tk); here {
+		settled = k.settledHere
+	}
+	if err := settled(ctx, t); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// runChecks runs the task's checks (runIn: in the work tree or a clean
+// checkout). An agent's are judged test by test against the base commit
+// where the runner can report so, or the gate's report: setting says where
+// it does (gaterun.TestRuns, testjudge.go); the rest by their exit codes.
+func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate) error {
+	if tk.Kind != planparse.KindAgent {
+		return k.runIn(ctx, tk, key, sel, nil)
+	}
+	tgs, _ := gaterun.TestGates(sel, k.dir(), string(tk.T.ID))
+	if len(tgs) == 0 {
+		return k.runIn(ctx, tk, key, sel, nil)
+	}
+	tr := k.testRuns(tk)
+	base, err := tr.Baseline(ctx, tgs)
+	if err != nil {
+		return err
+	}
+	run := slices.Clone(sel)
+	for i, g := range run {
+		if j := slices.IndexFunc(tgs, func(tg gaterun.TestGate) bool { return tg.Name == g.Name }); j >= 0 {
+			run[i] = tgs[j].Gate
+		}
+	}
+	// Test files the task did not declare are judged apart: first the
+	// tests as the base has them, then (below) with the agent's own.
+	var judged map[string]string
+	if paths := tk.Undeclared(); len(paths) > 0 {
+		if judged, err = tr.Apart(ctx, tgs, base, paths); err != nil {
+			return err
+		}
+	}
+	return k.runIn(ctx, tk, key, run, func(dir string, results []gates.Result) gaterun.Judgement {
+		jd := tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil)
+		jd.OwnTestsPass(judged)
+		return jd
+	})
+}
+
+// runIn is runGateSet in the directory the task's checks run in: the work
+// tree, or a clean checkout of the staged tree (cleanGates), taken once
+// the baseline and the judge's runs have given theirs back, so that one
+// slot serves them all. A gate that changed the checkout fails the task
+// as one that changed the work tree does (checkSettled).
+func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate,
+	judge func(dir string, results []gates.Result) gaterun.Judgement) error {
+	t := tk.T
+	clean, links := false, false
+	if len(sel) > 0 {
+		clean, links = cleanGates(k.GatesIn, tk.Kind)
+	}
+	if here, links := k.inPlace(tk); here && clean {
+		return k.runHere(ctx, tk, key, sel, links, judge)
+	}
+	if !clean {
+		return k.runGateSet(ctx, t, tk.Log, k.Repo.Root, key, sel, judgeIn(k.Repo.Root, judge))
+	}
+	wt, err := k.cleanTree(ctx, tk, links)
+	if err != nil {
+		return err
+	}
+	defer wt.Release(ctx)
+	if err := k.runGateSet(ctx, t, tk.Log, wt.dir, key, sel, judgeIn(wt.dir, judge)); err != nil {
+		return err
+	}
+	return settledIn(ctx, t, wt)
+}
+
+// judgeIn is judge reading the results of gates run in dir.
+func judgeIn(dir string, judge func(string, []gates.Result) gaterun.Judgement) func([]gates.Result) gaterun.Judgement {
+	if judge == nil {
+		return nil
+	}
+	return func(results []gates.Result) gaterun.Judgement { return judge(dir, results) }
+}
+
+// runGateSet runs gates in dir (gaterun.Run), records their results (in
+// the log, and by tree when key names the tree they judge) and fails the
+// task on the first that did not pass. judge, when set, reads the results
+// test by test.
+func (k *Keeper) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
+	judge func([]gates.Result) gaterun.Judgement) error {
+	spec := gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
+		Begin: k.Out.GateStart(t.ID), Judge: judge,
+		Record: func(results []gates.Result) { k.Book().RecordGated(key, t, sel, results) }}
+	if k.slot {
+		// Beside other tasks: no pid file, no record while the wave's
+		// records are marked; the gate's start is its line of the board.
+		spec.Track, spec.Record = false, nil
+	}
+	out, err := k.GateRun().Run(ctx, spec)
+	if err != nil {
+		return err
+	}
+	lt.Gates = append(lt.Gates, out.Gates...)
+	return out.Failure
+}

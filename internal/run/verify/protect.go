@@ -1,0 +1,134 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Protected paths are the judge: the files that decide whether a task is
+// done. A task that could rewrite them could make any work pass. An agent
+// task that modifies or deletes one fails ("the task weakened the judge");
+// a shell or manual task, written or done by the user, gets a warning.
+
+// Protect is what decides whether a changed path is part of the judge and
+// may change anyway; the caller knows the plan, the configuration, the
+// gates and what they run.
+type Protect struct {
+	// Why says why a path is protected, "" when it is not.
+	Why func(p string) string
+	// TakesOver says why a new test file (by its absolute path) decides
+	// whether the other tests run at all, "" when it does not.
+	TakesOver func(abs string) string
+	// Unchanged reports whether a changed test runner's configuration
+	// leaves what the runner runs alone.
+	Unchanged func(ctx context.Context, p string) bool
+	// Vendored reports whether a vendored file may change: the task
+	// changed its module's requirement (go get + go mod vendor).
+	Vendored func(ctx context.Context, p string) bool
+	// Yes is --yes: the user lets a task change the protected files it
+	// declares. Ask puts a yes/no question to the person otherwise; nil
+	// when nobody can answer.
+	Yes bool
+	Ask func(question string) bool
+}
+
+// Judge fails an agent task that modified or deleted a protected path it
+// did not declare, and warns for other executors. The plan counts only
+// when changed beyond the task's own checkbox (the caller leaves it out of
+// the files otherwise).
+func (w Work) Judge(ctx context.Context, rules Protect) error {
+	type hit struct{ p, why string }
+	var cands []hit
+	for _, p := range w.Files {
+		if why := rules.Why(p); why != "" {
+			cands = append(cands, hit{p, why})
+		}
+	}
+	inline := w.inlineTestChanges(ctx)
+	if len(cands) == 0 && len(inline) == 0 {
+		return nil
+	}
+	paths := make([]string, len(cands))
+	for i, c := range cands {
+		paths[i] = c.p
+	}
+	before, err := w.Repo.Objects().InTree(ctx, w.Base, paths)
+	if err != nil {
+		return fmt.Errorf("verify %s: %w", w.Task.ID, err)
+	}
+	bad := inline
+	for _, c := range cands {
+		if what := w.weakens(ctx, rules, c.p, c.why, before[c.p]); what != "" {
+			bad = append(bad, what)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	msg := "the task weakened the judge: " + strings.Join(bad, ", ")
+	if w.Kind == planparse.KindAgent {
+		hint := "declare the file in the task (Files: Modify: PATH) if changing it is the task, or restore it (git restore --source=HEAD --staged --worktree PATH) before `planx resume`; the plan, .planx.yaml and the log also need --yes"
+		if len(inline) > 0 {
+			hint = "name the test in the task's text if changing it is the task; " + hint
+		}
+		return &outcome.Failure{What: msg, Hint: hint}
+	}
+	w.Warn(w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
+	return nil
+}
+
+// weakens says how the task's change to the protected path p (why: why it
+// is protected; existed: it was in the tree at the task's start) weakened
+// the judge, "" when the change is allowed.
+func (w Work) weakens(ctx context.Context, rules Protect, p, why string, existed bool) string {
+	if !existed && (why == "a test file" || strings.HasPrefix(why, "named by gate ")) {
+		over := rules.TakesOver(w.path(p))
+		if over == "" {
+			return "" // new tests add to the judge
+		}
+		why = over
+	}
+	switch {
+	case w.declaredFor(rules, p, why):
+		return ""
+	case strings.HasPrefix(p, "vendor/") && strings.HasPrefix(why, "read by gate ") && rules.Vendored(ctx, p):
+		return "" // go get + go mod vendor
+	case existed && strings.HasPrefix(why, "read by gate ") && rules.Unchanged(ctx, p):
+		return ""
+	case existed && !alwaysAsk(why) && w.reformatted(ctx, p):
+		// gofmt -w ., black, prettier: the same tests (fmtonly.go)
+		w.Note(w.Task.ID, "reformatted "+p+", which it does not declare", "allowed: formatting only")
+		return ""
+	}
+	verb := "modified"
+	switch {
+	case !existed:
+		verb = "created"
+	case !fileExists(w.path(p)):
+		verb = "deleted"
+	}
+	return fmt.Sprintf("%s %s (%s)", verb, p, why)
+}
+
+// alwaysAsk reports protections a declaration alone does not lift: the
+// plan, the configuration and the log need the user's confirmation too.
+func alwaysAsk(why string) bool {
+	return why == "the plan" || why == "the planx configuration" || why == "the execution log"
+}
+
+// declaredFor reports whether the task may change a protected path: it
+// declares the path, and, for the plan, the configuration and the log, the
+// user confirms (--yes, or yes at the terminal).
+func (w Work) declaredFor(rules Protect, p, why string) bool {
+	if !AnyCovers(w.Task.Files, p) {
+		return false
+	}
+	if !alwaysAsk(why) || rules.Yes {
+		return true
+	}
+	return rules.Ask != nil && rules.Ask(fmt.Sprintf("%s changed %s (%s), which it declares. Commit that change? [y/N] ", w.Task.ID, p, why))
+}

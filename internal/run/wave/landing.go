@@ -1,0 +1,260 @@
+package wave
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// Landing integrates a wave whose tasks ran in their slots: each task's
+// work is staged as its own task commit on the chain in plan order
+// (Chain), the combined tree is gated once (Gate, bisecting for the task
+// that breaks it), the gates' results are sealed into the last commit
+// kept, and only then do the branch and the user's work tree move, in one
+// step. What is the run's (the message, the log, the tasks done, the gate
+// run and its records) comes in as funcs the caller runs under its lock.
+type Landing struct {
+	Repo    *gitops.Repo
+	Pool    *Pool
+	RunID   string
+	Base    gitops.SHA // the branch's tip the wave's work trees start from
+	Number  int        // the wave's number in the run, for its trailers and messages
+	Last    bool       // the run's last wave
+	Tasks   []*Task    // in plan order
+	Plan    []byte     // the plan file as Base has it
+	PlanRel string     // the plan file and the log, relative to the root, with slashes
+	LogPath string
+	Sign    bool
+	Hooks   Hooks
+	Fault   fault.Hook
+
+	// Groups are the plan's groups t's commit completes, given the tasks
+	// done so far.
+	Groups func(t *planparse.Task) []*planparse.Task
+	// Message is t's commit message before the wave's trailer and the
+	// hooks; ticked says the commit ticks a box of the plan.
+	Message func(t *Task, groups []*planparse.Task, ticked bool) string
+	// Log marks t done in the run's log (the run's end too when final)
+	// and returns the log rendered for t's commit.
+	Log func(t *Task, final bool) []byte
+	// Staged records t's commit staged: t and its groups are done for the
+	// tasks after it in the chain.
+	Staged func(t *Task)
+	// Gates runs the integration gate on the tree in dir, which holds the
+	// work of tasks, for the pseudo task gt: the gates those tasks
+	// selected, as each was gated alone (none: nothing runs). It returns
+	// the gates' records and their failure (nil when they passed); Gates
+	// is nil when no gate is selected for the wave.
+	Gates func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error)
+	// RecordGates records gates passed on commit c; RecordCommit records
+	// a task commit landed and returns its tree.
+	RecordGates  func(ctx context.Context, gt *planparse.Task, c gitops.SHA, gs []execlog.Gate)
+	RecordCommit func(ctx context.Context, id planparse.TaskID, c gitops.SHA) gitops.SHA
+	Warn         func(id planparse.TaskID, msg string)
+}
+
+// staged is a task commit built on the wave's staging chain.
+type staged struct {
+	t      *Task
+	commit gitops.SHA
+	plan   []byte // the plan as this commit has it
+	// What the commit was made of, to make it again with the integration
+	// gate's trailers (seal).
+	tree, parent gitops.SHA
+	msg          string
+}
+
+// Landed is what a wave's landing moved the branch to: the tasks
+// integrated in plan order, their commits and trees, and the plan as the
+// last commit has it.
+type Landed struct {
+	Tasks   []*Task
+	Commits []gitops.SHA
+	Trees   []gitops.SHA
+	Plan    []byte
+}
+
+// Tip is the last commit landed, "" when none was.
+func (ld Landed) Tip() gitops.SHA {
+	if len(ld.Commits) == 0 {
+		return ""
+	}
+	return ld.Commits[len(ld.Commits)-1]
+}
+
+// Run stages, gates and lands the wave. A task that failed in the chain
+// or the gate has its Fail set; an error stops the run at the task
+// returned with it. The failed tasks' work trees, the work refs and the
+// slots are the caller's to settle once it has recorded them (Finish).
+func (l *Landing) Run(ctx context.Context) (Landed, *Task, error) {
+	for _, t := range l.Tasks {
+		if t.Err != nil {
+			l.Drop(nil)
+			return Landed{}, t, t.Err
+		}
+	}
+	works := make([]Work, len(l.Tasks))
+	for i, t := range l.Tasks {
+		works[i] = Work{ID: t.T.ID, Commit: t.Work, Failed: t.Fail != nil}
+	}
+	plan := l.Plan
+	var chain []staged
+	stage := func(ctx context.Context, i int, merged, parent gitops.SHA, final bool) (gitops.SHA, error) {
+		s, err := l.stage(ctx, l.Tasks[i], merged, parent, plan, final)
+		if err != nil {
+			return "", err
+		}
+		chain = append(chain, s)
+		plan = s.plan
+		l.Fault.At("after-stage-commit")
+		return s.commit, nil
+	}
+	fails, at, err := Chain(ctx, l.Repo, l.Base, works, l.Last, stage)
+	for i, f := range fails {
+		if f != nil {
+			l.Tasks[i].Fail = f
+		}
+	}
+	if err != nil {
+		return Landed{}, l.Tasks[at], err
+	}
+	keep, passed, err := l.gate(ctx, chain)
+	if err == nil {
+		err = l.seal(ctx, chain[:keep], passed)
+	}
+	if err != nil {
+		l.Drop(nil)
+		return Landed{}, l.Tasks[0], err
+	}
+	return l.land(ctx, chain[:keep])
+}
+
+// stage makes t's task commit on parent: the merged tree with the plan
+// ticked and the log updated, moving no ref.
+func (l *Landing) stage(ctx context.Context, t *Task, merged, parent gitops.SHA, plan []byte, final bool) (staged, error) {
+	ticked, anyTick := planparse.Tick(plan, t.T)
+	// Groups this task completes are ticked in the same commit, as in the
+	// serial loop.
+	groups := l.Groups(t.T)
+	for _, g := range groups {
+		var ok bool
+		ticked, ok = planparse.Tick(ticked, g)
+		anyTick = anyTick || ok
+	}
+	// The message is the hooks' to check or change before anything is
+	// recorded: a refused task leaves its log entry and the log as they were.
+	msg := l.Message(t, groups, anyTick) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, l.Number, l.Base)
+	msg, err := l.Hooks.Message(ctx, l.Repo, t.T, msg)
+	if err != nil {
+		return staged{}, err
+	}
+	log := l.Log(t, final)
+	tree, err := l.Repo.Objects().TreeWithFiles(ctx, merged, map[string][]byte{l.PlanRel: ticked, l.LogPath: log})
+	if err != nil {
+		return staged{}, fmt.Errorf("commit task %s: %w", t.T.ID, err)
+	}
+	c, err := l.Repo.Objects().CommitTree(ctx, tree, msg, parent, l.Sign)
+	if err != nil {
+		return staged{}, fmt.Errorf("commit task %s: %w", t.T.ID, err)
+	}
+	t.Log.Commit = string(c)
+	// Done for the tasks after it in the chain; the caller undoes this for
+	// a commit the branch does not take.
+	t.Groups = groups
+	l.Staged(t)
+	return staged{t: t, commit: c, plan: ticked, tree: tree, parent: parent, msg: msg}, nil
+}
+
+// land records the kept commits and moves the branch and the user's work
+// tree to the last one in one step.
+func (l *Landing) land(ctx context.Context, keep []staged) (Landed, *Task, error) {
+	var ld Landed
+	if len(keep) == 0 {
+		return ld, nil, nil
+	}
+	for _, s := range keep {
+		ld.Tasks = append(ld.Tasks, s.t)
+		ld.Commits = append(ld.Commits, s.commit)
+		ld.Trees = append(ld.Trees, l.RecordCommit(ctx, s.t.T.ID, s.commit))
+	}
+	if err := RestoreLog(ctx, l.Repo, l.Base, l.LogPath); err != nil {
+		return Landed{}, keep[0].t, err
+	}
+	if err := l.Repo.Advance(ctx, l.Base, ld.Tip(), "planx: integrate wave"); err != nil {
+		return Landed{}, keep[0].t, err
+	}
+	l.Fault.At("after-advance")
+	ld.Plan = keep[len(keep)-1].plan
+	return ld, nil, nil
+}
+
+// Finish settles the wave's tasks once the caller has recorded the
+// landing: a task that failed at integration (its slot went to the next
+// task) has its work checked out again under its name for the person, the
+// work refs go, and the work trees of the tasks that did not fail are
+// removed.
+func (l *Landing) Finish(ctx context.Context) {
+	for _, t := range l.Tasks {
+		if t.Fail != nil && t.Work != "" {
+			if _, err := os.Stat(t.Dir); err != nil {
+				_ = FreshWorktree(ctx, l.Repo, t.Dir, t.Work)
+			}
+		}
+		if t.Work != "" {
+			_ = l.Repo.Refs().Delete(ctx, WorkRef(l.RunID, t.T.ID))
+		}
+	}
+	l.Drop(func(t *Task) bool { return t.Fail == nil })
+}
+
+// Drop removes the work trees of the wave's tasks for which drop says so
+// (all when drop is nil).
+func (l *Landing) Drop(drop func(*Task) bool) {
+	for _, t := range l.Tasks {
+		if _, err := os.Stat(t.Dir); err != nil {
+			continue
+		}
+		if drop == nil || drop(t) {
+			RemoveWorktree(l.Repo, t.Dir)
+		}
+	}
+}
+
+// Settle records in their log entries the tasks the landing did not
+// integrate (ld): those that failed, each with its work tree named, and
+// those that passed after the task that broke the integration gate,
+// pending (they run again when the run goes on). It returns the first
+// failed task, whose failure the run's stop records; the others' go to
+// failed. undo is called for each task not integrated: its commit, staged,
+// is not the branch's.
+func (l *Landing) Settle(ld Landed, failed func(t *Task), undo func(t *Task)) *Task {
+	var first *Task
+	for _, t := range l.Tasks {
+		if slices.Contains(ld.Tasks, t) {
+			continue
+		}
+		if t.Fail == nil {
+			t.Log.Status, t.Log.Commit = record.TaskPending, ""
+			undo(t)
+			continue
+		}
+		t.Log.Status, t.Log.Commit = record.TaskFailed, ""
+		t.Fail.What += "; its work is kept in the work tree " + Rel(l.Repo, t.Dir)
+		if first == nil {
+			first = t
+			continue
+		}
+		t.Log.Failure = t.Fail.ForUser()
+		failed(t)
+		undo(t)
+	}
+	return first
+}
