@@ -7,8 +7,10 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,107 +19,57 @@ import (
 
 const module = "github.com/planx-dev/planx/"
 
-// mayImport is the table of docs/architecture.md: the planx packages each
-// part may import directly. Face (cmd/planx, internal/command) may import
-// anything and is not listed.
-var mayImport = map[string][]string{
-	"internal/review":         {"planparse", "gitops", "gates", "internal/record", "internal/linediff"},
-	"internal/run/executor":   {"planparse", "gitops", "gates", "execlog", "internal/agent", "internal/risk", "internal/approval", "internal/record", "internal/proc", "internal/fsutil", "internal/linediff", "internal/prompt", "internal/secretscan", "internal/textsafe", "internal/sandbox", "internal/testreport", "internal/fault", "internal/judge", "internal/progress", "internal/outcome", "internal/run/runstate", "internal/run/attempt", "internal/run/planfile", "internal/run/execute", "internal/run/gaterun", "internal/ledger", "internal/run/verify", "internal/run/checks", "internal/run/wave", "internal/run/runplan", "internal/run/rewind", "internal/run/handconfig", "internal/run/taskgate", "internal/run/runstart"},
-	"internal/run/execute":    {"planparse", "gitops", "gates", "execlog", "internal/agent", "internal/outcome", "internal/progress", "internal/record", "internal/proc", "internal/fsutil", "internal/sandbox", "internal/fault"},
-	"internal/run/gaterun":    {"planparse", "gitops", "gates", "execlog", "internal/judge", "internal/progress", "internal/outcome", "internal/run/runstate", "internal/fsutil", "internal/testreport", "internal/textsafe"},
-	"internal/run/taskgate":   {"execlog", "internal/run/gaterun", "gates", "gitops", "internal/run/handconfig", "internal/fault", "internal/ledger", "internal/outcome", "planparse", "internal/progress", "internal/record", "internal/run/runstate", "internal/run/wave"},
-	"internal/ledger":         {"planparse", "gitops", "gates", "execlog", "internal/progress", "internal/record", "internal/textsafe"},
-	"internal/judge":          {},
-	"internal/run/handconfig": {"gates", "gitops", "planparse", "internal/run/runstate"},
-	"internal/run/runstart":   {"execlog", "gates", "gitops", "planparse", "internal/record", "internal/run/runstate", "internal/run/verify"},
-	"internal/run/runplan":    {"internal/agent", "internal/approval", "gates", "gitops", "internal/linediff", "internal/textsafe", "internal/judge", "internal/run/planfile", "planparse", "internal/progress", "internal/record", "internal/risk"},
-	"internal/run/checks":     {"internal/run/gaterun", "gates", "gitops", "internal/textsafe", "internal/judge", "internal/outcome", "planparse", "internal/record", "internal/run/runstate", "internal/run/verify"},
-	"internal/run/verify":     {"planparse", "gitops", "execlog", "internal/judge", "internal/outcome", "internal/record", "internal/secretscan", "internal/textsafe"},
-	"internal/run/wave":       {"gitops", "planparse", "internal/progress", "internal/outcome", "execlog", "internal/ledger", "internal/record", "internal/fault"},
-	"internal/run/rewind":     {"execlog", "gates", "gitops", "internal/record", "internal/run/runstate", "internal/run/wave"},
-	"internal/outcome":        {},
-	"internal/run/attempt":    {"gitops", "planparse", "internal/progress", "internal/record", "internal/run/runstate", "internal/textsafe"},
-	"internal/run/planfile":   {"gitops", "planparse", "internal/record", "internal/fsutil", "internal/linediff", "internal/textsafe"},
-	"internal/run/runstate":   {"gates", "gitops", "planparse", "execlog", "internal/record", "internal/fsutil"},
-	"internal/fault":          {},
-	"internal/progress":       {"planparse", "gates", "gitops", "internal/record", "internal/textsafe"},
-	"internal/approval":       {"planparse", "gitops", "internal/risk", "internal/textsafe"},
-	"internal/risk":           {"planparse", "internal/textsafe"},
-	"internal/agent":          {"planparse"},
-	"planparse":               {"internal/suggest"},
-	"gates":                   {"planparse", "internal/proc", "internal/suggest"},
-	"execlog":                 {"planparse", "internal/record", "internal/fsutil"},
-	"gitops":                  {},
-	"internal/record":         {},
-	"internal/proc":           {},
-	"internal/fsutil":         {},
-	"internal/linediff":       {},
-	"internal/prompt":         {},
-	"internal/secretscan":     {},
-	"internal/textsafe":       {},
-	"internal/suggest":        {},
-	"internal/sandbox":        {},
-	"internal/testreport":     {},
-	"internal/advsuite":       {},
+// rules are the two tables of docs/architecture.md, the one copy of the
+// import rules: the planx packages each package may import directly, and
+// those it must not reach even indirectly.
+type rules struct {
+	mayImport, never map[string][]string
 }
 
-// never are the arrows that must not appear even indirectly: what a
-// package reaches through its whole dependency graph.
-var never = map[string][]string{
-	// Parsing knows no repository and no run; a gate is a command; the
-	// loop, not the log, commits; git knows nothing of planx.
-	"planparse":       {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "gates"},
-	"gates":           {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/agent", "execlog"},
-	"execlog":         {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "gates"},
-	"gitops":          {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "gates", "planparse", "internal/record"},
-	"internal/record": {"internal/run/executor", "internal/review", "gitops", "execlog", "planparse", "gates"},
-	// The judge's checks are pure: bytes and paths in, findings out; no
-	// repository, no process.
-	"internal/judge": {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "gates", "internal/proc", "internal/sandbox"},
-	// Output reports; it runs nothing and commits nothing.
-	"internal/progress": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "internal/sandbox"},
-	// A failure is words and output; it knows no run, no repository.
-	"internal/outcome": {"gitops", "internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "execlog", "gates", "planparse", "internal/progress"},
-	// The checks of a task's work know no run: no executor, no gate run,
-	// no output, no process of their own.
-	"internal/run/verify": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "gates", "internal/progress", "internal/proc", "internal/sandbox", "internal/command"},
-	// The verify side of a task is given its place, rules and seams: it
-	// knows no runner and runs no task, agent or wave.
-	"internal/run/checks": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/run/execute", "internal/run/wave", "internal/sandbox", "internal/command"},
-	// A gate run is given what it needs: it knows no runner, no review
-	// and no agent.
-	"internal/run/gaterun": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/command"},
-	// A task's gates are given the run's values and seams: they know no
-	// runner, run no executor and judge no diff (verify's).
-	"internal/run/taskgate": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/command", "internal/run/execute", "internal/run/verify", "internal/run/checks", "internal/sandbox"},
-	// The records are written by the loop; they run nothing.
-	"internal/ledger": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/command", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
-	// A person's config edit is told from a task's by digests and history:
-	// it runs, reports and judges nothing.
-	"internal/run/handconfig": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/progress", "internal/command", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave", "internal/judge"},
-	// The run's state is data and a lock; it runs and reports nothing.
-	"internal/run/runstate": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/progress", "internal/sandbox", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
-	// The plan on disk is bytes and history; it runs nothing.
-	"internal/run/planfile": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "gates", "internal/progress", "internal/proc", "internal/sandbox", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
-	// The snapshots of attempts are records: they run nothing.
-	"internal/run/attempt": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/agent", "internal/sandbox", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
-	// Running a task's process knows no run: no verdict, no review, no
-	// approval, nothing of the loop that calls it.
-	"internal/run/execute": {"internal/run/executor", "internal/review", "internal/approval", "internal/risk", "internal/judge", "internal/command"},
-	// An abort is given the stopped run's state: it knows no runner and
-	// runs no task, gate or agent.
-	"internal/run/rewind": {"internal/run/executor", "internal/review", "internal/command", "internal/approval", "internal/risk", "internal/agent", "internal/run/execute", "internal/run/gaterun", "internal/sandbox"},
-	// A wave knows no run: the orchestration calls it, and it writes a
-	// task's log entry only through the funcs it is given.
-	"internal/run/wave": {"internal/run/executor", "internal/review", "internal/command", "internal/approval", "internal/risk", "internal/agent", "internal/run/gaterun", "internal/run/execute"},
-	// What a run executes is decided from the plan and its settings: no
-	// repository write, no process, no mechanism of the run.
-	"internal/run/runplan": {"internal/run/executor", "internal/review", "internal/sandbox", "internal/command", "internal/run/execute", "internal/run/gaterun", "internal/run/verify", "internal/run/wave"},
-	// The start of a run checks and records; it runs no task, gate or
-	// agent and knows no runner.
-	"internal/run/runstart": {"internal/run/executor", "internal/review", "internal/command", "internal/approval", "internal/risk", "internal/agent", "internal/run/execute", "internal/run/gaterun", "internal/run/wave", "internal/run/rewind", "internal/run/runplan"},
-	// Review reads history, not the live run.
-	"internal/review": {"internal/run/executor", "internal/agent", "internal/approval", "internal/risk", "execlog"},
+// tableCode picks the backticked names of a table cell.
+var tableCode = regexp.MustCompile("`([^`]+)`")
+
+// readRules parses the tables under "## The import table" and "## Never,
+// even indirectly" in docs/architecture.md: a row is | `pkg` | `a` `b` | …
+func readRules(t *testing.T) rules {
+	t.Helper()
+	path := filepath.Join(moduleRoot(t), "docs", "architecture.md")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rules{mayImport: map[string][]string{}, never: map[string][]string{}}
+	var table map[string][]string
+	for i, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			table = nil
+			switch strings.TrimPrefix(line, "## ") {
+			case "The import table":
+				table = r.mayImport
+			case "Never, even indirectly":
+				table = r.never
+			}
+		case table != nil && strings.HasPrefix(line, "| `"):
+			cells := strings.Split(line, "|")
+			if len(cells) < 4 {
+				t.Fatalf("%s:%d: a row is | `package` | `import` … |", path, i+1)
+			}
+			name := strings.Trim(strings.TrimSpace(cells[1]), "`")
+			if _, dup := table[name]; dup {
+				t.Fatalf("%s:%d: %s has two rows", path, i+1, name)
+			}
+			list := []string{}
+			for _, m := range tableCode.FindAllStringSubmatch(cells[2], -1) {
+				list = append(list, m[1])
+			}
+			table[name] = list
+		}
+	}
+	if len(r.mayImport) < 20 || len(r.never) < 10 {
+		t.Fatalf("%s: read only %d import rows and %d never rows: did a heading change?", path, len(r.mayImport), len(r.never))
+	}
+	return r
 }
 
 type pkg struct {
@@ -166,13 +118,14 @@ func isFace(p string) bool { return p == "cmd/planx" || p == "internal/command" 
 // nothing but Face imports the executor or internal/command, and that
 // every package is in the table (a new package must be placed in it).
 func TestImportTable(t *testing.T) {
+	r := readRules(t)
 	for _, p := range list(t) {
 		if isFace(p.path) || p.path == "internal/gittest" || p.path == "internal/archtest" || strings.HasPrefix(p.path, "bench/") {
 			continue
 		}
-		allowed, ok := mayImport[p.path]
+		allowed, ok := r.mayImport[p.path]
 		if !ok {
-			t.Errorf("%s is not in the import table of docs/architecture.md; place it there and in mayImport", p.path)
+			t.Errorf("%s is not in the import table of docs/architecture.md: place it there", p.path)
 			continue
 		}
 		for _, imp := range p.imports {
@@ -189,9 +142,10 @@ func TestImportTable(t *testing.T) {
 }
 
 // TestNeverArrows checks the never-arrows through the whole dependency
-// graph: `go list -deps ./review | grep executor` printing nothing, and
+// graph: `go list -deps ./internal/review | grep executor` printing nothing, and
 // its kin.
 func TestNeverArrows(t *testing.T) {
+	never := readRules(t).never
 	found := 0
 	for _, p := range list(t) {
 		forbidden, ok := never[p.path]

@@ -1,4 +1,5 @@
-// Package archtest holds no code: its test checks planx's import rules
-// (docs/architecture.md) with go list, so a forbidden arrow fails CI
-// instead of waiting for a reviewer to notice it.
+// Package archtest holds no code: its tests check planx's import rules with
+// go list against the tables of docs/architecture.md (the one copy of those
+// rules), that only gitops runs git, and the house sizes, so a forbidden
+// arrow fails CI instead of waiting for a reviewer to notice it.
 package archtest

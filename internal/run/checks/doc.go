@@ -4,6 +4,5 @@
 // user's ignored files kept and put back, and the watch saved for a
 // resume. It composes verify's git checks with the gates' reach, and gets
 // the place it checks, the rules and the log's path as values and the
-// run's issues and output through func-typed seams. It builds on verify,
-// gaterun, gates and gitops, and never imports executor.
+// run's issues and output through func-typed seams.
 package checks

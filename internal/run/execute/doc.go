@@ -3,8 +3,5 @@
 // minimal environment, their process groups recorded for recovery after a
 // crash and their output captured, and maps how each ended to the task's
 // outcome. It knows no runner and no run state: it gets plain values, a
-// *progress.Progress and a fault.Hook. It may import the plan, gates, log,
-// agent, outcome, progress and gitops packages (the latter for its errors
-// only) and the internal proc, sandbox, fsutil and fault helpers; never
-// executor, nor anything that judges or reviews a run.
+// *progress.Progress and a fault.Hook.
 package execute

@@ -5,7 +5,5 @@
 // run the gate again).
 //
 // It knows no runner: what it needs comes as plain values and func-typed
-// dependencies in Options and Spec. It imports gates, execlog, planparse,
-// gitops (commit names), progress, outcome, judge and the internal
-// test-report and file helpers; never executor.
+// dependencies in Options and Spec.
 package gaterun

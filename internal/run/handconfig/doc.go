@@ -10,8 +10,4 @@
 // the stopped task's: it is not judged as the task's, never staged into a
 // task commit, and stays in the work tree as an uncommitted change when the
 // run ends or is aborted, ready for the next run.
-//
-// It reads the repository through gitops and the run state of runstate,
-// imports gates for the file's name and format and planparse for the plan
-// the gates are pinned for, and never imports executor.
 package handconfig

@@ -6,8 +6,7 @@
 // run. It also takes out what old runs left (Prune: their refs and output
 // directories), the other way a run's traces leave the repository.
 //
-// It is given the repository, the run's state and its log as values; it
-// imports gitops, record, runstate, execlog, gates (the config file's name)
-// and wave (where the slots live), never executor, and takes no lock for
-// an abort: its caller holds the run's (Prune takes it itself).
+// It is given the repository, the run's state and its log as values, and
+// takes no lock for an abort: its caller holds the run's (Prune takes it
+// itself).
 package rewind

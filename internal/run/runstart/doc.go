@@ -3,8 +3,4 @@
 // the work tree (started early, while the history is read), and the run's
 // two new records, the execution log (in a checked log directory) and the
 // run state.
-//
-// It reads the repository through gitops and checks secrets through
-// verify; it imports execlog, gates, planparse, record and runstate for
-// what it records, and never imports executor.
 package runstart

@@ -3,6 +3,6 @@
 // abort and status, and written by versions before this one: its JSON is
 // frozen by a golden test), the settings pinned when the run started
 // (Pinned), the run's directory of outputs (RunDir) and the run lock
-// (Lock) that lets one planx at a time work in a work tree. It imports git
-// for paths and the durable-write setting only; it runs nothing.
+// (Lock) that lets one planx at a time work in a work tree. It runs
+// nothing.
 package runstate

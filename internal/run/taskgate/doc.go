@@ -7,5 +7,5 @@
 // It runs gates through gaterun, records them through ledger and takes its
 // checkouts from a wave.Pool; it knows no runner: what the run shares (its
 // log issues, warnings, output, state saves) comes through the Keeper's
-// func-typed fields. It never imports executor.
+// func-typed fields.
 package taskgate

@@ -7,6 +7,5 @@
 // an agent attempt (WatchFile) that a resume judges its work against. Each
 // check takes what it reads as values (the repository, the commit the task
 // started from, the task, the files it changed, the rules) and reports
-// through func-typed dependencies, so that its tests need no run. It builds on judge's pure
-// checks and gitops, and never imports executor.
+// through func-typed dependencies, so that its tests need no run.
 package verify

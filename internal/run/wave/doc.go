@@ -13,7 +13,6 @@
 // It knows no run: it gets a repository, a run id and small func-typed
 // dependencies (a task's steps, gates and commit message, the run's log,
 // state and records are the run's, passed in as funcs a caller runs under
-// its lock), and imports only gitops, planparse, execlog, ledger, record,
-// progress, outcome and internal/fault; which tasks form a wave and
-// recording their results in the run stay in executor.
+// its lock); which tasks form a wave and recording their results in the
+// run stay in executor.
 package wave
