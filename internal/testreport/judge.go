@@ -27,6 +27,10 @@ type Verdict struct {
 	// before it ran) is no more fixed than one that still fails.
 	Vanished       []Test
 	Skipped        []Test // passed at the base, skipped now
+	// SkippedFailing failed at the base and are skipped now (or reported
+	// as an expected failure): a test a task must fix counts only when it
+	// is reported passed.
+	SkippedFailing []Test
 	TargetsFailing []Test // targets that do not pass now; an absent one has no Outcome
 
 	Now        Counts
@@ -36,6 +40,9 @@ type Verdict struct {
 
 	RunFailed bool     // now.Failed: the run shows a failure no test accounts for
 	Notes     []string // now's notes
+	// Canary says how the judge's canary tests did not come out as
+	// written (CanaryProblems): the report is not evidence.
+	Canary []string
 }
 
 // Judge compares a run with its baseline, SWE-bench style: every test that
@@ -70,13 +77,20 @@ func Judge(base, now Report, opt Options) Verdict {
 			v.Broken = append(v.Broken, t)
 		case b.Outcome == Pass && t.Outcome == Skip:
 			v.Skipped = append(v.Skipped, t)
+		case b.Outcome == Fail && t.Outcome == Skip:
+			v.SkippedFailing = append(v.SkippedFailing, t)
 		}
 	}
+	// A test of a group the task declared a test file of may vanish when
+	// it passed at the base (the task rewrote its own tests); one that
+	// failed there is a test to fix, and a test that no longer runs is
+	// not fixed.
 	for _, b := range base.Tests {
-		if _, ok := now.Lookup(b.ID); !ok && b.Outcome != Skip && !declared(b.Group) {
+		if _, ok := now.Lookup(b.ID); !ok && b.Outcome != Skip && (b.Outcome == Fail || !declared(b.Group)) {
 			v.Vanished = append(v.Vanished, b)
 		}
 	}
+	v.Canary = CanaryProblems(base, now)
 	targets := slices.Clone(opt.Targets)
 	slices.Sort(targets)
 	for _, id := range slices.Compact(targets) {
@@ -95,8 +109,8 @@ func Judge(base, now Report, opt Options) Verdict {
 // fails, vanished or is skipped, every target passes, at least one test
 // ran, and the run shows no failure outside its tests.
 func (v Verdict) OK() bool {
-	return len(v.Broken) == 0 && len(v.Vanished) == 0 && len(v.Skipped) == 0 && len(v.TargetsFailing) == 0 &&
-		v.Now.Passed+v.Now.Failed > 0 && !v.RunFailed
+	return len(v.Broken) == 0 && len(v.Vanished) == 0 && len(v.Skipped) == 0 && len(v.SkippedFailing) == 0 &&
+		len(v.TargetsFailing) == 0 && len(v.Canary) == 0 && v.Now.Passed+v.Now.Failed > 0 && !v.RunFailed
 }
 
 // Summary is a one-line account of the run for a commit trailer, such as
@@ -126,6 +140,8 @@ func (v Verdict) Summary() string {
 		{len(v.Broken), "broken"},
 		{len(v.Vanished), "vanished"},
 		{len(v.Skipped), "newly skipped"},
+		{len(v.SkippedFailing), "skipped instead of fixed"},
+		{len(v.Canary), "canary places wrong"},
 		{len(v.TargetsFailing), "targets failing"},
 	} {
 		if part.n > 0 {
@@ -157,6 +173,10 @@ func (v Verdict) Reasons() []string {
 	add(v.Broken, func(t Test) string { return Display(t) + " passed at the base and fails now" }, "passed at the base and fail now")
 	add(v.Vanished, func(t Test) string { return Display(t) + " ran at the base and did not run now" }, "ran at the base and did not run now")
 	add(v.Skipped, func(t Test) string { return Display(t) + " passed at the base and is skipped now" }, "passed at the base and are skipped now")
+	add(v.SkippedFailing, func(t Test) string {
+		return Display(t) + " failed at the base and is skipped now: a test to fix counts only when it passes"
+	}, "failed at the base and are skipped now")
+	out = append(out, v.Canary...)
 	add(v.TargetsFailing, func(t Test) string {
 		if t.Outcome == "" {
 			return "the target " + Display(t) + " did not run"

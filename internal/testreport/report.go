@@ -57,6 +57,10 @@ type Report struct {
 	// already failed does not condemn every later run.
 	Failed bool
 	Notes  []string // why Failed is set, and anything odd that was skipped over
+	// Canaries are, by place (a directory relative to the checkout), how
+	// the judge's canary tests there came out (canary.go); nil when none
+	// were planted.
+	Canaries map[string]string `json:",omitempty"`
 }
 
 // Count returns how many tests came to o.

@@ -30,9 +30,9 @@ func TestParseUnittest(t *testing.T) {
 			"======================================================================\nFAIL: test_p (m.C.test_p)\n----------------------------------------------------------------------\nAssertionError\n\n" +
 			"----------------------------------------------------------------------\nRan 1 test in 0.001s\n\nFAILED (failures=1)\n",
 			"m.C.test_p=fail", false, ""},
-		{"expected failure passes, unexpected success fails", "test_a (m.C.test_a) ... expected failure\ntest_b (m.C.test_b) ... unexpected success\n" +
+		{"expected failure is skipped, unexpected success fails", "test_a (m.C.test_a) ... expected failure\ntest_b (m.C.test_b) ... unexpected success\n" +
 			"\n----------------------------------------------------------------------\nRan 2 tests in 0.001s\n\nFAILED (expected failures=1, unexpected successes=1)\n",
-			"m.C.test_a=pass; m.C.test_b=fail", false, ""},
+			"m.C.test_a=skip; m.C.test_b=fail", false, ""},
 		{"a failing subtest fails its test", "test_s (m.C.test_s) ... \n  test_s (m.C.test_s) (i=2) ... FAIL\ntest_t (m.C.test_t) ... ok\n" +
 			"\n======================================================================\nFAIL: test_s (m.C.test_s) (i=2)\n" +
 			"----------------------------------------------------------------------\nRan 2 tests in 0.001s\n\nFAILED (failures=1)\n",
@@ -96,7 +96,7 @@ func TestParseUnittestReal(t *testing.T) {
 		"test_calc.TestCalc.test_add":                 Pass,
 		"test_calc.TestCalc.test_doc":                 Pass, // docstring, and output before "ok"
 		"test_calc.TestCalc.test_error":               Fail,
-		"test_calc.TestCalc.test_expected":            Pass,
+		"test_calc.TestCalc.test_expected":            Skip,
 		"test_calc.TestCalc.test_sub":                 Fail,
 		"test_calc.TestCalc.test_subtests":            Fail,
 		"test_calc.TestCalc.test_unexpected":          Fail,
