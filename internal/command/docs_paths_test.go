@@ -69,6 +69,7 @@ func TestDocsPaths(t *testing.T) {
 // examples in inline code: where to save a plan, files a plan's task makes.
 var docExamplePaths = map[string]bool{
 	"memory-bank/plan/x.md": true, // the quick start's plan, saved by the reader
+	"memory-bank/execute":   true, // log_dir's default, made by the reader's first run
 }
 
 // docPathExts are the extensions of this repository's code and test
