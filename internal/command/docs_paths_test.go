@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // TestDocsPaths fails when README.md, a chapter of docs/ or bench/README.md
@@ -54,8 +55,8 @@ func TestDocsPaths(t *testing.T) {
 		}
 		for _, ref := range docPaths(doc, string(text), names) {
 			checked++
-			if !ref.exists(root) {
-				t.Errorf("%s:%d names %s, which does not exist in the repository", doc, ref.line, ref.shown)
+			if problem := ref.check(root); problem != "" {
+				t.Errorf("%s:%d %s", doc, ref.line, problem)
 			}
 		}
 	}
@@ -79,18 +80,32 @@ var docExamplePaths = map[string]bool{
 var docPathExts = []string{".go", ".txtar"}
 
 type docRef struct {
-	line  int
-	shown string   // as the doc writes it, less the punctuation around it
-	tries []string // slash paths from the root; one must exist
+	line   int
+	shown  string   // as the doc writes it, less the punctuation around it
+	tries  []string // slash paths from the root; one must exist
+	anchor string   // a link's #anchor: a heading of the file it names
 }
 
-func (r docRef) exists(root string) bool {
+// check returns what is wrong with the reference, or "".
+func (r docRef) check(root string) string {
 	for _, p := range r.tries {
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
-			return true
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if _, err := os.Stat(full); err != nil {
+			continue
 		}
+		if r.anchor == "" || !strings.HasSuffix(p, ".md") {
+			return ""
+		}
+		text, err := os.ReadFile(full)
+		if err != nil {
+			return err.Error()
+		}
+		if !headingSlugs(string(text))[r.anchor] {
+			return fmt.Sprintf("names %s, and %s has no heading #%s", r.shown, p, r.anchor)
+		}
+		return ""
 	}
-	return false
+	return fmt.Sprintf("names %s, which does not exist in the repository", r.shown)
 }
 
 // repoNames are the names a path of this repository starts with: its
@@ -139,20 +154,10 @@ var (
 func docPaths(doc, text string, names repoNames) []docRef {
 	dir := path.Dir(doc)
 	var refs []docRef
-	fence := ""
+	var f fences
 	for i, line := range strings.Split(text, "\n") {
 		n := i + 1
-		trimmed := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" { // as long or longer
-				fence = ""
-			}
-			continue
-		}
-		// A fence opens a line; a backtick fence's info string has no
-		// backtick (CommonMark), so "```` ```bash ```` block" is a code span.
-		if m := fenceOpen.FindString(trimmed); m != "" && !(m[0] == '`' && strings.Contains(trimmed[len(m):], "`")) {
-			fence = m
+		if f.code(line) {
 			continue
 		}
 		spans, prose := codeSpans(line)
@@ -160,16 +165,76 @@ func docPaths(doc, text string, names repoNames) []docRef {
 			refs = append(refs, wordPaths(n, dir, span, names, true)...)
 		}
 		for _, m := range mdLink.FindAllStringSubmatch(prose, -1) {
-			target := m[1]
-			if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+			if strings.Contains(m[1], "://") || strings.HasPrefix(m[1], "mailto:") {
 				continue
 			}
-			target, _, _ = strings.Cut(target, "#")
-			refs = append(refs, docRef{n, target, []string{path.Join(dir, target)}})
+			target, anchor, _ := strings.Cut(m[1], "#")
+			p := doc
+			if target != "" {
+				p = path.Join(dir, target)
+			}
+			refs = append(refs, docRef{line: n, shown: m[1], tries: []string{p}, anchor: anchor})
 		}
 		refs = append(refs, wordPaths(n, dir, mdLink.ReplaceAllString(prose, "]"), names, false)...)
 	}
 	return refs
+}
+
+// fences follows a markdown file's fenced code blocks line by line.
+type fences struct{ open string }
+
+// code reports whether line opens, is inside or closes a fenced block.
+func (f *fences) code(line string) bool {
+	trimmed := strings.TrimSpace(line)
+	if f.open != "" {
+		if strings.HasPrefix(trimmed, f.open) && strings.Trim(trimmed, f.open[:1]) == "" { // as long or longer
+			f.open = ""
+		}
+		return true
+	}
+	// A backtick fence's info string has no backtick (CommonMark), so a
+	// line starting "```` ```bash ```` block" starts with a code span.
+	if m := fenceOpen.FindString(trimmed); m != "" && !(m[0] == '`' && strings.Contains(trimmed[len(m):], "`")) {
+		f.open = m
+		return true
+	}
+	return false
+}
+
+// headingSlugs returns the anchors GitHub gives a markdown file's headings:
+// lower case, punctuation but - and _ dropped, spaces made -, a repeated
+// one numbered (-1, -2).
+func headingSlugs(text string) map[string]bool {
+	slugs := map[string]bool{}
+	seen := map[string]int{}
+	var f fences
+	for _, line := range strings.Split(text, "\n") {
+		if f.code(line) {
+			continue
+		}
+		h := strings.TrimLeft(line, "#")
+		if len(h) == len(line) || len(line)-len(h) > 6 || !strings.HasPrefix(h, " ") {
+			continue
+		}
+		h = mdLink.ReplaceAllString(strings.TrimSpace(strings.TrimRight(h, "# ")), "]")
+		var b strings.Builder
+		for _, r := range strings.ToLower(h) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		slug := b.String()
+		if k := seen[slug]; k > 0 {
+			slugs[fmt.Sprintf("%s-%d", slug, k)] = true
+		} else {
+			slugs[slug] = true
+		}
+		seen[slug]++
+	}
+	return slugs
 }
 
 // codeSpans returns the contents of line's inline code spans and the line
@@ -225,7 +290,7 @@ func wordPaths(n int, dir, text string, names repoNames, code bool) []docRef {
 			if first, _, _ := strings.Cut(p, "/"); dir != "." && !names.top[first] {
 				tries = append(tries, path.Join(dir, p))
 			}
-			refs = append(refs, docRef{n, strings.TrimRight(strings.TrimLeft(word, `"'(`), `"'(),;:.`), tries})
+			refs = append(refs, docRef{line: n, shown: strings.TrimRight(strings.TrimLeft(word, `"'(`), `"'(),;:.`), tries: tries})
 		}
 	}
 	return refs
@@ -295,8 +360,19 @@ func TestDocsPathsCatches(t *testing.T) {
 		got = append(got, fmt.Sprintf("%d:%s", r.line, r.shown))
 	}
 	want := "1:internal/run/wave/nosuch.go 1:nosuch.md 2:./internal/nosuch 2:bench/nosuch.sh " +
-		"3:testdata/script/nosuch.txtar 3:internal/nosuch.go 3:executor/nosuch.go 4:executor/nosuch.go 4:review/ 8:internal/nosuch2.go"
+		"3:testdata/script/nosuch.txtar 3:internal/nosuch.go 3:executor/nosuch.go 4:executor/nosuch.go 4:review/ 8:internal/nosuch2.go " +
+		"11:#gates"
 	if strings.Join(got, " ") != want {
 		t.Errorf("paths found:\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	slugs := headingSlugs("# Gates and `.planx.yaml`\n## planx hook: verify before every push\n" +
+		"```yaml\n# .planx.yaml\n```\n### --rerun-gates: re-run\n## Results\n## Results\n")
+	for _, s := range []string{"gates-and-planxyaml", "planx-hook-verify-before-every-push", "--rerun-gates-re-run", "results", "results-1"} {
+		if !slugs[s] {
+			t.Errorf("no anchor #%s among %v", s, slugs)
+		}
+	}
+	if slugs["planxyaml"] {
+		t.Errorf("a comment in a fenced block made a heading: %v", slugs)
 	}
 }
