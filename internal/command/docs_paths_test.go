@@ -18,7 +18,8 @@ import (
 // What counts as a path of this repository, outside fenced code blocks
 // (which show the reader's plans, configs and commands):
 //   - the target of a relative markdown link ([text](judge.md)), resolved
-//     from the document's directory;
+//     from the document's directory, and its #anchor, which must be a
+//     heading of that file (of the document itself for [text](#anchor));
 //   - a word holding a "/" that starts with a top-level entry of the
 //     repository (`go test ./internal/command`, `.ci/run`, docs/judge.md) or
 //     ends in .go or .txtar (internal/run/executor/commitpath.go), resolved
