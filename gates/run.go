@@ -37,6 +37,10 @@ type RunOptions struct {
 	Live        io.Writer      // optional copy of the output for a progress view
 	Started     func(pgid int) // see proc.Spec.Started
 	Begin       func(g Gate)   // optional: called as each gate starts, for a progress view
+	// Prepare, optional, is called before each gate starts, to put beside
+	// it what its run needs in Dir (the judge's canary tests); done is
+	// called when it has ended.
+	Prepare func(g Gate) (done func(), err error)
 }
 
 // Run runs every gate in order and returns all their results: it does not
@@ -78,10 +82,18 @@ func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 		if o.OutDir != "" {
 			spec.OutputPath = filepath.Join(o.OutDir, LogName(o.Task, g.Name))
 		}
-		if err := g.Report.ClearReport(o.Dir); err != nil {
+		err := g.Report.ClearReport(o.Dir)
+		if err != nil {
 			return rs, fmt.Errorf("gate %s: %w", g.Name, err)
 		}
+		done := func() {}
+		if o.Prepare != nil {
+			if done, err = o.Prepare(g); err != nil {
+				return rs, fmt.Errorf("gate %s: %w", g.Name, err)
+			}
+		}
 		pr, err := proc.Run(ctx, spec)
+		done()
 		r.Passed = err == nil && pr.OK()
 		r.ExitCode, r.Duration, r.TimedOut = pr.ExitCode, pr.Duration, pr.TimedOut
 		r.Tail, r.OutputPath = pr.Tail, pr.OutputPath

@@ -25,8 +25,8 @@ type Verdict struct {
 	// Vanished ran at the base (passed or failed), absent now, group not
 	// declared: a failing test that disappears (its file's process ended
 	// before it ran) is no more fixed than one that still fails.
-	Vanished       []Test
-	Skipped        []Test // passed at the base, skipped now
+	Vanished []Test
+	Skipped  []Test // passed at the base, skipped now
 	// SkippedFailing failed at the base and are skipped now (or reported
 	// as an expected failure): a test a task must fix counts only when it
 	// is reported passed.

@@ -27,11 +27,12 @@ type Grader struct {
 // JudgeTests grades the results of tgs against their baselines, marking a
 // gate whose tests say no as failed. It returns each gate's summary (for
 // Planx-Tests), the reasons of the first that failed, and the gates whose
-// only failing tests are the run's known failures (known.go).
+// only failing tests are the run's known failures (known.go). cn are the
+// canaries planted for the run (nil: none).
 //
 // own says the run holds the agent's own test changes, already graded
 // without them by TestRuns.Apart: this run then only has to pass.
-func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testreport.Report, results []gates.Result, own bool) Judgement {
+func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testreport.Report, results []gates.Result, own bool, cn *Canaries) Judgement {
 	jd := Judgement{tests: map[string]string{}, known: map[string][]string{}, vetoed: map[string]string{}}
 	opt := testreport.Options{Declared: gr.Declared}
 	for i := range results {
@@ -40,35 +41,71 @@ func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testrepo
 		if j < 0 {
 			continue
 		}
-		rep := tgs[j].Read(dir, res.OutputPath)
+		rep := cn.Check(res.Name, tgs[j].Read(dir, res.OutputPath))
 		gr.Reports.Hold(tgs[j].Key(), rep)
 		if !tgs[j].Declared() && noReport(base[res.Name]) && noReport(rep) {
 			jd.tests[res.Name] = "exit-code only (the runner gave no report, at the base either)"
 			continue
 		}
 		v := testreport.Judge(base[res.Name], rep, opt)
-		jd.tests[res.Name] = v.Summary()
+		jd.tests[res.Name] = summary(v, rep)
 		ids, onlyKnown := knownOnly(gr.Baseline, res.Name, rep)
-		if own && (v.Now.Failed == 0 || onlyKnown) && !v.RunFailed && v.Now.Passed > 0 ||
-			!own && v.OK() && (v.Now.Failed == 0 || onlyKnown) {
+		why := forcedExit(tgs[j], *res, rep)
+		if why == "" && (own && (v.Now.Failed == 0 || onlyKnown) && !v.RunFailed && v.Now.Passed > 0 && len(v.Canary) == 0 ||
+			!own && v.OK() && (v.Now.Failed == 0 || onlyKnown)) {
 			if v.Now.Failed > 0 {
 				jd.known[res.Name] = ids
+			} else if rep.CanariesRan() {
+				res.Passed = true // it exited non-zero: the canaries failed, as written
 			}
 			continue
 		}
-		if why := reportReasons(v, rep); onlyKnown && len(why) > 0 {
-			jd.vetoed[res.Name] = why[0]
+		if r := reportReasons(v, rep); onlyKnown && len(r) > 0 {
+			jd.vetoed[res.Name] = r[0]
 		}
-		if res.Passed && jd.why == nil {
-			jd.why = append(reportReasons(v, rep), failingTests(rep)...)
-			if len(jd.why) == 0 {
-				jd.why = []string{"the report shows a failure"}
-			}
-			jd.why = append([]string{fmt.Sprintf("gate %s exited %d, but its tests say no", res.Name, res.ExitCode)}, jd.why...)
+		if (res.Passed || len(rep.Canaries) > 0) && jd.why == nil {
+			jd.why, jd.whyGate = gateWhy(*res, v, rep, why), res.Name
 		}
 		res.Passed = false
 	}
 	return jd
+}
+
+// summary is a gate's Planx-Tests: the verdict's, and whether canaries
+// ran beside the tests.
+func summary(v testreport.Verdict, rep testreport.Report) string {
+	if rep.CanariesRan() {
+		return v.Summary() + "; canaries ok"
+	}
+	return v.Summary()
+}
+
+// forcedExit says why the run's exit code cannot be the runner's: its
+// canaries failed as written, yet it exited 0 (code under test ended the
+// process with a code of its own choosing). A gate with a report: setting
+// may exit 0 on failing tests by design, and says nothing here.
+func forcedExit(tg TestGate, res gates.Result, rep testreport.Report) string {
+	if tg.Declared() || !rep.CanariesRan() || res.ExitCode != 0 || res.TimedOut {
+		return ""
+	}
+	return fmt.Sprintf("gate %s exited 0 though the canary tests planx added to its run failed as written: the exit code is not its runner's", res.Name)
+}
+
+// gateWhy says why a gate failed by its report: what the judge found, the
+// failing tests (never the canaries), led by why the exit code does not
+// count.
+func gateWhy(res gates.Result, v testreport.Verdict, rep testreport.Report, forced string) []string {
+	why := append(reportReasons(v, rep), failingTests(rep)...)
+	if forced != "" {
+		return append([]string{forced}, why...)
+	}
+	if len(why) == 0 {
+		why = []string{"the report shows a failure"}
+	}
+	if res.ExitCode == 0 {
+		return append([]string{fmt.Sprintf("gate %s exited 0, but its tests say no", res.Name)}, why...)
+	}
+	return append([]string{fmt.Sprintf("gate %s failed (exit %d): %s", res.Name, res.ExitCode, why[0])}, why[1:]...)
 }
 
 // DeclaredGroup reports whether a task that declared files declared a test file of a
@@ -104,21 +141,27 @@ func DeclaredGroup(module string, declared []planparse.File) func(string) bool {
 // JudgeApart grades the run of tgs on the task's tree with paths (test
 // files it did not declare) as the base has them, in dir. The summaries
 // it returns are the task's Planx-Tests; a failing grade fails the task.
-func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testreport.Report, results []gates.Result, paths []string) (map[string]string, error) {
+func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testreport.Report, results []gates.Result, paths []string, cn *Canaries) (map[string]string, error) {
 	summaries := map[string]string{}
 	opt := testreport.Options{Declared: gr.Declared}
 	for i, res := range results {
-		rep := run[i].Read(dir, res.OutputPath)
+		rep := cn.Check(res.Name, run[i].Read(dir, res.OutputPath))
 		v := testreport.Judge(base[res.Name], rep, opt)
-		summaries[res.Name] = v.Summary()
+		summaries[res.Name] = summary(v, rep)
 		if !run[i].Declared() && noReport(base[res.Name]) && noReport(rep) && res.Passed {
 			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
 			continue
 		}
-		if _, onlyKnown := knownOnly(gr.Baseline, res.Name, rep); v.OK() && (v.Now.Failed == 0 && res.Passed || onlyKnown) {
+		// With canaries a run exits non-zero by design: theirs fail.
+		passed := res.Passed || rep.CanariesRan() && res.ExitCode != 0 && !res.TimedOut
+		forced := forcedExit(run[i], res, rep)
+		if _, onlyKnown := knownOnly(gr.Baseline, res.Name, rep); forced == "" && v.OK() && (v.Now.Failed == 0 && passed || onlyKnown) {
 			continue
 		}
 		why := append(reportReasons(v, rep), failingTests(rep)...)
+		if forced != "" {
+			why = append([]string{forced}, why...)
+		}
 		if len(why) == 0 {
 			why = []string{fmt.Sprintf("it exited %d", res.ExitCode)}
 		}

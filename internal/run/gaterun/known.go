@@ -30,7 +30,11 @@ import (
 type Judgement struct {
 	tests map[string]string
 	why   []string
-	known map[string][]string
+	// whyGate is the gate why is about: the first the judge failed that
+	// exited 0, or whose run had canaries (its output names them among
+	// the failing tests, so the judge says why instead).
+	whyGate string
+	known   map[string][]string
 	// vetoed says, by gate, why the judge failed a gate whose failing
 	// tests are all known failures (a test vanished, one is skipped).
 	vetoed map[string]string

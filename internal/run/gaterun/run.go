@@ -51,6 +51,10 @@ type Spec struct {
 	// Judge, when set, reads the results test by test (JudgeTests): it
 	// may fail a gate that exited 0.
 	Judge func(results []gates.Result) Judgement
+	// Canaries, when set, are planted in Dir around each of TestGates as
+	// it runs (canary.go).
+	Canaries  *Canaries
+	TestGates []TestGate
 	// Record sees the results as the gates ended and the judge read
 	// them, before known failures let any pass: the tree's record keeps
 	// what a gate exited.
@@ -83,6 +87,7 @@ func (o Options) Exec(ctx context.Context, s Spec) ([]gates.Result, error) {
 	if s.Track {
 		ro.Started = o.Started
 	}
+	ro.Prepare = s.Canaries.Prepare(s.Dir, s.TestGates)
 	results, err := gates.Run(ctx, s.Gates, ro)
 	flush()
 	if s.Track && o.Done != nil {
@@ -122,7 +127,7 @@ func (o Options) Run(ctx context.Context, s Spec) (Outcome, error) {
 			TimedOut: g.TimedOut, Overridden: o.Overridden[g.Name], Tests: jd.tests[g.Name], Known: known[g.Name]})
 		o.Out.Gate(s.Task.ID, g)
 	}
-	if failed := gates.Failed(results); len(failed) > 0 && failed[0].ExitCode == 0 && !failed[0].TimedOut && len(jd.why) > 0 {
+	if failed := gates.Failed(results); len(failed) > 0 && !failed[0].TimedOut && jd.whyGate == failed[0].Name && len(jd.why) > 0 {
 		out.Failure = &outcome.Failure{What: jd.why[0], Tail: strings.Join(jd.why[1:], "\n")}
 		return out, nil
 	}

@@ -99,7 +99,7 @@ func TestRunJudgeFailsAnExitZero(t *testing.T) {
 		Gates: []gates.Gate{{Name: "test", Command: "true"}},
 		Judge: func(results []gates.Result) Judgement {
 			results[0].Passed = false
-			return Judgement{tests: map[string]string{"test": "0 passed"}, why: []string{"gate test exited 0, but its tests say no", "no test ran"}}
+			return Judgement{tests: map[string]string{"test": "0 passed"}, whyGate: "test", why: []string{"gate test exited 0, but its tests say no", "no test ran"}}
 		}})
 	var f *outcome.Failure
 	if err != nil || !errors.As(res.Failure, &f) || f.What != "gate test exited 0, but its tests say no" || f.Tail != "no test ran" {

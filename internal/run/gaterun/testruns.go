@@ -22,6 +22,9 @@ type TestRuns struct {
 	Task   *planparse.Task
 	Repo   *gitops.Repo
 	Base   gitops.SHA // the commit the task started from
+	// Changed are the files the task changed: node canaries import its
+	// sources.
+	Changed []string
 	// Checkout checks commit sha out for the judge (label: base, judge)
 	// and returns the directory and how to give it back.
 	Checkout func(ctx context.Context, sha gitops.SHA, label string) (dir string, release func(), err error)
@@ -51,13 +54,15 @@ func (tr TestRuns) Baseline(ctx context.Context, tgs []TestGate) (map[string]tes
 	id := planparse.TaskID(string(tr.Task.ID) + "-base")
 	bases, _ := TestGates(GatesOf(missing), tr.Gates.OutDir, string(id))
 	tr.Gates.Out.Println("      baseline: %s on the base commit %s", strings.Join(Names(bases), ", "), base.Short())
+	cn := NewCanaries(tr.Changed)
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(bases), Track: true,
+		Canaries: cn, TestGates: bases,
 		Begin: func(g gates.Gate) { tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" at the base") }})
 	if err != nil {
 		return nil, err
 	}
 	for i, res := range results {
-		rep := bases[i].Read(dir, res.OutputPath)
+		rep := cn.Check(res.Name, bases[i].Read(dir, res.OutputPath))
 		book.Put(base, bases[i].Key(), rep)
 		out[res.Name] = rep
 	}
@@ -85,12 +90,14 @@ func (tr TestRuns) Apart(ctx context.Context, tgs []TestGate, base map[string]te
 	id := planparse.TaskID(string(tr.Task.ID) + "-judge")
 	run, _ := TestGates(GatesOf(tgs), tr.Gates.OutDir, string(id))
 	tr.Gates.Out.Println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(Names(run), ", "), strings.Join(paths, ", "))
+	cn := NewCanaries(tr.Changed)
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(run), Track: true,
+		Canaries: cn, TestGates: run,
 		Begin: func(g gates.Gate) {
 			tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" without the task's test files")
 		}})
 	if err != nil {
 		return nil, err
 	}
-	return tr.Grader.JudgeApart(dir, run, base, results, paths)
+	return tr.Grader.JudgeApart(dir, run, base, results, paths, cn)
 }

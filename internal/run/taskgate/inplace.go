@@ -31,7 +31,7 @@ func (k *Keeper) inPlace(tk Task) (here, links bool) {
 // The slot's index is the task's staged work, which is committed: a gate
 // that staged something there changed the evidence.
 func (k *Keeper) runHere(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate, links bool,
-	judge func(dir string, results []gates.Result) gaterun.Judgement) error {
+	judge *tested) error {
 	dir := k.Repo.Root
 	staged, err := k.Repo.Index().Tree(ctx)
 	if err != nil {
@@ -42,7 +42,7 @@ func (k *Keeper) runHere(ctx context.Context, tk Task, key gitops.SHA, sel []gat
 		subs, _ := k.Repo.Index().Submodules(ctx)
 		made = gaterun.LinkIgnored(k.userRoot(), dir, append(gaterun.Linkable(tk.Ignored), subs...))
 	}
-	err = k.runGateSet(ctx, tk.T, tk.Log, dir, key, sel, judgeIn(dir, judge))
+	err = k.runGateSet(ctx, tk.T, tk.Log, dir, key, sel, judge)
 	gaterun.UnlinkIgnored(made)
 	if err != nil {
 		return err

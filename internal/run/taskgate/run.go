@@ -74,7 +74,7 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 			checks = append(checks, g)
 			continue
 		}
-		if err := k.runGateSet(ctx, t, lt, k.Repo.Root, "", []gates.Gate{g}, nil); err != nil {
+		if err := k.runGateSet(ctx, t, lt, k.Repo.Root, "", []gates.Gate{g}, nil); err != nil { // a fixer is no test
 			return false, err
 		}
 		if err := k.recordFix(ctx, t, lt); err != nil {
@@ -141,11 +141,21 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return err
 		}
 	}
-	return k.runIn(ctx, tk, key, run, func(dir string, results []gates.Result) gaterun.Judgement {
-		jd := tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil)
+	cn := gaterun.NewCanaries(tk.Log.Files)
+	return k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: cn, judge: func(dir string, results []gates.Result) gaterun.Judgement {
+		jd := tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil, cn)
 		jd.OwnTestsPass(judged)
 		return jd
-	})
+	}})
+}
+
+// tested is how a gate set is read test by test: the judge of its
+// results in the directory they ran in, and the test gates' canaries,
+// planted there as each runs (never in the user's work tree).
+type tested struct {
+	tgs      []gaterun.TestGate
+	canaries *gaterun.Canaries
+	judge    func(dir string, results []gates.Result) gaterun.Judgement
 }
 
 // runIn is runGateSet in the directory the task's checks run in: the work
@@ -153,8 +163,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 // the baseline and the judge's runs have given theirs back, so that one
 // slot serves them all. A gate that changed the checkout fails the task
 // as one that changed the work tree does (checkSettled).
-func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate,
-	judge func(dir string, results []gates.Result) gaterun.Judgement) error {
+func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates.Gate, judge *tested) error {
 	t := tk.T
 	clean, links := false, false
 	if len(sel) > 0 {
@@ -164,25 +173,26 @@ func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates
 		return k.runHere(ctx, tk, key, sel, links, judge)
 	}
 	if !clean {
-		return k.runGateSet(ctx, t, tk.Log, k.Repo.Root, key, sel, judgeIn(k.Repo.Root, judge))
+		return k.runGateSet(ctx, t, tk.Log, k.Repo.Root, key, sel, judge.inWorkTree())
 	}
 	wt, err := k.cleanTree(ctx, tk, links)
 	if err != nil {
 		return err
 	}
 	defer wt.Release(ctx)
-	if err := k.runGateSet(ctx, t, tk.Log, wt.dir, key, sel, judgeIn(wt.dir, judge)); err != nil {
+	if err := k.runGateSet(ctx, t, tk.Log, wt.dir, key, sel, judge); err != nil {
 		return err
 	}
 	return settledIn(ctx, t, wt)
 }
 
-// judgeIn is judge reading the results of gates run in dir.
-func judgeIn(dir string, judge func(string, []gates.Result) gaterun.Judgement) func([]gates.Result) gaterun.Judgement {
-	if judge == nil {
+// inWorkTree is the judge for gates that run in the user's work tree:
+// nothing is planted there, so the judge reads the runs without canaries.
+func (j *tested) inWorkTree() *tested {
+	if j == nil {
 		return nil
 	}
-	return func(results []gates.Result) gaterun.Judgement { return judge(dir, results) }
+	return &tested{tgs: j.tgs, judge: j.judge}
 }
 
 // runGateSet runs gates in dir (gaterun.Run), records their results (in
@@ -190,10 +200,14 @@ func judgeIn(dir string, judge func(string, []gates.Result) gaterun.Judgement) f
 // task on the first that did not pass. judge, when set, reads the results
 // test by test.
 func (k *Keeper) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
-	judge func([]gates.Result) gaterun.Judgement) error {
+	judge *tested) error {
 	spec := gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
-		Begin: k.Out.GateStart(t.ID), Judge: judge,
+		Begin:  k.Out.GateStart(t.ID),
 		Record: func(results []gates.Result) { k.Book().RecordGated(key, t, sel, results) }}
+	if judge != nil {
+		spec.Judge = func(results []gates.Result) gaterun.Judgement { return judge.judge(dir, results) }
+		spec.Canaries, spec.TestGates = judge.canaries, judge.tgs
+	}
 	if k.slot {
 		// Beside other tasks: no pid file, no record while the wave's
 		// records are marked; the gate's start is its line of the board.
