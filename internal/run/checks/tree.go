@@ -81,7 +81,6 @@ func (c Tree) Protect(ctx context.Context) verify.Protect {
 	var vendor *gaterun.VendorUpdates // read on the first vendored file
 	return verify.Protect{
 		Why:       rules.Why,
-		TakesOver: gaterun.TakesOverTests,
 		Unchanged: c.Unchanged,
 		Vendored: func(ctx context.Context, p string) bool {
 			if vendor == nil {

@@ -1,10 +1,7 @@
 package gaterun
 
 import (
-	"os"
 	"path"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -108,25 +105,6 @@ func CommandWords(cmd string) []string {
 		return strings.ContainsRune(" \t\n;|&()<>`'\"=", c)
 	})
 }
-
-// TakesOverTests says why a new test file decides whether the other tests
-// run at all ("" when it does not): a Go TestMain can exit 0 before any
-// test, a conftest.py can deselect or skip every test. New tests add to
-// the judge; these replace it.
-func TakesOverTests(abs string) string {
-	switch {
-	case path.Base(filepath.ToSlash(abs)) == "conftest.py":
-		return "a pytest plugin: it can skip every test"
-	case strings.HasSuffix(abs, "_test.go"):
-		b, err := os.ReadFile(abs)
-		if err == nil && goTestMain.Match(b) {
-			return "a Go TestMain: it decides whether the package's tests run"
-		}
-	}
-	return ""
-}
-
-var goTestMain = regexp.MustCompile(`(?m)^func\s+TestMain\s*\(`)
 
 // GateScripts are the repository files the gate commands name: `sh
 // test.sh`, `bash ./scripts/check.sh`, `python -m pytest tests/x.py`; and
