@@ -33,7 +33,7 @@ type Grader struct {
 // own says the run holds the agent's own test changes, already graded
 // without them by TestRuns.Apart: this run then only has to pass.
 func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testreport.Report, results []gates.Result, own bool, cn *Canaries) Judgement {
-	jd := Judgement{tests: map[string]string{}, known: map[string][]string{}, vetoed: map[string]string{}}
+	jd := Judgement{tests: map[string]string{}, known: map[string][]string{}, vetoed: map[string]string{}, fixed: map[string][]string{}}
 	opt := testreport.Options{Declared: gr.Declared}
 	for i := range results {
 		res := &results[i]
@@ -57,6 +57,9 @@ func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testrepo
 				jd.known[res.Name] = ids
 			} else if rep.CanariesRan() {
 				res.Passed = true // it exited non-zero: the canaries failed, as written
+			}
+			for _, t := range v.Fixed {
+				jd.fixed[res.Name] = append(jd.fixed[res.Name], t.ID)
 			}
 			continue
 		}

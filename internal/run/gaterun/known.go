@@ -38,7 +38,14 @@ type Judgement struct {
 	// vetoed says, by gate, why the judge failed a gate whose failing
 	// tests are all known failures (a test vanished, one is skipped).
 	vetoed map[string]string
+	// fixed are, by gate, the tests that failed at the base and pass now
+	// (the counterfactual run checks they fail again without the code).
+	fixed map[string][]string
 }
+
+// Fixed are, by gate, the tests the task turned from failing at the base
+// to passing, in the gates the judge passed.
+func (jd Judgement) Fixed() map[string][]string { return jd.fixed }
 
 // failedTests are the tests a failed gate's report (its report: setting)
 // or output names as failing; whole is false when they are not the whole

@@ -142,11 +142,20 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 		}
 	}
 	cn := gaterun.NewCanaries(tk.Log.Files)
-	return k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: cn, judge: func(dir string, results []gates.Result) gaterun.Judgement {
-		jd := tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil, cn)
-		jd.OwnTestsPass(judged)
-		return jd
+	var last gaterun.Judgement
+	err = k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: cn, judge: func(dir string, results []gates.Result) gaterun.Judgement {
+		last = tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil, cn)
+		last.OwnTestsPass(judged)
+		return last
 	}})
+	if err != nil {
+		return err
+	}
+	// The tests the task fixed must fail again without its code.
+	if code, needed := gaterun.CounterfactualPaths(tk.Log.Files); needed && len(last.Fixed()) > 0 {
+		return tr.Counterfactual(ctx, tgs, last.Fixed(), code)
+	}
+	return nil
 }
 
 // tested is how a gate set is read test by test: the judge of its
