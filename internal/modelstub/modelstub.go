@@ -89,7 +89,11 @@ type Options struct {
 	// Final is the text of the plain final turn sent once the script is
 	// exhausted; "Done." when empty.
 	Final string
-	// SideText is the reply to side requests; "OK" when empty.
+	// SideText is the reply to side requests; "OK" when empty. A side
+	// request that asks for JSON output with a schema (gemini cli's model
+	// router and next-speaker check) gets instead a JSON value made from
+	// the schema: each property present, the first enum value, "stub" for
+	// strings, 1 for numbers, false, empty arrays.
 	SideText string
 	// IsSide decides whether a model request is a side request (answered
 	// with SideText, script not consumed). Nil means DefaultIsSide.
@@ -197,6 +201,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case s.opts.IsSide(api, r.URL.Path, m):
 		rec.Side = true
 		turn = Turn{Text: s.opts.SideText, InputTokens: 10, OutputTokens: 1}
+		if schema := jsonSchema(m); schema != nil {
+			b, _ := json.Marshal(exampleOf(schema))
+			turn.Text = string(b)
+		}
 	case s.next < len(s.script):
 		rec.Turn = s.next
 		turn = s.script[s.next]
@@ -320,4 +328,55 @@ func str(m map[string]any, k string) string {
 func truthy(m map[string]any, k string) bool {
 	b, _ := m[k].(bool)
 	return b
+}
+
+// jsonSchema returns the response schema a request asks its reply to follow, if any.
+func jsonSchema(body map[string]any) map[string]any {
+	if gc, ok := body["generationConfig"].(map[string]any); ok {
+		for _, k := range []string{"responseJsonSchema", "responseSchema"} {
+			if sc, ok := gc[k].(map[string]any); ok {
+				return sc
+			}
+		}
+	}
+	if rf, ok := body["response_format"].(map[string]any); ok {
+		if js, ok := rf["json_schema"].(map[string]any); ok {
+			if sc, ok := js["schema"].(map[string]any); ok {
+				return sc
+			}
+		}
+	}
+	return nil
+}
+
+// exampleOf makes a value that follows a JSON schema (OpenAPI-style upper
+// case type names included).
+func exampleOf(schema map[string]any) any {
+	if enum, ok := schema["enum"].([]any); ok && len(enum) > 0 {
+		return enum[0]
+	}
+	typ, _ := schema["type"].(string)
+	if ts, ok := schema["type"].([]any); ok && len(ts) > 0 {
+		typ, _ = ts[0].(string)
+	}
+	switch strings.ToLower(typ) {
+	case "object", "":
+		props, _ := schema["properties"].(map[string]any)
+		out := map[string]any{}
+		for k, v := range props {
+			if sub, ok := v.(map[string]any); ok {
+				out[k] = exampleOf(sub)
+			}
+		}
+		return out
+	case "array":
+		return []any{}
+	case "string":
+		return "stub"
+	case "integer", "number":
+		return 1
+	case "boolean":
+		return false
+	}
+	return nil
 }
