@@ -249,6 +249,10 @@ func (s *Server) other(w http.ResponseWriter, r *http.Request, m map[string]any)
 		writeJSON(w, map[string]any{"input_tokens": 1000})
 	case strings.HasSuffix(p, ":countTokens"):
 		writeJSON(w, map[string]any{"totalTokens": 1000})
+	case strings.HasSuffix(p, "/api/hello"):
+		// Claude Code's connectivity check (HEAD), made unless
+		// CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC is set.
+		w.WriteHeader(http.StatusOK)
 	case r.Method == http.MethodGet && strings.HasSuffix(p, "/models"):
 		writeJSON(w, map[string]any{"object": "list", "data": []any{}, "models": []any{}, "has_more": false})
 	default:

@@ -178,6 +178,15 @@ func TestAnthropicSideRequests(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Errorf("GET /v1/models: %d", resp.StatusCode)
 	}
+	req, _ := http.NewRequest(http.MethodHead, s.URL+"/api/hello", nil)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("HEAD /api/hello: %d", resp.StatusCode)
+	}
 	if s.Remaining() != len(script) {
 		t.Errorf("side requests used the script: %d left", s.Remaining())
 	}
