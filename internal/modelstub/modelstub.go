@@ -44,6 +44,10 @@ type Turn struct {
 	// Usage overrides the token counts reported for this turn; zero means
 	// the default (1000 input, 100 output).
 	InputTokens, OutputTokens int
+	// Status, when not zero, makes this turn an HTTP error: the reply has
+	// this status and an error body in the API's shape, with Text as its
+	// message (to see how a CLI fails on a rejected key or an overload).
+	Status int
 }
 
 // API names the wire format a request was answered in.
@@ -227,6 +231,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 
 	id := fmt.Sprintf("%d", seq)
+	if turn.Status != 0 && api != Other {
+		writeError(w, api, turn)
+		return
+	}
 	switch api {
 	case Anthropic:
 		writeAnthropic(w, m, turn, id)
@@ -260,6 +268,38 @@ func (s *Server) other(w http.ResponseWriter, r *http.Request, m map[string]any)
 		w.WriteHeader(http.StatusNotFound)
 		_, _ = w.Write([]byte(`{"error":{"type":"not_found_error","message":"modelstub: no such endpoint"}}`))
 	}
+}
+
+// writeError answers with an HTTP error in the API's shape.
+func writeError(w http.ResponseWriter, api API, t Turn) {
+	var body any
+	switch api {
+	case Anthropic:
+		typ := map[int]string{400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+			404: "not_found_error", 429: "rate_limit_error", 529: "overloaded_error"}[t.Status]
+		if typ == "" {
+			typ = "api_error"
+		}
+		body = map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": t.Text}}
+	case Gemini:
+		st := map[int]string{400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
+			404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 503: "UNAVAILABLE"}[t.Status]
+		if st == "" {
+			st = "INTERNAL"
+		}
+		body = map[string]any{"error": map[string]any{"code": t.Status, "message": t.Text, "status": st}}
+	default:
+		typ := map[int]string{400: "invalid_request_error", 401: "invalid_request_error", 429: "rate_limit_exceeded"}[t.Status]
+		if typ == "" {
+			typ = "server_error"
+		}
+		code := map[int]any{401: "invalid_api_key"}[t.Status]
+		body = map[string]any{"error": map[string]any{"message": t.Text, "type": typ, "param": nil, "code": code}}
+	}
+	b, _ := json.Marshal(body)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(t.Status)
+	_, _ = w.Write(b)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -362,3 +362,27 @@ func TestToolResults(t *testing.T) {
 		}
 	}
 }
+
+func TestErrorTurn(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		want string
+	}{
+		{"/v1/messages", `{"error":{"message":"bad key","type":"authentication_error"},"type":"error"}`},
+		{"/v1/responses", `{"error":{"code":"invalid_api_key","message":"bad key","param":null,"type":"invalid_request_error"}}`},
+		{"/v1/chat/completions", `{"error":{"code":"invalid_api_key","message":"bad key","param":null,"type":"invalid_request_error"}}`},
+		{"/v1beta/models/g:streamGenerateContent", `{"error":{"code":401,"message":"bad key","status":"UNAUTHENTICATED"}}`},
+	} {
+		s := modelstub.New([]modelstub.Turn{{Status: 401, Text: "bad key"}}, modelstub.Options{})
+		resp, err := http.Post(s.URL+c.path, "application/json", strings.NewReader(`{"stream":true,"tools":[{}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		s.Close()
+		if resp.StatusCode != 401 || string(b) != c.want {
+			t.Errorf("%s: %d %s, want 401 %s", c.path, resp.StatusCode, b, c.want)
+		}
+	}
+}
