@@ -292,13 +292,13 @@ func runCLI(t *testing.T, name string) {
 		t.Skip("runs a real agent CLI")
 	}
 	root := t.TempDir()
-	home, repo := filepath.Join(root, "home"), filepath.Join(root, "repo")
-	for _, d := range []string{home, repo} {
+	home, repo, tmp := filepath.Join(root, "home"), filepath.Join(root, "repo"), filepath.Join(root, "tmp")
+	for _, d := range []string{home, repo, tmp} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	env := baseEnv(t, home)
+	env := append(baseEnv(t, home), "TMPDIR="+tmp)
 	makeRepo(t, repo, env)
 
 	stub := modelstub.New(c.script(repo), modelstub.Options{Log: t.Logf})
@@ -317,6 +317,7 @@ func runCLI(t *testing.T, name string) {
 	t.Logf("stdout:\n%s", tail(stdout.String(), 3000))
 	t.Logf("stderr:\n%s", tail(stderr.String(), 3000))
 	t.Logf("files under HOME:\n%s", listHome(home))
+	t.Logf("files under TMPDIR:\n%s", listHome(tmp))
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
