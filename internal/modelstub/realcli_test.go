@@ -120,6 +120,9 @@ type cliCase struct {
 	// prepare writes config under home and returns the CLI's arguments and
 	// extra environment for a stub at url.
 	prepare func(t *testing.T, home, url string) (args, env []string)
+	// usage is a piece of the CLI's stdout that reports the stub's token
+	// counts (1000 input, 100 output per turn) added up.
+	usage string
 }
 
 func raw(v any) json.RawMessage {
@@ -146,7 +149,8 @@ var cases = map[string]cliCase{
 	// Claude Code: print mode. As root, --dangerously-skip-permissions is
 	// refused unless IS_SANDBOX=1. Edit needs a Read of the file first.
 	"claude": {
-		bin: "claude",
+		bin:   "claude",
+		usage: `"input_tokens":5000,`,
 		script: func(repo string) []modelstub.Turn {
 			f := filepath.Join(repo, "calc.go")
 			return []modelstub.Turn{
@@ -173,7 +177,8 @@ var cases = map[string]cliCase{
 	// codex knows, so it declares apply_patch (freeform) and exec_command.
 	// login:false keeps /etc/profile from resetting PATH.
 	"codex": {
-		bin: "codex",
+		bin:   "codex",
+		usage: `"usage":{"input_tokens":4000,`,
 		script: func(repo string) []modelstub.Turn {
 			patch := "*** Begin Patch\n*** Update File: calc.go\n@@\n-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a + b }\n*** End Patch\n"
 			return []modelstub.Turn{
@@ -185,7 +190,7 @@ var cases = map[string]cliCase{
 		},
 		prepare: func(t *testing.T, home, url string) ([]string, []string) {
 			provider := fmt.Sprintf(`model_providers.stub={name="stub",base_url=%q,env_key="STUB_API_KEY",wire_api="responses"}`, url+"/v1")
-			return []string{"exec", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check",
+			return []string{"exec", "--json", "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check",
 					"-c", "model_provider=stub", "-c", provider, "-m", "gpt-5.5",
 					"-c", "analytics.enabled=false", "--disable", "plugins", "--disable", "apps", "--disable", "remote_plugin",
 					prompt},
@@ -196,7 +201,8 @@ var cases = map[string]cliCase{
 	// type, which 0.61.0's non-interactive check rejects ("Invalid auth
 	// method selected."), so settings.json selects gemini-api-key.
 	"gemini": {
-		bin: "gemini",
+		bin:   "gemini",
+		usage: `"input": 4000,`,
 		script: func(repo string) []modelstub.Turn {
 			f := filepath.Join(repo, "calc.go")
 			return []modelstub.Turn{
@@ -217,7 +223,8 @@ var cases = map[string]cliCase{
 	// OPENCODE_CONFIG_CONTENT; permissions allowed in the config. Its edit
 	// tool needs a read of the file first.
 	"opencode": {
-		bin: "opencode",
+		bin:   "opencode",
+		usage: `"tokens":{"total":1100,"input":1000,"output":100,`,
 		script: func(repo string) []modelstub.Turn {
 			f := filepath.Join(repo, "calc.go")
 			return []modelstub.Turn{
@@ -259,7 +266,8 @@ var cases = map[string]cliCase{
 	// memory extraction (an extra request with tools after the last turn)
 	// and usage statistics.
 	"qwen": {
-		bin: "qwen",
+		bin:   "qwen",
+		usage: `"usage":{"input_tokens":5000,"output_tokens":500,`,
 		script: func(repo string) []modelstub.Turn {
 			f := filepath.Join(repo, "calc.go")
 			return []modelstub.Turn{
@@ -326,6 +334,9 @@ func runCLI(t *testing.T, name string) {
 		t.Fatalf("%s: %v", name, err)
 	}
 
+	if !strings.Contains(stdout.String(), c.usage) {
+		t.Errorf("stdout does not report the token counts (%s)", c.usage)
+	}
 	if rem := stub.Remaining(); rem != 0 {
 		t.Errorf("%d script turns not requested", rem)
 	}
