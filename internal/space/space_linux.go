@@ -269,4 +269,3 @@ func Probe() error {
 	}
 	return nil
 }
-
