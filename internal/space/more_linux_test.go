@@ -1,0 +1,184 @@
+package space
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Directories removed and made again (opaque in the layer), a file
+// replaced by a directory, a rename, a file only touched: Changes is the
+// net change.
+func TestChangesNet(t *testing.T) {
+	available(t)
+	tmp := t.TempDir()
+	tree := newRepo(t, tmp)
+	s, err := Open(Options{Root: tree, Dir: filepath.Join(tmp, "space")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	script := `set -e
+rm -r keep && mkdir keep && echo n > keep/n.txt
+rm gone.txt && mkdir gone.txt && echo x > gone.txt/x
+mv script.sh renamed.sh
+touch a.txt && chmod 644 a.txt
+mkdir -p empty/dir`
+	var out bytes.Buffer
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = tree, &out, &out
+	if err := s.Run(context.Background(), cmd); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	cs, err := s.Changes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantW := []string{"gone.txt/x", "keep/n.txt", "renamed.sh"}
+	wantD := []string{"gone.txt", "keep/k.txt", "script.sh"}
+	if !slices.Equal(cs.Written, wantW) || !slices.Equal(cs.Deleted, wantD) {
+		t.Errorf("Changes = written %q deleted %q; want %q, %q", cs.Written, cs.Deleted, wantW, wantD)
+	}
+	if !opaque(filepath.Join(s.treeUpper(), "keep")) {
+		t.Error("keep, removed and made again, is not opaque in the layer")
+	}
+	cp := filepath.Join(tmp, "copy")
+	run(t, tmp, "git", "clone", "-q", tree, cp)
+	if err := s.Apply(cp); err != nil {
+		t.Fatal(err)
+	}
+	var inside bytes.Buffer
+	l := exec.Command("sh", "-c", listing)
+	l.Dir, l.Stdout, l.Stderr = tree, &inside, &inside
+	if err := s.Run(context.Background(), l); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, cp, "sh", "-c", listing); got != inside.String() {
+		t.Errorf("after Apply:\n%s\nthe space shows:\n%s", got, inside.String())
+	}
+}
+
+// Programs open pseudo-terminals, make user namespaces of their own (as
+// Codex's bubblewrap does) and talk to a server on the loopback.
+func TestTerminalsNestedLoopback(t *testing.T) {
+	available(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := make(chan string, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer c.Close()
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		got <- line
+		c.Write([]byte("pong\n"))
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+
+	tmp := t.TempDir()
+	tree := filepath.Join(tmp, "tree")
+	if err := os.Mkdir(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Options{Root: tree, Dir: filepath.Join(tmp, "space")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checks := map[string]string{
+		"script (a pty)":          "script -qc 'tty' /dev/null",
+		"python pty.openpty":      `python3 -c 'import os, pty; m, s = pty.openpty(); print(os.ttyname(s))'`,
+		"unshare -Ur":             "unshare -Ur id -u",
+		"bubblewrap-like":         "unshare -Urmpf --mount-proc sh -c 'echo $$; mount -t tmpfs none /mnt && echo mounted'",
+		"loopback to the outside": "exec 3<>/dev/tcp/127.0.0.1/" + itoa(port) + "; echo ping >&3; read -r l <&3; echo $l",
+		"pid 1 is the helper":     "cat /proc/1/cmdline | tr '\\0' ' '",
+	}
+	want := map[string]string{
+		"script (a pty)":          "/dev/pts/",
+		"python pty.openpty":      "/dev/pts/",
+		"unshare -Ur":             "0",
+		"bubblewrap-like":         "1\nmounted",
+		"loopback to the outside": "pong",
+		"pid 1 is the helper":     HelperArg,
+	}
+	for name, script := range checks {
+		var out bytes.Buffer
+		cmd := exec.Command("bash", "-c", script)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = tree, &out, &out
+		err := s.Run(context.Background(), cmd)
+		if err != nil || !strings.Contains(out.String(), want[name]) {
+			t.Errorf("%s: %v: %q (want %q)", name, err, out.String(), want[name])
+		} else {
+			t.Logf("%s: %q", name, strings.TrimSpace(out.String()))
+		}
+	}
+	select {
+	case line := <-got:
+		if line != "ping\n" {
+			t.Errorf("the server outside read %q", line)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the server outside got no connection")
+	}
+}
+
+// Cancelling Run kills the program and everything it started, detached
+// or not.
+func TestCancelKillsAll(t *testing.T) {
+	available(t)
+	tmp := t.TempDir()
+	tree := filepath.Join(tmp, "tree")
+	if err := os.Mkdir(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Options{Root: tree, Dir: filepath.Join(tmp, "space")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	token := "planx-space-cancel-" + itoa(os.Getpid())
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.Command("sh", "-c", `( setsid sleep 300 "$0" & ); echo started > started; sleep 300`, token)
+	cmd.Dir = tree
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, cmd) }()
+	for i := 0; ; i++ {
+		if _, err := os.Stat(filepath.Join(s.treeUpper(), "started")); err == nil {
+			break
+		}
+		if i > 600 {
+			t.Fatal("the program did not start")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("Run of a cancelled program returned nil")
+		}
+		t.Logf("Run: %v", err)
+	case <-time.After(60 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+	if left := processesWith(token); len(left) > 0 {
+		t.Errorf("processes left after cancel: %q", left)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
