@@ -68,6 +68,12 @@ func Main(args []string, stderr io.Writer) int {
 // reaps every child until the program itself exits.
 func runProgram(path string, argv []string, stderr io.Writer) int {
 	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var caps [2]unix.CapUserData
+	if unix.Capget(&hdr, &caps[0]) == nil {
+		caps[0].Inheritable, caps[1].Inheritable = 0, 0
+		_ = unix.Capset(&hdr, &caps[0])
+	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
 	wd, _ := os.Getwd()

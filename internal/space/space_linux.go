@@ -140,8 +140,8 @@ func (s *Space) Wrap(cmd *exec.Cmd) error {
 // namespaces starts the helper in a user, mount and PID namespace of its
 // own. The user keeps its own ids inside. Root maps every id to itself, so
 // that it keeps its rights over files of other users; another user maps
-// only itself and keeps CAP_SYS_ADMIN (in the new namespace) across the
-// exec of the helper, which drops it before it starts the program.
+// only itself and keeps helperCaps (in the new namespace) across the exec
+// of the helper, which drops them before it starts the program.
 func namespaces(a *syscall.SysProcAttr) {
 	a.Cloneflags |= unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID
 	a.Pdeathsig = syscall.SIGKILL
@@ -155,8 +155,16 @@ func namespaces(a *syscall.SysProcAttr) {
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	a.GidMappingsEnableSetgroups = false
-	a.AmbientCaps = append(a.AmbientCaps, unix.CAP_SYS_ADMIN)
+	a.AmbientCaps = append(a.AmbientCaps, helperCaps...)
 }
+
+// helperCaps are what a helper started by a user other than root needs,
+// in its user namespace (over the user's own files only): CAP_SYS_ADMIN to
+// mount; CAP_DAC_OVERRIDE because overlayfs makes its work directory mode
+// 0 and then creates files in it with the mounter's credentials (without
+// it the mount fails with EACCES); the rest so that a copy-up keeps
+// owners, set-group-id bits and times as they were.
+var helperCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER, unix.CAP_CHOWN, unix.CAP_FSETID}
 
 // Run runs cmd (not started, as exec.Command makes it) in the space and
 // waits for it and for every process it started. Cancelling ctx kills them
