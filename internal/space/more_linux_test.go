@@ -187,3 +187,45 @@ func TestCancelKillsAll(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// In a linked work tree (a wave's slot) .git is a file: the commits the
+// program makes land in the layer of the common git directory, outside
+// the work tree, where UpperOf finds them.
+func TestLinkedWorkTree(t *testing.T) {
+	available(t)
+	tmp := t.TempDir()
+	repo := newRepo(t, tmp)
+	slot := filepath.Join(tmp, "slot")
+	run(t, repo, "git", "worktree", "add", "-q", "-b", "slot", slot)
+	s, err := Open(Options{Root: slot, Dir: filepath.Join(tmp, "space")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var out bytes.Buffer
+	cmd := exec.Command("sh", "-c", "echo x >> a.txt && git commit -qam 'in the slot' && git rev-parse HEAD")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = slot, &out, &out
+	cmd.Env = append(os.Environ(), gitEnv...)
+	if err := s.Run(context.Background(), cmd); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	head := strings.TrimSpace(out.String())
+	cs, err := s.Changes()
+	if err != nil || !slices.Equal(cs.Written, []string{"a.txt"}) || len(cs.Deleted) != 0 {
+		t.Errorf("Changes = %+v, %v", cs, err)
+	}
+	gcs, err := s.GitChanges()
+	if err != nil || !gcs.Empty() {
+		t.Errorf("GitChanges of a slot whose .git file is untouched = %+v, %v", gcs, err)
+	}
+	ref, ok := s.UpperOf(filepath.Join(repo, ".git", "refs", "heads", "slot"))
+	if !ok {
+		t.Fatal("UpperOf the common git directory: no layer")
+	}
+	if b, err := os.ReadFile(ref); err != nil || strings.TrimSpace(string(b)) != head {
+		t.Errorf("the slot's branch in the layer: %q, %v; want %s", b, err, head)
+	}
+	if got := strings.TrimSpace(run(t, repo, "git", "rev-parse", "slot")); got == head {
+		t.Error("the commit reached the real repository")
+	}
+}

@@ -48,6 +48,9 @@ func (s *Space) GitChanges() (ChangeSet, error) { return ChangeSet{}, ErrUnsuppo
 // GitUpper is empty.
 func (s *Space) GitUpper() string { return "" }
 
+// UpperOf is empty.
+func (s *Space) UpperOf(string) (string, bool) { return "", false }
+
 // Outside fails: only Linux has task spaces.
 func (s *Space) Outside() ([]Write, error) { return nil, ErrUnsupported }
 

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -27,7 +29,6 @@ type Space struct {
 	exe  string // the helper: planx (or the test binary) itself
 
 	mu       sync.Mutex
-	setupErr error
 	warnings []string
 }
 
@@ -97,6 +98,29 @@ func (s *Space) statusPath() string { return filepath.Join(s.dir, "status") }
 // in the space (objects, refs, the index, hooks). To read the repository
 // as the program left it, run git inside the space (Run).
 func (s *Space) GitUpper() string { return filepath.Join(s.treeUpper(), ".git") }
+
+// UpperOf is where a write of the program to the absolute path p lands
+// (it may not exist): in the work tree's layer for a path in the work
+// tree, otherwise in the layer of the directory of / that holds it. For a
+// work tree whose .git is a file (a linked work tree, a wave's slot), the
+// commits the program made are in UpperOf of the common git directory. It
+// returns false for a path no layer holds (/proc, /dev, /sys, a directory
+// that holds mount points).
+func (s *Space) UpperOf(p string) (string, bool) {
+	p = filepath.Clean(p)
+	if within(p, s.root) {
+		rel, _ := filepath.Rel(s.root, p)
+		return filepath.Join(s.treeUpper(), rel), true
+	}
+	for d := p; d != "/" && d != "."; d = filepath.Dir(d) {
+		layer := filepath.Join(s.layersDir(), url.PathEscape(strings.TrimPrefix(d, "/")))
+		if _, err := os.Stat(layer); err == nil {
+			rel, _ := filepath.Rel(d, p)
+			return filepath.Join(layer, "u", rel), true
+		}
+	}
+	return "", false
+}
 
 // helperSpec is what Wrap tells the helper.
 type helperSpec struct {
