@@ -2,6 +2,7 @@ package space
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -31,8 +33,10 @@ func (s *Space) GitChanges() (ChangeSet, error) {
 }
 
 // Outside lists what the program wrote outside the work tree: the
-// non-directories in every upper layer but the work tree's, sorted by path.
-// Files merely opened for writing and left as they were are listed too.
+// non-directories in every upper layer but the work tree's, and what it
+// wrote in the plain directories of its root (/ and those that hold mount
+// points), sorted by path. In a layer, files merely opened for writing and
+// left as they were are listed too.
 func (s *Space) Outside() ([]Write, error) {
 	layers, err := os.ReadDir(s.layersDir())
 	if err != nil {
@@ -64,8 +68,64 @@ func (s *Space) Outside() ([]Write, error) {
 			return nil, fmt.Errorf("space: read the layer of %s: %w", "/"+dir, err)
 		}
 	}
+	sk, err := skeletonWrites(s.skeleton(), filepath.Join(s.dir, "skeleton.json"))
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, sk...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// skeletonWrites lists what the program wrote in the skeleton, the plain
+// directories of its root (/, and those that hold mount points): what the
+// helper did not make there (skeleton.json), and the copied files and
+// links it changed or removed.
+func skeletonWrites(skel, manifest string) ([]Write, error) {
+	data, err := os.ReadFile(manifest)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // nothing ran
+	}
+	if err != nil {
+		return nil, err
+	}
+	made := map[string]string{}
+	if err := json.Unmarshal(data, &made); err != nil {
+		return nil, fmt.Errorf("space: %s: %w", manifest, err)
+	}
+	var out []Write
+	err = filepath.WalkDir(skel, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == skel {
+			return err
+		}
+		inside := "/" + filepath.ToSlash(strings.TrimPrefix(p, skel+"/"))
+		switch made[inside] {
+		case kindMount:
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+		case kindDir:
+		case kindCopy, kindLink:
+			ui, err := os.Lstat(p)
+			li, lerr := os.Lstat(inside)
+			if err != nil || lerr != nil || !same(p, ui, inside, li) {
+				out = append(out, Write{Path: inside})
+			}
+		default:
+			if !d.IsDir() {
+				out = append(out, Write{Path: inside})
+			}
+		}
+		return nil
+	})
+	for inside, kind := range made {
+		if kind == kindCopy || kind == kindLink {
+			if _, err := os.Lstat(filepath.Join(skel, inside)); errors.Is(err, fs.ErrNotExist) {
+				out = append(out, Write{Path: inside, Deleted: true})
+			}
+		}
+	}
+	return out, err
 }
 
 // diff compares the upper layer with the lower tree for the paths keep
@@ -293,19 +353,19 @@ func (s *Space) Apply(dst string) error {
 		}
 	}
 	for _, p := range cs.Written {
-		if err := s.copyOut(p, dst); err != nil {
+		if err := copyOut(s.treeUpper(), p, dst); err != nil {
 			return fmt.Errorf("space: apply %s: %w", p, err)
 		}
 	}
 	return nil
 }
 
-// copyOut copies the upper layer's p into dst: into a temporary file
+// copyOut copies p from the upper layer into dst: into a temporary file
 // beside it, renamed over it.
-func (s *Space) copyOut(p, dst string) error {
-	src := filepath.Join(s.treeUpper(), filepath.FromSlash(p))
+func copyOut(upper, p, dst string) error {
+	src := filepath.Join(upper, filepath.FromSlash(p))
 	to := filepath.Join(dst, filepath.FromSlash(p))
-	if err := s.makeParents(p, dst); err != nil {
+	if err := makeParents(upper, p, dst); err != nil {
 		return err
 	}
 	fi, err := os.Lstat(src)
@@ -340,8 +400,8 @@ func (s *Space) copyOut(p, dst string) error {
 }
 
 // makeParents makes the directories above p in dst, with the modes they
-// have in the space.
-func (s *Space) makeParents(p, dst string) error {
+// have in the upper layer.
+func makeParents(upper, p, dst string) error {
 	dir := path.Dir(p)
 	if dir == "." {
 		return nil
@@ -349,11 +409,11 @@ func (s *Space) makeParents(p, dst string) error {
 	if fi, err := os.Stat(filepath.Join(dst, filepath.FromSlash(dir))); err == nil && fi.IsDir() {
 		return nil
 	}
-	if err := s.makeParents(dir, dst); err != nil {
+	if err := makeParents(upper, dir, dst); err != nil {
 		return err
 	}
 	mode := fs.FileMode(0o755)
-	if fi, err := os.Stat(filepath.Join(s.treeUpper(), filepath.FromSlash(dir))); err == nil {
+	if fi, err := os.Stat(filepath.Join(upper, filepath.FromSlash(dir))); err == nil {
 		mode = fi.Mode().Perm()
 	}
 	d := filepath.Join(dst, filepath.FromSlash(dir))

@@ -39,9 +39,11 @@
 //   - it does not give a user rights they lack: as a user other than root
 //     the program may write (into the layer) what the user could write, and
 //     gets "permission denied" for root's files as it would outside;
-//   - writes to a directory that holds other mount points (/, /mnt, /run on
-//     most machines) land in the space's skeleton root and are neither
-//     listed by Outside nor kept anywhere else; /dev/shm is a private tmpfs;
+//   - a directory that holds other mount points (/, /mnt, /run on most
+//     machines) is not an overlay but a plain directory of the space's own
+//     root, made by and for the user: a program may write there even where
+//     the user could not (Outside lists it; it is kept in the state
+//     directory, not in a layer); /dev/shm is a private tmpfs;
 //   - empty directories are not part of the change set, nor are changes of
 //     a directory's mode or of any file's times or owner.
 //

@@ -114,7 +114,8 @@ func runProgram(path string, argv []string, stderr io.Writer) int {
 type builder struct {
 	spec     helperSpec
 	newRoot  string
-	mounts   []string // mount points of the namespace, as it was copied
+	mounts   []string          // mount points of the namespace, as it was copied
+	made     map[string]string // the skeleton: path (as seen inside) -> kind
 	warnings []string
 }
 
@@ -138,7 +139,13 @@ func (b *builder) build() error {
 	if err := unix.Mount(b.newRoot, b.newRoot, "", unix.MS_BIND, ""); err != nil {
 		return fmt.Errorf("bind the new root: %w", err)
 	}
+	b.made = map[string]string{}
 	if err := b.populate("/", b.newRoot); err != nil {
+		return err
+	}
+	if data, err := json.Marshal(b.made); err != nil {
+		return err
+	} else if err := os.WriteFile(filepath.Join(b.spec.Dir, "skeleton.json"), data, 0o600); err != nil {
 		return err
 	}
 	tree := b.newRoot + b.spec.Root
@@ -174,6 +181,16 @@ func (b *builder) build() error {
 	return nil
 }
 
+// Kinds of the entries of the skeleton, the plain directories of the new
+// root (those that hold mount points), as skeleton.json records them for
+// Outside: a write there is not in any layer.
+const (
+	kindMount = "mount" // a mount point: an overlay, a bind, /proc, /dev, /sys
+	kindDir   = "dir"   // a plain directory, filled the same way
+	kindLink  = "link"  // a symbolic link, copied
+	kindCopy  = "copy"  // a small file, copied
+)
+
 // populate fills dst, a directory of the new root, with the entries of
 // src, which holds mount points: each directory without mount points
 // beneath it becomes an overlay; one with mount points is a plain
@@ -187,68 +204,62 @@ func (b *builder) populate(src, dst string) error {
 	}
 	for _, e := range entries {
 		p, d := filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())
-		if src == "/" {
-			switch e.Name() {
-			case "proc":
-				if err := mkdir(d, 0o555); err != nil {
-					return err
-				}
-				continue // mounted last: it must be fresh for the PID namespace
-			case "sys":
-				if err := bindSys(d); err != nil {
-					return err
-				}
-				continue
-			case "dev":
-				if err := makeDev(d); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		fi, err := os.Lstat(p)
+		kind, err := b.place(p, d)
 		if err != nil {
-			continue
+			return err
 		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			if err := copyLink(p, d); err != nil {
-				return err
-			}
-		case fi.IsDir():
-			if err := mkdir(d, fi.Mode().Perm()); err != nil {
-				return err
-			}
-			if b.holdsMounts(p) {
-				if err := b.populate(p, d); err != nil {
-					return err
-				}
-				continue
-			}
-			name := url.PathEscape(strings.TrimPrefix(p, "/"))
-			layer := filepath.Join(b.spec.Dir, "layers", name)
-			if err := overlay(p, filepath.Join(layer, "u"), filepath.Join(layer, "w"), d); err != nil {
-				b.warnings = append(b.warnings, fmt.Sprintf("%s: overlay: %v: read-only instead", p, err))
-				if err := bindReadOnly(p, d, true); err != nil {
-					return err
-				}
-			}
-		case fi.Mode().IsRegular() && fi.Size() <= 1<<20:
-			if err := copySmall(p, d, fi); err != nil {
-				return err
-			}
-		default:
-			if _, err := os.Lstat(d); errors.Is(err, fs.ErrNotExist) {
-				if f, err := os.OpenFile(d, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-					f.Close()
-				}
-			}
-			if err := bindReadOnly(p, d, false); err != nil {
-				b.warnings = append(b.warnings, fmt.Sprintf("%s: %v: left out", p, err))
-			}
+		if kind != "" {
+			b.made[p] = kind
 		}
 	}
 	return nil
+}
+
+// place makes d, the entry of the new root for p, and says what it made
+// ("" for nothing).
+func (b *builder) place(p, d string) (string, error) {
+	switch p {
+	case "/proc":
+		return kindMount, mkdir(d, 0o555) // mounted last: fresh for the PID namespace
+	case "/sys":
+		return kindMount, bindSys(d)
+	case "/dev":
+		return kindMount, makeDev(d)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return "", nil
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return kindLink, copyLink(p, d)
+	case fi.IsDir():
+		if err := mkdir(d, fi.Mode().Perm()); err != nil {
+			return "", err
+		}
+		if b.holdsMounts(p) {
+			return kindDir, b.populate(p, d)
+		}
+		name := url.PathEscape(strings.TrimPrefix(p, "/"))
+		layer := filepath.Join(b.spec.Dir, "layers", name)
+		if err := overlay(p, filepath.Join(layer, "u"), filepath.Join(layer, "w"), d); err != nil {
+			b.warnings = append(b.warnings, fmt.Sprintf("%s: overlay: %v: read-only instead", p, err))
+			return kindMount, bindReadOnly(p, d, true)
+		}
+		return kindMount, nil
+	case fi.Mode().IsRegular() && fi.Size() <= 1<<20:
+		return kindCopy, copySmall(p, d, fi)
+	}
+	if _, err := os.Lstat(d); errors.Is(err, fs.ErrNotExist) {
+		if f, err := os.OpenFile(d, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			f.Close()
+		}
+	}
+	if err := bindReadOnly(p, d, false); err != nil {
+		b.warnings = append(b.warnings, fmt.Sprintf("%s: %v: left out", p, err))
+		return "", nil
+	}
+	return kindMount, nil
 }
 
 // holdsMounts reports whether a mount point lies strictly beneath dir: an

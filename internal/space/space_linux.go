@@ -26,7 +26,8 @@ import (
 type Space struct {
 	root string // the work tree, absolute, symbolic links resolved
 	dir  string // the state: tree/{u,w}, layers/<path>/{u,w}, root, status
-	exe  string // the helper: planx (or the test binary) itself
+	layout
+	exe string // the helper: planx (or the test binary) itself
 
 	mu       sync.Mutex
 	warnings []string
@@ -56,7 +57,7 @@ func Open(o Options) (*Space, error) {
 	if err != nil {
 		return nil, fmt.Errorf("space: find the helper (planx's own executable): %w", err)
 	}
-	s := &Space{root: root, dir: dir, exe: exe}
+	s := &Space{root: root, dir: dir, exe: exe, layout: layout(dir)}
 	for _, d := range []string{s.treeUpper(), s.treeWork(), s.layersDir(), s.skeleton()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("space: %w", err)
@@ -88,11 +89,14 @@ func realDir(p string) (string, error) {
 // program sees it at too.
 func (s *Space) Root() string { return s.root }
 
-func (s *Space) treeUpper() string  { return filepath.Join(s.dir, "tree", "u") }
-func (s *Space) treeWork() string   { return filepath.Join(s.dir, "tree", "w") }
-func (s *Space) layersDir() string  { return filepath.Join(s.dir, "layers") }
-func (s *Space) skeleton() string   { return filepath.Join(s.dir, "root") }
-func (s *Space) statusPath() string { return filepath.Join(s.dir, "status") }
+// layout names the parts of a space's state directory.
+type layout string
+
+func (l layout) treeUpper() string  { return filepath.Join(string(l), "tree", "u") }
+func (l layout) treeWork() string   { return filepath.Join(string(l), "tree", "w") }
+func (l layout) layersDir() string  { return filepath.Join(string(l), "layers") }
+func (l layout) skeleton() string   { return filepath.Join(string(l), "root") }
+func (l layout) statusPath() string { return filepath.Join(string(l), "status") }
 
 // GitUpper is the upper layer of the work tree's .git: the files git wrote
 // in the space (objects, refs, the index, hooks). To read the repository
@@ -251,7 +255,7 @@ func (s *Space) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var first error
-	for _, d := range []string{filepath.Join(s.dir, "tree"), s.layersDir(), s.skeleton(), s.statusPath()} {
+	for _, d := range []string{filepath.Join(s.dir, "tree"), s.layersDir(), s.skeleton(), s.statusPath(), filepath.Join(s.dir, "skeleton.json")} {
 		if err := removeAll(d); err != nil && first == nil {
 			first = err
 		}

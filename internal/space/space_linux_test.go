@@ -172,6 +172,8 @@ if [ -n "$ASROOT" ]; then
 elif echo x >> /etc/hosts 2>/dev/null; then
 	echo ETC-WRITABLE
 fi
+echo top > "/$TOKEN"
+echo mnt > "/mnt/$TOKEN"
 echo changed >> a.txt
 mkdir -p new && echo b > new/b.txt
 rm gone.txt
@@ -219,7 +221,7 @@ func TestWritesEverywhere(t *testing.T) {
 	t.Cleanup(func() { os.Remove(existing) })
 
 	outside := []string{filepath.Join(home, ".claude", token), existing, filepath.Join(home, ".cache", token),
-		"/tmp/" + token, filepath.Join(modcache, "cache", "download", token)}
+		"/tmp/" + token, filepath.Join(modcache, "cache", "download", token), "/" + token, "/mnt/" + token}
 	if asRoot {
 		outside = append(outside, "/etc/hosts", "/usr/local/go/"+token, filepath.Join(moddir, token))
 	}
