@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -227,5 +229,71 @@ func TestLinkedWorkTree(t *testing.T) {
 	}
 	if got := strings.TrimSpace(run(t, repo, "git", "rev-parse", "slot")); got == head {
 		t.Error("the commit reached the real repository")
+	}
+}
+
+// Two spaces run at once (a wave's agents): each sees its own writes to
+// the same path, the exit code is the program's, and the state directory
+// is an empty directory inside.
+func TestTwoSpacesAtOnce(t *testing.T) {
+	available(t)
+	tmp := t.TempDir()
+	shared := "/tmp/planx-space-shared-" + strconv.Itoa(os.Getpid())
+	errs := make(chan error, 2)
+	for i := range 2 {
+		go func() {
+			tree := filepath.Join(tmp, "tree"+strconv.Itoa(i))
+			state := filepath.Join(tmp, "space"+strconv.Itoa(i))
+			if err := os.Mkdir(tree, 0o755); err != nil {
+				errs <- err
+				return
+			}
+			s, err := Open(Options{Root: tree, Dir: state})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			script := `echo "$1" > "$2"; sleep 1; test "$(cat "$2")" = "$1" || exit 3; test -z "$(ls -A "$3")" || exit 4; exit 7`
+			var out bytes.Buffer
+			cmd := exec.Command("sh", "-c", script, "sh", "space"+strconv.Itoa(i), shared, state)
+			cmd.Stdout, cmd.Stderr = &out, &out
+			err = s.Run(context.Background(), cmd)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+				errs <- fmt.Errorf("space %d: %v (want exit 7): %s", i, err, out.String())
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Lstat(shared); err == nil {
+		t.Errorf("%s was written outside", shared)
+	}
+}
+
+func TestProgramNotFound(t *testing.T) {
+	available(t)
+	tmp := t.TempDir()
+	s, err := Open(Options{Root: tmp, Dir: filepath.Join(t.TempDir(), "space")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	cmd := exec.Command("/no/such/program")
+	var ee *exec.ExitError
+	if err := s.Run(context.Background(), cmd); !errors.As(err, &ee) || ee.ExitCode() != 127 {
+		t.Errorf("Run of a missing program: %v (want exit 127)", err)
+	}
+	if _, err := Open(Options{Root: tmp, Dir: filepath.Join(tmp, "inside")}); err == nil {
+		t.Error("Open accepted a state directory inside the work tree")
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "inside")); err == nil {
+		t.Error("Open made a directory in the work tree")
 	}
 }

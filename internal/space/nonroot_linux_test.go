@@ -49,7 +49,8 @@ func TestAsOtherUser(t *testing.T) {
 	if _, err := io.Copy(dst, src); err != nil || dst.Close() != nil {
 		t.Fatal(err)
 	}
-	tests := []string{"TestWritesEverywhere", "TestChangesNet", "TestTerminalsNestedLoopback", "TestCancelKillsAll", "TestLinkedWorkTree"}
+	tests := []string{"TestWritesEverywhere", "TestChangesNet", "TestTerminalsNestedLoopback", "TestCancelKillsAll", "TestLinkedWorkTree",
+		"TestTwoSpacesAtOnce", "TestProgramNotFound"}
 	cmd := exec.Command(bin, "-test.run=^("+strings.Join(tests, "|")+")$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "HOME=" + home,

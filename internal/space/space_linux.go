@@ -43,6 +43,9 @@ func Open(o Options) (*Space, error) {
 	if err != nil {
 		return nil, fmt.Errorf("space: work tree: %w", err)
 	}
+	if abs, err := filepath.Abs(o.Dir); err == nil && (within(abs, root) || within(abs, o.Root)) {
+		return nil, fmt.Errorf("space: the state directory %s is inside the work tree %s", abs, root)
+	}
 	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("space: state directory: %w", err)
 	}
