@@ -50,11 +50,11 @@ func (s *Space) Outside() ([]Write, error) {
 		}
 		upper := filepath.Join(s.layersDir(), l.Name(), "u")
 		err = filepath.WalkDir(upper, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
+			if err != nil && p != upper {
+				return nil // a directory the program made unreadable: left out
 			}
-			if d.IsDir() {
-				return nil
+			if err != nil || d.IsDir() {
+				return err
 			}
 			rel, _ := filepath.Rel(upper, p)
 			fi, err := d.Info()

@@ -44,6 +44,9 @@
 //     root, made by and for the user: a program may write there even where
 //     the user could not (Outside lists it; it is kept in the state
 //     directory, not in a layer); /dev/shm is a private tmpfs;
+//   - the work tree must not hold mount points of its own (the kernel
+//     refuses an overlay over mounts copied into a user namespace: Run
+//     fails with a setup error);
 //   - empty directories are not part of the change set, nor are changes of
 //     a directory's mode or of any file's times or owner.
 //

@@ -165,6 +165,8 @@ echo more >> "$HOME/.claude/$TOKEN-existing"
 echo cache > "$HOME/.cache/$TOKEN"
 echo tmp > "/tmp/$TOKEN"
 echo mod > "$MODCACHE/cache/download/$TOKEN"
+mkdir -p "$MODCACHE/example.com/$TOKEN@v1.0.0" && echo x > "$MODCACHE/example.com/$TOKEN@v1.0.0/go.mod"
+chmod -R a-w "$MODCACHE/example.com/$TOKEN@v1.0.0"
 if [ -n "$ASROOT" ]; then
 	echo "# $TOKEN" >> /etc/hosts
 	echo go > "/usr/local/go/$TOKEN"
@@ -221,7 +223,8 @@ func TestWritesEverywhere(t *testing.T) {
 	t.Cleanup(func() { os.Remove(existing) })
 
 	outside := []string{filepath.Join(home, ".claude", token), existing, filepath.Join(home, ".cache", token),
-		"/tmp/" + token, filepath.Join(modcache, "cache", "download", token), "/" + token, "/mnt/" + token}
+		"/tmp/" + token, filepath.Join(modcache, "cache", "download", token), "/" + token, "/mnt/" + token,
+		filepath.Join(modcache, "example.com", token+"@v1.0.0", "go.mod")}
 	if asRoot {
 		outside = append(outside, "/etc/hosts", "/usr/local/go/"+token, filepath.Join(moddir, token))
 	}
