@@ -44,6 +44,9 @@
 //     root, made by and for the user: a program may write there even where
 //     the user could not (Outside lists it; it is kept in the state
 //     directory, not in a layer); /dev/shm is a private tmpfs;
+//   - /dev holds only null, zero, full, random, urandom, tty, a private
+//     devpts and /dev/shm: no disks, no /dev/fuse, /dev/kvm or GPUs (the
+//     real /dev would hand a program running as root the raw disk);
 //   - the work tree must not hold mount points of its own (the kernel
 //     refuses an overlay over mounts copied into a user namespace: Run
 //     fails with a setup error);
