@@ -1,0 +1,59 @@
+package space
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+)
+
+// HelperArg is the first argument that makes planx the space helper
+// instead of the command line tool (see Main).
+const HelperArg = "__planx-space"
+
+// ErrUnsupported is returned where the platform has no task spaces.
+var ErrUnsupported = errors.New("space: task spaces need Linux")
+
+// Options say what a space is made over.
+type Options struct {
+	// Root is the work tree: inside the space it is an overlay at the same
+	// path, over the real directory, which is never written.
+	Root string
+	// Dir is the space's own state: its layers. It is created if missing;
+	// it must be neither inside Root nor contain it. Close removes it.
+	Dir string
+}
+
+// ChangeSet is what a task changed under a directory, as paths relative to
+// it with forward slashes, sorted.
+type ChangeSet struct {
+	// Written are the files (regular files, symbolic links) created or
+	// changed in content or mode.
+	Written []string
+	// Deleted are the files that existed in the real tree and are gone in
+	// the space (a file replaced by a directory is deleted; its new
+	// contents are Written).
+	Deleted []string
+	// gone are the paths removed as a whole (whiteouts, a directory
+	// replaced by a file, a file replaced by a directory): Apply removes
+	// them with everything beneath.
+	gone []string
+}
+
+// Empty reports whether nothing changed.
+func (c ChangeSet) Empty() bool { return len(c.Written) == 0 && len(c.Deleted) == 0 }
+
+// Write is one path written outside the work tree, as Outside lists it.
+type Write struct {
+	Path    string // absolute, as the program saw it
+	Deleted bool   // the program removed it (a whiteout)
+}
+
+// within reports whether p is dir or beneath it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// inGit reports whether rel (slash-separated, relative to the work tree)
+// is the git directory or beneath it.
+func inGit(rel string) bool { return rel == ".git" || strings.HasPrefix(rel, ".git/") }
