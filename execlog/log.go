@@ -70,6 +70,10 @@ type Task struct {
 	Executor string            `json:"executor,omitempty"`
 	// Sandbox is the confinement the executor ran under (Planx-Sandbox); "" for none recorded.
 	Sandbox string `json:"sandbox,omitempty"`
+	// Outside are the paths an agent wrote outside its work tree in its
+	// task space (absolute; " (deleted)" after a removal): none of them
+	// reached the machine, and the log says what it tried.
+	Outside []string `json:"outside,omitempty"`
 	// Commit is the task's commit. A commit cannot contain its own SHA, so
 	// the log committed with a task shows "this commit" and the SHA is
 	// filled in when a later task commits.

@@ -70,6 +70,10 @@ type Sandbox struct {
 	Mode     string   // auto (""), required or off
 	Writable []string // absolute, or ~/ for HOME
 	Steps    bool     // the plan's own steps are confined too
+	// NoSpace (`space: false`) confines agents by denying writes outside
+	// the work tree (Landlock, a read-only git directory) even where a
+	// task space could redirect them.
+	NoSpace bool
 }
 
 // ConfigError is a problem at a line of the config file.
@@ -111,7 +115,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // known one as a hint. A new setting adds its key here and a case below.
 var (
 	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
-	sandboxKeys = []string{"mode", "writable", "steps"}
+	sandboxKeys = []string{"mode", "writable", "steps", "space"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
 
@@ -314,6 +318,10 @@ func (p configParser) sandbox(k, v *yaml.Node) (Sandbox, error) {
 			}
 		case "steps":
 			err = p.decode(k, v, &sb.Steps, "write true to confine the plan's own steps too")
+		case "space":
+			space := true
+			err = p.decode(k, v, &space, "write false to confine agents by denial instead of a task space")
+			sb.NoSpace = !space
 		default:
 			return p.errf(k, suggest.Hint(k.Value, sandboxKeys), "unknown sandbox key %q", k.Value)
 		}

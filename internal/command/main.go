@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/planx-dev/planx/internal/sandbox"
+	"github.com/planx-dev/planx/internal/space"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -65,6 +66,10 @@ func runRoot(ctx context.Context, root *cli.Command, args []string, stdio *IO) i
 	if len(args) > 1 && args[1] == sandbox.HelperArg {
 		// planx re-executed as the sandbox helper of a confined child.
 		return sandbox.Main(args[2:], stdio.Err)
+	}
+	if len(args) > 1 && args[1] == space.HelperArg {
+		// planx re-executed as process 1 of a task space.
+		return space.Main(args[2:], stdio.Err)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -43,6 +43,10 @@ func ParseMode(s string) (Mode, error) {
 type Level string
 
 const (
+	// Overlay: the process runs in a task space (internal/space): it may
+	// write anything, every write lands in copy-on-write layers, and
+	// nothing reaches the user but what planx takes from the work tree's.
+	Overlay Level = "overlay"
 	// Full: writes only beneath the writable roots, the git directory
 	// read-only even inside them, no signals to processes outside.
 	Full Level = "landlock+mountns"
@@ -103,7 +107,7 @@ type Confinement struct {
 // ("" when nothing is).
 func (c *Confinement) Weaker() string {
 	switch c.Level {
-	case Full:
+	case Full, Overlay:
 		return ""
 	case LandlockOnly:
 		return "writes are confined to the work tree and the allowed paths, but the git directory inside the work tree stays writable (no mount namespace: unprivileged user namespaces are refused here); writes to it are still detected after the task"

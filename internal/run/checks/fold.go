@@ -24,7 +24,13 @@ func (a *Attempt) fold(ctx context.Context, c Tree, t *planparse.Task, kind plan
 	if head.Branch != c.Branch {
 		return &outcome.Failure{What: fmt.Sprintf("the task switched HEAD from branch %q to %q; %s", c.Branch, HeadName(head), SwitchBack(c.Branch, "`planx resume`"))}
 	}
-	f, err := verify.Fold(ctx, c.Repo, c.Branch, t.ID, c.Base, head.SHA, kind == planparse.KindShell)
+	tip := head.SHA
+	if a.SpaceTip != "" && head.SHA == c.Base {
+		// The agent committed in its task space: the branch did not move,
+		// its commits end at the space's HEAD. Fold them the same way.
+		tip, a.SpaceTip = a.SpaceTip, ""
+	}
+	f, err := verify.Fold(ctx, c.Repo, c.Branch, t.ID, c.Base, tip, kind == planparse.KindShell)
 	if err != nil || f.Tip == "" {
 		return err
 	}

@@ -1,9 +1,11 @@
 package execute
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -27,15 +30,24 @@ type AgentRun struct {
 	Context agent.Context // what the prompt says besides the task
 }
 
-// Agent runs the agent once on the task in o.Dir, confined by o.Jail. Its
-// exit code says little (0 also covers max-turns and refusals): the
-// verification after it decides.
-func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun, o Options) error {
+// AgentEnd is what planx took from an agent's run besides its outcome.
+type AgentEnd struct {
+	// Tip is the commit the agent's HEAD ended at in its task space, when
+	// it committed there ("" otherwise): its commits are folded into the
+	// task's.
+	Tip string
+}
+
+// Agent runs the agent once on the task in o.Dir, in a task space where
+// the platform has one (space.go), else confined by o.Jail. Its exit code
+// says little (0 also covers max-turns and refusals): the verification
+// after it decides.
+func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun, o Options) (AgentEnd, error) {
 	// The reason file is in the state directory: the one place under the
 	// git directory a confined agent may write.
 	stateDir := filepath.Join(o.OutDir, "agent")
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
-		return fmt.Errorf("agent state directory: %w", err)
+		return AgentEnd{}, fmt.Errorf("agent state directory: %w", err)
 	}
 	reasonPath := filepath.Join(stateDir, fmt.Sprintf("%s-reason-%d.txt", t.ID, a.Attempt))
 	c := a.Context
@@ -43,41 +55,64 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 	prompt := agent.Prompt(t, c)
 	promptPath := filepath.Join(o.OutDir, fmt.Sprintf("%s-prompt-%d.md", t.ID, a.Attempt))
 	if err := fsutil.WriteAtomic(promptPath, []byte(prompt), 0o600); err != nil {
-		return err
+		return AgentEnd{}, err
 	}
 	cmd, err := agent.Resolve(a.Spec, agent.Input{Prompt: prompt, PromptFile: promptPath,
 		Files: declaredFiles(t), StateDir: stateDir})
 	if err != nil {
-		return &outcome.Failure{What: err.Error()}
-	}
-	timeout := o.TaskTimeout
-	if timeout == 0 {
-		timeout = DefaultAgentTimeout
+		return AgentEnd{}, &outcome.Failure{What: err.Error()}
 	}
 	tmp, removeTmp, err := taskTemp(t)
 	if err != nil {
-		return err
+		return AgentEnd{}, err
 	}
 	defer removeTmp()
-	wrap, level, env, err := o.Jail.agent(t.ID, o.Dir, tmp, stateDir, cmd)
+	sp, err := o.Jail.openSpace(t, o.Dir)
 	if err != nil {
-		return err
+		return AgentEnd{}, err
 	}
-	lt.Sandbox = string(level)
-	live, flush := o.Out.Live(t.ID)
-	defer flush()
+	var wrap func(*exec.Cmd) error
+	var env []string
+	if sp != nil {
+		defer sp.Close()
+		wrap, env = sp.Wrap, []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}
+		lt.Sandbox = string(sandbox.Overlay)
+	} else {
+		var level sandbox.Level
+		if wrap, level, env, err = o.Jail.agent(t.ID, o.Dir, tmp, stateDir, cmd); err != nil {
+			return AgentEnd{}, err
+		}
+		lt.Sandbox = string(level)
+	}
 	spec := proc.Spec{
 		Name: fmt.Sprintf("%s agent", t.ID),
 		Dir:  o.Dir,
 		Env: append(append(o.env(t.ID, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath,
 			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath), env...),
-		Timeout:    timeout,
+		Timeout:    cmp.Or(o.TaskTimeout, DefaultAgentTimeout),
 		OutputPath: filepath.Join(o.OutDir, fmt.Sprintf("%s-agent-%d.log", t.ID, a.Attempt)),
-		Live:       live,
 		Started:    o.Pids.started(),
 		Wrap:       wrap,
 	}
-	display := agentCommand(&spec, cmd, a.Spec)
+	res, err := o.runAgent(ctx, t, lt, a, &spec, cmd)
+	reason := readReason(reasonPath)
+	var end AgentEnd
+	if sp != nil {
+		l, lerr := land(sp, o.Repo, o.Dir, lt, reasonPath)
+		if lerr != nil && err == nil {
+			err = lerr
+		}
+		reason, end.Tip = cmp.Or(l.reason, reason), l.tip
+	}
+	return end, agentOutcome(ctx, t, res, err, reason)
+}
+
+// runAgent starts the agent as spec says, shows and records it.
+func (o Options) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun, spec *proc.Spec, cmd agent.Command) (proc.Result, error) {
+	live, flush := o.Out.Live(t.ID)
+	defer flush()
+	spec.Live = live
+	display := agentCommand(spec, cmd, a.Spec)
 	name := fmt.Sprintf("agent attempt %d", a.Attempt)
 	o.Out.Step(t.ID, name, display)
 	if o.Slot {
@@ -86,13 +121,13 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 		o.Out.Println("      %s output: %s", t.ID, spec.OutputPath)
 	}
 	disarm := o.Fault.Soon("during-step", 150*time.Millisecond)
-	res, err := proc.Run(ctx, spec)
+	res, err := proc.Run(ctx, *spec)
 	disarm()
 	o.Pids.ChildDone()
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 	o.stepEnd(t.ID, name, res)
-	return agentOutcome(ctx, t, res, err, readReason(reasonPath))
+	return res, err
 }
 
 // agentCommand sets what spec starts for the agent command cmd and returns

@@ -32,6 +32,9 @@ type Jail struct {
 	err    error
 	probed bool
 	warned bool
+	// Task spaces (space.go): probed once, at the first agent.
+	spaceProbed, spaceOK bool
+	spaceErr             error
 }
 
 // NewJail is the confinement .planx.yaml asks for (cfg), keeping the git

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/progress"
 )
@@ -13,7 +14,10 @@ import (
 // in the user's work tree; a wave task in its slot, with its own Dir and
 // Slot, Shared set, and no Fault, Pids or Jail.
 type Options struct {
-	Dir    string   // the work tree the process runs in (PLANX_REPO)
+	Dir string // the work tree the process runs in (PLANX_REPO)
+	// Repo is Dir's repository: an agent's commits in its task space are
+	// read and taken from there.
+	Repo   *gitops.Repo
 	Slot   bool     // Dir is a wave's linked work tree (PLANX_WORKTREE)
 	Passed []string // the names .planx.yaml passes under `env:`
 	Plan   string   // the plan's absolute path (PLANX_PLAN)

@@ -131,7 +131,7 @@ func TestAgentGaveUp(t *testing.T) {
 	var warned []string
 	o.Jail = NewJail(gates.Sandbox{Mode: "off"}, nil, func(_ planparse.TaskID, msg string) { warned = append(warned, msg) })
 	lt := &execlog.Task{}
-	err := Agent(context.Background(), task(), lt, AgentRun{Spec: `cat > /dev/null; echo "cannot do it" > "$PLANX_REASON_FILE"`, Attempt: 1}, o)
+	_, err := Agent(context.Background(), task(), lt, AgentRun{Spec: `cat > /dev/null; echo "cannot do it" > "$PLANX_REASON_FILE"`, Attempt: 1}, o)
 	f := outcome.As(err)
 	if f == nil || !f.GaveUp || f.What != "the agent gave up: cannot do it" {
 		t.Fatalf("err = %v", err)

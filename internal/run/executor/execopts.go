@@ -12,7 +12,7 @@ import (
 // execOptions are what the run's task processes run with in the user's
 // work tree; a wave's slot changes what differs (worktree.go).
 func (r *runner) execOptions() execute.Options {
-	return execute.Options{Dir: r.repo.Root, Passed: r.Config.Env, Plan: r.pf.Abs, RunID: r.st.RunID,
+	return execute.Options{Dir: r.repo.Root, Repo: r.repo, Passed: r.Config.Env, Plan: r.pf.Abs, RunID: r.st.RunID,
 		OutDir: runstate.RunDir(r.repo, r.st.RunID), StepTimeout: r.o.StepTimeout, TaskTimeout: r.o.TaskTimeout,
 		Out: r.out, Fault: r.fault, Pids: r.pids(), Jail: r.jail}
 }

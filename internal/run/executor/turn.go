@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
@@ -161,8 +162,10 @@ func (tu *turn) agent(ctx context.Context, n int, feedback string) error {
 		prompt = execute.Prompt{Plan: r.Plan, PlanPath: r.planRel, Root: repo.Root, Tasks: slices.Clone(r.log.Tasks), Gates: r.Gates,
 			Protected: at.checks().Rules.Guarded(repo.Root)}
 	})
-	return execute.Agent(ctx, t, tu.lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
+	end, err := execute.Agent(ctx, t, tu.lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
 		Context: prompt.Context(t, n, feedback)}, at.execOptions())
+	tu.SpaceTip = gitops.SHA(end.Tip)
+	return err
 }
 
 // setPhase records, where the place keeps it, how far the attempt got.

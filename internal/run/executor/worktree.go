@@ -123,7 +123,7 @@ func (s slot) keeper() *taskgate.Keeper { return s.wv.r.keeper().InSlot(s.repo, 
 // work tree.
 func (s slot) execOptions() execute.Options {
 	o := s.wv.r.execOptions()
-	o.Dir, o.Slot, o.Shared = s.repo.Root, true, s.wv.mu
+	o.Dir, o.Repo, o.Slot, o.Shared = s.repo.Root, s.repo, true, s.wv.mu
 	o.Fault, o.Pids = "", execute.Pids{}
 	return o
 }

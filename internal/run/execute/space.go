@@ -1,0 +1,137 @@
+package execute
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/sandbox"
+	"github.com/planx-dev/planx/internal/space"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// An agent runs in a task space where the platform has one (Linux with
+// user namespaces and overlayfs): it may write anything — its own state in
+// HOME, caches, /tmp, toolchains, the git directory, its own commits — and
+// every write lands in the space's layers. When it has ended, planx copies
+// its change to the work tree out of the space (Apply), takes the objects
+// of the commits it made so that they are folded into the task's commit,
+// lists what it wrote elsewhere in the task's log, and removes the space:
+// nothing else it wrote reaches the user. Where spaces are refused, the
+// jail confines by denial (confine.go).
+
+// spaces reports whether the run's agents get task spaces, probing once.
+// Call with j.mu held.
+func (j *Jail) spaces() bool {
+	if !j.spaceProbed {
+		j.spaceProbed = true
+		mode, err := sandbox.ParseMode(j.cfg.Mode)
+		if err == nil && mode != sandbox.Off && !j.cfg.NoSpace {
+			j.spaceErr = space.Probe()
+			j.spaceOK = j.spaceErr == nil
+		}
+	}
+	return j.spaceOK
+}
+
+// openSpace opens a task space over dir for task t's agent, or returns nil
+// where the run has none. Its layers live under the user's cache
+// directory, outside the work tree; Close removes them.
+func (j *Jail) openSpace(t *planparse.Task, dir string) (*space.Space, error) {
+	if j == nil {
+		return nil, nil
+	}
+	j.mu.Lock()
+	ok := j.spaces()
+	j.mu.Unlock()
+	if !ok {
+		return nil, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	parent := filepath.Join(base, "planx", "spaces")
+	if err := os.MkdirAll(parent, 0o700); err != nil {
+		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+	}
+	state, err := os.MkdirTemp(parent, string(t.ID)+"-")
+	if err != nil {
+		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+	}
+	sp, err := space.Open(space.Options{Root: dir, Dir: state})
+	if err != nil {
+		_ = os.RemoveAll(state)
+		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+	}
+	return sp, nil
+}
+
+// landed is what planx took out of an agent's space.
+type landed struct {
+	tip    string // the commit HEAD named in the space, when it moved
+	reason string // what the agent wrote in its reason file there
+}
+
+// land takes the agent's work out of its space sp into the work tree dir:
+// the files it changed there (never its git directory), the objects of the
+// commits it made (tip: where its HEAD ended), what it wrote outside the
+// work tree (the log's Outside), and its reason file. repo is the
+// repository of dir; reasonPath the reason file's path as the agent saw it.
+func land(sp *space.Space, repo *gitops.Repo, dir string, lt *execlog.Task, reasonPath string) (landed, error) {
+	var l landed
+	if err := sp.SetupError(); err != nil {
+		return l, fmt.Errorf("the agent's task space: %w", err)
+	}
+	if err := sp.Apply(dir); err != nil {
+		return l, fmt.Errorf("take the agent's work out of its task space: %w", err)
+	}
+	if p, ok := sp.UpperOf(reasonPath); ok {
+		if b, err := os.ReadFile(p); err == nil {
+			l.reason = strings.TrimSpace(string(b))
+		}
+	}
+	if repo != nil {
+		ov := gitops.Overlay(sp.UpperOf)
+		head, herr := repo.HeadIn(ov)
+		if now, err := repo.HeadIn(func(string) (string, bool) { return "", false }); herr == nil && err == nil && head != now {
+			if _, err := repo.AdoptObjects(ov); err != nil {
+				return l, fmt.Errorf("the agent's commits in its task space: %w", err)
+			}
+			l.tip = string(head)
+		}
+	}
+	outside, err := sp.Outside()
+	if err == nil {
+		lt.Outside = outsideList(outside, repo)
+	}
+	return l, nil
+}
+
+// outsideList names what an agent wrote outside its work tree, for the
+// log: paths, deletions marked, the repository's git directory (its own
+// commits, index, config) left out as planx's to fold or drop.
+func outsideList(ws []space.Write, repo *gitops.Repo) []string {
+	var out []string
+	for _, w := range ws {
+		if repo != nil && (within(w.Path, repo.GitDir) || within(w.Path, repo.CommonDir)) {
+			continue
+		}
+		p := w.Path
+		if w.Deleted {
+			p += " (deleted)"
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
