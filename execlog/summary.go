@@ -98,13 +98,15 @@ func (l *Log) summary(b *strings.Builder) {
 // next is the advice for the person reading the log of a run that did not
 // complete.
 func (l *Log) next() string {
-	if l.NextStep != "" {
+	stopped := l.Status == record.RunFailed || l.Status == record.RunWaiting || l.Status == record.RunInterrupted
+	if l.NextStep != "" && stopped {
+		// What the run said at its stop; a resumed, completed or aborted
+		// run has gone past it.
 		return text(l.NextStep)
 	}
-	undo := ""
-	if l.StartCommit != "" {
-		undo = " To undo the whole run instead: " + code("git reset --hard "+l.StartCommit) + "."
-	}
+	// Not git reset --hard: it would leave the run locked and discard what
+	// a person changed since; planx abort takes the run out and keeps both.
+	undo := " To undo the whole run instead: " + code("planx abort") + "."
 	switch l.Status {
 	case record.RunCompleted:
 		return ""
@@ -121,7 +123,7 @@ func (l *Log) next() string {
 	case record.RunInterrupted:
 		return "run " + code("planx resume") + " to continue where the run stopped." + undo
 	case record.RunAborted:
-		return "the run was aborted." + undo
+		return "the run was aborted: HEAD, the index and the work tree are back as they were before it."
 	case record.RunRunning:
 		return "the run is in progress."
 	}

@@ -80,11 +80,12 @@ func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail strin
 	snapErr := b.stops().RecordStop(context.Background(), t.ID, string(status))
 	wavepkg.DropSlots(b.repo, b.st.RunID, rewind.SlotKeeper(b.repo, b.st), b.out)
 	b.dropped()
-	saveErr := errors.Join(snapErr, b.save(), b.repo.Index().Sync(context.Background()))
-	next := nextSteps(b.st, b.repo, t)
-	if errors.Is(kind, ErrInterrupted) {
-		next = interruptedNext(b.st, b.repo, t)
+	next := nextSteps(b.st, b.repo, t) // after the slots: a kept one is named
+	if errors.Is(kind, ErrDrift) {
+		next = driftNext(t)
 	}
+	b.log.NextStep = next // the log's summary says what the run said
+	saveErr := errors.Join(snapErr, b.save(), b.repo.Index().Sync(context.Background()))
 	b.out.TaskStopped(t, status, what, tail, see, next)
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.DisplayID(), t.Title, what)
 	if saveErr != nil {
@@ -93,25 +94,17 @@ func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail strin
 	return err
 }
 
-// nextSteps is what to do after t failed.
+// nextSteps is what to do after t stopped (failed, interrupted or waiting
+// for a person).
 func nextSteps(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
 	if next := waveNext(st, repo, t); next != "" {
 		return next
 	}
-	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.DisplayID())
+	return stoppedNext(st, st.Status, t)
 }
 
 // interruptedWhat is why a task stopped when the run was interrupted.
 const interruptedWhat = "stopped by an interrupt (Ctrl-C or SIGTERM) while it ran"
-
-// interruptedNext is what to do after an interrupt: nothing failed, so
-// there is no cause to fix.
-func interruptedNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
-	if next := waveNext(st, repo, t); next != "" {
-		return next
-	}
-	return fmt.Sprintf("what %s changed before the interrupt is left in the work tree; `planx resume --retry` runs it again from the start, `planx resume` commits it as it stands (finish it by hand first), `planx abort` undoes the run", t.DisplayID())
-}
 
 // complete closes a run whose tasks are all committed, serial or in waves.
 func (b books) complete(ctx context.Context, res *Result) (*Result, error) {

@@ -134,8 +134,9 @@ func (wv *wave) integrate(ctx context.Context) error {
 	}
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
 	wv.res.Status = record.RunFailed
-	wv.res.Next = nextSteps(r.st, r.repo, first.T)
-	return r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
+	err = r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
+	wv.res.Next = r.log.NextStep
+	return err
 }
 
 // waveNext is what to do after a stop in or after a parallel wave of the

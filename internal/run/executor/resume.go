@@ -86,9 +86,11 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 	}
 	manual := kind == planparse.KindManual && st.Status == record.RunWaiting
 	midStep := st.Phase == runstate.PhaseExecute && st.Status != record.RunFailed
-	if !retry && !manual && midStep && len(d.Edited) > 0 {
+	if !retry && !manual && midStep && len(d.Edited) > 0 && len(d.Changed) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a
-		// person has worked on it since.
+		// person has worked on it since. (An attempt that wrote nothing,
+		// such as a stop before the task for an edited plan, leaves no
+		// output to mix with the person's: it just runs.)
 		return false, stops.RefuseOverEdits(t.ID, d)
 	}
 	if err := stops.KeepStagedApart(ctx, ""); err != nil {
