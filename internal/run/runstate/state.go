@@ -68,6 +68,10 @@ type State struct {
 	// Skipped tasks; SkipPending are those no commit has recorded yet.
 	Skipped     []planparse.TaskID `json:"skipped,omitempty"`
 	SkipPending []planparse.TaskID `json:"skip_pending,omitempty"`
+	// Finished says how a task after a stop was finished (by hand, retried,
+	// run again, skipped), for its commit's Planx-Finished trailer (a
+	// skipped task's goes on the commit that records the skip).
+	Finished map[planparse.TaskID]string `json:"finished,omitempty"`
 	// AttemptPre is a commit holding the work tree as the current attempt
 	// found it; AttemptStop, its child, the tree when the attempt stopped,
 	// kept under StopRef (see snapshot.go). Stops numbers the stop refs.
