@@ -36,7 +36,7 @@ func (b *builder) finishMarkdown() {
 		if t.End < t.Start {
 			t.End = t.Start
 		}
-		t.End = b.followingFences(fences, t.End, next)
+		t.End = d.followingFences(fences, t.End, next)
 		t.Body = d.str[t.Start:t.End]
 		for f < len(fences) && d.blocks[fences[f]].pos < t.Start {
 			f++
@@ -66,7 +66,11 @@ func (b *builder) finishMarkdown() {
 			t.Optional = true
 		}
 	}
-	b.orphanFences(fences, attached, tasks)
+	for i, t := range d.orphanFences(fences, attached, tasks) {
+		blk := &d.blocks[i]
+		b.diag(SeverityError, blk.line, fmt.Sprintf("this `%s` block belongs to no task: it is not inside %s nor directly after its line", blk.info, t.Label),
+			"put it right under its task's line (only blank lines between) or indent it under the task; make it a plain ```sh block if it is documentation")
+	}
 }
 
 // followingFences extends a task's text that ends at end to the closed
@@ -74,8 +78,7 @@ func (b *builder) finishMarkdown() {
 // next, the next task's start. People write a checklist item's step at
 // column 0 under it (spec-kit, Kiro); markdown then ends the item before
 // the fence, and the task would silently have no step (a manual task).
-func (b *builder) followingFences(fences []int, end, next int) int {
-	d := b.d
+func (d *doc) followingFences(fences []int, end, next int) int {
 	for _, i := range fences {
 		blk := &d.blocks[i]
 		if blk.pos < end {
@@ -92,14 +95,15 @@ func (b *builder) followingFences(fences []int, end, next int) int {
 	return end
 }
 
-// orphanFences refuses a `run` fence that follows a task's text (no
-// heading between) but that no task took: it is neither inside the task nor
-// directly after its line, so which task it is a step of would be a guess,
-// and skipping it would run the plan without it. A fence in a section of its
+// orphanFences are the `run` fences that follow a task's text (no heading
+// between) but that no task took: neither inside the task nor directly
+// after its line, so which task each is a step of would be a guess, and
+// skipping it would run the plan without it. A fence in a section of its
 // own (a heading after the last task: "### Notes") is the plan's prose.
-func (b *builder) orphanFences(fences []int, attached []bool, tasks []*Task) {
+func (d *doc) orphanFences(fences []int, attached []bool, tasks []*Task) map[int]*Task {
+	orphans := map[int]*Task{}
 	for g, i := range fences {
-		blk := &b.d.blocks[i]
+		blk := &d.blocks[i]
 		if _, run := runInfo(blk.info); !run || attached[g] || !blk.closed {
 			continue
 		}
@@ -109,18 +113,17 @@ func (b *builder) orphanFences(fences []int, attached []bool, tasks []*Task) {
 				before = t
 			}
 		}
-		if before == nil || b.headingBetween(before.End, blk.pos) {
-			continue
+		if before != nil && !d.headingBetween(before.End, blk.pos) {
+			orphans[i] = before
 		}
-		b.diag(SeverityError, blk.line, fmt.Sprintf("this `%s` block belongs to no task: it is not inside %s nor directly after its line", blk.info, before.Label),
-			"put it right under its task's line (only blank lines between) or indent it under the task; make it a plain ```sh block if it is documentation")
 	}
+	return orphans
 }
 
 // headingBetween reports whether a heading starts in [from, to).
-func (b *builder) headingBetween(from, to int) bool {
-	for i := range b.d.blocks {
-		if blk := &b.d.blocks[i]; blk.kind == bHeading && blk.pos >= from && blk.pos < to {
+func (d *doc) headingBetween(from, to int) bool {
+	for i := range d.blocks {
+		if blk := &d.blocks[i]; blk.kind == bHeading && blk.pos >= from && blk.pos < to {
 			return true
 		}
 	}
@@ -160,7 +163,7 @@ func runInfo(info string) (string, bool) {
 
 func (b *builder) unterminated(i int) {
 	blk := &b.d.blocks[i]
-	if ln, ok := b.dedentedEnd(blk); ok {
+	if ln, ok := b.d.dedentedEnd(blk); ok {
 		// Not a missing ```: a line less indented than an indented fence
 		// (a heredoc's body or its terminator at column 0) ends the list
 		// item, and markdown ends the fence with it.
@@ -180,8 +183,7 @@ func (b *builder) unterminated(i int) {
 // dedentedEnd is the 1-based line that cut the unclosed fence blk short:
 // the line after its last, when that line is not blank and starts left of
 // the fence's indentation.
-func (b *builder) dedentedEnd(blk *block) (int, bool) {
-	d := b.d
+func (d *doc) dedentedEnd(blk *block) (int, bool) {
 	ind := blk.pos - blk.start
 	next := blk.lastLine + 1
 	if ind == 0 || next >= len(d.lines) {
