@@ -79,9 +79,12 @@ func (l *Log) summary(b *strings.Builder) {
 	for _, t := range l.Tasks {
 		count[t.Status]++
 	}
+	// The tasks not started yet have no entry: they are pending too.
+	total := max(len(l.Tasks), l.Total)
+	pending := count[record.TaskPending] + total - len(l.Tasks)
 	fmt.Fprintf(b, "- **Tasks:** %d total — %d done, %d failed, %d skipped, %d pending",
-		len(l.Tasks), count[record.TaskDone], count[record.TaskFailed], count[record.TaskSkipped], count[record.TaskPending])
-	for _, s := range []record.TaskStatus{record.TaskRunning, record.TaskWaiting} {
+		total, count[record.TaskDone], count[record.TaskFailed], count[record.TaskSkipped], pending)
+	for _, s := range []record.TaskStatus{record.TaskRunning, record.TaskWaiting, record.TaskInterrupted} {
 		if count[s] > 0 {
 			fmt.Fprintf(b, ", %d %s", count[s], s)
 		}

@@ -95,7 +95,12 @@ type TaskCommit struct {
 func TaskMessage(c TaskCommit) string {
 	t, lt := c.Task, c.Log
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, textsafe.Shorten(t.Title, 72-len(t.ID)-2))
+	subject := textsafe.Shorten(t.Title, 72-len(t.ID)-2)
+	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, subject)
+	if full := strings.Join(strings.Fields(t.Title), " "); subject != full {
+		// The subject was cut with "…": the body keeps the whole title.
+		fmt.Fprintf(&b, "%s\n\n", full)
+	}
 	b.WriteString(taskSummary(c.PlanRel, t, lt, c.Ticked, ownFinish(t, c.Finished)))
 	for _, m := range c.Folded {
 		// Indented so the folded messages can never be read as this commit's trailers.
