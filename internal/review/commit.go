@@ -48,7 +48,7 @@ type TaskCommit struct {
 	// reported (outside-declared=…, folded-commits=…).
 	Warnings []string `json:"warnings,omitempty"`
 	// Finished is how the task was finished after a stop (Planx-Finished:
-	// "by hand after step 2 of 3 failed (exit 1)", "retried after …"); ""
+	// "by hand after step 2 of 3 failed (exit 1)", "by a retry after …"); ""
 	// for an attempt that ran and passed as is.
 	Finished string `json:"finished,omitempty"`
 	// DurationMS is the time since the run's previous commit, from committer

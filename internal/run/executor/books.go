@@ -75,6 +75,9 @@ func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail strin
 	b.log.Status = status
 	b.log.Issues = append(b.log.Issues, execlog.Issue{Task: string(t.ID), What: what, Time: now})
 	b.st.Status, b.st.Current, b.st.Reason = status, t.ID, what
+	if status != record.RunFailed {
+		b.st.Failed = "" // set by the caller of a failure only
+	}
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
 	snapErr := b.stops().RecordStop(context.Background(), t.ID, string(status))

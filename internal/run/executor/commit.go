@@ -200,7 +200,8 @@ func (c *committer) writeCommit(ctx context.Context, lt *execlog.Task, msg strin
 func commitError(t *planparse.Task, err error) error {
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
-		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", cmp.Or(hook.Hook, "commit")), Tail: hook.Output}
+		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit", cmp.Or(hook.Hook, "commit")),
+			Hint: "use --no-verify to skip pre-commit and commit-msg", Tail: hook.Output}
 	}
 	return fmt.Errorf("commit %s: %w", t.ID, err)
 }

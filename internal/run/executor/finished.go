@@ -31,7 +31,11 @@ func stopSays(st *runstate.State, t *planparse.Task) string {
 		if step, n, how, ok := failedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
 			return fmt.Sprintf("step %d of %d failed (%s)", step, n, how)
 		}
-		what, _, _ := strings.Cut(st.Reason, "\n")
+		what := st.Failed // without the advice Reason adds
+		if what == "" {
+			what = st.Reason
+		}
+		what, _, _ = strings.Cut(what, "\n")
 		return textsafe.Shorten(what, 100)
 	case record.RunInterrupted:
 		return "an interrupt during its " + phase
@@ -42,7 +46,7 @@ func stopSays(st *runstate.State, t *planparse.Task) string {
 }
 
 // noteFinished records how t is being finished after the stop st (how:
-// "by hand", "retried", …), before the recovery command changes st.
+// "by hand", "by a retry", …), before the recovery command changes st.
 func noteFinished(st *runstate.State, t *planparse.Task, how string) {
 	if st.Finished == nil {
 		st.Finished = map[planparse.TaskID]string{}
@@ -58,13 +62,13 @@ func resumedHow(st *runstate.State, d attempt.Delta, rerun bool) string {
 	case rerun && len(d.Changed) == 0:
 		return "" // nothing of the stopped attempt to tell of
 	case rerun:
-		return "run again"
+		return "by running it again"
 	case len(d.Edited) > 0:
 		return "by hand"
-	case st.Status == record.RunFailed:
-		return "resumed as it was left"
 	}
-	return "resumed" // its steps had finished when the run stopped
+	// Committed unchanged: a failure that passed this time (a hook that
+	// now allows it, a flaky gate), or steps that had finished.
+	return "as it was left"
 }
 
 // noteResumed notes how resume finishes t's stopped attempt d (see

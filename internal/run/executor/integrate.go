@@ -134,7 +134,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 		return r.stopTask(ctx, first.T, err, wv.res)
 	}
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
-	wv.res.Status = record.RunFailed
+	wv.res.Status, r.st.Failed = record.RunFailed, first.Fail.What
 	err = r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
 	wv.res.Next = r.log.NextStep
 	return err

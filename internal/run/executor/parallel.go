@@ -22,7 +22,7 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 	var stopErr error
 	switch {
 	case errors.As(err, &fail):
-		res.Status = record.RunFailed
+		res.Status, r.st.Failed = record.RunFailed, fail.What
 		stopErr = r.books().stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
 	case errors.Is(err, ErrManual):
 		res.Status = record.RunWaiting
@@ -35,6 +35,7 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 		res.Next = r.log.NextStep // what the stop told the person (next.go)
 		return stopErr
 	}
+	r.st.Failed = "" // Reason says it all
 	_ = r.books().stop(t, record.RunFailed, err.Error(), "", err)
 	return err
 }

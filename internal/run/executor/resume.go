@@ -56,6 +56,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			return nil, err
 		}
 		if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(first.ID); what != "" {
+			r.st.Failed = what
 			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
 		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry)
@@ -98,7 +99,7 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 	}
 	switch {
 	case retry:
-		noteFinished(st, t, "retried")
+		noteFinished(st, t, "by a retry")
 		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, stops.Discard(ctx, d, true)
 	case manual:

@@ -60,6 +60,9 @@ type State struct {
 	Current planparse.TaskID `json:"current,omitempty"`
 	Phase   string           `json:"phase,omitempty"`
 	Reason  string           `json:"reason,omitempty"`
+	// Failed is what failed at the stop without the advice Reason adds
+	// ("gate check failed (exit 1)"): a Planx-Finished note's words.
+	Failed string `json:"failed,omitempty"`
 	// Plan is the plan's tasks as they were when the run started, in
 	// execution order: drift detection compares the plan against it.
 	Plan []PlannedTask `json:"plan"`
