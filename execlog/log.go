@@ -24,8 +24,11 @@ type Log struct {
 	// from Status, when the executor knows better.
 	NextStep  string  `json:"next_step,omitempty"`
 	Preflight []Check `json:"preflight"`
-	Tasks     []Task  `json:"tasks"`
-	Issues    []Issue `json:"issues"`
+	// Total is how many tasks the run set out to do: Tasks has an entry
+	// only for a task that started, so at a stop it holds fewer.
+	Total  int     `json:"total,omitempty"`
+	Tasks  []Task  `json:"tasks"`
+	Issues []Issue `json:"issues"`
 }
 
 // Check is a pre-flight check.

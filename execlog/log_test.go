@@ -37,8 +37,8 @@ func TestNextStep(t *testing.T) {
 	l := &Log{Title: "x", StartCommit: "abc", Tasks: []Task{{ID: "T001", Status: record.TaskDone}, {ID: "T002", Status: record.TaskWaiting}}}
 	cases := map[record.RunStatus]string{
 		record.RunWaiting:     "T002 is a manual task: do it, then run `planx resume`.",
-		record.RunInterrupted: "run `planx resume` to continue where the run stopped. To undo the whole run instead: `git reset --hard abc`.",
-		record.RunAborted:     "the run was aborted. To undo the whole run instead: `git reset --hard abc`.",
+		record.RunInterrupted: "run `planx resume` to continue where the run stopped. To undo the whole run instead: `planx abort`.",
+		record.RunAborted:     "the run was aborted: HEAD, the index and the work tree are back as they were before it.",
 	}
 	for status, want := range cases {
 		l.Status = status
@@ -53,5 +53,12 @@ func TestNextStep(t *testing.T) {
 	l.Status, l.NextStep = record.RunFailed, "call the owner"
 	if !strings.Contains(string(l.Render()), "- **Next step:** call the owner\n") {
 		t.Error("NextStep does not replace the default advice")
+	}
+	// The advice of a stop is not the advice once the run went past it.
+	for _, status := range []record.RunStatus{record.RunCompleted, record.RunAborted, record.RunRunning} {
+		l.Status = status
+		if strings.Contains(string(l.Render()), "call the owner") {
+			t.Errorf("%s run shows the next step of its stop", status)
+		}
 	}
 }

@@ -51,7 +51,9 @@ func (l *Log) header(b *strings.Builder) {
 	item("Plan", code(l.PlanPath))
 	item("Branch", code(l.Branch))
 	if l.StartCommit != "" {
-		item("Rollback point", code(l.StartCommit)+" — undo the whole run with "+code("git reset --hard "+l.StartCommit))
+		// The way back is planx abort while the run is stopped (it keeps
+		// the edits made since and unlocks the run), not a reset to it.
+		item("Rollback point", code(l.StartCommit)+" — the tree before the run; while the run is stopped, "+code("planx abort")+" undoes it")
 	}
 	item("Run", code(l.RunID))
 	item("Started", formatTime(l.Started))

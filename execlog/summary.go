@@ -79,9 +79,12 @@ func (l *Log) summary(b *strings.Builder) {
 	for _, t := range l.Tasks {
 		count[t.Status]++
 	}
+	// The tasks not started yet have no entry: they are pending too.
+	total := max(len(l.Tasks), l.Total)
+	pending := count[record.TaskPending] + total - len(l.Tasks)
 	fmt.Fprintf(b, "- **Tasks:** %d total — %d done, %d failed, %d skipped, %d pending",
-		len(l.Tasks), count[record.TaskDone], count[record.TaskFailed], count[record.TaskSkipped], count[record.TaskPending])
-	for _, s := range []record.TaskStatus{record.TaskRunning, record.TaskWaiting} {
+		total, count[record.TaskDone], count[record.TaskFailed], count[record.TaskSkipped], pending)
+	for _, s := range []record.TaskStatus{record.TaskRunning, record.TaskWaiting, record.TaskInterrupted} {
 		if count[s] > 0 {
 			fmt.Fprintf(b, ", %d %s", count[s], s)
 		}
@@ -98,13 +101,15 @@ func (l *Log) summary(b *strings.Builder) {
 // next is the advice for the person reading the log of a run that did not
 // complete.
 func (l *Log) next() string {
-	if l.NextStep != "" {
+	stopped := l.Status == record.RunFailed || l.Status == record.RunWaiting || l.Status == record.RunInterrupted
+	if l.NextStep != "" && stopped {
+		// What the run said at its stop; a resumed, completed or aborted
+		// run has gone past it.
 		return text(l.NextStep)
 	}
-	undo := ""
-	if l.StartCommit != "" {
-		undo = " To undo the whole run instead: " + code("git reset --hard "+l.StartCommit) + "."
-	}
+	// Not git reset --hard: it would leave the run locked and discard what
+	// a person changed since; planx abort takes the run out and keeps both.
+	undo := " To undo the whole run instead: " + code("planx abort") + "."
 	switch l.Status {
 	case record.RunCompleted:
 		return ""
@@ -121,7 +126,7 @@ func (l *Log) next() string {
 	case record.RunInterrupted:
 		return "run " + code("planx resume") + " to continue where the run stopped." + undo
 	case record.RunAborted:
-		return "the run was aborted." + undo
+		return "the run was aborted: HEAD, the index and the work tree are back as they were before it."
 	case record.RunRunning:
 		return "the run is in progress."
 	}

@@ -132,7 +132,7 @@ func FromPlan(decls []planparse.GateDecl) ([]Gate, error) {
 			errs = append(errs, fmt.Errorf("gate #%d: missing name", i+1))
 			continue
 		}
-		g := Gate{Name: name, Command: d.Command}
+		g := Gate{Name: name, Command: d.Command, Fix: d.Fix}
 		var err error
 		if g.Timeout, err = parseTimeout(d.Timeout); err != nil {
 			errs = append(errs, fmt.Errorf("gate %s: %w", name, err))

@@ -17,7 +17,7 @@ var (
 	frontMatterKeys = []string{"title", "name", "topic", "description", "overview", "status", "date", "created",
 		"updated", "author", "tags", "version", "agent", "executor", "gates", "todos"}
 	planxFrontMatterKeys = []string{"gates", "agent", "executor"}
-	gateDeclKeys         = []string{"name", "command", "timeout", "when"}
+	gateDeclKeys         = []string{"name", "command", "timeout", "when", "fix"}
 )
 
 // checkFrontMatterKeys reports unknown keys of a YAML front matter at

@@ -54,6 +54,7 @@ type block struct {
 	code     string
 	codeLine int
 	closed   bool
+	lastLine int // 0-based: the closing fence's line, or the last line the block holds
 }
 
 // doc is a markdown source parsed once and shared by all dialect parsers.
@@ -293,6 +294,7 @@ func (d *doc) fence(idx int, f *ast.FencedCodeBlock) {
 		b.closed = true
 		last = closeAt
 	}
+	b.lastLine = last
 	for i := open; i <= last && i < len(d.inCode); i++ {
 		d.inCode[i] = true
 	}

@@ -85,6 +85,9 @@ type GateDecl struct {
 	Command string `json:"command" yaml:"command"`
 	Timeout string `json:"timeout,omitempty" yaml:"timeout"`
 	When    string `json:"when,omitempty" yaml:"when"` // "each" (default) or "final"
+	// Fix: the gate may rewrite files (gofmt -w), as `fix: true` in
+	// .planx.yaml; its changes are committed with the task.
+	Fix bool `json:"fix,omitempty" yaml:"fix"`
 }
 
 // Phase is a heading that groups tasks (a phase or a milestone).

@@ -341,8 +341,8 @@ func TestFrontMatterUnknownKeys(t *testing.T) {
 	p := mustParse(t, "add-clamp.md", src, Options{})
 	want := []Diagnostic{
 		{SeverityError, 4, `gate "test" needs a command`, "add command: to the gate"},
-		{SeverityError, 5, `front matter: unknown gate key "run"`, "did you mean command? known keys: name, command, timeout, when"},
-		{SeverityError, 6, `front matter: unknown gate key "timout"`, "did you mean timeout? known keys: name, command, timeout, when"},
+		{SeverityError, 5, `front matter: unknown gate key "run"`, "did you mean command? known keys: name, command, timeout, when, fix"},
+		{SeverityError, 6, `front matter: unknown gate key "timout"`, "did you mean timeout? known keys: name, command, timeout, when, fix"},
 		{SeverityError, 7, `front matter: unknown key "agnet"`, ""},
 	}
 	var errs []Diagnostic

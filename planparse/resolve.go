@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -23,13 +24,19 @@ func (b *builder) finishMarkdown() {
 		}
 	}
 	f := 0
+	attached := make([]bool, len(fences))
 	for k, t := range tasks {
-		if k+1 < len(tasks) && tasks[k+1].Start >= t.Start && t.End > tasks[k+1].Start {
-			t.End = d.trimBlank(t.Start, tasks[k+1].Start)
+		next := len(d.src)
+		if k+1 < len(tasks) && tasks[k+1].Start >= t.Start {
+			next = tasks[k+1].Start
+		}
+		if next < len(d.src) && t.End > next {
+			t.End = d.trimBlank(t.Start, next)
 		}
 		if t.End < t.Start {
 			t.End = t.Start
 		}
+		t.End = d.followingFences(fences, t.End, next)
 		t.Body = d.str[t.Start:t.End]
 		for f < len(fences) && d.blocks[fences[f]].pos < t.Start {
 			f++
@@ -37,6 +44,7 @@ func (b *builder) finishMarkdown() {
 		for g := f; g < len(fences) && d.blocks[fences[g]].pos < t.End; g++ {
 			blk := &d.blocks[fences[g]]
 			if lang, ok := runInfo(blk.info); ok {
+				attached[g] = true
 				t.Steps = append(t.Steps, Step{Lang: lang, Code: blk.code, Line: blk.codeLine})
 			}
 		}
@@ -58,6 +66,68 @@ func (b *builder) finishMarkdown() {
 			t.Optional = true
 		}
 	}
+	for i, t := range d.orphanFences(fences, attached, tasks) {
+		blk := &d.blocks[i]
+		b.diag(SeverityError, blk.line, fmt.Sprintf("this `%s` block belongs to no task: it is not inside %s nor directly after its line", blk.info, t.Label),
+			"put it right under its task's line (only blank lines between) or indent it under the task; make it a plain ```sh block if it is documentation")
+	}
+}
+
+// followingFences extends a task's text that ends at end to the closed
+// `run` fences that directly follow it (only blank lines between) before
+// next, the next task's start. People write a checklist item's step at
+// column 0 under it (spec-kit, Kiro); markdown then ends the item before
+// the fence, and the task would silently have no step (a manual task).
+func (d *doc) followingFences(fences []int, end, next int) int {
+	for _, i := range fences {
+		blk := &d.blocks[i]
+		if blk.pos < end {
+			continue
+		}
+		if blk.pos >= next || !blk.closed || len(bytes.TrimSpace(d.src[end:blk.start])) != 0 {
+			break
+		}
+		if _, run := runInfo(blk.info); !run {
+			break
+		}
+		end = d.lineStart(blk.lastLine + 2)
+	}
+	return end
+}
+
+// orphanFences are the `run` fences that follow a task's text (no heading
+// between) but that no task took: neither inside the task nor directly
+// after its line, so which task each is a step of would be a guess, and
+// skipping it would run the plan without it. A fence in a section of its
+// own (a heading after the last task: "### Notes") is the plan's prose.
+func (d *doc) orphanFences(fences []int, attached []bool, tasks []*Task) map[int]*Task {
+	orphans := map[int]*Task{}
+	for g, i := range fences {
+		blk := &d.blocks[i]
+		if _, run := runInfo(blk.info); !run || attached[g] || !blk.closed {
+			continue
+		}
+		var before *Task
+		for _, t := range tasks {
+			if t.Start < blk.pos && (before == nil || t.Start > before.Start) {
+				before = t
+			}
+		}
+		if before != nil && !d.headingBetween(before.End, blk.pos) {
+			orphans[i] = before
+		}
+	}
+	return orphans
+}
+
+// headingBetween reports whether a heading starts in [from, to).
+func (d *doc) headingBetween(from, to int) bool {
+	for i := range d.blocks {
+		if blk := &d.blocks[i]; blk.kind == bHeading && blk.pos >= from && blk.pos < to {
+			return true
+		}
+	}
+	return false
 }
 
 var (
@@ -93,6 +163,14 @@ func runInfo(info string) (string, bool) {
 
 func (b *builder) unterminated(i int) {
 	blk := &b.d.blocks[i]
+	if ln, ok := b.d.dedentedEnd(blk); ok {
+		// Not a missing ```: a line less indented than an indented fence
+		// (a heredoc's body or its terminator at column 0) ends the list
+		// item, and markdown ends the fence with it.
+		b.diag(SeverityError, ln, fmt.Sprintf("line %d is less indented than the code fence opened at line %d, so it ends the list item and the fence with it", ln, blk.line),
+			fmt.Sprintf("indent line %d (and the lines after it in the block) at least as the fence is indented (%d spaces); a heredoc's body and terminator too (or use <<-EOF with tabs)", ln, blk.pos-blk.start))
+		return
+	}
 	if _, run := runInfo(blk.info); run {
 		b.diag(SeverityError, blk.line, "executable code fence is never closed",
 			"close the ``` block; an open fence swallows the rest of the plan")
@@ -100,6 +178,23 @@ func (b *builder) unterminated(i int) {
 	}
 	b.diag(SeverityWarning, blk.line, "code fence is never closed",
 		"close the ``` block; an open fence swallows the rest of the plan")
+}
+
+// dedentedEnd is the 1-based line that cut the unclosed fence blk short:
+// the line after its last, when that line is not blank and starts left of
+// the fence's indentation.
+func (d *doc) dedentedEnd(blk *block) (int, bool) {
+	ind := blk.pos - blk.start
+	next := blk.lastLine + 1
+	if ind == 0 || next >= len(d.lines) {
+		return 0, false
+	}
+	line := lineBytes(d.src, d.lines, next)
+	trimmed := bytes.TrimLeft(line, " \t")
+	if len(bytes.TrimSpace(line)) == 0 || len(line)-len(trimmed) >= ind {
+		return 0, false
+	}
+	return next + 1, true
 }
 
 // finish assigns IDs, resolves parents and dependencies, fills in the plan

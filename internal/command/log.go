@@ -176,8 +176,16 @@ func writeLogText(w io.Writer, rep logReport, notes bool) {
 			}
 			fmt.Fprintf(w, "  %s gate output:\n%s\n", taskName(t.TaskCommit), textsafe.Indent(*t.Note, "    "))
 		}
+		for _, t := range r.Tasks {
+			if t.Finished != "" {
+				fmt.Fprintf(w, "  %s: finished %s\n", taskName(t.TaskCommit), textsafe.Line(t.Finished))
+			}
+		}
 		if len(r.Skipped) > 0 {
 			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(r.Skipped, ", "))
+		}
+		for _, f := range r.Finished {
+			fmt.Fprintf(w, "  %s\n", textsafe.Line(f))
 		}
 	}
 }

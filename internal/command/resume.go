@@ -29,8 +29,11 @@ func newResumeCmd(stdio *IO, g *globalOptions) *cli.Command {
 		Usage:   "continue a stopped run: commit the stopped task as fixed or done by hand, then go on",
 		Description: describe(`resume continues a run that stopped at a failed or manual task, like git rebase --continue.
 What is done is read from git. The stopped task's work in the tree is verified, gated and
-committed as it stands (you fixed it or did it by hand); with --retry what its attempt changed
-is discarded and the task runs again. Then the remaining tasks run.
+committed as it stands (you fixed it or did it by hand): none of its steps runs again, so after a
+failed step do the steps that did not run by hand (the stop names them). After an interrupt in
+the middle of a step the output is partial and the task runs again. With --retry what its
+attempt changed is discarded and the task runs again. Then the remaining tasks run. The commit
+says how the task was finished (Planx-Finished).
 
 The run keeps the gates and settings it started with. An edit of .planx.yaml you made while the
 run was stopped is left out of every task commit; --repin makes it the run's gates and settings

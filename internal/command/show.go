@@ -130,6 +130,9 @@ func writeShowText(w io.Writer, r showReport) {
 	if r.Sandbox != "" {
 		fmt.Fprintf(w, "sandbox   %s\n", r.Sandbox)
 	}
+	if r.Finished != "" {
+		fmt.Fprintf(w, "finished  %s\n", textsafe.Line(r.Finished))
+	}
 	fmt.Fprintf(w, "task hash %s\n", r.TaskHash)
 	if r.DurationMS != nil {
 		fmt.Fprintf(w, "duration  %ds (since the run's previous commit)\n", *r.DurationMS/1000)

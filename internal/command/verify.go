@@ -143,6 +143,9 @@ func writeVerifyText(w io.Writer, rep review.Report) {
 			if t.Sandbox != "" {
 				sb = "  sandbox=" + t.Sandbox
 			}
+			if t.Finished != "" {
+				sb += "  finished " + textsafe.Line(t.Finished)
+			}
 			fmt.Fprintf(w, "  %s %s %s  %s  [%s]%s\n", mark, textsafe.Line(planparse.DisplayID(planparse.TaskID(t.ID), t.Label)), t.Commit.Short(), gateSummary(t.Gates), t.Evidence, sb)
 		}
 	}

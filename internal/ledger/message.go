@@ -57,8 +57,9 @@ func changeKind(c gitops.Change) string {
 }
 
 // FinishMessage closes a run of the plan topic (at planRel) whose last task
-// was skipped; skipped are the skipped tasks no commit has recorded yet.
-func FinishMessage(topic, planRel, runID string, skipped []planparse.TaskID) string {
+// was skipped; skipped are the skipped tasks no commit has recorded yet,
+// finished their Planx-Finished values.
+func FinishMessage(topic, planRel, runID string, skipped []planparse.TaskID, finished []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "planx: finish run of plan %s\n\n", topic)
 	fmt.Fprintf(&b, "The run ended without a task commit to carry its log: record the log%s.\n\n",
@@ -66,6 +67,9 @@ func FinishMessage(topic, planRel, runID string, skipped []planparse.TaskID) str
 	fmt.Fprintf(&b, "%s: %s\n%s: %s\n", record.TrailerRefs, planRel, record.TrailerRun, runID)
 	for _, id := range skipped {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSkipped, id)
+	}
+	for _, f := range finished {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerFinished, strings.Join(strings.Fields(f), " "))
 	}
 	return b.String()
 }
@@ -80,6 +84,9 @@ type TaskCommit struct {
 	Warnings       []string           // Planx-Warning values
 	Skipped        []planparse.TaskID // skipped tasks no commit has recorded yet
 	Ticked         bool               // planx ticked a checkbox in the plan for this commit
+	// Finished are the Planx-Finished values ("T002 by hand after …"): the
+	// task's own, then the skipped tasks'.
+	Finished []string
 }
 
 // TaskMessage is the task commit's message: subject, a short description,
@@ -88,8 +95,13 @@ type TaskCommit struct {
 func TaskMessage(c TaskCommit) string {
 	t, lt := c.Task, c.Log
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, textsafe.Shorten(t.Title, 72-len(t.ID)-2))
-	b.WriteString(taskSummary(c.PlanRel, t, lt, c.Ticked))
+	subject := textsafe.Shorten(t.Title, 72-len(t.ID)-2)
+	fmt.Fprintf(&b, "%s: %s\n\n", t.ID, subject)
+	if full := strings.Join(strings.Fields(t.Title), " "); subject != full {
+		// The subject was cut with "…": the body keeps the whole title.
+		fmt.Fprintf(&b, "%s\n\n", full)
+	}
+	b.WriteString(taskSummary(c.PlanRel, t, lt, c.Ticked, ownFinish(t, c.Finished)))
 	for _, m := range c.Folded {
 		// Indented so the folded messages can never be read as this commit's trailers.
 		fmt.Fprintf(&b, "Folded commit made by the executor:\n\n%s\n\n", textsafe.Indent(m, "    "))
@@ -131,6 +143,9 @@ func TaskMessage(c TaskCommit) string {
 	for _, w := range c.Warnings {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerWarning, w)
 	}
+	for _, f := range c.Finished {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerFinished, strings.Join(strings.Fields(f), " "))
+	}
 	for _, g := range lt.Gates {
 		if len(g.Known) > 0 {
 			fmt.Fprintf(&b, "%s: known-failures=%s:%s\n", record.TrailerWarning, g.Name, strings.Join(g.Known, ","))
@@ -143,11 +158,15 @@ func TaskMessage(c TaskCommit) string {
 // what the commit holds, so that it agrees with `git show --stat`: the
 // task's own files (lt.Files leaves out the log and a plan only ticked),
 // plus the plan's tick and the execution log planx adds to every commit.
-func taskSummary(planRel string, t *planparse.Task, lt *execlog.Task, ticked bool) string {
+func taskSummary(planRel string, t *planparse.Task, lt *execlog.Task, ticked bool, finished string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Task %s of plan %s, executed by %s", t.DisplayID(), planRel, lt.Executor)
 	if len(lt.Commands) > 0 {
 		fmt.Fprintf(&b, " in %s", textsafe.Count(len(lt.Commands), "step"))
+	}
+	if finished != "" {
+		// "executed in 2 steps" alone would read as a run that passed.
+		fmt.Fprintf(&b, ", then finished %s", finished)
 	}
 	if len(lt.Gates) > 0 {
 		fmt.Fprintf(&b, "; %s passed", textsafe.Count(len(lt.Gates), "gate"))
@@ -173,6 +192,17 @@ func taskSummary(planRel string, t *planparse.Task, lt *execlog.Task, ticked boo
 		fmt.Fprintf(&b, "The commit holds %s.\n\n", list)
 	}
 	return b.String()
+}
+
+// ownFinish is how t itself was finished, from the Planx-Finished values
+// ("T002 by hand after …" → "by hand after …"), or "".
+func ownFinish(t *planparse.Task, finished []string) string {
+	for _, f := range finished {
+		if how, ok := strings.CutPrefix(f, string(t.ID)+" "); ok {
+			return how
+		}
+	}
+	return ""
 }
 
 // GateTrailer renders one gate result as `name=pass 1234ms`, followed by

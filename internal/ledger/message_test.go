@@ -40,7 +40,7 @@ func TestTaskSummary(t *testing.T) {
 				"The task changed no file: the commit holds only the execution log.\n\n"},
 	}
 	for _, c := range cases {
-		if got := taskSummary("plan.md", task, &c.lt, c.ticked); got != c.want {
+		if got := taskSummary("plan.md", task, &c.lt, c.ticked, ""); got != c.want {
 			t.Errorf("%s:\n%q\nwant\n%q", c.name, got, c.want)
 		}
 	}
@@ -145,7 +145,7 @@ func TestFinishMessage(t *testing.T) {
 			"Refs: plan.md\nPlanx-Run: r1\nPlanx-Skipped: T002\nPlanx-Skipped: T003\n"},
 	}
 	for _, c := range cases {
-		if got := FinishMessage("Docs", "plan.md", "r1", c.skipped); got != c.want {
+		if got := FinishMessage("Docs", "plan.md", "r1", c.skipped, nil); got != c.want {
 			t.Errorf("skipped %v:\n%q\nwant\n%q", c.skipped, got, c.want)
 		}
 	}

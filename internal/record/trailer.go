@@ -45,4 +45,12 @@ const (
 	// combined tree: on the wave's last commit the branch keeps, whose tree
 	// that is, in the Gate value format.
 	TrailerWaveGate = "Planx-Wave-Gate"
+	// TrailerFinished says how a task was finished when its attempt did
+	// not simply run and pass: "<task> <how>", e.g. "T002 by hand after
+	// step 2 of 3 failed (exit 1)", "T002 as it was left after …", "T002 by
+	// a retry after …", "T002 by running it again after an interrupt …",
+	// "T003 skipped after …" (on the commit that
+	// carries the task's Planx-Skipped). A commit without it is a task whose
+	// attempt ran and passed as is.
+	TrailerFinished = "Planx-Finished"
 )

@@ -124,7 +124,7 @@ func (c *checker) run(r *Run, scope map[gitops.SHA]bool) error {
 			return err
 		}
 		rr.Tasks = append(rr.Tasks, TaskReport{ID: t.ID, Label: t.Label, Commit: t.Commit, Subject: t.Subject, Gates: t.Gates,
-			WaveGates: t.WaveGates, Evidence: ev, Sandbox: t.Sandbox, Warnings: t.Warnings, OK: ok})
+			WaveGates: t.WaveGates, Evidence: ev, Sandbox: t.Sandbox, Warnings: t.Warnings, Finished: t.Finished, OK: ok})
 	}
 	for _, pt := range tip.Tasks {
 		id := string(pt.ID)

@@ -47,6 +47,10 @@ type TaskCommit struct {
 	// Warnings are the Planx-Warning values: what planx let pass but
 	// reported (outside-declared=…, folded-commits=…).
 	Warnings []string `json:"warnings,omitempty"`
+	// Finished is how the task was finished after a stop (Planx-Finished:
+	// "by hand after step 2 of 3 failed (exit 1)", "by a retry after …"); ""
+	// for an attempt that ran and passed as is.
+	Finished string `json:"finished,omitempty"`
 	// DurationMS is the time since the run's previous commit, from committer
 	// timestamps (one-second resolution); nil when there is none to compare.
 	DurationMS *int64 `json:"duration_ms"`
@@ -92,6 +96,9 @@ type parsed struct {
 	plan    string
 	task    TaskCommit
 	skipped []string
+	// finished are the Planx-Finished values of other tasks than the
+	// commit's own (the skipped ones it records).
+	finished []string
 }
 
 var (
@@ -146,6 +153,7 @@ func classify(c gitops.Commit) parsed {
 	}
 	tasks := get(record.TrailerTask)
 	if len(tasks) == 0 {
+		p.finished = get(record.TrailerFinished) // a run's closing commit: the skipped tasks'
 		for _, r := range get(record.TrailerRollback) {
 			if strings.EqualFold(r, "true") {
 				p.kind = kindRollback
@@ -155,6 +163,13 @@ func classify(c gitops.Commit) parsed {
 	}
 	p.kind = kindTask
 	p.task = taskCommit(c, get, tasks[0], p.plan)
+	for _, f := range get(record.TrailerFinished) {
+		if how, own := strings.CutPrefix(f, tasks[0]+" "); own && p.task.Finished == "" {
+			p.task.Finished = how
+			continue
+		}
+		p.finished = append(p.finished, f)
+	}
 	return p
 }
 

@@ -21,6 +21,9 @@ type Run struct {
 	Tasks []TaskCommit `json:"tasks"`
 	// Skipped lists the task ids Planx-Skipped trailers name.
 	Skipped []string `json:"skipped"`
+	// Finished are the Planx-Finished values of tasks without a commit of
+	// their own ("T003 skipped after gate test failed (exit 1)").
+	Finished []string `json:"finished,omitempty"`
 	// Other lists commits of the run that are neither its rollback nor a task
 	// (trailers from a newer planx); they are kept, not judged.
 	Other []gitops.SHA `json:"other_commits,omitempty"`
@@ -197,6 +200,7 @@ func (co *collector) add(c gitops.Commit) bool {
 	}
 	// Walking backwards: an older commit's skips go first, in their own order.
 	open.Skipped = append(slices.Clone(p.skipped), open.Skipped...)
+	open.Finished = append(slices.Clone(p.finished), open.Finished...)
 	switch p.kind {
 	case kindRollback:
 		open.Rollback, open.Started, open.Complete = c.SHA, c.Time, true

@@ -117,7 +117,11 @@ type TaskReport struct {
 	// commit says ("" when it does not say).
 	Sandbox  string   `json:"sandbox,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
-	OK       bool     `json:"ok"` // no error finding concerns this commit
+	// Finished is how the task was finished after a stop (Planx-Finished),
+	// shown beside ok: verify vouches for the commit's gates, not that the
+	// task's own steps produced it.
+	Finished string `json:"finished,omitempty"`
+	OK       bool   `json:"ok"` // no error finding concerns this commit
 }
 
 // RunReport is a run Verify looked at.

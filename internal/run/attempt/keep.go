@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
@@ -33,8 +34,9 @@ func (s Records) Keep(ctx context.Context, sha gitops.SHA, why string) (string, 
 }
 
 // KeepStagedApart keeps the index under a kept ref when some path's staged
-// content differs both from HEAD and from the work tree: those bytes are in
-// no commit, and the command about to run replaces them. An index whose tree
+// content differs from HEAD, from the work tree and from the stop's snapshot:
+// those bytes are in no commit, and the command about to run replaces them.
+// An index whose tree
 // is restored's (abort puts that one back itself) is not kept again.
 func (s Records) KeepStagedApart(ctx context.Context, restored gitops.SHA) error {
 	changes, err := s.Repo.Status(ctx)
@@ -65,6 +67,9 @@ func (s Records) KeepStagedApart(ctx context.Context, restored gitops.SHA) error
 	if err != nil {
 		return err
 	}
+	if apart, err = s.notInStop(ctx, sha, apart); err != nil || len(apart) == 0 {
+		return err
+	}
 	if restored != "" {
 		now, err1 := s.Repo.Objects().TreeOf(ctx, sha)
 		was, err2 := s.Repo.Objects().TreeOf(ctx, restored)
@@ -79,6 +84,28 @@ func (s Records) KeepStagedApart(ctx context.Context, restored gitops.SHA) error
 	s.Out.Println("planx: kept the index at %s: %s staged apart from the work tree; `git show %s:%s` prints the staged bytes, `git restore --source=%s --staged -- %s` stages them again",
 		ref, textsafe.List(apart), ref, apart[0], ref, apart[0])
 	return nil
+}
+
+// notInStop drops from apart the paths whose staged bytes (in index, the
+// index saved as a commit) are those of the stop's snapshot: planx staged
+// them itself before the stop (a task's work is staged for its gates), so a
+// person who then fixed the file by hand left planx's bytes in the index, and
+// the stop ref already keeps them. Only what a person staged is in no commit.
+func (s Records) notInStop(ctx context.Context, index gitops.SHA, apart []string) ([]string, error) {
+	if s.State.AttemptStop == "" {
+		return apart, nil
+	}
+	differ, err := s.Repo.History().ChangedFiles(ctx, s.State.AttemptStop, index)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range apart {
+		if slices.Contains(differ, p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // unmergedStatus reports a conflicted path (git status's DD, AU, UD, UA, DU,

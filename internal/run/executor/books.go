@@ -75,16 +75,20 @@ func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail strin
 	b.log.Status = status
 	b.log.Issues = append(b.log.Issues, execlog.Issue{Task: string(t.ID), What: what, Time: now})
 	b.st.Status, b.st.Current, b.st.Reason = status, t.ID, what
+	if status != record.RunFailed {
+		b.st.Failed = "" // set by the caller of a failure only
+	}
 	// The context may be cancelled (the stop is an interrupt): what was
 	// there at the stop is recorded all the same.
 	snapErr := b.stops().RecordStop(context.Background(), t.ID, string(status))
 	wavepkg.DropSlots(b.repo, b.st.RunID, rewind.SlotKeeper(b.repo, b.st), b.out)
 	b.dropped()
-	saveErr := errors.Join(snapErr, b.save(), b.repo.Index().Sync(context.Background()))
-	next := nextSteps(b.st, b.repo, t)
-	if errors.Is(kind, ErrInterrupted) {
-		next = interruptedNext(b.st, b.repo, t)
+	next := nextSteps(b.st, b.repo, t) // after the slots: a kept one is named
+	if errors.Is(kind, ErrDrift) {
+		next = driftNext(t)
 	}
+	b.log.NextStep = next // the log's summary says what the run said
+	saveErr := errors.Join(snapErr, b.save(), b.repo.Index().Sync(context.Background()))
 	b.out.TaskStopped(t, status, what, tail, see, next)
 	err := fmt.Errorf("%w: %s %s: %s", kind, t.DisplayID(), t.Title, what)
 	if saveErr != nil {
@@ -93,25 +97,17 @@ func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail strin
 	return err
 }
 
-// nextSteps is what to do after t failed.
+// nextSteps is what to do after t stopped (failed, interrupted or waiting
+// for a person).
 func nextSteps(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
 	if next := waveNext(st, repo, t); next != "" {
 		return next
 	}
-	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then `planx resume` (re-verify, re-gate, commit), or re-run the plan", t.DisplayID())
+	return stoppedNext(st, st.Status, t)
 }
 
 // interruptedWhat is why a task stopped when the run was interrupted.
 const interruptedWhat = "stopped by an interrupt (Ctrl-C or SIGTERM) while it ran"
-
-// interruptedNext is what to do after an interrupt: nothing failed, so
-// there is no cause to fix.
-func interruptedNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
-	if next := waveNext(st, repo, t); next != "" {
-		return next
-	}
-	return fmt.Sprintf("what %s changed before the interrupt is left in the work tree; `planx resume --retry` runs it again from the start, `planx resume` commits it as it stands (finish it by hand first), `planx abort` undoes the run", t.DisplayID())
-}
 
 // complete closes a run whose tasks are all committed, serial or in waves.
 func (b books) complete(ctx context.Context, res *Result) (*Result, error) {

@@ -102,7 +102,8 @@ func (c *committer) commit(ctx context.Context, t *planparse.Task, lt *execlog.T
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
 	msg := ledger.TaskMessage(ledger.TaskCommit{PlanRel: c.planRel, RunID: c.st.RunID, Task: t, Log: lt, Groups: groups,
-		Folded: folded, Warnings: warnings, Skipped: c.st.SkipPending, Ticked: ticked})
+		Folded: folded, Warnings: warnings, Skipped: c.st.SkipPending, Ticked: ticked,
+		Finished: finishedNotes(c.st, t, c.st.SkipPending)})
 	c.book.RecordPending(t, c.expect)
 	own := []string{c.planRel, c.log.Path}
 	if last && !c.path.porcelain {
@@ -199,7 +200,8 @@ func (c *committer) writeCommit(ctx context.Context, lt *execlog.Task, msg strin
 func commitError(t *planparse.Task, err error) error {
 	var hook *gitops.HookError
 	if errors.As(err, &hook) {
-		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit (use --no-verify to skip pre-commit and commit-msg)", cmp.Or(hook.Hook, "commit")), Tail: hook.Output}
+		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit", cmp.Or(hook.Hook, "commit")),
+			Hint: "use --no-verify to skip pre-commit and commit-msg", Tail: hook.Output}
 	}
 	return fmt.Errorf("commit %s: %w", t.ID, err)
 }

@@ -40,6 +40,6 @@ func acceptDrift(ds []planfile.Drift, planRel string, accept bool, log *execlog.
 		out.Println("planx: plan drift accepted:%s", b.String())
 		return nil
 	}
-	return fmt.Errorf("%w: %s changed since the run started:%s\nrestore the plan's text, or pass --accept-drift to go on with the plan as it is",
+	return fmt.Errorf("%w: %s changed since the run started:%s\nrestore the plan's text, or `planx resume --accept-drift` goes on with the plan as it is",
 		ErrDrift, planRel, b.String())
 }

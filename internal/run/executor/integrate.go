@@ -27,7 +27,8 @@ func (wv *wave) landing() *wavepkg.Landing {
 		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, LogPath: r.log.Path, Sign: r.sign, Hooks: wv.hooks, Fault: r.fault,
 		Groups: func(t *planparse.Task) []*planparse.Task { return r.CompletedGroups(t, r.done, r.o.Optional) },
 		Message: func(it *wavepkg.Task, groups []*planparse.Task, ticked bool) string {
-			return ledger.TaskMessage(ledger.TaskCommit{PlanRel: r.planRel, RunID: r.st.RunID, Task: it.T, Log: it.Log, Groups: groups, Warnings: it.Warnings, Skipped: r.st.SkipPending, Ticked: ticked})
+			return ledger.TaskMessage(ledger.TaskCommit{PlanRel: r.planRel, RunID: r.st.RunID, Task: it.T, Log: it.Log, Groups: groups, Warnings: it.Warnings, Skipped: r.st.SkipPending, Ticked: ticked,
+				Finished: finishedNotes(r.st, it.T, r.st.SkipPending)})
 		},
 		Log: func(it *wavepkg.Task, final bool) []byte {
 			now := r.o.now()
@@ -133,9 +134,10 @@ func (wv *wave) integrate(ctx context.Context) error {
 		return r.stopTask(ctx, first.T, err, wv.res)
 	}
 	r.log.Status, r.log.Finished = record.RunRunning, time.Time{}
-	wv.res.Status = record.RunFailed
-	wv.res.Next = nextSteps(r.st, r.repo, first.T)
-	return r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
+	wv.res.Status, r.st.Failed = record.RunFailed, first.Fail.What
+	err = r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
+	wv.res.Next = r.log.NextStep
+	return err
 }
 
 // waveNext is what to do after a stop in or after a parallel wave of the

@@ -21,7 +21,7 @@ func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst 
 		last := i == len(tasks)-1
 		if i > 0 {
 			if err := checkPinned(r.books(), r.pf, r.Plan, r.expect, t); err != nil {
-				res.Status, res.Next = record.RunInterrupted, "look at the plan's change, then `planx resume`"
+				res.Status, res.Next = record.RunInterrupted, driftNext(t)
 				return res, err
 			}
 		}

@@ -19,17 +19,23 @@ import (
 // run's status and what the user is told to do next.
 func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res *Result) error {
 	var fail *outcome.Failure
+	var stopErr error
 	switch {
 	case errors.As(err, &fail):
-		res.Status, res.Next = record.RunFailed, nextSteps(r.st, r.repo, t)
-		return r.books().stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
+		res.Status, r.st.Failed = record.RunFailed, fail.What
+		stopErr = r.books().stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
 	case errors.Is(err, ErrManual):
-		res.Status, res.Next = record.RunWaiting, "do the task by hand, then run `planx resume`"
-		return r.books().stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
+		res.Status = record.RunWaiting
+		stopErr = r.books().stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		res.Status, res.Next = record.RunInterrupted, interruptedNext(r.st, r.repo, t)
-		return r.books().stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
+		res.Status = record.RunInterrupted
+		stopErr = r.books().stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
 	}
+	if stopErr != nil {
+		res.Next = r.log.NextStep // what the stop told the person (next.go)
+		return stopErr
+	}
+	r.st.Failed = "" // Reason says it all
 	_ = r.books().stop(t, record.RunFailed, err.Error(), "", err)
 	return err
 }

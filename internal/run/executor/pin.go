@@ -28,5 +28,5 @@ func checkPinned(b books, pf *planfile.File, plan *planparse.Plan, expect gitops
 	b.logTask(next)
 	what := fmt.Sprintf("%s changed during the run; stopped before %s", b.planRel, next.ID)
 	err = b.stop(next, record.RunInterrupted, what, report, ErrDrift)
-	return fmt.Errorf("%w\n%s\nlook at the change, then `planx resume` runs the plan as it now stands (or `planx abort`)", err, report)
+	return fmt.Errorf("%w\n%s\n%s", err, report, driftNext(next))
 }

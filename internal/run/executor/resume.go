@@ -56,6 +56,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			return nil, err
 		}
 		if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(first.ID); what != "" {
+			r.st.Failed = what
 			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
 		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry)
@@ -86,9 +87,11 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 	}
 	manual := kind == planparse.KindManual && st.Status == record.RunWaiting
 	midStep := st.Phase == runstate.PhaseExecute && st.Status != record.RunFailed
-	if !retry && !manual && midStep && len(d.Edited) > 0 {
+	if !retry && !manual && midStep && len(d.Edited) > 0 && len(d.Changed) > 0 {
 		// Killed or interrupted mid-step: the output is partial, and a
-		// person has worked on it since.
+		// person has worked on it since. (An attempt that wrote nothing,
+		// such as a stop before the task for an edited plan, leaves no
+		// output to mix with the person's: it just runs.)
 		return false, stops.RefuseOverEdits(t.ID, d)
 	}
 	if err := stops.KeepStagedApart(ctx, ""); err != nil {
@@ -96,18 +99,23 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 	}
 	switch {
 	case retry:
+		noteFinished(st, t, "by a retry")
 		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, stops.Discard(ctx, d, true)
 	case manual:
 		return true, nil // the person's work, or the lack of it, is verified
 	case midStep:
+		noteResumed(st, t, d, true)
 		return false, stops.Discard(ctx, d, true) // partial output: start over
 	case st.Phase != runstate.PhaseExecute && st.Status != record.RunFailed:
+		noteResumed(st, t, d, false)
 		return true, nil // crashed after execution: the work is complete
 	}
 	// A failure: work in the tree (the attempt's, fixed by hand or not) is
 	// verified and gated again; an empty tree runs the task again.
-	return len(d.Changed) > 0 || len(d.Edited) > 0, nil
+	keep := len(d.Changed) > 0 || len(d.Edited) > 0
+	noteResumed(st, t, d, !keep)
+	return keep, nil
 }
 
 // Skip marks the stopped task skipped, discards what its attempt changed and
@@ -154,6 +162,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, err
 	}
 	r.dirty = dirtyPaths(r.log, changes)
+	noteFinished(r.st, t, "skipped")
 	r.st.Skipped = append(r.st.Skipped, t.ID)
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""
@@ -278,7 +287,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 		return nil, err
 	}
 	if slices.ContainsFunc(changes, isLog) || len(b.st.SkipPending) > 0 {
-		msg := ledger.FinishMessage(topic, b.planRel, b.st.RunID, b.st.SkipPending)
+		msg := ledger.FinishMessage(topic, b.planRel, b.st.RunID, b.st.SkipPending, finishedNotes(b.st, nil, b.st.SkipPending))
 		// Only the log: anything else in the tree is not the run's to commit.
 		if err := b.repo.Index().Stage(ctx, b.log.Path); err != nil {
 			return nil, err

@@ -110,15 +110,31 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		rep.Next = wavepkg.Next(true, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
 		return rep, fmt.Errorf("%w: run %s stopped inside a parallel wave (%s)", ErrTaskFailed, st.RunID, rep.Status)
 	case rep.Status == record.RunWaiting:
-		rep.Next = fmt.Sprintf("do %s by hand, then `planx resume`", current)
-	case rep.Status == record.RunInterrupted:
-		rep.Next = "`planx resume --retry` runs the interrupted task again; or `planx resume` (commit it as it stands), `planx skip`, `planx abort`"
-		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, current, rep.Status)
+		rep.Next = statusNext(st, repo, r.Plan, rep.Status)
 	default:
-		rep.Next = "fix the cause and `planx resume`; or `planx resume --retry`, `planx skip`, `planx abort`"
+		rep.Next = statusNext(st, repo, r.Plan, rep.Status)
 		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, current, rep.Status)
 	}
 	return rep, nil
+}
+
+// statusNext is what status says to do at the stopped run st: what the run
+// said when it stopped (next.go), or, for a task the plan no longer has, the
+// commands without what they would do to it.
+func statusNext(st *runstate.State, repo *gitops.Repo, plan *planparse.Plan, status record.RunStatus) string {
+	if st.Log != nil && st.Log.NextStep != "" && st.Status == status {
+		return st.Log.NextStep
+	}
+	if t := planTask(plan, st.Current); t != nil {
+		if next := waveNext(st, repo, t); next != "" {
+			return next
+		}
+		return stoppedNext(st, status, t)
+	}
+	if status == record.RunWaiting {
+		return fmt.Sprintf("do %s by hand, then `planx resume`", st.Current)
+	}
+	return "`planx resume`, `planx resume --retry`, `planx skip` or `planx abort`"
 }
 
 // taskStatuses is each task of plan as the run st sees it: done (h, its
@@ -184,4 +200,12 @@ func configStatus(ctx context.Context, repo *gitops.Repo, st *runstate.State) st
 		hand = true
 	}
 	return handconfig.Notice(repo.Root, st.Pinned, hand)
+}
+
+// planTask is the plan's task id, or nil (also without a plan).
+func planTask(plan *planparse.Plan, id planparse.TaskID) *planparse.Task {
+	if plan == nil {
+		return nil
+	}
+	return plan.Task(id)
 }

@@ -23,16 +23,17 @@ type Choice struct {
 
 // Select decides which tasks the run executes: leaf tasks (a group's
 // work is its sub-tasks) that git does not have as done, optional ones only
-// with --optional. --all runs every leaf again; --accept-drift runs a done
+// with --optional or when --only names them. --all runs every leaf again; --accept-drift runs a done
 // task whose text changed instead of stopping on it. A task ticked by hand
 // is added to c.Done.
 func (s *Setup) Select(c Choice) (*Selection, error) {
 	sel := &Selection{}
+	named := c.Subset.Named(s.Plan)
 	for _, t := range s.Plan.Order() {
 		if len(t.Children) > 0 {
 			continue
 		}
-		if t.Optional && !c.Optional {
+		if t.Optional && !c.Optional && !named[t.ID] {
 			sel.Optional = append(sel.Optional, t)
 			continue
 		}

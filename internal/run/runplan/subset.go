@@ -32,6 +32,24 @@ func findTask(plan *planparse.Plan, ref string) *planparse.Task {
 	return nil
 }
 
+// Named are the optional tasks --only names: a task asked for by name is
+// meant to run, optional or not (the sub-tasks of an optional group named
+// too). Unknown references are Narrow's to report.
+func (s Subset) Named(plan *planparse.Plan) map[planparse.TaskID]bool {
+	named := map[planparse.TaskID]bool{}
+	for _, ref := range s.Only {
+		t := findTask(plan, ref)
+		if t == nil || !t.Optional {
+			continue
+		}
+		named[t.ID] = true
+		for _, c := range t.Children {
+			named[c] = true
+		}
+	}
+	return named
+}
+
 // narrow keeps of sel.Run the tasks the subset names; the others are left
 // out (sel.Outside). A kept task that depends on a task neither done nor
 // kept is an error: the run would build on work that is not there.

@@ -42,6 +42,7 @@ func NewRecord(ctx context.Context, repo *gitops.Repo, s Start) (*runstate.State
 		Branch:   s.Head.Branch,
 		Started:  s.Started,
 		Status:   record.RunRunning,
+		Total:    len(s.Tasks),
 	}
 	st := &runstate.State{
 		RunID: runID, PlanPath: s.PlanRel, Topic: s.Plan.Topic, Branch: s.Head.Branch,

@@ -60,6 +60,9 @@ type State struct {
 	Current planparse.TaskID `json:"current,omitempty"`
 	Phase   string           `json:"phase,omitempty"`
 	Reason  string           `json:"reason,omitempty"`
+	// Failed is what failed at the stop without the advice Reason adds
+	// ("gate check failed (exit 1)"): a Planx-Finished note's words.
+	Failed string `json:"failed,omitempty"`
 	// Plan is the plan's tasks as they were when the run started, in
 	// execution order: drift detection compares the plan against it.
 	Plan []PlannedTask `json:"plan"`
@@ -68,6 +71,10 @@ type State struct {
 	// Skipped tasks; SkipPending are those no commit has recorded yet.
 	Skipped     []planparse.TaskID `json:"skipped,omitempty"`
 	SkipPending []planparse.TaskID `json:"skip_pending,omitempty"`
+	// Finished says how a task after a stop was finished (by hand, retried,
+	// run again, skipped), for its commit's Planx-Finished trailer (a
+	// skipped task's goes on the commit that records the skip).
+	Finished map[planparse.TaskID]string `json:"finished,omitempty"`
 	// AttemptPre is a commit holding the work tree as the current attempt
 	// found it; AttemptStop, its child, the tree when the attempt stopped,
 	// kept under StopRef (see snapshot.go). Stops numbers the stop refs.

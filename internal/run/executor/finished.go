@@ -1,0 +1,96 @@
+package executor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// How a task was finished after a stop, for its commit's Planx-Finished
+// trailer: a commit that only says "executed in 2 steps" would read as an
+// attempt that ran and passed, when a person finished it by hand, or it
+// ran again, or was skipped. The note is taken when a recovery command
+// decides (resume, --retry, skip) and kept in the run state until a commit
+// records it.
+
+// stopSays is how the run st stopped at t, as a Planx-Finished value
+// tells it: "step 2 of 3 failed (exit 1)", "gate check failed (exit 1)",
+// "an interrupt during its steps".
+func stopSays(st *runstate.State, t *planparse.Task) string {
+	phase := st.Phase
+	if phase == runstate.PhaseExecute {
+		phase = "steps"
+	}
+	switch st.Status {
+	case record.RunFailed:
+		if step, n, how, ok := failedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
+			return fmt.Sprintf("step %d of %d failed (%s)", step, n, how)
+		}
+		what := st.Failed // without the advice Reason adds
+		if what == "" {
+			what = st.Reason
+		}
+		what, _, _ = strings.Cut(what, "\n")
+		return textsafe.Shorten(what, 100)
+	case record.RunInterrupted:
+		return "an interrupt during its " + phase
+	case record.RunWaiting:
+		return "a wait for a person"
+	}
+	return "a crash during its " + phase // found running: no planx ran it
+}
+
+// noteFinished records how t is being finished after the stop st (how:
+// "by hand", "by a retry", …), before the recovery command changes st.
+func noteFinished(st *runstate.State, t *planparse.Task, how string) {
+	if st.Finished == nil {
+		st.Finished = map[planparse.TaskID]string{}
+	}
+	st.Finished[t.ID] = how + " after " + stopSays(st, t)
+}
+
+// resumedHow is how resume finishes the stopped attempt d: rerun says the
+// task runs again, else its work in the tree is committed; "" when the note
+// would add nothing (a task stopped before it wrote anything).
+func resumedHow(st *runstate.State, d attempt.Delta, rerun bool) string {
+	switch {
+	case rerun && len(d.Changed) == 0:
+		return "" // nothing of the stopped attempt to tell of
+	case rerun:
+		return "by running it again"
+	case len(d.Edited) > 0:
+		return "by hand"
+	}
+	// Committed unchanged: a failure that passed this time (a hook that
+	// now allows it, a flaky gate), or steps that had finished.
+	return "as it was left"
+}
+
+// noteResumed notes how resume finishes t's stopped attempt d (see
+// resumedHow), when that says something.
+func noteResumed(st *runstate.State, t *planparse.Task, d attempt.Delta, rerun bool) {
+	if how := resumedHow(st, d, rerun); how != "" {
+		noteFinished(st, t, how)
+	}
+}
+
+// finishedNotes are the Planx-Finished values a commit of t carries: t's
+// own, then the skipped tasks' it records (skipped).
+func finishedNotes(st *runstate.State, t *planparse.Task, skipped []planparse.TaskID) []string {
+	var out []string
+	ids := append([]planparse.TaskID{}, skipped...)
+	if t != nil {
+		ids = append([]planparse.TaskID{t.ID}, ids...)
+	}
+	for _, id := range ids {
+		if how := st.Finished[id]; how != "" {
+			out = append(out, string(id)+" "+how)
+		}
+	}
+	return out
+}
