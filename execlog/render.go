@@ -11,6 +11,10 @@ import (
 // Render returns the whole markdown file. It depends only on the log's
 // contents (no clock, no map order), so the same log renders to the same
 // bytes and commits show only real changes.
+// maxOutside is how many paths written outside the work tree a task's
+// entry names; the rest are counted.
+const maxOutside = 20
+
 func (l *Log) Render() []byte {
 	var b strings.Builder
 	l.frontMatter(&b)
@@ -157,6 +161,21 @@ func (t *Task) render(b *strings.Builder) {
 			files[i] = code(f)
 		}
 		item("Files changed", strings.Join(files, ", "))
+	}
+	if len(t.Outside) > 0 {
+		shown := t.Outside
+		if len(shown) > maxOutside {
+			shown = shown[:maxOutside]
+		}
+		paths := make([]string, len(shown))
+		for i, p := range shown {
+			paths[i] = code(p)
+		}
+		more := ""
+		if n := len(t.Outside) - len(shown); n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		item("Wrote outside the work tree (in its task space; none of it reached the machine)", strings.Join(paths, ", ")+more)
 	}
 	if len(t.Commands) > 0 {
 		b.WriteString("- **Commands:**\n")

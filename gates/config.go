@@ -74,6 +74,10 @@ type Sandbox struct {
 	// the work tree (Landlock, a read-only git directory) even where a
 	// task space could redirect them.
 	NoSpace bool
+	// Persist are paths (absolute, or ~/ for HOME) an agent in a task
+	// space writes through to the machine: credentials a CLI refreshes,
+	// a directory another program watches.
+	Persist []string
 }
 
 // ConfigError is a problem at a line of the config file.
@@ -115,7 +119,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // known one as a hint. A new setting adds its key here and a case below.
 var (
 	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
-	sandboxKeys = []string{"mode", "writable", "steps", "space"}
+	sandboxKeys = []string{"mode", "writable", "steps", "space", "persist"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
 
@@ -318,6 +322,14 @@ func (p configParser) sandbox(k, v *yaml.Node) (Sandbox, error) {
 			}
 		case "steps":
 			err = p.decode(k, v, &sb.Steps, "write true to confine the plan's own steps too")
+		case "persist":
+			if sb.Persist, err = p.strList(k, v, "write a list of paths, e.g. ['~/.config/gh']"); err == nil {
+				for _, w := range sb.Persist {
+					if !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~/") {
+						return p.errf(v, "write an absolute path or one starting with ~/", "sandbox persist path %q is relative", w)
+					}
+				}
+			}
 		case "space":
 			space := true
 			err = p.decode(k, v, &space, "write false to confine agents by denial instead of a task space")

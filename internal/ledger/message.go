@@ -117,6 +117,9 @@ func TaskMessage(c TaskCommit) string {
 	if lt.Sandbox != "" {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerSandbox, lt.Sandbox)
 	}
+	if len(lt.Outside) > 0 {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerOutside, OutsideTrailer(lt.Outside))
+	}
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, GateTrailer(g))
 	}
@@ -221,4 +224,24 @@ func GateTrailer(g execlog.Gate) string {
 		s += " cached"
 	}
 	return s
+}
+
+// OutsideTrailer is Planx-Outside's value: how many places (a path, or a
+// directory of several) an agent wrote outside its work tree, and the
+// first few, on one line.
+func OutsideTrailer(paths []string) string {
+	const shown = 3
+	var names []string
+	for i, p := range paths {
+		if i == shown {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, textsafe.Line(p))
+	}
+	word := "places"
+	if len(paths) == 1 {
+		word = "place"
+	}
+	return fmt.Sprintf("%d %s: %s", len(paths), word, strings.Join(names, ", "))
 }

@@ -24,6 +24,10 @@ const (
 	// (landlock+mountns, landlock, seatbelt, none); absent for a task whose
 	// own plan steps ran unconfined.
 	TrailerSandbox = "Planx-Sandbox"
+	// TrailerOutside summarizes what an agent wrote outside its work tree
+	// in its task space, none of which reached the machine: "3 places:
+	// ~/.cache/go-build/ (15 files), ~/.claude/x, /tmp/y".
+	TrailerOutside = "Planx-Outside"
 	// TrailerTests is one gate's tests judged against the task's base
 	// commit: "test 12 passed (+1 new) 0 failed 0 skipped", or "test
 	// exit-code only" for a gate whose runner gives no per-test report.

@@ -335,29 +335,54 @@ func sameContent(a, b string) bool {
 // work tree itself): removed paths are removed, written files are copied
 // byte for byte with their mode, symbolic links as links.
 func (s *Space) Apply(dst string) error {
+	_, err := s.ApplyHolding(dst, nil)
+	return err
+}
+
+// ApplyHolding is Apply leaving alone in dst every path held says is
+// held (the user's ignored data: an environment directory, a local
+// configuration), and every path beneath or above one that is, and
+// returns those it left alone. A nil held holds nothing.
+func (s *Space) ApplyHolding(dst string, held func(rel string) bool) (kept []string, err error) {
 	cs, err := s.Changes()
 	if err != nil {
-		return err
+		return nil, err
+	}
+	hold := func(p string) bool {
+		if held == nil {
+			return false
+		}
+		if held(p) {
+			kept = append(kept, p)
+			return true
+		}
+		return false
 	}
 	for _, g := range cs.gone {
-		if inGit(g) {
+		if inGit(g) || hold(g) {
 			continue
 		}
 		if err := removeAll(filepath.Join(dst, filepath.FromSlash(g))); err != nil {
-			return fmt.Errorf("space: apply: %w", err)
+			return kept, fmt.Errorf("space: apply: %w", err)
 		}
 	}
 	for _, p := range cs.Deleted {
+		if hold(p) {
+			continue
+		}
 		if err := os.Remove(filepath.Join(dst, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("space: apply: %w", err)
+			return kept, fmt.Errorf("space: apply: %w", err)
 		}
 	}
 	for _, p := range cs.Written {
+		if hold(p) {
+			continue
+		}
 		if err := copyOut(s.treeUpper(), p, dst); err != nil {
-			return fmt.Errorf("space: apply %s: %w", p, err)
+			return kept, fmt.Errorf("space: apply %s: %w", p, err)
 		}
 	}
-	return nil
+	return kept, nil
 }
 
 // copyOut copies p from the upper layer into dst: into a temporary file

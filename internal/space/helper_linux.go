@@ -160,6 +160,12 @@ func (b *builder) build() error {
 			return fmt.Errorf("hide the state directory: %w", err)
 		}
 	}
+	// Paths the program writes through to the machine, over the layers.
+	for _, p := range b.spec.Persist {
+		if err := unix.Mount(p, b.newRoot+p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("persist %s: %w", p, err)
+		}
+	}
 	if err := unix.Mount("proc", b.newRoot+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount /proc: %w", err)
 	}

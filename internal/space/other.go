@@ -57,5 +57,8 @@ func (s *Space) Outside() ([]Write, error) { return nil, ErrUnsupported }
 // Apply fails: only Linux has task spaces.
 func (s *Space) Apply(string) error { return ErrUnsupported }
 
+// ApplyHolding is Apply leaving held paths alone (Linux only).
+func (s *Space) ApplyHolding(string, func(string) bool) ([]string, error) { return nil, ErrUnsupported }
+
 // Close does nothing.
 func (s *Space) Close() error { return nil }

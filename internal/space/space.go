@@ -21,6 +21,11 @@ type Options struct {
 	// Dir is the space's own state: its layers. It is created if missing;
 	// it must be neither inside Root nor contain it. Close removes it.
 	Dir string
+	// Persist are paths (absolute, existing) the program writes through
+	// to the machine, live: bound into the space over its layers (the
+	// state directory planx gives an agent, credentials a CLI refreshes).
+	// What is written there is neither in Changes nor in Outside.
+	Persist []string
 }
 
 // ChangeSet is what a task changed under a directory, as paths relative to

@@ -28,6 +28,8 @@ type Space struct {
 	dir  string // the state: tree/{u,w}, layers/<path>/{u,w}, root, status
 	layout
 	exe string // the helper: planx (or the test binary) itself
+	// persist are bound into the space, written through (Options.Persist).
+	persist []string
 
 	mu       sync.Mutex
 	warnings []string
@@ -61,6 +63,11 @@ func Open(o Options) (*Space, error) {
 		return nil, fmt.Errorf("space: find the helper (planx's own executable): %w", err)
 	}
 	s := &Space{root: root, dir: dir, exe: exe, layout: layout(dir)}
+	for _, p := range o.Persist {
+		if r, err := filepath.EvalSymlinks(p); err == nil && filepath.IsAbs(r) {
+			s.persist = append(s.persist, r)
+		}
+	}
 	for _, d := range []string{s.treeUpper(), s.treeWork(), s.layersDir(), s.skeleton()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("space: %w", err)
@@ -131,9 +138,10 @@ func (s *Space) UpperOf(p string) (string, bool) {
 
 // helperSpec is what Wrap tells the helper.
 type helperSpec struct {
-	Root    string `json:"root"`
-	Dir     string `json:"dir"`
-	Program string `json:"program"`
+	Root    string   `json:"root"`
+	Dir     string   `json:"dir"`
+	Program string   `json:"program"`
+	Persist []string `json:"persist,omitempty"`
 }
 
 // status is what the helper reports, in the state directory, once the
@@ -153,7 +161,7 @@ func (s *Space) Wrap(cmd *exec.Cmd) error {
 	if cmd.Err != nil {
 		return nil // the program was not found: Start reports it
 	}
-	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path})
+	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist})
 	if err != nil {
 		return err
 	}

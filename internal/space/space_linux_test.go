@@ -360,3 +360,52 @@ func TestWritesEverywhere(t *testing.T) {
 		t.Errorf("Close left the state directory: %v", err)
 	}
 }
+
+// TestPersist: a path the space persists is written through to the
+// machine while the program runs (a test harness polls it), and shows in
+// neither Changes nor Outside; the rest of the space stays a space.
+func TestPersist(t *testing.T) {
+	available(t)
+	dir := t.TempDir()
+	tree := newRepo(t, dir)
+	keep := filepath.Join(tree, ".git", "planx", "agent")
+	outside := filepath.Join(dir, "signals")
+	for _, d := range []string{keep, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(Options{Root: tree, Dir: filepath.Join(dir, "state"), Persist: []string{keep, outside}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	script := fmt.Sprintf("echo r > %s/reason && echo s > %s/started && echo x > a.txt && echo y > %s/not-kept",
+		keep, outside, filepath.Join(dir))
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir = tree
+	if err := s.Run(context.Background(), cmd); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(keep, "reason"), filepath.Join(outside, "started")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("persisted %s: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "not-kept")); err == nil {
+		t.Errorf("a write beside the persisted directory reached the machine")
+	}
+	cs, err := s.Changes()
+	if err != nil || !slices.Equal(cs.Written, []string{"a.txt"}) {
+		t.Errorf("changes = %+v, %v; want a.txt alone", cs, err)
+	}
+	ws, err := s.Outside()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range ws {
+		if strings.HasPrefix(w.Path, outside) {
+			t.Errorf("outside lists the persisted %s", w.Path)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 		return AgentEnd{}, err
 	}
 	defer removeTmp()
-	sp, err := o.Jail.openSpace(t, o.Dir)
+	sp, err := o.Jail.openSpace(t, o.Dir, stateDir)
 	if err != nil {
 		return AgentEnd{}, err
 	}
@@ -98,7 +98,7 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 	reason := readReason(reasonPath)
 	var end AgentEnd
 	if sp != nil {
-		l, lerr := land(sp, o.Repo, o.Dir, lt, reasonPath)
+		l, lerr := land(sp, o.Repo, o.Dir, tmp, o.Held, lt, reasonPath)
 		if lerr != nil && err == nil {
 			err = lerr
 		}

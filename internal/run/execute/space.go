@@ -41,7 +41,7 @@ func (j *Jail) spaces() bool {
 // openSpace opens a task space over dir for task t's agent, or returns nil
 // where the run has none. Its layers live under the user's cache
 // directory, outside the work tree; Close removes them.
-func (j *Jail) openSpace(t *planparse.Task, dir string) (*space.Space, error) {
+func (j *Jail) openSpace(t *planparse.Task, dir, stateDir string) (*space.Space, error) {
 	if j == nil {
 		return nil, nil
 	}
@@ -63,7 +63,17 @@ func (j *Jail) openSpace(t *planparse.Task, dir string) (*space.Space, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
-	sp, err := space.Open(space.Options{Root: dir, Dir: state})
+	// The agent's state directory (its reason file, a preset's history)
+	// is planx's and written through, as are the paths the user lists.
+	persist := []string{stateDir}
+	home, _ := os.UserHomeDir()
+	for _, p := range j.cfg.Persist {
+		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+			p = filepath.Join(home, rest)
+		}
+		persist = append(persist, p)
+	}
+	sp, err := space.Open(space.Options{Root: dir, Dir: state, Persist: persist})
 	if err != nil {
 		_ = os.RemoveAll(state)
 		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
@@ -82,12 +92,13 @@ type landed struct {
 // commits it made (tip: where its HEAD ended), what it wrote outside the
 // work tree (the log's Outside), and its reason file. repo is the
 // repository of dir; reasonPath the reason file's path as the agent saw it.
-func land(sp *space.Space, repo *gitops.Repo, dir string, lt *execlog.Task, reasonPath string) (landed, error) {
+func land(sp *space.Space, repo *gitops.Repo, dir, tmp string, held []string, lt *execlog.Task, reasonPath string) (landed, error) {
 	var l landed
 	if err := sp.SetupError(); err != nil {
 		return l, fmt.Errorf("the agent's task space: %w", err)
 	}
-	if err := sp.Apply(dir); err != nil {
+	kept, err := sp.ApplyHolding(dir, heldBy(held))
+	if err != nil {
 		return l, fmt.Errorf("take the agent's work out of its task space: %w", err)
 	}
 	if p, ok := sp.UpperOf(reasonPath); ok {
@@ -107,28 +118,86 @@ func land(sp *space.Space, repo *gitops.Repo, dir string, lt *execlog.Task, reas
 	}
 	outside, err := sp.Outside()
 	if err == nil {
-		lt.Outside = outsideList(outside, repo)
+		lt.Outside = outsideList(outside, repo, tmp)
 	}
+	lt.Outside = append(lt.Outside, keptList(kept)...)
 	return l, nil
 }
 
 // outsideList names what an agent wrote outside its work tree, for the
-// log: paths, deletions marked, the repository's git directory (its own
-// commits, index, config) left out as planx's to fold or drop.
-func outsideList(ws []space.Write, repo *gitops.Repo) []string {
-	var out []string
+// log: paths (HOME shown as ~), deletions marked, and a directory with
+// several writes (a build cache) as one entry with their count. The
+// repository's git directory (its own commits, index, config: planx's to
+// fold or drop) and the task's own temporary directory tmp are left out.
+func outsideList(ws []space.Write, repo *gitops.Repo, tmp string) []string {
+	home, _ := os.UserHomeDir()
+	groups := map[string][]string{}
 	for _, w := range ws {
-		if repo != nil && (within(w.Path, repo.GitDir) || within(w.Path, repo.CommonDir)) {
+		if repo != nil && (within(w.Path, repo.GitDir) || within(w.Path, repo.CommonDir)) || tmp != "" && within(w.Path, tmp) {
 			continue
 		}
 		p := w.Path
+		if home != "" && home != "/" && within(p, home) {
+			rel, _ := filepath.Rel(home, p)
+			p = filepath.Join("~", rel)
+		}
 		if w.Deleted {
 			p += " (deleted)"
 		}
-		out = append(out, p)
+		key := outsideGroup(p)
+		groups[key] = append(groups[key], p)
+	}
+	var out []string
+	for key, ps := range groups {
+		if len(ps) == 1 {
+			out = append(out, ps[0])
+		} else {
+			out = append(out, fmt.Sprintf("%s/ (%d files)", key, len(ps)))
+		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// heldBy says a path of the work tree is, holds or lies beneath one of
+// the user's ignored entries (held, directories ending in "/").
+func heldBy(held []string) func(rel string) bool {
+	return func(rel string) bool {
+		for _, h := range held {
+			dir := strings.TrimSuffix(h, "/")
+			if rel == dir || strings.HasPrefix(rel, dir+"/") || strings.HasPrefix(dir, rel+"/") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// keptList names, for the log, the user's ignored files an agent changed
+// in its space that planx left as they were, a directory of several as one.
+func keptList(kept []string) []string {
+	groups := map[string]int{}
+	for _, p := range kept {
+		key, _, _ := strings.Cut(p, "/")
+		groups[key]++
+	}
+	var out []string
+	for key, n := range groups {
+		out = append(out, fmt.Sprintf("%s in the work tree (%d, ignored by git: the user's, left as it was)", key, n))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// outsideGroup is the directory a write outside the work tree is counted
+// under: the first two names below ~ or / (~/.cache/go-build, /tmp/x).
+func outsideGroup(p string) string {
+	parts := strings.Split(p, "/")
+	n := 3 // "", "tmp", "x" for /tmp/x; "~", ".cache", "go-build" for ~/…
+	if len(parts) <= n {
+		return p
+	}
+	return strings.Join(parts[:n], "/")
 }
 
 func within(p, dir string) bool {

@@ -162,8 +162,10 @@ func (tu *turn) agent(ctx context.Context, n int, feedback string) error {
 		prompt = execute.Prompt{Plan: r.Plan, PlanPath: r.planRel, Root: repo.Root, Tasks: slices.Clone(r.log.Tasks), Gates: r.Gates,
 			Protected: at.checks().Rules.Guarded(repo.Root)}
 	})
+	o := at.execOptions()
+	o.Held = at.ignored(tu)
 	end, err := execute.Agent(ctx, t, tu.lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
-		Context: prompt.Context(t, n, feedback)}, at.execOptions())
+		Context: prompt.Context(t, n, feedback)}, o)
 	tu.SpaceTip = gitops.SHA(end.Tip)
 	return err
 }
