@@ -102,7 +102,7 @@ func nextSteps(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string 
 }
 
 // interruptedWhat is why a task stopped when the run was interrupted.
-const interruptedWhat = "stopped by an interrupt (Ctrl-C or SIGTERM) while it ran"
+const interruptedWhat = "stopped by a signal (Ctrl-C, SIGTERM, SIGHUP or SIGQUIT) while it ran"
 
 // interruptedNext is what to do after an interrupt: nothing failed, so
 // there is no cause to fix.
