@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"syscall"
+	"unicode"
 )
 
 // openRegular opens the plan at path for reading, refusing anything but a
@@ -42,4 +44,20 @@ func kind(m fs.FileMode) string {
 	default:
 		return "mode " + m.Type().String()
 	}
+}
+
+// CheckPath refuses a plan path that holds a control character (a
+// newline, a tab, an escape): git quotes such a name and refuses it in
+// places, and the run's records, its log and its commit messages name the
+// plan on one line. A run must refuse it before anything changes, not
+// after its rollback commit.
+func CheckPath(path string) error {
+	for _, r := range path {
+		if unicode.IsControl(r) {
+			c := strconv.QuoteRune(r)
+			return fmt.Errorf("%w: plan path %q holds a control character (%s); rename the file: git, the run's records and its commits name the plan on one line",
+				ErrUnreadable, path, c[1:len(c)-1])
+		}
+	}
+	return nil
 }

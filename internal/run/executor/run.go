@@ -240,6 +240,11 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 			}
 		}
 	}
+	// The path git, the state and the commits record: checked before
+	// anything changes (a repository whose own path holds one is its own).
+	if err := planparse.CheckPath(rel); err != nil {
+		return nil, err
+	}
 	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
 	if err != nil {
 		return nil, err
