@@ -28,6 +28,7 @@ func (b *builder) parseNative(spec bool) {
 			}
 			m := nativeHeadRe.FindStringSubmatch(blk.text)
 			if m == nil {
+				b.badID(i)
 				continue
 			}
 			b.headingTask(i, "T"+m[2], m[3], m[1])
@@ -52,6 +53,7 @@ func (b *builder) parseNative(spec bool) {
 		}
 		m := specItemRe.FindStringSubmatch(blk.text)
 		if m == nil {
+			b.badID(i)
 			continue
 		}
 		rest := strings.TrimSpace(blk.text[len(m[0]):])

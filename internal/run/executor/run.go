@@ -143,6 +143,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(r.Gates) == 0 {
 		r.out.RunWarn(runstart.NoGates)
 	}
+	r.planWarnings()
 	if !r.reaper.On {
 		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
 	}
@@ -150,6 +151,22 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return (&waveLoop{r: r}).run(ctx, tasks)
 	}
 	return r.loop(ctx, tasks, false)
+}
+
+// planWarnings says the plan's warnings, those validate prints, as the run
+// starts: a line planx does not read as a task (a malformed ID) must not
+// be dropped without a word because the person ran the plan directly.
+func (r *runner) planWarnings() {
+	for _, d := range r.Plan.Diagnostics {
+		if d.Severity != planparse.SeverityWarning {
+			continue
+		}
+		msg := fmt.Sprintf("%s:%d: %s", r.planRel, d.Line, d.Message)
+		if d.Hint != "" {
+			msg += " (" + d.Hint + ")"
+		}
+		r.out.RunWarn(msg)
+	}
 }
 
 // preflightChecks are what the preflight checks of a run of setup's plan
