@@ -257,20 +257,9 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 			}
 		}
 	}
-	// The path git, the state and the commits record: checked before
-	// anything changes (a repository whose own path holds one is its own).
-	if err := planparse.CheckPath(rel); err != nil {
-		return nil, err
-	}
-	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
+	plan, err := readPlan(o, planAbs, rel)
 	if err != nil {
 		return nil, err
-	}
-	if err := plan.Err(); err != nil {
-		return nil, err
-	}
-	if o.Topic != "" {
-		plan.Topic = o.Topic
 	}
 	j := o.pinned
 	if j == nil {
@@ -306,6 +295,27 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo)},
 		pinned: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil
+}
+
+// readPlan parses the plan at planAbs, rel in the repository, and refuses
+// one with errors. rel is what git, the state and the commits record: a
+// control character in it is refused before anything changes (a
+// repository whose own path holds one is its own business).
+func readPlan(o Options, planAbs, rel string) (*planparse.Plan, error) {
+	if err := planparse.CheckPath(rel); err != nil {
+		return nil, err
+	}
+	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
+	if err != nil {
+		return nil, err
+	}
+	if err := plan.Err(); err != nil {
+		return nil, err
+	}
+	if o.Topic != "" {
+		plan.Topic = o.Topic
+	}
+	return plan, nil
 }
 
 // dryRun prints what a run of setup's plan (at planRel) would do, as o
