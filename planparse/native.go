@@ -28,6 +28,9 @@ func (b *builder) parseNative(spec bool) {
 			}
 			m := nativeHeadRe.FindStringSubmatch(blk.text)
 			if m == nil {
+				if d, ok := badID(blk); ok {
+					b.p.Diagnostics = append(b.p.Diagnostics, d)
+				}
 				continue
 			}
 			b.headingTask(i, "T"+m[2], m[3], m[1])
@@ -52,6 +55,9 @@ func (b *builder) parseNative(spec bool) {
 		}
 		m := specItemRe.FindStringSubmatch(blk.text)
 		if m == nil {
+			if d, ok := badID(blk); ok {
+				b.p.Diagnostics = append(b.p.Diagnostics, d)
+			}
 			continue
 		}
 		rest := strings.TrimSpace(blk.text[len(m[0]):])

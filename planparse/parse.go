@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -31,9 +30,9 @@ func Formats() []Format {
 
 // ParseFile reads the plan at path (at most MaxSize bytes) and parses it.
 func ParseFile(path string, opts Options) (*Plan, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("parse %s: %w: %w", path, ErrUnreadable, err)
+		return nil, err
 	}
 	defer f.Close()
 	src, err := io.ReadAll(io.LimitReader(f, MaxSize+1))

@@ -60,6 +60,16 @@ func Main(ctx context.Context, args []string, stdio *IO) int {
 	return runRoot(ctx, newRoot(stdio), args, stdio)
 }
 
+// stopSignals all stop a run the one way: the context is cancelled, the
+// task's processes are ended, the stop is recorded and planx exits 130.
+// SIGHUP (the terminal closed) and SIGQUIT (Ctrl-\) are among them: their
+// default action ends planx at once, with no cleanup, leaving a wave's
+// agents writing into slots that the next resume would commit.
+// A func, not a var: no package-level state a caller could change.
+func stopSignals() []os.Signal {
+	return []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+}
+
 // runRoot runs the command tree and reports an error the way a shell user
 // expects: one line on stderr, a hint for usage errors, the exit code of exit.go.
 func runRoot(ctx context.Context, root *cli.Command, args []string, stdio *IO) int {
@@ -71,7 +81,7 @@ func runRoot(ctx context.Context, root *cli.Command, args []string, stdio *IO) i
 		// planx re-executed as process 1 of a task space.
 		return space.Main(args[2:], stdio.Err)
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, stopSignals()...)
 	defer stop()
 	err := root.Run(ctx, args)
 	code := exitCode(err)

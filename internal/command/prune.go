@@ -31,8 +31,8 @@ frees what only the removed refs held.
 
 prune also removes the slots runs keep between them under .git/planx/slots/ (the linked work trees
 of parallel waves and clean checkouts, with what worktree_setup installed in them), and says how
-many and the size of their files: this work tree's, unless a run is in progress in it, and those of
-linked work trees that are gone. The next run makes its slots again.`,
+many and the disk they took (as du counts it, git's records of them included): this work tree's,
+unless a run is in progress in it, and those of linked work trees that are gone. The next run makes its slots again.`,
 			"planx prune --dry-run",
 			"planx prune",
 			"planx prune --older-than 0   # every run that is not in progress"),

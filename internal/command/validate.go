@@ -79,6 +79,9 @@ func formatNames() string {
 // ErrUnreadable) when the plan or the config has errors. It needs no git
 // repository: outside one the config is looked for beside the plan.
 func runValidate(ctx context.Context, opts validateOptions, stdio *IO) error {
+	if err := planparse.CheckPath(opts.Path); err != nil {
+		return err
+	}
 	// .planx.yaml first: its agent or executor is where a plan without
 	// front matter (a tasks.json) hands the tasks that have no steps.
 	cfg, cfgErr := gates.LoadConfig(configRoot(ctx, opts.Path))

@@ -15,3 +15,7 @@ func BecomeSubreaper() error {
 
 // KillDetached finds nothing where BecomeSubreaper is unsupported.
 func KillDetached() []string { return nil }
+
+// KillMarked finds nothing without /proc: elsewhere only the recorded
+// process group of a killed planx's step or agent is killed.
+func KillMarked(string) []string { return nil }

@@ -31,7 +31,7 @@ func (o Options) env(id planparse.TaskID, extra ...string) []string {
 	env = append(env,
 		"PLANX_TASK_ID="+string(id),
 		"PLANX_PLAN="+o.Plan,
-		"PLANX_RUN_ID="+o.RunID,
+		runMark(o.RunID),
 		"PLANX_REPO="+o.Dir,
 	)
 	if o.Slot {
@@ -39,6 +39,10 @@ func (o Options) env(id planparse.TaskID, extra ...string) []string {
 	}
 	return env
 }
+
+// runMark is the entry of the environment of a run's steps and agents that
+// CleanRun finds them by once the planx that started them is gone.
+func runMark(runID string) string { return "PLANX_RUN_ID=" + runID }
 
 func hasAnyPrefix(s string, prefixes []string) bool {
 	for _, p := range prefixes {

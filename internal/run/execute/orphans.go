@@ -107,3 +107,21 @@ func (p Pids) CleanOrphans(out *progress.Progress) {
 		p.GitDone()
 	}
 }
+
+// CleanRun kills what is left of the steps and agents of the run runID
+// (and what they started, detached or not) after a planx that was killed
+// outright: CleanOrphans reaches the one process group a serial run
+// records, not a wave's agents, which record none, nor a process that
+// left its group with setsid. Left running, they write on into the work
+// tree or the slot where the resumed run does the task again, and that
+// commit takes their late writes. Run it under the lock, after
+// CleanOrphans (which lets a git commit in flight finish), before a resumed
+// or aborted run touches anything.
+func CleanRun(runID string, out *progress.Progress) {
+	if runID == "" {
+		return
+	}
+	if killed := proc.KillMarked(runMark(runID)); len(killed) > 0 {
+		out.Println("planx: killed %d processes the stopped run left running: %s", len(killed), strings.Join(killed, ", "))
+	}
+}

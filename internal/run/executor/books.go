@@ -107,7 +107,7 @@ func nextSteps(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string 
 }
 
 // interruptedWhat is why a task stopped when the run was interrupted.
-const interruptedWhat = "stopped by an interrupt (Ctrl-C or SIGTERM) while it ran"
+const interruptedWhat = "stopped by a signal (Ctrl-C, SIGTERM, SIGHUP or SIGQUIT) while it ran"
 
 // complete closes a run whose tasks are all committed, serial or in waves.
 func (b books) complete(ctx context.Context, res *Result) (*Result, error) {

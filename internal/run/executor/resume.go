@@ -72,6 +72,17 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		r.dirty = dirtyPaths(r.log, changes)
 	}
 	r.out.Println("planx: resuming run %s of %s at %s (%s left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), textsafe.Count(len(tasks), "task"))
+	return r.goOn(ctx, tasks, first.ID == r.st.Current, already)
+}
+
+// goOn runs the tasks left after a stop outside a wave the way the run
+// ran them: with --jobs > 1 (kept in the run's state) wave by wave, even
+// when the stop came before the first wave started; stopped says tasks[0]
+// is the task the run stopped at, already that its work is in the tree.
+func (r *runner) goOn(ctx context.Context, tasks []*planparse.Task, stopped, already bool) (*Result, error) {
+	if r.o.Jobs > 1 {
+		return (&waveLoop{r: r, stopped: stopped, already: already}).run(ctx, tasks)
+	}
 	return r.loop(ctx, tasks, already)
 }
 
@@ -184,7 +195,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		// are, never run again (agents cost money); the others run again.
 		return (&waveLoop{r: r}).resume(ctx, tasks[1:])
 	}
-	return r.loop(ctx, tasks[1:], false)
+	return r.goOn(ctx, tasks[1:], false, false)
 }
 
 // skippable refuses a skip when the run r did not stop at the first of

@@ -143,6 +143,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(r.Gates) == 0 {
 		r.out.RunWarn(runstart.NoGates)
 	}
+	r.planWarnings()
 	if !r.reaper.On {
 		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
 	}
@@ -150,6 +151,22 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return (&waveLoop{r: r}).run(ctx, tasks)
 	}
 	return r.loop(ctx, tasks, false)
+}
+
+// planWarnings says the plan's warnings, those validate prints, as the run
+// starts: a line planx does not read as a task (a malformed ID) must not
+// be dropped without a word because the person ran the plan directly.
+func (r *runner) planWarnings() {
+	for _, d := range r.Plan.Diagnostics {
+		if d.Severity != planparse.SeverityWarning {
+			continue
+		}
+		msg := fmt.Sprintf("%s:%d: %s", r.planRel, d.Line, d.Message)
+		if d.Hint != "" {
+			msg += " (" + d.Hint + ")"
+		}
+		r.out.RunWarn(msg)
+	}
 }
 
 // preflightChecks are what the preflight checks of a run of setup's plan
@@ -240,15 +257,9 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 			}
 		}
 	}
-	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
+	plan, err := readPlan(o, planAbs, rel)
 	if err != nil {
 		return nil, err
-	}
-	if err := plan.Err(); err != nil {
-		return nil, err
-	}
-	if o.Topic != "" {
-		plan.Topic = o.Topic
 	}
 	j := o.pinned
 	if j == nil {
@@ -284,6 +295,27 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo)},
 		pinned: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil
+}
+
+// readPlan parses the plan at planAbs, rel in the repository, and refuses
+// one with errors. rel is what git, the state and the commits record: a
+// control character in it is refused before anything changes (a
+// repository whose own path holds one is its own business).
+func readPlan(o Options, planAbs, rel string) (*planparse.Plan, error) {
+	if err := planparse.CheckPath(rel); err != nil {
+		return nil, err
+	}
+	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
+	if err != nil {
+		return nil, err
+	}
+	if err := plan.Err(); err != nil {
+		return nil, err
+	}
+	if o.Topic != "" {
+		plan.Topic = o.Topic
+	}
+	return plan, nil
 }
 
 // dryRun prints what a run of setup's plan (at planRel) would do, as o

@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -58,6 +59,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	r.arm()
 	r.st, r.log = st, st.Log
 	r.pids().CleanOrphans(r.out)
+	execute.CleanRun(st.RunID, r.out)
 	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	adopt := func(ctx context.Context, head gitops.Head) error {
 		r.head = head // the rollback commit, if made now, is made on it

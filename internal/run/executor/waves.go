@@ -23,6 +23,10 @@ import (
 type waveLoop struct {
 	r   *runner
 	res *Result // the run's result, which the waves' landings and stops fill in
+	// stopped is set when the run goes on at the task it stopped at, outside
+	// a wave: that task runs alone, as it did, and already says its work is
+	// in the tree (loop's resumeFirst).
+	stopped, already bool
 }
 
 // run runs tasks wave by wave, then completes the run.
@@ -33,6 +37,9 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 	}
 	res := l.res
 	waves := r.Waves(tasks)
+	if l.stopped && len(tasks) > 1 {
+		waves = append([][]*planparse.Task{tasks[:1]}, r.Waves(tasks[1:])...)
+	}
 	wavepkg.WarnCost(r.out, r.repo, r.postCommit, waves)
 	n := 0
 	for wi, w := range waves {
@@ -46,7 +53,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 		t := w[0]
 		n++
 		r.out.TaskStart(n, len(tasks), t)
-		sha, err := r.runTask(ctx, t, last, false)
+		sha, err := r.runTask(ctx, t, last, l.already && n == 1)
 		if err != nil {
 			return res, r.stopTask(ctx, t, err, res)
 		}

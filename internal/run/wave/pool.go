@@ -2,7 +2,6 @@ package wave
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,23 +179,6 @@ func Prunable(repo *gitops.Repo, inProgress bool) []string {
 		}
 	}
 	return out
-}
-
-// PoolSize counts the slots in the pool at root and the bytes their files
-// take (as the files' sizes add up, not the disk's blocks).
-func PoolSize(root string) (slots int, bytes int64) {
-	dirs, _ := listSlots(root)
-	for _, dir := range dirs {
-		_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-			if err == nil && d.Type().IsRegular() {
-				if fi, err := d.Info(); err == nil {
-					bytes += fi.Size()
-				}
-			}
-			return nil
-		})
-	}
-	return len(dirs), bytes
 }
 
 // RemovePool removes the slots of the pool at root, from disk and from
