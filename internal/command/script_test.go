@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -40,7 +41,70 @@ func scriptCmds() map[string]func(ts *testscript.TestScript, neg bool, args []st
 			}
 		},
 		"alive": cmdAlive,
+		"left":  cmdLeft,
 	}
+}
+
+// cmdLeft is `left`: a process runs (not a zombie) whose environment names
+// a run of the repository in the current directory (PLANX_RUN_ID, which
+// planx gives every step and agent), seen from this machine's /proc. It
+// needs no pid file, so it also sees an agent's processes in a task space,
+// whose own PID namespace gives them other pids. `! left` asserts none
+// runs, and kills those that do.
+func cmdLeft(ts *testscript.TestScript, neg bool, args []string) {
+	runs, err := filepath.Glob(ts.MkAbs(".git/planx/runs/*"))
+	if err != nil || len(runs) == 0 {
+		ts.Fatalf("left: no run in .git/planx/runs")
+	}
+	var found []string
+	for _, r := range runs {
+		mark := []byte("PLANX_RUN_ID=" + filepath.Base(r))
+		for _, pid := range pidsWithEnv(mark) {
+			found = append(found, fmt.Sprintf("pid %d (%s)", pid, filepath.Base(r)))
+			if neg {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+	if neg && len(found) > 0 {
+		ts.Fatalf("still running (now killed): %s", strings.Join(found, ", "))
+	}
+	if !neg && len(found) == 0 {
+		ts.Fatalf("no process of the runs is running")
+	}
+}
+
+// pidsWithEnv are the running processes (zombies aside) whose environment
+// holds the entry mark.
+func pidsWithEnv(mark []byte) []int {
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil || !containsEntry(env, mark) {
+			continue
+		}
+		if stat, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
+			if i := bytes.LastIndexByte(stat, ')'); i > 0 && i+2 < len(stat) && stat[i+2] == 'Z' {
+				continue
+			}
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+func containsEntry(env, mark []byte) bool {
+	for _, kv := range bytes.Split(env, []byte{0}) {
+		if bytes.Equal(kv, mark) {
+			return true
+		}
+	}
+	return false
 }
 
 // cmdAlive is `alive PIDFILE...`: every process whose pid one of the files

@@ -146,7 +146,8 @@ func (c *Confinement) With(p Policy) *Confinement {
 }
 
 // MaxEnv caps the level planx uses below what the platform allows
-// ("landlock" or "none"): for testing the fallbacks and the refusal of
+// ("landlock+mountns", below a task space; "landlock"; or "none"): for
+// testing the fallbacks and the refusal of
 // `required` on a machine that allows more. It is read from planx's own
 // environment, which a confined child cannot change.
 const MaxEnv = "PLANX_SANDBOX_MAX"

@@ -32,7 +32,7 @@ type Attempt struct {
 	// committed there (its objects are in the repository by then): those
 	// commits are folded as if made on the run's branch.
 	SpaceTip gitops.SHA
-	Warnings  []string // Planx-Warning values of the task being committed
+	Warnings []string // Planx-Warning values of the task being committed
 	// Rejudged: the work in the tree is a judged attempt's, resumed; Left
 	// is the runner files that attempt changed, by content (verify.Runners).
 	Rejudged bool

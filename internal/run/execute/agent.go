@@ -67,7 +67,7 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 		return AgentEnd{}, err
 	}
 	defer removeTmp()
-	sp, err := o.Jail.openSpace(t, o.Dir, stateDir)
+	sp, err := o.Jail.openSpace(t, o.RunID, o.Dir, stateDir)
 	if err != nil {
 		return AgentEnd{}, err
 	}

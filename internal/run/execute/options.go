@@ -17,11 +17,11 @@ type Options struct {
 	Dir string // the work tree the process runs in (PLANX_REPO)
 	// Repo is Dir's repository: an agent's commits in its task space are
 	// read and taken from there.
-	Repo   *gitops.Repo
+	Repo *gitops.Repo
 	// Held are the work tree's entries git ignores, as they were before
 	// the executor ran ("node_modules/", "local.env"): the user's data,
 	// which an agent's task space never writes back.
-	Held []string
+	Held   []string
 	Slot   bool     // Dir is a wave's linked work tree (PLANX_WORKTREE)
 	Passed []string // the names .planx.yaml passes under `env:`
 	Plan   string   // the plan's absolute path (PLANX_PLAN)

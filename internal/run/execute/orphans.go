@@ -116,7 +116,8 @@ func (p Pids) CleanOrphans(out *progress.Progress) {
 // tree or the slot where the resumed run does the task again, and that
 // commit takes their late writes. Run it under the lock, after
 // CleanOrphans (which lets a git commit in flight finish), before a resumed
-// or aborted run touches anything.
+// or aborted run touches anything. Then the work agents left in task spaces
+// planx never took out is taken into their work trees (RecoverSpaces).
 func CleanRun(runID string, out *progress.Progress) {
 	if runID == "" {
 		return
@@ -124,4 +125,5 @@ func CleanRun(runID string, out *progress.Progress) {
 	if killed := proc.KillMarked(runMark(runID)); len(killed) > 0 {
 		out.Println("planx: killed %d processes the stopped run left running: %s", len(killed), strings.Join(killed, ", "))
 	}
+	RecoverSpaces(runID, out)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/internal/space"
 	"github.com/planx-dev/planx/planparse"
@@ -30,7 +31,10 @@ func (j *Jail) spaces() bool {
 	if !j.spaceProbed {
 		j.spaceProbed = true
 		mode, err := sandbox.ParseMode(j.cfg.Mode)
-		if err == nil && mode != sandbox.Off && !j.cfg.NoSpace {
+		// sandbox.MaxEnv caps the level below a task space ("landlock+mountns",
+		// "landlock", "none"): the tests of the fallbacks set it.
+		capped := os.Getenv(sandbox.MaxEnv) != "" && os.Getenv(sandbox.MaxEnv) != string(sandbox.Overlay)
+		if err == nil && mode != sandbox.Off && !j.cfg.NoSpace && !capped {
 			j.spaceErr = space.Probe()
 			j.spaceOK = j.spaceErr == nil
 		}
@@ -41,7 +45,7 @@ func (j *Jail) spaces() bool {
 // openSpace opens a task space over dir for task t's agent, or returns nil
 // where the run has none. Its layers live under the user's cache
 // directory, outside the work tree; Close removes them.
-func (j *Jail) openSpace(t *planparse.Task, dir, stateDir string) (*space.Space, error) {
+func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string) (*space.Space, error) {
 	if j == nil {
 		return nil, nil
 	}
@@ -51,16 +55,18 @@ func (j *Jail) openSpace(t *planparse.Task, dir, stateDir string) (*space.Space,
 	if !ok {
 		return nil, nil
 	}
-	base, err := os.UserCacheDir()
+	parent, err := spacesDir(dir)
 	if err != nil {
-		base = os.TempDir()
-	}
-	parent := filepath.Join(base, "planx", "spaces")
-	if err := os.MkdirAll(parent, 0o700); err != nil {
 		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
-	state, err := os.MkdirTemp(parent, string(t.ID)+"-")
+	state, err := os.MkdirTemp(parent, runID+"-"+string(t.ID)+"-")
 	if err != nil {
+		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+	}
+	// Where its work goes, for a recovery after planx was killed while the
+	// agent ran (RecoverSpaces).
+	if err := os.WriteFile(filepath.Join(state, targetFile), []byte(dir), 0o600); err != nil {
+		_ = os.RemoveAll(state)
 		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
 	// The agent's state directory (its reason file, a preset's history)
@@ -79,6 +85,87 @@ func (j *Jail) openSpace(t *planparse.Task, dir, stateDir string) (*space.Space,
 		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
 	return sp, nil
+}
+
+// targetFile, in a space's state directory, names the work tree (or
+// slot) its agent's work goes to.
+const targetFile = "target"
+
+// RecoverSpaces takes into their work trees what the agents of run runID
+// left in task spaces that planx, killed, never took out (their processes
+// died with it), as if they had written there, and removes the spaces: the
+// recovery that follows (resume, skip, abort) then finds the work where it
+// finds a crashed step's, and keeps it.
+func RecoverSpaces(runID string, out *progress.Progress) {
+	if runID == "" {
+		return
+	}
+	for _, parent := range spacesCandidates() {
+		states, _ := filepath.Glob(filepath.Join(parent, runID+"-*"))
+		for _, state := range states {
+			recoverSpace(state, out)
+		}
+	}
+}
+
+func recoverSpace(state string, out *progress.Progress) {
+	b, err := os.ReadFile(filepath.Join(state, targetFile))
+	target := string(b)
+	if err != nil || !filepath.IsAbs(target) {
+		_ = os.RemoveAll(state)
+		return
+	}
+	if _, err := os.Stat(target); err != nil {
+		_ = os.RemoveAll(state)
+		return
+	}
+	sp, err := space.Open(space.Options{Root: target, Dir: state})
+	if err != nil {
+		out.Println("planx: warning: the task space %s of the stopped run could not be read: %v (left in place)", state, err)
+		return
+	}
+	if cs, err := sp.Changes(); err == nil && !cs.Empty() {
+		if err := sp.Apply(target); err != nil {
+			out.Println("planx: warning: the work an agent left in its task space %s could not be taken into %s: %v (left in place)", state, target, err)
+			return
+		}
+		out.Println("planx: took the work an agent left in its task space into %s (%d files changed, %d deleted)", target, len(cs.Written), len(cs.Deleted))
+	}
+	_ = sp.Close()
+}
+
+// spacesCandidates are the directories task spaces' layers may go in,
+// in order of preference (spacesDir picks the first outside the work tree).
+func spacesCandidates() []string {
+	var cands []string
+	if c, err := os.UserCacheDir(); err == nil {
+		cands = append(cands, filepath.Join(c, "planx", "spaces"))
+	}
+	return append(cands, filepath.Join(os.TempDir(), "planx-spaces"), "/var/tmp/planx-spaces", "/tmp/planx-spaces")
+}
+
+// spacesDir is where the layers of task spaces over the work tree dir
+// go: the user's cache directory, else the temporary one, else /var/tmp
+// or /tmp — the first that is not inside the work tree (a layer must not
+// be).
+func spacesDir(dir string) (string, error) {
+	cands := spacesCandidates()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	for _, c := range cands {
+		if within(c, abs) || within(c, dir) {
+			continue
+		}
+		if err := os.MkdirAll(c, 0o700); err == nil {
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("no directory for its layers outside the work tree %s", dir)
 }
 
 // landed is what planx took out of an agent's space.

@@ -157,7 +157,9 @@ func (w workTree) settleRecords(tu *turn) error {
 	r := w.r
 	tu.NoteMark(r.st.RecordsMark)
 	records := r.checks().Records
-	if tu.lt.Sandbox == string(sandbox.Full) {
+	if lvl := sandbox.Level(tu.lt.Sandbox); lvl == sandbox.Full || lvl == sandbox.Overlay {
+		// It could not write the git directory: what changed there since
+		// the mark is another run's.
 		return records.Forget()
 	}
 	return records.Untouched(tu.t)

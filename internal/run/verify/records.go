@@ -48,7 +48,7 @@ func (g Records) Mark(t *planparse.Task) error {
 }
 
 // Forget clears the mark without looking: the executor ran where it could
-// not write the git directory (sandbox.Full), so whatever the records show
+// not write the git directory (sandbox.Full, or a task space), so whatever the records show
 // since the mark is another run's (a run in another linked work tree of
 // the repository), not the executor's, and must not be taken from it.
 func (g Records) Forget() error {
