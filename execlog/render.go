@@ -175,7 +175,7 @@ func (t *Task) render(b *strings.Builder) {
 		if n := len(t.Outside) - len(shown); n > 0 {
 			more = fmt.Sprintf(" and %d more", n)
 		}
-		item("Wrote outside the work tree (in its task space; none of it reached the machine)", strings.Join(paths, ", ")+more)
+		item("Wrote outside the work tree or over the user's ignored files (in its task space; none of it reached the machine)", strings.Join(paths, ", ")+more)
 	}
 	if len(t.Commands) > 0 {
 		b.WriteString("- **Commands:**\n")

@@ -11,10 +11,11 @@ func TestResolvePresetsAndCustom(t *testing.T) {
 	in := Input{Prompt: "do it", PromptFile: "/r/.git/planx/runs/x/T001-prompt-1.md", Files: []string{"a.go", "b.go"}, StateDir: "/s"}
 	want := map[string]string{
 		"claude":   "claude -p --permission-mode acceptEdits --allowedTools Bash,Read,Edit,Write,Glob,Grep",
-		"codex":    "codex exec --sandbox workspace-write -",
+		"codex":    "codex exec --sandbox danger-full-access --skip-git-repo-check -",
 		"aider":    "aider --yes-always --no-auto-commits --no-dirty-commits --no-gitignore --no-stream --no-pretty --no-check-update --no-show-release-notes --map-tokens 0 --chat-history-file /s/aider.chat.history.md --input-history-file /s/aider.input.history --message-file /r/.git/planx/runs/x/T001-prompt-1.md -- a.go b.go",
 		"gemini":   "gemini --approval-mode yolo --skip-trust -p Do the task described above.",
 		"opencode": "opencode run --auto Do the task described in the input.",
+		"qwen":     "qwen --yolo -p Do the task described above.",
 	}
 	for _, name := range Presets() {
 		c, err := Resolve(name, in)

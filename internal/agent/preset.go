@@ -82,13 +82,18 @@ func presets() map[string]preset {
 			stdin: true,
 			env: join([]string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_BASE_URL",
 				"ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
-				"ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL"}, awsEnv(), googleEnv()),
+				"ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DISABLE_TELEMETRY", "DISABLE_AUTOUPDATER", "IS_SANDBOX"}, awsEnv(), googleEnv()),
 			state: []string{".claude", ".claude.json", ".claude.json.backup", ".config/claude", ".cache/claude"},
 		},
-		// codex exec - reads the prompt from stdin; workspace-write lets it
-		// edit and run commands in the repository, and exec never asks.
+		// codex exec - reads the prompt from stdin, and exec never asks.
+		// Its own sandbox is off (danger-full-access): planx's confines it,
+		// and codex's keeps .git read-only, so its own commit would fail;
+		// its endpoint and model come from ~/.codex/config.toml.
 		"codex": {
-			argv:  func(Input) []string { return []string{"codex", "exec", "--sandbox", "workspace-write", "-"} },
+			argv: func(Input) []string {
+				return []string{"codex", "exec", "--sandbox", "danger-full-access", "--skip-git-repo-check", "-"}
+			},
 			stdin: true,
 			env:   []string{"CODEX_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_HOME", "AZURE_OPENAI_API_KEY"},
 			state: []string{".codex"},
@@ -124,8 +129,19 @@ func presets() map[string]preset {
 			},
 			stdin: true,
 			env: join([]string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA",
-				"GEMINI_MODEL", "GEMINI_CLI_HOME"}, googleEnv()),
+				"GEMINI_MODEL", "GEMINI_CLI_HOME", "GOOGLE_GEMINI_BASE_URL", "GEMINI_CLI_TRUST_WORKSPACE"}, googleEnv()),
 			state: []string{".gemini"},
+		},
+		// qwen (Qwen Code, a Gemini CLI fork) -p appends its argument to the
+		// prompt read from stdin; yolo approves its tool calls. It talks to
+		// any OpenAI-compatible endpoint.
+		"qwen": {
+			argv: func(Input) []string {
+				return []string{"qwen", "--yolo", "-p", "Do the task described above."}
+			},
+			stdin: true,
+			env:   []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "DASHSCOPE_API_KEY", "QWEN_MODEL"},
+			state: []string{".qwen"},
 		},
 		// opencode run reads piped stdin into the message; --auto approves
 		// permission requests that would otherwise ask (headless, an ask
@@ -136,14 +152,16 @@ func presets() map[string]preset {
 			},
 			stdin: true,
 			env: join([]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY",
-				"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR"}, awsEnv(), googleEnv()),
+				"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT", "OPENCODE_DISABLE_MODELS_FETCH",
+				"OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_LSP_DOWNLOAD", "OPENCODE_DISABLE_SHARE",
+				"OPENCODE_DISABLE_DEFAULT_PLUGINS"}, awsEnv(), googleEnv()),
 			state: []string{".local/share/opencode", ".local/state/opencode", ".config/opencode", ".cache/opencode"},
 		},
 	}
 }
 
 // Presets lists the preset names.
-func Presets() []string { return []string{"claude", "codex", "aider", "gemini", "opencode"} }
+func Presets() []string { return []string{"claude", "codex", "aider", "gemini", "opencode", "qwen"} }
 
 // Resolve turns an agent setting (a preset name or a shell command) and one
 // attempt's input into the command to run. A custom command gets the prompt

@@ -38,7 +38,12 @@ func probeMain() int {
 	if err != nil {
 		return 1
 	}
-	defer os.Remove(dir)
+	// A mount point cannot be removed: the bind goes first, or the
+	// directory stays behind in the user's temporary directory.
+	defer func() {
+		_ = unix.Unmount(dir, unix.MNT_DETACH)
+		_ = os.Remove(dir)
+	}()
 	if bind(dir, true) != nil {
 		return 1
 	}

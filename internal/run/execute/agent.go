@@ -67,14 +67,14 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 		return AgentEnd{}, err
 	}
 	defer removeTmp()
-	sp, err := o.Jail.openSpace(t, o.RunID, o.Dir, stateDir)
+	sp, closeSpace, err := o.Jail.openSpace(t, o.RunID, o.Dir, stateDir)
 	if err != nil {
 		return AgentEnd{}, err
 	}
 	var wrap func(*exec.Cmd) error
 	var env []string
 	if sp != nil {
-		defer sp.Close()
+		defer closeSpace()
 		wrap, env = sp.Wrap, []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}
 		lt.Sandbox = string(sandbox.Overlay)
 	} else {

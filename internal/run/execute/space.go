@@ -44,36 +44,51 @@ func (j *Jail) spaces() bool {
 
 // openSpace opens a task space over dir for task t's agent, or returns nil
 // where the run has none. Its layers live under the user's cache
-// directory, outside the work tree; Close removes them.
-func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string) (*space.Space, error) {
+// directory, outside the work tree; the cleanup removes them.
+func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string) (*space.Space, func(), error) {
 	if j == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	j.mu.Lock()
 	ok := j.spaces()
 	j.mu.Unlock()
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
+	sp, state, err := j.makeSpace(t, runID, dir, stateDir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+	}
+	return sp, func() {
+		_ = sp.Close()
+		_ = os.RemoveAll(state)
+	}, nil
+}
+
+// makeSpace makes the space of openSpace and returns it with its state
+// directory.
+func (j *Jail) makeSpace(t *planparse.Task, runID, dir, stateDir string) (*space.Space, string, error) {
 	parent, err := spacesDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+		return nil, "", err
 	}
 	state, err := os.MkdirTemp(parent, runID+"-"+string(t.ID)+"-")
 	if err != nil {
-		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+		return nil, "", err
 	}
 	// Where its work goes, for a recovery after planx was killed while the
 	// agent ran (RecoverSpaces).
 	if err := os.WriteFile(filepath.Join(state, targetFile), []byte(dir), 0o600); err != nil {
 		_ = os.RemoveAll(state)
-		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+		return nil, "", err
 	}
 	// The agent's state directory (its reason file, a preset's history)
 	// is planx's and written through, as are the paths the user lists.
 	persist := []string{stateDir}
 	home, _ := os.UserHomeDir()
-	for _, p := range j.cfg.Persist {
+	// The paths the user lets a confined agent write (sandbox.writable)
+	// are written through too: that is what they asked for.
+	for _, p := range append(slices.Clone(j.cfg.Persist), j.cfg.Writable...) {
 		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
 			p = filepath.Join(home, rest)
 		}
@@ -82,9 +97,9 @@ func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string) (*space
 	sp, err := space.Open(space.Options{Root: dir, Dir: state, Persist: persist})
 	if err != nil {
 		_ = os.RemoveAll(state)
-		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
+		return nil, "", err
 	}
-	return sp, nil
+	return sp, state, nil
 }
 
 // targetFile, in a space's state directory, names the work tree (or
@@ -132,6 +147,7 @@ func recoverSpace(state string, out *progress.Progress) {
 		out.Println("planx: took the work an agent left in its task space into %s (%d files changed, %d deleted)", target, len(cs.Written), len(cs.Deleted))
 	}
 	_ = sp.Close()
+	_ = os.RemoveAll(state)
 }
 
 // spacesCandidates are the directories task spaces' layers may go in,
@@ -263,14 +279,14 @@ func heldBy(held []string) func(rel string) bool {
 // keptList names, for the log, the user's ignored files an agent changed
 // in its space that planx left as they were, a directory of several as one.
 func keptList(kept []string) []string {
-	groups := map[string]int{}
+	groups := map[string]bool{}
 	for _, p := range kept {
 		key, _, _ := strings.Cut(p, "/")
-		groups[key]++
+		groups[key] = true
 	}
 	var out []string
-	for key, n := range groups {
-		out = append(out, fmt.Sprintf("%s in the work tree (%d, ignored by git: the user's, left as it was)", key, n))
+	for key := range groups {
+		out = append(out, key+" in the work tree (ignored by git: the user's, left as it was)")
 	}
 	slices.Sort(out)
 	return out
