@@ -8,7 +8,10 @@ set -e
 printf 'def sub(a, b):\n    """Return a minus b."""\n    return a + b\n' > calc/ops.py
 git config filter.pin.smudge "sed 's/sub(5, 3), 2)/sub(5, 3), 8)/'"
 git config filter.pin.clean "sed 's/sub(5, 3), 8)/sub(5, 3), 2)/'"
-echo 'test_ops.py filter=pin' >> .git/info/attributes
+# The git directory as git names it: .git is a file in a linked work tree.
+info="$(git rev-parse --git-common-dir)/info"
+mkdir -p "$info"
+echo 'test_ops.py filter=pin' >> "$info/attributes"
 rm test_ops.py
 git checkout -- test_ops.py
 grep -q '8)' test_ops.py
