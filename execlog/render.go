@@ -15,6 +15,22 @@ import (
 // entry names; the rest are counted.
 const maxOutside = 20
 
+// outsideItem names the first maxOutside of paths, and counts the rest.
+func outsideItem(paths []string) string {
+	shown := paths
+	if len(shown) > maxOutside {
+		shown = shown[:maxOutside]
+	}
+	names := make([]string, len(shown))
+	for i, p := range shown {
+		names[i] = code(p)
+	}
+	if n := len(paths) - len(shown); n > 0 {
+		return strings.Join(names, ", ") + fmt.Sprintf(" and %d more", n)
+	}
+	return strings.Join(names, ", ")
+}
+
 func (l *Log) Render() []byte {
 	var b strings.Builder
 	l.frontMatter(&b)
@@ -163,19 +179,7 @@ func (t *Task) render(b *strings.Builder) {
 		item("Files changed", strings.Join(files, ", "))
 	}
 	if len(t.Outside) > 0 {
-		shown := t.Outside
-		if len(shown) > maxOutside {
-			shown = shown[:maxOutside]
-		}
-		paths := make([]string, len(shown))
-		for i, p := range shown {
-			paths[i] = code(p)
-		}
-		more := ""
-		if n := len(t.Outside) - len(shown); n > 0 {
-			more = fmt.Sprintf(" and %d more", n)
-		}
-		item("Wrote outside the work tree or over the user's ignored files (in its task space; none of it reached the machine)", strings.Join(paths, ", ")+more)
+		item("Wrote outside the work tree or over the user's ignored files (in its task space; none of it reached the machine)", outsideItem(t.Outside))
 	}
 	if len(t.Commands) > 0 {
 		b.WriteString("- **Commands:**\n")

@@ -15,7 +15,7 @@ import (
 // A task space (a copy-on-write view of the machine) keeps what an
 // executor wrote in the git directory apart from the repository: its own
 // HEAD, refs and objects. planx reads from there where the executor's
-// commits ended (HeadIn) and takes their objects into the repository
+// commits ended (Layer.Head) and takes their objects into the repository
 // (AdoptObjects) to fold them into the task's commit; nothing else the
 // executor wrote there (config, hooks, the index) reaches the repository.
 
@@ -34,9 +34,20 @@ func (ov Overlay) read(p string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
-// HeadIn is the commit HEAD names as the space left the git directory
+// Layer is the repository's git directory as a task space left it: the
+// space's versions of its files (ov) over the repository's own.
+type Layer struct {
+	r  *Repo
+	ov Overlay
+}
+
+// LayerOf is r's git directory as seen through ov.
+func LayerOf(r *Repo, ov Overlay) Layer { return Layer{r: r, ov: ov} }
+
+// Head is the commit HEAD names as the space left the git directory
 // (its own HEAD, loose refs and packed-refs over the repository's).
-func (r *Repo) HeadIn(ov Overlay) (SHA, error) {
+func (l Layer) Head() (SHA, error) {
+	r, ov := l.r, l.ov
 	b, err := ov.read(filepath.Join(r.GitDir, "HEAD"))
 	if err != nil {
 		return "", fmt.Errorf("HEAD in the task's space: %w", err)
@@ -73,8 +84,9 @@ func shaOf(s string) (SHA, error) {
 // objects and packs of the space's version of it that the repository does
 // not have, and returns how many files it copied. Objects are named by
 // their content: a copy adds, it never changes one.
-func (r *Repo) AdoptObjects(ov Overlay) (int, error) {
-	real := filepath.Join(r.CommonDir, "objects")
+func (l Layer) AdoptObjects() (int, error) {
+	real := filepath.Join(l.r.CommonDir, "objects")
+	ov := l.ov
 	src, ok := ov(real)
 	if !ok {
 		return 0, nil

@@ -71,6 +71,15 @@ func join(lists ...[]string) []string {
 }
 
 func presets() map[string]preset {
+	m := vendorPresets()
+	for name, p := range openPresets() {
+		m[name] = p
+	}
+	return m
+}
+
+// vendorPresets are the CLIs of the model vendors and aider.
+func vendorPresets() map[string]preset {
 	return map[string]preset{
 		// claude -p reads the prompt from stdin. acceptEdits approves file
 		// edits only; in print mode anything else needing approval is
@@ -119,6 +128,13 @@ func presets() map[string]preset {
 				"OPENAI_API_BASE", "AIDER_MODEL", "AIDER_WEAK_MODEL", "AIDER_EDITOR_MODEL"}, awsEnv(), googleEnv()),
 			state: []string{".aider", ".cache/aider"},
 		},
+	}
+}
+
+// openPresets are the CLIs that talk to Gemini and OpenAI-compatible
+// endpoints.
+func openPresets() map[string]preset {
+	return map[string]preset{
 		// gemini -p appends its argument to the prompt read from stdin and
 		// runs headless; yolo approves its tool calls, and --skip-trust
 		// trusts the folder for this session (an untrusted folder falls back

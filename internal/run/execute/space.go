@@ -210,10 +210,11 @@ func land(sp *space.Space, repo *gitops.Repo, dir, tmp string, held []string, lt
 		}
 	}
 	if repo != nil {
-		ov := gitops.Overlay(sp.UpperOf)
-		head, herr := repo.HeadIn(ov)
-		if now, err := repo.HeadIn(func(string) (string, bool) { return "", false }); herr == nil && err == nil && head != now {
-			if _, err := repo.AdoptObjects(ov); err != nil {
+		layer := gitops.LayerOf(repo, sp.UpperOf)
+		head, herr := layer.Head()
+		now, err := gitops.LayerOf(repo, func(string) (string, bool) { return "", false }).Head()
+		if herr == nil && err == nil && head != now {
+			if _, err := layer.AdoptObjects(); err != nil {
 				return l, fmt.Errorf("the agent's commits in its task space: %w", err)
 			}
 			l.tip = string(head)
