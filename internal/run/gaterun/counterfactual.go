@@ -10,8 +10,6 @@ import (
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/testreport"
-	"github.com/planx-dev/planx/internal/textsafe"
-	"github.com/planx-dev/planx/planparse"
 )
 
 // The counterfactual: a test the task turned from failing to passing is
@@ -53,31 +51,15 @@ func (tr TestRuns) Counterfactual(ctx context.Context, tgs []TestGate, fixed map
 	if len(sel) == 0 {
 		return nil
 	}
-	staged, err := tr.Repo.Index().StagedCommit(ctx, tr.Base)
-	if err != nil {
-		return fmt.Errorf("the counterfactual tree of %s: %w", tr.Task.ID, err)
-	}
-	c, err := tr.Repo.Objects().TreeFromBase(ctx, staged, tr.Base, code, "planx: the task's tree without its code change")
-	if err != nil {
-		return fmt.Errorf("the counterfactual tree of %s: %w", tr.Task.ID, err)
-	}
-	dir, release, err := tr.Checkout(ctx, c, "counterfactual")
+	jr, release, err := tr.runWith(ctx, sel, code, judgeRunHow{label: "counterfactual",
+		tree:  "planx: the task's tree without its code change",
+		say:   fmt.Sprintf("counterfactual: %%s without the task's code change (%s as the base has them)", strings.Join(code, ", ")),
+		phase: "without the task's code"})
 	if err != nil {
 		return err
 	}
 	defer release()
-	id := planparse.TaskID(string(tr.Task.ID) + "-counterfactual")
-	run, _ := TestGates(GatesOf(sel), tr.Gates.OutDir, string(id))
-	tr.Gates.Out.Println("      counterfactual: %s without the task's code change (%s as the base has them)", strings.Join(Names(run), ", "), strings.Join(code, ", "))
-	cn := NewCanaries(tr.Changed)
-	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(run), Track: true,
-		Canaries: cn, TestGates: run,
-		Begin: func(g gates.Gate) {
-			tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" without the task's code")
-		}})
-	if err != nil {
-		return err
-	}
+	run, results, cn, dir := jr.run, jr.results, jr.cn, jr.dir
 	for i, res := range results {
 		rep := cn.Check(res.Name, run[i].Read(dir, res.OutputPath))
 		if err := counterfactualVerdict(res, rep, fixed[res.Name], code); err != nil {

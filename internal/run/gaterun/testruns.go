@@ -74,30 +74,58 @@ func (tr TestRuns) Baseline(ctx context.Context, tgs []TestGate) (map[string]tes
 // grades the run against the base (JudgeApart). The summaries it returns
 // are the task's Planx-Tests; a failing grade fails the task.
 func (tr TestRuns) Apart(ctx context.Context, tgs []TestGate, base map[string]testreport.Report, paths []string) (map[string]string, error) {
-	staged, err := tr.Repo.Index().StagedCommit(ctx, tr.Base)
-	if err != nil {
-		return nil, fmt.Errorf("the judge's tree of %s: %w", tr.Task.ID, err)
-	}
-	c, err := tr.Repo.Objects().TreeFromBase(ctx, staged, tr.Base, paths, "planx: the task's tree with the base's tests")
-	if err != nil {
-		return nil, fmt.Errorf("the judge's tree of %s: %w", tr.Task.ID, err)
-	}
-	dir, release, err := tr.Checkout(ctx, c, "judge")
+	jr, release, err := tr.runWith(ctx, tgs, paths, judgeRunHow{label: "judge",
+		tree:  "planx: the task's tree with the base's tests",
+		say:   fmt.Sprintf("judge: %%s with the base's tests (%s left as the base has them)", strings.Join(paths, ", ")),
+		phase: "without the task's test files"})
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	id := planparse.TaskID(string(tr.Task.ID) + "-judge")
+	return tr.Grader.JudgeApart(jr.dir, jr.run, base, jr.results, paths, jr.cn)
+}
+
+// judgeRunHow says how a run of the judge on the task's tree with some of
+// its paths as the base has them is named: the checkout's label (and the
+// run's output files' suffix), the tree's commit message, the line that
+// announces it (%s: the gates) and the phase each gate shows.
+type judgeRunHow struct{ label, tree, say, phase string }
+
+// judgeRun is a run of the judge's gates in a checkout, its canaries and
+// results, to be read before the checkout is given back.
+type judgeRun struct {
+	dir     string
+	run     []TestGate
+	results []gates.Result
+	cn      *Canaries
+}
+
+// runWith runs tgs on the task's tree (as staged) with paths as the base
+// has them, in a clean checkout, with canaries; release gives the checkout
+// back once its results are read.
+func (tr TestRuns) runWith(ctx context.Context, tgs []TestGate, paths []string, how judgeRunHow) (judgeRun, func(), error) {
+	staged, err := tr.Repo.Index().StagedCommit(ctx, tr.Base)
+	if err != nil {
+		return judgeRun{}, nil, fmt.Errorf("the %s tree of %s: %w", how.label, tr.Task.ID, err)
+	}
+	c, err := tr.Repo.Objects().TreeFromBase(ctx, staged, tr.Base, paths, how.tree)
+	if err != nil {
+		return judgeRun{}, nil, fmt.Errorf("the %s tree of %s: %w", how.label, tr.Task.ID, err)
+	}
+	dir, release, err := tr.Checkout(ctx, c, how.label)
+	if err != nil {
+		return judgeRun{}, nil, err
+	}
+	id := planparse.TaskID(string(tr.Task.ID) + "-" + how.label)
 	run, _ := TestGates(GatesOf(tgs), tr.Gates.OutDir, string(id))
-	tr.Gates.Out.Println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(Names(run), ", "), strings.Join(paths, ", "))
+	tr.Gates.Out.Println("      "+how.say, strings.Join(Names(run), ", "))
 	cn := NewCanaries(tr.Changed)
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(run), Track: true,
 		Canaries: cn, TestGates: run,
-		Begin: func(g gates.Gate) {
-			tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" without the task's test files")
-		}})
+		Begin: func(g gates.Gate) { tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" "+how.phase) }})
 	if err != nil {
-		return nil, err
+		release()
+		return judgeRun{}, nil, err
 	}
-	return tr.Grader.JudgeApart(dir, run, base, results, paths, cn)
+	return judgeRun{dir: dir, run: run, results: results, cn: cn}, release, nil
 }
