@@ -70,6 +70,10 @@ func (wv *wave) landing() *wavepkg.Landing {
 				return nil, nil, err
 			}
 			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel, Begin: r.out.GateStart(gt.ID)})
+			// A gate that deleted the user's ignored files through the
+			// checkout's links gets them put back, as a task's gates do.
+			unfurnish()
+			r.ignored = r.checks().CheckIgnored(gt)
 			if err == nil && errors.As(out.Failure, &f) {
 				return nil, f, nil
 			}

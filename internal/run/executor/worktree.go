@@ -164,10 +164,13 @@ func (s slot) fresh(tu *turn) bool {
 // ignored are the user's work tree's, which furnish gave the slot.
 func (s slot) ignored(*turn) []string { return s.wv.r.ignored }
 
-// putBackIgnored has nothing to put back: the user's ignored files are
-// not in the slot, only links to them, taken back before the task's work
-// is verified.
-func (s slot) putBackIgnored(*planparse.Task) {}
+// putBackIgnored puts back the user's ignored files that a step or a gate
+// of the task deleted through the slot's links to them (rm -rf data/
+// empties the directory the link names), from the run's copy, saying so,
+// as the serial path does in the work tree.
+func (s slot) putBackIgnored(t *planparse.Task) {
+	s.locked(func() { s.wv.r.ignored = s.wv.r.checks().CheckIgnored(t) })
+}
 
 // A wave task that failed runs again in the user's work tree on resume:
 // no watch is kept to judge its slot's work again.
