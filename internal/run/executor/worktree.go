@@ -168,8 +168,11 @@ func (s slot) ignored(*turn) []string { return s.wv.r.ignored }
 // of the task deleted through the slot's links to them (rm -rf data/
 // empties the directory the link names), from the run's copy, saying so,
 // as the serial path does in the work tree.
+// The run's list of ignored entries is left as it is: the wave's tasks
+// read it while they run, and the work tree's own check after the wave
+// (the integration gate's, or the next serial task's) brings it up to date.
 func (s slot) putBackIgnored(t *planparse.Task) {
-	s.locked(func() { s.wv.r.ignored = s.wv.r.checks().CheckIgnored(t) })
+	s.locked(func() { s.wv.r.checks().CheckIgnored(t) })
 }
 
 // A wave task that failed runs again in the user's work tree on resume:
