@@ -21,10 +21,12 @@ type Settings struct {
 	// durable as git's own commits are (git does not fsync refs or loose
 	// objects by default), and a killed planx loses nothing either way.
 	Durable bool
+	// Sparse: core.sparseCheckout, a work tree holding part of the tree.
+	Sparse bool
 }
 
 // settingsRE names the keys Settings reads.
-const settingsRE = `^(user\.(name|email)|commit\.gpgsign|core\.fsync)$`
+const settingsRE = `^(user\.(name|email)|commit\.gpgsign|core\.fsync|core\.sparsecheckout)$`
 
 // Settings reads the run-start settings once per Repo; later calls return
 // the same values, which is what a run wants: what it pinned at its start
@@ -77,6 +79,8 @@ func parseSettings(out string) (Settings, error) {
 			s.Sign = b
 		case "core.fsync":
 			s.Durable = fsyncsRefs(value)
+		case "core.sparsecheckout":
+			s.Sparse, _ = parseBool(value, hasValue) // git itself refuses a bad value
 		}
 	}
 	return s, nil

@@ -51,6 +51,12 @@ func Preflight(ctx context.Context, repo *gitops.Repo, early *Early, c Checks) (
 	if err := repo.Config().CheckSigning(ctx); err != nil {
 		return head, nil, nil, err
 	}
+	// A sparse checkout holds part of the tree: a task writing outside its
+	// cone leaves git's staging, planx's checks and a recovery nothing
+	// sound to stand on. Refused before anything changes.
+	if s, err := repo.Config().Settings(ctx); err == nil && s.Sparse {
+		return head, nil, nil, fmt.Errorf("%w: the work tree is a sparse checkout (core.sparseCheckout): planx verifies, gates and commits whole trees; run `git sparse-checkout disable`, then the plan", gitops.ErrRepoState)
+	}
 	work := "uncommitted work, if any, goes into the rollback commit (git show --stat on it lists it)"
 	// One status of the tree answers the secret scan, --require-clean,
 	// which ignored files exist and what the rollback commit must stage.
