@@ -128,15 +128,7 @@ func runPlanx(t *testing.T, name string) {
 		t.Skip("runs a real agent CLI")
 	}
 	px := planx(t)
-	root := t.TempDir()
-	home, repo, tmp := filepath.Join(root, "home"), filepath.Join(root, "repo"), filepath.Join(root, "tmp")
-	for _, d := range []string{home, repo, tmp} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := append(baseEnv(t, home), "TMPDIR="+tmp)
-	makeRepo(t, repo, env)
+	home, repo, tmp, env := newWorld(t)
 	writeFile(t, filepath.Join(repo, "plan.md"), plan)
 	git(t, repo, env, "add", "-A")
 	git(t, repo, env, "commit", "-q", "-m", "plan")

@@ -299,15 +299,7 @@ func runCLI(t *testing.T, name string) {
 	if testing.Short() {
 		t.Skip("runs a real agent CLI")
 	}
-	root := t.TempDir()
-	home, repo, tmp := filepath.Join(root, "home"), filepath.Join(root, "repo"), filepath.Join(root, "tmp")
-	for _, d := range []string{home, repo, tmp} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := append(baseEnv(t, home), "TMPDIR="+tmp)
-	makeRepo(t, repo, env)
+	home, repo, tmp, env := newWorld(t)
 
 	stub := modelstub.New(c.script(repo), modelstub.Options{Log: t.Logf})
 	defer stub.Close()
@@ -375,6 +367,22 @@ func runCLI(t *testing.T, name string) {
 	if st := git(t, repo, env, "status", "--porcelain"); st != "" {
 		t.Errorf("work tree not clean after the commit:\n%s", st)
 	}
+}
+
+// newWorld makes a fresh HOME, a temporary directory and the repository
+// of makeRepo under one test directory, and the environment of a run there.
+func newWorld(t *testing.T) (home, repo, tmp string, env []string) {
+	t.Helper()
+	root := t.TempDir()
+	home, repo, tmp = filepath.Join(root, "home"), filepath.Join(root, "repo"), filepath.Join(root, "tmp")
+	for _, d := range []string{home, repo, tmp} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env = append(baseEnv(t, home), "TMPDIR="+tmp)
+	makeRepo(t, repo, env)
+	return home, repo, tmp, env
 }
 
 func tail(s string, n int) string {

@@ -152,6 +152,13 @@ func (c *Confinement) With(p Policy) *Confinement {
 // environment, which a confined child cannot change.
 const MaxEnv = "PLANX_SANDBOX_MAX"
 
+// SpacesCapped reports whether MaxEnv caps planx below task spaces (any
+// value but "overlay"): the fallbacks' tests run the denial path then.
+func SpacesCapped() bool {
+	max := os.Getenv(MaxEnv)
+	return max != "" && Level(max) != Overlay
+}
+
 func capLevel(l Level, max string) Level {
 	switch Level(max) {
 	case None:

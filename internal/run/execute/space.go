@@ -31,10 +31,7 @@ func (j *Jail) spaces() bool {
 	if !j.spaceProbed {
 		j.spaceProbed = true
 		mode, err := sandbox.ParseMode(j.cfg.Mode)
-		// sandbox.MaxEnv caps the level below a task space ("landlock+mountns",
-		// "landlock", "none"): the tests of the fallbacks set it.
-		capped := os.Getenv(sandbox.MaxEnv) != "" && os.Getenv(sandbox.MaxEnv) != string(sandbox.Overlay)
-		if err == nil && mode != sandbox.Off && !j.cfg.NoSpace && !capped {
+		if err == nil && mode != sandbox.Off && !j.cfg.NoSpace && !sandbox.SpacesCapped() {
 			j.spaceErr = space.Probe()
 			j.spaceOK = j.spaceErr == nil
 		}
