@@ -10,8 +10,9 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// baseFormTests are the test files (and test support, verify.TestSupport)
-// the task changed, added or removed, declared or not: the judge runs the
+// baseFormTests are the test files the task changed, added or removed,
+// declared or not, and the test support it did not declare
+// (verify.TestSupport): the judge runs the
 // tests as the base has them against the task's code, so these go back to
 // the base's bytes, or out when the base has none. What a test asserted at
 // the base still has to hold; a task that adds tests has them run in the
@@ -23,13 +24,16 @@ func (tu *turn) baseFormTests() []string {
 	var out, other []string
 	for _, f := range tu.lt.Files {
 		switch {
-		case judge.IsTestFile(f) && !tu.changesTestFile(f):
-			out = append(out, f)
-		case !judge.IsTestFile(f):
+		case judge.IsTestFile(f):
+			if !tu.changesTestFile(f) {
+				out = append(out, f)
+			}
+		case !verify.AnyCovers(tu.t.Files, f):
 			other = append(other, f)
 		}
 	}
-	// Test support (an assertion helper) is judged with the tests.
+	// Test support (an assertion helper) the task did not declare is
+	// judged with the tests: code the plan names is the task's to change.
 	repo, base := tu.at.where()
 	return append(out, verify.TestSupport(repo, base, taskgate.GoModule(repo.Root), other)...)
 }
