@@ -114,6 +114,17 @@ func canaryState(tests []Test, token string) string {
 	case t.Outcome != Pass:
 		wrong = append(wrong, fmt.Sprintf("%s must pass and is reported %s", CanaryPassName, outcomeWord(t.Outcome)))
 	}
+	// The canaries named as the tests the task must fix fail too.
+	for _, t := range tests {
+		if w := canaryWord(t.ID, token); w == CanaryPassName || strings.HasPrefix(w, "Fails") && len(w) == len("Fails1") {
+			continue
+		}
+		if t.Outcome != Fail {
+			name := t.ID[strings.Index(t.ID, token)+len(token):]
+			wrong = append(wrong, fmt.Sprintf("%s, named as a test the task must fix, must fail and is reported %s",
+				strings.TrimLeft(name, ".:"), outcomeWord(t.Outcome)))
+		}
+	}
 	if len(wrong) == 0 {
 		return CanaryOK
 	}

@@ -26,6 +26,55 @@ type Canaries struct {
 	sources []string            // the task's changed JavaScript sources, which node canaries import
 	places  map[string][]string // by gate name: the directories planted, relative to the checkout
 	files   []string            // written and not yet removed
+	// namesakes are the names of the tests the task must fix (Named):
+	// Python canaries that must fail carry them too, so that code keyed
+	// on those names to change how they are reported changes its own
+	// canaries' reports with them.
+	namesakes []string
+}
+
+// Named returns c with canaries named as the tests that failed at the
+// base in base (their Python method names): the tests a task must fix.
+func (c *Canaries) Named(base map[string]testreport.Report) *Canaries {
+	seen := map[string]bool{}
+	var names []string
+	for _, rep := range base {
+		for _, t := range rep.Tests {
+			if t.Outcome != testreport.Fail {
+				continue
+			}
+			n := pyName(t.ID)
+			if n != "" && !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	if len(names) > maxNamesakes {
+		names = names[:maxNamesakes]
+	}
+	c.namesakes = names
+	return c
+}
+
+// maxNamesakes bounds the namesake canaries of a place.
+const maxNamesakes = 50
+
+// pyName is the Python test method name that ends the test ID id
+// (module.Class.test_x, file::Class::test_x), or "" when it ends in none.
+func pyName(id string) string {
+	i := strings.LastIndexAny(id, ".:")
+	n := id[i+1:]
+	if !strings.HasPrefix(n, "test") || n == "test_Fails1" || n == "test_Passes" {
+		return ""
+	}
+	for _, r := range n {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return ""
+		}
+	}
+	return n
 }
 
 // maxCanaryPlaces bounds the directories one gate gets canaries in: past

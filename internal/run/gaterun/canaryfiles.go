@@ -30,7 +30,7 @@ func (c *Canaries) canary(dir, p, lang string, i int) (name, body string, err er
 		}
 		return fmt.Sprintf("zz_planxcanary_%s_%d_test.go", c.nonce, i), goCanary(pkg, token), nil
 	case "python":
-		return fmt.Sprintf("test_planxcanary_%s_%d.py", c.nonce, i), pythonCanary(token), nil
+		return fmt.Sprintf("test_planxcanary_%s_%d.py", c.nonce, i), pythonCanary(token, c.namesakes), nil
 	case "node":
 		return fmt.Sprintf("planxcanary-%s-%d.test.cjs", c.nonce, i), c.nodeCanary(dir, token), nil
 	}
@@ -72,9 +72,11 @@ func Test%[2]s_Passes(t *testing.T) {}
 `, pkg, token, canaryMessage)
 }
 
-// pythonCanary is a unittest TestCase, which pytest and unittest both run.
-func pythonCanary(token string) string {
-	return fmt.Sprintf(`import unittest
+// pythonCanary is a unittest TestCase, which pytest and unittest both run,
+// with a method named as each of namesakes that must fail too.
+func pythonCanary(token string, namesakes []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `import unittest
 
 
 class %[1]s(unittest.TestCase):
@@ -90,6 +92,10 @@ class %[1]s(unittest.TestCase):
     def test_Passes(self):
         pass
 `, token, canaryMessage)
+	for _, n := range namesakes {
+		fmt.Fprintf(&b, "\n    def %s(self):\n        self.assertEqual(1, 2, %q)\n", n, canaryMessage)
+	}
+	return b.String()
 }
 
 // nodeCanary runs in a process of its own, as every test file of node

@@ -74,7 +74,7 @@ func (tr TestRuns) Baseline(ctx context.Context, tgs []TestGate) (map[string]tes
 // grades the run against the base (JudgeApart). The summaries it returns
 // are the task's Planx-Tests; a failing grade fails the task.
 func (tr TestRuns) Apart(ctx context.Context, tgs []TestGate, base map[string]testreport.Report, paths []string) (map[string]string, error) {
-	jr, release, err := tr.runWith(ctx, tgs, paths, judgeRunHow{label: "judge",
+	jr, release, err := tr.runWith(ctx, tgs, paths, judgeRunHow{label: "judge", base: base,
 		tree:  "planx: the task's tree with the base's tests",
 		say:   fmt.Sprintf("judge: %%s with the base's tests (%s left as the base has them)", strings.Join(paths, ", ")),
 		phase: "without the task's test files"})
@@ -89,7 +89,10 @@ func (tr TestRuns) Apart(ctx context.Context, tgs []TestGate, base map[string]te
 // its paths as the base has them is named: the checkout's label (and the
 // run's output files' suffix), the tree's commit message, the line that
 // announces it (%s: the gates) and the phase each gate shows.
-type judgeRunHow struct{ label, tree, say, phase string }
+type judgeRunHow struct {
+	label, tree, say, phase string
+	base                    map[string]testreport.Report // the base's reports: the canaries' namesakes (Named)
+}
 
 // judgeRun is a run of the judge's gates in a checkout, its canaries and
 // results, to be read before the checkout is given back.
@@ -119,7 +122,7 @@ func (tr TestRuns) runWith(ctx context.Context, tgs []TestGate, paths []string, 
 	id := planparse.TaskID(string(tr.Task.ID) + "-" + how.label)
 	run, _ := TestGates(GatesOf(tgs), tr.Gates.OutDir, string(id))
 	tr.Gates.Out.Println("      "+how.say, strings.Join(Names(run), ", "))
-	cn := NewCanaries(tr.Changed)
+	cn := NewCanaries(tr.Changed).Named(how.base)
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(run), Track: true,
 		Canaries: cn, TestGates: run,
 		Begin: func(g gates.Gate) { tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" "+how.phase) }})

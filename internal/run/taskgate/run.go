@@ -142,7 +142,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return err
 		}
 	}
-	cn := gaterun.NewCanaries(tk.Log.Files)
+	cn := gaterun.NewCanaries(tk.Log.Files).Named(base)
 	var last gaterun.Judgement
 	err = k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: cn, judge: func(dir string, results []gates.Result) gaterun.Judgement {
 		last = tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil, cn)
