@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -56,22 +57,50 @@ func cmdLeft(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil || len(runs) == 0 {
 		ts.Fatalf("left: no run in .git/planx/runs")
 	}
-	var found []string
-	for _, r := range runs {
-		mark := []byte("PLANX_RUN_ID=" + filepath.Base(r))
-		for _, pid := range pidsWithEnv(mark) {
-			found = append(found, fmt.Sprintf("pid %d (%s)", pid, filepath.Base(r)))
-			if neg {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
+	found := runProcesses(runs)
+	// The kernel ends a PID namespace's processes after its first one
+	// died (killed with planx, its parent): on a loaded machine that
+	// takes a moment, and a process on its way out is not one left.
+	for wait := 0; neg && len(found) > 0 && wait < 100; wait++ {
+		time.Sleep(100 * time.Millisecond)
+		found = runProcesses(runs)
 	}
 	if neg && len(found) > 0 {
-		ts.Fatalf("still running (now killed): %s", strings.Join(found, ", "))
+		for _, p := range found {
+			_ = syscall.Kill(p.pid, syscall.SIGKILL)
+		}
+		ts.Fatalf("still running 10 s later (now killed): %s", leftNames(found))
 	}
 	if !neg && len(found) == 0 {
 		ts.Fatalf("no process of the runs is running")
 	}
+}
+
+// leftProcess is a running process of a run (cmdLeft).
+type leftProcess struct {
+	pid int
+	run string
+}
+
+// runProcesses are the running processes of the runs whose directories
+// are runs, by the PLANX_RUN_ID planx gives every process of a task.
+func runProcesses(runs []string) []leftProcess {
+	var found []leftProcess
+	for _, r := range runs {
+		mark := []byte("PLANX_RUN_ID=" + filepath.Base(r))
+		for _, pid := range pidsWithEnv(mark) {
+			found = append(found, leftProcess{pid, filepath.Base(r)})
+		}
+	}
+	return found
+}
+
+func leftNames(ps []leftProcess) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprintf("pid %d (%s)", p.pid, p.run))
+	}
+	return strings.Join(out, ", ")
 }
 
 // pidsWithEnv are the running processes (zombies aside) whose environment
