@@ -33,7 +33,13 @@ func (k *Keeper) freshDeps(tk Task) ([]string, error) {
 	}
 	// The environments the work tree had, and those the agent's own
 	// install made (no link to those either: the judge installs afresh).
-	envs := gaterun.DepEnvs(k.userRoot(), slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(tk.Ignored), envEntries(tk.Outputs)...)))))
+	entries := slices.Clone(tk.Ignored)
+	for _, e := range envEntries(tk.Outputs) {
+		if !slices.Contains(entries, e) {
+			entries = append(entries, e)
+		}
+	}
+	envs := gaterun.DepEnvs(k.userRoot(), entries)
 	if len(envs) == 0 || k.WorktreeSetup != "" {
 		return envs, nil
 	}

@@ -120,10 +120,13 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 		return k.runIn(ctx, tk, key, sel, nil)
 	}
 	tgs, _ := gaterun.TestGates(sel, k.dir(), string(tk.T.ID))
-	if len(tgs) == 0 {
-		return k.runIn(ctx, tk, key, sel, nil)
-	}
 	tr := k.testRuns(tk)
+	if len(tgs) == 0 {
+		if err := k.runIn(ctx, tk, key, sel, nil); err != nil {
+			return err
+		}
+		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), tk.BaseForm())
+	}
 	base, err := tr.Baseline(ctx, tgs)
 	if err != nil {
 		return err
@@ -154,9 +157,23 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 	}
 	// The tests the task fixed must fail again without its code.
 	if code, needed := gaterun.CounterfactualPaths(tk.Log.Files); needed && len(last.Fixed()) > 0 {
-		return tr.Counterfactual(ctx, tgs, last.Fixed(), code)
+		if err := tr.Counterfactual(ctx, tgs, last.Fixed(), code); err != nil {
+			return err
+		}
 	}
-	return nil
+	return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), tk.BaseForm())
+}
+
+// exitCodeOnly are the gates of sel that are not test gates read test by
+// test (tgs): judged by their exit codes.
+func exitCodeOnly(sel []gates.Gate, tgs []gaterun.TestGate) []gates.Gate {
+	var out []gates.Gate
+	for _, g := range sel {
+		if !slices.ContainsFunc(tgs, func(tg gaterun.TestGate) bool { return tg.Name == g.Name }) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // tested is how a gate set is read test by test: the judge of its
