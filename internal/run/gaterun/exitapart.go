@@ -37,7 +37,9 @@ func (tr TestRuns) ExitCodesApart(ctx context.Context, gs []gates.Gate, paths []
 	id := planparse.TaskID(string(tr.Task.ID) + "-judge-exit")
 	tr.Gates.Out.Println("      judge: %s with the base's tests (%s left as the base has them)", strings.Join(gateNames(gs), ", "), strings.Join(paths, ", "))
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: gs, Track: true,
-		Begin: func(g gates.Gate) { tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" with the base's tests") }})
+		Begin: func(g gates.Gate) {
+			tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" with the base's tests")
+		}})
 	if err != nil {
 		return err
 	}
