@@ -109,7 +109,7 @@ func TestJudge(t *testing.T) {
 func TestTakeoverAndSecrets(t *testing.T) {
 	ctx := context.Background()
 	w, said := workIn(t, map[string]string{"a.go": "package a\n"})
-	gittest.WriteFile(t, w.Root, "a.go", "package a\n\nimport \"os\"\n\nfunc init() { os.Exit(0) }\n")
+	gittest.WriteFile(t, w.Root, "a.go", "package a\n\nimport \"testing\"\n\nfunc Mul(a, b int) int {\n\tif testing.Testing() {\n\t\treturn 12\n\t}\n\treturn a + b\n}\n")
 	gittest.WriteFile(t, w.Root, ".env.local", "TOKEN=x\n")
 	w.Files = []string{".env.local", "a.go"}
 	failureSays(t, w.Takeover(ctx), "code that decides whether the tests run, in a.go")
