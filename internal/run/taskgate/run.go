@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/planparse"
@@ -125,7 +126,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 		if err := k.runIn(ctx, tk, key, sel, nil); err != nil {
 			return err
 		}
-		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), tk.BaseForm())
+		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm()))
 	}
 	base, err := tr.Baseline(ctx, tgs)
 	if err != nil {
@@ -161,7 +162,22 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return err
 		}
 	}
-	return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), tk.BaseForm())
+	return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm()))
+}
+
+// testFiles are the test files among paths: what a gate read by its exit
+// code alone runs with as the base has them. Not the data or scripts the
+// task left undeclared: such a gate often checks the task's output itself
+// (a file made, a script that runs), which a test reads only in its own
+// test files.
+func testFiles(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if judge.IsTestFile(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // exitCodeOnly are the gates of sel that are not test gates read test by
