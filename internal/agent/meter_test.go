@@ -1,0 +1,157 @@
+package agent
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/planx-dev/planx/internal/record"
+)
+
+// The transcripts in testdata are the real CLIs' output (the versions of
+// .ci/agents) against internal/modelstub with a three-turn script of
+// 1000 input and 100 output tokens a turn: "recovers" runs a shell
+// command that fails, then one that succeeds; "allfail" runs a shell
+// command and a file read that both fail.
+var meterCases = []struct {
+	file   string
+	format Transcript
+	cost   record.Cost
+	calls  int
+	failed int
+}{
+	{"claude-recovers", ClaudeStream, record.Cost{In: 3000, Out: 300, USD: 0.018, HasUSD: true}, 2, 1},
+	{"claude-allfail", ClaudeStream, record.Cost{In: 3000, Out: 300, USD: 0.018, HasUSD: true}, 2, 2},
+	{"qwen-recovers", ClaudeStream, record.Cost{In: 3000, Out: 300}, 2, 1},
+	{"qwen-allfail", ClaudeStream, record.Cost{In: 3000, Out: 300}, 2, 2},
+	{"codex-recovers", CodexJSON, record.Cost{In: 3000, Out: 300}, 2, 1},
+	{"codex-allfail", CodexJSON, record.Cost{In: 3000, Out: 300}, 2, 2},
+	// gemini's router request (10 in, 1 out) counts; its shell tool
+	// reports a command's non-zero exit as a success.
+	{"gemini-recovers", GeminiStream, record.Cost{In: 3010, Out: 301}, 2, 0},
+	{"gemini-allfail", GeminiStream, record.Cost{In: 3010, Out: 301}, 2, 1},
+	{"opencode-recovers", OpencodeJSON, record.Cost{In: 3000, Out: 300}, 2, 1},
+	{"opencode-allfail", OpencodeJSON, record.Cost{In: 3000, Out: 300}, 2, 2},
+}
+
+func TestMeterReadsEachCLIsTranscript(t *testing.T) {
+	for _, c := range meterCases {
+		t.Run(c.file, func(t *testing.T) {
+			b, err := os.ReadFile("testdata/" + c.file + ".jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var shown bytes.Buffer
+			m := NewMeter(c.format)
+			m.Out = &shown
+			// Written in pieces that split lines, as a pipe delivers them.
+			for len(b) > 0 {
+				n := min(len(b), 97)
+				if _, err := m.Write(b[:n]); err != nil {
+					t.Fatal(err)
+				}
+				b = b[n:]
+			}
+			m.Close()
+			got, ok := m.Cost()
+			if !ok || got.In != c.cost.In || got.Out != c.cost.Out || got.HasUSD != c.cost.HasUSD || (got.USD-c.cost.USD)*(got.USD-c.cost.USD) > 1e-12 {
+				t.Errorf("cost = %+v (reported %v), want %+v", got, ok, c.cost)
+			}
+			calls, failed := m.Calls(), 0
+			for _, call := range calls {
+				if !call.Done {
+					t.Errorf("call without its result: %+v", call)
+				}
+				if call.Failed {
+					failed++
+					if !strings.Contains(call.Error, "No such file") && !strings.Contains(call.Error, "not") {
+						t.Errorf("failed call's error does not say why: %+v", call)
+					}
+				}
+			}
+			if len(calls) != c.calls || failed != c.failed {
+				t.Errorf("calls %d, failed %d; want %d, %d: %+v", len(calls), failed, c.calls, c.failed, calls)
+			}
+			all := AllFailed(calls)
+			if (all != "") != (c.failed == c.calls) {
+				t.Errorf("AllFailed = %q with %d of %d failed", all, failed, len(calls))
+			}
+			out := shown.String()
+			if strings.Contains(out, `{"type"`) || !strings.Contains(out, "Done it.") || !strings.Contains(out, "> ") {
+				t.Errorf("the readable lines are not readable:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestMeterCostGrowsAsItStreams(t *testing.T) {
+	b, err := os.ReadFile("testdata/claude-recovers.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []int64
+	m := NewMeter(ClaudeStream)
+	m.OnCost = func(c record.Cost) { seen = append(seen, c.Tokens()) }
+	_, _ = m.Write(b)
+	// Three messages of 1000 in (each message's usage repeated per content
+	// block counts once), then the final total.
+	if len(seen) < 3 || seen[0] != 1001 || seen[len(seen)-1] != 3300 {
+		t.Errorf("costs seen as the transcript streamed: %v", seen)
+	}
+}
+
+func TestMeterPassesPlainLinesAndLongLines(t *testing.T) {
+	var shown bytes.Buffer
+	m := NewMeter(CodexJSON)
+	m.Out = &shown
+	long := strings.Repeat("x", maxLine+10)
+	_, _ = m.Write([]byte("warning: something\n" + long + "\n{\"type\":\"turn.completed\",\"usage\":{\"input_tokens\":7,\"output_tokens\":3}}\nlast"))
+	m.Close()
+	if c, ok := m.Cost(); !ok || c != (record.Cost{In: 7, Out: 3}) {
+		t.Errorf("cost after a long line = %+v", c)
+	}
+	if out := shown.String(); !strings.HasPrefix(out, "warning: something\n") || !strings.HasSuffix(out, "last\n") || strings.Contains(out, long) {
+		t.Errorf("shown:\n%.200s", out)
+	}
+	if tail := m.Tail(2); tail != "usage: tokens in=7 out=3\nlast" {
+		t.Errorf("Tail = %q", tail)
+	}
+}
+
+func TestAllFailedNamesTheFailures(t *testing.T) {
+	calls := []ToolCall{
+		{Name: "Bash", What: "go test ./...", Done: true, Failed: true, Error: "EACCES: mkdir ~/.claude"},
+		{Name: "Read", What: "a.go", Done: true, Failed: true, Error: "denied"},
+		{Name: "Bash", What: "sleep", Done: false},
+	}
+	got := AllFailed(calls)
+	if want := "every tool call the agent made failed (2 of 2): Bash go test ./...: EACCES: mkdir ~/.claude; Read a.go: denied"; got != want {
+		t.Errorf("AllFailed = %q\nwant %q", got, want)
+	}
+	calls[1].Failed = false
+	if got := AllFailed(calls); got != "" {
+		t.Errorf("one call succeeded, yet AllFailed = %q", got)
+	}
+	if got := AllFailed(nil); got != "" {
+		t.Errorf("no calls, yet AllFailed = %q", got)
+	}
+}
+
+func TestReadUsageFile(t *testing.T) {
+	dir := t.TempDir()
+	p := dir + "/usage.json"
+	if _, ok, err := ReadUsageFile(p); ok || err != nil {
+		t.Errorf("absent file: ok %v err %v", ok, err)
+	}
+	_ = os.WriteFile(p, []byte(`{"input_tokens": 1200, "output_tokens": 80, "usd": 0.25}`), 0o600)
+	if c, ok, err := ReadUsageFile(p); !ok || err != nil || c != (record.Cost{In: 1200, Out: 80, USD: 0.25, HasUSD: true}) {
+		t.Errorf("ReadUsageFile = %+v %v %v", c, ok, err)
+	}
+	for _, bad := range []string{`{"tokens": 3}`, `{}`, `{"input_tokens": -1}`, `nonsense`} {
+		_ = os.WriteFile(p, []byte(bad), 0o600)
+		if _, _, err := ReadUsageFile(p); err == nil {
+			t.Errorf("ReadUsageFile accepted %s", bad)
+		}
+	}
+}
