@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/record"
 )
 
 // Options are what a task's processes run with: where, with which
@@ -39,6 +40,12 @@ type Options struct {
 	// Shared is set when other tasks write output at the same time (a
 	// wave): end lines are written under it.
 	Shared sync.Locker
+	// Budget, when set, says why an agent attempt that has cost so much so
+	// far goes over the task's or the run's budget ("" while it does not):
+	// the agent is stopped then. BudgetHint tells the person how to raise
+	// it and go on.
+	Budget     func(attempt record.Cost) string
+	BudgetHint string
 }
 
 // stepTimeout is the timeout of the next step given the task's start: the

@@ -199,7 +199,7 @@ func (tu *turn) attempts(ctx context.Context, last, already bool) error {
 	for n := 1; ; n++ {
 		err := tu.try(ctx, round{n: n, feedback: feedback, resumed: already, last: last})
 		var f *outcome.Failure
-		if !errors.As(err, &f) || tu.kind != planparse.KindAgent || n >= r.o.Attempts || f.GaveUp {
+		if !errors.As(err, &f) || tu.kind != planparse.KindAgent || n >= r.o.Attempts || f.GaveUp || f.Budget {
 			return err
 		}
 		tu.at.locked(func() {
