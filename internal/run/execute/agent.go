@@ -39,8 +39,7 @@ type AgentEnd struct {
 	// task's.
 	Tip string
 	// Cost is what the agent reported its model use cost in this attempt
-	// (its transcript, or the usage file of a custom command); it is
-	// added to the task's log entry too.
+	// (its transcript, or the usage file of a custom command).
 	Cost record.Cost
 }
 
@@ -103,6 +102,7 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 	}
 	meter := agent.NewMeter(cmd.Transcript)
 	res, over, err := o.runAgent(ctx, t, lt, a, &spec, cmd, meter)
+	hint := ""
 	reason := readReason(reasonPath)
 	var end AgentEnd
 	if sp != nil {
@@ -114,13 +114,14 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 		usagePath = spaceFile(sp, usagePath)
 	}
 	cost, cerr := attemptCost(meter, cmd, usagePath)
-	end.Cost, lt.Cost = cost, lt.Cost.Add(cost)
-	if err == nil && over == "" && !cost.IsZero() && o.Budget != nil {
-		over = o.Budget(cost) // a CLI that reports its use only at its end
+	end.Cost = cost
+	if err == nil && !cost.IsZero() && o.Budget != nil {
+		// Again with the whole cost: a CLI may report its use only at its end.
+		over, hint = o.Budget(cost)
 	}
 	switch {
 	case over != "" && err == nil && ctx.Err() == nil:
-		return end, budgetFailure(over, res, o.BudgetHint)
+		return end, budgetFailure(over, res, hint)
 	case cerr != nil && err == nil:
 		return end, &outcome.Failure{What: cerr.Error(), Tail: res.Tail}
 	}
@@ -139,7 +140,7 @@ func (o Options) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	var overBudget atomic.Pointer[string]
 	if o.Budget != nil {
 		meter.OnCost = func(c record.Cost) {
-			if why := o.Budget(c); why != "" && overBudget.CompareAndSwap(nil, &why) {
+			if why, _ := o.Budget(c); why != "" && overBudget.CompareAndSwap(nil, &why) {
 				stop() // the agent's whole process group, as an interrupt
 			}
 		}

@@ -41,11 +41,9 @@ type Options struct {
 	// wave): end lines are written under it.
 	Shared sync.Locker
 	// Budget, when set, says why an agent attempt that has cost so much so
-	// far goes over the task's or the run's budget ("" while it does not):
-	// the agent is stopped then. BudgetHint tells the person how to raise
-	// it and go on.
-	Budget     func(attempt record.Cost) string
-	BudgetHint string
+	// far goes over the task's or the run's budget ("" while it does not),
+	// and how the person raises it and goes on: the agent is stopped then.
+	Budget func(attempt record.Cost) (over, hint string)
 }
 
 // stepTimeout is the timeout of the next step given the task's start: the

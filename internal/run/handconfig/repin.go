@@ -25,6 +25,14 @@ import (
 func Repin(root string, st *runstate.State, pinned *runstate.Pinned, plan *planparse.Plan, flags []string) (*runstate.Pinned, string, error) {
 	if !Holds(root, st) {
 		if Notice(root, st.Pinned, false) == "" {
+			if b := plan.Budget.Or(pinned.Config.Budget); b != pinned.Budget {
+				// The plan's budget, raised in its front matter while
+				// the run was stopped: the one setting of the plan a
+				// re-pin takes.
+				j := *pinned
+				j.Budget = b
+				return &j, "budget re-pinned from the plan's front matter: " + describeBudget(b), nil
+			}
 			return nil, fmt.Sprintf("--repin: %s says what the run started with; nothing to re-pin", gates.ConfigFile), nil
 		}
 		return nil, "", fmt.Errorf("%w: --repin takes only an edit of %s you made while the run was stopped, and this change came with a task's work (or the file changed again since your edit); `planx abort` and run the plan again to use it",
@@ -39,11 +47,31 @@ func Repin(root string, st *runstate.State, pinned *runstate.Pinned, plan *planp
 		return nil, "", err
 	}
 	j := *pinned
-	j.Config, j.Gates = cfg, gs
+	j.Config, j.Gates, j.Budget = cfg, gs, plan.Budget.Or(cfg.Budget)
 	names := make([]string, len(gs))
 	for i, g := range gs {
 		names[i] = g.Name + ": " + g.Command
 	}
 	what := fmt.Sprintf("gates and settings re-pinned from %s as edited while the run was stopped: %s", gates.ConfigFile, cmp.Or(strings.Join(names, "; "), "no gates"))
 	return &j, what, nil
+}
+
+// describeBudget says a budget's limits: "task tokens 5000, run usd 2.0000".
+func describeBudget(b planparse.Budget) string {
+	var parts []string
+	for _, l := range []struct {
+		name string
+		lim  planparse.Limit
+	}{{"task", b.Task}, {"run", b.Run}} {
+		if l.lim.Tokens > 0 {
+			parts = append(parts, fmt.Sprintf("%s tokens %d", l.name, l.lim.Tokens))
+		}
+		if l.lim.USD > 0 {
+			parts = append(parts, fmt.Sprintf("%s usd %.4f", l.name, l.lim.USD))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
