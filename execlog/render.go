@@ -178,6 +178,9 @@ func (t *Task) render(b *strings.Builder) {
 		}
 		item("Files changed", strings.Join(files, ", "))
 	}
+	if !t.Cost.IsZero() {
+		item("Model use (as the agent reported it)", text(t.Cost.String()))
+	}
 	if len(t.Outside) > 0 {
 		item("Wrote outside the work tree or over the user's ignored files (in its task space; none of it reached the machine)", outsideItem(t.Outside))
 	}
