@@ -133,8 +133,9 @@ type planxRun struct {
 	tmp        string
 }
 
-// runPlanxWith sets up the world and runs planx run --agent name.
-func runPlanxWith(t *testing.T, name string, script func(repo string) []modelstub.Turn) *planxRun {
+// runPlanxWith sets up the world with planText as plan.md and runs planx
+// run --agent name.
+func runPlanxWith(t *testing.T, name, planText string, script func(repo string) []modelstub.Turn) *planxRun {
 	t.Helper()
 	bin := agentBin(t, cases[name].bin)
 	if testing.Short() {
@@ -142,7 +143,7 @@ func runPlanxWith(t *testing.T, name string, script func(repo string) []modelstu
 	}
 	px := planx(t)
 	home, repo, tmp, env := newWorld(t)
-	writeFile(t, filepath.Join(repo, "plan.md"), plan)
+	writeFile(t, filepath.Join(repo, "plan.md"), planText)
 	git(t, repo, env, "add", "-A")
 	git(t, repo, env, "commit", "-q", "-m", "plan")
 
@@ -166,7 +167,7 @@ func runPlanxWith(t *testing.T, name string, script func(repo string) []modelstu
 
 func runPlanx(t *testing.T, name string) {
 	c := cases[name]
-	r := runPlanxWith(t, name, c.script)
+	r := runPlanxWith(t, name, plan, c.script)
 	home, repo, tmp, env, stub, before := r.home, r.repo, r.tmp, r.env, r.stub, r.before
 	if r.err != nil {
 		t.Fatalf("planx run --agent %s: %v", name, r.err)

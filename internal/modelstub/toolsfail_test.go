@@ -37,7 +37,7 @@ func TestPlanxRealAgentRecoversClaude(t *testing.T)  { recovers(t, "claude") }
 func TestPlanxRealAgentRecoversCodex(t *testing.T)   { recovers(t, "codex") }
 
 func toolsFail(t *testing.T, name string) {
-	r := runPlanxWith(t, name, func(string) []modelstub.Turn {
+	r := runPlanxWith(t, name, plan, func(string) []modelstub.Turn {
 		return append(failingTurns(name), modelstub.Turn{Text: "Implemented the fix."})
 	})
 	var exit *exec.ExitError
@@ -58,7 +58,7 @@ func toolsFail(t *testing.T, name string) {
 }
 
 func recovers(t *testing.T, name string) {
-	r := runPlanxWith(t, name, func(repo string) []modelstub.Turn {
+	r := runPlanxWith(t, name, plan, func(repo string) []modelstub.Turn {
 		return append(failingTurns(name)[:1], cases[name].script(repo)...)
 	})
 	if r.err != nil {
@@ -72,5 +72,29 @@ func recovers(t *testing.T, name string) {
 	}
 	if res, ok := r.stub.ToolResult("call_fail1"); !ok || !strings.Contains(res.Output, "No such file") {
 		t.Errorf("the first call did not fail as scripted: %+v (found %v)", res, ok)
+	}
+}
+
+// TestPlanxRealAgentBudgetClaude runs claude under a task budget of 2500
+// tokens: its transcript reports each message's usage as the message
+// starts (1000 in, 1 out), so planx stops it at its third turn, before the
+// commit the script would make, and the run stops at the task.
+func TestPlanxRealAgentBudgetClaude(t *testing.T) {
+	budgeted := strings.Replace(plan, "topic: real agent\n", "topic: real agent\nbudget:\n  task: {tokens: 2500}\n", 1)
+	r := runPlanxWith(t, "claude", budgeted, cases["claude"].script)
+	var exit *exec.ExitError
+	if !errors.As(r.err, &exit) || exit.ExitCode() != 3 {
+		t.Fatalf("planx run: %v, want exit 3 (a stop at the task)", r.err)
+	}
+	for _, want := range []string{"over budget: the task's budget: tokens", "> 2500 (budget.task.tokens)", "raise budget.task.tokens in plan.md's front matter"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("planx's output lacks %q", want)
+		}
+	}
+	if _, ok := r.stub.ToolResult(commitCallID); ok {
+		t.Errorf("the agent went on to its commit after it went over its budget")
+	}
+	if subj := strings.TrimSpace(git(t, r.repo, r.env, "log", "-1", "--format=%s")); !strings.HasPrefix(subj, "rollback") {
+		t.Errorf("the last commit is %q, want the rollback commit", subj)
 	}
 }
