@@ -61,28 +61,28 @@ func setIn(b planparse.Budget, key string) bool {
 }
 
 // budget is the check an agent attempt of the turn's task runs under
-// (execute.Options.Budget), nil when the run has no budget, and the hint
-// of its failure; what the task and the run spent before the attempt is
-// read once, at its start.
+// (execute.Options.Budget), nil when the run has no budget. The task's
+// cost so far is read at the attempt's start; the run's at each check,
+// so that the tasks of a wave that ended meanwhile count. The task's log
+// entry takes the attempt's cost only once the attempt ended (turn.agent),
+// so the attempt is never counted twice.
 func (tu *turn) budget() func(record.Cost) (over, hint string) {
 	r := tu.r
-	if r.pinned == nil {
+	if r.pinned == nil || r.pinned.Budget.IsZero() {
 		return nil
 	}
 	b := r.pinned.Budget
-	if b.IsZero() {
-		return nil
-	}
-	var before spend
-	tu.at.locked(func() {
-		before.task = tu.lt.Cost
-		for _, t := range r.log.Tasks {
-			before.run = before.run.Add(t.Cost)
-		}
-	})
+	var task record.Cost
+	tu.at.locked(func() { task = tu.lt.Cost })
 	planBudget := r.Plan.Budget
 	return func(attempt record.Cost) (string, string) {
-		over, key := overBudget(b, spend{task: before.task.Add(attempt), run: before.run.Add(attempt)})
+		var run record.Cost
+		tu.at.locked(func() {
+			for _, t := range r.log.Tasks {
+				run = run.Add(t.Cost)
+			}
+		})
+		over, key := overBudget(b, spend{task: task.Add(attempt), run: run.Add(attempt)})
 		if over == "" {
 			return "", ""
 		}
