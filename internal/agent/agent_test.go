@@ -33,7 +33,7 @@ func TestResolvePresetsAndCustom(t *testing.T) {
 		if wantStdin := name != "aider"; (c.Stdin == "do it") != wantStdin {
 			t.Errorf("%s: stdin %q", name, c.Stdin)
 		}
-		if (c.Transcript == NoTranscript) != (name == "aider") {
+		if c.Transcript == NoTranscript {
 			t.Errorf("%s: transcript %q", name, c.Transcript)
 		}
 		if Tool(name) != name {

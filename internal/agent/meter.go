@@ -36,6 +36,10 @@ const (
 	// OpencodeJSON is `opencode run --format json`: tool_use parts with
 	// their state, step_finish parts with tokens and cost.
 	OpencodeJSON Transcript = "opencode-json"
+	// AiderText is aider's plain output, whose "Tokens: 1.6k sent, 997
+	// received. Cost: $0.02 message, $0.05 session." line after each
+	// model reply is all it reports (no tool calls).
+	AiderText Transcript = "aider-text"
 )
 
 // maxLine bounds the line a Meter parses: a longer one (a huge tool
@@ -70,9 +74,12 @@ type Meter struct {
 	parts    map[string]record.Cost
 	order    []string
 	final    *record.Cost // a total the CLI gave at its end, which replaces the sum of parts
-	calls    []ToolCall
-	byID     map[string]int
-	tail     []string
+	// sessionUSD is the price of the whole session so far, where the CLI
+	// gives that rather than each part's (aider).
+	sessionUSD *float64
+	calls      []ToolCall
+	byID       map[string]int
+	tail       []string
 }
 
 // NewMeter reads transcripts in format f.
@@ -120,6 +127,15 @@ func (m *Meter) line(s string) {
 		return
 	}
 	s = strings.TrimRight(s, "\r")
+	if m.format == AiderText {
+		before := m.costLocked()
+		m.aider(s)
+		m.show(s)
+		if now := m.costLocked(); now != before && m.OnCost != nil {
+			m.OnCost(now)
+		}
+		return
+	}
 	var ev map[string]any
 	if m.format == NoTranscript || !strings.HasPrefix(strings.TrimSpace(s), "{") || json.Unmarshal([]byte(s), &ev) != nil {
 		m.show(s)
@@ -172,7 +188,7 @@ func (m *Meter) Tail(n int) string {
 func (m *Meter) Cost() (record.Cost, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.costLocked(), m.final != nil || len(m.parts) > 0
+	return m.costLocked(), m.final != nil || len(m.parts) > 0 || m.sessionUSD != nil
 }
 
 func (m *Meter) costLocked() record.Cost {
@@ -182,6 +198,9 @@ func (m *Meter) costLocked() record.Cost {
 	var c record.Cost
 	for _, id := range m.order {
 		c = c.Add(m.parts[id])
+	}
+	if m.sessionUSD != nil {
+		c.USD, c.HasUSD = *m.sessionUSD, true
 	}
 	return c
 }

@@ -155,3 +155,27 @@ func TestReadUsageFile(t *testing.T) {
 		}
 	}
 }
+
+// aider's output as its source writes it (aider/coders/base_coder.py,
+// calculate_and_show_tokens_and_cost); aider is not run here.
+func TestMeterReadsAiderUsageLines(t *testing.T) {
+	var shown bytes.Buffer
+	m := NewMeter(AiderText)
+	m.Out = &shown
+	_, _ = m.Write([]byte("Applied edit to calc.go\n" +
+		"Tokens: 1.6k sent, 997 received. Cost: $0.02 message, $0.02 session.\n" +
+		"Tokens: 16k sent, 2.1k cache write, 8.2k cache hit, 1.2k received. Cost: $0.03 message, $0.05 session.\n"))
+	m.Close()
+	c, ok := m.Cost()
+	if want := (record.Cost{In: 17600, Out: 2197, USD: 0.05, HasUSD: true}); !ok || c != want {
+		t.Errorf("cost = %+v (reported %v), want %+v", c, ok, want)
+	}
+	if !strings.HasPrefix(shown.String(), "Applied edit to calc.go\nTokens: 1.6k sent") {
+		t.Errorf("aider's lines are not shown as they are:\n%s", shown.String())
+	}
+	m = NewMeter(AiderText)
+	_, _ = m.Write([]byte("Tokens: 116 sent, 30 received.\n"))
+	if c, _ := m.Cost(); c != (record.Cost{In: 116, Out: 30}) {
+		t.Errorf("a model without prices: %+v", c)
+	}
+}

@@ -133,6 +133,9 @@ func vendorPresets() map[string]preset {
 				}
 				return a
 			},
+			// Its "Tokens: … sent, … received. Cost: …" lines are the
+			// cost planx reads.
+			transcript: AiderText,
 			env: join([]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY",
 				"OPENAI_API_BASE", "AIDER_MODEL", "AIDER_WEAK_MODEL", "AIDER_EDITOR_MODEL"}, awsEnv(), googleEnv()),
 			state: []string{".aider", ".cache/aider"},
