@@ -150,8 +150,11 @@ func (o Options) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	o.Out.Step(t.ID, name, display)
 	if o.Slot {
 		// Several agents run at once: each one's output can be followed
-		// in its own file (tail -f) while they run.
-		o.Out.Println("      %s output: %s", t.ID, spec.OutputPath)
+		// in its own file (tail -f) while they run; a transcript's
+		// readable lines, in a file beside it.
+		follow, closeFollow := followFile(spec.OutputPath, cmd, meter)
+		defer closeFollow()
+		o.Out.Println("      %s output: %s", t.ID, follow)
 	}
 	disarm := o.Fault.Soon("during-step", 150*time.Millisecond)
 	res, err = proc.Run(ctx, *spec)

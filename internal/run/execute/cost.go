@@ -2,7 +2,9 @@ package execute
 
 import (
 	"fmt"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/planx-dev/planx/internal/agent"
 	"github.com/planx-dev/planx/internal/outcome"
@@ -44,4 +46,24 @@ func spaceFile(sp *space.Space, path string) string {
 // retry spends more of what is already spent.
 func budgetFailure(over string, res proc.Result, hint string) error {
 	return &outcome.Failure{What: "over budget: " + over, Tail: res.Tail, Budget: true, Hint: hint}
+}
+
+// followFile is the file a wave's agent can be followed in: its output
+// file, or for a preset with a transcript a file beside it (.txt) that
+// meter writes its readable lines to as well; close closes it.
+func followFile(output string, cmd agent.Command, meter *agent.Meter) (path string, close func()) {
+	if cmd.Transcript == agent.NoTranscript {
+		return output, func() {}
+	}
+	path = strings.TrimSuffix(output, ".log") + ".txt"
+	f, err := os.Create(path)
+	if err != nil {
+		return output, func() {} // the transcript itself can be followed still
+	}
+	if meter.Out != nil {
+		meter.Out = io.MultiWriter(meter.Out, f)
+	} else {
+		meter.Out = f
+	}
+	return path, func() { _ = f.Close() }
 }
