@@ -58,9 +58,42 @@ func (m *Meter) claude(ev map[string]any) []string {
 			c.USD, c.HasUSD = usd, true
 		}
 		m.final = &c
-		return []string{"usage: " + c.String()}
+		out := []string{"usage: " + c.String()}
+		if isErr, _ := ev["is_error"].(bool); isErr {
+			// How it ended when it did not end well (a rejected key, the
+			// turn limit): the one line a person needs from the tail.
+			kind := str(ev, "subtype") + " "
+			if kind == "success " {
+				kind = "" // claude's subtype when the API, not the turn, failed
+			}
+			out = append([]string{"error: " + short(kind+cmpOr(str(ev, "result"), errorText(ev)), 300)}, out...)
+		}
+		return out
+	case "error":
+		return []string{"error: " + short(errorText(ev), 300)}
 	}
 	return nil
+}
+
+// errorText is what an error event says, wherever the CLI put it.
+func errorText(ev map[string]any) string {
+	for _, v := range []any{ev["message"], obj(ev["error"])["message"], obj(obj(ev["error"])["data"])["message"], ev["error"]} {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
+	}
+	if ev["error"] == nil {
+		return ""
+	}
+	b, _ := json.Marshal(ev["error"])
+	return string(b)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // anthropicCost reads an Anthropic usage object: the prompt tokens are
@@ -100,7 +133,7 @@ func (m *Meter) codex(ev map[string]any) []string {
 		c := m.costLocked()
 		return []string{"usage: " + c.String()}
 	case "error", "turn.failed":
-		return []string{"error: " + str(ev, "message") + str(obj(ev["error"]), "message")}
+		return []string{"error: " + short(errorText(ev), 300)}
 	}
 	return nil
 }
@@ -130,7 +163,13 @@ func (m *Meter) gemini(ev map[string]any) []string {
 		s := obj(ev["stats"])
 		c := record.Cost{In: num(s, "input_tokens"), Out: num(s, "output_tokens")}
 		m.final = &c
-		return []string{"usage: " + c.String()}
+		out := []string{"usage: " + c.String()}
+		if str(ev, "status") == "error" {
+			out = append([]string{"error: " + short(errorText(ev), 300)}, out...)
+		}
+		return out
+	case "error":
+		return []string{"error: " + short(errorText(ev), 300)}
 	}
 	return nil
 }
@@ -166,6 +205,8 @@ func (m *Meter) opencode(ev map[string]any) []string {
 			c.USD, c.HasUSD = usd, true
 		}
 		m.part(str(p, "id"), c)
+	case "error":
+		return []string{"error: " + short(errorText(ev), 300)}
 	}
 	return nil
 }

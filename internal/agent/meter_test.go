@@ -179,3 +179,29 @@ func TestMeterReadsAiderUsageLines(t *testing.T) {
 		t.Errorf("a model without prices: %+v", c)
 	}
 }
+
+// A CLI that ends badly says why in its transcript's last event; that line
+// is what the failure's tail must show.
+func TestMeterShowsHowATranscriptEndedBadly(t *testing.T) {
+	for _, c := range []struct {
+		format Transcript
+		line   string
+		want   string
+	}{
+		// claude's shape (not captured: it retries a 401 for minutes).
+		{ClaudeStream, `{"type":"result","subtype":"success","is_error":true,"result":"Invalid API key · Please run /login","usage":{"input_tokens":0,"output_tokens":0}}`, "error: Invalid API key · Please run /login"},
+		// The others are the pinned CLIs' own last lines against
+		// modelstub answering every request with a 401.
+		{CodexJSON, `{"type":"turn.failed","error":{"message":"unexpected status 401 Unauthorized: invalid api key stub, url: http://127.0.0.1:42867/v1/responses"}}`, "error: unexpected status 401 Unauthorized: invalid api key stub"},
+		{CodexJSON, `{"type":"error","message":"Reconnecting... 1/5 (unexpected status 401 Unauthorized: invalid api key stub)"}`, "error: Reconnecting... 1/5"},
+		{GeminiStream, `{"type":"result","timestamp":"2026-11-28T07:33:19.782Z","status":"error","error":{"type":"unknown","message":"[API Error: {\"error\":{\"code\":401,\"message\":\"invalid api key stub\",\"status\":\"UNAUTHENTICATED\"}}]"},"stats":{"total_tokens":11,"input_tokens":10,"output_tokens":1}}`, `error: [API Error: {"error":{"code":401,"message":"invalid api key stub"`},
+		{OpencodeJSON, `{"type":"error","timestamp":1795851216397,"sessionID":"ses_x","error":{"name":"APIError","data":{"message":"invalid api key stub","statusCode":401,"isRetryable":false}}}`, "error: invalid api key stub"},
+		{ClaudeStream, `{"type":"result","subtype":"error_during_execution","uuid":"7172798e","is_error":true,"num_turns":1,"usage":{"input_tokens":0,"output_tokens":0,"cache_read_input_tokens":0},"permission_denials":[],"error":{"message":"[API Error: 401 invalid api key stub]"}}`, "error: error_during_execution [API Error: 401 invalid api key stub]"},
+	} {
+		m := NewMeter(c.format)
+		_, _ = m.Write([]byte(c.line + "\n"))
+		if tail := m.Tail(5); !strings.Contains(tail, c.want) {
+			t.Errorf("%s: tail %q lacks %q", c.format, tail, c.want)
+		}
+	}
+}
