@@ -48,6 +48,27 @@ func (b Budget) Or(base Budget) Budget {
 	return Budget{Task: or(b.Task, base.Task), Run: or(b.Run, base.Run)}
 }
 
+// String says the budget's limits: "task tokens 5000, run usd 2.0000", or
+// "none".
+func (b Budget) String() string {
+	var parts []string
+	for _, l := range []struct {
+		name string
+		lim  Limit
+	}{{"task", b.Task}, {"run", b.Run}} {
+		if l.lim.Tokens > 0 {
+			parts = append(parts, fmt.Sprintf("%s tokens %d", l.name, l.lim.Tokens))
+		}
+		if l.lim.USD > 0 {
+			parts = append(parts, fmt.Sprintf("%s usd %.4f", l.name, l.lim.USD))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Over says how spent goes over l ("tokens 5200 > 5000"), "" when it does
 // not. A price limit counts only the spending whose price the agent
 // reported (hasUSD).

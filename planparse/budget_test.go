@@ -42,6 +42,12 @@ func TestBudgetOrAndOver(t *testing.T) {
 	if got, want := plan.Or(cfg), (Budget{Task: Limit{Tokens: 100, USD: 1}, Run: Limit{USD: 5}}); got != want {
 		t.Errorf("Or = %+v, want %+v", got, want)
 	}
+	if s := (Budget{Task: Limit{Tokens: 5000}, Run: Limit{USD: 2}}).String(); s != "task tokens 5000, run usd 2.0000" {
+		t.Errorf("String = %q", s)
+	}
+	if s := (Budget{}).String(); s != "none" {
+		t.Errorf("String of no budget = %q", s)
+	}
 	l := Limit{Tokens: 100, USD: 1}
 	for _, c := range []struct {
 		tokens int64

@@ -31,7 +31,7 @@ func Repin(root string, st *runstate.State, pinned *runstate.Pinned, plan *planp
 				// re-pin takes.
 				j := *pinned
 				j.Budget = b
-				return &j, "budget re-pinned from the plan's front matter: " + describeBudget(b), nil
+				return &j, "budget re-pinned from the plan's front matter: " + b.String(), nil
 			}
 			return nil, fmt.Sprintf("--repin: %s says what the run started with; nothing to re-pin", gates.ConfigFile), nil
 		}
@@ -54,24 +54,4 @@ func Repin(root string, st *runstate.State, pinned *runstate.Pinned, plan *planp
 	}
 	what := fmt.Sprintf("gates and settings re-pinned from %s as edited while the run was stopped: %s", gates.ConfigFile, cmp.Or(strings.Join(names, "; "), "no gates"))
 	return &j, what, nil
-}
-
-// describeBudget says a budget's limits: "task tokens 5000, run usd 2.0000".
-func describeBudget(b planparse.Budget) string {
-	var parts []string
-	for _, l := range []struct {
-		name string
-		lim  planparse.Limit
-	}{{"task", b.Task}, {"run", b.Run}} {
-		if l.lim.Tokens > 0 {
-			parts = append(parts, fmt.Sprintf("%s tokens %d", l.name, l.lim.Tokens))
-		}
-		if l.lim.USD > 0 {
-			parts = append(parts, fmt.Sprintf("%s usd %.4f", l.name, l.lim.USD))
-		}
-	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
 }
