@@ -75,13 +75,17 @@ func recovers(t *testing.T, name string) {
 	}
 }
 
-// TestPlanxRealAgentBudgetClaude runs claude under a task budget of 2500
-// tokens: its transcript reports each message's usage as the message
-// starts (1000 in, 1 out), so planx stops it at its third turn, before the
-// commit the script would make, and the run stops at the task.
-func TestPlanxRealAgentBudgetClaude(t *testing.T) {
+// The budget tests run a CLI under a task budget of 2500 tokens. claude
+// reports each message's usage as the message starts (1000 in, 1 out), so
+// planx stops it at its third turn, before the commit its script would
+// make; codex reports its usage only when its turn ends, so planx finds
+// it over then. Either way the run stops at the task, nothing committed.
+func TestPlanxRealAgentBudgetClaude(t *testing.T) { overBudget(t, "claude", false) }
+func TestPlanxRealAgentBudgetCodex(t *testing.T)  { overBudget(t, "codex", true) }
+
+func overBudget(t *testing.T, name string, atEnd bool) {
 	budgeted := strings.Replace(plan, "topic: real agent\n", "topic: real agent\nbudget:\n  task: {tokens: 2500}\n", 1)
-	r := runPlanxWith(t, "claude", budgeted, cases["claude"].script)
+	r := runPlanxWith(t, name, budgeted, cases[name].script)
 	var exit *exec.ExitError
 	if !errors.As(r.err, &exit) || exit.ExitCode() != 3 {
 		t.Fatalf("planx run: %v, want exit 3 (a stop at the task)", r.err)
@@ -91,8 +95,8 @@ func TestPlanxRealAgentBudgetClaude(t *testing.T) {
 			t.Errorf("planx's output lacks %q", want)
 		}
 	}
-	if _, ok := r.stub.ToolResult(commitCallID); ok {
-		t.Errorf("the agent went on to its commit after it went over its budget")
+	if _, ok := r.stub.ToolResult(commitCallID); ok != atEnd {
+		t.Errorf("the agent's commit call was answered: %v, want %v", ok, atEnd)
 	}
 	if subj := strings.TrimSpace(git(t, r.repo, r.env, "log", "-1", "--format=%s")); !strings.HasPrefix(subj, "rollback") {
 		t.Errorf("the last commit is %q, want the rollback commit", subj)
