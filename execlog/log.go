@@ -77,6 +77,9 @@ type Task struct {
 	// task space (absolute; " (deleted)" after a removal): none of them
 	// reached the machine, and the log says what it tried.
 	Outside []string `json:"outside,omitempty"`
+	// Cost is what the task's agent reported its model use cost, over all
+	// its attempts (Planx-Cost); zero when it reported none.
+	Cost record.Cost `json:"cost,omitzero"`
 	// Commit is the task's commit. A commit cannot contain its own SHA, so
 	// the log committed with a task shows "this commit" and the SHA is
 	// filled in when a later task commits.

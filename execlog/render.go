@@ -148,39 +148,7 @@ func (t *Task) name() string { return planparse.DisplayID(planparse.TaskID(t.ID)
 
 func (t *Task) render(b *strings.Builder) {
 	fmt.Fprintf(b, "### %s – %s\n\n", text(t.ID), text(t.Title))
-	item := func(k, v string) {
-		if v != "" {
-			fmt.Fprintf(b, "- **%s:** %s\n", k, v)
-		}
-	}
-	item("Status", text(string(t.Status)))
-	if t.Label != "" && t.Label != t.ID {
-		item("Plan label", text(t.Label))
-	}
-	item("Executor", text(t.Executor))
-	if c := t.commitCell(); c != "—" {
-		item("Commit", c)
-	}
-	if !t.Started.IsZero() {
-		s := formatTime(t.Started)
-		if !t.Finished.IsZero() {
-			s += " (" + formatDuration(t.Finished.Sub(t.Started)) + ")"
-		}
-		item("Started", s)
-	}
-	if t.Attempts > 1 {
-		item("Attempts", strconv.Itoa(t.Attempts))
-	}
-	if len(t.Files) > 0 {
-		files := make([]string, len(t.Files))
-		for i, f := range t.Files {
-			files[i] = code(f)
-		}
-		item("Files changed", strings.Join(files, ", "))
-	}
-	if len(t.Outside) > 0 {
-		item("Wrote outside the work tree or over the user's ignored files (in its task space; none of it reached the machine)", outsideItem(t.Outside))
-	}
+	t.renderItems(b)
 	if len(t.Commands) > 0 {
 		b.WriteString("- **Commands:**\n")
 		for _, c := range t.Commands {
@@ -222,6 +190,47 @@ func (t *Task) render(b *strings.Builder) {
 			fenced(b, "text", g.Tail)
 			b.WriteString("\n")
 		}
+	}
+}
+
+// renderItems writes the task's facts as a list: status, executor,
+// commit, times, files, model use, what it wrote outside its work tree.
+func (t *Task) renderItems(b *strings.Builder) {
+	item := func(k, v string) {
+		if v != "" {
+			fmt.Fprintf(b, "- **%s:** %s\n", k, v)
+		}
+	}
+	item("Status", text(string(t.Status)))
+	if t.Label != "" && t.Label != t.ID {
+		item("Plan label", text(t.Label))
+	}
+	item("Executor", text(t.Executor))
+	if c := t.commitCell(); c != "—" {
+		item("Commit", c)
+	}
+	if !t.Started.IsZero() {
+		s := formatTime(t.Started)
+		if !t.Finished.IsZero() {
+			s += " (" + formatDuration(t.Finished.Sub(t.Started)) + ")"
+		}
+		item("Started", s)
+	}
+	if t.Attempts > 1 {
+		item("Attempts", strconv.Itoa(t.Attempts))
+	}
+	if len(t.Files) > 0 {
+		files := make([]string, len(t.Files))
+		for i, f := range t.Files {
+			files[i] = code(f)
+		}
+		item("Files changed", strings.Join(files, ", "))
+	}
+	if !t.Cost.IsZero() {
+		item("Model use (as the agent reported it)", text(t.Cost.String()))
+	}
+	if len(t.Outside) > 0 {
+		item("Wrote outside the work tree or over the user's ignored files (in its task space; none of it reached the machine)", outsideItem(t.Outside))
 	}
 }
 

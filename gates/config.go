@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/internal/suggest"
+	"github.com/planx-dev/planx/planparse"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -62,6 +63,10 @@ type Config struct {
 	// first task, so that a suite already red is not blamed on the plan
 	// (planx run --baseline overrides it).
 	Baseline bool
+	// Budget bounds what agents may spend, per task and per run (the
+	// plan's front matter takes its place limit by limit); see
+	// docs/agents.md.
+	Budget planparse.Budget
 }
 
 // Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
@@ -118,7 +123,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
+	topKeys     = []string{"agent", "attempts", "baseline", "budget", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
 	sandboxKeys = []string{"mode", "writable", "steps", "space", "persist"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
@@ -186,12 +191,50 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.SlotIdle, err = p.idle(k, v)
 		case "keep_ignored":
 			c.KeepIgnored, err = p.size(k, v)
+		case "budget":
+			c.Budget, err = p.budget(v)
 		default:
 			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}
 		return err
 	})
 	return c, err
+}
+
+// budget reads `budget:`; an error names the line of the value.
+func (p configParser) budget(v *yaml.Node) (planparse.Budget, error) {
+	var raw any
+	if err := v.Decode(&raw); err != nil {
+		return planparse.Budget{}, p.errf(v, "write budget: {task: {tokens: 200k, usd: 2.50}, run: {tokens: 2M}}", "budget: %v", err)
+	}
+	b, err := planparse.ParseBudget(raw)
+	if be, ok := err.(*planparse.BudgetError); ok {
+		return planparse.Budget{}, p.errf(keyNode(v, be.Path), be.Hint, "%s", be.Msg)
+	}
+	return b, err
+}
+
+// keyNode is the key path leads to from n through mappings, so that an
+// error points at its line; as far as the path goes when it ends early.
+func keyNode(n *yaml.Node, path []string) *yaml.Node {
+	at := n
+	for _, k := range path {
+		if n.Kind != yaml.MappingNode {
+			return at
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				at, next = n.Content[i], n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			return at
+		}
+		n = next
+	}
+	return at
 }
 
 // mapping calls f for each key and value, rejecting non-mappings and

@@ -15,8 +15,8 @@ import (
 // left alone. A new key adds its name here.
 var (
 	frontMatterKeys = []string{"title", "name", "topic", "description", "overview", "status", "date", "created",
-		"updated", "author", "tags", "version", "agent", "executor", "gates", "todos"}
-	planxFrontMatterKeys = []string{"gates", "agent", "executor"}
+		"updated", "author", "tags", "version", "agent", "executor", "gates", "todos", "budget"}
+	planxFrontMatterKeys = []string{"gates", "agent", "executor", "budget"}
 	gateDeclKeys         = []string{"name", "command", "timeout", "when", "fix"}
 )
 

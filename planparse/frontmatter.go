@@ -58,6 +58,13 @@ func (b *builder) frontMatter() {
 		}
 	}
 	b.checkGates()
+	if v, ok := m["budget"]; ok {
+		bud, err := ParseBudget(v)
+		if be, isBudget := err.(*BudgetError); isBudget {
+			b.diag(SeverityError, b.fmLine("budget"), "front matter "+be.Msg, be.Hint)
+		}
+		b.p.Budget = bud
+	}
 	if e := b.p.Executor; e != "" && !validExecutor(e) {
 		b.diag(SeverityError, b.fmLine("executor"), fmt.Sprintf("front matter executor %q is not shell, agent or manual", e),
 			"set executor: shell, agent or manual")

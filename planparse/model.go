@@ -152,7 +152,10 @@ type Plan struct {
 	Gates       []GateDecl     `json:"gates,omitempty"`
 	Agent       string         `json:"agent,omitempty"`    // front-matter agent command or preset
 	Executor    string         `json:"executor,omitempty"` // front-matter default executor
-	Tasks       []*Task        `json:"tasks"`
-	Diagnostics []Diagnostic   `json:"diagnostics"`
-	Source      []byte         `json:"-"`
+	// Budget is the front matter's `budget:` (zero when unset): it takes
+	// the place of .planx.yaml's, limit by limit.
+	Budget      Budget       `json:"budget,omitzero"`
+	Tasks       []*Task      `json:"tasks"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	Source      []byte       `json:"-"`
 }

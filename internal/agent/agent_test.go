@@ -10,12 +10,12 @@ import (
 func TestResolvePresetsAndCustom(t *testing.T) {
 	in := Input{Prompt: "do it", PromptFile: "/r/.git/planx/runs/x/T001-prompt-1.md", Files: []string{"a.go", "b.go"}, StateDir: "/s"}
 	want := map[string]string{
-		"claude":   "claude -p --permission-mode acceptEdits --allowedTools Bash,Read,Edit,Write,Glob,Grep",
-		"codex":    "codex exec --sandbox danger-full-access --skip-git-repo-check -",
+		"claude":   "claude -p --permission-mode acceptEdits --allowedTools Bash,Read,Edit,Write,Glob,Grep --output-format stream-json --verbose",
+		"codex":    "codex exec --json --sandbox danger-full-access --skip-git-repo-check -",
 		"aider":    "aider --yes-always --no-auto-commits --no-dirty-commits --no-gitignore --no-stream --no-pretty --no-check-update --no-show-release-notes --map-tokens 0 --chat-history-file /s/aider.chat.history.md --input-history-file /s/aider.input.history --message-file /r/.git/planx/runs/x/T001-prompt-1.md -- a.go b.go",
-		"gemini":   "gemini --approval-mode yolo --skip-trust -p Do the task described above.",
-		"opencode": "opencode run --auto Do the task described in the input.",
-		"qwen":     "qwen --yolo -p Do the task described above.",
+		"gemini":   "gemini --approval-mode yolo --skip-trust --output-format stream-json -p Do the task described above.",
+		"opencode": "opencode run --auto --format json Do the task described in the input.",
+		"qwen":     "qwen --yolo --output-format stream-json -p Do the task described above.",
 	}
 	for _, name := range Presets() {
 		c, err := Resolve(name, in)
@@ -33,6 +33,9 @@ func TestResolvePresetsAndCustom(t *testing.T) {
 		if wantStdin := name != "aider"; (c.Stdin == "do it") != wantStdin {
 			t.Errorf("%s: stdin %q", name, c.Stdin)
 		}
+		if c.Transcript == NoTranscript {
+			t.Errorf("%s: transcript %q", name, c.Transcript)
+		}
 		if Tool(name) != name {
 			t.Errorf("Tool(%s) = %q", name, Tool(name))
 		}
@@ -44,7 +47,7 @@ func TestResolvePresetsAndCustom(t *testing.T) {
 	if _, err := Resolve("", in); err == nil || !strings.Contains(err.Error(), "--agent") {
 		t.Fatalf("empty spec: %v", err)
 	}
-	if name, line, env := Describe("gemini"); name != "gemini" || line != "gemini --approval-mode yolo --skip-trust -p 'Do the task described above.'" || len(env) == 0 {
+	if name, line, env := Describe("gemini"); name != "gemini" || line != "gemini --approval-mode yolo --skip-trust --output-format stream-json -p 'Do the task described above.'" || len(env) == 0 {
 		t.Errorf("Describe(gemini) = %q %q %v", name, line, env)
 	}
 }

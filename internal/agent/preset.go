@@ -25,6 +25,9 @@ type Command struct {
 	// settings, sessions and credentials: a confined agent may write them
 	// (and nothing else of HOME).
 	State []string
+	// Transcript is the machine-readable output the command line asks
+	// for, which planx reads the model use and the tool calls from.
+	Transcript Transcript
 }
 
 // Input is what an agent gets for one attempt at a task.
@@ -49,6 +52,8 @@ type preset struct {
 	stdin bool // the prompt goes to stdin (else the command line names PromptFile)
 	env   []string
 	state []string // relative to HOME; see Command.State
+	// transcript is the JSON output argv asks for (see Command.Transcript).
+	transcript Transcript
 }
 
 // awsEnv are the AWS variables models on Bedrock need.
@@ -84,11 +89,14 @@ func vendorPresets() map[string]preset {
 		// claude -p reads the prompt from stdin. acceptEdits approves file
 		// edits only; in print mode anything else needing approval is
 		// denied, so Bash (the tests the task asks for) is allowed by name.
+		// stream-json (which print mode gives only with --verbose) is the
+		// transcript planx reads the cost and the tool results from.
 		"claude": {
 			argv: func(Input) []string {
-				return []string{"claude", "-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash,Read,Edit,Write,Glob,Grep"}
+				return []string{"claude", "-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash,Read,Edit,Write,Glob,Grep",
+					"--output-format", "stream-json", "--verbose"}
 			},
-			stdin: true,
+			stdin: true, transcript: ClaudeStream,
 			env: join([]string{"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_BASE_URL",
 				"ANTHROPIC_MODEL", "ANTHROPIC_SMALL_FAST_MODEL", "CLAUDE_CONFIG_DIR", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
 				"ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL",
@@ -98,12 +106,13 @@ func vendorPresets() map[string]preset {
 		// codex exec - reads the prompt from stdin, and exec never asks.
 		// Its own sandbox is off (danger-full-access): planx's confines it,
 		// and codex's keeps .git read-only, so its own commit would fail;
-		// its endpoint and model come from ~/.codex/config.toml.
+		// its endpoint and model come from ~/.codex/config.toml. --json
+		// writes its events as JSON lines, the transcript planx reads.
 		"codex": {
 			argv: func(Input) []string {
-				return []string{"codex", "exec", "--sandbox", "danger-full-access", "--skip-git-repo-check", "-"}
+				return []string{"codex", "exec", "--json", "--sandbox", "danger-full-access", "--skip-git-repo-check", "-"}
 			},
-			stdin: true,
+			stdin: true, transcript: CodexJSON,
 			env:   []string{"CODEX_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "CODEX_HOME", "AZURE_OPENAI_API_KEY"},
 			state: []string{".codex"},
 		},
@@ -124,6 +133,9 @@ func vendorPresets() map[string]preset {
 				}
 				return a
 			},
+			// Its "Tokens: … sent, … received. Cost: …" lines are the
+			// cost planx reads.
+			transcript: AiderText,
 			env: join([]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY",
 				"OPENAI_API_BASE", "AIDER_MODEL", "AIDER_WEAK_MODEL", "AIDER_EDITOR_MODEL"}, awsEnv(), googleEnv()),
 			state: []string{".aider", ".cache/aider"},
@@ -138,35 +150,38 @@ func openPresets() map[string]preset {
 		// gemini -p appends its argument to the prompt read from stdin and
 		// runs headless; yolo approves its tool calls, and --skip-trust
 		// trusts the folder for this session (an untrusted folder falls back
-		// to asking, which headless mode cannot).
+		// to asking, which headless mode cannot). stream-json is the
+		// transcript planx reads.
 		"gemini": {
 			argv: func(Input) []string {
-				return []string{"gemini", "--approval-mode", "yolo", "--skip-trust", "-p", "Do the task described above."}
+				return []string{"gemini", "--approval-mode", "yolo", "--skip-trust", "--output-format", "stream-json",
+					"-p", "Do the task described above."}
 			},
-			stdin: true,
+			stdin: true, transcript: GeminiStream,
 			env: join([]string{"GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_GCA",
 				"GEMINI_MODEL", "GEMINI_CLI_HOME", "GOOGLE_GEMINI_BASE_URL", "GEMINI_CLI_TRUST_WORKSPACE"}, googleEnv()),
 			state: []string{".gemini"},
 		},
 		// qwen (Qwen Code, a Gemini CLI fork) -p appends its argument to the
 		// prompt read from stdin; yolo approves its tool calls. It talks to
-		// any OpenAI-compatible endpoint.
+		// any OpenAI-compatible endpoint. Its stream-json has claude's shape.
 		"qwen": {
 			argv: func(Input) []string {
-				return []string{"qwen", "--yolo", "-p", "Do the task described above."}
+				return []string{"qwen", "--yolo", "--output-format", "stream-json", "-p", "Do the task described above."}
 			},
-			stdin: true,
+			stdin: true, transcript: ClaudeStream,
 			env:   []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "DASHSCOPE_API_KEY", "QWEN_MODEL"},
 			state: []string{".qwen"},
 		},
 		// opencode run reads piped stdin into the message; --auto approves
 		// permission requests that would otherwise ask (headless, an ask
-		// waits forever or is rejected).
+		// waits forever or is rejected). --format json writes its events as
+		// JSON lines, the transcript planx reads.
 		"opencode": {
 			argv: func(Input) []string {
-				return []string{"opencode", "run", "--auto", "Do the task described in the input."}
+				return []string{"opencode", "run", "--auto", "--format", "json", "Do the task described in the input."}
 			},
-			stdin: true,
+			stdin: true, transcript: OpencodeJSON,
 			env: join([]string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY",
 				"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT", "OPENCODE_DISABLE_MODELS_FETCH",
 				"OPENCODE_DISABLE_AUTOUPDATE", "OPENCODE_DISABLE_LSP_DOWNLOAD", "OPENCODE_DISABLE_SHARE",
@@ -188,7 +203,7 @@ func Resolve(spec string, in Input) (Command, error) {
 		return Command{}, fmt.Errorf("no agent configured: set --agent, `agent:` in the plan's front matter or in .planx.yaml (presets: %s, or any command reading the prompt on stdin)", strings.Join(Presets(), ", "))
 	}
 	if p, ok := presets()[spec]; ok {
-		c := Command{Name: spec, Argv: p.argv(in), Env: p.env, State: p.state}
+		c := Command{Name: spec, Argv: p.argv(in), Env: p.env, State: p.state, Transcript: p.transcript}
 		if p.stdin {
 			c.Stdin = in.Prompt
 		}

@@ -76,6 +76,8 @@ type logTask struct {
 type logRun struct {
 	review.Run
 	Tasks []logTask `json:"tasks"`
+	// Cost is the sum of the tasks' Planx-Cost (nil: none has one).
+	Cost *record.Cost `json:"cost,omitempty"`
 }
 
 type logReport struct {
@@ -117,7 +119,7 @@ func runLog(ctx context.Context, o logOptions, stdio *IO) error {
 		return err
 	}
 	for _, r := range runs {
-		lr := logRun{Run: r, Tasks: []logTask{}}
+		lr := logRun{Run: r, Tasks: []logTask{}, Cost: r.Cost()}
 		for _, t := range r.Tasks {
 			lt := logTask{TaskCommit: t, Status: t.Status()}
 			// A note that is not planx's for this commit is not shown as its output.
@@ -180,6 +182,9 @@ func writeLogText(w io.Writer, rep logReport, notes bool) {
 			if t.Finished != "" {
 				fmt.Fprintf(w, "  %s: finished %s\n", taskName(t.TaskCommit), textsafe.Line(t.Finished))
 			}
+		}
+		if r.Cost != nil {
+			fmt.Fprintf(w, "  cost: %s (the sum of the agents' reports)\n", r.Cost)
 		}
 		if len(r.Skipped) > 0 {
 			fmt.Fprintf(w, "  skipped: %s\n", strings.Join(r.Skipped, ", "))

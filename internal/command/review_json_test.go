@@ -129,3 +129,27 @@ func TestReviewJSONMatchesSchemas(t *testing.T) {
 		t.Error("log schema accepted an unknown task status")
 	}
 }
+
+// TestLogJSONCostMatchesSchema: a run of an agent that reports its cost
+// (a custom command's usage file) logs it per task and summed per run,
+// as docs/schema/log.json says.
+func TestLogJSONCostMatchesSchema(t *testing.T) {
+	sch := schemas(t)
+	gittest.Setenv(t)
+	dir := gittest.Init(t)
+	gittest.WriteFile(t, dir, "plan.md", "---\ntopic: cost\nagent: sh agent.sh\n---\n# Cost\n\n"+
+		"- [ ] T001 Add a\n  Files: a.txt\n- [ ] T002 Add b\n  Files: b.txt\n")
+	gittest.WriteFile(t, dir, "agent.sh", "cat >/dev/null\ncase $PLANX_TASK_ID in T001) echo a > a.txt;; *) echo b > b.txt;; esac\n"+
+		"echo '{\"input_tokens\": 100, \"output_tokens\": 10, \"usd\": 0.5}' > \"$PLANX_USAGE_FILE\"\n")
+	gittest.Commit(t, dir, "initial")
+	if code, out := planx(t, "run", "-C", dir, "plan.md"); code != 0 {
+		t.Fatalf("planx run exited %d: %s", code, out)
+	}
+	code, out := planx(t, "log", "--json", "-C", dir)
+	log := validate(t, sch["log.json"], "log --json", out)
+	run := log["runs"].([]any)[0].(map[string]any)
+	cost, _ := run["cost"].(map[string]any)
+	if code != 0 || cost["in"] != 200.0 || cost["out"] != 20.0 || cost["usd"] != 1.0 {
+		t.Errorf("log: exit %d, run cost %v", code, run["cost"])
+	}
+}

@@ -130,6 +130,9 @@ func writeShowText(w io.Writer, r showReport) {
 	if r.Sandbox != "" {
 		fmt.Fprintf(w, "sandbox   %s\n", r.Sandbox)
 	}
+	if r.Cost != nil {
+		fmt.Fprintf(w, "cost      %s\n", r.Cost)
+	}
 	if r.Finished != "" {
 		fmt.Fprintf(w, "finished  %s\n", textsafe.Line(r.Finished))
 	}

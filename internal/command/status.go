@@ -88,6 +88,17 @@ func runStatus(ctx context.Context, o statusOptions, stdio *IO) error {
 	if rep.Config != "" {
 		fmt.Fprintf(w, "\nconfiguration: %s\n", rep.Config)
 	}
+	if rep.Cost != nil || rep.Budget != nil {
+		cost := "nothing reported"
+		if rep.Cost != nil {
+			cost = rep.Cost.String()
+		}
+		budget := "none"
+		if rep.Budget != nil {
+			budget = rep.Budget.String()
+		}
+		fmt.Fprintf(w, "\ncost so far: %s (budget: %s)\n", cost, budget)
+	}
 	fmt.Fprintf(w, "\nnext: %s\n", rep.Next)
 	return err
 }

@@ -120,6 +120,9 @@ func TaskMessage(c TaskCommit) string {
 	if len(lt.Outside) > 0 {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerOutside, OutsideTrailer(lt.Outside))
 	}
+	if !lt.Cost.IsZero() {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerCost, lt.Cost)
+	}
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, GateTrailer(g))
 	}

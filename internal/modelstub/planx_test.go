@@ -121,20 +121,34 @@ gates:
   Files: Modify: calc.go
 `
 
-func runPlanx(t *testing.T, name string) {
-	c := cases[name]
-	bin := agentBin(t, c.bin)
+// planxRun is one run of planx with the real CLI name as its preset, on a
+// fresh HOME, against the stub replaying script.
+type planxRun struct {
+	out        string
+	err        error
+	home, repo string
+	env        []string
+	stub       *modelstub.Server
+	before     map[string]string // HOME and TMPDIR before the run
+	tmp        string
+}
+
+// runPlanxWith sets up the world with planText as plan.md and runs planx
+// run --agent name.
+func runPlanxWith(t *testing.T, name, planText string, script func(repo string) []modelstub.Turn) *planxRun {
+	t.Helper()
+	bin := agentBin(t, cases[name].bin)
 	if testing.Short() {
 		t.Skip("runs a real agent CLI")
 	}
 	px := planx(t)
 	home, repo, tmp, env := newWorld(t)
-	writeFile(t, filepath.Join(repo, "plan.md"), plan)
+	writeFile(t, filepath.Join(repo, "plan.md"), planText)
 	git(t, repo, env, "add", "-A")
 	git(t, repo, env, "commit", "-q", "-m", "plan")
 
-	stub := modelstub.New(c.script(repo), modelstub.Options{Log: t.Logf})
-	defer stub.Close()
+	stub := modelstub.New(script(repo), modelstub.Options{Log: t.Logf})
+	t.Cleanup(stub.Close)
 	extra := presetEnv[name](t, home, stub.URL)
 	// The gates' go command (planx's own, not the agent's) would write its
 	// telemetry counters in HOME.
@@ -148,12 +162,20 @@ func runPlanx(t *testing.T, name string) {
 	cmd.Env = append(withPath(env, filepath.Dir(bin)), extra...)
 	out, err := cmd.CombinedOutput()
 	t.Logf("planx:\n%s", tail(string(out), 4000))
-	if err != nil {
-		t.Fatalf("planx run --agent %s: %v", name, err)
+	return &planxRun{out: string(out), err: err, home: home, repo: repo, env: env, stub: stub, before: before, tmp: tmp}
+}
+
+func runPlanx(t *testing.T, name string) {
+	c := cases[name]
+	r := runPlanxWith(t, name, plan, c.script)
+	home, repo, tmp, env, stub, before := r.home, r.repo, r.tmp, r.env, r.stub, r.before
+	if r.err != nil {
+		t.Fatalf("planx run --agent %s: %v", name, r.err)
 	}
 
 	msg := git(t, repo, env, "log", "-1", "--format=%B")
-	for _, want := range []string{"T001: Fix Add", "Planx-Sandbox: overlay", "Folded commit made by the executor", commitMsg} {
+	for _, want := range []string{"T001: Fix Add", "Planx-Sandbox: overlay", "Folded commit made by the executor", commitMsg,
+		"Planx-Cost: " + c.cost} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the task commit lacks %q:\n%s", want, msg)
 		}

@@ -123,6 +123,9 @@ type cliCase struct {
 	// usage is a piece of the CLI's stdout that reports the stub's token
 	// counts (1000 input, 100 output per turn) added up.
 	usage string
+	// cost is the Planx-Cost planx records for the script run as the
+	// CLI's preset.
+	cost string
 }
 
 func raw(v any) json.RawMessage {
@@ -151,6 +154,7 @@ var cases = map[string]cliCase{
 	"claude": {
 		bin:   "claude",
 		usage: `"input_tokens":5000,`,
+		cost:  "tokens in=5000 out=500; usd=0.0300",
 		script: func(repo string) []modelstub.Turn {
 			f := filepath.Join(repo, "calc.go")
 			return []modelstub.Turn{
@@ -179,6 +183,7 @@ var cases = map[string]cliCase{
 	"codex": {
 		bin:   "codex",
 		usage: `"usage":{"input_tokens":4000,`,
+		cost:  "tokens in=4000 out=400",
 		script: func(repo string) []modelstub.Turn {
 			patch := "*** Begin Patch\n*** Update File: calc.go\n@@\n-func Add(a, b int) int { return a - b }\n+func Add(a, b int) int { return a + b }\n*** End Patch\n"
 			return []modelstub.Turn{
@@ -203,6 +208,8 @@ var cases = map[string]cliCase{
 	"gemini": {
 		bin:   "gemini",
 		usage: `"input": 4000,`,
+		// The model router's request (10 in, 1 out) is counted too.
+		cost: "tokens in=4010 out=401",
 		script: func(repo string) []modelstub.Turn {
 			f := filepath.Join(repo, "calc.go")
 			return []modelstub.Turn{
@@ -225,6 +232,7 @@ var cases = map[string]cliCase{
 	"opencode": {
 		bin:   "opencode",
 		usage: `"tokens":{"total":1100,"input":1000,"output":100,`,
+		cost:  "tokens in=5000 out=500",
 		script: func(repo string) []modelstub.Turn {
 			f := filepath.Join(repo, "calc.go")
 			return []modelstub.Turn{
@@ -268,6 +276,7 @@ var cases = map[string]cliCase{
 	"qwen": {
 		bin:   "qwen",
 		usage: `"usage":{"input_tokens":5000,"output_tokens":500,`,
+		cost:  "tokens in=5000 out=500",
 		script: func(repo string) []modelstub.Turn {
 			f := filepath.Join(repo, "calc.go")
 			return []modelstub.Turn{

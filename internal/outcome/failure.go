@@ -10,6 +10,9 @@ type Failure struct {
 	Tail string // the end of the output that shows it
 	// GaveUp: the agent said it cannot do the task, so no retry.
 	GaveUp bool
+	// Budget: the agent went over the run's or the task's budget, so no
+	// retry either (it would spend more); the run stops for a person.
+	Budget bool
 	// Hint is advice for the person ("mark it Checkpoint: yes"), shown with
 	// the failure but never put into an agent's retry prompt: it would
 	// invite the agent to reclassify its own task.

@@ -24,6 +24,9 @@ const (
 	// (landlock+mountns, landlock, seatbelt, none); absent for a task whose
 	// own plan steps ran unconfined.
 	TrailerSandbox = "Planx-Sandbox"
+	// TrailerCost is what the task's agent reported its model use cost over
+	// all its attempts (Cost.String): "tokens in=5000 out=500; usd=0.0300".
+	TrailerCost = "Planx-Cost"
 	// TrailerOutside summarizes what an agent wrote outside its work tree
 	// in its task space, none of which reached the machine: "3 places:
 	// ~/.cache/go-build/ (15 files), ~/.claude/x, /tmp/y".

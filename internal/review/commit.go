@@ -38,9 +38,12 @@ type TaskCommit struct {
 	Executor string     `json:"executor"`
 	// Sandbox is the confinement the executor ran under (Planx-Sandbox);
 	// "" when the commit does not say (the plan's own steps, unconfined).
-	Sandbox  string `json:"sandbox,omitempty"`
-	TaskHash string `json:"task_hash"`
-	Gates    []Gate `json:"gates"`
+	Sandbox string `json:"sandbox,omitempty"`
+	// Cost is what the task's agent reported its model use cost
+	// (Planx-Cost); nil when the commit does not say.
+	Cost     *record.Cost `json:"cost,omitempty"`
+	TaskHash string       `json:"task_hash"`
+	Gates    []Gate       `json:"gates"`
 	// WaveGates are the integration gate's results on this commit's tree
 	// (Planx-Wave-Gate): on the last commit of a parallel wave.
 	WaveGates []Gate `json:"wave_gates,omitempty"`
@@ -206,6 +209,13 @@ func taskCommit(c gitops.Commit, get func(string) []string, id, plan string) Tas
 	}
 	if vs := get(record.TrailerLabel); len(vs) > 0 {
 		t.Label = vs[0]
+	}
+	if vs := get(record.TrailerCost); len(vs) > 0 {
+		if c, err := record.ParseCost(vs[0]); err != nil {
+			bad("%s: %v", record.TrailerCost, err)
+		} else {
+			t.Cost = &c
+		}
 	}
 	if !strings.HasPrefix(c.Subject, t.ID+": ") {
 		bad("subject %q does not start with %q", c.Subject, t.ID+": ")

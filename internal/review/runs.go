@@ -32,6 +32,21 @@ type Run struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
+// Cost is the sum of the run's tasks' Planx-Cost, nil when none has one.
+func (r *Run) Cost() *record.Cost {
+	var sum record.Cost
+	found := false
+	for _, t := range r.Tasks {
+		if t.Cost != nil {
+			sum, found = sum.Add(*t.Cost), true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return &sum
+}
+
 // Task returns the run's last commit for task id, or failing that for the
 // task its plan calls id (its Planx-Label: 1.2), or nil.
 func (r *Run) Task(id string) *TaskCommit {

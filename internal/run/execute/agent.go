@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
@@ -15,6 +16,7 @@ import (
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -36,6 +38,9 @@ type AgentEnd struct {
 	// it committed there ("" otherwise): its commits are folded into the
 	// task's.
 	Tip string
+	// Cost is what the agent reported its model use cost in this attempt
+	// (its transcript, or the usage file of a custom command).
+	Cost record.Cost
 }
 
 // Agent runs the agent once on the task in o.Dir, in a task space where
@@ -84,17 +89,20 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 		}
 		lt.Sandbox = string(level)
 	}
+	usagePath := filepath.Join(stateDir, fmt.Sprintf("%s-usage-%d.json", t.ID, a.Attempt))
 	spec := proc.Spec{
 		Name: fmt.Sprintf("%s agent", t.ID),
 		Dir:  o.Dir,
 		Env: append(append(o.env(t.ID, cmd.Env...), "PLANX_PROMPT_FILE="+promptPath,
-			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath), env...),
+			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath, "PLANX_USAGE_FILE="+usagePath), env...),
 		Timeout:    cmp.Or(o.TaskTimeout, DefaultAgentTimeout),
 		OutputPath: filepath.Join(o.OutDir, fmt.Sprintf("%s-agent-%d.log", t.ID, a.Attempt)),
 		Started:    o.Pids.started(),
 		Wrap:       wrap,
 	}
-	res, err := o.runAgent(ctx, t, lt, a, &spec, cmd)
+	meter := agent.NewMeter(cmd.Transcript)
+	res, over, err := o.runAgent(ctx, t, lt, a, &spec, cmd, meter)
+	hint := ""
 	reason := readReason(reasonPath)
 	var end AgentEnd
 	if sp != nil {
@@ -103,31 +111,67 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 			err = lerr
 		}
 		reason, end.Tip = cmp.Or(l.reason, reason), l.tip
+		usagePath = spaceFile(sp, usagePath)
 	}
-	return end, agentOutcome(ctx, t, res, err, reason)
+	cost, cerr := attemptCost(meter, cmd, usagePath)
+	end.Cost = cost
+	if err == nil && !cost.IsZero() && o.Budget != nil {
+		// Again with the whole cost: a CLI may report its use only at its end.
+		over, hint = o.Budget(cost)
+	}
+	switch {
+	case over != "" && err == nil && ctx.Err() == nil:
+		return end, budgetFailure(over, res, hint)
+	case cerr != nil && err == nil:
+		return end, &outcome.Failure{What: cerr.Error(), Tail: res.Tail}
+	}
+	return end, agentOutcome(ctx, t, res, err, reason, meter.Calls())
 }
 
-// runAgent starts the agent as spec says, shows and records it.
-func (o Options) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun, spec *proc.Spec, cmd agent.Command) (proc.Result, error) {
+// runAgent starts the agent as spec says, shows and records it. Its output
+// goes through meter, which shows a readable line for each event of a
+// preset's transcript; over is why the budget stopped it ("" when not).
+func (o Options) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun, spec *proc.Spec, cmd agent.Command, meter *agent.Meter) (res proc.Result, over string, err error) {
 	live, flush := o.Out.Live(t.ID)
 	defer flush()
-	spec.Live = live
+	meter.Out, spec.Live = live, meter
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var overBudget atomic.Pointer[string]
+	if o.Budget != nil {
+		meter.OnCost = func(c record.Cost) {
+			if why, _ := o.Budget(c); why != "" && overBudget.CompareAndSwap(nil, &why) {
+				stop() // the agent's whole process group, as an interrupt
+			}
+		}
+	}
 	display := agentCommand(spec, cmd, a.Spec)
 	name := fmt.Sprintf("agent attempt %d", a.Attempt)
 	o.Out.Step(t.ID, name, display)
 	if o.Slot {
 		// Several agents run at once: each one's output can be followed
-		// in its own file (tail -f) while they run.
-		o.Out.Println("      %s output: %s", t.ID, spec.OutputPath)
+		// in its own file (tail -f) while they run; a transcript's
+		// readable lines, in a file beside it.
+		follow, closeFollow := followFile(spec.OutputPath, cmd, meter)
+		defer closeFollow()
+		o.Out.Println("      %s output: %s", t.ID, follow)
 	}
 	disarm := o.Fault.Soon("during-step", 150*time.Millisecond)
-	res, err := proc.Run(ctx, *spec)
+	res, err = proc.Run(ctx, *spec)
 	disarm()
 	o.Pids.ChildDone()
+	meter.Close()
+	if cmd.Transcript != agent.NoTranscript {
+		// The transcript's JSON says little to a person: its readable lines.
+		res.Tail = meter.Tail(proc.DefaultTailLines)
+	}
 	lt.Commands = append(lt.Commands, execlog.Command{Name: name, Command: display,
 		ExitCode: res.ExitCode, Duration: res.Duration, Tail: res.Tail, TimedOut: res.TimedOut})
 	o.stepEnd(t.ID, name, res)
-	return res, err
+	if p := overBudget.Load(); p != nil {
+		over = *p
+	}
+	return res, over, err
 }
 
 // agentCommand sets what spec starts for the agent command cmd and returns
@@ -148,9 +192,9 @@ func agentCommand(spec *proc.Spec, cmd agent.Command, setting string) string {
 
 // agentOutcome maps an agent's run to what it means for its task, as
 // stepOutcome does for a step: nil when it ended well, context.Canceled
-// when interrupted, an outcome.Failure when it gave up (reason), timed out or
-// failed.
-func agentOutcome(ctx context.Context, t *planparse.Task, res proc.Result, err error, reason string) error {
+// when interrupted, an outcome.Failure when it gave up (reason), timed out,
+// failed, or every tool call it made failed (calls, from its transcript).
+func agentOutcome(ctx context.Context, t *planparse.Task, res proc.Result, err error, reason string, calls []agent.ToolCall) error {
 	if reason != "" && err == nil && !res.Interrupted {
 		return &outcome.Failure{What: "the agent gave up: " + reason, Tail: res.Tail, GaveUp: true}
 	}
@@ -163,6 +207,11 @@ func agentOutcome(ctx context.Context, t *planparse.Task, res proc.Result, err e
 		return &outcome.Failure{What: fmt.Sprintf("the agent timed out after %s and was stopped with its whole process group", res.Duration.Round(time.Millisecond)), Tail: res.Tail}
 	case res.ExitCode != 0:
 		return &outcome.Failure{What: fmt.Sprintf("the agent exited with code %d", res.ExitCode), Tail: res.Tail}
+	}
+	// It ended well by its own account, but its transcript shows it could
+	// do nothing: not "no changes" later, but why.
+	if all := agent.AllFailed(calls); all != "" {
+		return &outcome.Failure{What: all, Tail: res.Tail}
 	}
 	return nil
 }

@@ -386,7 +386,7 @@ func loadPinned(ctx context.Context, repo *gitops.Repo, root string, plan *planp
 	if err != nil {
 		return nil, err
 	}
-	j := &runstate.Pinned{Config: cfg, Gates: gs}
+	j := &runstate.Pinned{Config: cfg, Gates: gs, Budget: plan.Budget.Or(cfg.Budget)}
 	if repo == nil {
 		return j, nil // a dry run outside a repository: nothing to pin
 	}

@@ -46,7 +46,11 @@ type StatusReport struct {
 	// Config says that .planx.yaml no longer says what the run pinned, and
 	// what that means for the run.
 	Config string `json:"config,omitempty"`
-	Next   string `json:"next,omitempty"`
+	// Cost is what the run's agents reported so far (nil: nothing), and
+	// Budget what the run may spend (nil: no budget).
+	Cost   *record.Cost      `json:"cost,omitempty"`
+	Budget *planparse.Budget `json:"budget,omitempty"`
+	Next   string            `json:"next,omitempty"`
 }
 
 // Status reads the run state without changing anything. It returns the
@@ -85,6 +89,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		}
 	}
 	rep.Config = configStatus(ctx, repo, st)
+	rep.Cost, rep.Budget = spending(st)
 	rep.Tasks = taskStatuses(st, r.Plan, h, rep.Status)
 	current := string(st.Current)
 	if t := r.Plan.Task(st.Current); t != nil {
@@ -208,4 +213,24 @@ func planTask(plan *planparse.Plan, id planparse.TaskID) *planparse.Task {
 		return nil
 	}
 	return plan.Task(id)
+}
+
+// spending is what the run's agents reported so far and the run's pinned
+// budget, each nil when there is none.
+func spending(st *runstate.State) (*record.Cost, *planparse.Budget) {
+	var cost *record.Cost
+	if st.Log != nil {
+		var sum record.Cost
+		for _, t := range st.Log.Tasks {
+			sum = sum.Add(t.Cost)
+		}
+		if !sum.IsZero() {
+			cost = &sum
+		}
+	}
+	if st.Pinned == nil || st.Pinned.Budget.IsZero() {
+		return cost, nil
+	}
+	b := st.Pinned.Budget
+	return cost, &b
 }

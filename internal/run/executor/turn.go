@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
@@ -164,9 +165,15 @@ func (tu *turn) agent(ctx context.Context, n int, feedback string) error {
 	})
 	o := at.execOptions()
 	o.Held = at.ignored(tu)
+	if o.Budget = tu.budget(); o.Budget != nil {
+		if over, hint := o.Budget(record.Cost{}); over != "" {
+			return budgetSpent(over, hint)
+		}
+	}
 	end, err := execute.Agent(ctx, t, tu.lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
 		Context: prompt.Context(t, n, feedback)}, o)
 	tu.SpaceTip = gitops.SHA(end.Tip)
+	at.locked(func() { tu.lt.Cost = tu.lt.Cost.Add(end.Cost) })
 	return err
 }
 
@@ -199,7 +206,7 @@ func (tu *turn) attempts(ctx context.Context, last, already bool) error {
 	for n := 1; ; n++ {
 		err := tu.try(ctx, round{n: n, feedback: feedback, resumed: already, last: last})
 		var f *outcome.Failure
-		if !errors.As(err, &f) || tu.kind != planparse.KindAgent || n >= r.o.Attempts || f.GaveUp {
+		if !errors.As(err, &f) || tu.kind != planparse.KindAgent || n >= r.o.Attempts || f.GaveUp || f.Budget {
 			return err
 		}
 		tu.at.locked(func() {

@@ -25,6 +25,14 @@ import (
 func Repin(root string, st *runstate.State, pinned *runstate.Pinned, plan *planparse.Plan, flags []string) (*runstate.Pinned, string, error) {
 	if !Holds(root, st) {
 		if Notice(root, st.Pinned, false) == "" {
+			if b := plan.Budget.Or(pinned.Config.Budget); b != pinned.Budget {
+				// The plan's budget, raised in its front matter while
+				// the run was stopped: the one setting of the plan a
+				// re-pin takes.
+				j := *pinned
+				j.Budget = b
+				return &j, "budget re-pinned from the plan's front matter: " + b.String(), nil
+			}
 			return nil, fmt.Sprintf("--repin: %s says what the run started with; nothing to re-pin", gates.ConfigFile), nil
 		}
 		return nil, "", fmt.Errorf("%w: --repin takes only an edit of %s you made while the run was stopped, and this change came with a task's work (or the file changed again since your edit); `planx abort` and run the plan again to use it",
@@ -39,7 +47,7 @@ func Repin(root string, st *runstate.State, pinned *runstate.Pinned, plan *planp
 		return nil, "", err
 	}
 	j := *pinned
-	j.Config, j.Gates = cfg, gs
+	j.Config, j.Gates, j.Budget = cfg, gs, plan.Budget.Or(cfg.Budget)
 	names := make([]string, len(gs))
 	for i, g := range gs {
 		names[i] = g.Name + ": " + g.Command

@@ -3,6 +3,7 @@ package runstate
 import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // Pinned is what decides whether a task is done, taken once when a run
@@ -18,6 +19,9 @@ type Pinned struct {
 	// Identity is user.name and user.email as git read them at run start
 	// ("" when unset): task commits keep the author they started with.
 	Identity [2]string `json:"identity,omitempty"`
+	// Budget is what agents may spend: the plan's `budget:` over the
+	// configuration's, limit by limit (planparse.Budget.Or).
+	Budget planparse.Budget `json:"budget,omitzero"`
 }
 
 // Apply makes every git command of repo use the pinned's hooks path and
