@@ -118,11 +118,10 @@ func (b books) complete(ctx context.Context, res *Result) (*Result, error) {
 	if err := b.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
-	if err := endRun(b.repo); err != nil {
+	if err := endFinished(ctx, b, len(res.Done)); err != nil {
 		return res, err
 	}
 	res.Status = record.RunCompleted
-	b.out.RunDone(b.log.Path, len(res.Done))
 	return res, nil
 }
 
