@@ -26,6 +26,7 @@ refs/planx/undone/<run>. undo refuses while a run is in progress, when the work 
 changes, and when commits were made on the branch after the run's last one. Run again, it
 undoes the run before (when the branch was at its end).`,
 			"planx undo",
+			"planx -C ../other-clone undo",
 			"git log refs/planx/undone/<run>   # the undone run's commits"),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if err := noArgs(cmd); err != nil {

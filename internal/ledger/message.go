@@ -74,6 +74,21 @@ func FinishMessage(topic, planRel, runID string, skipped []planparse.TaskID, fin
 	return b.String()
 }
 
+// AcceptTextMessage is the message of the commit that accepts task t's
+// new text without running it again: t was committed in commit with the
+// text whose hash was oldHash. Its trailers make t done with its new text
+// (see planfile.Done); it carries no Planx-Run, as no run executed it.
+func AcceptTextMessage(planRel string, t *planparse.Task, commit gitops.SHA, oldHash string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s (text edit accepted)\n\n", t.ID, textsafe.Shorten(t.Title, 72-len(t.ID)-24))
+	fmt.Fprintf(&b, "The text of %s in %s changed since its commit %s. The new text was accepted\nwithout running the task again (planx run --accept-text): this commit changes no file.\n\n",
+		t.DisplayID(), planRel, commit.Short())
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n%s: sha256:%s\n%s: %s -> sha256:%s\n",
+		record.TrailerRefs, planRel, record.TrailerTask, t.ID, record.TrailerTaskHash, t.Hash(),
+		record.TrailerTextAccepted, oldHash, t.Hash())
+	return b.String()
+}
+
 // TaskCommit is what a task's commit message is made of.
 type TaskCommit struct {
 	PlanRel, RunID string

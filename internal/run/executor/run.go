@@ -93,16 +93,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	tasks := sel.Run
-	if err := refuseStoppedRun(r.repo); err != nil {
-		return nil, err
-	}
-	if len(sel.Drift) > 0 {
-		return nil, sel.DriftError(r.planRel)
-	}
-	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
-		return nil, err
-	}
-	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
+	head, survey, pre, err := r.admit(ctx, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +142,32 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return (&waveLoop{r: r}).run(ctx, tasks)
 	}
 	return r.loop(ctx, tasks, false)
+}
+
+// admit makes the checks a run passes before anything changes: no stopped
+// run, no drift unless accepted, no task the run would misread, the
+// preflight; then it accepts the drifted tasks' new text (--accept-text),
+// whose commits move HEAD but not the tree. It returns the preflight's.
+func (r *runner) admit(ctx context.Context, sel *runplan.Selection) (gitops.Head, *gitops.Survey, []execlog.Check, error) {
+	if err := refuseStoppedRun(r.repo); err != nil {
+		return gitops.Head{}, nil, nil, err
+	}
+	if len(sel.Drift) > 0 && !r.o.AcceptText {
+		return gitops.Head{}, nil, nil, sel.DriftError(r.planRel, r.o.PlanPath)
+	}
+	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
+		return gitops.Head{}, nil, nil, err
+	}
+	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
+	if err != nil {
+		return gitops.Head{}, nil, nil, err
+	}
+	if len(sel.Drift) > 0 {
+		if err := r.acceptText(ctx, sel, &head); err != nil {
+			return gitops.Head{}, nil, nil, err
+		}
+	}
+	return head, survey, pre, nil
 }
 
 // planWarnings says the plan's warnings, those validate prints, as the run
