@@ -57,7 +57,7 @@ func Assess(t *planparse.Task, executor string, cmds []Command) Assessment {
 func (rp Repo) Assess(t *planparse.Task, executor string, cmds []Command) Assessment {
 	_, all := rp.Task(t)
 	for _, c := range cmds {
-		_, fs := rp.Classify(c.Code)
+		_, fs := rp.classify(c.Code, c.Kind == KindGate)
 		for _, f := range fs {
 			f.Source, f.Line = c.Label(), c.Line
 			all = append(all, f)

@@ -156,6 +156,8 @@ func (a *analyzer) del(s site, t arg, recursive bool) {
 		switch {
 		case a.ignored != nil && a.ignored(repoPath(t.s, a.cwd)):
 			a.report(HIGH, "delete-ignored", s, "deletes files git ignores, which no commit holds")
+		case (recursive || a.gate) && a.tracked != nil && a.tracked(repoPath(t.s, a.cwd)):
+			a.deletesTracked(s, recursive)
 		case recursive:
 			a.report(MEDIUM, "delete-recursive", s, "recursively deletes inside the repository")
 		}
@@ -307,5 +309,17 @@ func (a *analyzer) sensitive(s site, t arg, how string) {
 	}
 	if secretFile(t.s) {
 		a.report(HIGH, "secret-file", s, how+" a secrets or credentials file")
+	}
+}
+
+// deletesTracked reports a deletion of files git tracks: destructive in a
+// gate, whose job is to check the tree, and for a whole tree of them at
+// once (rm -r, git rm -r) in a step.
+func (a *analyzer) deletesTracked(s site, recursive bool) {
+	switch {
+	case a.gate:
+		a.report(HIGH, "delete-tracked", s, "a gate that deletes files git tracks")
+	case recursive:
+		a.report(HIGH, "delete-tracked", s, "recursively deletes files git tracks")
 	}
 }

@@ -309,7 +309,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	gs := j.Gates
 	return &runner{
 		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
-		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo)},
+		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo), Tracked: trackedOf(ctx, repo)},
 		pinned: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil
 }
@@ -375,6 +375,14 @@ func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
 		return nil
 	}
 	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
+}
+
+// trackedOf lists the files git tracks, once, when first asked.
+func trackedOf(ctx context.Context, repo *gitops.Repo) func() []string {
+	if repo == nil {
+		return nil
+	}
+	return sync.OnceValue(func() []string { ps, _ := repo.Index().TrackedFiles(ctx); return ps })
 }
 
 // sameRepository refuses a plan that lies in another work tree than the
