@@ -42,21 +42,6 @@ func (ix Index) IgnoredEntries(ctx context.Context) ([]string, error) {
 	return paths, nil
 }
 
-// TrackedFiles lists the files the index tracks, repo-relative.
-func (ix Index) TrackedFiles(ctx context.Context) ([]string, error) {
-	out, err := ix.r.run(ctx, nil, true, "ls-files", "-z", "--cached")
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p != "" {
-			paths = append(paths, p)
-		}
-	}
-	return paths, nil
-}
-
 // IgnoredFiles lists the untracked files git ignores, a wholly ignored
 // directory as one entry ending in '/', so that the list stays short where
 // builds keep their output.

@@ -157,7 +157,9 @@ func (a *analyzer) del(s site, t arg, recursive bool) {
 		case a.ignored != nil && a.ignored(repoPath(t.s, a.cwd)):
 			a.report(HIGH, "delete-ignored", s, "deletes files git ignores, which no commit holds")
 		case (recursive || a.gate) && a.tracked != nil && a.tracked(repoPath(t.s, a.cwd)):
-			a.deletesTracked(s, recursive)
+			if what, ok := deletesTracked(a.gate, recursive); ok {
+				a.report(HIGH, "delete-tracked", s, what)
+			}
 		case recursive:
 			a.report(MEDIUM, "delete-recursive", s, "recursively deletes inside the repository")
 		}
@@ -312,14 +314,16 @@ func (a *analyzer) sensitive(s site, t arg, how string) {
 	}
 }
 
-// deletesTracked reports a deletion of files git tracks: destructive in a
-// gate, whose job is to check the tree, and for a whole tree of them at
-// once (rm -r, git rm -r) in a step.
-func (a *analyzer) deletesTracked(s site, recursive bool) {
+// deletesTracked says how a deletion of files git tracks is reported:
+// destructive in a gate, whose job is to check the tree, and for a whole
+// tree of them at once (rm -r, git rm -r) in a step; ok is false for a
+// step's deletion of single files, which is a task's work.
+func deletesTracked(gate, recursive bool) (what string, ok bool) {
 	switch {
-	case a.gate:
-		a.report(HIGH, "delete-tracked", s, "a gate that deletes files git tracks")
+	case gate:
+		return "a gate that deletes files git tracks", true
 	case recursive:
-		a.report(HIGH, "delete-tracked", s, "recursively deletes files git tracks")
+		return "recursively deletes files git tracks", true
 	}
+	return "", false
 }

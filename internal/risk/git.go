@@ -42,7 +42,9 @@ func (a *analyzer) git(s site, args []arg) {
 		}
 		if sub == "rm" && len(f.operands) > 0 && !f.has("n", "--dry-run", "--cached") {
 			// git rm deletes only what git tracks.
-			a.deletesTracked(s, f.has("r", ""))
+			if what, ok := deletesTracked(a.gate, f.has("r", "")); ok {
+				a.report(HIGH, "delete-tracked", s, what)
+			}
 		}
 	}
 }

@@ -19,6 +19,16 @@ import (
 // Assess judges tasks, in the order they would run (the last one also gets
 // the final gates).
 func (s *Setup) Assess(tasks []*planparse.Task) []risk.Assessment {
+	rp := s.riskRepo()
+	out := make([]risk.Assessment, 0, len(tasks))
+	for i, t := range tasks {
+		out = append(out, rp.Assess(t, string(s.Executor(t)), s.commandsFor(t, i == len(tasks)-1)))
+	}
+	return out
+}
+
+// riskRepo is what the risk rating knows of the repository.
+func (s *Setup) riskRepo() risk.Repo {
 	rp := risk.Repo{}
 	if s.Ignored != nil {
 		rp.Ignored = deletesUserData(s.Ignored())
@@ -26,11 +36,7 @@ func (s *Setup) Assess(tasks []*planparse.Task) []risk.Assessment {
 	if s.Tracked != nil {
 		rp.Tracked = func(p string) bool { return holdsAny(p, s.Tracked()) }
 	}
-	out := make([]risk.Assessment, 0, len(tasks))
-	for i, t := range tasks {
-		out = append(out, rp.Assess(t, string(s.Executor(t)), s.commandsFor(t, i == len(tasks)-1)))
-	}
-	return out
+	return rp
 }
 
 // deletesUserData reports whether deleting the repository path p (a glob
