@@ -67,7 +67,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 		return nil, err
 	}
 	a.Outputs = outputs
-	files, err := c.stage(ctx, t)
+	files, err := c.stage(ctx, t, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +123,12 @@ func (a *Attempt) gitDir(ctx context.Context, c Tree, t *planparse.Task) error {
 // stage stages everything in one scan of the work tree per task (every
 // ignore rule honoured) and returns the paths the task changed: git add
 // says what it staged.
-func (c Tree) stage(ctx context.Context, t *planparse.Task) ([]string, error) {
-	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, c.Unstaged()...)
+func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind) ([]string, error) {
+	except, err := c.planEdit(t, kind)
+	if err != nil {
+		return nil, err
+	}
+	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, append(c.Unstaged(), except...)...)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
 	}
@@ -139,6 +143,32 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// planEdit judges an edit of the plan made while t ran, beyond t's own
+// tick. An agent that changed another task's text fails: the plan says
+// what the other tasks are, not an agent. Any other edit is a person's
+// (a shell or manual task's steps are the person's own): it stays in the
+// work tree, reported, and out of t's commit; the plan is then returned
+// as the path the staging leaves alone.
+func (c Tree) planEdit(t *planparse.Task, kind planparse.Kind) ([]string, error) {
+	if c.PlanEdit == nil {
+		return nil, nil
+	}
+	what, tasks := c.PlanEdit(t)
+	switch {
+	case what == "":
+		return nil, nil
+	case kind == planparse.KindAgent && tasks:
+		return nil, &outcome.Failure{What: fmt.Sprintf("the task changed %s in %s: another task's text is not the agent's to change", what, c.Rules.Plan),
+			Hint: fmt.Sprintf("restore the other tasks' text (git restore --source=HEAD --worktree %s takes back every uncommitted change of the plan); a change of the plan is a person's, made while the run is stopped", c.Rules.Plan)}
+	case kind == planparse.KindAgent:
+		return nil, nil // the judge's protected files: verify.Work.Judge decides
+	}
+	c.HoldPlan()
+	c.warn(t.ID, fmt.Sprintf("%s was edited while %s ran (%s): not the task's work, it stays in the work tree, uncommitted, and out of %s's commit",
+		c.Rules.Plan, t.ID, what, t.ID))
+	return []string{c.Rules.Plan}, nil
 }
 
 // NoteMark keeps the records' mark (the run state's) an agent ran under
