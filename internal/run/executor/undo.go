@@ -40,8 +40,8 @@ func Undo(ctx context.Context, dir string) (*UndoResult, error) {
 	if st, err := runstate.Load(repo); err != nil {
 		return nil, err
 	} else if st != nil {
-		return nil, fmt.Errorf("%w: run %s of %s is in progress (%s); undo takes back a run that ended: finish this one with `planx resume` or take it out with `planx abort`",
-			ErrRunInProgress, st.RunID, st.PlanPath, st.Status)
+		return nil, fmt.Errorf("%w: run %s of %s has not ended (%s at %s); undo takes back a run that finished: finish this one with `planx resume`, or take it out with `planx abort`",
+			ErrRunInProgress, st.RunID, st.PlanPath, st.Status, st.Current)
 	}
 	lk, err := runstate.Acquire(repo, "undo")
 	if err != nil {
@@ -101,7 +101,7 @@ func lastFinished(ctx context.Context, repo *gitops.Repo, head gitops.Head) (*ru
 		}
 		return nil, movedPast(f, cs[:i])
 	}
-	return nil, fmt.Errorf("%w: no finished planx run to undo on %s: none of its last %d commits is the end of a run planx still keeps (`planx log` lists the runs; `planx prune` drops old runs' records)",
+	return nil, fmt.Errorf("%w: no finished planx run to undo on %s: none of its last %d commits is the end of a run planx keeps (a run `planx abort` took out is undone already; `planx prune` drops old runs' records)",
 		gitops.ErrRepoState, head.Branch, undoSearch)
 }
 
