@@ -23,7 +23,9 @@ import (
 func RollbackMessage(topic, planRel, runID string, changes []gitops.Change) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rollback: before executing plan %s\n\n", topic)
-	b.WriteString("Snapshot of the work tree before planx ran the plan: reset to this commit to\nundo the run.\n\n")
+	// Not "reset to this commit": that leaves a stopped run locked, and
+	// the uncommitted work it holds committed.
+	b.WriteString("Snapshot of the work tree before planx ran the plan. `planx undo` takes a\nfinished run back off the branch and puts what this commit holds back in the\nwork tree; `planx abort` does the same for a stopped run.\n\n")
 	if len(changes) > 0 {
 		fmt.Fprintf(&b, "It holds the uncommitted work planx found in the tree (%s):\n\n", textsafe.Count(len(changes), "file"))
 		for i, c := range changes {
