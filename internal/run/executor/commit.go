@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -80,7 +79,7 @@ func (c *committer) commit(ctx context.Context, t *planparse.Task, lt *execlog.T
 	}
 	// A person's edit of the plan made while t ran stays in the work tree,
 	// out of the commit: it is put back once the commit is made (or not).
-	release, err := c.pf.Hold(t, filepath.Join(runstate.RunDir(c.repo, c.st.RunID), "plan-edit-"+string(t.ID)))
+	release, err := c.pf.Hold(t, heldPlanPath(c.repo, c.st.RunID, string(t.ID)))
 	if err != nil {
 		return "", err
 	}
