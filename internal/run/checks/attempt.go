@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
@@ -40,6 +41,10 @@ type Attempt struct {
 	// Outputs are the ignored files the agent left that ignore rules older
 	// than it ignore (verify.Work.Hiding): the gates judge the commit without them.
 	Outputs []string
+	// Wrote are the paths the agent wrote or deleted in its task space
+	// (execute.AgentEnd): what else changed meanwhile is a person's, not
+	// the task's. nil when unknown (no space, a resumed attempt).
+	Wrote []string
 }
 
 // Verify stages the task's work and checks with git, never with the
@@ -67,7 +72,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 		return nil, err
 	}
 	a.Outputs = outputs
-	files, err := c.stage(ctx, t, kind)
+	files, err := c.stage(ctx, t, kind, a.Wrote)
 	if err != nil {
 		return nil, err
 	}
@@ -123,14 +128,21 @@ func (a *Attempt) gitDir(ctx context.Context, c Tree, t *planparse.Task) error {
 // stage stages everything in one scan of the work tree per task (every
 // ignore rule honoured) and returns the paths the task changed: git add
 // says what it staged.
-func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind) ([]string, error) {
+func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind, wrote []string) ([]string, error) {
 	except, err := c.planEdit(t, kind)
 	if err != nil {
 		return nil, err
 	}
-	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, append(c.Unstaged(), except...)...)
+	except = append(c.Unstaged(), except...)
+	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, except...)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
+	}
+	if others := c.othersEdits(t, changed, wrote); len(others) > 0 {
+		// Staged with the rest: staged again without them.
+		if changed, err = c.Repo.Index().StageChanges(ctx, c.Base, append(except, others...)...); err != nil {
+			return nil, fmt.Errorf("verify %s: %w", t.ID, err)
+		}
 	}
 	var files []string
 	for _, p := range changed {
@@ -143,6 +155,39 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind)
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// othersEdits are the changed paths an agent that ran in a task space
+// did not write (wrote), other than planx's own files and those already
+// changed when the task started (c.Dirty): a person's edits made while it
+// ran, which stay in the work tree, reported, out of the task's commit.
+// Only in the user's work tree (c.PlanEdit set), where a person edits.
+func (c Tree) othersEdits(t *planparse.Task, changed, wrote []string) []string {
+	if wrote == nil || c.PlanEdit == nil {
+		return nil
+	}
+	var others []string
+	for _, p := range changed {
+		if p == c.Rules.Log || p == c.Rules.Plan || slices.Contains(c.Dirty, p) || underAny(p, wrote) {
+			continue
+		}
+		others = append(others, p)
+	}
+	if len(others) > 0 {
+		c.warn(t.ID, fmt.Sprintf("changed while %s's agent ran, but not by it (it ran in a task space, which says what it wrote): %s; left in the work tree, uncommitted, out of %s's commit",
+			t.ID, strings.Join(others, ", "), t.ID))
+	}
+	return others
+}
+
+// underAny reports whether p is one of paths or lies under one.
+func underAny(p string, paths []string) bool {
+	for _, q := range paths {
+		if p == q || strings.HasPrefix(p, q+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // planEdit judges an edit of the plan made while t ran, beyond t's own

@@ -58,6 +58,9 @@ type Tree struct {
 	// Both nil where the plan is not the work tree's (a wave's slot).
 	PlanEdit func(t *planparse.Task) (what string, tasks bool)
 	HoldPlan func()
+	// Dirty are the paths changed in the work tree before the task
+	// started (a hook's leftovers, a resumed tree's).
+	Dirty []string
 	// Records guards planx's records with the run state's mark.
 	Records verify.Records
 	// Issue records a finding in the log (resolution: how it was let

@@ -36,6 +36,10 @@ type AgentEnd struct {
 	// it committed there ("" otherwise): its commits are folded into the
 	// task's.
 	Tip string
+	// Wrote are the work tree's paths the agent wrote or deleted in its
+	// task space (repo-relative, sorted); nil when it ran outside a space,
+	// where what it wrote cannot be told from what anybody else wrote.
+	Wrote []string
 }
 
 // Agent runs the agent once on the task in o.Dir, in a task space where
@@ -98,6 +102,9 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 	reason := readReason(reasonPath)
 	var end AgentEnd
 	if sp != nil {
+		if cs, cerr := sp.Changes(); cerr == nil {
+			end.Wrote = append(append([]string{}, cs.Written...), cs.Deleted...)
+		}
 		l, lerr := land(sp, o.Repo, o.Dir, tmp, o.Held, lt, reasonPath)
 		if lerr != nil && err == nil {
 			err = lerr

@@ -29,6 +29,7 @@ func (r *runner) checks() checks.Tree {
 			return ch.String(), ok && ch.Others(t)
 		},
 		HoldPlan: r.pf.HoldEdit,
+		Dirty:    r.dirty,
 		Records:  verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) }),
 		Issue: func(id planparse.TaskID, msg, resolution string) {
 			is := r.issue(id, msg)
