@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runplan"
 	"github.com/planx-dev/planx/internal/run/runstart"
+	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -50,6 +51,9 @@ func (r *runner) dryRun(ctx context.Context) (*Result, error) {
 // dryChecks are the checks of Run before the rollback commit (admit, the
 // agent, consent, the records), none of which changes anything.
 func (r *runner) dryChecks(ctx context.Context, sel *runplan.Selection) error {
+	if err := runstate.Busy(r.repo); err != nil {
+		return err // the run's lock: another planx works here
+	}
 	if err := refuseStoppedRun(r.repo); err != nil {
 		return err
 	}
