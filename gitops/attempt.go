@@ -21,7 +21,7 @@ func (r *Repo) RestorePaths(ctx context.Context, src SHA, paths []string) error 
 	if err := checkArg("object id", string(src)); err != nil {
 		return err
 	}
-	inSrc, err := r.Objects().treePaths(ctx, src)
+	inSrc, err := r.Objects().TreePaths(ctx, src)
 	if err != nil {
 		return fmt.Errorf("restore from %s: %w", src.Short(), err)
 	}

@@ -77,8 +77,9 @@ func (o Objects) InTree(ctx context.Context, rev SHA, paths []string) (map[strin
 	return in, nil
 }
 
-// treePaths lists every file (blob, symlink, submodule) of a commit's tree.
-func (o Objects) treePaths(ctx context.Context, rev SHA) (map[string]bool, error) {
+// TreePaths lists every file (blob, symlink, submodule) of a commit's tree:
+// the files git tracks there.
+func (o Objects) TreePaths(ctx context.Context, rev SHA) (map[string]bool, error) {
 	out, err := o.g.run(ctx, nil, true, "ls-tree", "-r", "-z", "--name-only", "--full-tree", string(rev))
 	if err != nil {
 		return nil, err

@@ -227,6 +227,7 @@ func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
 			}
 		}
 		fmt.Fprintf(stdio.Out, "planx pre-push: %s\n", f[0])
+		warnHeldWork(ctx, repo, opts, stdio.Err)
 		rep, err := review.Verify(ctx, repo, opts)
 		writeVerifyText(stdio.Out, rep)
 		if err != nil {
@@ -243,3 +244,30 @@ func runPrePush(ctx context.Context, o hookOptions, stdio *IO) error {
 }
 
 func zeroSHA(s string) bool { return strings.Trim(s, "0") == "" && len(s) >= len(gitops.ZeroSHA) }
+
+// warnHeldWork warns of the rollback commits in the push that hold
+// uncommitted work from before a run: it goes out with the run. A warning,
+// not a refusal: the work may be meant to go, and the rollback commit is
+// what makes the run's history whole.
+func warnHeldWork(ctx context.Context, repo *gitops.Repo, opts review.Options, w io.Writer) {
+	var cs []gitops.Commit
+	var err error
+	if opts.Range != "" {
+		from, to, _ := strings.Cut(opts.Range, "..")
+		cs, err = repo.History().Log(ctx, gitops.SHA(to), gitops.SHA(from), 0)
+	} else {
+		cs, err = repo.History().Unpushed(ctx, gitops.SHA(opts.Rev))
+	}
+	if err == nil {
+		var held []review.HeldWork
+		if held, err = review.RollbackWork(ctx, repo, cs); err == nil {
+			for _, h := range held {
+				fmt.Fprintf(w, "planx pre-push: warning: rollback commit %s of run %s holds the uncommitted work found in the tree before the run (%s): this push publishes it with the run\n",
+					h.Commit.Short(), h.RunID, strings.Join(h.Files, ", "))
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(w, "planx pre-push: warning: could not check the push for rollback commits holding uncommitted work: %v\n", err)
+	}
+}

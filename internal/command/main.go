@@ -129,6 +129,7 @@ func commands(stdio *IO, g *globalOptions) []*cli.Command {
 		newResumeCmd(stdio, g),
 		newSkipCmd(stdio, g),
 		newAbortCmd(stdio, g),
+		newUndoCmd(stdio, g),
 		newStatusCmd(stdio, g),
 		newUnlockCmd(stdio, g),
 		newPruneCmd(stdio, g),

@@ -85,6 +85,7 @@ func runFlags(o *runOptions) []cli.Flag {
 		&cli.StringFlag{Name: "to", Usage: "stop after this task (id or label), in plan order", Destination: &e.Subset.To},
 		&cli.StringFlag{Name: "phase", Usage: "run only the tasks under a phase heading containing this text (--phase 2, --phase setup)", Destination: &e.Subset.Phase},
 		&cli.BoolFlag{Name: "accept-drift", Usage: "run done tasks whose text changed since their commit again, instead of stopping (exit 6)", Destination: &e.AcceptDrift},
+		&cli.BoolFlag{Name: "accept-text", Usage: "accept the new text of done tasks whose text changed since their commit without running them again (one commit each, recording the old and new hash)", Destination: &e.AcceptText},
 		&cli.StringFlag{Name: "topic", Usage: "the plan's topic in the rollback commit and the log's name (default: front matter, file or feature directory name)", Destination: &e.Topic},
 		&cli.BoolFlag{Name: "require-clean", Usage: "refuse a dirty work tree instead of snapshotting it in the rollback commit", Destination: &e.RequireClean},
 		&cli.BoolFlag{Name: "allow-untracked-secrets", Usage: "let the rollback commit snapshot untracked files that look like secrets (.env*, keys, tokens)", Destination: &e.AllowUntrackedSecrets},

@@ -23,7 +23,9 @@ import (
 func RollbackMessage(topic, planRel, runID string, changes []gitops.Change) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "rollback: before executing plan %s\n\n", topic)
-	b.WriteString("Snapshot of the work tree before planx ran the plan: reset to this commit to\nundo the run.\n\n")
+	// Not "reset to this commit": that leaves a stopped run locked, and
+	// the uncommitted work it holds committed.
+	b.WriteString("Snapshot of the work tree before planx ran the plan. `planx undo` takes a\nfinished run back off the branch and puts what this commit holds back in the\nwork tree; `planx abort` does the same for a stopped run.\n\n")
 	if len(changes) > 0 {
 		fmt.Fprintf(&b, "It holds the uncommitted work planx found in the tree (%s):\n\n", textsafe.Count(len(changes), "file"))
 		for i, c := range changes {
@@ -71,6 +73,21 @@ func FinishMessage(topic, planRel, runID string, skipped []planparse.TaskID, fin
 	for _, f := range finished {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerFinished, strings.Join(strings.Fields(f), " "))
 	}
+	return b.String()
+}
+
+// AcceptTextMessage is the message of the commit that accepts task t's
+// new text without running it again: t was committed in commit with the
+// text whose hash was oldHash. Its trailers make t done with its new text
+// (see planfile.Done); it carries no Planx-Run, as no run executed it.
+func AcceptTextMessage(planRel string, t *planparse.Task, commit gitops.SHA, oldHash string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s (text edit accepted)\n\n", t.ID, textsafe.Shorten(t.Title, 72-len(t.ID)-24))
+	fmt.Fprintf(&b, "The text of %s in %s changed since its commit %s. The new text was accepted\nwithout running the task again (planx run --accept-text): this commit changes no file.\n\n",
+		t.DisplayID(), planRel, commit.Short())
+	fmt.Fprintf(&b, "%s: %s\n%s: %s\n%s: sha256:%s\n%s: %s -> sha256:%s\n",
+		record.TrailerRefs, planRel, record.TrailerTask, t.ID, record.TrailerTaskHash, t.Hash(),
+		record.TrailerTextAccepted, oldHash, t.Hash())
 	return b.String()
 }
 

@@ -37,6 +37,15 @@ func ParseRunRef(ref string) (id, rest string, ok bool) {
 // HeadRef keeps an aborted run's commits.
 func HeadRef(runID string) string { return RunRef(runID, "head") }
 
+// UndoneRefPrefix is the namespace of the runs `planx undo` took off
+// their branch: outside refs/planx/runs/, so that `planx prune` keeps
+// the commits reachable.
+const UndoneRefPrefix = "refs/planx/undone/"
+
+// UndoneRef keeps the commits of run runID that `planx undo` took off
+// the branch.
+func UndoneRef(runID string) string { return UndoneRefPrefix + runID }
+
 // AbortedRef keeps the work tree an abort took away.
 func AbortedRef(runID string) string { return RunRef(runID, "aborted") }
 

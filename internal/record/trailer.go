@@ -60,4 +60,9 @@ const (
 	// carries the task's Planx-Skipped). A commit without it is a task whose
 	// attempt ran and passed as is.
 	TrailerFinished = "Planx-Finished"
+	// TrailerTextAccepted is on the commit that accepts a done task's
+	// edited text without running the task again (planx run
+	// --accept-text): "<old hash> -> <new hash>". That commit has Refs,
+	// Planx-Task and the new Planx-Task-Hash, which make the task done.
+	TrailerTextAccepted = "Planx-Text-Accepted"
 )

@@ -31,6 +31,9 @@ type checker struct {
 	// srcLabel names the trusted revision re-run gates are defined at
 	// ("" with --trust-branch-config: each commit's own).
 	srcLabel string
+	// accepts are the commits that accepted a task's new text without
+	// running it again, newest first; read once, when first needed.
+	accepts []gitops.Commit
 }
 
 func newChecker(ctx context.Context, repo *gitops.Repo, tip gitops.SHA, rep *Report) *checker {
@@ -184,7 +187,13 @@ func (c *checker) task(r *Run, t *TaskCommit, tip, before *planparse.Plan, pos m
 		add(SeverityError, KindNotInPlan, "%s: task %s is no longer in %s", at, t.ID, r.Plan)
 		return nil
 	}
-	if t.TaskHash != "" && !now.HashMatches(t.TaskHash) {
+	accepted, err := c.acceptedText(r.Plan, t, now)
+	if err != nil {
+		return err
+	}
+	if accepted != "" {
+		add(SeverityWarning, KindTextAccepted, "%s: the text of task %s changed in %s since it was committed, and was accepted without running it again in %s", at, t.ID, r.Plan, accepted.Short())
+	} else if t.TaskHash != "" && !now.HashMatches(t.TaskHash) {
 		f := add(SeverityError, KindDrift, "%s: the text of task %s changed in %s since it was committed", at, t.ID, r.Plan)
 		if then != nil {
 			f.Diff = linediff.Lines(then.Body, now.Body)

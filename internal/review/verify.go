@@ -59,23 +59,26 @@ const (
 	SeverityError   = "error"
 	SeverityWarning = "warning"
 
-	KindMalformed   = "malformed"       // trailers missing or ill-formed
-	KindGateFailed  = "gate-failed"     // a recorded gate failed
-	KindGateMissing = "gate-missing"    // a configured gate is not recorded
-	KindDrift       = "drift"           // the task's text changed since its commit
-	KindNotInPlan   = "not-in-plan"     // the task (or the plan) is gone
-	KindPlanInvalid = "plan-invalid"    // the plan at the tip has errors
-	KindOrder       = "order"           // committed before a dependency
-	KindEmpty       = "empty"           // changed nothing but the plan and the log
-	KindMissing     = "missing"         // a plan task not done yet
-	KindShallow     = "shallow"         // history cut by a shallow clone
-	KindRerunFailed = "rerun-failed"    // a gate re-run on a commit failed
-	KindNoGates     = "no-gates"        // --rerun-gates found no gate to re-run on a commit
-	KindUnverified  = "unverified"      // not the commit planx made, or its tree never gated here
-	KindElsewhere   = "not-reverified"  // gated where it was made; no record here
-	KindNote        = "note-mismatch"   // the gate note belongs to another commit, or contradicts the trailers
-	KindTaskWarning = "task-warning"    // a Planx-Warning trailer
-	KindOverridden  = "gate-overridden" // a gate replaced by --gate on the command line
+	KindMalformed   = "malformed"    // trailers missing or ill-formed
+	KindGateFailed  = "gate-failed"  // a recorded gate failed
+	KindGateMissing = "gate-missing" // a configured gate is not recorded
+	KindDrift       = "drift"        // the task's text changed since its commit
+	// KindTextAccepted: the text changed since the commit, and a later
+	// commit accepted it without running the task again (a warning).
+	KindTextAccepted = "text-accepted"
+	KindNotInPlan    = "not-in-plan"     // the task (or the plan) is gone
+	KindPlanInvalid  = "plan-invalid"    // the plan at the tip has errors
+	KindOrder        = "order"           // committed before a dependency
+	KindEmpty        = "empty"           // changed nothing but the plan and the log
+	KindMissing      = "missing"         // a plan task not done yet
+	KindShallow      = "shallow"         // history cut by a shallow clone
+	KindRerunFailed  = "rerun-failed"    // a gate re-run on a commit failed
+	KindNoGates      = "no-gates"        // --rerun-gates found no gate to re-run on a commit
+	KindUnverified   = "unverified"      // not the commit planx made, or its tree never gated here
+	KindElsewhere    = "not-reverified"  // gated where it was made; no record here
+	KindNote         = "note-mismatch"   // the gate note belongs to another commit, or contradicts the trailers
+	KindTaskWarning  = "task-warning"    // a Planx-Warning trailer
+	KindOverridden   = "gate-overridden" // a gate replaced by --gate on the command line
 )
 
 // Evidence values of TaskReport.Evidence: why the commit is (not) trusted.

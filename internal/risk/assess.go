@@ -57,7 +57,7 @@ func Assess(t *planparse.Task, executor string, cmds []Command) Assessment {
 func (rp Repo) Assess(t *planparse.Task, executor string, cmds []Command) Assessment {
 	_, all := rp.Task(t)
 	for _, c := range cmds {
-		_, fs := rp.Classify(c.Code)
+		_, fs := rp.classify(c.Code, c.Kind == KindGate)
 		for _, f := range fs {
 			f.Source, f.Line = c.Label(), c.Line
 			all = append(all, f)
@@ -68,8 +68,11 @@ func (rp Repo) Assess(t *planparse.Task, executor string, cmds []Command) Assess
 }
 
 // Describe is one line per command with its level, for a dry run.
-func (c Command) Describe() string {
-	l, _ := Classify(c.Code)
+func (c Command) Describe() string { return Repo{}.Describe(c) }
+
+// Describe is the Command's Describe, knowing the repository.
+func (rp Repo) Describe(c Command) string {
+	l, _ := rp.classify(c.Code, c.Kind == KindGate)
 	s := fmt.Sprintf("%s [%s]", c.Label(), l)
 	if c.Line > 0 {
 		s += fmt.Sprintf(" plan line %d", c.Line)

@@ -26,11 +26,20 @@ type Repo struct {
 	// files git ignores (p is one, or holds one): bytes no commit holds,
 	// which git cannot give back. nil: nothing is known.
 	Ignored func(p string) bool
+	// Tracked reports whether deleting the clean relative path p (a glob
+	// maybe) takes files git tracks: a task's own deletion of a file is
+	// work, but a tree of them deleted at once, or any deleted by a gate,
+	// is not what a gate or an ordinary step does. nil: nothing is known.
+	Tracked func(p string) bool
 }
 
 // Classify is the package's Classify, knowing the repository.
-func (rp Repo) Classify(script string) (Level, []Finding) {
-	st := &shared{downloaded: map[string]bool{}, ignored: rp.Ignored}
+func (rp Repo) Classify(script string) (Level, []Finding) { return rp.classify(script, false) }
+
+// classify judges script, a gate's command when gate is set: a gate
+// checks the tree; deleting a file git tracks is never its job.
+func (rp Repo) classify(script string, gate bool) (Level, []Finding) {
+	st := &shared{downloaded: map[string]bool{}, ignored: rp.Ignored, tracked: rp.Tracked, gate: gate}
 	a := &analyzer{shared: st, src: script}
 	a.script(script, 0)
 	return finish(st.findings)
@@ -45,6 +54,8 @@ type shared struct {
 	downloaded map[string]bool // files a downloader wrote: running them is running downloaded code
 	commands   int             // judged so far, see maxCommands
 	ignored    func(string) bool
+	tracked    func(string) bool
+	gate       bool // the script is a gate's command
 }
 
 // analyzer reads one script: the step itself, or a script nested in it

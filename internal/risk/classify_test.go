@@ -223,3 +223,40 @@ func TestDeleteIgnored(t *testing.T) {
 		t.Errorf("without the repository: %v, want delete-recursive", fs)
 	}
 }
+
+// Deleting what git tracks is HIGH for a whole tree of it at once (rm -r,
+// git rm -r) and for any of it from a gate; a step's deletion of one
+// tracked file is a task's work, and git rm --cached deletes no file.
+func TestDeleteTracked(t *testing.T) {
+	rp := Repo{Tracked: func(p string) bool { return p == "src" || strings.HasPrefix(p, "src/") || p == "old.txt" }}
+	for _, c := range []struct {
+		script string
+		gate   bool
+		want   string
+	}{
+		{"rm -rf src", false, "delete-tracked"},
+		{"rm -rf ./src/", false, "delete-tracked"},
+		{"cd src && rm -rf .", false, "delete-tracked"},
+		{"git rm -rq src", false, "delete-tracked"},
+		{"git rm -r whatever", false, "delete-tracked"}, // git rm deletes only tracked files
+		{"rm old.txt", false, ""},
+		{"git rm -q old.txt", false, ""},
+		{"git rm --cached old.txt", true, ""},
+		{"rm old.txt", true, "delete-tracked"},
+		{"git rm -q old.txt", true, "delete-tracked"},
+		{"rm -rf build", true, "delete-recursive"},
+		{"rm -rf build", false, "delete-recursive"},
+	} {
+		l, fs := rp.classify(c.script, c.gate)
+		got := ""
+		if len(fs) > 0 {
+			got = fs[0].Rule
+		}
+		if got != c.want || (c.want == "delete-tracked" && l != HIGH) {
+			t.Errorf("%q (gate %v): %s %q (%v), want %q", c.script, c.gate, l, got, fs, c.want)
+		}
+	}
+	if _, fs := Classify("rm -rf src"); len(fs) == 0 || fs[0].Rule != "delete-recursive" {
+		t.Errorf("without the repository: %v, want delete-recursive", fs)
+	}
+}

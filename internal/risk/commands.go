@@ -156,6 +156,10 @@ func (a *analyzer) del(s site, t arg, recursive bool) {
 		switch {
 		case a.ignored != nil && a.ignored(repoPath(t.s, a.cwd)):
 			a.report(HIGH, "delete-ignored", s, "deletes files git ignores, which no commit holds")
+		case (recursive || a.gate) && a.tracked != nil && a.tracked(repoPath(t.s, a.cwd)):
+			if what, ok := deletesTracked(a.gate, recursive); ok {
+				a.report(HIGH, "delete-tracked", s, what)
+			}
 		case recursive:
 			a.report(MEDIUM, "delete-recursive", s, "recursively deletes inside the repository")
 		}
@@ -308,4 +312,18 @@ func (a *analyzer) sensitive(s site, t arg, how string) {
 	if secretFile(t.s) {
 		a.report(HIGH, "secret-file", s, how+" a secrets or credentials file")
 	}
+}
+
+// deletesTracked says how a deletion of files git tracks is reported:
+// destructive in a gate, whose job is to check the tree, and for a whole
+// tree of them at once (rm -r, git rm -r) in a step; ok is false for a
+// step's deletion of single files, which is a task's work.
+func deletesTracked(gate, recursive bool) (what string, ok bool) {
+	switch {
+	case gate:
+		return "a gate that deletes files git tracks", true
+	case recursive:
+		return "recursively deletes files git tracks", true
+	}
+	return "", false
 }

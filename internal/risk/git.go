@@ -40,6 +40,12 @@ func (a *analyzer) git(s site, args []arg) {
 			}
 			a.sensitive(s, op, "git "+sub+" changes")
 		}
+		if sub == "rm" && len(f.operands) > 0 && !f.has("n", "--dry-run", "--cached") {
+			// git rm deletes only what git tracks.
+			if what, ok := deletesTracked(a.gate, f.has("r", "")); ok {
+				a.report(HIGH, "delete-tracked", s, what)
+			}
+		}
 	}
 }
 

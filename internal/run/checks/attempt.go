@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
@@ -40,6 +41,10 @@ type Attempt struct {
 	// Outputs are the ignored files the agent left that ignore rules older
 	// than it ignore (verify.Work.Hiding): the gates judge the commit without them.
 	Outputs []string
+	// Wrote are the paths the agent wrote or deleted in its task space
+	// (execute.AgentEnd): what else changed meanwhile is a person's, not
+	// the task's. nil when unknown (no space, a resumed attempt).
+	Wrote []string
 }
 
 // Verify stages the task's work and checks with git, never with the
@@ -67,7 +72,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 		return nil, err
 	}
 	a.Outputs = outputs
-	files, err := c.stage(ctx, t)
+	files, err := c.stage(ctx, t, kind, a.Wrote)
 	if err != nil {
 		return nil, err
 	}
@@ -123,10 +128,21 @@ func (a *Attempt) gitDir(ctx context.Context, c Tree, t *planparse.Task) error {
 // stage stages everything in one scan of the work tree per task (every
 // ignore rule honoured) and returns the paths the task changed: git add
 // says what it staged.
-func (c Tree) stage(ctx context.Context, t *planparse.Task) ([]string, error) {
-	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, c.Unstaged()...)
+func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind, wrote []string) ([]string, error) {
+	except, err := c.planEdit(t, kind)
+	if err != nil {
+		return nil, err
+	}
+	except = append(c.Unstaged(), except...)
+	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, except...)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
+	}
+	if others := c.othersEdits(t, changed, wrote); len(others) > 0 {
+		// Staged with the rest: staged again without them.
+		if changed, err = c.Repo.Index().StageChanges(ctx, c.Base, append(except, others...)...); err != nil {
+			return nil, fmt.Errorf("verify %s: %w", t.ID, err)
+		}
 	}
 	var files []string
 	for _, p := range changed {
@@ -139,6 +155,65 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// othersEdits are the changed paths an agent that ran in a task space
+// did not write (wrote), other than planx's own files and those already
+// changed when the task started (c.Dirty): a person's edits made while it
+// ran, which stay in the work tree, reported, out of the task's commit.
+// Only in the user's work tree (c.PlanEdit set), where a person edits.
+func (c Tree) othersEdits(t *planparse.Task, changed, wrote []string) []string {
+	if wrote == nil || c.PlanEdit == nil {
+		return nil
+	}
+	var others []string
+	for _, p := range changed {
+		if p == c.Rules.Log || p == c.Rules.Plan || slices.Contains(c.Dirty, p) || underAny(p, wrote) {
+			continue
+		}
+		others = append(others, p)
+	}
+	if len(others) > 0 {
+		c.warn(t.ID, fmt.Sprintf("changed while %s's agent ran, but not by it (it ran in a task space, which says what it wrote): %s; left in the work tree, uncommitted, out of %s's commit",
+			t.ID, strings.Join(others, ", "), t.ID))
+	}
+	return others
+}
+
+// underAny reports whether p is one of paths or lies under one.
+func underAny(p string, paths []string) bool {
+	for _, q := range paths {
+		if p == q || strings.HasPrefix(p, q+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// planEdit judges an edit of the plan made while t ran, beyond t's own
+// tick. An agent that changed another task's text fails: the plan says
+// what the other tasks are, not an agent. Any other edit is a person's
+// (a shell or manual task's steps are the person's own): it stays in the
+// work tree, reported, and out of t's commit; the plan is then returned
+// as the path the staging leaves alone.
+func (c Tree) planEdit(t *planparse.Task, kind planparse.Kind) ([]string, error) {
+	if c.PlanEdit == nil {
+		return nil, nil
+	}
+	what, tasks := c.PlanEdit(t)
+	switch {
+	case what == "":
+		return nil, nil
+	case kind == planparse.KindAgent && tasks:
+		return nil, &outcome.Failure{What: fmt.Sprintf("the task changed %s in %s: another task's text is not the agent's to change", what, c.Rules.Plan),
+			Hint: fmt.Sprintf("restore the other tasks' text (git restore --source=HEAD --worktree %s takes back every uncommitted change of the plan); a change of the plan is a person's, made while the run is stopped", c.Rules.Plan)}
+	case kind == planparse.KindAgent:
+		return nil, nil // the judge's protected files: verify.Work.Judge decides
+	}
+	c.HoldPlan()
+	c.warn(t.ID, fmt.Sprintf("%s was edited while %s ran (%s): not the task's work, it stays in the work tree, uncommitted, and out of %s's commit",
+		c.Rules.Plan, t.ID, what, t.ID))
+	return []string{c.Rules.Plan}, nil
 }
 
 // NoteMark keeps the records' mark (the run state's) an agent ran under

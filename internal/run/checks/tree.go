@@ -52,6 +52,15 @@ type Tree struct {
 	// change is the task's own checkbox alone.
 	Unstaged   func() []string
 	OnlyTicked func(t *planparse.Task) bool
+	// PlanEdit says how the plan changed beyond t's own tick while t ran
+	// ("" when it did not), and whether another task's text changed;
+	// HoldPlan keeps that edit out of t's commit (planfile.File.Hold).
+	// Both nil where the plan is not the work tree's (a wave's slot).
+	PlanEdit func(t *planparse.Task) (what string, tasks bool)
+	HoldPlan func()
+	// Dirty are the paths changed in the work tree before the task
+	// started (a hook's leftovers, a resumed tree's).
+	Dirty []string
 	// Records guards planx's records with the run state's mark.
 	Records verify.Records
 	// Issue records a finding in the log (resolution: how it was let

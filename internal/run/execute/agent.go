@@ -41,6 +41,10 @@ type AgentEnd struct {
 	// Cost is what the agent reported its model use cost in this attempt
 	// (its transcript, or the usage file of a custom command).
 	Cost record.Cost
+	// Wrote are the work tree's paths the agent wrote or deleted in its
+	// task space (repo-relative, sorted); nil when it ran outside a space,
+	// where what it wrote cannot be told from what anybody else wrote.
+	Wrote []string
 }
 
 // Agent runs the agent once on the task in o.Dir, in a task space where
@@ -106,6 +110,9 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 	reason := readReason(reasonPath)
 	var end AgentEnd
 	if sp != nil {
+		if cs, cerr := sp.Changes(); cerr == nil {
+			end.Wrote = append(append([]string{}, cs.Written...), cs.Deleted...)
+		}
 		l, lerr := land(sp, o.Repo, o.Dir, tmp, o.Held, lt, reasonPath)
 		if lerr != nil && err == nil {
 			err = lerr

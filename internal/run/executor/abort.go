@@ -48,6 +48,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	out := progress.New(ro.Output)
 	execute.PidsIn(repo.PlanxDir()).CleanOrphans(out)
 	execute.CleanRun(st.RunID, out)
+	warnHeldPlan(repo, st, out)
 	watch := checks.WatchFile(repo, st.RunID)
 	if what := watch.CheckInterrupted(st.Current); what != "" {
 		out.Warn(st.Current, what)

@@ -118,11 +118,12 @@ func (b books) complete(ctx context.Context, res *Result) (*Result, error) {
 	if err := b.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
-	if err := endRun(b.repo); err != nil {
+	// The run's count, not this command's: after a resume or a skip the
+	// tasks committed before it are the run's too.
+	if err := endFinished(ctx, b, len(b.st.ToRun)-len(b.st.Skipped)); err != nil {
 		return res, err
 	}
 	res.Status = record.RunCompleted
-	b.out.RunDone(b.log.Path, len(res.Done))
 	return res, nil
 }
 

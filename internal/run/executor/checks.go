@@ -24,7 +24,13 @@ func (r *runner) checks() checks.Tree {
 		Hidden: r.st.Hidden, HiddenOff: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree, Strict: r.o.StrictFiles,
 		Unstaged:   func() []string { return handconfig.Unstaged(r.repo.Root, r.st) },
 		OnlyTicked: r.pf.OnlyTicked,
-		Records:    verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) }),
+		PlanEdit: func(t *planparse.Task) (string, bool) {
+			ch, ok := r.pf.Changed(t)
+			return ch.String(), ok && ch.Others(t)
+		},
+		HoldPlan: r.pf.HoldEdit,
+		Dirty:    r.dirty,
+		Records:  verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) }),
 		Issue: func(id planparse.TaskID, msg, resolution string) {
 			is := r.issue(id, msg)
 			is.Resolution = resolution

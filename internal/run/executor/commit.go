@@ -77,6 +77,21 @@ func (c *committer) commit(ctx context.Context, t *planparse.Task, lt *execlog.T
 	if err := c.onRunBranch(t); err != nil {
 		return "", err
 	}
+	// A person's edit of the plan made while t ran stays in the work tree,
+	// out of the commit: it is put back once the commit is made (or not).
+	release, err := c.pf.Hold(t, heldPlanPath(c.repo, c.st.RunID, string(t.ID)))
+	if err != nil {
+		return "", err
+	}
+	sha, err := c.commitTicked(ctx, t, lt, last, folded, warnings)
+	if rerr := release(); rerr != nil {
+		return sha, errors.Join(err, rerr)
+	}
+	return sha, err
+}
+
+// commitTicked is commit with the plan as planx knows it.
+func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool, folded, warnings []string) (gitops.SHA, error) {
 	before := c.pf.Src
 	var tree *gitops.TreeJob
 	if !c.path.porcelain && !last {

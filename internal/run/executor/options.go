@@ -21,6 +21,7 @@ type Options struct {
 	Subset       runplan.Subset // --only, --from, --to, --phase: part of the plan
 	Optional     bool           // also run optional tasks ("- [ ]* 2.3", "(optional)")
 	AcceptDrift  bool           // run done tasks whose text changed instead of stopping (exit 6)
+	AcceptText   bool           // accept done tasks' changed text without running them again
 	Topic        string         // overrides the plan's topic (rollback message, log name)
 	RequireClean bool           // refuse a dirty tree instead of snapshotting it
 	// Baseline runs the gates every task runs on the base before the

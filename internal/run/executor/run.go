@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,12 +15,10 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/approval"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/risk"
 	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/planfile"
@@ -78,7 +77,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	if o.DryRun {
-		return dryRun(ctx, r.pf, r.repo, r.Setup, r.planRel, r.o)
+		return r.dryRun(ctx)
 	}
 	r.arm()
 	lk, err := runstate.Acquire(r.repo, "run")
@@ -93,16 +92,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	tasks := sel.Run
-	if err := refuseStoppedRun(r.repo); err != nil {
-		return nil, err
-	}
-	if len(sel.Drift) > 0 {
-		return nil, sel.DriftError(r.planRel)
-	}
-	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
-		return nil, err
-	}
-	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
+	head, survey, pre, err := r.admit(ctx, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -118,8 +108,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return &Result{Status: record.RunCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
-	if err := approval.Gate(ctx, r.repo, r.planRel, r.Subject(), r.Assess(tasks), risk.Highest(r.Assess(r.Plan.Order())), approval.GateOptions{
-		Require: o.RequireApproval, Ask: runstart.StaleAsk(r.o.ask(), func() { r.survey = nil }), Yes: o.Yes, Out: r.out.Writer()}); err != nil {
+	if err := r.consent(ctx, tasks, runstart.StaleAsk(r.o.ask(), func() { r.survey = nil }), r.out.Writer()); err != nil {
 		return nil, err
 	}
 	if r.log, r.st, err = newRecord(ctx, r.repo, o, r.o.Jobs, r.Setup, r.planRel, r.pinned, head, tasks); err != nil {
@@ -151,6 +140,32 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return (&waveLoop{r: r}).run(ctx, tasks)
 	}
 	return r.loop(ctx, tasks, false)
+}
+
+// admit makes the checks a run passes before anything changes: no stopped
+// run, no drift unless accepted, no task the run would misread, the
+// preflight; then it accepts the drifted tasks' new text (--accept-text),
+// whose commits move HEAD but not the tree. It returns the preflight's.
+func (r *runner) admit(ctx context.Context, sel *runplan.Selection) (gitops.Head, *gitops.Survey, []execlog.Check, error) {
+	if err := refuseStoppedRun(r.repo); err != nil {
+		return gitops.Head{}, nil, nil, err
+	}
+	if len(sel.Drift) > 0 && !r.o.AcceptText {
+		return gitops.Head{}, nil, nil, sel.DriftError(r.planRel, r.o.PlanPath)
+	}
+	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
+		return gitops.Head{}, nil, nil, err
+	}
+	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
+	if err != nil {
+		return gitops.Head{}, nil, nil, err
+	}
+	if len(sel.Drift) > 0 {
+		if err := r.acceptText(ctx, sel, &head); err != nil {
+			return gitops.Head{}, nil, nil, err
+		}
+	}
+	return head, survey, pre, nil
 }
 
 // planWarnings says the plan's warnings, those validate prints, as the run
@@ -196,20 +211,25 @@ func refuseStoppedRun(repo *gitops.Repo) error {
 // from head, as o (the options as given; jobs as the run takes them) says.
 func newRecord(ctx context.Context, repo *gitops.Repo, o Options, jobs int, setup *runplan.Setup, planRel string, pinned *runstate.Pinned,
 	head gitops.Head, tasks []*planparse.Task) (*execlog.Log, *runstate.State, error) {
-	st, err := runstart.NewRecord(ctx, repo, runstart.Start{
-		Started: o.now(), LogDir: cmp.Or(o.LogDir, setup.Config.LogDir, "memory-bank/execute"),
-		Plan: setup.Plan, PlanRel: planRel, Pinned: pinned, Head: head, Tasks: tasks,
-		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
-			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
-			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
-			Optional: o.Optional, Topic: o.Topic, Jobs: jobs},
-	})
+	st, err := runstart.NewRecord(ctx, repo, recordStart(o, jobs, setup, planRel, pinned, head, tasks))
 	if err != nil {
 		return nil, nil, err
 	}
 	// The run starts: the slots earlier runs left unused too long go.
 	wavepkg.PruneIdle(repo, setup.Config.SlotIdle, st.Started)
 	return st.Log, st, nil
+}
+
+// recordStart is what the run's records start from (a dry run checks it too).
+func recordStart(o Options, jobs int, setup *runplan.Setup, planRel string, pinned *runstate.Pinned, head gitops.Head, tasks []*planparse.Task) runstart.Start {
+	return runstart.Start{
+		Started: o.now(), LogDir: cmp.Or(o.LogDir, setup.Config.LogDir, "memory-bank/execute"),
+		Plan: setup.Plan, PlanRel: planRel, Pinned: pinned, Head: head, Tasks: tasks,
+		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
+			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
+			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
+			Optional: o.Optional, Topic: o.Topic, Jobs: jobs},
+	}
 }
 
 // ask returns how to put a yes/no question to the person at the terminal,
@@ -292,7 +312,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	gs := j.Gates
 	return &runner{
 		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
-		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo)},
+		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo), Tracked: trackedOf(ctx, repo)},
 		pinned: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil
 }
@@ -318,23 +338,6 @@ func readPlan(o Options, planAbs, rel string) (*planparse.Plan, error) {
 	return plan, nil
 }
 
-// dryRun prints what a run of setup's plan (at planRel) would do, as o
-// says, and changes nothing; repo is nil outside a repository.
-func dryRun(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setup *runplan.Setup, planRel string, o Options) (*Result, error) {
-	sel, _, err := selectTasks(ctx, pf, repo, setup, o)
-	if err != nil {
-		return nil, err
-	}
-	if err := setup.RefuseUnrunnable(planRel, sel.Run); err != nil {
-		return nil, err
-	}
-	setup.DryRun(o.Out, planRel, repo != nil, sel)
-	if o.Jobs > 1 {
-		wavepkg.DryRun(o.Out, o.Jobs, setup.Waves(sel.Run))
-	}
-	return &Result{Status: record.RunDryRun}, nil
-}
-
 // arm readies a prepared runner to execute tasks: planx becomes the
 // subreaper of what they detach, the crash tests' fault point
 // (PLANX_FAULT) is read and the jail is made (probed at its first use).
@@ -358,6 +361,22 @@ func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
 		return nil
 	}
 	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
+}
+
+// trackedOf lists the files git tracks at HEAD, once, when first asked
+// (the files of a commit are those a deletion can take from the history's
+// view; one staged but never committed is rare to delete at once).
+func trackedOf(ctx context.Context, repo *gitops.Repo) func() []string {
+	if repo == nil {
+		return nil
+	}
+	return sync.OnceValue(func() []string {
+		ps, err := repo.Objects().TreePaths(ctx, "HEAD")
+		if err != nil {
+			return nil // an unborn branch tracks nothing yet
+		}
+		return slices.Sorted(maps.Keys(ps))
+	})
 }
 
 // sameRepository refuses a plan that lies in another work tree than the

@@ -60,6 +60,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	r.st, r.log = st, st.Log
 	r.pids().CleanOrphans(r.out)
 	execute.CleanRun(st.RunID, r.out)
+	warnHeldPlan(repo, st, r.out)
 	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	adopt := func(ctx context.Context, head gitops.Head) error {
 		r.head = head // the rollback commit, if made now, is made on it

@@ -172,7 +172,7 @@ func (tu *turn) agent(ctx context.Context, n int, feedback string) error {
 	}
 	end, err := execute.Agent(ctx, t, tu.lt, execute.AgentRun{Spec: r.AgentSpec(), Attempt: n,
 		Context: prompt.Context(t, n, feedback)}, o)
-	tu.SpaceTip = gitops.SHA(end.Tip)
+	tu.SpaceTip, tu.Wrote = gitops.SHA(end.Tip), end.Wrote
 	at.locked(func() { tu.lt.Cost = tu.lt.Cost.Add(end.Cost) })
 	return err
 }

@@ -95,6 +95,9 @@ func (s slot) checks() checks.Tree {
 	// the wave guards planx's records for all its tasks at once.
 	c.Ignored, c.Hidden, c.HiddenOff = nil, nil, false
 	c.Unstaged = func() []string { return nil }
+	// Nobody edits a slot's plan but its executor: its edit is judged as
+	// a protected file's, not held as a person's.
+	c.PlanEdit, c.HoldPlan = nil, nil
 	c.Records = verify.NewRecords(s.repo, new(gitops.RecordsMark), func() error { return nil })
 	// What the task changed is read in the slot, not in the user's work
 	// tree, which the wave does not touch until it lands: there the plan

@@ -24,6 +24,9 @@ type File struct {
 	// pinChecked is the plan's last text edited found to hold the run's
 	// tasks unchanged (ticks aside).
 	pinChecked []byte
+	// held: the plan on disk holds an edit that is not the current
+	// task's, kept out of its commit (held.go).
+	held bool
 }
 
 // write replaces the plan file's bytes, keeping its mode.

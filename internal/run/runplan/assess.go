@@ -19,15 +19,24 @@ import (
 // Assess judges tasks, in the order they would run (the last one also gets
 // the final gates).
 func (s *Setup) Assess(tasks []*planparse.Task) []risk.Assessment {
-	rp := risk.Repo{}
-	if s.Ignored != nil {
-		rp.Ignored = deletesUserData(s.Ignored())
-	}
+	rp := s.riskRepo()
 	out := make([]risk.Assessment, 0, len(tasks))
 	for i, t := range tasks {
 		out = append(out, rp.Assess(t, string(s.Executor(t)), s.commandsFor(t, i == len(tasks)-1)))
 	}
 	return out
+}
+
+// riskRepo is what the risk rating knows of the repository.
+func (s *Setup) riskRepo() risk.Repo {
+	rp := risk.Repo{}
+	if s.Ignored != nil {
+		rp.Ignored = deletesUserData(s.Ignored())
+	}
+	if s.Tracked != nil {
+		rp.Tracked = func(p string) bool { return holdsAny(p, s.Tracked()) }
+	}
+	return rp
 }
 
 // deletesUserData reports whether deleting the repository path p (a glob
@@ -52,6 +61,24 @@ func deletesUserData(entries []string) func(p string) bool {
 		}
 		return false
 	}
+}
+
+// holdsAny reports whether deleting the repository path p (a glob maybe)
+// takes one of files.
+func holdsAny(p string, files []string) bool {
+	p = strings.TrimSuffix(p, "/")
+	for _, f := range files {
+		if f == p || strings.HasPrefix(f, p+"/") {
+			return true
+		}
+		if m, _ := doublestar.Match(p, f); m {
+			return true
+		}
+		if m, _ := doublestar.Match(p+"/**", f); m {
+			return true
+		}
+	}
+	return false
 }
 
 // commandsFor lists what planx runs for t besides its steps: acceptance

@@ -54,7 +54,7 @@ func (s *Setup) DryRun(w io.Writer, planRel string, inRepo bool, sel *Selection)
 		fmt.Fprintf(w, "  drift: %s\n", strings.ReplaceAll(textsafe.Block(d.String()), "\n", "\n  "))
 	}
 	fmt.Fprintln(w, "\nRisk (docs/risk.md; HIGH and CRITICAL need --yes, a confirmation or planx approve):")
-	as := s.Assess(tasks)
+	as, rp := s.Assess(tasks), s.riskRepo()
 	risk.Table(w, as)
 	for _, a := range as {
 		t := a.Task
@@ -68,7 +68,7 @@ func (s *Setup) DryRun(w io.Writer, planRel string, inRepo bool, sel *Selection)
 			if c.Kind == risk.KindGate && c.Code == s.gateCommand(c.Name) {
 				continue // listed once below, as it runs
 			}
-			fmt.Fprintf(w, "\n%s %s:\n%s\n", t.ID, textsafe.Line(c.Describe()), textsafe.Indent(textsafe.Block(c.Code), "    "))
+			fmt.Fprintf(w, "\n%s %s:\n%s\n", t.ID, textsafe.Line(rp.Describe(c)), textsafe.Indent(textsafe.Block(c.Code), "    "))
 		}
 	}
 	if len(s.Gates) > 0 {
@@ -79,7 +79,7 @@ func (s *Setup) DryRun(w io.Writer, planRel string, inRepo bool, sel *Selection)
 			if timeout == 0 {
 				timeout = gates.DefaultTimeout
 			}
-			fmt.Fprintf(w, "  %s, %s, timeout %s:\n%s\n", textsafe.Line(c.Describe()), cmp.Or(string(g.When), "each"),
+			fmt.Fprintf(w, "  %s, %s, timeout %s:\n%s\n", textsafe.Line(rp.Describe(c)), cmp.Or(string(g.When), "each"),
 				timeout, textsafe.Indent(textsafe.Block(g.Command), "    "))
 		}
 	}

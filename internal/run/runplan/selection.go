@@ -23,14 +23,17 @@ type Selection struct {
 }
 
 // DriftError stops a run on the done tasks whose text changed (s.Drift)
-// in the plan at planRel.
-func (s *Selection) DriftError(planRel string) error {
+// in the plan at planRel, given on the command line as plan: the two
+// commands it offers are runnable as printed.
+func (s *Selection) DriftError(planRel, plan string) error {
 	var b strings.Builder
 	for _, d := range s.Drift {
 		b.WriteString("\n  " + textsafe.Block(d.String()))
 	}
-	return fmt.Errorf("%w: %s: %d done task(s) changed since their commit:%s\nrestore the text, pass --accept-drift to run the changed task(s) again, or --all to run every task again",
-		record.ErrDrift, planRel, len(s.Drift), b.String())
+	return fmt.Errorf("%w: %s: %d done task(s) changed since their commit:%s\n"+
+		"if only the words changed, `planx run --accept-text %s` accepts the new text without running the task(s) again; "+
+		"`planx run --accept-drift %s` runs them again; or restore the text (--all runs every task again)",
+		record.ErrDrift, planRel, len(s.Drift), b.String(), shellWord(plan), shellWord(plan))
 }
 
 // report tells what the run leaves out and why.
@@ -80,4 +83,13 @@ func (sel *Selection) Nothing(w io.Writer, planRel string) {
 	default:
 		fmt.Fprintf(w, "planx: %s has no task to run\n", planRel)
 	}
+}
+
+// shellWord quotes s for a shell when it holds anything but plain path
+// characters, so that a printed command can be pasted.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/+@:,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -21,6 +21,9 @@ type Setup struct {
 	// Ignored lists the work tree's ignored entries, for the risk of
 	// deleting them (nil: unknown).
 	Ignored func() []string
+	// Tracked lists the files git tracks, for the risk of deleting them
+	// (nil: unknown). Called only when a command deletes in the repository.
+	Tracked func() []string
 
 	byID map[planparse.TaskID]*planparse.Task // the plan's tasks, indexed on first use
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -66,6 +67,28 @@ func Acquire(repo *gitops.Repo, command string) (*Lock, error) {
 		_, _ = f.WriteAt(data, 0)
 	}
 	return &Lock{f: f}, nil
+}
+
+// Busy says, as Acquire would, that a planx holds the run lock; nil when
+// none does. It takes the lock for no longer than the asking and writes
+// nothing, not even the lock file (a dry run asks it).
+func Busy(repo *gitops.Repo) error {
+	p := lockPath(repo)
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // no planx ever ran here
+	}
+	if err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
+	defer f.Close()
+	if err := flock(f, unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return heldError(p)
+		}
+		return fmt.Errorf("lock %s: %w", p, err)
+	}
+	return flock(f, unix.LOCK_UN)
 }
 
 func heldError(p string) error {
