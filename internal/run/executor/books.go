@@ -118,7 +118,7 @@ func (b books) complete(ctx context.Context, res *Result) (*Result, error) {
 	if err := b.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
-	if err := endRun(b.repo); err != nil {
+	if err := endRun(b.repo, b.st, b.out); err != nil {
 		return res, err
 	}
 	res.Status = record.RunCompleted

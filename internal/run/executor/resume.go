@@ -277,7 +277,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 	if !slices.ContainsFunc(changes, isLog) && len(b.st.SkipPending) == 0 && headIsTaskCommit(ctx, b.repo, head, b.st.RunID) {
 		// The run's last task commit landed with the final log (planx was
 		// stopped right after it): nothing is left to record.
-		if err := endRun(b.repo); err != nil {
+		if err := endRun(b.repo, b.st, b.out); err != nil {
 			return nil, err
 		}
 		b.out.RunDone(b.log.Path, len(b.st.ToRun)-len(b.st.Skipped))
@@ -307,7 +307,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 			return nil, fmt.Errorf("finish run: %w", err)
 		}
 	}
-	if err := endRun(b.repo); err != nil {
+	if err := endRun(b.repo, b.st, b.out); err != nil {
 		return nil, err
 	}
 	b.out.RunDone(b.log.Path, len(b.st.ToRun)-len(b.st.Skipped))
