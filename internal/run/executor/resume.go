@@ -167,6 +167,9 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			return nil, err
 		}
 	}
+	// The attempt's deletions and overwrites of the user's ignored files
+	// are taken back with it (a kill mid-task left them unchecked).
+	r.ignored = r.checks().CheckIgnored(t)
 	// What a person changed since the stop stays: the next task starts from it.
 	changes, err := r.repo.Status(ctx)
 	if err != nil {
