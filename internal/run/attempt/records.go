@@ -128,7 +128,8 @@ func (s Records) notOwn(paths []string) []string {
 // attempt changed that still hold exactly what it left; paths a person
 // changed since the stop are kept. It says what it did and where the
 // discarded bytes are kept. When the task runs again (rerun), it may write
-// over the paths kept: the person's bytes are first kept under a ref.
+// over any path a person changed since the stop: their bytes are first
+// kept under a ref.
 func (s Records) Discard(ctx context.Context, d Delta, rerun bool) error {
 	var drop, kept []string
 	for _, p := range d.Changed {
@@ -145,13 +146,16 @@ func (s Records) Discard(ctx context.Context, d Delta, rerun bool) error {
 		s.Out.Println("planx: discarded what the attempt left in %s (kept at %s)", textsafe.List(drop), d.ref)
 	}
 	switch {
-	case len(kept) > 0 && rerun:
+	case len(d.Edited) > 0 && rerun:
+		// Every path a person changed since the stop, not only those the
+		// attempt changed too: a task that failed in a wave's own work tree
+		// changed nothing here, and runs again over the person's fix.
 		ref, err := s.Keep(ctx, d.now, "the work tree before a task runs again over paths changed since its stop")
 		if err != nil {
 			return err
 		}
 		s.Out.Println("planx: kept %s: changed since the stop; the task runs again and may write over it: your bytes are at %s (`git checkout %s -- %s` gets them back)",
-			textsafe.List(kept), ref, ref, kept[0])
+			textsafe.List(d.Edited), ref, ref, d.Edited[0])
 	case len(kept) > 0:
 		s.Out.Println("planx: kept %s: changed since the stop", textsafe.List(kept))
 	}

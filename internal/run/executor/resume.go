@@ -52,6 +52,9 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	first := tasks[0]
 	already := false
 	if first.ID == r.st.Current {
+		// A wave task that failed did its work in a work tree of its own:
+		// kept under a ref here, it runs again in the user's work tree.
+		inSlot := wavepkg.FailedIn(r.repo, r.st.RunID, string(first.ID))
 		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
@@ -59,7 +62,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			r.st.Failed = what
 			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
-		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry)
+		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry, inSlot)
 		if err != nil {
 			return nil, err
 		}
@@ -87,11 +90,14 @@ func (r *runner) goOn(ctx context.Context, tasks []*planparse.Task, stopped, alr
 }
 
 // reuseAttempt decides whether the stopped task's work in the tree is kept
-// (true: verify, gate, commit it) or discarded so the task runs again. It
-// never runs the task again over bytes a person changed since the stop.
+// (true: verify, gate, commit it) or discarded so the task runs again
+// (--retry; or inSlot: a wave task whose work was in its own work tree,
+// not this one, where only a person's edits are). It never runs the task
+// again over bytes a person changed since the stop without keeping them
+// under a ref first.
 // kind is t's executor, expect planx's last commit; stops are the run st's
 // snapshots, and log records a retry.
-func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry bool) (bool, error) {
+func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry, inSlot bool) (bool, error) {
 	d, err := stops.Compare(ctx, t.ID, expect)
 	if err != nil {
 		return false, err
@@ -115,6 +121,11 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 		return false, stops.Discard(ctx, d, true)
 	case manual:
 		return true, nil // the person's work, or the lack of it, is verified
+	case inSlot:
+		// Its work is kept under the ref of its own work tree; what is
+		// here is a person's, kept under a ref before the task runs again.
+		noteFinished(st, t, "by running it again")
+		return false, stops.Discard(ctx, d, true)
 	case midStep:
 		noteResumed(st, t, d, true)
 		return false, stops.Discard(ctx, d, true) // partial output: start over
