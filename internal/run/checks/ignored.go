@@ -81,7 +81,7 @@ func (c Tree) KeepIgnored(limit int64) {
 // changed, and warns about them and the other ignored entries it made
 // disappear. It returns the ignored entries that still exist.
 func (c Tree) CheckIgnored(t *planparse.Task) []string {
-	msgs, _ := putBack(c.Repo, AsideDir(c.Repo, c.RunID, string(t.ID)))
+	msgs, _ := putBack(c.Repo, AsideDir(c.Repo, c.RunID, string(t.ID)), "the task")
 	for _, msg := range msgs {
 		c.warn(t.ID, msg)
 	}
@@ -95,9 +95,10 @@ func (c Tree) CheckIgnored(t *planparse.Task) []string {
 }
 
 // putBack puts back the kept files the work tree lacks or has changed,
-// moving what stood in their place under aside, and says what it did;
-// ok is false when a file could not be put back.
-func putBack(repo *gitops.Repo, aside string) (msgs []string, ok bool) {
+// moving what stood in their place under aside, and says what it did
+// (who did it: "the task", or "the run" at its end); ok is false when a
+// file could not be put back.
+func putBack(repo *gitops.Repo, aside, who string) (msgs []string, ok bool) {
 	back, err := verify.PutBack(repo.Root, KeptDir(repo), aside)
 	var deleted, over []string
 	yours := map[string][]string{}
@@ -115,8 +116,8 @@ func putBack(repo *gitops.Repo, aside string) (msgs []string, ok bool) {
 		}
 	}
 	if len(deleted) > 0 {
-		msgs = append(msgs, fmt.Sprintf("the task deleted %d ignored file(s) that no commit holds; planx put them back from its copy: %s",
-			len(deleted), textsafe.List(deleted)))
+		msgs = append(msgs, fmt.Sprintf("%s deleted %d ignored file(s) that no commit holds; planx put them back from its copy: %s",
+			who, len(deleted), textsafe.List(deleted)))
 	}
 	if len(over) > 0 {
 		slices.Sort(over)
@@ -127,8 +128,12 @@ func putBack(repo *gitops.Repo, aside string) (msgs []string, ok bool) {
 				named[i] += " (yours: " + textsafe.List(ps) + ")"
 			}
 		}
-		msgs = append(msgs, fmt.Sprintf("the task overwrote %d ignored path(s) that no commit holds; planx put back yours from its copy and kept the task's in %s: %s",
-			len(over), aside, strings.Join(named, ", ")))
+		theirs := "the task's"
+		if who != "the task" {
+			theirs = "the version found"
+		}
+		msgs = append(msgs, fmt.Sprintf("%s overwrote %d ignored path(s) that no commit holds; planx put back yours from its copy and kept %s in %s: %s",
+			who, len(over), theirs, aside, strings.Join(named, ", ")))
 	}
 	if err != nil {
 		msgs = append(msgs, fmt.Sprintf("planx could not put back every ignored file (%v); its copies stay in %s", err, KeptDir(repo)))
@@ -146,7 +151,7 @@ func EndIgnored(repo *gitops.Repo, runID, task string) []string {
 	if _, err := os.Stat(KeptDir(repo)); errors.Is(err, fs.ErrNotExist) {
 		return lostMessage(repo)
 	}
-	msgs, ok := putBack(repo, AsideDir(repo, runID, task))
+	msgs, ok := putBack(repo, AsideDir(repo, runID, task), "the run")
 	msgs = append(msgs, lostMessage(repo)...)
 	if ok {
 		_ = os.RemoveAll(KeptDir(repo))
