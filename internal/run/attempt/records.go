@@ -163,6 +163,28 @@ func (s Records) Discard(ctx context.Context, d Delta, rerun bool) error {
 	return nil
 }
 
+// KeepForRerun keeps, before a task runs again in a work tree its
+// stopped attempt never ran in (a wave task that failed in a work tree
+// of its own), every path that differs there from expect, planx's last
+// commit: none of it is the task's, so all of it is a person's (a fix
+// made before or after the stop), kept under a ref and named.
+func (s Records) KeepForRerun(ctx context.Context, d Delta, expect gitops.SHA) error {
+	paths, err := s.Repo.History().ChangedFiles(ctx, expect, d.now)
+	if err != nil {
+		return fmt.Errorf("compare the work tree with %s: %w", expect.Short(), err)
+	}
+	if paths = s.notOwn(paths); len(paths) == 0 {
+		return nil
+	}
+	ref, err := s.Keep(ctx, d.now, "the work tree before a task runs again in it over a person's changes")
+	if err != nil {
+		return err
+	}
+	s.Out.Println("planx: kept %s: changed in your work tree; the task runs again here and may write over it: your bytes are at %s (`git checkout %s -- %s` gets them back)",
+		textsafe.List(paths), ref, ref, paths[0])
+	return nil
+}
+
 // RefuseOverEdits is resume's answer when re-executing a task would run over
 // bytes a person wrote after the stop.
 func (s Records) RefuseOverEdits(id planparse.TaskID, d Delta) error {

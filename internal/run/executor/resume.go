@@ -115,17 +115,25 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 		return false, err
 	}
 	switch {
+	case inSlot && (retry || !manual):
+		// Its work is kept under the ref of its own work tree; what is
+		// here is a person's, kept under a ref before the task runs again.
+		if retry {
+			noteFinished(st, t, "by a retry")
+			log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
+		} else {
+			noteFinished(st, t, "by running it again")
+		}
+		if err := stops.KeepForRerun(ctx, d, expect); err != nil {
+			return false, err
+		}
+		return false, stops.Discard(ctx, d, false)
 	case retry:
 		noteFinished(st, t, "by a retry")
 		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, stops.Discard(ctx, d, true)
 	case manual:
 		return true, nil // the person's work, or the lack of it, is verified
-	case inSlot:
-		// Its work is kept under the ref of its own work tree; what is
-		// here is a person's, kept under a ref before the task runs again.
-		noteFinished(st, t, "by running it again")
-		return false, stops.Discard(ctx, d, true)
 	case midStep:
 		noteResumed(st, t, d, true)
 		return false, stops.Discard(ctx, d, true) // partial output: start over
