@@ -53,14 +53,15 @@ func AsideDir(repo *gitops.Repo, runID, task string) string {
 // above), up to limit bytes (keep_ignored: 0 for the default, below 0 for
 // none).
 func (c Tree) KeepIgnored(limit int64) {
+	dst := KeptDir(c.Repo)
+	_ = os.RemoveAll(dst) // an earlier run's, which a crash left
 	switch {
 	case limit < 0:
+		_ = os.Remove(leftFile(c.Repo))
 		return
 	case limit == 0:
 		limit = defaultKeepIgnored
 	}
-	dst := KeptDir(c.Repo)
-	_ = os.RemoveAll(dst) // an earlier run's, which a crash left
 	left := verify.KeepIgnored(c.Repo.Root, dst, c.Ignored, gaterun.DepEnvs(c.Repo.Root, c.Ignored), limit)
 	if len(left) == 0 {
 		_ = os.Remove(leftFile(c.Repo))
