@@ -13,9 +13,14 @@ import (
 )
 
 // Records are what planx knows locally about the commits it made and the
-// trees its gates passed on. They live under the common git dir
-// (planx/records/), shared by every work tree of the repository and never
-// pushed: a clone has none, so what they vouch for is "checked here".
+// trees its gates passed on. They live under the common git dir, read by
+// every work tree of the repository and never pushed: a clone has none, so
+// what they vouch for is "checked here". Each work tree writes its own
+// (the main one planx/records/, a linked one planx/records-linked/<name>/,
+// its name under .git/worktrees/), so that a run's guard (RecordsMark),
+// which takes out what was written under its records while a task ran,
+// never takes a run's of another work tree; they stay when a linked work
+// tree is removed.
 //
 //	planx/records/trees/<tree>   JSON lines, one GateRecord each
 //	planx/records/runs/<run-id>  JSON lines, one MadeCommit each
@@ -60,33 +65,56 @@ var (
 	runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 )
 
-// Records reads and appends the records of the repository r belongs to.
-// They are plain files: no git runs.
+// Records reads the records of the repository r belongs to and appends
+// to its work tree's. They are plain files: no git runs.
 type Records struct {
-	dir string // <common git dir>/planx/records
+	dir    string // this work tree's: written, and guarded
+	common string // <common git dir>/planx
 }
 
-// Records returns the records of the repository, shared by its work trees.
-func (r *Repo) Records() Records { return Records{dir: filepath.Join(r.CommonDir, "planx", "records")} }
+// Records returns the records of the repository, written in r's work tree.
+func (r *Repo) Records() Records {
+	common := filepath.Join(r.CommonDir, "planx")
+	rs := Records{dir: filepath.Join(common, "records"), common: common}
+	if filepath.Dir(r.GitDir) == filepath.Join(r.CommonDir, "worktrees") {
+		rs.dir = filepath.Join(common, "records-linked", filepath.Base(r.GitDir))
+	}
+	return rs
+}
 
-func (rs Records) treeRecordPath(tree SHA) (string, error) {
+// dirs are the records of every work tree, this one's first.
+func (rs Records) dirs() []string {
+	dirs := []string{rs.dir}
+	if main := filepath.Join(rs.common, "records"); main != rs.dir {
+		dirs = append(dirs, main)
+	}
+	linked, _ := filepath.Glob(filepath.Join(rs.common, "records-linked", "*"))
+	for _, d := range linked {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() && d != rs.dir {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+func (rs Records) treeRecordPath(dir string, tree SHA) (string, error) {
 	if !hexRE.MatchString(string(tree)) {
 		return "", fmt.Errorf("gate record: %q is not an object id", tree)
 	}
-	return filepath.Join(rs.dir, "trees", string(tree)), nil
+	return filepath.Join(dir, "trees", string(tree)), nil
 }
 
-func (rs Records) runRecordPath(run string) (string, error) {
+func (rs Records) runRecordPath(dir, run string) (string, error) {
 	if !runIDRE.MatchString(run) {
 		return "", fmt.Errorf("run record: %q is not a run id", run)
 	}
-	return filepath.Join(rs.dir, "runs", run), nil
+	return filepath.Join(dir, "runs", run), nil
 }
 
 // AddGates appends gate records, each to the file of its tree.
 func (rs Records) AddGates(recs ...GateRecord) error {
 	for _, rec := range recs {
-		p, err := rs.treeRecordPath(rec.Tree)
+		p, err := rs.treeRecordPath(rs.dir, rec.Tree)
 		if err != nil {
 			return err
 		}
@@ -97,35 +125,35 @@ func (rs Records) AddGates(recs ...GateRecord) error {
 	return nil
 }
 
-// Gates returns every gate record of tree, oldest first; none is not an error.
+// Gates returns every gate record of tree, of every work tree (this
+// one's first, each oldest first); none is not an error.
 func (rs Records) Gates(tree SHA) ([]GateRecord, error) {
-	p, err := rs.treeRecordPath(tree)
-	if err != nil {
-		return nil, err
-	}
 	var out []GateRecord
-	err = readJSONLines(p, func(b []byte) error {
-		var rec GateRecord
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return err
+	for _, dir := range rs.dirs() {
+		p, err := rs.treeRecordPath(dir, tree)
+		if err != nil {
+			return nil, err
 		}
-		if rec.Tree == tree { // a line copied from another tree's file vouches for nothing
-			out = append(out, rec)
+		err = readJSONLines(p, func(b []byte) error {
+			var rec GateRecord
+			if err := json.Unmarshal(b, &rec); err != nil {
+				return err
+			}
+			if rec.Tree == tree { // a line copied from another tree's file vouches for nothing
+				out = append(out, rec)
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read gate records of tree %s: %w", tree.Short(), err)
 		}
-		return nil
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read gate records of tree %s: %w", tree.Short(), err)
 	}
 	return out, nil
 }
 
 // AddMade appends a task commit planx made to its run's record.
 func (rs Records) AddMade(run string, m MadeCommit) error {
-	p, err := rs.runRecordPath(run)
+	p, err := rs.runRecordPath(rs.dir, run)
 	if err != nil {
 		return err
 	}
@@ -136,32 +164,32 @@ func (rs Records) AddMade(run string, m MadeCommit) error {
 }
 
 // Made returns what planx recorded of run: the task commits it made (the
-// latest per task) and those it was about to make. Known is false in a
-// clone that did not make the run.
+// latest per task) and those it was about to make. A run is recorded in
+// the one work tree it ran in. Known is false in a clone that did not
+// make the run.
 func (rs Records) Made(run string) (RunRecord, error) {
 	rec := RunRecord{Commits: map[string]MadeCommit{}, Pending: map[string]MadeCommit{}}
-	p, err := rs.runRecordPath(run)
-	if err != nil {
+	if !runIDRE.MatchString(run) {
 		return rec, nil // not a run id planx would have written: no record
 	}
-	err = readJSONLines(p, func(b []byte) error {
-		rec.Known = true
-		var m MadeCommit
-		if err := json.Unmarshal(b, &m); err != nil {
-			return err
+	for _, dir := range rs.dirs() {
+		p, _ := rs.runRecordPath(dir, run)
+		err := readJSONLines(p, func(b []byte) error {
+			rec.Known = true
+			var m MadeCommit
+			if err := json.Unmarshal(b, &m); err != nil {
+				return err
+			}
+			if m.Pending {
+				rec.Pending[m.Task] = m
+			} else {
+				rec.Commits[m.Task] = m
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return RunRecord{}, fmt.Errorf("read the commits of run %s: %w", run, err)
 		}
-		if m.Pending {
-			rec.Pending[m.Task] = m
-		} else {
-			rec.Commits[m.Task] = m
-		}
-		return nil
-	})
-	if errors.Is(err, fs.ErrNotExist) {
-		return rec, nil
-	}
-	if err != nil {
-		return RunRecord{}, fmt.Errorf("read the commits of run %s: %w", run, err)
 	}
 	return rec, nil
 }

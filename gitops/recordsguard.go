@@ -24,12 +24,13 @@ type RecordsMark int64
 // same second as the mark then goes unseen.
 const markWait = 50 * time.Millisecond
 
-// markPath is the marker file, next to the records (not among them).
-func (rs Records) markPath() string { return filepath.Join(filepath.Dir(rs.dir), "records-mark") }
+// markPath is the work tree's marker file, next to its records (not
+// among them): planx/records-mark for the main work tree.
+func (rs Records) markPath() string { return rs.dir + "-mark" }
 
 // shown names a path under the common git dir as .git/... for messages.
 func (rs Records) shown(p string) string {
-	rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(rs.dir)), p)
+	rel, _ := filepath.Rel(filepath.Dir(rs.common), p)
 	return filepath.ToSlash(filepath.Join(".git", rel))
 }
 
@@ -63,8 +64,10 @@ func (rs Records) Mark() (RecordsMark, error) {
 }
 
 // WrittenSince lists, as .git/planx/records/..., the record files
-// and directories whose change time is after m: files written, and
-// directories whose entries were added, removed or renamed.
+// and directories of this work tree whose change time is after m: files
+// written, and directories whose entries were added, removed or renamed.
+// The other work trees' are theirs: a run there writes them while a task
+// runs here.
 func (rs Records) WrittenSince(m RecordsMark) ([]string, error) {
 	abs, err := rs.writtenSince(m)
 	out := make([]string, len(abs))

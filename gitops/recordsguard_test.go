@@ -1,11 +1,14 @@
 package gitops
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/planx-dev/planx/internal/gittest"
 )
 
 // A record planx wrote just before the mark is not reported; one written,
@@ -46,5 +49,54 @@ func TestRecordsWrittenSinceMark(t *testing.T) {
 	}
 	if recs, err := r.Records().Gates(tree); err != nil || len(recs) != 0 {
 		t.Fatalf("the written file is still read: %+v, %v", recs, err)
+	}
+}
+
+// Each work tree writes and guards its own records and reads every work
+// tree's: a run in a linked work tree writing its records while a task
+// runs in the main one is not that task's forgery, and is not removed.
+func TestRecordsPerWorktree(t *testing.T) {
+	r, dir := newRepo(t)
+	gittest.Commit(t, dir, "base")
+	wt := filepath.Join(t.TempDir(), "wt")
+	gittest.Git(t, dir, "worktree", "add", "-q", "-b", "side", wt)
+	w, err := Open(context.Background(), wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := SHA("0123456789012345678901234567890123456789")
+	m, err := r.Records().Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Records().AddGates(GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Records().AddMade("run-1", MadeCommit{Task: "T001", Commit: tree}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "planx", "records-linked", "wt", "trees", string(tree))); err != nil {
+		t.Fatalf("the linked work tree's record is not its own: %v", err)
+	}
+	if written, err := r.Records().DropWrittenSince(m); err != nil || len(written) != 0 {
+		t.Fatalf("the main work tree's guard took the linked one's records: %v, %v", written, err)
+	}
+	for _, rs := range []Records{r.Records(), w.Records()} {
+		if recs, err := rs.Gates(tree); err != nil || len(recs) != 1 {
+			t.Errorf("gates of %s: %+v, %v; want the linked work tree's one", rs.dir, recs, err)
+		}
+		if made, err := rs.Made("run-1"); err != nil || !made.Known || made.Commits["T001"].Commit != tree {
+			t.Errorf("made of %s: %+v, %v", rs.dir, made, err)
+		}
+	}
+	wm, err := w.Records().Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Records().AddGates(GateRecord{Tree: tree, Gate: "lint", Passed: true}); err != nil {
+		t.Fatal(err)
+	}
+	if written, err := w.Records().WrittenSince(wm); err != nil || !slices.Contains(written, ".git/planx/records-linked/wt/trees/"+string(tree)) {
+		t.Errorf("the linked work tree's guard: %v, %v", written, err)
 	}
 }

@@ -51,3 +51,17 @@ func (h Hook) Soon(point string, after time.Duration) func() {
 	t := time.AfterFunc(after, func() { _ = syscall.Kill(os.Getpid(), syscall.SIGKILL) })
 	return func() { t.Stop() }
 }
+
+// fullPrefix marks a hook that fills the disk instead of killing:
+// PLANX_FAULT=full:<point>.
+const fullPrefix = "full:"
+
+// Full returns the error a write gets from a full disk (ENOSPC) when the
+// hook is "full:" followed by point, so the tests can prove that a full
+// disk is a stop `planx resume` goes on from; nil otherwise.
+func (h Hook) Full(point string) error {
+	if string(h) != fullPrefix+point {
+		return nil
+	}
+	return &os.PathError{Op: "write", Path: point, Err: syscall.ENOSPC}
+}

@@ -128,7 +128,8 @@ func (s Records) notOwn(paths []string) []string {
 // attempt changed that still hold exactly what it left; paths a person
 // changed since the stop are kept. It says what it did and where the
 // discarded bytes are kept. When the task runs again (rerun), it may write
-// over the paths kept: the person's bytes are first kept under a ref.
+// over any path a person changed since the stop: their bytes are first
+// kept under a ref.
 func (s Records) Discard(ctx context.Context, d Delta, rerun bool) error {
 	var drop, kept []string
 	for _, p := range d.Changed {
@@ -145,17 +146,42 @@ func (s Records) Discard(ctx context.Context, d Delta, rerun bool) error {
 		s.Out.Println("planx: discarded what the attempt left in %s (kept at %s)", textsafe.List(drop), d.ref)
 	}
 	switch {
-	case len(kept) > 0 && rerun:
+	case len(d.Edited) > 0 && rerun:
+		// Every path a person changed since the stop, not only those the
+		// attempt changed too: a task that failed in a wave's own work tree
+		// changed nothing here, and runs again over the person's fix.
 		ref, err := s.Keep(ctx, d.now, "the work tree before a task runs again over paths changed since its stop")
 		if err != nil {
 			return err
 		}
 		s.Out.Println("planx: kept %s: changed since the stop; the task runs again and may write over it: your bytes are at %s (`git checkout %s -- %s` gets them back)",
-			textsafe.List(kept), ref, ref, kept[0])
+			textsafe.List(d.Edited), ref, ref, d.Edited[0])
 	case len(kept) > 0:
 		s.Out.Println("planx: kept %s: changed since the stop", textsafe.List(kept))
 	}
 	s.State.AttemptStop, s.State.StopRef = "", ""
+	return nil
+}
+
+// KeepForRerun keeps, before a task runs again in a work tree its
+// stopped attempt never ran in (a wave task that failed in a work tree
+// of its own), every path that differs there from expect, planx's last
+// commit: none of it is the task's, so all of it is a person's (a fix
+// made before or after the stop), kept under a ref and named.
+func (s Records) KeepForRerun(ctx context.Context, d Delta, expect gitops.SHA) error {
+	paths, err := s.Repo.History().ChangedFiles(ctx, expect, d.now)
+	if err != nil {
+		return fmt.Errorf("compare the work tree with %s: %w", expect.Short(), err)
+	}
+	if paths = s.notOwn(paths); len(paths) == 0 {
+		return nil
+	}
+	ref, err := s.Keep(ctx, d.now, "the work tree before a task runs again in it over a person's changes")
+	if err != nil {
+		return err
+	}
+	s.Out.Println("planx: kept %s: changed in your work tree; the task runs again here and may write over it: your bytes are at %s (`git checkout %s -- %s` gets them back)",
+		textsafe.List(paths), ref, ref, paths[0])
 	return nil
 }
 

@@ -2,28 +2,35 @@ package checks
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 )
 
 // Ignored files are in no commit, not even the rollback commit: a task that
-// deletes them (git clean -fdx) or stashes them (git stash -a) would take
-// bytes nothing else holds. The run copies the user's own (local.env,
-// data/: not build outputs, caches or installed dependencies, which a build
-// makes again) into the git directory when it starts, up to keep_ignored:
-// bytes, and after each task's executor and gates puts back any it
-// deleted, saying so; it names the other ignored entries a task made
-// disappear. The copies are plain files, never objects: a secret in
-// local.env must not reach a commit, a ref or a push. They go when the run
-// ends.
+// deletes them (git clean -fdx) or writes over them (echo oops >
+// local.env) would take bytes nothing else holds. The run copies the
+// user's own (local.env, data/: not build outputs, caches or installed
+// dependencies, which a build makes again) into the git directory when it
+// starts, up to keep_ignored: bytes, and after each task's executor and
+// gates puts back any it deleted or changed, saying so. What the task left
+// in their place is kept under the run's directory (AsideDir): a step may
+// regenerate ignored output on purpose. The copies are plain files, never
+// objects: a secret in local.env must not reach a commit, a ref or a push.
+// They go when the run ends (EndIgnored), once every file is back; the
+// files over the limit a task deleted or changed are named then.
 
 // defaultKeepIgnored is keep_ignored's default: what a run keeps of the
 // ignored files it starts with, at most.
@@ -32,35 +39,51 @@ const defaultKeepIgnored = 32 << 20
 // KeptDir is where the run in repo's work tree keeps its ignored files.
 func KeptDir(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "ignored") }
 
+// leftFile lists the ignored files the run did not keep (verify.Left).
+func leftFile(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "ignored-left.json") }
+
+// AsideDir is where the run keeps what task (or "end", what the run's
+// end found) left in place of the user's ignored files. It is the run's
+// output, kept after the run like its log, until `planx prune`.
+func AsideDir(repo *gitops.Repo, runID, task string) string {
+	return filepath.Join(runstate.RunDir(repo, runID), "ignored", task)
+}
+
 // KeepIgnored keeps the user's ignored files as the run starts (see
 // above), up to limit bytes (keep_ignored: 0 for the default, below 0 for
 // none).
 func (c Tree) KeepIgnored(limit int64) {
+	dst := KeptDir(c.Repo)
+	_ = os.RemoveAll(dst) // an earlier run's, which a crash left
 	switch {
 	case limit < 0:
+		_ = os.Remove(leftFile(c.Repo))
 		return
 	case limit == 0:
 		limit = defaultKeepIgnored
 	}
-	dst := KeptDir(c.Repo)
-	_ = os.RemoveAll(dst) // an earlier run's, which a crash left
 	left := verify.KeepIgnored(c.Repo.Root, dst, c.Ignored, gaterun.DepEnvs(c.Repo.Root, c.Ignored), limit)
-	if len(left) > 0 {
-		c.warn("", fmt.Sprintf("%d ignored file(s) are not kept (over keep_ignored: %d bytes, or unreadable), and a task that deletes them loses them: %s",
-			len(left), limit, textsafe.List(left)))
+	if len(left) == 0 {
+		_ = os.Remove(leftFile(c.Repo))
+		return
 	}
+	if b, err := json.Marshal(left); err == nil {
+		_ = os.WriteFile(leftFile(c.Repo), b, 0o600) // torn by a crash: nothing is named at the end
+	}
+	paths := make([]string, len(left))
+	for i, l := range left {
+		paths[i] = l.Path
+	}
+	c.warn("", fmt.Sprintf("%d ignored file(s) are not kept (over keep_ignored: %d bytes, or unreadable), and a task that deletes them loses them: %s",
+		len(left), limit, textsafe.List(paths)))
 }
 
-// CheckIgnored puts back the kept ignored files task t deleted, and warns
-// about them and the other ignored entries it made disappear. It returns
-// the ignored entries that still exist.
+// CheckIgnored puts back the kept ignored files task t deleted or
+// changed, and warns about them and the other ignored entries it made
+// disappear. It returns the ignored entries that still exist.
 func (c Tree) CheckIgnored(t *planparse.Task) []string {
-	if back, err := verify.PutBack(c.Repo.Root, KeptDir(c.Repo)); len(back) > 0 || err != nil {
-		msg := fmt.Sprintf("the task deleted %d ignored file(s) that no commit holds; planx put them back from its copy: %s",
-			len(back), textsafe.List(back))
-		if err != nil {
-			msg += fmt.Sprintf(" (not all: %v; the copies are in %s)", err, KeptDir(c.Repo))
-		}
+	msgs, _ := putBack(c.Repo, AsideDir(c.Repo, c.RunID, string(t.ID)), "the task")
+	for _, msg := range msgs {
 		c.warn(t.ID, msg)
 	}
 	gone := verify.Gone(c.Repo.Root, c.Ignored)
@@ -70,6 +93,95 @@ func (c Tree) CheckIgnored(t *planparse.Task) []string {
 	c.warn(t.ID, fmt.Sprintf("the task removed %d ignored path(s) that no commit holds (git clean -x? git stash -a? `git stash list` may have them): %s",
 		len(gone), textsafe.List(gone)))
 	return slices.DeleteFunc(c.Ignored, func(p string) bool { return slices.Contains(gone, p) })
+}
+
+// putBack puts back the kept files the work tree lacks or has changed,
+// moving what stood in their place under aside, and says what it did
+// (who did it: "the task", or "the run" at its end); ok is false when a
+// file could not be put back.
+func putBack(repo *gitops.Repo, aside, who string) (msgs []string, ok bool) {
+	back, err := verify.PutBack(repo.Root, KeptDir(repo), aside)
+	var deleted, over []string
+	yours := map[string][]string{}
+	for _, b := range back {
+		switch {
+		case b.Aside == "":
+			deleted = append(deleted, b.Path)
+		case b.Aside == b.Path:
+			over = append(over, b.Path)
+		default:
+			if len(yours[b.Aside]) == 0 {
+				over = append(over, b.Aside)
+			}
+			yours[b.Aside] = append(yours[b.Aside], b.Path)
+		}
+	}
+	if len(deleted) > 0 {
+		msgs = append(msgs, fmt.Sprintf("%s deleted %d ignored file(s) that no commit holds; planx put them back from its copy: %s",
+			who, len(deleted), textsafe.List(deleted)))
+	}
+	if len(over) > 0 {
+		slices.Sort(over)
+		named := make([]string, len(over))
+		for i, p := range over {
+			named[i] = p
+			if ps := yours[p]; len(ps) > 0 {
+				named[i] += " (yours: " + textsafe.List(ps) + ")"
+			}
+		}
+		theirs := "the task's"
+		if who != "the task" {
+			theirs = "the version found"
+		}
+		msgs = append(msgs, fmt.Sprintf("%s overwrote %d ignored path(s) that no commit holds; planx put back yours from its copy and kept %s in %s: %s",
+			who, len(over), theirs, aside, strings.Join(named, ", ")))
+	}
+	if err != nil {
+		msgs = append(msgs, fmt.Sprintf("planx could not put back every ignored file (%v); its copies stay in %s", err, KeptDir(repo)))
+	}
+	return msgs, err == nil
+}
+
+// EndIgnored settles the run's ignored files as it ends (completed,
+// skipped to its end or aborted, also after a crash mid-task): it puts
+// back what is missing or changed, as after a task (what stood there
+// goes under AsideDir(runID, task)), names the files over the limit that
+// are gone or changed, and drops the copies once every file is back. It
+// returns what to say.
+func EndIgnored(repo *gitops.Repo, runID, task string) []string {
+	if _, err := os.Stat(KeptDir(repo)); errors.Is(err, fs.ErrNotExist) {
+		return lostMessage(repo)
+	}
+	msgs, ok := putBack(repo, AsideDir(repo, runID, task), "the run")
+	msgs = append(msgs, lostMessage(repo)...)
+	if ok {
+		_ = os.RemoveAll(KeptDir(repo))
+		_ = os.Remove(leftFile(repo))
+	}
+	return msgs
+}
+
+// lostMessage names the ignored files the run did not keep that are now
+// gone or changed.
+func lostMessage(repo *gitops.Repo) []string {
+	b, err := os.ReadFile(leftFile(repo))
+	if err != nil {
+		return nil
+	}
+	var left []verify.Left
+	if json.Unmarshal(b, &left) != nil {
+		return nil
+	}
+	lost := verify.Lost(repo.Root, left)
+	if len(lost) == 0 {
+		return nil
+	}
+	named := make([]string, len(lost))
+	for i, l := range lost {
+		named[i] = fmt.Sprintf("%s (%d bytes)", l.Path, l.Size)
+	}
+	return []string{fmt.Sprintf("the run deleted or changed %d ignored file(s) that planx had not kept (over keep_ignored), and they cannot be put back: not kept: %s",
+		len(lost), textsafe.List(named))}
 }
 
 // NoteIgnored returns the ignored entries that exist now, as the

@@ -81,7 +81,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 			return nil, fmt.Errorf("%w (it is kept at %s)", err, res.WorkRef)
 		}
 	}
-	if err := endRun(repo); err != nil {
+	if err := endRun(repo, st, out); err != nil {
 		return nil, err
 	}
 	if dirty, err := repo.Dirty(ctx); err == nil {

@@ -187,6 +187,9 @@ func (c *committer) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (
 // commit's files as they were before the hooks ran, for
 // hookLeftovers; nil when no hooks run.
 func (c *committer) writeCommit(ctx context.Context, lt *execlog.Task, msg string, own []string, last bool, tree *gitops.TreeJob) (sha gitops.SHA, hookWatch verify.CommitFiles, err error) {
+	if err := c.fault.Full("commit"); err != nil {
+		return "", nil, fmt.Errorf("git commit: %w", err)
+	}
 	switch {
 	case c.path.porcelain:
 		if c.path.hooks {

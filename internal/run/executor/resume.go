@@ -52,6 +52,9 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	first := tasks[0]
 	already := false
 	if first.ID == r.st.Current {
+		// A wave task that failed did its work in a work tree of its own:
+		// kept under a ref here, it runs again in the user's work tree.
+		inSlot := wavepkg.FailedIn(r.repo, r.st.RunID, string(first.ID))
 		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
@@ -59,7 +62,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			r.st.Failed = what
 			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
-		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry)
+		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry, inSlot)
 		if err != nil {
 			return nil, err
 		}
@@ -87,11 +90,14 @@ func (r *runner) goOn(ctx context.Context, tasks []*planparse.Task, stopped, alr
 }
 
 // reuseAttempt decides whether the stopped task's work in the tree is kept
-// (true: verify, gate, commit it) or discarded so the task runs again. It
-// never runs the task again over bytes a person changed since the stop.
+// (true: verify, gate, commit it) or discarded so the task runs again
+// (--retry; or inSlot: a wave task whose work was in its own work tree,
+// not this one, where only a person's edits are). It never runs the task
+// again over bytes a person changed since the stop without keeping them
+// under a ref first.
 // kind is t's executor, expect planx's last commit; stops are the run st's
 // snapshots, and log records a retry.
-func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry bool) (bool, error) {
+func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry, inSlot bool) (bool, error) {
 	d, err := stops.Compare(ctx, t.ID, expect)
 	if err != nil {
 		return false, err
@@ -109,6 +115,19 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 		return false, err
 	}
 	switch {
+	case inSlot && (retry || !manual):
+		// Its work is kept under the ref of its own work tree; what is
+		// here is a person's, kept under a ref before the task runs again.
+		if retry {
+			noteFinished(st, t, "by a retry")
+			log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
+		} else {
+			noteFinished(st, t, "by running it again")
+		}
+		if err := stops.KeepForRerun(ctx, d, expect); err != nil {
+			return false, err
+		}
+		return false, stops.Discard(ctx, d, false)
 	case retry:
 		noteFinished(st, t, "by a retry")
 		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
@@ -167,6 +186,9 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			return nil, err
 		}
 	}
+	// The attempt's deletions and overwrites of the user's ignored files
+	// are taken back with it (a kill mid-task left them unchecked).
+	r.ignored = r.checks().CheckIgnored(t)
 	// What a person changed since the stop stays: the next task starts from it.
 	changes, err := r.repo.Status(ctx)
 	if err != nil {

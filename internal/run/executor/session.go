@@ -62,6 +62,14 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	execute.CleanRun(st.RunID, r.out)
 	warnHeldPlan(repo, st, r.out)
 	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
+	if st.Status != record.RunRunning {
+		// After a recorded stop each task's changes to the user's ignored
+		// files were put back: what differs from planx's copy now is the
+		// person's (a fixed local.env), to keep, never to put back. Found
+		// running (a crash), it may be the killed task's: the next check
+		// puts it back.
+		r.checks().KeepIgnored(r.Config.KeepIgnored)
+	}
 	adopt := func(ctx context.Context, head gitops.Head) error {
 		r.head = head // the rollback commit, if made now, is made on it
 		return r.rollbackOf().adopt(ctx, head.SHA)

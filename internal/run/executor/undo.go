@@ -161,7 +161,7 @@ func endFinished(ctx context.Context, b books, done int) error {
 			return err
 		}
 	}
-	if err := endRun(b.repo); err != nil {
+	if err := endRun(b.repo, b.st, b.out); err != nil {
 		return err
 	}
 	b.out.RunDone(b.log.Path, done)

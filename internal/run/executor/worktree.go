@@ -2,6 +2,7 @@ package executor
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/gaterun"
@@ -198,9 +200,14 @@ func (s slot) ended(_ *turn, err error) error {
 }
 
 // endRun drops what a run keeps while it lasts: the slot work trees, the
-// ignored files kept aside, then the state itself.
-func endRun(repo *gitops.Repo) error {
+// ignored files kept aside once every one is back in the work tree
+// (checks.EndIgnored: a crash mid-task may have left one deleted or
+// changed, which nothing put back yet), then the state itself.
+func endRun(repo *gitops.Repo, st *runstate.State, out *progress.Progress) error {
 	dropRunWorktrees(repo)
-	_ = os.RemoveAll(checks.KeptDir(repo))
+	task := cmp.Or(st.Current, planparse.TaskID("end"))
+	for _, msg := range checks.EndIgnored(repo, st.RunID, string(task)) {
+		out.Warn(task, msg)
+	}
 	return runstate.Remove(repo)
 }

@@ -51,6 +51,14 @@ func DropSlots(repo *gitops.Repo, runID string, keep KeepFunc, out *progress.Pro
 	_ = os.Remove(root) // only when no failed task's work tree is left in it
 }
 
+// FailedIn reports whether the task id of run runID stopped in a work
+// tree of its own that is still there (a wave task that failed): its work
+// is there, not in the user's work tree.
+func FailedIn(repo *gitops.Repo, runID, id string) bool {
+	_, err := os.Lstat(Dir(repo, runID, id))
+	return err == nil
+}
+
 // KeepFailed is the first step of resume, --retry and skip at a wave task
 // (id) that failed in its own work tree: the task now runs again (or is
 // skipped) in the user's work tree, so what its own held (the attempt's
