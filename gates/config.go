@@ -62,6 +62,9 @@ type Config struct {
 	// first task, so that a suite already red is not blamed on the plan
 	// (planx run --baseline overrides it).
 	Baseline bool
+	// Review is the review gate: a second agent's verdict on each agent
+	// task (review.go).
+	Review Review `json:",omitzero"`
 }
 
 // Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
@@ -118,7 +121,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
+	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "review", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
 	sandboxKeys = []string{"mode", "writable", "steps", "space", "persist"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
@@ -186,11 +189,16 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.SlotIdle, err = p.idle(k, v)
 		case "keep_ignored":
 			c.KeepIgnored, err = p.size(k, v)
+		case "review":
+			c.Review, err = p.review(k, v)
 		default:
 			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}
 		return err
 	})
+	if err == nil {
+		err = p.reviewNameTaken(c)
+	}
 	return c, err
 }
 
