@@ -77,6 +77,12 @@ type Task struct {
 	// task space (absolute; " (deleted)" after a removal): none of them
 	// reached the machine, and the log says what it tried.
 	Outside []string `json:"outside,omitempty"`
+	// Review is the review gate's verdict as Planx-Review says it ("pass by
+	// codex/gpt-5; 2 findings"), and Agent the task's own agent as
+	// Planx-Agent names it (preset or command, and model): "" without a
+	// review.
+	Review string `json:"review,omitempty"`
+	Agent  string `json:"agent,omitempty"`
 	// Commit is the task's commit. A commit cannot contain its own SHA, so
 	// the log committed with a task shows "this commit" and the SHA is
 	// filled in when a later task commits.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/textsafe"
@@ -120,11 +121,17 @@ func TaskMessage(c TaskCommit) string {
 	if len(lt.Outside) > 0 {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerOutside, OutsideTrailer(lt.Outside))
 	}
+	if lt.Review != "" {
+		fmt.Fprintf(&b, "%s: %s\n%s: %s\n", record.TrailerAgent, lt.Agent, record.TrailerReview, lt.Review)
+	}
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, GateTrailer(g))
 	}
 	if lt.Executor == "agent" {
 		for _, g := range lt.Gates {
+			if lt.Review != "" && g.Name == gates.ReviewGate {
+				continue // no test run: Planx-Review says what it found
+			}
 			tests := g.Tests
 			if tests == "" {
 				tests = "exit-code only"

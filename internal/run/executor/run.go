@@ -99,7 +99,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(sel.Drift) > 0 {
 		return nil, sel.DriftError(r.planRel)
 	}
-	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
+	if err := refuseMisread(r.Setup, r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
 	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
@@ -325,7 +325,7 @@ func dryRun(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setup *ru
 	if err != nil {
 		return nil, err
 	}
-	if err := setup.RefuseUnrunnable(planRel, sel.Run); err != nil {
+	if err := refuseMisread(setup, planRel, sel.Run); err != nil {
 		return nil, err
 	}
 	setup.DryRun(o.Out, planRel, repo != nil, sel)
@@ -394,4 +394,14 @@ func loadPinned(ctx context.Context, repo *gitops.Repo, root string, plan *planp
 	name, email := repo.Config().Identity(ctx)
 	j.Identity = [2]string{strings.TrimSpace(name), strings.TrimSpace(email)}
 	return j, nil
+}
+
+// refuseMisread refuses, before anything changes, a plan the run would
+// misread (runplan.RefuseUnrunnable) and a review gate whose reviewer is
+// the agent that does the tasks (runplan.RefuseSameReviewer).
+func refuseMisread(setup *runplan.Setup, planRel string, run []*planparse.Task) error {
+	if err := setup.RefuseUnrunnable(planRel, run); err != nil {
+		return err
+	}
+	return setup.RefuseSameReviewer()
 }
