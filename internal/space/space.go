@@ -26,6 +26,10 @@ type Options struct {
 	// state directory planx gives an agent, credentials a CLI refreshes).
 	// What is written there is neither in Changes nor in Outside.
 	Persist []string
+	// Hide are directories (absolute, existing) the program must not
+	// read: each is an empty, read-only directory in the space (hidden
+	// tests the judge adds to its own checkout only).
+	Hide []string
 }
 
 // ChangeSet is what a task changed under a directory, as paths relative to

@@ -30,6 +30,8 @@ type Space struct {
 	exe string // the helper: planx (or the test binary) itself
 	// persist are bound into the space, written through (Options.Persist).
 	persist []string
+	// hide are covered by an empty directory in the space (Options.Hide).
+	hide []string
 
 	mu       sync.Mutex
 	warnings []string
@@ -67,6 +69,13 @@ func Open(o Options) (*Space, error) {
 		if r, err := filepath.EvalSymlinks(p); err == nil && filepath.IsAbs(r) {
 			s.persist = append(s.persist, r)
 		}
+	}
+	for _, p := range o.Hide {
+		r, err := realDir(p)
+		if err != nil {
+			return nil, fmt.Errorf("space: a directory to hide: %w", err)
+		}
+		s.hide = append(s.hide, r)
 	}
 	for _, d := range []string{s.treeUpper(), s.treeWork(), s.layersDir(), s.skeleton()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -142,6 +151,7 @@ type helperSpec struct {
 	Dir     string   `json:"dir"`
 	Program string   `json:"program"`
 	Persist []string `json:"persist,omitempty"`
+	Hide    []string `json:"hide,omitempty"`
 }
 
 // status is what the helper reports, in the state directory, once the
@@ -161,7 +171,7 @@ func (s *Space) Wrap(cmd *exec.Cmd) error {
 	if cmd.Err != nil {
 		return nil // the program was not found: Start reports it
 	}
-	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist})
+	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist, Hide: s.hide})
 	if err != nil {
 		return err
 	}
