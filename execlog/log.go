@@ -83,6 +83,9 @@ type Task struct {
 	// review.
 	Review string `json:"review,omitempty"`
 	Agent  string `json:"agent,omitempty"`
+	// Hidden are, by test gate, how many hidden tests ran and passed with
+	// the task's work ("test 3 ran, 3 passed"): Planx-Hidden-Tests.
+	Hidden []string `json:"hidden,omitempty"`
 	// Commit is the task's commit. A commit cannot contain its own SHA, so
 	// the log committed with a task shows "this commit" and the SHA is
 	// filled in when a later task commits.

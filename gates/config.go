@@ -65,6 +65,9 @@ type Config struct {
 	// Review is the review gate: a second agent's verdict on each agent
 	// task (review.go).
 	Review Review `json:",omitzero"`
+	// HiddenTests is a directory outside the repository whose tests the
+	// judge adds to its own checkout only (hidden.go); "" for none.
+	HiddenTests string `json:",omitempty"`
 }
 
 // Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
@@ -121,7 +124,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "review", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
+	topKeys     = []string{"agent", "attempts", "baseline", "env", "executor", "gates", "hidden_tests", "jobs", "log_dir", "protect", "require_clean", "review", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
 	sandboxKeys = []string{"mode", "writable", "steps", "space", "persist"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
@@ -191,6 +194,8 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.KeepIgnored, err = p.size(k, v)
 		case "review":
 			c.Review, err = p.review(k, v)
+		case "hidden_tests":
+			c.HiddenTests, err = p.hiddenTests(k, v)
 		default:
 			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}

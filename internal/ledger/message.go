@@ -139,6 +139,9 @@ func TaskMessage(c TaskCommit) string {
 			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerTests, g.Name, tests)
 		}
 	}
+	for _, h := range lt.Hidden {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerHidden, h)
+	}
 	for _, g := range lt.Gates {
 		for _, p := range g.Fixed {
 			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerFixed, g.Name, p)

@@ -25,6 +25,9 @@ const (
 	// names the agent that did the task, which the review's is not.
 	TrailerReview = "Planx-Review"
 	TrailerAgent  = "Planx-Agent"
+	// TrailerHidden says, per test gate, how many hidden tests (never
+	// seen by the agent) ran and passed with the task's work.
+	TrailerHidden = "Planx-Hidden-Tests"
 	// TrailerSandbox is the confinement the task's executor ran under
 	// (landlock+mountns, landlock, seatbelt, none); absent for a task whose
 	// own plan steps ran unconfined.

@@ -54,7 +54,11 @@ func Review(ctx context.Context, t *planparse.Task, r ReviewRun, o Options) (Rev
 	if err != nil {
 		return ReviewEnd{}, &outcome.Failure{What: "review: " + err.Error()}
 	}
-	sp, closeSpace, err := o.Jail.reviewSpace(t, o.RunID, o.Dir)
+	hide, err := o.hide()
+	if err != nil {
+		return ReviewEnd{}, err
+	}
+	sp, closeSpace, err := o.Jail.reviewSpace(t, o.RunID, o.Dir, hide)
 	if err != nil {
 		return ReviewEnd{}, err
 	}
@@ -104,8 +108,9 @@ func Review(ctx context.Context, t *planparse.Task, r ReviewRun, o Options) (Rev
 // reviewSpace opens a task space over dir for the reviewer of task t, or
 // returns nil where the run has none. Unlike an agent's (openSpace) it
 // names no work tree to recover into: a review's writes are never taken,
-// not even after a crash.
-func (j *Jail) reviewSpace(t *planparse.Task, runID, dir string) (*space.Space, func(), error) {
+// not even after a crash. It hides what an agent's does (hide): the
+// reviewer's findings go to the agent's next attempt.
+func (j *Jail) reviewSpace(t *planparse.Task, runID, dir string, hide []string) (*space.Space, func(), error) {
 	if j == nil {
 		return nil, nil, nil
 	}
@@ -123,7 +128,7 @@ func (j *Jail) reviewSpace(t *planparse.Task, runID, dir string) (*space.Space, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: review space: %w", t.ID, err)
 	}
-	sp, err := space.Open(space.Options{Root: dir, Dir: state})
+	sp, err := space.Open(space.Options{Root: dir, Dir: state, Hide: hide})
 	if err != nil {
 		_ = os.RemoveAll(state)
 		return nil, nil, fmt.Errorf("%s: review space: %w", t.ID, err)

@@ -63,6 +63,9 @@ type runner struct {
 	reaper execute.Reaper // whether planx is the subreaper of detached descendants
 	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (keeper's Pool)
 	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
+	// hidden is the hidden tests' directory (hidden_tests:), checked at
+	// the run's start: hidden from agents, added to the judge's checkout.
+	hidden string
 	// gates runs the run's gates: selection, cache, clean checkouts,
 	// baseline, final gates (keeper).
 	gateKeeper *taskgate.Keeper
@@ -99,7 +102,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(sel.Drift) > 0 {
 		return nil, sel.DriftError(r.planRel)
 	}
-	if err := refuseMisread(r.Setup, r.planRel, sel.Run); err != nil {
+	if err := cmp.Or(refuseMisread(r.Setup, r.planRel, sel.Run), r.findHidden()); err != nil {
 		return nil, err
 	}
 	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
@@ -404,4 +407,15 @@ func refuseMisread(setup *runplan.Setup, planRel string, run []*planparse.Task) 
 		return err
 	}
 	return setup.RefuseSameReviewer()
+}
+
+// findHidden checks the hidden tests' directory (hidden_tests:) where the
+// run (or its resume) starts: outside the repository, there.
+func (r *runner) findHidden() error {
+	dir, err := r.Config.HiddenDir(r.repo.Root, r.repo.CommonDir)
+	if err != nil {
+		return fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
+	}
+	r.hidden = dir
+	return nil
 }

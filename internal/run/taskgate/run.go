@@ -2,6 +2,7 @@ package taskgate
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/ledger"
+	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -52,7 +54,7 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 	sel := append(gates.Acceptance(t), gates.Select(k.Gates, t.Gates, last)...)
 	// The results are this attempt's: a resume that selects no gate must
 	// not commit the gate results of the attempt before it.
-	lt.Gates = lt.Gates[:0]
+	lt.Gates, lt.Hidden = lt.Gates[:0], nil
 	if len(sel) == 0 {
 		if len(tk.Outputs) > 0 {
 			k.Warn(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tk.Outputs, ", "))
@@ -120,7 +122,11 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 	}
 	tgs, _ := gaterun.TestGates(sel, k.dir(), string(tk.T.ID))
 	if len(tgs) == 0 {
-		return k.runIn(ctx, tk, key, sel, nil)
+		if err := k.runIn(ctx, tk, key, sel, nil); err != nil || k.HiddenTests == "" {
+			return err
+		}
+		return &outcome.Failure{What: "hidden tests: no gate of this task is a test command planx reads test by test, so the hidden tests cannot be told apart and counted",
+			Hint: "add a gate such as go test ./..., pytest or node --test, or one with report: (docs/judge.md)"}
 	}
 	tr := k.testRuns(tk)
 	base, err := tr.Baseline(ctx, tgs)
@@ -153,7 +159,30 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 	}
 	// The tests the task fixed must fail again without its code.
 	if code, needed := gaterun.CounterfactualPaths(tk.Log.Files); needed && len(last.Fixed()) > 0 {
-		return tr.Counterfactual(ctx, tgs, last.Fixed(), code)
+		if err := tr.Counterfactual(ctx, tgs, last.Fixed(), code); err != nil {
+			return err
+		}
+	}
+	return hidden(ctx, tk, tr, tgs, k.HiddenTests, filepath.Join(k.dir(), "hidden"))
+}
+
+// hidden runs the task's test gates once more with the hidden tests of
+// dir (hidden_tests:; "" for none) added, in a clean checkout, their
+// outputs in out, graded against their run on the same tree without them;
+// the commit says how many ran and passed.
+func hidden(ctx context.Context, tk Task, tr gaterun.TestRuns, tgs []gaterun.TestGate, dir, out string) error {
+	if dir == "" {
+		return nil
+	}
+	sums, err := tr.Hidden(ctx, tgs, gaterun.HiddenRun{Dir: dir, Out: out})
+	if err != nil {
+		return err
+	}
+	tk.Log.Hidden = tk.Log.Hidden[:0]
+	for _, tg := range tgs {
+		if s, ok := sums[tg.Name]; ok {
+			tk.Log.Hidden = append(tk.Log.Hidden, s)
+		}
 	}
 	return nil
 }
