@@ -49,6 +49,10 @@ func (tr TestRuns) Hidden(ctx context.Context, tgs []TestGate, h HiddenRun) (map
 		return nil, err
 	}
 	defer release()
+	without, err := tr.withoutHidden(ctx, tgs, dir, h.Out)
+	if err != nil {
+		return nil, err
+	}
 	added, err := addHidden(h.Dir, dir)
 	// The copies go before the checkout is given back, whatever happened:
 	// a slot an agent may later run in must not keep them.
@@ -70,8 +74,7 @@ func (tr TestRuns) Hidden(ctx context.Context, tgs []TestGate, h HiddenRun) (map
 	out, total := map[string]string{}, 0
 	for i, res := range results {
 		rep := cn.Check(res.Name, run[i].Read(dir, res.OutputPath))
-		without, _ := tr.Grader.Reports.Held(run[i].Key())
-		ran, passed, err := hiddenVerdict(res, without, rep)
+		ran, passed, err := hiddenVerdict(res, without[res.Name], rep)
 		if err != nil {
 			return nil, err
 		}
@@ -84,6 +87,37 @@ func (tr TestRuns) Hidden(ctx context.Context, tgs []TestGate, h HiddenRun) (map
 		return nil, &outcome.Failure{What: fmt.Sprintf("hidden tests: none of the %d hidden file(s) ran a test in the gates %s: a hidden test that does not run proves nothing",
 			len(added), strings.Join(Names(run), ", ")),
 			Hint: "put the hidden tests where the gates' runners find tests, at the paths they would have in the repository"}
+	}
+	return out, nil
+}
+
+// withoutHidden are the reports of tgs on the task's tree without the
+// hidden tests, by gate: those the grader holds from the task's gates,
+// and for a gate it holds none of (its result was reused from an earlier
+// run on the same tree) a run in dir, before the hidden tests are added.
+func (tr TestRuns) withoutHidden(ctx context.Context, tgs []TestGate, dir, outDir string) (map[string]testreport.Report, error) {
+	out := map[string]testreport.Report{}
+	var missing []gates.Gate
+	for _, tg := range tgs {
+		if rep, ok := tr.Grader.Reports.Held(tg.Key()); ok {
+			out[tg.Name] = rep
+		} else {
+			missing = append(missing, tg.Gate)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	id := planparse.TaskID(string(tr.Task.ID) + "-unhidden")
+	run, _ := TestGates(missing, outDir, string(id))
+	o := tr.Gates
+	o.OutDir = outDir
+	results, err := o.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(run), Track: true, TestGates: run})
+	if err != nil {
+		return nil, err
+	}
+	for i, res := range results {
+		out[res.Name] = run[i].Read(dir, res.OutputPath)
 	}
 	return out, nil
 }
