@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
@@ -49,7 +50,7 @@ func (tu *turn) review(ctx context.Context) error {
 	res := end.Result
 	switch {
 	case res.TimedOut:
-		v = agent.Verdict{Findings: v.Findings, Problem: fmt.Sprintf("the reviewer timed out after %s", res.Duration.Round(1e6))}
+		v = agent.Verdict{Findings: v.Findings, Problem: fmt.Sprintf("the reviewer timed out after %s", res.Duration.Round(time.Millisecond))}
 	case res.ExitCode != 0:
 		v.Pass, v.Problem = false, fmt.Sprintf("the reviewer exited with code %d", res.ExitCode)
 	}
