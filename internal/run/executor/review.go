@@ -19,6 +19,10 @@ import (
 // may read the rest in its working directory.
 const reviewDiffMax = 256 << 10
 
+// identityMax bounds an agent's name (its preset or command, and model)
+// in the trailers.
+const identityMax = 200
+
 // review runs the review gate (.planx.yaml's review:) on an agent task
 // whose gates passed: a second agent reads the task's text and its staged
 // diff against the task's base, read-only, and its verdict is a gate. Its
@@ -56,8 +60,9 @@ func (tu *turn) review(ctx context.Context) error {
 	}
 	passed := v.Pass && v.Problem == ""
 	word := map[bool]string{true: "pass", false: "fail"}[passed]
-	lt.Agent = agent.Identity(tu.r.AgentSpec(), "")
-	lt.Review = fmt.Sprintf("%s by %s; %d finding%s", word, textsafe.Shorten(by, 80), len(v.Findings), map[bool]string{true: "", false: "s"}[len(v.Findings) == 1])
+	// Trailers are one line each: a command as long as a paragraph is cut.
+	lt.Agent = textsafe.Shorten(agent.Identity(tu.r.AgentSpec(), ""), identityMax)
+	lt.Review = fmt.Sprintf("%s by %s; %d finding%s", word, textsafe.Shorten(by, identityMax), len(v.Findings), map[bool]string{true: "", false: "s"}[len(v.Findings) == 1])
 	lt.Gates = append(lt.Gates, execlog.Gate{Name: gates.ReviewGate, Command: "review by " + by, Passed: passed,
 		ExitCode: res.ExitCode, Duration: res.Duration, TimedOut: res.TimedOut, Tail: res.Tail, OutputPath: res.OutputPath})
 	if passed {
