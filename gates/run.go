@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -41,6 +42,9 @@ type RunOptions struct {
 	// it what its run needs in Dir (the judge's canary tests); done is
 	// called when it has ended.
 	Prepare func(g Gate) (done func(), err error)
+	// Wrap, optional, rewrites each gate's command before it starts (see
+	// proc.Spec.Wrap): the judge's space.
+	Wrap func(*exec.Cmd) error
 }
 
 // Run runs every gate in order and returns all their results: it does not
@@ -78,6 +82,7 @@ func Run(ctx context.Context, gs []Gate, o RunOptions) ([]Result, error) {
 			// A gate's whole output is kept up to a cap: a runaway test
 			// log must not fill the disk (its tail is kept regardless).
 			MaxOutput: MaxOutput,
+			Wrap:      o.Wrap,
 		}
 		if o.OutDir != "" {
 			spec.OutputPath = filepath.Join(o.OutDir, LogName(o.Task, g.Name))

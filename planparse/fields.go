@@ -31,7 +31,8 @@ const (
 	fCheckpoint
 	fParallel
 	fStatus
-	fAction // a single file line: Create:/Modify:/Test:/Delete:
+	fAction  // a single file line: Create:/Modify:/Test:/Delete:
+	fChanges // Changes tests: the tests whose base assertions the task changes
 )
 
 // fieldKindOf maps a field label, lower-cased, to its kind.
@@ -58,6 +59,8 @@ func fieldKindOf(key string) (fieldKind, bool) {
 		return fStatus, true
 	case "create", "modify", "test", "tests", "delete", "new", "edit", "remove":
 		return fAction, true
+	case "changes tests", "changed tests", "changes test":
+		return fChanges, true
 	}
 	return fNone, false
 }
@@ -174,6 +177,12 @@ func (b *builder) applyField(t *Task, k fieldKind, key, val string) {
 	case fAcceptance:
 		if v := plainText(val); v != "" && !noneRe.MatchString(v) {
 			t.Acceptance = append(t.Acceptance, v)
+		}
+	case fChanges:
+		for _, c := range splitList(val) {
+			if c = strings.Trim(strings.TrimSpace(c), "`"); c != "" && !noneRe.MatchString(c) {
+				t.ChangesTests = append(t.ChangesTests, c)
+			}
 		}
 	case fGates:
 		t.Gates = []string{}

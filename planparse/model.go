@@ -101,23 +101,27 @@ type Phase struct {
 
 // Task is one unit of work: one task, one commit.
 type Task struct {
-	ID          TaskID   `json:"id"`
-	Label       string   `json:"label,omitempty"` // the plan's own identifier (T001, 1.1, Task 3)
-	Title       string   `json:"title"`
-	Body        string   `json:"body"` // full source text of the task, as written
-	Status      Status   `json:"status"`
-	Parallel    bool     `json:"parallel"`
-	Labels      []string `json:"labels,omitempty"` // story and other bracket labels, e.g. US1
-	Phase       string   `json:"phase,omitempty"`
-	Parent      TaskID   `json:"parent,omitempty"`
-	DependsOn   []TaskID `json:"depends_on"`
-	Files       []File   `json:"files"`
-	Acceptance  []string `json:"acceptance,omitempty"`
-	Steps       []Step   `json:"steps"`
-	Gates       []string `json:"gates,omitempty"` // per-task gate selection by name; nil means all
-	BlastRadius string   `json:"blast_radius,omitempty"`
-	Executor    string   `json:"executor,omitempty"`   // shell, agent, manual; empty means plan default
-	Checkpoint  bool     `json:"checkpoint,omitempty"` // verification-only: may change nothing
+	ID         TaskID   `json:"id"`
+	Label      string   `json:"label,omitempty"` // the plan's own identifier (T001, 1.1, Task 3)
+	Title      string   `json:"title"`
+	Body       string   `json:"body"` // full source text of the task, as written
+	Status     Status   `json:"status"`
+	Parallel   bool     `json:"parallel"`
+	Labels     []string `json:"labels,omitempty"` // story and other bracket labels, e.g. US1
+	Phase      string   `json:"phase,omitempty"`
+	Parent     TaskID   `json:"parent,omitempty"`
+	DependsOn  []TaskID `json:"depends_on"`
+	Files      []File   `json:"files"`
+	Acceptance []string `json:"acceptance,omitempty"`
+	// ChangesTests are the tests (names, or test files) whose assertions
+	// at the base the task changes on purpose (`Changes tests:`): the judge
+	// does not hold the task to their base form.
+	ChangesTests []string `json:"changes_tests,omitempty"`
+	Steps        []Step   `json:"steps"`
+	Gates        []string `json:"gates,omitempty"` // per-task gate selection by name; nil means all
+	BlastRadius  string   `json:"blast_radius,omitempty"`
+	Executor     string   `json:"executor,omitempty"`   // shell, agent, manual; empty means plan default
+	Checkpoint   bool     `json:"checkpoint,omitempty"` // verification-only: may change nothing
 	// Optional tasks ("- [ ]* 2.3", "(optional)" in the title) run only when asked (--optional).
 	Optional bool `json:"optional,omitempty"`
 	// Children are the task's sub-tasks, in file order. A task with children

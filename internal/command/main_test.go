@@ -2,8 +2,11 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/planx-dev/planx/internal/gittest"
@@ -49,6 +52,12 @@ func scriptParams(dir string, files []string, extra map[string]string) testscrip
 		Files:               files,
 		RequireExplicitExec: false,
 		Cmds:                scriptCmds(),
+		Condition: func(cond string) (bool, error) {
+			if cond == "pytest" {
+				return pytestPython() != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, ".home")
 			if err := os.MkdirAll(home, 0o755); err != nil {
@@ -63,6 +72,9 @@ func scriptParams(dir string, files []string, extra map[string]string) testscrip
 				env.Setenv("GOCACHE", c)
 			}
 			env.Setenv("GOTOOLCHAIN", "local")
+			// [pytest] scripts run the interpreter that has it (PYTHON*
+			// reaches the gates).
+			env.Setenv("PYTHON_WITH_PYTEST", pytestPython())
 			for k, v := range extra {
 				env.Setenv(k, v)
 			}
@@ -81,3 +93,16 @@ func goCache() string {
 	}
 	return ""
 }
+
+// pytestPython is a Python interpreter that can import pytest (the one on
+// PATH, else Debian's), or "" where there is none.
+var pytestPython = sync.OnceValue(func() string {
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(py, "-c", "import pytest").Run() == nil {
+			if p, err := exec.LookPath(py); err == nil {
+				return p
+			}
+		}
+	}
+	return ""
+})

@@ -148,9 +148,8 @@ func (b *builder) build() error {
 	} else if err := os.WriteFile(filepath.Join(b.spec.Dir, "skeleton.json"), data, 0o600); err != nil {
 		return err
 	}
-	tree := b.newRoot + b.spec.Root
-	if err := overlay(b.spec.Root, filepath.Join(b.spec.Dir, "tree", "u"), filepath.Join(b.spec.Dir, "tree", "w"), tree); err != nil {
-		return fmt.Errorf("the work tree: %w", err)
+	if err := b.tree(); err != nil {
+		return err
 	}
 	// The state directory, seen through the overlay of its parent, shows
 	// the layers (their roots answer ELOOP): the program sees an empty,
@@ -181,11 +180,36 @@ func (b *builder) build() error {
 	if err := unix.Unmount(".", unix.MNT_DETACH); err != nil {
 		return fmt.Errorf("detach the old root: %w", err)
 	}
+	if b.spec.At != "" && within(wd, b.spec.Root) {
+		rel, _ := filepath.Rel(b.spec.Root, wd)
+		wd = filepath.Join(b.spec.At, rel)
+		_ = os.Setenv("PWD", wd) // the program's shell takes it as given
+	}
 	if err := os.Chdir(wd); err != nil {
 		if err := os.Chdir("/"); err != nil {
 			return err
 		}
 		b.warnings = append(b.warnings, fmt.Sprintf("working directory %s: %v; started in /", wd, err))
+	}
+	return nil
+}
+
+// tree mounts the work tree in the new root: an overlay at its own path,
+// or, with At, the directory itself bound at At, written through.
+func (b *builder) tree() error {
+	if b.spec.At == "" {
+		tree := b.newRoot + b.spec.Root
+		if err := overlay(b.spec.Root, filepath.Join(b.spec.Dir, "tree", "u"), filepath.Join(b.spec.Dir, "tree", "w"), tree); err != nil {
+			return fmt.Errorf("the work tree: %w", err)
+		}
+		return nil
+	}
+	at := b.newRoot + b.spec.At
+	if err := os.MkdirAll(at, 0o755); err != nil {
+		return fmt.Errorf("the work tree's place %s: %w", b.spec.At, err)
+	}
+	if err := unix.Mount(b.spec.Root, at, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("bind the work tree at %s: %w", b.spec.At, err)
 	}
 	return nil
 }

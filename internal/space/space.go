@@ -26,6 +26,15 @@ type Options struct {
 	// state directory planx gives an agent, credentials a CLI refreshes).
 	// What is written there is neither in Changes nor in Outside.
 	Persist []string
+	// At, when set, is where the program sees Root instead: Root is bound
+	// there, written through, with no layer (Changes is then empty), and
+	// Root's own path shows the real directory copy-on-write like the rest
+	// of the machine. For a directory that is planx's own (the judge's
+	// checkout), moved out from under the directories that hold it, so
+	// that no tool that searches parent directories (go.work, conftest.py,
+	// node_modules, a runner's configuration) finds the user's files above
+	// it. An absolute path that does not exist on the machine.
+	At string
 	// Hide are directories (absolute, existing) the program must not
 	// read: each is an empty, read-only directory in the space (hidden
 	// tests the judge adds to its own checkout only).

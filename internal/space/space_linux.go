@@ -32,6 +32,7 @@ type Space struct {
 	persist []string
 	// hide are covered by an empty directory in the space (Options.Hide).
 	hide []string
+	at   string // where the program sees root (Options.At), or ""
 
 	mu       sync.Mutex
 	warnings []string
@@ -64,7 +65,15 @@ func Open(o Options) (*Space, error) {
 	if err != nil {
 		return nil, fmt.Errorf("space: find the helper (planx's own executable): %w", err)
 	}
-	s := &Space{root: root, dir: dir, exe: exe, layout: layout(dir)}
+	if o.At != "" {
+		if !filepath.IsAbs(o.At) || filepath.Clean(o.At) != o.At || o.At == "/" {
+			return nil, fmt.Errorf("space: At %q is not a clean absolute path", o.At)
+		}
+		if _, err := os.Lstat(o.At); err == nil {
+			return nil, fmt.Errorf("space: At %s exists on the machine", o.At)
+		}
+	}
+	s := &Space{root: root, dir: dir, exe: exe, layout: layout(dir), at: o.At}
 	for _, p := range o.Persist {
 		if r, err := filepath.EvalSymlinks(p); err == nil && filepath.IsAbs(r) {
 			s.persist = append(s.persist, r)
@@ -152,6 +161,7 @@ type helperSpec struct {
 	Program string   `json:"program"`
 	Persist []string `json:"persist,omitempty"`
 	Hide    []string `json:"hide,omitempty"`
+	At      string   `json:"at,omitempty"`
 }
 
 // status is what the helper reports, in the state directory, once the
@@ -171,7 +181,7 @@ func (s *Space) Wrap(cmd *exec.Cmd) error {
 	if cmd.Err != nil {
 		return nil // the program was not found: Start reports it
 	}
-	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist, Hide: s.hide})
+	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist, At: s.at, Hide: s.hide})
 	if err != nil {
 		return err
 	}

@@ -120,7 +120,7 @@ func (j *Jail) reviewSpace(t *planparse.Task, runID, dir string, hide []string) 
 	if !ok {
 		return nil, nil, nil
 	}
-	parent, err := spacesDir(dir)
+	parent, err := space.StateParent(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: review space: %w", t.ID, err)
 	}

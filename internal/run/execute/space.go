@@ -65,7 +65,7 @@ func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string, hide []
 // makeSpace makes the space of openSpace and returns it with its state
 // directory.
 func (j *Jail) makeSpace(t *planparse.Task, runID, dir, stateDir string, hide []string) (*space.Space, string, error) {
-	parent, err := spacesDir(dir)
+	parent, err := space.StateParent(dir)
 	if err != nil {
 		return nil, "", err
 	}
@@ -112,7 +112,7 @@ func RecoverSpaces(runID string, out *progress.Progress) {
 	if runID == "" {
 		return
 	}
-	for _, parent := range spacesCandidates() {
+	for _, parent := range space.StateCandidates() {
 		states, _ := filepath.Glob(filepath.Join(parent, runID+"-*"))
 		for _, state := range states {
 			recoverSpace(state, out)
@@ -145,40 +145,6 @@ func recoverSpace(state string, out *progress.Progress) {
 	}
 	_ = sp.Close()
 	_ = os.RemoveAll(state)
-}
-
-// spacesCandidates are the directories task spaces' layers may go in,
-// in order of preference (spacesDir picks the first outside the work tree).
-func spacesCandidates() []string {
-	var cands []string
-	if c, err := os.UserCacheDir(); err == nil {
-		cands = append(cands, filepath.Join(c, "planx", "spaces"))
-	}
-	return append(cands, filepath.Join(os.TempDir(), "planx-spaces"), "/var/tmp/planx-spaces", "/tmp/planx-spaces")
-}
-
-// spacesDir is where the layers of task spaces over the work tree dir
-// go: the user's cache directory, else the temporary one, else /var/tmp
-// or /tmp — the first that is not inside the work tree (a layer must not
-// be).
-func spacesDir(dir string) (string, error) {
-	cands := spacesCandidates()
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = r
-	}
-	for _, c := range cands {
-		if within(c, abs) || within(c, dir) {
-			continue
-		}
-		if err := os.MkdirAll(c, 0o700); err == nil {
-			return c, nil
-		}
-	}
-	return "", fmt.Errorf("no directory for its layers outside the work tree %s", dir)
 }
 
 // landed is what planx took out of an agent's space.

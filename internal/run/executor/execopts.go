@@ -2,10 +2,12 @@ package executor
 
 import (
 	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -46,6 +48,17 @@ func (r *runner) keeper() *taskgate.Keeper {
 			return r.pool
 		},
 		DropSlots: func() { dropRunWorktrees(r.repo) },
+		Spaces:    r.judgeSpaces(),
 	}
 	return r.gateKeeper
+}
+
+// judgeSpaces are the judge's spaces (gaterun.Spaces) unless the user
+// turned spaces off (`sandbox: {space: false}`) or capped them
+// (PLANX_SANDBOX_MAX): then the judge's runs are where they were before.
+func (r *runner) judgeSpaces() *gaterun.Spaces {
+	if r.Config.Sandbox.NoSpace || sandbox.SpacesCapped() {
+		return nil
+	}
+	return gaterun.NewSpaces(r.st.RunID)
 }

@@ -22,6 +22,10 @@ type Grader struct {
 	// Declared says a report's group is one the task declared a test
 	// file of (DeclaredGroup): a test of it may vanish.
 	Declared func(group string) bool
+	// Changes name the tests whose base assertions the plan says the
+	// task changes (Changes tests:): the run of the tests in their base
+	// form does not hold the task to them.
+	Changes []string
 }
 
 // JudgeTests grades the results of tgs against their baselines, marking a
@@ -149,8 +153,13 @@ func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testrepo
 	opt := testreport.Options{Declared: gr.Declared}
 	for i, res := range results {
 		rep := cn.Check(res.Name, run[i].Read(dir, res.OutputPath))
-		v := testreport.Judge(base[res.Name], rep, opt)
+		b, changed := withoutChanged(base[res.Name], gr.Changes)
+		rep, _ = withoutChanged(rep, gr.Changes)
+		v := testreport.Judge(b, rep, opt)
 		summaries[res.Name] = summary(v, rep)
+		if len(changed) > 0 {
+			summaries[res.Name] += "; changed by the plan: " + strings.Join(changed, ", ")
+		}
 		if !run[i].Declared() && noReport(base[res.Name]) && noReport(rep) && res.Passed {
 			summaries[res.Name] = "exit-code only (the runner gave no report, at the base either)"
 			continue
@@ -169,11 +178,53 @@ func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testrepo
 			why = []string{fmt.Sprintf("it exited %d", res.ExitCode)}
 		}
 		return nil, &outcome.Failure{
-			What: fmt.Sprintf("gate %s fails with the tests as the base has them (%s not declared by the task, left as the base has them): %s",
+			What: fmt.Sprintf("gate %s fails with the tests as the base has them (%s left as the base has them): %s",
 				res.Name, strings.Join(paths, ", "), why[0]),
 			Tail: strings.Join(why[1:], "\n"),
-			Hint: "declare the test files the task changes (Files: Modify: …) or leave them as they were",
+			Hint: "what a test asserted at the base must still hold against the task's code; when the task changes it on purpose, name the test under the task in the plan (`Changes tests: TestX`)",
 		}
 	}
 	return summaries, nil
+}
+
+// withoutChanged is rep without the tests changes names (Grader.Changes),
+// and the IDs it left out.
+func withoutChanged(rep testreport.Report, changes []string) (testreport.Report, []string) {
+	if len(changes) == 0 {
+		return rep, nil
+	}
+	var kept []testreport.Test
+	var out []string
+	for _, t := range rep.Tests {
+		if slices.ContainsFunc(changes, func(c string) bool { return NamesTest(t.ID, c) }) {
+			out = append(out, t.ID)
+			continue
+		}
+		kept = append(kept, t)
+	}
+	rep.Tests = kept
+	return rep, out
+}
+
+// NamesTest says the name a plan gives (TestSub, test_sub,
+// TestCalc.test_sub, "adds two numbers") names the test whose report ID
+// is id, or a test it holds (a subtest): the whole ID, or its end after a
+// separator the runners use (a space, ".", "/", "::", " > ").
+func NamesTest(id, name string) bool {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return false
+	}
+	for _, sep := range []string{"", " ", ".", "/", "::", " > "} {
+		if sep == "" {
+			if id == name || strings.HasPrefix(id, name+"/") {
+				return true
+			}
+			continue
+		}
+		if strings.HasSuffix(id, sep+name) || strings.Contains(id, sep+name+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,8 @@ package gaterun
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"sync"
 
@@ -36,6 +38,10 @@ type Options struct {
 	// Lock, when set, is held while results are judged, recorded and
 	// shown: a wave runs several tasks' gates at once.
 	Lock sync.Locker
+	// Home is the user's work tree: gates run there as they are; anywhere
+	// else (a checkout, a slot) in a judge's space of Spaces (space.go).
+	Home   string
+	Spaces *Spaces
 }
 
 // Spec is one run of a gate selection.
@@ -88,7 +94,25 @@ func (o Options) Exec(ctx context.Context, s Spec) ([]gates.Result, error) {
 		ro.Started = o.Started
 	}
 	ro.Prepare = s.Canaries.Prepare(s.Dir, s.TestGates)
+	spaces := o.Spaces
+	if o.Home == "" || sameDir(s.Dir, o.Home) {
+		spaces = nil
+	}
+	sp, closeSpace, err := spaces.open(s.Dir, o.Home, id, o.Out)
+	if err != nil {
+		flush()
+		return nil, err
+	}
+	defer closeSpace()
+	if sp != nil {
+		ro.Wrap = sp.Wrap
+	}
 	results, err := gates.Run(ctx, s.Gates, ro)
+	if sp != nil && len(results) > 0 && err == nil {
+		if serr := sp.SetupError(); serr != nil {
+			err = fmt.Errorf("gates of %s: %w", id, serr)
+		}
+	}
 	flush()
 	if s.Track && o.Done != nil {
 		o.Done()
@@ -141,4 +165,11 @@ func (jd Judgement) OwnTestsPass(apart map[string]string) {
 	for name, s := range apart {
 		jd.tests[name] = s + "; own tests pass"
 	}
+}
+
+// sameDir says a and b name the same directory.
+func sameDir(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

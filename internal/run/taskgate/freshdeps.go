@@ -3,6 +3,8 @@ package taskgate
 import (
 	"context"
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
@@ -29,7 +31,9 @@ func (k *Keeper) freshDeps(tk Task) ([]string, error) {
 	if !tk.ChangesDeps {
 		return nil, nil
 	}
-	envs := gaterun.DepEnvs(k.userRoot(), tk.Ignored)
+	// The environments the work tree had, and those the agent's own
+	// install made (no link to those either: the judge installs afresh).
+	envs := gaterun.DepEnvs(k.userRoot(), slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(tk.Ignored), envEntries(tk.Outputs)...)))))
 	if len(envs) == 0 || k.WorktreeSetup != "" {
 		return envs, nil
 	}
@@ -74,4 +78,25 @@ func (k *Keeper) setup(ctx context.Context, t *planparse.Task, dir, label string
 		k.Out.Println("      worktree_setup in the %s checkout: already ran in this slot for these manifests (%s)", label, strings.Join(fresh, ", "))
 	}
 	return err
+}
+
+// envEntries are the entries of the dependency environments (node_modules/,
+// .venv/, venv/) that hold the ignored paths outputs, and the directories
+// among outputs (a virtual environment of another name: DepEnvs reads
+// its pyvenv.cfg).
+func envEntries(outputs []string) []string {
+	var out []string
+	for _, o := range outputs {
+		if strings.HasSuffix(o, "/") {
+			out = append(out, o)
+		}
+		parts := strings.Split(strings.TrimSuffix(o, "/"), "/")
+		for i, p := range parts {
+			if p == "node_modules" || p == ".venv" || p == "venv" {
+				out = append(out, path.Join(parts[:i+1]...)+"/")
+				break
+			}
+		}
+	}
+	return out
 }

@@ -67,3 +67,11 @@ func TestCheckoutForLinks(t *testing.T) {
 	wt.Release(ctx)
 	wavepkg.DropRunWorktrees(repo, nil)
 }
+
+func TestEnvEntries(t *testing.T) {
+	got := envEntries([]string{"node_modules/padleft/index.js", "web/node_modules/", ".venv/bin/python", "env/", "dist/a.js", "a/venv/lib/x.py"})
+	want := []string{"node_modules/", "web/node_modules/", "web/node_modules/", ".venv/", "env/", "a/venv/"}
+	if !slices.Equal(got, want) {
+		t.Errorf("envEntries = %q, want %q", got, want)
+	}
+}

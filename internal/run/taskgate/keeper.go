@@ -71,6 +71,8 @@ type Keeper struct {
 	// DropSlots ends the run's linked work trees when a baseline stops
 	// the run: the pool's slots are cleaned, the others removed.
 	DropSlots func()
+	// Spaces are the judge's spaces (gaterun.Spaces), nil for none.
+	Spaces *gaterun.Spaces
 
 	reached gaterun.Reach    // read on first use (Reach)
 	reports *gaterun.Reports // the run's test reports by commit (Reports)
@@ -91,7 +93,8 @@ func (k *Keeper) Book() ledger.Book {
 // GateRun is what every gate run of this run shares.
 func (k *Keeper) GateRun() gaterun.Options {
 	return gaterun.Options{Root: k.Repo.Root, OutDir: k.dir(), Env: k.Env, Out: k.Out,
-		Started: k.Started, Done: k.Done, Warn: k.Warn, Overridden: k.Overridden, Baseline: k.State.Baseline, Lock: k.lock}
+		Started: k.Started, Done: k.Done, Warn: k.Warn, Overridden: k.Overridden, Baseline: k.State.Baseline, Lock: k.lock,
+		Home: k.userRoot(), Spaces: k.Spaces}
 }
 
 // Overridden reports which gates a --gate flag (flags) replaced: the config

@@ -28,9 +28,10 @@ type Task struct {
 	// Outputs are the ignored files the agent left, which the commit
 	// leaves out.
 	Outputs []string
-	// Undeclared are the test files (and their support) the task changed
-	// without declaring them: judged apart, as the agent's own tests.
-	Undeclared func() []string
+	// BaseForm are the test files (and their support) the task changed,
+	// which the judge's first run puts back as the base has them: the
+	// agent's own versions are judged apart.
+	BaseForm func() []string
 	// Ignored are the work tree's ignored entries before the agent ran,
 	// linked into the task's clean checkouts (checkoutFor).
 	Ignored []string
@@ -142,7 +143,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 	// Test files the task did not declare are judged apart: first the
 	// tests as the base has them, then (below) with the agent's own.
 	var judged map[string]string
-	if paths := tk.Undeclared(); len(paths) > 0 {
+	if paths := tk.BaseForm(); len(paths) > 0 {
 		if judged, err = tr.Apart(ctx, tgs, base, paths); err != nil {
 			return err
 		}
