@@ -110,10 +110,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head, r.survey, r.preChecks = head, survey, pre
-	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
-		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
-			return nil, err
-		}
+	if err := r.checkAgents(tasks); err != nil {
+		return nil, err
 	}
 	sel.Report(r.out)
 	if len(tasks) == 0 {
@@ -417,5 +415,23 @@ func (r *runner) findHidden() error {
 		return fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
 	}
 	r.hidden = dir
+	return nil
+}
+
+// checkAgents refuses, before the rollback commit, a run whose agent
+// tasks could not start, or whose reviewer (review:) could not
+// (execute.CheckAgent).
+func (r *runner) checkAgents(tasks []*planparse.Task) error {
+	if !slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
+		return nil
+	}
+	if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
+		return err
+	}
+	if rv := r.Config.Review; rv.On() {
+		if err := execute.CheckAgent(rv.Agent, r.repo.Root, r.jail); err != nil {
+			return fmt.Errorf("review: the reviewer of .planx.yaml: %w", err)
+		}
+	}
 	return nil
 }
