@@ -68,6 +68,9 @@ type Config struct {
 	// HiddenTests is a directory outside the repository whose tests the
 	// judge adds to its own checkout only (hidden.go); "" for none.
 	HiddenTests string `json:",omitempty"`
+	// HiddenRef, when set, names the ref of the git repository at
+	// HiddenTests whose files are the hidden tests.
+	HiddenRef string `json:",omitempty"`
 }
 
 // Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
@@ -195,7 +198,7 @@ func parseConfig(file string, b []byte) (Config, error) {
 		case "review":
 			c.Review, err = p.review(k, v)
 		case "hidden_tests":
-			c.HiddenTests, err = p.hiddenTests(k, v)
+			err = p.hiddenTests(&c, k, v)
 		default:
 			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}

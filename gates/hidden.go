@@ -6,21 +6,44 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/planx-dev/planx/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
-// hiddenTests reads `hidden_tests:`: a directory outside the repository
-// holding tests the agent must not see (docs/judge.md, "Hidden tests"),
-// absolute or under HOME (~/).
-func (p configParser) hiddenTests(k, v *yaml.Node) (string, error) {
-	s, err := p.str(k, v)
-	if err != nil {
-		return "", err
+var hiddenKeys = []string{"repo", "ref"}
+
+// hiddenTests reads `hidden_tests:` into c: a directory outside the
+// repository holding tests the agent must not see (docs/judge.md, "Hidden
+// tests"), absolute or under HOME (~/); or a mapping naming another git
+// repository there and the ref whose files are the tests.
+func (p configParser) hiddenTests(c *Config, k, v *yaml.Node) error {
+	hint := "write an absolute path, or one starting with ~/, outside the repository"
+	path := func(k, v *yaml.Node) error {
+		s, err := p.str(k, v)
+		if err == nil && !filepath.IsAbs(s) && !strings.HasPrefix(s, "~/") {
+			err = p.errf(v, hint, "hidden_tests path %q is relative", s)
+		}
+		c.HiddenTests = s
+		return err
 	}
-	if !filepath.IsAbs(s) && !strings.HasPrefix(s, "~/") {
-		return "", p.errf(v, "write an absolute path, or one starting with ~/, outside the repository", "hidden_tests path %q is relative", s)
+	if v.Kind == yaml.ScalarNode {
+		return path(k, v)
 	}
-	return s, nil
+	err := p.mapping(v, hiddenKeys, func(k, v *yaml.Node) error {
+		switch k.Value {
+		case "repo":
+			return path(k, v)
+		case "ref":
+			var err error
+			c.HiddenRef, err = p.str(k, v)
+			return err
+		}
+		return p.errf(k, suggest.Hint(k.Value, hiddenKeys), "unknown hidden_tests key %q", k.Value)
+	})
+	if err == nil && (c.HiddenTests == "" || c.HiddenRef == "") {
+		err = p.errf(v, "write repo: (a git repository outside this one) and ref: (a branch or tag of it)", "hidden_tests needs both repo and ref")
+	}
+	return err
 }
 
 // HiddenDir is the hidden tests' directory of c, absolute and free of

@@ -15,6 +15,19 @@ func TestLoadConfigHiddenTests(t *testing.T) {
 	if _, err := LoadConfig(writeConfig(t, "hidden_tests: tests/hidden\n")); err == nil || !strings.Contains(err.Error(), `.planx.yaml:1: hidden_tests path "tests/hidden" is relative`) {
 		t.Errorf("a relative hidden_tests: %v", err)
 	}
+	c, err = LoadConfig(writeConfig(t, "hidden_tests:\n  repo: ~/hidden.git\n  ref: tests\n"))
+	if err != nil || c.HiddenTests != "~/hidden.git" || c.HiddenRef != "tests" {
+		t.Errorf("hidden_tests from a ref: %q %q, %v", c.HiddenTests, c.HiddenRef, err)
+	}
+	for text, want := range map[string]string{
+		"hidden_tests:\n  repo: /srv/h.git\n":              ".planx.yaml:2: hidden_tests needs both repo and ref",
+		"hidden_tests:\n  repo: h.git\n  ref: tests\n":     `.planx.yaml:2: hidden_tests path "h.git" is relative`,
+		"hidden_tests:\n  repo: /h.git\n  branch: tests\n": `.planx.yaml:3: unknown hidden_tests key "branch"`,
+	} {
+		if _, err := LoadConfig(writeConfig(t, text)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+	}
 }
 
 func TestHiddenDir(t *testing.T) {

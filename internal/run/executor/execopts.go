@@ -32,7 +32,7 @@ func (r *runner) keeper() *taskgate.Keeper {
 		Env: execute.GateEnv(r.Config.Env), ConfigEnv: r.Config.Env,
 		Overridden:    taskgate.Overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates),
 		WorktreeSetup: r.Config.WorktreeSetup, StepTimeout: r.o.StepTimeout, Manifests: verify.DepManifests(),
-		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn, HiddenTests: r.hidden,
+		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn, HiddenTests: r.hidden, HiddenRef: r.Config.HiddenRef,
 		BaselineOn:             taskgate.BaselineOn(r.o.Baseline, r.o.AcceptBaselineFailures, r.Config.Baseline),
 		AcceptBaselineFailures: r.o.AcceptBaselineFailures,
 		Now:                    r.o.now, Out: r.out, Fault: r.fault,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,7 +103,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(sel.Drift) > 0 {
 		return nil, sel.DriftError(r.planRel)
 	}
-	if err := cmp.Or(refuseMisread(r.Setup, r.planRel, sel.Run), r.findHidden()); err != nil {
+	if err := cmp.Or(refuseMisread(r.Setup, r.planRel, sel.Run), r.findHidden(ctx)); err != nil {
 		return nil, err
 	}
 	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
@@ -408,14 +409,33 @@ func refuseMisread(setup *runplan.Setup, planRel string, run []*planparse.Task) 
 }
 
 // findHidden checks the hidden tests' directory (hidden_tests:) where the
-// run (or its resume) starts: outside the repository, there.
-func (r *runner) findHidden() error {
+// run (or its resume) starts: outside the repository, there, and when it
+// names a ref of a repository, that ref's files readable.
+func (r *runner) findHidden(ctx context.Context) error {
 	dir, err := r.Config.HiddenDir(r.repo.Root, r.repo.CommonDir)
+	if err == nil && dir != "" && r.Config.HiddenRef != "" {
+		err = checkHiddenRef(ctx, dir, r.Config.HiddenRef)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
 	}
 	r.hidden = dir
 	return nil
+}
+
+// checkHiddenRef exports ref of the repository at dir once, to a scratch
+// directory, to know before anything changes that it can be.
+func checkHiddenRef(ctx context.Context, dir, ref string) error {
+	tmp, err := os.MkdirTemp("", "planx-hidden-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	files, err := gitops.ExportTree(ctx, dir, ref, tmp)
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("hidden_tests: %s of %s holds no file", ref, dir)
+	}
+	return err
 }
 
 // checkAgents refuses, before the rollback commit, a run whose agent

@@ -57,7 +57,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	r.arm()
-	if err := r.findHidden(); err != nil {
+	if err := r.findHidden(ctx); err != nil {
 		return nil, nil, err
 	}
 	r.st, r.log = st, st.Log

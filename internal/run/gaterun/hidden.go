@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/internal/textsafe"
@@ -30,6 +31,9 @@ import (
 // HiddenRun is what a run with the hidden tests needs besides TestRuns.
 type HiddenRun struct {
 	Dir string // the hidden tests' directory, checked (gates.Config.HiddenDir)
+	// Ref, when set, names the ref of the repository at Dir whose files
+	// are the hidden tests (exported under Out for the run).
+	Ref string
 	// Out is where the run's outputs go: hidden from agents with the tests.
 	Out string
 }
@@ -53,7 +57,12 @@ func (tr TestRuns) Hidden(ctx context.Context, tgs []TestGate, h HiddenRun) (map
 	if err != nil {
 		return nil, err
 	}
-	added, err := addHidden(h.Dir, dir)
+	src, drop, err := h.source(ctx, tr.Task.ID)
+	if err != nil {
+		return nil, err
+	}
+	defer drop()
+	added, err := addHidden(src, dir)
 	// The copies go before the checkout is given back, whatever happened:
 	// a slot an agent may later run in must not keep them.
 	defer removeHidden(dir, added)
@@ -89,6 +98,23 @@ func (tr TestRuns) Hidden(ctx context.Context, tgs []TestGate, h HiddenRun) (map
 			Hint: "put the hidden tests where the gates' runners find tests, at the paths they would have in the repository"}
 	}
 	return out, nil
+}
+
+// source is the directory the hidden tests are copied from: Dir, or the
+// files of Ref exported from the repository at Dir (under Out, hidden
+// from agents; drop removes them).
+func (h HiddenRun) source(ctx context.Context, id planparse.TaskID) (string, func(), error) {
+	if h.Ref == "" {
+		return h.Dir, func() {}, nil
+	}
+	tmp := filepath.Join(h.Out, "src-"+string(id))
+	drop := func() { _ = os.RemoveAll(tmp) }
+	drop()
+	if _, err := gitops.ExportTree(ctx, h.Dir, h.Ref, tmp); err != nil {
+		drop()
+		return "", nil, fmt.Errorf("hidden tests: %w", err)
+	}
+	return tmp, drop, nil
 }
 
 // withoutHidden are the reports of tgs on the task's tree without the

@@ -47,6 +47,9 @@ type Keeper struct {
 	// added to the judge's checkout of an agent task after its gates
 	// passed (hidden.go).
 	HiddenTests string
+	// HiddenRef, when set, is the ref of the repository at HiddenTests
+	// whose files are the hidden tests.
+	HiddenRef string
 	// BaselineOn: the run starts with a baseline (BaselineOn).
 	BaselineOn bool
 	// AcceptBaselineFailures: a baseline that fails with named tests

@@ -164,18 +164,18 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return err
 		}
 	}
-	return hidden(ctx, tk, tr, tgs, k.HiddenTests, filepath.Join(k.dir(), "hidden"))
+	return hidden(ctx, tk, tr, tgs, gaterun.HiddenRun{Dir: k.HiddenTests, Ref: k.HiddenRef, Out: filepath.Join(k.dir(), "hidden")})
 }
 
-// hidden runs the task's test gates once more with the hidden tests of
-// dir (hidden_tests:; "" for none) added, in a clean checkout, their
-// outputs in out, graded against their run on the same tree without them;
-// the commit says how many ran and passed.
-func hidden(ctx context.Context, tk Task, tr gaterun.TestRuns, tgs []gaterun.TestGate, dir, out string) error {
-	if dir == "" {
+// hidden runs the task's test gates once more with the hidden tests of h
+// (hidden_tests:; none when h.Dir is "") added, in a clean checkout,
+// graded against their run on the same tree without them; the commit says
+// how many ran and passed.
+func hidden(ctx context.Context, tk Task, tr gaterun.TestRuns, tgs []gaterun.TestGate, h gaterun.HiddenRun) error {
+	if h.Dir == "" {
 		return nil
 	}
-	sums, err := tr.Hidden(ctx, tgs, gaterun.HiddenRun{Dir: dir, Out: out})
+	sums, err := tr.Hidden(ctx, tgs, h)
 	if err != nil {
 		return err
 	}
