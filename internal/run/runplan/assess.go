@@ -149,7 +149,7 @@ func (s *Setup) Subject() approval.Subject {
 		env = append(env, renv...)
 	}
 	if s.Config.HiddenTests != "" {
-		lines = append(lines, "hidden_tests: "+strconv.Quote(s.Config.HiddenTests))
+		lines = append(lines, fmt.Sprintf("hidden_tests: %s ref=%s", strconv.Quote(s.Config.HiddenTests), strconv.Quote(s.Config.HiddenRef)))
 	}
 	names := slices.Sorted(slices.Values(append(slices.Clone(s.Config.Env), env...)))
 	if names = slices.Compact(names); len(names) > 0 {

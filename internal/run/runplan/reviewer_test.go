@@ -26,6 +26,10 @@ func TestReviewer(t *testing.T) {
 	if sub := s.Subject(); !strings.Contains(sub.Config, "review codex") {
 		t.Errorf("an approval does not bind the reviewer:\n%s", sub.Config)
 	}
+	hidden := (&Setup{Plan: plan, Config: gates.Config{Agent: "claude", HiddenTests: "/h.git", HiddenRef: "tests"}}).Subject()
+	if !strings.Contains(hidden.Config, `hidden_tests: "/h.git" ref="tests"`) {
+		t.Errorf("an approval does not bind the hidden tests:\n%s", hidden.Config)
+	}
 	without := (&Setup{Plan: plan, Config: gates.Config{Agent: "claude"}}).Subject()
 	if strings.Contains(without.Config, "review") || strings.Contains(without.Config, "hidden_tests") {
 		t.Errorf("a plan without review: binds one:\n%s", without.Config)
