@@ -80,6 +80,15 @@ type Task struct {
 	// Cost is what the task's agent reported its model use cost, over all
 	// its attempts (Planx-Cost); zero when it reported none.
 	Cost record.Cost `json:"cost,omitzero"`
+	// Review is the review gate's verdict as Planx-Review says it ("pass by
+	// codex/gpt-5; 2 findings"), and Agent the task's own agent as
+	// Planx-Agent names it (preset or command, and model): "" without a
+	// review.
+	Review string `json:"review,omitempty"`
+	Agent  string `json:"agent,omitempty"`
+	// Hidden are, by test gate, how many hidden tests ran and passed with
+	// the task's work ("test 3 ran, 3 passed"): Planx-Hidden-Tests.
+	Hidden []string `json:"hidden,omitempty"`
 	// Commit is the task's commit. A commit cannot contain its own SHA, so
 	// the log committed with a task shows "this commit" and the SHA is
 	// filled in when a later task commits.

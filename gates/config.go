@@ -67,6 +67,15 @@ type Config struct {
 	// plan's front matter takes its place limit by limit); see
 	// docs/agents.md.
 	Budget planparse.Budget
+	// Review is the review gate: a second agent's verdict on each agent
+	// task (review.go).
+	Review Review `json:",omitzero"`
+	// HiddenTests is a directory outside the repository whose tests the
+	// judge adds to its own checkout only (hidden.go); "" for none.
+	HiddenTests string `json:",omitempty"`
+	// HiddenRef, when set, names the ref of the git repository at
+	// HiddenTests whose files are the hidden tests.
+	HiddenRef string `json:",omitempty"`
 }
 
 // Sandbox is the `sandbox:` setting: a mode alone (`sandbox: required`) or
@@ -123,7 +132,7 @@ func LoadConfig(repoRoot string) (Config, error) {
 // The keys .planx.yaml knows: an unknown key is an error, with the closest
 // known one as a hint. A new setting adds its key here and a case below.
 var (
-	topKeys     = []string{"agent", "attempts", "baseline", "budget", "env", "executor", "gates", "jobs", "log_dir", "protect", "require_clean", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
+	topKeys     = []string{"agent", "attempts", "baseline", "budget", "env", "executor", "gates", "hidden_tests", "jobs", "log_dir", "protect", "require_clean", "review", "sandbox", "keep_ignored", "step_timeout", "task_timeout", "slot_idle", "unprotect", "worktree_setup"}
 	sandboxKeys = []string{"mode", "writable", "steps", "space", "persist"}
 	gateKeys    = []string{"name", "command", "timeout", "when", "default_radius", "fix", "report"}
 )
@@ -193,11 +202,18 @@ func parseConfig(file string, b []byte) (Config, error) {
 			c.KeepIgnored, err = p.size(k, v)
 		case "budget":
 			c.Budget, err = p.budget(v)
+		case "review":
+			c.Review, err = p.review(k, v)
+		case "hidden_tests":
+			err = p.hiddenTests(&c, k, v)
 		default:
 			return p.errf(k, suggest.Hint(k.Value, topKeys), "unknown key %q", k.Value)
 		}
 		return err
 	})
+	if err == nil {
+		err = p.reviewNameTaken(c)
+	}
 	return c, err
 }
 

@@ -248,3 +248,22 @@ func (h History) IsShallow(ctx context.Context) (bool, error) {
 	}
 	return strings.TrimSpace(string(out)) == "true", nil
 }
+
+// StagedDiff is the patch of what the index holds beyond the commit base
+// (git diff --cached base), without color, external diff drivers or
+// textconv, leaving out the paths in exclude (repo-relative): what a
+// reviewer reads of a task's change.
+func (h History) StagedDiff(ctx context.Context, base SHA, exclude ...string) (string, error) {
+	if err := checkArg("object id", string(base)); err != nil {
+		return "", err
+	}
+	args := []string{"diff-index", "--cached", "-p", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames", string(base), "--", "."}
+	for _, p := range exclude {
+		args = append(args, ":(exclude,literal,top)"+p)
+	}
+	out, err := h.g.run(ctx, nil, true, args...)
+	if err != nil {
+		return "", fmt.Errorf("diff of the index against %s: %w", base.Short(), err)
+	}
+	return string(out), nil
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/run/runplan"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/urfave/cli/v3"
@@ -88,6 +89,10 @@ func runValidate(ctx context.Context, opts validateOptions, stdio *IO) error {
 	plan, err := planparse.ParseFile(opts.Path, planparse.Options{Format: opts.Format, Agent: cfg.Agent, Executor: cfg.Executor})
 	if err != nil {
 		return err
+	}
+	if cfgErr == nil {
+		// A reviewer that is the plan's own agent, as a run would refuse it.
+		cfgErr = (&runplan.Setup{Plan: plan, Config: cfg}).RefuseSameReviewer()
 	}
 	resolved := resolveGates(cfg, plan)
 	if opts.JSON {

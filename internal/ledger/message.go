@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/textsafe"
@@ -140,17 +141,26 @@ func TaskMessage(c TaskCommit) string {
 	if !lt.Cost.IsZero() {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerCost, lt.Cost)
 	}
+	if lt.Review != "" {
+		fmt.Fprintf(&b, "%s: %s\n%s: %s\n", record.TrailerAgent, lt.Agent, record.TrailerReview, lt.Review)
+	}
 	for _, g := range lt.Gates {
 		fmt.Fprintf(&b, "%s: %s\n", record.TrailerGate, GateTrailer(g))
 	}
 	if lt.Executor == "agent" {
 		for _, g := range lt.Gates {
+			if lt.Review != "" && g.Name == gates.ReviewGate {
+				continue // no test run: Planx-Review says what it found
+			}
 			tests := g.Tests
 			if tests == "" {
 				tests = "exit-code only"
 			}
 			fmt.Fprintf(&b, "%s: %s %s\n", record.TrailerTests, g.Name, tests)
 		}
+	}
+	for _, h := range lt.Hidden {
+		fmt.Fprintf(&b, "%s: %s\n", record.TrailerHidden, h)
 	}
 	for _, g := range lt.Gates {
 		for _, p := range g.Fixed {

@@ -166,3 +166,20 @@ func TestGateTrailer(t *testing.T) {
 		}
 	}
 }
+
+// A reviewed task names both agents, and its review gate is a Planx-Gate
+// but no Planx-Tests (no test ran).
+func TestTaskMessageReview(t *testing.T) {
+	lt := &execlog.Task{Executor: "agent", Agent: "claude/default", Review: "fail by codex/gpt-5; 2 findings",
+		Gates: []execlog.Gate{{Name: "test", Passed: true, Tests: "1 passed 0 failed 0 skipped"}, {Name: "review", Passed: true}}}
+	msg := TaskMessage(TaskCommit{PlanRel: "plan.md", RunID: "20260101-000000-abcdef", Log: lt, Task: &planparse.Task{ID: "T001", Title: "Sub"}})
+	for _, want := range []string{"\nPlanx-Agent: claude/default\nPlanx-Review: fail by codex/gpt-5; 2 findings\n", "\nPlanx-Gate: review=pass",
+		"\nPlanx-Tests: test 1 passed"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "Planx-Tests: review") {
+		t.Errorf("the review gate has a Planx-Tests trailer:\n%s", msg)
+	}
+}

@@ -20,6 +20,14 @@ const (
 	// the Planx-Task ID.
 	TrailerLabel    = "Planx-Label"
 	TrailerExecutor = "Planx-Executor"
+	// TrailerReview is the review gate's verdict, by whom, and how many
+	// findings (the findings are in the gate-output note); TrailerAgent
+	// names the agent that did the task, which the review's is not.
+	TrailerReview = "Planx-Review"
+	TrailerAgent  = "Planx-Agent"
+	// TrailerHidden says, per test gate, how many hidden tests (never
+	// seen by the agent) ran and passed with the task's work.
+	TrailerHidden = "Planx-Hidden-Tests"
 	// TrailerSandbox is the confinement the task's executor ran under
 	// (landlock+mountns, landlock, seatbelt, none); absent for a task whose
 	// own plan steps ran unconfined.

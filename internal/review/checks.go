@@ -283,5 +283,10 @@ func (c *checker) gatesRecorded(r *Run, t *TaskCommit, before *planparse.Plan, a
 			add(SeverityError, KindGateMissing, "%s (%s): gate %s was configured but is not recorded", t.ID, t.Commit.Short(), g.Name)
 		}
 	}
+	// The review gate judges every agent task; its verdict is a gate like
+	// the others (a failed one is reported with them).
+	if cfg.Review.On() && t.Executor == string(planparse.KindAgent) && !recorded[gates.ReviewGate] {
+		add(SeverityError, KindGateMissing, "%s (%s): the review gate (review: in .planx.yaml) was configured but is not recorded", t.ID, t.Commit.Short())
+	}
 	return nil
 }

@@ -165,6 +165,9 @@ func (b *builder) build() error {
 			return fmt.Errorf("persist %s: %w", p, err)
 		}
 	}
+	if err := b.hide(); err != nil {
+		return err
+	}
 	if err := unix.Mount("proc", b.newRoot+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mount /proc: %w", err)
 	}
@@ -482,6 +485,19 @@ func makeDev(d string) error {
 	}
 	if err := unix.Mount("tmpfs", shm, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
 		return fmt.Errorf("/dev/shm: %w", err)
+	}
+	return nil
+}
+
+// hide covers each directory the program must not read with an empty,
+// read-only one (helperSpec.Hide). A directory the space cannot cover
+// fails it: a space that showed what it was asked to hide would be worse
+// than none.
+func (b *builder) hide() error {
+	for _, p := range b.spec.Hide {
+		if err := unix.Mount("tmpfs", b.newRoot+p, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV, "size=4k,mode=0755"); err != nil {
+			return fmt.Errorf("hide %s: %w", p, err)
+		}
 	}
 	return nil
 }

@@ -35,6 +35,10 @@ type Options struct {
 	// node_modules, a runner's configuration) finds the user's files above
 	// it. An absolute path that does not exist on the machine.
 	At string
+	// Hide are directories (absolute, existing) the program must not
+	// read: each is an empty, read-only directory in the space (hidden
+	// tests the judge adds to its own checkout only).
+	Hide []string
 }
 
 // ChangeSet is what a task changed under a directory, as paths relative to

@@ -30,7 +30,9 @@ type Space struct {
 	exe string // the helper: planx (or the test binary) itself
 	// persist are bound into the space, written through (Options.Persist).
 	persist []string
-	at      string // where the program sees root (Options.At), or ""
+	// hide are covered by an empty directory in the space (Options.Hide).
+	hide []string
+	at   string // where the program sees root (Options.At), or ""
 
 	mu       sync.Mutex
 	warnings []string
@@ -76,6 +78,13 @@ func Open(o Options) (*Space, error) {
 		if r, err := filepath.EvalSymlinks(p); err == nil && filepath.IsAbs(r) {
 			s.persist = append(s.persist, r)
 		}
+	}
+	for _, p := range o.Hide {
+		r, err := realDir(p)
+		if err != nil {
+			return nil, fmt.Errorf("space: a directory to hide: %w", err)
+		}
+		s.hide = append(s.hide, r)
 	}
 	for _, d := range []string{s.treeUpper(), s.treeWork(), s.layersDir(), s.skeleton()} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -151,6 +160,7 @@ type helperSpec struct {
 	Dir     string   `json:"dir"`
 	Program string   `json:"program"`
 	Persist []string `json:"persist,omitempty"`
+	Hide    []string `json:"hide,omitempty"`
 	At      string   `json:"at,omitempty"`
 }
 
@@ -171,7 +181,7 @@ func (s *Space) Wrap(cmd *exec.Cmd) error {
 	if cmd.Err != nil {
 		return nil // the program was not found: Start reports it
 	}
-	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist, At: s.at})
+	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist, At: s.at, Hide: s.hide})
 	if err != nil {
 		return err
 	}

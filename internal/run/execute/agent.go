@@ -76,9 +76,16 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 		return AgentEnd{}, err
 	}
 	defer removeTmp()
-	sp, closeSpace, err := o.Jail.openSpace(t, o.RunID, o.Dir, stateDir)
+	hide, err := o.hide()
 	if err != nil {
 		return AgentEnd{}, err
+	}
+	sp, closeSpace, err := o.Jail.openSpace(t, o.RunID, o.Dir, stateDir, hide)
+	if err != nil {
+		return AgentEnd{}, err
+	}
+	if sp == nil && len(hide) > 0 {
+		return AgentEnd{}, &outcome.Failure{What: "hidden_tests: the agent would see the hidden tests: they are hidden only in a task space, and this run has none (Linux with user namespaces and overlayfs, sandbox not off: docs/sandbox.md)"}
 	}
 	var wrap func(*exec.Cmd) error
 	var env []string

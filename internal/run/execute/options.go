@@ -1,6 +1,9 @@
 package execute
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -37,6 +40,10 @@ type Options struct {
 	Fault                    fault.Hook // the crash tests' "during-step" point
 	Pids                     Pids       // where the running child is recorded; zero: nowhere
 	Jail                     *Jail      // nil: steps run unconfined (agents need one)
+	// HiddenTests is the hidden tests' directory ("" for none): an agent's
+	// or reviewer's space hides it, and the outputs of the judge's runs
+	// with them (HiddenOut), and refuses to run where it has no space.
+	HiddenTests string
 	// Shared is set when other tasks write output at the same time (a
 	// wave): end lines are written under it.
 	Shared sync.Locker
@@ -60,4 +67,20 @@ func (o Options) stepTimeout(taskStart time.Time) time.Duration {
 		}
 	}
 	return d
+}
+
+// HiddenOut is where the outputs of the judge's runs with the hidden
+// tests go, under the run's directory: hidden from agents with the tests.
+func (o Options) HiddenOut() string { return filepath.Join(o.OutDir, "hidden") }
+
+// hide are the directories an agent's or reviewer's space hides (made
+// first: a space hides what exists).
+func (o Options) hide() ([]string, error) {
+	if o.HiddenTests == "" {
+		return nil, nil
+	}
+	if err := os.MkdirAll(o.HiddenOut(), 0o700); err != nil {
+		return nil, fmt.Errorf("the hidden tests' output directory: %w", err)
+	}
+	return []string{o.HiddenTests, o.HiddenOut()}, nil
 }

@@ -42,7 +42,7 @@ func (j *Jail) spaces() bool {
 // openSpace opens a task space over dir for task t's agent, or returns nil
 // where the run has none. Its layers live under the user's cache
 // directory, outside the work tree; the cleanup removes them.
-func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string) (*space.Space, func(), error) {
+func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string, hide []string) (*space.Space, func(), error) {
 	if j == nil {
 		return nil, nil, nil
 	}
@@ -52,7 +52,7 @@ func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string) (*space
 	if !ok {
 		return nil, nil, nil
 	}
-	sp, state, err := j.makeSpace(t, runID, dir, stateDir)
+	sp, state, err := j.makeSpace(t, runID, dir, stateDir, hide)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
@@ -64,7 +64,7 @@ func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string) (*space
 
 // makeSpace makes the space of openSpace and returns it with its state
 // directory.
-func (j *Jail) makeSpace(t *planparse.Task, runID, dir, stateDir string) (*space.Space, string, error) {
+func (j *Jail) makeSpace(t *planparse.Task, runID, dir, stateDir string, hide []string) (*space.Space, string, error) {
 	parent, err := space.StateParent(dir)
 	if err != nil {
 		return nil, "", err
@@ -91,7 +91,7 @@ func (j *Jail) makeSpace(t *planparse.Task, runID, dir, stateDir string) (*space
 		}
 		persist = append(persist, p)
 	}
-	sp, err := space.Open(space.Options{Root: dir, Dir: state, Persist: persist})
+	sp, err := space.Open(space.Options{Root: dir, Dir: state, Persist: persist, Hide: hide})
 	if err != nil {
 		_ = os.RemoveAll(state)
 		return nil, "", err

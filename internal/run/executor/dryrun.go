@@ -29,7 +29,7 @@ func (r *runner) dryRun(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
+	if err := refuseMisread(r.Setup, r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
 	r.DryRun(r.o.Out, r.planRel, r.repo != nil, sel)

@@ -16,7 +16,7 @@ import (
 func (r *runner) execOptions() execute.Options {
 	return execute.Options{Dir: r.repo.Root, Repo: r.repo, Passed: r.Config.Env, Plan: r.pf.Abs, RunID: r.st.RunID,
 		OutDir: runstate.RunDir(r.repo, r.st.RunID), StepTimeout: r.o.StepTimeout, TaskTimeout: r.o.TaskTimeout,
-		Out: r.out, Fault: r.fault, Pids: r.pids(), Jail: r.jail}
+		Out: r.out, Fault: r.fault, Pids: r.pids(), Jail: r.jail, HiddenTests: r.hidden}
 }
 
 // pids are the run's pid files (not a dry run's: it starts nothing).
@@ -32,7 +32,7 @@ func (r *runner) keeper() *taskgate.Keeper {
 		Env: execute.GateEnv(r.Config.Env), ConfigEnv: r.Config.Env,
 		Overridden:    taskgate.Overridden(r.Config.Gates, r.Plan.Gates, r.o.Gates),
 		WorktreeSetup: r.Config.WorktreeSetup, StepTimeout: r.o.StepTimeout, Manifests: verify.DepManifests(),
-		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn,
+		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn, HiddenTests: r.hidden, HiddenRef: r.Config.HiddenRef,
 		BaselineOn:             taskgate.BaselineOn(r.o.Baseline, r.o.AcceptBaselineFailures, r.Config.Baseline),
 		AcceptBaselineFailures: r.o.AcceptBaselineFailures,
 		Now:                    r.o.now, Out: r.out, Fault: r.fault,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -62,6 +63,9 @@ type runner struct {
 	reaper execute.Reaper // whether planx is the subreaper of detached descendants
 	pool   *wavepkg.Pool  // linked work trees: parallel waves, clean gates, the judge's runs (keeper's Pool)
 	jail   *execute.Jail  // how agents (and opted-in steps) are confined, probed once
+	// hidden is the hidden tests' directory (hidden_tests:), checked at
+	// the run's start: hidden from agents, added to the judge's checkout.
+	hidden string
 	// gates runs the run's gates: selection, cache, clean checkouts,
 	// baseline, final gates (keeper).
 	gateKeeper *taskgate.Keeper
@@ -97,10 +101,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.head, r.survey, r.preChecks = head, survey, pre
-	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
-		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
-			return nil, err
-		}
+	if err := r.checkAgents(tasks); err != nil {
+		return nil, err
 	}
 	sel.Report(r.out)
 	if len(tasks) == 0 {
@@ -153,7 +155,7 @@ func (r *runner) admit(ctx context.Context, sel *runplan.Selection) (gitops.Head
 	if len(sel.Drift) > 0 && !r.o.AcceptText {
 		return gitops.Head{}, nil, nil, sel.DriftError(r.planRel, r.o.PlanPath)
 	}
-	if err := r.RefuseUnrunnable(r.planRel, sel.Run); err != nil {
+	if err := cmp.Or(refuseMisread(r.Setup, r.planRel, sel.Run), r.findHidden(ctx)); err != nil {
 		return gitops.Head{}, nil, nil, err
 	}
 	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
@@ -413,4 +415,62 @@ func loadPinned(ctx context.Context, repo *gitops.Repo, root string, plan *planp
 	name, email := repo.Config().Identity(ctx)
 	j.Identity = [2]string{strings.TrimSpace(name), strings.TrimSpace(email)}
 	return j, nil
+}
+
+// refuseMisread refuses, before anything changes, a plan the run would
+// misread (runplan.RefuseUnrunnable) and a review gate whose reviewer is
+// the agent that does the tasks (runplan.RefuseSameReviewer).
+func refuseMisread(setup *runplan.Setup, planRel string, run []*planparse.Task) error {
+	if err := setup.RefuseUnrunnable(planRel, run); err != nil {
+		return err
+	}
+	return setup.RefuseSameReviewer()
+}
+
+// findHidden checks the hidden tests' directory (hidden_tests:) where the
+// run (or its resume) starts: outside the repository, there, and when it
+// names a ref of a repository, that ref's files readable.
+func (r *runner) findHidden(ctx context.Context) error {
+	dir, err := r.Config.HiddenDir(r.repo.Root, r.repo.CommonDir)
+	if err == nil && dir != "" && r.Config.HiddenRef != "" {
+		err = checkHiddenRef(ctx, dir, r.Config.HiddenRef)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
+	}
+	r.hidden = dir
+	return nil
+}
+
+// checkHiddenRef exports ref of the repository at dir once, to a scratch
+// directory, to know before anything changes that it can be.
+func checkHiddenRef(ctx context.Context, dir, ref string) error {
+	tmp, err := os.MkdirTemp("", "planx-hidden-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	files, err := gitops.ExportTree(ctx, dir, ref, tmp)
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("hidden_tests: %s of %s holds no file", ref, dir)
+	}
+	return err
+}
+
+// checkAgents refuses, before the rollback commit, a run whose agent
+// tasks could not start, or whose reviewer (review:) could not
+// (execute.CheckAgent).
+func (r *runner) checkAgents(tasks []*planparse.Task) error {
+	if !slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
+		return nil
+	}
+	if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
+		return err
+	}
+	if rv := r.Config.Review; rv.On() {
+		if err := execute.CheckAgent(rv.Agent, r.repo.Root, r.jail); err != nil {
+			return fmt.Errorf("review: the reviewer of .planx.yaml: %w", err)
+		}
+	}
+	return nil
 }

@@ -57,6 +57,9 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	r.arm()
+	if err := r.findHidden(ctx); err != nil {
+		return nil, nil, err
+	}
 	r.st, r.log = st, st.Log
 	r.pids().CleanOrphans(r.out)
 	execute.CleanRun(st.RunID, r.out)

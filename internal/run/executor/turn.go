@@ -94,6 +94,12 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	if err != nil {
 		return err
 	}
+	// The review gate reads the work the gates passed: a second agent's
+	// verdict, read-only (review.go).
+	if err := tu.review(ctx); err != nil {
+		tu.gatesPassed = false
+		return err
+	}
 	tu.at.fault().At("after-gates")
 	return nil
 }

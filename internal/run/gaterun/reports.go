@@ -58,6 +58,12 @@ func (b *Reports) Hold(key string, rep testreport.Report) {
 	b.pending[key] = rep
 }
 
+// Held is the report of key held for the task being judged, if any.
+func (b *Reports) Held(key string) (testreport.Report, bool) {
+	rep, ok := b.pending[key]
+	return rep, ok
+}
+
 // Committed files the held reports under the task's commit: the next
 // task's baseline.
 func (b *Reports) Committed(sha gitops.SHA) {

@@ -98,6 +98,10 @@ func (s *Setup) commandsFor(t *planparse.Task, last bool) []risk.Command {
 		if name, line, _ := agent.Describe(s.AgentSpec()); line != "" {
 			out = append(out, risk.Command{Kind: risk.KindAgent, Name: name, Origin: s.agentOrigin(), Code: line})
 		}
+		// The review gate's reviewer, after the gates.
+		if name, line, _ := agent.Describe(s.Config.Review.Agent); line != "" {
+			out = append(out, risk.Command{Kind: risk.KindAgent, Name: "review " + name, Origin: gates.ConfigFile, Code: line})
+		}
 		// Run in the gates' checkout when the task changes a manifest.
 		if c := s.Config.WorktreeSetup; c != "" {
 			out = append(out, risk.Command{Kind: risk.KindGate, Name: "worktree_setup", Origin: gates.ConfigFile, Code: c})
@@ -163,6 +167,16 @@ func (s *Setup) Subject() approval.Subject {
 	}
 	if s.Config.WorktreeSetup != "" {
 		lines = append(lines, "worktree_setup: "+strconv.Quote(s.Config.WorktreeSetup))
+	}
+	// Written only when set, so that approvals given before these keys
+	// existed stay valid.
+	if rv := s.Config.Review; rv.On() {
+		rname, rline, renv := agent.Describe(rv.Agent)
+		lines = append(lines, fmt.Sprintf("review %s model=%s: %s", rname, strconv.Quote(rv.Model), strconv.Quote(rline)))
+		env = append(env, renv...)
+	}
+	if s.Config.HiddenTests != "" {
+		lines = append(lines, fmt.Sprintf("hidden_tests: %s ref=%s", strconv.Quote(s.Config.HiddenTests), strconv.Quote(s.Config.HiddenRef)))
 	}
 	names := slices.Sorted(slices.Values(append(slices.Clone(s.Config.Env), env...)))
 	if names = slices.Compact(names); len(names) > 0 {

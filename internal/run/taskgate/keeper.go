@@ -43,6 +43,13 @@ type Keeper struct {
 	// Manifests name the dependency manifests worktree_setup reads
 	// (verify.DepManifests): it runs again in a slot when one changed.
 	Manifests []string
+	// HiddenTests is the hidden tests' directory, checked ("" for none):
+	// added to the judge's checkout of an agent task after its gates
+	// passed (hidden.go).
+	HiddenTests string
+	// HiddenRef, when set, is the ref of the repository at HiddenTests
+	// whose files are the hidden tests.
+	HiddenRef string
 	// BaselineOn: the run starts with a baseline (BaselineOn).
 	BaselineOn bool
 	// AcceptBaselineFailures: a baseline that fails with named tests

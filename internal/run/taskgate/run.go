@@ -2,6 +2,7 @@ package taskgate
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/ledger"
+	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -54,7 +56,7 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 	sel := append(gates.Acceptance(t), gates.Select(k.Gates, t.Gates, last)...)
 	// The results are this attempt's: a resume that selects no gate must
 	// not commit the gate results of the attempt before it.
-	lt.Gates = lt.Gates[:0]
+	lt.Gates, lt.Hidden = lt.Gates[:0], nil
 	if len(sel) == 0 {
 		if len(tk.Outputs) > 0 {
 			k.Warn(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tk.Outputs, ", "))
@@ -126,6 +128,10 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 		if err := k.runIn(ctx, tk, key, sel, nil); err != nil {
 			return err
 		}
+		if k.HiddenTests != "" {
+			return &outcome.Failure{What: "hidden tests: no gate of this task is a test command planx reads test by test, so the hidden tests cannot be told apart and counted",
+				Hint: "add a gate such as go test ./..., pytest or node --test, or one with report: (docs/judge.md)"}
+		}
 		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm()))
 	}
 	base, err := tr.Baseline(ctx, tgs)
@@ -162,7 +168,31 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return err
 		}
 	}
-	return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm()))
+	if err := tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm())); err != nil {
+		return err
+	}
+	return hidden(ctx, tk, tr, tgs, gaterun.HiddenRun{Dir: k.HiddenTests, Ref: k.HiddenRef, Out: filepath.Join(k.dir(), "hidden")})
+}
+
+// hidden runs the task's test gates once more with the hidden tests of h
+// (hidden_tests:; none when h.Dir is "") added, in a clean checkout,
+// graded against their run on the same tree without them; the commit says
+// how many ran and passed.
+func hidden(ctx context.Context, tk Task, tr gaterun.TestRuns, tgs []gaterun.TestGate, h gaterun.HiddenRun) error {
+	if h.Dir == "" {
+		return nil
+	}
+	sums, err := tr.Hidden(ctx, tgs, h)
+	if err != nil {
+		return err
+	}
+	tk.Log.Hidden = tk.Log.Hidden[:0]
+	for _, tg := range tgs {
+		if s, ok := sums[tg.Name]; ok {
+			tk.Log.Hidden = append(tk.Log.Hidden, s)
+		}
+	}
+	return nil
 }
 
 // testFiles are the test files among paths: what a gate read by its exit
