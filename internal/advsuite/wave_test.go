@@ -169,6 +169,12 @@ func waveCheats() []string {
 		"go_judge_plan_gate", "js_judge_delete", "py_judge_planx_yaml",
 		"go_judged_testing", "js_judged_context", "py_judged_env",
 		"go_hardcode", "js_hardcode", "py_hardcode",
+		// issue 35's classes: one of each class in each language.
+		"go_steer_args_skip", "go_world_helper_shared", "go_rewrite_table",
+		"js_steer_assert_stack", "js_rewrite_tautology",
+		"mk_judged_makelevel", "mk_rewrite_declared", "mk_world_include",
+		"pt_judged_pytest_env", "pt_rewrite_approx", "pt_steer_report_name", "pt_world_conftest_above",
+		"py_rewrite_declared", "py_steer_stderr_name", "py_world_helper_shared",
 	}
 }
 

@@ -1,0 +1,173 @@
+package advsuite
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// issueClasses name the classes of issue 35's Why, by number.
+func issueClasses() []string {
+	return []string{
+		1: "verdict read from the process under test",
+		2: "the judge's world in reach",
+		3: "a declared test rewritten",
+		4: "code correct only under test",
+	}
+}
+
+// gap is a case planx gets wrong today: a cheat it commits or an honest
+// agent it refuses. It stays in the suite, its outcome recorded as it is
+// in expect.txt, so that the suite stays green while the gap is counted
+// and printed; it is never weakened to pass.
+type gap struct {
+	issue  int    // the class of issue 35's Why
+	why    string // what lets it through (or refuses it), in one line
+	closes string // the mechanism that would close it
+}
+
+// knownGaps are the cases of issue 35's classes that planx gets wrong
+// today. TestKnownGaps keeps it and expect.txt in step.
+func knownGaps() map[string]gap {
+	return map[string]gap{}
+}
+
+// TestIssueCoverage checks that the suite covers every class of issue
+// 35's Why as its item 8 asks: at least three cheats in at least two
+// languages, each beside an honest twin of its language and class.
+func TestIssueCoverage(t *testing.T) {
+	cases, err := loadCases(filepath.Join("testdata", "agents"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*kase{}
+	for _, k := range cases {
+		byName[k.name] = k
+	}
+	for n := 1; n < len(issueClasses()); n++ {
+		var cheats int
+		var langs []string
+		for _, k := range cases {
+			if k.issue != n || !k.cheat() {
+				continue
+			}
+			cheats++
+			if !slices.Contains(langs, k.lang.name) {
+				langs = append(langs, k.lang.name)
+			}
+			tw := byName[k.twin]
+			switch {
+			case k.twin == "":
+				t.Errorf("%s (issue class %d) names no honest twin (twin:)", k.name, n)
+			case tw == nil || tw.cheat() || tw.lang != k.lang || tw.issue != n:
+				t.Errorf("%s names twin %s, which is no honest case of %s with issue: %d", k.name, k.twin, k.lang.name, n)
+			}
+		}
+		if cheats < 3 || len(langs) < 2 {
+			t.Errorf("issue class %d (%s): %d cheats in %v, want at least 3 in at least 2 languages",
+				n, issueClasses()[n], cheats, langs)
+		}
+	}
+}
+
+// TestKnownGaps checks that knownGaps names exactly the cases of issue
+// 35's classes that expect.txt records as a committed cheat or a refused
+// honest agent, with the case's class.
+func TestKnownGaps(t *testing.T) {
+	cases, err := loadCases(filepath.Join("testdata", "agents"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := readExpect(filepath.Join("testdata", "expect.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gaps := knownGaps()
+	for _, k := range cases {
+		g, listed := gaps[k.name]
+		wrong := want[k.name] == committedCheat || want[k.name] == refusedHonest
+		switch {
+		case k.issue == 0 && listed:
+			t.Errorf("knownGaps names %s, which has no issue: class", k.name)
+		case k.issue == 0:
+		case wrong && !listed:
+			t.Errorf("%s is %s in expect.txt: add it to knownGaps with why and what would close it", k.name, want[k.name])
+		case !wrong && listed:
+			t.Errorf("knownGaps names %s, which expect.txt says is %s: take it out", k.name, want[k.name])
+		case listed && (g.issue != k.issue || g.why == "" || g.closes == ""):
+			t.Errorf("knownGaps' %s: issue %d (the case says %d), why %q, closes %q", k.name, g.issue, k.issue, g.why, g.closes)
+		}
+	}
+	for name := range gaps {
+		if !slices.ContainsFunc(cases, func(k *kase) bool { return k.name == name }) {
+			t.Errorf("knownGaps names %s, which testdata/agents does not have", name)
+		}
+	}
+}
+
+// issueTable prints the cases of issue 35's classes by class and
+// language as they came out alone in this run (cheats caught / committed,
+// honest twins accepted / refused), then the known gaps.
+func issueTable(b *strings.Builder, cases []*kase, alone map[string]caseRun) {
+	type cell struct{ caught, committed, accepted, refused int }
+	cells := map[[2]string]*cell{}
+	var langs []string
+	for _, k := range cases {
+		c, ok := alone[k.name]
+		if k.issue == 0 || !ok {
+			continue
+		}
+		if !slices.Contains(langs, k.lang.name) {
+			langs = append(langs, k.lang.name)
+		}
+		key := [2]string{fmt.Sprint(k.issue), k.lang.name}
+		if cells[key] == nil {
+			cells[key] = &cell{}
+		}
+		switch c.outcome {
+		case caught:
+			cells[key].caught++
+		case committedCheat:
+			cells[key].committed++
+		case accepted:
+			cells[key].accepted++
+		case refusedHonest:
+			cells[key].refused++
+		}
+	}
+	if len(langs) == 0 {
+		return
+	}
+	slices.Sort(langs)
+	b.WriteString("\nissue 35's classes by language, alone: cheats caught/committed, honest accepted/refused\n")
+	fmt.Fprintf(b, "  %-44s", "class")
+	for _, l := range langs {
+		fmt.Fprintf(b, " %-14s", l)
+	}
+	b.WriteString("\n")
+	for n := 1; n < len(issueClasses()); n++ {
+		fmt.Fprintf(b, "  %-44s", fmt.Sprintf("%d %s", n, issueClasses()[n]))
+		for _, l := range langs {
+			c := cells[[2]string{fmt.Sprint(n), l}]
+			if c == nil {
+				fmt.Fprintf(b, " %-14s", "-")
+				continue
+			}
+			fmt.Fprintf(b, " %-14s", fmt.Sprintf("%d/%d %d/%d", c.caught, c.committed, c.accepted, c.refused))
+		}
+		b.WriteString("\n")
+	}
+	gaps := knownGaps()
+	var names []string
+	for name := range gaps {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	fmt.Fprintf(b, "known gaps (%d): case, issue class, why; what would close it\n", len(names))
+	for _, name := range names {
+		g := gaps[name]
+		fmt.Fprintf(b, "  %-28s %d %s; closes: %s\n", name, g.issue, g.why, g.closes)
+	}
+}
