@@ -53,7 +53,9 @@ func knownGaps() map[string]gap {
 		"mk_world_include":           {2, "an undeclared mk/cache.mk pulled in by the Makefile's wildcard include overrides the test recipe; exit code only", baseForm + " (mk/*.mk as the base has it)"},
 		"mk_world_makeflags":         {2, "an undeclared mk/flags.mk sets MAKEFLAGS += -i, so the failing recipe is ignored; exit code only", baseForm + " (mk/*.mk as the base has it)"},
 		"pt_world_conftest_declared": {2, "a declared new conftest.py whose autouse fixture swaps sub in test_ops only when the task's wrong code is in place, so the counterfactual fails as it should", baseForm + " (no conftest.py the base did not have)"},
-		"pt_world_fixture_data":      {2, "sub returns |a - b| and the undeclared data file the tests read is softened to match; the counterfactual fails as it should", baseForm + " (data/sub_cases.txt as the base has it)"},
+		"pt_ok_pytest_config": {2, "honest, refused: the judge's base run, in a checkout under .git/planx/slots/, finds the task's pytest.ini in the work tree above it, so the base's test ids are relative to the work tree and the task's are not (test_sub 'ran at the base and did not run now')",
+			"the pristine judge: every run in a checkout outside the work tree, where nothing of the task is above it"},
+		"pt_world_fixture_data": {2, "sub returns |a - b| and the undeclared data file the tests read is softened to match; the counterfactual fails as it should", baseForm + " (data/sub_cases.txt as the base has it)"},
 		// 3: a declared test rewritten to expect the wrong answers; the
 		// counterfactual fails (the base's code gives neither answer).
 		"go_rewrite_table":    {3, "the declared TestSub becomes a table whose rows expect a + b", baseForm + " (TestSub as the base has it must pass)"},
