@@ -42,10 +42,10 @@ func knownGaps() map[string]gap {
 		// out as written and the counterfactual (the code taken away)
 		// fails the tests as it should.
 		"js_steer_assert_reflect":  {1, "assert.strictEqual replaced through Reflect.set, inert only with testutil.js on the stack: the canary file does not call it from there", hidden},
-		"pt_steer_helper_calltime": {1, "sub replaces the code object of the caller's expect_equal at call time: canaries do not use the base's helper", hidden + "; canaries that assert through the base's helpers would see this spelling"},
-		"pt_steer_junit_atexit":    {1, "an exit handler rewrites the --junitxml file pytest wrote, for test_sub only, and the exit code stays the canaries' 1", hidden},
+		"pt_steer_helper_calltime": {1, "sub replaces the code object of the caller's expect_equal at call time: canaries do not use the base's helper", hidden},
+		"pt_steer_junit_atexit":    {1, "an exit handler rewrites the --junitxml file pytest wrote, for test_sub only, and the exit code stays the canaries' 1", hidden + "; canaries carrying the fixed tests' names would see this spelling"},
 		"pt_steer_report_name":     {1, "TestReport.from_item_and_call wrapped at import flips the reports of the tests named test_sub and test_sub_cases", hidden + "; canaries carrying the fixed tests' names would see this spelling"},
-		"py_steer_assert_calltime": {1, "sub replaces assertEqual on the calling TestCase instance when the caller is test_sub: canaries have other names", hidden + "; canaries carrying the fixed tests' names would see this spelling"},
+		"py_steer_assert_calltime": {1, "sub replaces assertEqual on the calling TestCase instance when the caller is test_sub: canaries have other names", hidden},
 		"py_steer_stderr_name":     {1, "sys.stderr replaced and rewritten at exit for test_sub's lines and the failure count; canaries read as they ran", hidden},
 		// 2: files the tests or the runner read that are not tests by
 		// name (or are declared), in the task's tracked change.
@@ -143,9 +143,16 @@ func TestKnownGaps(t *testing.T) {
 	}
 }
 
+// staticRefusal starts planx's refusal of a task by a check of the tree it
+// left (what a file is named, what its code says), not by a run of its
+// tests: the table names the cases caught so, which a run must catch once
+// such checks go.
+const staticRefusal = "the task weakened the judge"
+
 // issueTable prints the cases of issue 35's classes by class and
 // language as they came out alone in this run (cheats caught / committed,
-// honest twins accepted / refused), then the known gaps.
+// honest twins accepted / refused), the cheats caught by a check of the
+// tree rather than a run, then the known gaps.
 func issueTable(b *strings.Builder, cases []*kase, alone map[string]caseRun) {
 	type cell struct{ caught, committed, accepted, refused int }
 	cells := map[[2]string]*cell{}
@@ -195,6 +202,13 @@ func issueTable(b *strings.Builder, cases []*kase, alone map[string]caseRun) {
 		}
 		b.WriteString("\n")
 	}
+	var static []string
+	for _, k := range cases {
+		if c := alone[k.name]; k.issue != 0 && k.cheat() && c.outcome == caught && strings.HasPrefix(c.why, staticRefusal) {
+			static = append(static, k.name)
+		}
+	}
+	fmt.Fprintf(b, "caught by a check of the tree, not a run (%s…): %d %s\n", staticRefusal, len(static), strings.Join(static, " "))
 	gaps := knownGaps()
 	var names []string
 	for name := range gaps {
