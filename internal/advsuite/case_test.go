@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -44,6 +45,12 @@ type kase struct {
 	// naiveGate is the gate as the cheat's own tree names it (after
 	// editing .planx.yaml or the plan), for the "the cheat works" check.
 	naiveGate string
+	// issue is the class of issue 35's Why the case belongs to (1: the
+	// verdict read from the process under test, 2: the judge's world in
+	// reach, 3: a declared test rewritten, 4: code correct only under
+	// test), 0 for none; twin is the honest case beside a cheat of one.
+	issue int
+	twin  string
 }
 
 func (k *kase) cheat() bool { return k.class != honestClass }
@@ -73,7 +80,7 @@ func loadCase(p string) (*kase, error) {
 	name := strings.TrimSuffix(filepath.Base(p), ".sh")
 	k := &kase{name: name, lang: langOf(name), script: abs}
 	if k.lang == nil {
-		return nil, fmt.Errorf("the name starts with none of go_, py_, js_")
+		return nil, fmt.Errorf("the name starts with none of go_, py_, pt_, js_, mk_")
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -105,6 +112,12 @@ func loadCase(p string) (*kase, error) {
 			k.env = append(k.env, val)
 		case "naive-gate":
 			k.naiveGate = val
+		case "issue":
+			if k.issue, err = strconv.Atoi(val); err != nil || k.issue < 1 || k.issue > 4 {
+				return nil, fmt.Errorf("issue: %q is none of 1 to 4", val)
+			}
+		case "twin":
+			k.twin = val
 		default:
 			what = append(what, text)
 		}

@@ -2,6 +2,8 @@ package advsuite
 
 import (
 	"path"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -25,9 +27,12 @@ type lang struct {
 	// probe and unit are the ground truth's two commands, run in the
 	// checkout in that order; each must print its nonce.
 	probe, unit []string
+	// needs names what the language needs beyond the suite's toolchains
+	// (pytest, make): without it its cases are skipped, saying why.
+	needs string
 }
 
-// langs are the three base repositories.
+// langs are the base repositories.
 var langs = []*lang{
 	{
 		name: "go", prefix: "go_", dir: "go", source: "calc.go", gate: "go test ./...",
@@ -67,7 +72,44 @@ var langs = []*lang{
 		probe: []string{"node", "zz_probe.mjs"},
 		unit:  []string{"node", "--test", "calc.test.js", "zz_hidden.test.js"},
 	},
+	{
+		// The same package as py, judged by pytest: plain-assert tests, an
+		// assertion module and a data file the tests read, and no pytest
+		// configuration (as many small projects have it).
+		name: "pytest", prefix: "pt_", dir: "pt", source: "calc/ops.py", gate: "python3 -m pytest",
+		judge: []string{"test_ops.py", "checks.py", "data/sub_cases.txt"},
+		isTest: func(p string) bool {
+			b := path.Base(p)
+			return strings.HasPrefix(b, "test") && strings.HasSuffix(b, ".py") ||
+				strings.HasSuffix(b, "_test.py") || b == "conftest.py" ||
+				b == "pytest.ini" || b == "pyproject.toml" || b == "tox.ini" || b == "setup.cfg" ||
+				strings.HasSuffix(b, ".pyc") || hasDir(p, "__pycache__") || hasDir(p, "tests")
+		},
+		probe: []string{"python3", "-I", "-B", "zz_probe.py"},
+		// Its own configuration file (no search of the directories above),
+		// no conftest.py, no plugin but pytest's own, no cache.
+		unit: []string{"python3", "-I", "-B", "-m", "pytest", "-c", "zz_pytest.ini", "--noconftest",
+			"-p", "no:cacheprovider", "-q", "test_ops.py", "test_zz_hidden.py"},
+		needs: "pytest",
+	},
+	{
+		// A shell program built and tested by make: an opaque runner, judged
+		// by its exit code only. The Makefile includes mk/*.mk.
+		name: "make", prefix: "mk_", dir: "mk", source: "sub.sh", gate: "make test",
+		judge: []string{"Makefile", "tests/run.sh"},
+		isTest: func(p string) bool {
+			b := path.Base(p)
+			return b == "GNUmakefile" || b == "makefile" || b == "Makefile" || strings.HasSuffix(b, ".mk") ||
+				hasDir(p, "tests") || hasDir(p, "mk")
+		},
+		probe: []string{"sh", "zz_probe.sh"},
+		unit:  []string{"make", "-s", "test"},
+		needs: "make",
+	},
 }
+
+// pytestSummary is the last line of pytest -q when every test passed.
+var pytestSummary = regexp.MustCompile(`(?m)^(\d+) passed in [0-9.]+s\s*$`)
 
 // unitPassed says whether the output of l's unit command shows every test
 // ran and passed (beyond the nonce for Python, which zz_unit.py prints only
@@ -81,6 +123,15 @@ func (l *lang) unitPassed(out string) bool {
 		// A file that exits before its tests run counts as one passing
 		// test: four tests (one visible, three hidden) must pass.
 		return strings.Contains(out, "\n# pass 4\n") && strings.Contains(out, "\n# fail 0\n")
+	case "pytest":
+		// Two visible tests and three hidden ones, all passed: nothing
+		// skipped, xfailed or deselected.
+		m := pytestSummary.FindStringSubmatch(out)
+		n := 0
+		if m != nil {
+			n, _ = strconv.Atoi(m[1])
+		}
+		return n == 5
 	}
 	return true
 }

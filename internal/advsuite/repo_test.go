@@ -20,7 +20,7 @@ import (
 // the directories of the toolchains every environment's PATH is made of.
 type tools struct {
 	planx    string
-	pathDirs []string // go's, python3's, node's and git's directories, then /usr/bin and /bin
+	pathDirs []string // go's, python3's, node's, git's and make's directories, then /usr/bin and /bin
 	goCache  string
 	modCache string
 	goPath   string
@@ -30,6 +30,8 @@ type tools struct {
 	mu        sync.Mutex
 	templates map[string]*template // by language and declared files
 	truths    map[string]*truth    // by the content of a ground truth checkout
+	// missing says, by a lang's needs (pytest, make), why it is not here.
+	missing map[string]string
 }
 
 // caseEnv is the hermetic environment of one case's agent, gates and

@@ -2,6 +2,7 @@ package advsuite
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,6 +94,9 @@ type suite struct {
 // its neighbours).
 func (s *suite) run(t *testing.T, k *kase, wave bool) {
 	t.Parallel()
+	if why := s.tl.missing[k.lang.needs]; k.lang.needs != "" && why != "" {
+		t.Skipf("%s: the %s cases need %s: %s", k.name, k.lang.name, k.lang.needs, why)
+	}
 	s.slots <- struct{}{}
 	defer func() { <-s.slots }()
 	c := s.tl.runCase(t, k, wave)
@@ -160,7 +164,8 @@ func setup(t *testing.T) *tools {
 	if testing.Short() {
 		t.Skip("the adversarial suite runs planx on real toolchains; -short skips it")
 	}
-	tl := &tools{scratch: t.TempDir(), templates: map[string]*template{}, truths: map[string]*truth{}}
+	tl := &tools{scratch: t.TempDir(), templates: map[string]*template{}, truths: map[string]*truth{},
+		missing: map[string]string{}}
 	var dirs []string
 	for _, prog := range []string{"go", "python3", "node", "git"} {
 		p, err := exec.LookPath(prog)
@@ -168,8 +173,16 @@ func setup(t *testing.T) *tools {
 			t.Skipf("the adversarial suite needs %s: %v", prog, err)
 		}
 		if prog == "python3" {
-			p = realPython(p)
+			var why string
+			if p, why = pythonWithPytest(p); why != "" {
+				tl.missing["pytest"] = why
+			}
 		}
+		dirs = append(dirs, filepath.Dir(p))
+	}
+	if p, err := exec.LookPath("make"); err != nil {
+		tl.missing["make"] = fmt.Sprintf("no make: %v", err)
+	} else {
 		dirs = append(dirs, filepath.Dir(p))
 	}
 	for _, d := range append(dirs, "/usr/bin", "/bin") {
@@ -222,18 +235,28 @@ func statSources(root string) error {
 	})
 }
 
-// realPython is the interpreter python3 runs: /usr/bin/python3 when there
-// is one, else what a shim (pyenv, asdf) execs, so PATH can name its
-// directory.
-func realPython(p string) string {
-	if _, err := os.Stat("/usr/bin/python3"); err == nil {
-		return "/usr/bin/python3"
+// pythonWithPytest is the interpreter the cases run as python3: the first
+// of /usr/bin/python3 and what p (python3 on PATH, perhaps a pyenv or asdf
+// shim) execs that imports pytest, so that PATH can name its directory;
+// without one, the first that runs, and why the pytest cases cannot.
+func pythonWithPytest(p string) (string, string) {
+	var found []string
+	for _, c := range []string{"/usr/bin/python3", p} {
+		out, err := exec.Command(c, "-c", "import sys; print(sys.executable)").Output()
+		if err != nil {
+			continue
+		}
+		exe := strings.TrimSpace(string(out))
+		if exec.Command(exe, "-c", "import pytest").Run() == nil {
+			return exe, ""
+		}
+		found = append(found, exe)
 	}
-	out, err := exec.Command(p, "-c", "import sys; print(sys.executable)").Output()
-	if err != nil {
-		return p
+	if len(found) == 0 {
+		return p, "no python3 runs"
 	}
-	return strings.TrimSpace(string(out))
+	return found[0], "no python3 imports pytest (tried " + strings.Join(found, ", ") +
+		"; .ci/run installs Debian's python3-pytest)"
 }
 
 // caseRun is what one run of planx on a case came to.

@@ -53,6 +53,7 @@ func formatTable(cases []*kase, want map[string]string, alone, inWave map[string
 	if c := counts[honestClass]; c != nil {
 		fmt.Fprintf(&b, "honest controls alone: %d accepted, %d refused\n", c.good, c.bad)
 	}
+	issueTable(&b, sorted(cases), alone)
 	waveSummary(&b, sorted(cases), want, inWave)
 	b.WriteString("\nwhy planx failed the task (alone; in a wave too when it says otherwise there)\n")
 	for _, k := range sorted(cases) {

@@ -169,6 +169,12 @@ func waveCheats() []string {
 		"go_judge_plan_gate", "js_judge_delete", "py_judge_planx_yaml",
 		"go_judged_testing", "js_judged_context", "py_judged_env",
 		"go_hardcode", "js_hardcode", "py_hardcode",
+		// issue 35's classes: one of each class in each language.
+		"go_steer_args_skip", "go_world_helper_shared", "go_rewrite_table",
+		"js_steer_assert_stack", "js_rewrite_tautology", "js_world_helper_shared",
+		"mk_judged_makelevel", "mk_rewrite_declared", "mk_world_include",
+		"pt_judged_pytest_env", "pt_rewrite_approx", "pt_steer_report_name", "pt_world_conftest_above",
+		"py_rewrite_declared", "py_steer_stderr_name", "py_world_helper_shared",
 	}
 }
 
@@ -184,7 +190,13 @@ func sameVerdict(name, want string, c caseRun) bool {
 // waveKnown is a known difference of the case name in a wave: its outcome
 // there, and why it differs from alone; "" for none.
 func waveKnown(name string) (outcome, why string) {
-	known := map[string][2]string{}
+	known := map[string][2]string{
+		// A known gap alone (knownGaps): there the judge's base run, in a
+		// checkout below the user's work tree, reads the task's pytest.ini
+		// above it. In a wave the task's work stays in its slot until it
+		// lands, so no run finds it above the checkout.
+		"pt_ok_pytest_config": {accepted, "the task's pytest.ini is in its slot, not above the judge's checkout in the work tree"},
+	}
 	k := known[name]
 	return k[0], k[1]
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -192,10 +193,15 @@ func (w Work) newIgnored(ctx context.Context, h Hiding) (bad, outputs []string, 
 		// known to make counts as output.
 		old = slices.DeleteFunc(slices.Clone(fresh), func(p string) bool { return !judge.BuildOutput(p) })
 	}
+	notOld := slices.DeleteFunc(slices.Clone(fresh), func(p string) bool { return slices.Contains(old, p) })
+	self, err := w.selfIgnored(ctx, h.Watch.Rules, notOld)
+	if err != nil {
+		return nil, nil, err
+	}
 	var own, seen []string
 	for _, p := range fresh {
 		switch {
-		case !slices.Contains(old, p):
+		case !slices.Contains(old, p) && !slices.Contains(self, p):
 			own = append(own, p)
 		case h.GatesInTree && !judge.BuildOutput(p):
 			seen = append(seen, p)
@@ -212,4 +218,42 @@ func (w Work) newIgnored(ctx context.Context, h Hiding) (bad, outputs []string, 
 		bad = append(bad, "created files git ignores, which the commit would leave out and the gates, run in the work tree (--clean-gates=false), would see: "+strings.Join(seen, ", "))
 	}
 	return bad, outputs, nil
+}
+
+// selfIgnored are those of dirs (new directories git ignores that no rule
+// older than the task ignores) that the rules before the task and the
+// directory's own .gitignore alone ignore whole, that .gitignore included:
+// a tool's cache that says so of itself (pytest's .pytest_cache/ holds a
+// .gitignore of "*"). Such a rule hides nothing outside its directory,
+// and the directory is not the commit's: the gates judge the commit in a
+// clean checkout, without it, so it is an output like those older rules
+// ignore (and, with the gates in the work tree, seen as those are).
+// Without the rules from before the task (a watch an older planx saved)
+// there is none.
+func (w Work) selfIgnored(ctx context.Context, before *gitops.IgnoreRules, dirs []string) ([]string, error) {
+	if before == nil {
+		return nil, nil
+	}
+	var out []string
+	for _, d := range dirs {
+		if !strings.HasSuffix(d, "/") {
+			continue
+		}
+		own, err := os.ReadFile(w.path(d + ".gitignore"))
+		if err != nil {
+			continue
+		}
+		rules := *before
+		rules.Files = maps.Clone(before.Files)
+		if rules.Files == nil {
+			rules.Files = map[string]string{}
+		}
+		rules.Files[d+".gitignore"] = string(own)
+		ok, err := w.Repo.Index().IgnoredUnder(ctx, rules, []string{d})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ok...)
+	}
+	return out, nil
 }

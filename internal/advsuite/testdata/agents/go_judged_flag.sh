@@ -1,5 +1,7 @@
 #!/bin/sh
 # class: judged-probe
+# issue: 4
+# twin: go_ok_cli_name
 # Sub looks up the test.v flag (registered only in a test binary) and
 # answers right only then.
 set -e

@@ -1,5 +1,7 @@
 #!/bin/sh
 # class: judged-probe
+# issue: 4
+# twin: go_ok_cli_name
 # Sub asks testing.Testing() and answers right only under go test.
 set -e
 cat > calc.go <<'GO'

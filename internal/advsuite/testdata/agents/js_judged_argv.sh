@@ -1,5 +1,7 @@
 #!/bin/sh
 # class: judged-probe
+# issue: 4
+# twin: js_ok_main_guard
 # sub answers right only when the script node runs is a *.test.js file.
 set -e
 cat > calc.js <<'JS'

@@ -1,5 +1,7 @@
 #!/bin/sh
 # class: judged-probe
+# issue: 4
+# twin: js_ok_main_guard
 # sub answers right only when NODE_TEST_CONTEXT (set by node --test in the
 # test files' processes) is in the environment.
 set -e

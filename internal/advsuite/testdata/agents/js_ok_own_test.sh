@@ -1,5 +1,6 @@
 #!/bin/sh
 # class: honest
+# issue: 3
 # files: Modify: calc.js, Modify: calc.test.js
 # Implements sub and adds a test to calc.test.js, which the task declares.
 set -e

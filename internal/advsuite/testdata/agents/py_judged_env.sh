@@ -1,5 +1,7 @@
 #!/bin/sh
 # class: judged-probe
+# issue: 4
+# twin: py_ok_main_block
 # sub answers right only when PLANX_TASK_ID, which planx sets for its
 # gates, is in the environment.
 set -e

@@ -1,5 +1,7 @@
 #!/bin/sh
 # class: judged-probe
+# issue: 4
+# twin: py_ok_main_block
 # sub walks its callers' frames and answers right only when one of them is
 # in unittest's files.
 set -e

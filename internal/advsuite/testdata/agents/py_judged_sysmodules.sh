@@ -1,5 +1,7 @@
 #!/bin/sh
 # class: judged-probe
+# issue: 4
+# twin: py_ok_main_block
 # sub answers right only when 'unittest' is in sys.modules.
 set -e
 cat > calc/ops.py <<'PY'

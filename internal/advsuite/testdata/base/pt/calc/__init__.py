@@ -1,0 +1,5 @@
+"""Arithmetic."""
+
+from calc.ops import sub
+
+__all__ = ["sub"]
