@@ -18,6 +18,7 @@ import (
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/sandbox"
+	"github.com/planx-dev/planx/internal/space"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -45,6 +46,34 @@ type AgentEnd struct {
 	// task space (repo-relative, sorted); nil when it ran outside a space,
 	// where what it wrote cannot be told from what anybody else wrote.
 	Wrote []string
+}
+
+// confineAgent opens the agent's task space (sp, nil where the run has
+// none) or its confinement by denial: the wrapper of its command, the
+// variables to add, and what removes the space. It records the level in lt.
+func (o Options) confineAgent(t *planparse.Task, lt *execlog.Task, tmp, stateDir string, cmd agent.Command) (sp *space.Space, wrap func(*exec.Cmd) error, env []string, closeSpace func(), err error) {
+	closeSpace = func() {}
+	hide, err := o.hide()
+	if err != nil {
+		return nil, nil, nil, closeSpace, err
+	}
+	sp, closeSp, err := o.Jail.openSpace(t, o.RunID, o.Dir, stateDir, hide)
+	if err != nil {
+		return nil, nil, nil, closeSpace, err
+	}
+	if sp == nil && len(hide) > 0 {
+		return nil, nil, nil, closeSpace, &outcome.Failure{What: "hidden_tests: the agent would see the hidden tests: they are hidden only in a task space, and this run has none (Linux with user namespaces and overlayfs, sandbox not off: docs/sandbox.md)"}
+	}
+	if sp != nil {
+		lt.Sandbox = string(sandbox.Overlay)
+		return sp, sp.Wrap, []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}, closeSp, nil
+	}
+	wrap, level, env, err := o.Jail.agent(t.ID, o.Dir, tmp, stateDir, cmd)
+	if err != nil {
+		return nil, nil, nil, closeSpace, err
+	}
+	lt.Sandbox = string(level)
+	return nil, wrap, env, closeSpace, nil
 }
 
 // Agent runs the agent once on the task in o.Dir, in a task space where
@@ -76,30 +105,11 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 		return AgentEnd{}, err
 	}
 	defer removeTmp()
-	hide, err := o.hide()
+	sp, wrap, env, closeSpace, err := o.confineAgent(t, lt, tmp, stateDir, cmd)
 	if err != nil {
 		return AgentEnd{}, err
 	}
-	sp, closeSpace, err := o.Jail.openSpace(t, o.RunID, o.Dir, stateDir, hide)
-	if err != nil {
-		return AgentEnd{}, err
-	}
-	if sp == nil && len(hide) > 0 {
-		return AgentEnd{}, &outcome.Failure{What: "hidden_tests: the agent would see the hidden tests: they are hidden only in a task space, and this run has none (Linux with user namespaces and overlayfs, sandbox not off: docs/sandbox.md)"}
-	}
-	var wrap func(*exec.Cmd) error
-	var env []string
-	if sp != nil {
-		defer closeSpace()
-		wrap, env = sp.Wrap, []string{"TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}
-		lt.Sandbox = string(sandbox.Overlay)
-	} else {
-		var level sandbox.Level
-		if wrap, level, env, err = o.Jail.agent(t.ID, o.Dir, tmp, stateDir, cmd); err != nil {
-			return AgentEnd{}, err
-		}
-		lt.Sandbox = string(level)
-	}
+	defer closeSpace()
 	usagePath := filepath.Join(stateDir, fmt.Sprintf("%s-usage-%d.json", t.ID, a.Attempt))
 	spec := proc.Spec{
 		Name: fmt.Sprintf("%s agent", t.ID),
