@@ -98,7 +98,12 @@ func (o Options) Exec(ctx context.Context, s Spec) ([]gates.Result, error) {
 	if o.Home == "" || sameDir(s.Dir, o.Home) {
 		spaces = nil
 	}
-	sp, closeSpace, err := spaces.open(s.Dir, o.Home, id, o.Out)
+	reports, err := reportDirs(s.TestGates)
+	if err != nil {
+		flush()
+		return nil, fmt.Errorf("gates of %s: %w", id, err)
+	}
+	sp, closeSpace, err := spaces.open(s.Dir, o.Home, id, o.Out, reports)
 	if err != nil {
 		flush()
 		return nil, err

@@ -45,9 +45,10 @@ func judgeAt(home string) string {
 	return "/planx-judge/" + name
 }
 
-// open opens a space in which gates see dir at judgeAt(home), or returns
-// nil where the run has none (said once on out). close removes it.
-func (s *Spaces) open(dir, home string, id planparse.TaskID, out *progress.Progress) (sp *space.Space, close func(), err error) {
+// open opens a space in which gates see dir at judgeAt(home), with the
+// directories reports written through, or returns nil where the run has
+// none (said once on out). close removes it.
+func (s *Spaces) open(dir, home string, id planparse.TaskID, out *progress.Progress, reports []string) (sp *space.Space, close func(), err error) {
 	if s == nil {
 		return nil, func() {}, nil
 	}
@@ -66,7 +67,7 @@ func (s *Spaces) open(dir, home string, id planparse.TaskID, out *progress.Progr
 	if err != nil {
 		return nil, nil, fmt.Errorf("the judge's space: %w", err)
 	}
-	sp, err = space.Open(space.Options{Root: dir, Dir: state, At: judgeAt(home)})
+	sp, err = space.Open(space.Options{Root: dir, Dir: state, At: judgeAt(home), Persist: reports})
 	if err != nil {
 		_ = os.RemoveAll(state)
 		return nil, nil, fmt.Errorf("the judge's space: %w", err)

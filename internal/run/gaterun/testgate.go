@@ -50,7 +50,10 @@ func TestGates(sel []gates.Gate, outDir, prefix string) (tgs []TestGate, plain [
 		}
 		tg := TestGate{Gate: g, orig: g.Command, kind: kind}
 		if strings.Contains(adjusted, testreport.ReportPlaceholder) {
-			tg.file = filepath.Join(outDir, prefix+"-"+g.Name+"-report.xml")
+			// A directory of its own, emptied before each run (reportDirs)
+			// and the one place outside its checkout a run in the judge's
+			// space writes through: no run can leave a report for another.
+			tg.file = filepath.Join(outDir, "reports", prefix+"-"+g.Name, "report.xml")
 			var err error
 			if adjusted, err = testreport.WithReport(adjusted, tg.file); err != nil {
 				plain = append(plain, g)
@@ -73,6 +76,26 @@ func (tg TestGate) Key() string {
 	}
 	h := sha256.Sum256([]byte(s))
 	return tg.Name + "-" + hex.EncodeToString(h[:6])
+}
+
+// reportDirs empties, or makes, the directories tgs's runners write their
+// reports to (outside the checkout), and returns them.
+func reportDirs(tgs []TestGate) ([]string, error) {
+	var dirs []string
+	for _, tg := range tgs {
+		if tg.file == "" {
+			continue
+		}
+		d := filepath.Dir(tg.file)
+		if err := os.RemoveAll(d); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs, nil
 }
 
 // Declared says the gate's report: setting names its report: one that is
