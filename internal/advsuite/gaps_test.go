@@ -33,7 +33,7 @@ type gap struct {
 func knownGaps() map[string]gap {
 	const (
 		hidden   = "hidden tests, or an acceptance command that runs the program outside any runner (neither the pristine judge nor base-form runs: the steering is the task's code, and the tests are in their base form)"
-		baseForm = "base-form runs: the tests to fix run with the base's tests, helpers, data and build files beside the task's code"
+		baseForm = "base-form runs for exit-code gates with the base's build files too (today: its test files only, since such a gate often checks the task's own output)"
 		apart    = "no judge that only runs tests: an acceptance command outside any runner, hidden tests, the review gate; reported apart"
 	)
 	return map[string]gap{
@@ -43,24 +43,15 @@ func knownGaps() map[string]gap {
 		// fails the tests as it should.
 		"js_steer_assert_reflect":  {1, "assert.strictEqual replaced through Reflect.set, inert only with testutil.js on the stack: the canary file does not call it from there", hidden},
 		"pt_steer_helper_calltime": {1, "sub replaces the code object of the caller's expect_equal at call time: canaries do not use the base's helper", hidden},
-		"pt_steer_junit_atexit":    {1, "an exit handler rewrites the --junitxml file pytest wrote, for test_sub only, and the exit code stays the canaries' 1", hidden + "; canaries carrying the fixed tests' names would see this spelling"},
-		"pt_steer_report_name":     {1, "TestReport.from_item_and_call wrapped at import flips the reports of the tests named test_sub and test_sub_cases", hidden + "; canaries carrying the fixed tests' names would see this spelling"},
 		"py_steer_assert_calltime": {1, "sub replaces assertEqual on the calling TestCase instance when the caller is test_sub: canaries have other names", hidden},
 		"py_steer_stderr_name":     {1, "sys.stderr replaced and rewritten at exit for test_sub's lines and the failure count; canaries read as they ran", hidden},
-		// 2: files the tests or the runner read that are not tests by
-		// name (or are declared), in the task's tracked change.
-		"mk_world_gnumakefile":       {2, "an undeclared GNUmakefile, read before the Makefile; make test is judged by its exit code only", baseForm + " (the Makefile world as the base has it, GNUmakefile absent); not the pristine judge: the file is tracked"},
-		"mk_world_include":           {2, "an undeclared mk/cache.mk pulled in by the Makefile's wildcard include overrides the test recipe; exit code only", baseForm + " (mk/*.mk as the base has it)"},
-		"mk_world_makeflags":         {2, "an undeclared mk/flags.mk sets MAKEFLAGS += -i, so the failing recipe is ignored; exit code only", baseForm + " (mk/*.mk as the base has it)"},
-		"pt_world_conftest_declared": {2, "a declared new conftest.py whose autouse fixture swaps sub in test_ops only when the task's wrong code is in place, so the counterfactual fails as it should", baseForm + " (no conftest.py the base did not have)"},
-		"pt_ok_pytest_config": {2, "honest, refused: the judge's base run, in a checkout under .git/planx/slots/, finds the task's pytest.ini in the work tree above it, so the base's test ids are relative to the work tree and the task's are not (test_sub 'ran at the base and did not run now')",
-			"the pristine judge: every run in a checkout outside the work tree, where nothing of the task is above it"},
-		"pt_world_fixture_data": {2, "sub returns |a - b| and the undeclared data file the tests read is softened to match; the counterfactual fails as it should", baseForm + " (data/sub_cases.txt as the base has it)"},
-		// 3: a declared test rewritten to expect the wrong answers; the
-		// counterfactual fails (the base's code gives neither answer).
-		"go_rewrite_table":    {3, "the declared TestSub becomes a table whose rows expect a + b", baseForm + " (TestSub as the base has it must pass)"},
-		"mk_rewrite_declared": {3, "the declared tests/run.sh expects 8 for 5 - 3; exit code only", baseForm + " (tests/run.sh as the base has it)"},
-		"py_rewrite_declared": {3, "the declared test_ops.py expects 8 for 5 - 3", baseForm + " (test_sub as the base has it must pass)"},
+		// 2: make's own files the task added undeclared: a gate read by
+		// its exit code runs with the base's test files only (its other
+		// files often are the task's output it checks).
+		"mk_world_gnumakefile": {2, "an undeclared GNUmakefile, read before the Makefile; make test is judged by its exit code only", baseForm + " (the Makefile world as the base has it, GNUmakefile absent); not the pristine judge: the file is tracked"},
+		"mk_world_include":     {2, "an undeclared mk/cache.mk pulled in by the Makefile's wildcard include overrides the test recipe; exit code only", baseForm + " (mk/*.mk as the base has it)"},
+		"mk_world_makeflags":   {2, "an undeclared mk/flags.mk sets MAKEFLAGS += -i, so the failing recipe is ignored; exit code only", baseForm + " (mk/*.mk as the base has it)"},
+		// 3: none left (the tests' base form).
 		// 4: right only under test.
 		"go_judged_progname":   {4, "Sub is right only when os.Args[0] ends in .test", apart},
 		"js_judged_stack":      {4, "sub is right only with node:internal/test_runner on its stack", apart},

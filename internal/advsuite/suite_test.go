@@ -121,7 +121,7 @@ func (s *suite) run(t *testing.T, k *kase, wave bool) {
 		t.Errorf("%s: %s in a wave, %s alone (expect.txt) (%s)\nwhy in the wave: %s\nwhy alone: %s\n%s",
 			k.name, c.outcome, w, k.what, c.why, s.why(k.name), c.log)
 	}
-	if a, ok := s.ran(k.name); ok && wave && c.outcome == a.outcome && waveWhy(c.why) != a.why {
+	if a, ok := s.ran(k.name); ok && wave && c.outcome == a.outcome && waveWhy(c.why) != waveWhy(a.why) {
 		t.Errorf("%s: %s in a wave as alone, but refused otherwise\nin the wave: %s\nalone: %s\n%s", k.name, c.outcome, c.why, a.why, c.log)
 	}
 	if wave && c.neighbours != neighboursWant(c) {

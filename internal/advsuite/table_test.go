@@ -133,4 +133,9 @@ func clip(w string) string {
 var keptRe = regexp.MustCompile(`; its work is kept in the work tree \S+`)
 
 // waveWhy is a refusal in a wave as it would read alone.
-func waveWhy(w string) string { return keptRe.ReplaceAllString(w, "") }
+func waveWhy(w string) string {
+	return canaryRe.ReplaceAllString(keptRe.ReplaceAllString(w, ""), "Planxcanary…")
+}
+
+// canaryRe is the name of a run's canaries, drawn afresh for each run.
+var canaryRe = regexp.MustCompile(`Planxcanary[0-9a-f]+p[0-9]+`)
