@@ -159,18 +159,11 @@ func parseLimit(name string, v any) (Limit, error) {
 // parseTokens reads 200000, "200k", "1.5M".
 func parseTokens(v any) (int64, error) {
 	bad := &BudgetError{Msg: fmt.Sprintf("%v is not a number of tokens", v), Hint: "write a whole number above 0, e.g. 200000, 200k or 1.5M"}
-	var f float64
-	switch x := v.(type) {
-	case int:
-		f = float64(x)
-	case int64:
-		f = float64(x)
-	case uint64:
-		f = float64(x)
-	case float64:
-		f = x
-	case string:
-		s, mult := strings.TrimSpace(x), 1.0
+	f, s, isNumber := number(v)
+	switch {
+	case isNumber:
+	case s != "":
+		s, mult := strings.TrimSpace(s), 1.0
 		switch {
 		case strings.HasSuffix(s, "k") || strings.HasSuffix(s, "K"):
 			s, mult = s[:len(s)-1], 1e3
@@ -194,18 +187,11 @@ func parseTokens(v any) (int64, error) {
 // parseUSD reads 2.5, "2.50", "$2.50".
 func parseUSD(v any) (float64, error) {
 	bad := &BudgetError{Msg: fmt.Sprintf("%v is not an amount of dollars", v), Hint: "write a number above 0, e.g. 2.50"}
-	var f float64
-	switch x := v.(type) {
-	case int:
-		f = float64(x)
-	case int64:
-		f = float64(x)
-	case uint64:
-		f = float64(x)
-	case float64:
-		f = x
-	case string:
-		n, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(x), "$"), 64)
+	f, s, isNumber := number(v)
+	switch {
+	case isNumber:
+	case s != "":
+		n, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64)
 		if err != nil {
 			return 0, bad
 		}
@@ -248,4 +234,22 @@ func hintOr(h string) string {
 		return budgetHint
 	}
 	return h
+}
+
+// number is v as a float when YAML gave a number (isNumber), else the
+// string it gave ("" for anything else).
+func number(v any) (f float64, s string, isNumber bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), "", true
+	case int64:
+		return float64(x), "", true
+	case uint64:
+		return float64(x), "", true
+	case float64:
+		return x, "", true
+	case string:
+		return 0, x, false
+	}
+	return 0, "", false
 }

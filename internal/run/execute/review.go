@@ -111,13 +111,7 @@ func Review(ctx context.Context, t *planparse.Task, r ReviewRun, o Options) (Rev
 // not even after a crash. It hides what an agent's does (hide): the
 // reviewer's findings go to the agent's next attempt.
 func (j *Jail) reviewSpace(t *planparse.Task, runID, dir string, hide []string) (*space.Space, func(), error) {
-	if j == nil {
-		return nil, nil, nil
-	}
-	j.mu.Lock()
-	ok := j.spaces()
-	j.mu.Unlock()
-	if !ok {
+	if !j.hasSpaces() {
 		return nil, nil, nil
 	}
 	parent, err := space.StateParent(dir)

@@ -39,17 +39,22 @@ func (j *Jail) spaces() bool {
 	return j.spaceOK
 }
 
+// hasSpaces reports whether the run's agents (and reviewers) get task
+// spaces, probing once; false for no jail.
+func (j *Jail) hasSpaces() bool {
+	if j == nil {
+		return false
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.spaces()
+}
+
 // openSpace opens a task space over dir for task t's agent, or returns nil
 // where the run has none. Its layers live under the user's cache
 // directory, outside the work tree; the cleanup removes them.
 func (j *Jail) openSpace(t *planparse.Task, runID, dir, stateDir string, hide []string) (*space.Space, func(), error) {
-	if j == nil {
-		return nil, nil, nil
-	}
-	j.mu.Lock()
-	ok := j.spaces()
-	j.mu.Unlock()
-	if !ok {
+	if !j.hasSpaces() {
 		return nil, nil, nil
 	}
 	sp, state, err := j.makeSpace(t, runID, dir, stateDir, hide)
