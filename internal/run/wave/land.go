@@ -61,6 +61,11 @@ func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
 		if _, uerr := Unland(ctx, l.Repo, l.RunID); uerr != nil {
 			return errors.Join(err, uerr)
 		}
+		if errors.Is(err, gitops.ErrHeadMoved) {
+			head, _ := l.Repo.Refs().Resolve(ctx, "HEAD")
+			return fmt.Errorf("%w: a commit planx did not make (git log %s..%s) took the branch while wave %d landed; the work tree is back as that commit has it, and `planx resume` lands the wave on it",
+				gitops.ErrHeadMoved, l.Base.Short(), head.Short(), l.Number)
+		}
 		return err
 	}
 	l.Fault.At("after-branch")
