@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -86,7 +87,9 @@ func (r *Repo) RetractTree(ctx context.Context, new SHA) ([]string, error) {
 		return nil, err
 	}
 	_, _ = r.write(ctx, nil, "update-index", "-q", "--refresh")
-	return append(inHead, created...), nil
+	back := append(inHead, created...)
+	sort.Strings(back)
+	return back, nil
 }
 
 // treeDiff maps each path where commits a and b differ to its entries in
