@@ -48,7 +48,7 @@ func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
 		return fmt.Errorf("record the landing: %w", err)
 	}
 	l.Fault.At("before-advance")
-	if err := l.Repo.AdvanceTree(ctx, l.Base, tip); err != nil {
+	if err := l.Repo.Landing().Tree(ctx, l.Base, tip); err != nil {
 		// git refuses (a local change in the way) before it writes a
 		// file, and planx never stops a git midway: nothing to take back.
 		return errors.Join(err, l.Repo.Refs().Delete(context.WithoutCancel(ctx), ref))
@@ -75,7 +75,7 @@ func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
 // Unland finishes with a landing of the run runID that a stop cut (its
 // landing ref is left): when the branch did not reach the landing's commit,
 // what the landing wrote to the index and work tree is taken back
-// (gitops.RetractTree), so that the wave lands again from where the branch
+// (gitops.Landing.Retract), so that the wave lands again from where the branch
 // is, as after a stop before its landing; then the ref goes. It returns
 // the paths it put back (none when there was no cut landing).
 func Unland(ctx context.Context, repo *gitops.Repo, runID string) ([]string, error) {
@@ -84,7 +84,7 @@ func Unland(ctx context.Context, repo *gitops.Repo, runID string) ([]string, err
 	if err != nil || tip == "" {
 		return nil, err
 	}
-	back, err := repo.RetractTree(ctx, tip)
+	back, err := repo.Landing().Retract(ctx, tip)
 	if err != nil {
 		return nil, fmt.Errorf("take back the cut landing of %s: %w", tip.Short(), err)
 	}

@@ -61,14 +61,14 @@ func treeState(t *testing.T, dir string) string {
 
 // A landing whose git finished (index and work tree at the new commit) and
 // whose branch never moved is taken back to the state before it began.
-func TestRetractTreeAfterReadTree(t *testing.T) {
+func TestRetractAfterReadTree(t *testing.T) {
 	ctx := context.Background()
 	r, dir, base, next := retractRepo(t)
 	before := treeState(t, dir)
-	if err := r.AdvanceTree(ctx, base, next); err != nil {
+	if err := r.Landing().Tree(ctx, base, next); err != nil {
 		t.Fatal(err)
 	}
-	back, err := r.RetractTree(ctx, next)
+	back, err := r.Landing().Retract(ctx, next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestRetractTreeAfterReadTree(t *testing.T) {
 		t.Errorf("the landing's new directory is left: %v", err)
 	}
 	// The landing can be made again, whole.
-	if err := r.Advance(ctx, base, next, "again"); err != nil {
+	if err := r.Landing().Advance(ctx, base, next, "again"); err != nil {
 		t.Fatal(err)
 	}
 	if got := gittest.Git(t, dir, "status", "--porcelain"); got != " M keep.txt\nA  staged.txt" {
@@ -94,7 +94,7 @@ func TestRetractTreeAfterReadTree(t *testing.T) {
 // A git cut midway (some files written, the index not yet) leaves files a
 // plain read-tree refuses to write over; they are put back, a person's
 // file in the landing's way is left, and nothing else is touched.
-func TestRetractTreeMidway(t *testing.T) {
+func TestRetractMidway(t *testing.T) {
 	ctx := context.Background()
 	r, dir, base, next := retractRepo(t)
 	before := treeState(t, dir)
@@ -104,10 +104,10 @@ func TestRetractTreeMidway(t *testing.T) {
 		t.Fatal(err)
 	}
 	gittest.WriteFile(t, dir, "add/y.txt", "the person's own y\n")
-	if err := r.AdvanceTree(ctx, base, next); err == nil {
+	if err := r.Landing().Tree(ctx, base, next); err == nil {
 		t.Fatal("git wrote over the cut landing's files: the test shows nothing")
 	}
-	back, err := r.RetractTree(ctx, next)
+	back, err := r.Landing().Retract(ctx, next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,22 +128,22 @@ func TestRetractTreeMidway(t *testing.T) {
 	if got := treeState(t, dir); got != before {
 		t.Fatalf("after the cut landing was taken back:\n%s\nwant the state before it:\n%s", got, before)
 	}
-	if err := r.Advance(ctx, base, next, "again"); err != nil {
+	if err := r.Landing().Advance(ctx, base, next, "again"); err != nil {
 		t.Fatal(err)
 	}
 	fsck(t, dir)
 }
 
 // With the branch at the landing's commit there is nothing to take back.
-func TestRetractTreeLanded(t *testing.T) {
+func TestRetractLanded(t *testing.T) {
 	ctx := context.Background()
 	r, dir, base, next := retractRepo(t)
-	if err := r.Advance(ctx, base, next, "landed"); err != nil {
+	if err := r.Landing().Advance(ctx, base, next, "landed"); err != nil {
 		t.Fatal(err)
 	}
 	before := treeState(t, dir)
-	if back, err := r.RetractTree(ctx, next); err != nil || back != nil {
-		t.Fatalf("RetractTree on a landed branch: %v %v", back, err)
+	if back, err := r.Landing().Retract(ctx, next); err != nil || back != nil {
+		t.Fatalf("Retract on a landed branch: %v %v", back, err)
 	}
 	if got := treeState(t, dir); got != before {
 		t.Fatalf("a landed branch's tree changed:\n%s\nwant:\n%s", got, before)
