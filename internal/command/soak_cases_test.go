@@ -28,6 +28,9 @@ type soakMode struct {
 	// span: the signal comes at a random moment within the time an
 	// uninterrupted run takes (at least 2.5 s), so every phase is hit.
 	span bool
+	// landing: in half the trials the signal comes while a wave lands
+	// (soakLanding).
+	landing bool
 	// lost are files a run may delete for good (an ignored file over
 	// keep_ignored: planx keeps no copy of it and says so): an abort
 	// cannot put them back.
@@ -58,7 +61,7 @@ func soakModes() []soakMode {
 	all := []soakMode{
 		{name: "serial", plan: soakPlan, args: []string{"run", "plan.md"}, sigs: soakAll},
 		{name: "wave", plan: soakWavePlan, args: soakWaveArgs, sigs: soakAll},
-		{name: "bigwave", plan: soakBigWavePlan, args: soakWaveArgs, sigs: soakAll, span: true},
+		{name: "bigwave", plan: soakBigWavePlan, args: soakWaveArgs, sigs: soakAll, span: true, landing: true},
 		{name: "agentwave", plan: soakAgentPlan, args: soakWaveArgs, sigs: soakHupKill, extra: soakAgent, span: true},
 		{name: "ignored", plan: soakIgnoredPlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true, lost: []string{"big.bin"}},
 		{name: "ignored-overwrite", plan: soakOverwritePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true,
@@ -87,11 +90,13 @@ func soakUnfixed(name string) bool {
 func soakHandLess(outcome string) string {
 	var out []string
 	for _, line := range strings.Split(outcome, "\n") {
-		l := strings.TrimPrefix(line, "status: ")
+		l, first := strings.CutPrefix(line, "status: ")
 		if !slices.ContainsFunc([]string{"keep.txt", "hand.txt"}, func(p string) bool {
 			return strings.HasSuffix(line, "\t"+p) || (len(l) == 3+len(p) && strings.HasSuffix(l, " "+p))
 		}) {
 			out = append(out, line)
+		} else if first {
+			out = append(out, "status: ")
 		}
 	}
 	return strings.Join(out, "\n")
@@ -239,4 +244,17 @@ func soakOther(t *testing.T, planx string, other *exec.Cmd, err error, dir strin
 		}
 	}
 	return ""
+}
+
+// soakLanding waits, up to limit, until a wave's landing in dir has begun
+// (its ref, refs/planx/runs/<run>/landing, is there), then for after more;
+// it says whether the landing was seen.
+func soakLanding(dir string, limit, after time.Duration) bool {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		if m, _ := filepath.Glob(filepath.Join(dir, ".git", "refs", "planx", "runs", "*", "landing")); len(m) > 0 {
+			time.Sleep(after)
+			return true
+		}
+	}
+	return false
 }

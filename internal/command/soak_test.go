@@ -166,17 +166,23 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, mode soakMode, hand bo
 	if err := cmd.Start(); err != nil {
 		return err.Error()
 	}
+	if c.sig == nil {
+		c.sig, c.modes, c.phases = map[syscall.Signal]int{}, map[string]int{}, map[string]int{}
+	}
 	delay := time.Duration(rng.IntN(2500)) * time.Millisecond
 	if mode.span {
 		delay = soakDelay(rng, want.took)
 	}
-	time.Sleep(delay)
+	if mode.landing && rng.IntN(2) == 0 {
+		if soakLanding(dir, 2*max(want.took, 2500*time.Millisecond), time.Duration(rng.IntN(40))*time.Millisecond) {
+			c.phases["signal sent while a wave landed"]++
+		}
+	} else {
+		time.Sleep(delay)
+	}
 	_ = cmd.Process.Signal(sig)
 	err := cmd.Wait()
 	c.runs++
-	if c.sig == nil {
-		c.sig, c.modes, c.phases = map[syscall.Signal]int{}, map[string]int{}, map[string]int{}
-	}
 	c.sig[sig]++
 	// The linked work tree's run ends before this one's recovery, whose
 	// checks of the pool would see its slots in use.
