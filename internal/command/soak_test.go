@@ -107,9 +107,9 @@ func soakUninterrupted(t *testing.T, planx string, mode soakMode) soakWant {
 
 type soakCounts struct {
 	runs, early, hand, retried, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost, wedged, wrong int
-	sig                                                                                           map[syscall.Signal]int
-	modes, phases                                                                                 map[string]int
-	failures                                                                                      []string
+	sig                                                                                                       map[syscall.Signal]int
+	modes, phases                                                                                             map[string]int
+	failures                                                                                                  []string
 }
 
 // tally is the trials by mode and by signal.
