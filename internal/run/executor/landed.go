@@ -72,6 +72,11 @@ func unland(ctx context.Context, repo *gitops.Repo, out *progress.Progress) erro
 	if err != nil || st == nil {
 		return err
 	}
+	if head, err := repo.Head(ctx); err != nil || head.Branch != st.Branch {
+		// On another branch the landing's files are not the branch's to
+		// take back: the command says to switch back first.
+		return err
+	}
 	back, err := wavepkg.Unland(ctx, repo, st.RunID)
 	if err != nil {
 		return err
