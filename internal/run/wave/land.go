@@ -69,7 +69,10 @@ func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
 		return err
 	}
 	l.Fault.At("after-branch")
-	return l.Repo.Refs().Delete(ctx, ref)
+	// A ref left behind is dropped by the next command, which finds the
+	// branch at it and nothing to take back.
+	_ = l.Repo.Refs().Delete(ctx, ref)
+	return nil
 }
 
 // Unland finishes with a landing of the run runID that a stop cut (its
