@@ -109,30 +109,6 @@ func (o Objects) TreeWithFiles(ctx context.Context, tree SHA, files map[string][
 	return SHA(strings.TrimSpace(string(out))), nil
 }
 
-// Advance moves the current branch from old to new (a descendant) and brings
-// the index and work tree along with a two-tree merge (git read-tree -m -u):
-// only the files that differ between the two commits are written, and a
-// local change to one of them stops the move before anything changes. The
-// branch moves by compare-and-swap: if it left old, ErrHeadMoved.
-func (r *Repo) Advance(ctx context.Context, old, new SHA, reason string) error {
-	for _, s := range []SHA{old, new} {
-		if err := checkArg("commit", string(s)); err != nil {
-			return err
-		}
-	}
-	if err := r.Index().Sync(ctx); err != nil {
-		return err
-	}
-	r.clean, r.stale = nil, nil
-	// Stat data first: a file rewritten with the same content must not
-	// count as a local change. (Exit 1 only means some file is changed.)
-	_, _ = r.write(ctx, nil, "update-index", "-q", "--refresh")
-	if _, err := r.write(ctx, nil, "read-tree", "-m", "-u", string(old), string(new)); err != nil {
-		return fmt.Errorf("%w: update the work tree from %s to %s: %v", ErrRepoState, old.Short(), new.Short(), err)
-	}
-	return r.Refs().Update(ctx, "HEAD", new, old, reason)
-}
-
 // CheckoutClean puts this (linked) work tree at rev, detached, discarding
 // local changes and removing every file git does not track, ignored ones
 // (build outputs, bytecode caches) included: whatever the last use left

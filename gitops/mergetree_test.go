@@ -55,7 +55,7 @@ func TestMergeTreesAndAdvance(t *testing.T) {
 	// The branch and work tree move from base to ab; a file nobody touches
 	// keeps its inode (no checkout churn).
 	before, _ := os.Stat(filepath.Join(dir, "shared.txt"))
-	if err := r.Advance(ctx, base, ab, "planx: test"); err != nil {
+	if err := r.Landing().Advance(ctx, base, ab, "planx: test"); err != nil {
 		t.Fatal(err)
 	}
 	after, _ := os.Stat(filepath.Join(dir, "shared.txt"))
@@ -69,7 +69,7 @@ func TestMergeTreesAndAdvance(t *testing.T) {
 		t.Errorf("HEAD %s, want %s", got, ab)
 	}
 	// A stale old value loses the compare-and-swap.
-	if err := r.Advance(ctx, base, ab, "again"); err == nil {
+	if err := r.Landing().Advance(ctx, base, ab, "again"); err == nil {
 		t.Error("Advance from a stale base succeeded")
 	}
 	fsck(t, dir)

@@ -83,7 +83,7 @@ func TestKillAtEveryPointParallel(t *testing.T) {
 				if once == 0 {
 					t.Fatalf("every [P] task ran again after a kill mid-wave:\n%s", runs)
 				}
-			case "after-wave", "after-stage-commit", "during-wave-gate", "after-advance":
+			case "after-wave", "after-stage-commit", "during-wave-gate", "before-advance", "after-read-tree", "after-branch", "after-advance":
 				if once != 3 {
 					t.Fatalf("a [P] task done before the kill ran again:\n%s", runs)
 				}

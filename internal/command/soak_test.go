@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -35,17 +37,16 @@ const soakWavePlan = "---\ntopic: soak\ngates:\n  - name: check\n    command: sl
 	"- [ ] T003 [P] Add c\n  ```sh run\n  mkdir -p sub && echo c >> sub/c.txt\n  ```\n" +
 	"- [ ] T004 [P] Add d\n  ```sh run\n  echo d >> d.txt\n  sleep 0.1\n  ```\n"
 
-// soakModes are the two ways a trial runs: plan text and run arguments.
-var soakModes = []struct {
-	name, plan string
-	args       []string
-}{{"serial", soakPlan, []string{"run", "plan.md"}}, {"wave", soakWavePlan, []string{"run", "--jobs", "3", "plan.md"}}}
-
-// TestSoak interrupts planx at random moments with SIGINT, SIGTERM or SIGKILL,
-// then resumes or aborts, for as long as PLANX_SOAK says (e.g. 60s), and
-// counts: resumes identical to an uninterrupted run, aborts identical to the
-// pre-run state (HEAD, index entries, file bytes, status), stale git lock
-// files, lost bytes. Any miss fails the test; the counts are logged.
+// TestSoak interrupts planx at random moments with SIGINT, SIGTERM, SIGHUP
+// or SIGKILL (soakModes: serial runs, waves, a wave whose landing takes
+// measurable time, agent waves, tasks deleting the user's ignored data),
+// sometimes makes a person's hand fix after the stop, then resumes or
+// aborts, for as long as PLANX_SOAK says (e.g. 60s), and counts: resumes
+// identical to an uninterrupted run (with the same hand fix), aborts
+// identical to the pre-run state (HEAD, index entries, status, the bytes
+// of every file, ignored ones included), stale git lock files, wedges,
+// wrong commits, lost bytes. Any miss fails the test; the counts are
+// logged.
 func TestSoak(t *testing.T) {
 	budget, err := time.ParseDuration(os.Getenv("PLANX_SOAK"))
 	if err != nil || budget <= 0 {
@@ -53,127 +54,128 @@ func TestSoak(t *testing.T) {
 	}
 	gittest.Setenv(t)
 	planx := planxBinary(t)
-	want := map[string]string{}
-	for _, path := range []string{"", "0"} {
-		for _, mode := range soakModes {
-			t.Setenv("PLANX_SMALL_INDEX", path)
-			dir, _ := soakRepo(t, mode.plan)
-			if out, err := planxIn(planx, dir, mode.args...); err != nil {
-				t.Fatalf("uninterrupted %s run: %v\n%s", mode.name, err, out)
-			}
-			want[path+mode.name] = soakOutcome(t, dir)
-		}
-	}
+	modes := soakModes()
+	wants := map[string]soakWant{} // made when first needed, within the budget
 	var c soakCounts
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
 	for end := time.Now().Add(budget); time.Now().Before(end); {
 		path := []string{"", "0"}[rng.IntN(2)]
-		mode := soakModes[rng.IntN(len(soakModes))]
+		mode := modes[rng.IntN(len(modes))]
+		hand := rng.IntN(3) == 0
 		t.Setenv("PLANX_SMALL_INDEX", path)
-		if msg := soakOnce(t, planx, rng, mode.plan, mode.args, want[path+mode.name], &c); msg != "" {
+		key := path + " " + mode.name
+		if _, ok := wants[key]; !ok {
+			wants[key] = soakUninterrupted(t, planx, mode)
+		}
+		if msg := soakOnce(t, planx, rng, mode, hand, wants[key], &c); msg != "" {
 			c.failures = append(c.failures, mode.name+": "+msg)
 		}
 		c.modes[mode.name]++
 	}
-	t.Logf("soak %s: %d interrupted (serial %d, --jobs 3 %d; INT %d, TERM %d, KILL %d; %d finished before the signal); "+
-		"resumes %d/%d identical to an uninterrupted run; aborts %d/%d identical to the pre-run state (index marks included); "+
-		"stale git locks (index.lock, ref locks) %d; planx work trees left registered %d; lost bytes %d",
-		budget, c.runs, c.modes["serial"], c.modes["wave"], c.sig[syscall.SIGINT], c.sig[syscall.SIGTERM], c.sig[syscall.SIGKILL], c.early,
-		c.resumeOK, c.resumes, c.abortOK, c.aborts, c.staleLock, c.worktrees, c.lost)
+	t.Logf("soak %s: %d interrupted (%s; %d finished before the signal; %d with a hand fix after the stop); by phase: %s; "+
+		"resumes %d/%d identical to an uninterrupted run (%d refused over a hand fix, then --retry); aborts %d/%d identical to the pre-run state (index marks and ignored files included); "+
+		"wedged (resume or abort failed) %d; wrong commits %d; stale git locks (index.lock, ref locks) %d; planx work trees left registered %d; lost bytes %d",
+		budget, c.runs, c.tally(), c.early, c.hand, soakList(c.phases),
+		c.resumeOK, c.resumes, c.retried, c.abortOK, c.aborts, c.wedged, c.wrong, c.staleLock, c.worktrees, c.lost)
 	for _, f := range c.failures {
 		t.Error(f)
 	}
 }
 
+// soakWant is what an uninterrupted run of a mode gives, then with the
+// person's hand fix made after it, and how long it took.
+type soakWant struct {
+	outcome, hand string
+	took          time.Duration
+}
+
+// soakUninterrupted runs mode's plan without a stop and returns its
+// outcome, then the outcome with the hand fix made.
+func soakUninterrupted(t *testing.T, planx string, mode soakMode) soakWant {
+	dir, _ := soakRepoFor(t, mode)
+	start := time.Now()
+	if out, err := planxIn(planx, dir, mode.args...); err != nil {
+		t.Fatalf("uninterrupted %s run: %v\n%s", mode.name, err, out)
+	}
+	w := soakWant{outcome: soakOutcome(t, dir), took: time.Since(start)}
+	soakHand(t, dir)
+	w.hand = soakOutcome(t, dir)
+	return w
+}
+
 type soakCounts struct {
-	runs, early, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost int
-	sig                                                                         map[syscall.Signal]int
-	modes                                                                       map[string]int
-	failures                                                                    []string
+	runs, early, hand, retried, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost, wedged, wrong int
+	sig                                                                                                       map[syscall.Signal]int
+	modes, phases                                                                                             map[string]int
+	failures                                                                                                  []string
+}
+
+// tally is the trials by mode and by signal.
+func (c *soakCounts) tally() string {
+	sigs := map[string]int{}
+	for s, n := range c.sig {
+		sigs[map[syscall.Signal]string{syscall.SIGINT: "INT", syscall.SIGTERM: "TERM", syscall.SIGHUP: "HUP", syscall.SIGKILL: "KILL"}[s]] = n
+	}
+	return soakList(c.modes) + "; " + soakList(sigs)
+}
+
+func soakList(m map[string]int) string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // soakOnce is one trial; it returns what went wrong, or "".
-func soakOnce(t *testing.T, planx string, rng *rand.Rand, plan string, args []string, want string, c *soakCounts) string {
-	dir, before := soakRepo(t, plan)
-	sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL}[rng.IntN(3)]
-	cmd := exec.Command(planx, args...)
+func soakOnce(t *testing.T, planx string, rng *rand.Rand, mode soakMode, hand bool, want soakWant, c *soakCounts) string {
+	dir, before := soakRepoFor(t, mode)
+	sig := mode.sigs[rng.IntN(len(mode.sigs))]
+	var other *exec.Cmd
+	if mode.linked {
+		other = soakLinked(t, planx, dir, mode)
+	}
+	cmd := exec.Command(planx, mode.args...)
 	cmd.Dir = dir
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		return err.Error()
 	}
-	time.Sleep(time.Duration(rng.IntN(2500)) * time.Millisecond)
+	if c.sig == nil {
+		c.sig, c.modes, c.phases = map[syscall.Signal]int{}, map[string]int{}, map[string]int{}
+	}
+	delay := time.Duration(rng.IntN(2500)) * time.Millisecond
+	if mode.span {
+		delay = soakDelay(rng, want.took)
+	}
+	if mode.landing && rng.IntN(2) == 0 {
+		if soakLanding(dir, 2*max(want.took, 2500*time.Millisecond), time.Duration(rng.IntN(40))*time.Millisecond) {
+			c.phases["signal sent while a wave landed"]++
+		}
+	} else {
+		time.Sleep(delay)
+	}
 	_ = cmd.Process.Signal(sig)
 	err := cmd.Wait()
 	c.runs++
-	if c.sig == nil {
-		c.sig, c.modes = map[syscall.Signal]int{}, map[string]int{}
-	}
 	c.sig[sig]++
+	// The linked work tree's run ends before this one's recovery, whose
+	// checks of the pool would see its slots in use.
+	otherErr := soakWait(other)
 	if err == nil {
 		c.early++
-		return ""
+		return soakOther(t, planx, other, otherErr, dir)
 	}
-	locks := gitLocks(dir)
-	if sig == syscall.SIGKILL {
-		// A git commit in flight outlives a killed planx; it finishes.
-		for i := 0; i < 200 && len(locks) > 0; i++ {
-			time.Sleep(25 * time.Millisecond)
-			locks = gitLocks(dir)
-		}
+	w := want.outcome
+	if hand {
+		w = want.hand
 	}
-	if len(locks) > 0 {
-		c.staleLock++
-		return fmt.Sprintf("%s: stale %s after the run exited (%v)\n%s", sig, strings.Join(locks, ", "), err, out.String())
+	msg := soakRecover(t, planx, rng, mode, sig, hand, dir, before, w, want.outcome, out.String(), c)
+	if msg == "" {
+		msg = soakOther(t, planx, other, otherErr, dir)
 	}
-	// A signal before the run recorded anything stops it with nothing to
-	// resume or abort: then nothing may have changed either.
-	started := exists(filepath.Join(dir, ".git", "planx", "state.json"))
-	if !started {
-		if got := preRunState(t, dir); got != before {
-			c.lost++
-			return fmt.Sprintf("%s before the run started changed the repository:\n%s\nwant\n%s", sig, got, before)
-		}
-	}
-	if rng.IntN(2) == 0 {
-		c.resumes++
-		again := []string{"resume"}
-		if !started {
-			again = args
-		}
-		if o, err := planxIn(planx, dir, again...); err != nil {
-			return fmt.Sprintf("%s then resume: %v\n%s\n%s", sig, err, out.String(), o)
-		}
-		if got := soakOutcome(t, dir); got != want {
-			c.lost++
-			return fmt.Sprintf("%s then resume: outcome\n%s\nwant\n%s\nrun output:\n%s", sig, got, want, out.String())
-		}
-		if wts := planxWorktrees(t, dir); wts != "" {
-			c.worktrees++
-			return fmt.Sprintf("%s then resume: planx work trees left registered:\n%s", sig, wts)
-		}
-		c.resumeOK++
-		return ""
-	}
-	c.aborts++
-	if !started {
-		c.abortOK++
-		return ""
-	}
-	if o, err := planxIn(planx, dir, "abort", "--yes"); err != nil {
-		return fmt.Sprintf("%s then abort: %v\n%s\n%s", sig, err, out.String(), o)
-	}
-	if got := preRunState(t, dir); got != before {
-		c.lost++
-		return fmt.Sprintf("%s then abort: state\n%s\nwant\n%s\nrun output:\n%s", sig, got, before, out.String())
-	}
-	if wts := planxWorktrees(t, dir); wts != "" {
-		c.worktrees++
-		return fmt.Sprintf("%s then abort: planx work trees left registered:\n%s", sig, wts)
-	}
-	c.abortOK++
-	return ""
+	return msg
 }
 
 // planxWorktrees lists the work trees git has registered under planx's
@@ -245,7 +247,12 @@ func soakOutcome(t *testing.T, dir string) string {
 			b.WriteString(line + "\n")
 		}
 	}
-	b.WriteString("status: " + gittest.Git(t, dir, "status", "--porcelain") + "\n")
+	b.WriteString("status: " + gittest.Git(t, dir, "status", "--porcelain", "--ignored") + "\n")
+	for _, line := range strings.Split(fileHashes(t, dir), "\n") {
+		if !strings.Contains(line, "memory-bank/execute/") {
+			b.WriteString(line + "\n")
+		}
+	}
 	gittest.Git(t, dir, "fsck", "--no-progress")
 	return b.String()
 }
@@ -298,7 +305,7 @@ func exists(p string) bool {
 func gitLocks(dir string) []string {
 	var out []string
 	_ = filepath.WalkDir(filepath.Join(dir, ".git"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && p == filepath.Join(dir, ".git", "planx") {
+		if err == nil && d.IsDir() && d.Name() == "planx" { // (.git/planx, .git/worktrees/<name>/planx)
 			return filepath.SkipDir
 		}
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".lock") {

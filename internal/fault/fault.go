@@ -2,16 +2,27 @@
 // point, planx kills itself with SIGKILL there, so the tests can prove
 // that `planx resume` recovers from a crash at any point. Every real run
 // has no hook, and every method is then a no-op.
+//
+// "point:INT" (TERM, HUP) sends planx that signal at the point and goes
+// on, as a Ctrl-C or a closed terminal arriving right then would;
+// "point:run" runs the shell command in PLANX_FAULT_RUN there and goes on,
+// as a person's git command at that moment would.
 package fault
 
 import (
 	"os"
+	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 )
 
-// Env names the hidden environment variable the hook is read from.
-const Env = "PLANX_FAULT"
+// Env names the hidden environment variable the hook is read from; RunEnv
+// the command a "point:run" hook runs.
+const (
+	Env    = "PLANX_FAULT"
+	RunEnv = "PLANX_FAULT_RUN"
+)
 
 // Points lists the fault points of a serial run in the order it meets them.
 func Points() []string {
@@ -25,7 +36,14 @@ func Points() []string {
 // ParallelPoints lists the fault points only --jobs > 1 meets, in the
 // order a wave meets them.
 func ParallelPoints() []string {
-	return []string{"after-wave-task", "after-wave", "after-stage-commit", "during-wave-gate", "after-advance"}
+	return []string{"after-wave-task", "after-wave", "after-stage-commit", "during-wave-gate", LandingPoints()[0], LandingPoints()[1], LandingPoints()[2], "after-advance"}
+}
+
+// LandingPoints lists the fault points of a wave's landing, in the order
+// it meets them: before git updates the work tree, after it did and
+// before the branch moved, after the branch moved.
+func LandingPoints() []string {
+	return []string{"before-advance", "after-read-tree", "after-branch"}
 }
 
 // Hook is the fault point this process dies at, "" for none.
@@ -34,9 +52,22 @@ type Hook string
 // FromEnv reads the hook from PLANX_FAULT.
 func FromEnv() Hook { return Hook(os.Getenv(Env)) }
 
-// At kills the process when the hook names point.
+// At kills the process when the hook names point, or does there what
+// the hook says after the point's name.
 func (h Hook) At(point string) {
-	if string(h) == point {
+	name, how, _ := strings.Cut(string(h), ":")
+	if name != point {
+		return
+	}
+	switch how {
+	case "INT", "TERM", "HUP":
+		sig := map[string]syscall.Signal{"INT": syscall.SIGINT, "TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP}[how]
+		_ = syscall.Kill(os.Getpid(), sig)
+	case "run":
+		cmd := exec.Command("sh", "-c", os.Getenv(RunEnv))
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		_ = cmd.Run()
+	default:
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {} // SIGKILL is not instant; never go on past the point
 	}

@@ -15,6 +15,7 @@ import "strings"
 //	folded/<id>     commits an executor made, folded into the task commit
 //	work/<id>       a wave task's work, before integration
 //	wave            the wave in flight
+//	landing         the commit a wave's landing moves the branch to, while it does
 //	worktrees/...   the slots of a run
 const RunsRefPrefix = "refs/planx/runs/"
 
@@ -56,6 +57,11 @@ func WorkRef(runID, task string) string { return RunRef(runID, "work/"+task) }
 // WaveRef is where a wave's commits are staged while its integration gate
 // runs.
 func WaveRef(runID string) string { return RunRef(runID, "wave") }
+
+// LandingRef names the commit a wave's landing is moving the branch to,
+// from before the work tree changes until the branch has moved: a stop in
+// between leaves it for the next command to take the landing back.
+func LandingRef(runID string) string { return RunRef(runID, "landing") }
 
 // WorktreeRef keeps what the run's work tree name held; WorktreeRef(id, "")
 // is the prefix of them all.

@@ -49,6 +49,9 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	execute.PidsIn(repo.PlanxDir()).CleanOrphans(out)
 	execute.CleanRun(st.RunID, out)
 	warnHeldPlan(repo, st, out)
+	if err := unland(ctx, repo, out); err != nil {
+		return nil, err
+	}
 	watch := checks.WatchFile(repo, st.RunID)
 	if what := watch.CheckInterrupted(st.Current); what != "" {
 		out.Warn(st.Current, what)

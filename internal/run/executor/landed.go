@@ -5,8 +5,12 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/checks"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -55,6 +59,31 @@ func (c *committer) onRunBranch(t *planparse.Task) error {
 	if head.SHA != c.expect {
 		return fmt.Errorf("%w: branch %s moved from %s to %s while %s ran (a commit planx did not make); planx committed nothing: look at it (git log %s..%s), then `planx resume` or `planx abort`",
 			gitops.ErrRepoState, c.st.Branch, c.expect.Short(), head.SHA.Short(), t.ID, c.expect.Short(), head.SHA.Short())
+	}
+	return nil
+}
+
+// unland takes back the landing of a wave that a stop cut between the
+// work tree's update and the branch's move (wave.Unland), before anything
+// reads the work tree: the run then goes on, or is aborted, as after a
+// stop before that landing began. It says what it put back.
+func unland(ctx context.Context, repo *gitops.Repo, out *progress.Progress) error {
+	st, err := runstate.Load(repo)
+	if err != nil || st == nil {
+		return err
+	}
+	if head, err := repo.Head(ctx); err != nil || head.Branch != st.Branch {
+		// On another branch the landing's files are not the branch's to
+		// take back: the command says to switch back first.
+		return err
+	}
+	back, err := wavepkg.Unland(ctx, repo, st.RunID)
+	if err != nil {
+		return err
+	}
+	if len(back) > 0 {
+		out.Println("planx: wave %d's landing was cut before the branch moved: %s it had written put back as the branch has them; the wave lands again",
+			st.WaveNumber, textsafe.Count(len(back), "file"))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/ledger"
+	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/checks"
@@ -275,6 +276,10 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *h
 	}
 	lk, err := runstate.Acquire(repo, command)
 	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := unland(ctx, repo, progress.New(ro.Output)); err != nil {
+		lk.Release()
 		return nil, nil, nil, err
 	}
 	r, h, err := reopen(ctx, repo, ro)

@@ -188,7 +188,7 @@ func (l *Landing) land(ctx context.Context, keep []staged) (Landed, *Task, error
 	if err := RestoreLog(ctx, l.Repo, l.Base, l.LogPath); err != nil {
 		return Landed{}, keep[0].t, err
 	}
-	if err := l.Repo.Advance(ctx, l.Base, ld.Tip(), "planx: integrate wave"); err != nil {
+	if err := l.advance(ctx, ld.Tip()); err != nil {
 		return Landed{}, keep[0].t, err
 	}
 	l.Fault.At("after-advance")
