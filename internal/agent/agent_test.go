@@ -68,3 +68,23 @@ func TestPromptCarriesTaskContextAndRules(t *testing.T) {
 		}
 	}
 }
+
+// TestMeterAnswer: the model's last message is the answer, whatever the
+// transcript says after it (claude's result event, its usage line).
+func TestMeterAnswer(t *testing.T) {
+	for f, lines := range map[Transcript][]string{
+		ClaudeStream: {`{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"looking"}]}}`,
+			`{"type":"assistant","message":{"id":"m2","content":[{"type":"text","text":"fine\nVERDICT: pass"}]}}`,
+			`{"type":"result","subtype":"success","usage":{"input_tokens":3,"output_tokens":1},"result":"fine\nVERDICT: pass"}`},
+		CodexJSON: {`{"type":"item.completed","item":{"type":"agent_message","text":"fine\nVERDICT: pass"}}`,
+			`{"type":"turn.completed","usage":{"input_tokens":3,"output_tokens":1}}`},
+		OpencodeJSON: {`{"type":"text","part":{"text":"fine\nVERDICT: pass"}}`},
+	} {
+		m := NewMeter(f)
+		_, _ = m.Write([]byte(strings.Join(lines, "\n") + "\n"))
+		m.Close()
+		if got := m.Answer(); got != "fine\nVERDICT: pass" {
+			t.Errorf("%s: Answer() = %q", f, got)
+		}
+	}
+}

@@ -27,7 +27,8 @@ func (m *Meter) claude(ev map[string]any) []string {
 			blk := obj(b)
 			switch str(blk, "type") {
 			case "text":
-				out = append(out, str(blk, "text"))
+				m.answer = str(blk, "text")
+				out = append(out, m.answer)
 			case "tool_use":
 				what := inputWhat(obj(blk["input"]))
 				m.call(str(blk, "id"), str(blk, "name"), what)
@@ -108,7 +109,8 @@ func (m *Meter) codex(ev map[string]any) []string {
 		it := obj(ev["item"])
 		switch kind := str(it, "type"); kind {
 		case "agent_message":
-			return []string{str(it, "text")}
+			m.answer = str(it, "text")
+			return []string{m.answer}
 		case "reasoning", "todo_list", "error":
 			return nil
 		default:
@@ -141,6 +143,11 @@ func (m *Meter) gemini(ev map[string]any) []string {
 	switch str(ev, "type") {
 	case "message":
 		if str(ev, "role") == "assistant" {
+			if delta, _ := ev["delta"].(bool); delta {
+				m.answer += str(ev, "content")
+			} else {
+				m.answer = str(ev, "content")
+			}
 			return []string{str(ev, "content")}
 		}
 	case "tool_use":
@@ -177,7 +184,8 @@ func (m *Meter) opencode(ev map[string]any) []string {
 	p := obj(ev["part"])
 	switch str(ev, "type") {
 	case "text":
-		return []string{str(p, "text")}
+		m.answer = str(p, "text")
+		return []string{m.answer}
 	case "tool_use":
 		st := obj(p["state"])
 		what := inputWhat(obj(st["input"]))

@@ -80,6 +80,15 @@ type Meter struct {
 	calls      []ToolCall
 	byID       map[string]int
 	tail       []string
+	answer     string // the text of the model's last message
+}
+
+// Answer is the text of the model's last message in the transcript ("" for
+// none, or a plain-text agent): what a reviewer concluded.
+func (m *Meter) Answer() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.answer
 }
 
 // NewMeter reads transcripts in format f.

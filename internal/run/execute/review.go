@@ -102,7 +102,23 @@ func Review(ctx context.Context, t *planparse.Task, r ReviewRun, o Options) (Rev
 	if err != nil {
 		out = res.Tail
 	}
-	return ReviewEnd{Result: res, Output: out}, nil
+	return ReviewEnd{Result: res, Output: readable(cmd.Transcript, out)}, nil
+}
+
+// readable is a reviewer's answer: a preset's CLI writes a JSON transcript
+// (agent.Transcript), whose model's last message is the answer; plain
+// output is as it is.
+func readable(f agent.Transcript, out string) string {
+	if f == agent.NoTranscript || f == agent.AiderText {
+		return out
+	}
+	m := agent.NewMeter(f)
+	_, _ = m.Write([]byte(out))
+	m.Close()
+	if a := m.Answer(); a != "" {
+		return a
+	}
+	return m.Tail(200)
 }
 
 // reviewSpace opens a task space over dir for the reviewer of task t, or
