@@ -35,10 +35,6 @@ type soakMode struct {
 	// keep_ignored: planx keeps no copy of it and says so): an abort
 	// cannot put them back.
 	lost []string
-	// killLost are files an abort after a SIGKILL may not put back until
-	// planx's copy of them survives a kill ("ignored-kill-abort": issue 38
-	// Why 2).
-	killLost []string
 	// linked: a second run, uninterrupted, goes on at the same time in a
 	// linked work tree of the repository; both must verify.
 	linked bool
@@ -51,23 +47,17 @@ var (
 	soakAll      = []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGKILL}
 	soakHupKill  = []syscall.Signal{syscall.SIGHUP, syscall.SIGKILL}
 	soakWaveArgs = []string{"run", "--jobs", "3", "plan.md"}
-	soakYesArgs  = []string{"run", "--yes", "--jobs", "3", "plan.md"}        // the steps that delete ignored data are rated HIGH
-	soakKept     = []string{"local.env", "data/db.bin", "data/sub/more.bin"} // the ignored files planx keeps (soakIgnoredData)
+	soakYesArgs  = []string{"run", "--yes", "--jobs", "3", "plan.md"} // the steps that delete ignored data are rated HIGH
 )
 
 // soakModes are the soak's kinds of trial. The switch PLANX_SOAK_UNFIXED
 // (a comma-separated list of the unfixed names below, or "all") turns on
 // the checks whose fix is not in yet, so that the soak stays green until
-// it is: "ignored-overwrite" (a task overwrites the user's ignored file,
-// issue 38 Why 3), "linked-worktrees" (two runs in linked work trees, Why
-// 5), "hand-edits-apart" (a hand fix after a stop is not committed as
+// it is: "hand-edits-apart" (a hand fix after a stop is not committed as
 // the task's work, Why 7; see soakResume) and "hand-after-kill" (a hand
 // fix after a SIGKILL mid-step: resume, which found no snapshot of the
 // stop, takes it for the attempt's and discards it from the work tree,
-// keeping it under the stop's ref; Why 4), "ignored-kill-abort" (an abort
-// after a SIGKILL in a task that deleted the user's ignored files puts
-// none back: planx's copy went with the kill; Why 2) and
-// "ignored-wave-race" (a
+// keeping it under the stop's ref; Why 4) and "ignored-wave-race" (a
 // wave task empties data/ through its slot's link while another task's
 // check of ignored files puts them back into it: rm -rf fails on a
 // directory being filled again, and the put-back is named as the other
@@ -78,14 +68,11 @@ func soakModes() []soakMode {
 		{name: "wave", plan: soakWavePlan, args: soakWaveArgs, sigs: soakAll},
 		{name: "bigwave", plan: soakBigWavePlan, args: soakWaveArgs, sigs: soakAll, span: true, landing: true},
 		{name: "agentwave", plan: soakAgentPlan, args: soakWaveArgs, sigs: soakHupKill, extra: soakAgent, span: true},
-		{name: "ignored", plan: soakIgnoredPlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true, lost: []string{"big.bin"},
-			killLost: soakKept},
+		{name: "ignored", plan: soakIgnoredPlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true, lost: []string{"big.bin"}},
 		{name: "ignored-wave", plan: soakIgnoredWavePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true, lost: []string{"big.bin"},
-			killLost: soakKept, unfixed: "ignored-wave-race"},
-		{name: "ignored-overwrite", plan: soakOverwritePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true,
-			unfixed: "ignored-overwrite"},
-		{name: "linked-worktrees", plan: soakAgentPlan, args: soakWaveArgs, sigs: soakHupKill, extra: soakAgent, span: true, linked: true,
-			unfixed: "linked-worktrees"},
+			unfixed: "ignored-wave-race"},
+		{name: "ignored-overwrite", plan: soakOverwritePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true},
+		{name: "linked-worktrees", plan: soakAgentPlan, args: soakWaveArgs, sigs: soakHupKill, extra: soakAgent, span: true, linked: true},
 	}
 	var modes []soakMode
 	for _, m := range all {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -83,9 +82,6 @@ func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig 
 		return fmt.Sprintf("%s then abort: %v\n%s\n%s", sig, err, out, o)
 	}
 	lost := mode.lost
-	if sig == syscall.SIGKILL && !soakUnfixed("ignored-kill-abort") {
-		lost = append(slices.Clip(lost), mode.killLost...)
-	}
 	if got, want := soakLess(preRunState(t, dir), lost), soakLess(before, lost); got != want {
 		c.lost++
 		return fmt.Sprintf("%s then abort: state\n%s\nwant\n%s\nrun output:\n%s", sig, got, want, out)
