@@ -21,13 +21,9 @@ func (tr TestRuns) ExitCodesApart(ctx context.Context, gs []gates.Gate, paths []
 	if len(gs) == 0 || len(paths) == 0 {
 		return nil
 	}
-	staged, err := tr.Repo.Index().StagedCommit(ctx, tr.Base)
+	c, err := tr.withBase(ctx, paths, "judge-exit", "planx: the task's tree with the base's tests")
 	if err != nil {
-		return fmt.Errorf("the base-form tree of %s: %w", tr.Task.ID, err)
-	}
-	c, err := tr.Repo.Objects().TreeFromBase(ctx, staged, tr.Base, paths, "planx: the task's tree with the base's tests")
-	if err != nil {
-		return fmt.Errorf("the base-form tree of %s: %w", tr.Task.ID, err)
+		return err
 	}
 	dir, release, err := tr.Checkout(ctx, c, "judge-exit")
 	if err != nil {

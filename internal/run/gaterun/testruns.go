@@ -107,13 +107,9 @@ type judgeRun struct {
 // has them, in a clean checkout, with canaries; release gives the checkout
 // back once its results are read.
 func (tr TestRuns) runWith(ctx context.Context, tgs []TestGate, paths []string, how judgeRunHow) (judgeRun, func(), error) {
-	staged, err := tr.Repo.Index().StagedCommit(ctx, tr.Base)
+	c, err := tr.withBase(ctx, paths, how.label, how.tree)
 	if err != nil {
-		return judgeRun{}, nil, fmt.Errorf("the %s tree of %s: %w", how.label, tr.Task.ID, err)
-	}
-	c, err := tr.Repo.Objects().TreeFromBase(ctx, staged, tr.Base, paths, how.tree)
-	if err != nil {
-		return judgeRun{}, nil, fmt.Errorf("the %s tree of %s: %w", how.label, tr.Task.ID, err)
+		return judgeRun{}, nil, err
 	}
 	dir, release, err := tr.Checkout(ctx, c, how.label)
 	if err != nil {
@@ -131,4 +127,18 @@ func (tr TestRuns) runWith(ctx context.Context, tgs []TestGate, paths []string, 
 		return judgeRun{}, nil, err
 	}
 	return judgeRun{dir: dir, run: run, results: results, cn: cn}, release, nil
+}
+
+// withBase makes the commit of the task's tree (as staged) with paths as
+// the base has them, with message msg, for the judge's run label.
+func (tr TestRuns) withBase(ctx context.Context, paths []string, label, msg string) (gitops.SHA, error) {
+	staged, err := tr.Repo.Index().StagedCommit(ctx, tr.Base)
+	if err != nil {
+		return "", fmt.Errorf("the %s tree of %s: %w", label, tr.Task.ID, err)
+	}
+	c, err := tr.Repo.Objects().TreeFromBase(ctx, staged, tr.Base, paths, msg)
+	if err != nil {
+		return "", fmt.Errorf("the %s tree of %s: %w", label, tr.Task.ID, err)
+	}
+	return c, nil
 }

@@ -144,11 +144,13 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			run[i] = tgs[j].Gate
 		}
 	}
-	// Test files the task did not declare are judged apart: first the
-	// tests as the base has them, then (below) with the agent's own.
+	// The tests in their base form are judged apart: first the tests as
+	// the base has them, then (below) with the agent's own. Read once:
+	// finding test support reads the base commit.
+	baseForm := tk.BaseForm()
 	var judged map[string]string
-	if paths := tk.BaseForm(); len(paths) > 0 {
-		if judged, err = tr.Apart(ctx, tgs, base, paths); err != nil {
+	if len(baseForm) > 0 {
+		if judged, err = tr.Apart(ctx, tgs, base, baseForm); err != nil {
 			return err
 		}
 	}
@@ -168,7 +170,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return err
 		}
 	}
-	if err := tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm())); err != nil {
+	if err := tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(baseForm)); err != nil {
 		return err
 	}
 	return hidden(ctx, tk, tr, tgs, gaterun.HiddenRun{Dir: k.HiddenTests, Ref: k.HiddenRef, Out: filepath.Join(k.dir(), "hidden")})
