@@ -118,7 +118,7 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 			"PLANX_STATE_DIR="+stateDir, "PLANX_REASON_FILE="+reasonPath, "PLANX_USAGE_FILE="+usagePath), env...),
 		Timeout:    cmp.Or(o.TaskTimeout, DefaultAgentTimeout),
 		OutputPath: filepath.Join(o.OutDir, fmt.Sprintf("%s-agent-%d.log", t.ID, a.Attempt)),
-		Started:    o.Pids.started(),
+		Started:    o.Pids.Started(),
 		Wrap:       wrap,
 	}
 	meter := agent.NewMeter(cmd.Transcript)

@@ -1,9 +1,6 @@
 package execute
 
 import (
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -11,93 +8,21 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 )
 
-// A planx killed outright (SIGKILL, OOM, power) cannot stop the process
-// group of the step, gate or agent it was running, nor the git commit in
-// flight. Their ids are kept in small files next to the run state, written
-// without fsync: they only matter while this boot's processes can exist.
-// The next planx to take the lock kills an orphaned step and waits for an
-// orphaned git commit (killing git mid-commit could leave a ref lock; letting
-// it finish is safe, and resume then finds the commit in the history).
+// Pids are the run's pid files (proc.Pids).
+type Pids = proc.Pids
 
-// Pids are those files, in the directory of planx's run state (dir). The
-// zero Pids records nothing: a wave's tasks run at once, and one file
-// cannot name them all.
-type Pids struct{ dir string }
-
-// PidsIn are the pid files in dir, the directory of the run's state (not
-// a dry run's: it starts nothing).
-func PidsIn(dir string) Pids { return Pids{dir: dir} }
-
-func (p Pids) childFile() string { return filepath.Join(p.dir, "child.pid") }
-func (p Pids) gitFile() string   { return filepath.Join(p.dir, "git-commit.pid") }
-
-// ChildStarted records a step's, gate's or agent's process group before it
-// does any work.
-func (p Pids) ChildStarted(pgid int) {
-	if p.dir != "" {
-		writePid(p.childFile(), pgid)
-	}
-}
-
-// started is ChildStarted for proc.Spec.Started: nil when nothing is
-// recorded.
-func (p Pids) started() func(int) {
-	if p.dir == "" {
-		return nil
-	}
-	return p.ChildStarted
-}
-
-// ChildDone forgets it once it has exited, so a reused pid is never killed.
-// The file is emptied, not removed: rewriting a file is cheaper than
-// creating one, and this happens for every step and every commit.
-func (p Pids) ChildDone() {
-	if p.dir != "" {
-		forgetPid(p.childFile())
-	}
-}
-
-// GitStarted and GitDone record the git commit in flight, which the next
-// planx waits for rather than kills.
-func (p Pids) GitStarted(pgid int) { writePid(p.gitFile(), pgid) }
-func (p Pids) GitDone()            { forgetPid(p.gitFile()) }
-
-func forgetPid(path string) {
-	if err := os.Truncate(path, 0); err != nil && !os.IsNotExist(err) {
-		_ = os.Remove(path)
-	}
-}
-
-// writePid records a process group leader's pid and start time: after a
-// crash the pid alone could name an unrelated process that reused it.
-func writePid(path string, pid int) {
-	_ = os.MkdirAll(filepath.Dir(path), 0o755)
-	rec := strconv.Itoa(pid) + " " + strconv.FormatUint(proc.StartTime(pid), 10)
-	_ = os.WriteFile(path, []byte(rec), 0o644)
-}
-
-// readPid returns what writePid recorded; start is 0 when unknown (a file
-// an older planx wrote, or a system without /proc).
-func readPid(path string) (pid int, start uint64) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return 0, 0
-	}
-	p, st, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
-	pid, _ = strconv.Atoi(p)
-	start, _ = strconv.ParseUint(st, 10, 64)
-	return pid, start
-}
+// PidsIn are the pid files in dir (proc.PidsIn).
+func PidsIn(dir string) Pids { return proc.PidsIn(dir) }
 
 // CleanOrphans runs under the lock, before a resumed run touches anything.
-func (p Pids) CleanOrphans(out *progress.Progress) {
-	if pg, start := readPid(p.childFile()); pg != 0 {
+func CleanOrphans(p Pids, out *progress.Progress) {
+	if pg, start := p.Child(); pg != 0 {
 		if proc.OrphanGroup(pg, start) {
 			proc.KillGroup(pg)
 		}
 		p.ChildDone()
 	}
-	if pg, start := readPid(p.gitFile()); pg != 0 {
+	if pg, start := p.Git(); pg != 0 {
 		for i := 0; proc.OrphanGroup(pg, start); i++ {
 			if i == 0 {
 				out.Println("planx: waiting for the git commit (pid %d) the stopped planx left running", pg)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -18,7 +19,8 @@ import (
 // still the process planx started: a pid reused by an unrelated process
 // (another start time) is left alone.
 func TestCleanOrphansChecksStartTime(t *testing.T) {
-	pids := PidsIn(t.TempDir())
+	dir := t.TempDir()
+	pids := PidsIn(dir)
 	out := progress.New(progress.Output{})
 	sleeper := exec.Command("sleep", "30")
 	sleeper.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -35,10 +37,10 @@ func TestCleanOrphansChecksStartTime(t *testing.T) {
 	}
 
 	// A record whose start time differs names another process: not killed.
-	if err := os.WriteFile(pids.childFile(), []byte(fmt.Sprintf("%d %d", pid, start+1)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "child.pid"), []byte(fmt.Sprintf("%d %d", pid, start+1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pids.CleanOrphans(out)
+	CleanOrphans(pids, out)
 	select {
 	case err := <-exited:
 		t.Fatalf("a process with another start time was killed: %v", err)
@@ -47,13 +49,13 @@ func TestCleanOrphansChecksStartTime(t *testing.T) {
 
 	// The record planx itself writes: the orphan is killed.
 	pids.ChildStarted(pid)
-	pids.CleanOrphans(out)
+	CleanOrphans(pids, out)
 	select {
 	case <-exited:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the orphaned step group was not killed")
 	}
-	if p, _ := readPid(pids.childFile()); p != 0 {
+	if p, _ := pids.Child(); p != 0 {
 		t.Fatalf("child record not cleared: %d", p)
 	}
 }

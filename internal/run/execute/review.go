@@ -82,7 +82,7 @@ func Review(ctx context.Context, t *planparse.Task, r ReviewRun, o Options) (Rev
 		Env:        env,
 		Timeout:    cmp.Or(r.Timeout, gates.DefaultReviewTimeout),
 		OutputPath: filepath.Join(o.OutDir, fmt.Sprintf("%s-review.log", t.ID)),
-		Started:    o.Pids.started(),
+		Started:    o.Pids.Started(),
 		Wrap:       sp.Wrap,
 	}
 	display := agentCommand(&spec, cmd, r.Spec)

@@ -38,7 +38,7 @@ func Steps(ctx context.Context, t *planparse.Task, lt *execlog.Task, o Options) 
 			Wrap:       wrap,
 			OutputPath: filepath.Join(o.OutDir, fmt.Sprintf("%s-step%d.log", t.ID, i+1)),
 			Live:       live,
-			Started:    o.Pids.started(),
+			Started:    o.Pids.Started(),
 		})
 		flush()
 		disarm()

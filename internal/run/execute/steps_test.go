@@ -91,12 +91,13 @@ func TestStepsTimeOut(t *testing.T) {
 	var out bytes.Buffer
 	o := options(t, &out)
 	o.TaskTimeout = 200 * time.Millisecond
-	o.Pids = PidsIn(t.TempDir())
+	dir := t.TempDir()
+	o.Pids = PidsIn(dir)
 	err := Steps(context.Background(), task("sleep 5"), &execlog.Task{}, o)
 	if f := outcome.As(err); f == nil || !strings.HasPrefix(f.What, "step 1/1 (plan line 10) timed out after") {
 		t.Fatalf("err = %v", err)
 	}
-	if b, err := os.ReadFile(o.Pids.childFile()); err != nil || len(b) != 0 {
+	if b, err := os.ReadFile(filepath.Join(dir, "child.pid")); err != nil || len(b) != 0 {
 		t.Fatalf("child.pid = %q, %v; want empty", b, err)
 	}
 }

@@ -46,7 +46,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 		return nil, errNoRun
 	}
 	out := progress.New(ro.Output)
-	execute.PidsIn(repo.PlanxDir()).CleanOrphans(out)
+	execute.CleanOrphans(execute.PidsIn(repo.PlanxDir()), out)
 	execute.CleanRun(st.RunID, out)
 	warnHeldPlan(repo, st, out)
 	if err := unland(ctx, repo, out); err != nil {

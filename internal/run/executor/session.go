@@ -61,7 +61,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	r.st, r.log = st, st.Log
-	r.pids().CleanOrphans(r.out)
+	execute.CleanOrphans(r.pids(), r.out)
 	execute.CleanRun(st.RunID, r.out)
 	warnHeldPlan(repo, st, r.out)
 	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
