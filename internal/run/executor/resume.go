@@ -316,7 +316,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 			return nil, err
 		}
 	}
-	b.log.Status, b.log.Finished = record.RunCompleted, b.now()
+	b.log.Status, b.log.Finished = record.RunCompleted, b.clock.Now()
 	if err := b.log.WriteFile(b.repo.Root); err != nil {
 		return nil, err
 	}

@@ -171,8 +171,8 @@ func (tu *turn) agent(ctx context.Context, n int, feedback string) error {
 	})
 	o := at.execOptions()
 	o.Held = at.ignored(tu)
-	if o.Budget = tu.budget(); o.Budget != nil {
-		if over, hint := o.Budget(record.Cost{}); over != "" {
+	if o.Budget = tu.budget(o); o.Budget != nil {
+		if over, hint := o.Budget.Over(record.Cost{}); over != "" {
 			return budgetSpent(over, hint)
 		}
 	}
