@@ -1,8 +1,8 @@
 package runplan
 
 import (
-	"context"
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"strings"
