@@ -103,22 +103,16 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 	if err != nil {
 		return false, err
 	}
-	manual := kind == planparse.KindManual && st.Status == record.RunWaiting
-	midStep := st.Phase == runstate.PhaseExecute && st.Status != record.RunFailed
-	if !retry && !manual && midStep && len(d.Edited) > 0 && len(d.Changed) > 0 {
-		// Killed or interrupted mid-step: the output is partial, and a
-		// person has worked on it since. (An attempt that wrote nothing,
-		// such as a stop before the task for an edited plan, leaves no
-		// output to mix with the person's: it just runs.)
+	do := whatResumeDoes(stopped{kind: kind, status: st.Status, phase: st.Phase, retry: retry, inSlot: inSlot,
+		changed: len(d.Changed) > 0, edited: len(d.Edited) > 0})
+	if do == refuseEdits {
 		return false, stops.RefuseOverEdits(t.ID, d)
 	}
 	if err := stops.KeepStagedApart(ctx, ""); err != nil {
 		return false, err
 	}
-	switch {
-	case inSlot && (retry || !manual):
-		// Its work is kept under the ref of its own work tree; what is
-		// here is a person's, kept under a ref before the task runs again.
+	switch do {
+	case rerunFromSlot:
 		if retry {
 			noteFinished(st, t, "by a retry")
 			log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
@@ -129,22 +123,20 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 			return false, err
 		}
 		return false, stops.Discard(ctx, d, false)
-	case retry:
+	case retryAfresh:
 		noteFinished(st, t, "by a retry")
 		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, stops.Discard(ctx, d, true)
-	case manual:
-		return true, nil // the person's work, or the lack of it, is verified
-	case midStep:
+	case verifyPerson:
+		return true, nil
+	case restartPartial:
 		noteResumed(st, t, d, true)
-		return false, stops.Discard(ctx, d, true) // partial output: start over
-	case st.Phase != runstate.PhaseExecute && st.Status != record.RunFailed:
+		return false, stops.Discard(ctx, d, true)
+	case verifyCompleted:
 		noteResumed(st, t, d, false)
-		return true, nil // crashed after execution: the work is complete
+		return true, nil
 	}
-	// A failure: work in the tree (the attempt's, fixed by hand or not) is
-	// verified and gated again; an empty tree runs the task again.
-	keep := len(d.Changed) > 0 || len(d.Edited) > 0
+	keep := do == verifyFixed
 	noteResumed(st, t, d, !keep)
 	return keep, nil
 }
