@@ -80,14 +80,11 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 }
 
 // goOn runs the tasks left after a stop outside a wave the way the run
-// ran them: with --jobs > 1 (kept in the run's state) wave by wave, even
-// when the stop came before the first wave started; stopped says tasks[0]
-// is the task the run stopped at, already that its work is in the tree.
+// ran them, with the --jobs kept in the run's state, even when the stop
+// came before the first wave started; stopped says tasks[0] is the task
+// the run stopped at, already that its work is in the tree.
 func (r *runner) goOn(ctx context.Context, tasks []*planparse.Task, stopped, already bool) (*Result, error) {
-	if r.o.Jobs > 1 {
-		return (&waveLoop{r: r, stopped: stopped, already: already}).run(ctx, tasks)
-	}
-	return r.loop(ctx, tasks, already)
+	return (&waveLoop{r: r, stopped: stopped, already: already}).run(ctx, tasks)
 }
 
 // reuseAttempt decides whether the stopped task's work in the tree is kept

@@ -138,10 +138,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if !r.reaper.On {
 		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
 	}
-	if r.o.Jobs > 1 {
-		return (&waveLoop{r: r}).run(ctx, tasks)
-	}
-	return r.loop(ctx, tasks, false)
+	return (&waveLoop{r: r}).run(ctx, tasks)
 }
 
 // admit makes the checks a run passes before anything changes: no stopped
