@@ -29,9 +29,6 @@
 //   - Config (Repo.Config): config, hooks, identity and signing, pinning
 //     settings for a run, and the git-dir files that hold them (Guard,
 //     MetaSnapshot).
-//   - Records (Repo.Records): planx's local gate and commit records, plain
-//     files under the common git dir; no git runs. Mark and WrittenSince
-//     tell the records written while an executor ran (by change time).
 //
 // Pin (Config) changes every later command of the Repo, whichever type
 // runs it: they share one runner.

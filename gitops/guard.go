@@ -14,7 +14,7 @@ import (
 // planx's evidence (refs/notes/planx, refs/planx/**). A task that writes
 // there is refused: `.git/` is never a task's output. (planx's local records
 // under planx/records are left out: planx writes them itself between an
-// agent's attempts; they are guarded per executor run, see RecordsMark.)
+// agent's attempts; they are guarded per executor run, see internal/ledger/records.)
 //
 // The refs of other runs (refs/planx/runs/<id>/ for an id not the run's
 // own) are left out too: another planx run of the same repository, in

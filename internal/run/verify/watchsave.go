@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -34,7 +35,7 @@ type SavedWatch struct {
 	Watch *Watch               `json:"watch"`
 	// Mark is the records' mark the attempt runs under: installed test
 	// runners changed since are the attempt's doing (Runners).
-	Mark gitops.RecordsMark `json:"mark,omitempty"`
+	Mark records.Mark `json:"mark,omitempty"`
 	// Replace is the replace refs before the attempt (nil: not noted).
 	Replace map[string]gitops.SHA `json:"replace"`
 	// Judged: the attempt ended and was judged, and failed. Its work waits
