@@ -26,9 +26,8 @@
 //   - Notes (Repo.Notes): git notes, where a task's record lives.
 //   - Worktrees (Repo.Worktrees): linked work trees for verification and
 //     parallel tasks.
-//   - Config (Repo.Config): config, hooks, identity and signing, pinning
-//     settings for a run, and the git-dir files that hold them (Guard,
-//     MetaSnapshot).
+//   - Config (Repo.Config): config, hooks, identity and signing, and
+//     pinning settings for a run.
 //
 // Pin (Config) changes every later command of the Repo, whichever type
 // runs it: they share one runner.

@@ -93,56 +93,6 @@ func TestUnpushed(t *testing.T) {
 	}
 }
 
-// The guard sees planx's notes and refs move, loose or packed, and not
-// other refs.
-func TestGuardPlanxRefs(t *testing.T) {
-	r, dir := newRepo(t)
-	sha := gittest.Commit(t, dir, "one")
-	g := r.Config().Guard("x")
-	gittest.Git(t, dir, "update-ref", "refs/heads/other", sha)
-	gittest.Git(t, dir, "notes", "--ref=commits", "add", "-m", "not planx's", sha)
-	if ch := g.Changed(r.Config().Guard("x")); len(ch) != 0 {
-		t.Fatalf("unrelated refs moved the guard: %v", ch)
-	}
-	gittest.Git(t, dir, "notes", "--ref=planx", "add", "-m", "forged", sha)
-	if ch := g.Changed(r.Config().Guard("x")); !slices.Contains(ch, ".git/refs/notes/planx") {
-		t.Errorf("notes move: %v", ch)
-	}
-	g = r.Config().Guard("x")
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", sha)
-	if ch := g.Changed(r.Config().Guard("x")); len(ch) == 0 {
-		t.Error("a new refs/planx ref went unseen")
-	}
-	gittest.Git(t, dir, "pack-refs", "--all")
-	g = r.Config().Guard("x")
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", gittest.Commit(t, dir, "two"))
-	if ch := g.Changed(r.Config().Guard("x")); len(ch) == 0 {
-		t.Error("a packed refs/planx ref moved unseen")
-	}
-}
-
-// The guard of a run leaves other runs' refs out (another work tree's run
-// writes them meanwhile) and takes git packing the refs for no move.
-func TestGuardOtherRuns(t *testing.T) {
-	r, dir := newRepo(t)
-	sha := gittest.Commit(t, dir, "one")
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", sha)
-	g := r.Config().Guard("x")
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/y/base", sha)
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/y/stops/1-T001", sha)
-	gittest.Git(t, dir, "pack-refs", "--all")
-	if ch := g.Changed(r.Config().Guard("x")); len(ch) != 0 {
-		t.Fatalf("another run's refs, or packing, moved the guard: %v", ch)
-	}
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", gittest.Commit(t, dir, "two"))
-	if ch := g.Changed(r.Config().Guard("x")); !slices.Equal(ch, []string{".git/refs/planx/runs/x/base"}) {
-		t.Errorf("the run's own ref moved: %v", ch)
-	}
-	if ch := g.Changed(r.Config().Guard("y")); len(ch) == 0 {
-		t.Error("run y's guard saw nothing")
-	}
-}
-
 // Added tells notes added from notes changed or removed.
 func TestNotesAdded(t *testing.T) {
 	r, dir := newRepo(t)

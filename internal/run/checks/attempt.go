@@ -20,8 +20,8 @@ import (
 // was noted before its executor ran, what the executor did that the commit
 // tells, and what a judged attempt left for a resume.
 type Attempt struct {
-	Guard   gitops.Guard          // a fingerprint of the git directory before the task
-	Meta    *gitops.MetaSnapshot  // the git directory's config, hooks and info/ before the task
+	Guard   verify.Guard          // a fingerprint of the git directory before the task
+	Meta    *verify.MetaSnapshot  // the git directory's config, hooks and info/ before the task
 	Replace map[string]gitops.SHA // the replace refs before the task (verify.ReplaceRefs)
 	Watch   *verify.Watch         // what the executor could change unseen; nil on resume
 	Mark    records.Mark          // the records' mark an agent ran under (verify.Runners); 0 for none

@@ -29,10 +29,10 @@ import (
 
 // SavedWatch is what planx noted before an agent's attempt.
 type SavedWatch struct {
-	Task  planparse.TaskID     `json:"task"`
-	Guard gitops.Guard         `json:"guard"`
-	Meta  *gitops.MetaSnapshot `json:"meta"`
-	Watch *Watch               `json:"watch"`
+	Task  planparse.TaskID `json:"task"`
+	Guard Guard            `json:"guard"`
+	Meta  *MetaSnapshot    `json:"meta"`
+	Watch *Watch           `json:"watch"`
 	// Mark is the records' mark the attempt runs under: installed test
 	// runners changed since are the attempt's doing (Runners).
 	Mark records.Mark `json:"mark,omitempty"`
@@ -112,7 +112,7 @@ func (f WatchFile) CheckInterrupted(t planparse.TaskID) string {
 	}
 	var bad, left []string
 	var meta []string
-	for _, c := range w.Guard.Changed(f.Repo.Config().Guard(f.RunID)) {
+	for _, c := range w.Guard.Changed(GuardOf(f.Repo, f.RunID)) {
 		// planx's own refs move on resume (the stop's snapshot); what runs
 		// on the user's next git command is config, hooks and info/.
 		if !strings.HasPrefix(c, ".git/refs/") {
