@@ -58,7 +58,4 @@
 //   - Writes that find a lock held (index.lock, a ref's .lock) retry 20 times
 //     50–100 ms apart and then fail wrapping ErrLocked; the lock is never
 //     removed. Every *GitError caused by a held lock wraps ErrLocked.
-//   - ParseTrailers follows commit-message rules (`git log
-//     --format=%(trailers)`, `git interpret-trailers --parse --no-divider`):
-//     a "---" line is not a patch divider.
 package gitops

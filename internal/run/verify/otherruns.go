@@ -51,7 +51,7 @@ func othersNotes(ctx context.Context, repo *gitops.Repo, runID string, old, now 
 			return false, nil // not a commit: no run's task commit
 		}
 		run := ""
-		for _, t := range cs[0].Trailers {
+		for _, t := range record.ParseTrailers(cs[0].Message) {
 			if t.Key == record.TrailerRun {
 				run = t.Value
 			}
