@@ -90,7 +90,7 @@ func TestLog(t *testing.T) {
 	}
 
 	body := "body line\n\nPlanx-Task: 1"
-	sha, err := r.Commit(ctx, "subject\n\n"+body+"\n", CommitOptions{AllowEmpty: true})
+	sha, err := r.Commits().Commit(ctx, "subject\n\n"+body+"\n", CommitOptions{AllowEmpty: true})
 	if err != nil {
 		t.Fatal(err)
 	}

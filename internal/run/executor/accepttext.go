@@ -29,7 +29,7 @@ func (r *runner) acceptText(ctx context.Context, sel *runplan.Selection, head *g
 			return fmt.Errorf("accept the text of %s: read its commit %s: %w", d.Task, old.Short(), err)
 		}
 		msg := ledger.AcceptTextMessage(r.planRel, t, old, record.TrailerOf(cs[0].Message, record.TrailerTaskHash))
-		sha, err := r.repo.CommitUnchanged(ctx, msg, head.SHA, "HEAD")
+		sha, err := r.repo.Commits().CommitUnchanged(ctx, msg, head.SHA, "HEAD")
 		if err != nil {
 			return fmt.Errorf("accept the text of %s: %w", d.Task, err)
 		}

@@ -164,7 +164,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 	if !dirty && (u.st.OrigMarks == nil || len(u.st.OrigMarks.AssumeUnchanged) == 0) {
 		return nil
 	}
-	snap, err := u.repo.SnapshotAll(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
+	snap, err := u.repo.Commits().SnapshotAll(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
 	if err != nil {
 		return err
 	}
