@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/gates"
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
@@ -64,13 +63,13 @@ func TestResume(t *testing.T) {
 		t.Fatalf("nothing saved, yet %+v", a)
 	}
 	w := &verify.Watch{Ignored: []string{"node_modules"}}
-	meta := &gitops.MetaSnapshot{}
-	a.Resume(&verify.SavedWatch{Watch: w, Guard: gitops.Guard("g"), Meta: meta, Mark: 7})
+	meta := &verify.MetaSnapshot{}
+	a.Resume(&verify.SavedWatch{Watch: w, Guard: verify.Guard("g"), Meta: meta, Mark: 7})
 	if a.Watch != w || a.Guard != "g" || a.Meta != meta || a.Mark != 0 || a.Rejudged {
 		t.Errorf("interrupted: %+v", a)
 	}
 	var b Attempt
-	b.Resume(&verify.SavedWatch{Watch: w, Guard: gitops.Guard("g"), Mark: 7, Judged: true, Left: map[string]string{"x": "y"}})
+	b.Resume(&verify.SavedWatch{Watch: w, Guard: verify.Guard("g"), Mark: 7, Judged: true, Left: map[string]string{"x": "y"}})
 	if b.Watch != w || b.Guard != "" || b.Mark != 7 || !b.Rejudged || b.Left["x"] != "y" {
 		t.Errorf("judged: %+v", b)
 	}

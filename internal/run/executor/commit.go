@@ -96,7 +96,7 @@ func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *exe
 	if !c.path.porcelain && !last {
 		// The index is final: git writes it as a tree while planx ticks
 		// the plan and writes the log, which are spliced in afterwards.
-		tree = c.repo.StartWriteTree(ctx)
+		tree = c.repo.Commits().StartWriteTree(ctx)
 		defer func() { _, _ = tree.Wait() }()
 	}
 	groups, reopen, ticked, err := c.tickAndLog(t, lt, last)
@@ -196,17 +196,17 @@ func (c *committer) writeCommit(ctx context.Context, lt *execlog.Task, msg strin
 		}
 		c.fault.At("after-stage")
 		disarm := c.fault.Soon("during-commit", 50*time.Millisecond)
-		sha, err = c.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: c.noVerify, Started: c.pids.GitStarted,
+		sha, err = c.repo.Commits().Commit(ctx, msg, gitops.CommitOptions{NoVerify: c.noVerify, Started: c.pids.GitStarted,
 			Include: own, Parent: c.expect})
 		disarm()
 		c.pids.GitDone()
 	case last:
 		// commit staged planx's own files already.
 		c.fault.At("after-stage")
-		sha, err = c.repo.CommitIndex(ctx, msg, c.expect, "HEAD")
+		sha, err = c.repo.Commits().CommitIndex(ctx, msg, c.expect, "HEAD")
 	default:
 		c.fault.At("after-stage")
-		sha, err = c.repo.CommitIndexWith(ctx, msg, c.expect, "HEAD", own, tree)
+		sha, err = c.repo.Commits().CommitIndexWith(ctx, msg, c.expect, "HEAD", own, tree)
 	}
 	return sha, hookWatch, err
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/record"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
@@ -61,7 +62,7 @@ func (wv *wave) exec(ctx context.Context) {
 		Entry:   func(id planparse.TaskID) *execlog.Task { return r.log.TaskByID(string(id)) },
 		Settle:  r.checks().Records.Settle,
 		Mark: func() error {
-			m, err := r.repo.Records().Mark()
+			m, err := records.Of(r.repo).Mark()
 			if err != nil {
 				return err
 			}

@@ -318,7 +318,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 		if err := b.repo.Index().Stage(ctx, b.log.Path); err != nil {
 			return nil, err
 		}
-		if _, err := b.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: noVerify}); err != nil {
+		if _, err := b.repo.Commits().Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: noVerify}); err != nil {
 			return nil, fmt.Errorf("finish run: %w", err)
 		}
 	}

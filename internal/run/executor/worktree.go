@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/checks"
@@ -100,7 +101,7 @@ func (s slot) checks() checks.Tree {
 	// Nobody edits a slot's plan but its executor: its edit is judged as
 	// a protected file's, not held as a person's.
 	c.PlanEdit, c.HoldPlan = nil, nil
-	c.Records = verify.NewRecords(s.repo, new(gitops.RecordsMark), func() error { return nil })
+	c.Records = verify.NewRecords(s.repo, new(records.Mark), func() error { return nil })
 	// What the task changed is read in the slot, not in the user's work
 	// tree, which the wave does not touch until it lands: there the plan
 	// would always seem untouched (never judged as the protected file it
@@ -148,7 +149,7 @@ func (s slot) locked(f func()) {
 // start. The records' mark is the wave's, which the turn leaves alone.
 func (s slot) begin(*turn, bool) error   { return nil }
 func (s slot) phase(*turn, string) error { return nil }
-func (s slot) mark() gitops.RecordsMark  { return 0 }
+func (s slot) mark() records.Mark        { return 0 }
 
 // furnish gives the slot what the user's work tree holds that git does
 // not (taskgate.Keeper.Furnish), before the task's executor runs there;

@@ -1,6 +1,7 @@
 // Package verify holds the checks of what a task did that need the
 // repository: HEAD and the commits the executor made (Fold), writes into
-// the git directory, planx's records and replace refs, work hidden from
+// the git directory (Guard, its fingerprint, and MetaSnapshot, the copy of
+// its config, hooks and info/ that undoes them), planx's records and replace refs, work hidden from
 // git, the declared files, changes that weaken the judge (protected files,
 // test takeovers, installed test runners), likely secrets, ignored files a
 // task deleted and what commit hooks left behind, and the saved watch of

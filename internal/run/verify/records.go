@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -23,13 +24,13 @@ import (
 // Records is the mark in the run state and the records it guards.
 type Records struct {
 	repo *gitops.Repo
-	mark *gitops.RecordsMark // the run state's mark; 0 when none is set
-	save func() error        // saves the run state
+	mark *records.Mark // the run state's mark; 0 when none is set
+	save func() error  // saves the run state
 }
 
 // NewRecords guards repo's records with the run state's mark, which save
 // writes to disk.
-func NewRecords(repo *gitops.Repo, mark *gitops.RecordsMark, save func() error) Records {
+func NewRecords(repo *gitops.Repo, mark *records.Mark, save func() error) Records {
 	return Records{repo: repo, mark: mark, save: save}
 }
 
@@ -39,7 +40,7 @@ func (g Records) Mark(t *planparse.Task) error {
 	if err := g.Untouched(t); err != nil {
 		return err
 	}
-	m, err := g.repo.Records().Mark()
+	m, err := records.Of(g.repo).Mark()
 	if err != nil {
 		return fmt.Errorf("mark the records before %s: %w", t.ID, err)
 	}
@@ -82,13 +83,13 @@ func (g Records) Settle() (string, error) {
 	if m == 0 {
 		return "", nil
 	}
-	written, err := g.repo.Records().WrittenSince(m)
+	written, err := records.Of(g.repo).WrittenSince(m)
 	if err != nil {
 		return "", err
 	}
 	var dropped []string
 	if len(written) > 0 {
-		if dropped, err = g.repo.Records().DropWrittenSince(m); err != nil {
+		if dropped, err = records.Of(g.repo).DropWrittenSince(m); err != nil {
 			return "", err
 		}
 	}

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 )
 
 // A record written under the mark fails the task and the mark is cleared
 // and saved; without one the records are left alone.
 func TestRecords(t *testing.T) {
 	w, _ := workIn(t, map[string]string{"a.txt": "a\n"})
-	var mark gitops.RecordsMark
+	var mark records.Mark
 	saves := 0
 	g := NewRecords(w.Repo, &mark, func() error { saves++; return nil })
 	if err := g.Mark(w.Task); err != nil || mark == 0 {
@@ -23,18 +24,18 @@ func TestRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree := gitops.SHA("0123456789012345678901234567890123456789")
-	if err := w.Repo.Records().AddGates(gitops.GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
+	if err := records.Of(w.Repo).AddGates(records.GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
 		t.Fatal(err)
 	}
 	failureSays(t, g.Untouched(w.Task), "planx removed the files written: .git/planx/records/trees/"+string(tree))
-	if recs, err := w.Repo.Records().Gates(tree); err != nil || len(recs) != 0 || mark != 0 {
+	if recs, err := records.Of(w.Repo).Gates(tree); err != nil || len(recs) != 0 || mark != 0 {
 		t.Errorf("after the check: records %+v (%v), mark %d", recs, err, mark)
 	}
 	// Forget clears a mark without looking.
 	if err := g.Mark(w.Task); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Repo.Records().AddGates(gitops.GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
+	if err := records.Of(w.Repo).AddGates(records.GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := g.Forget(); err != nil || mark != 0 {

@@ -15,7 +15,7 @@ func TestWatchFileSaveLoadDrop(t *testing.T) {
 	if f.Load("T001") != nil {
 		t.Fatal("a watch loaded before any was saved")
 	}
-	f.Save(SavedWatch{Task: "T001", Meta: w.Repo.Config().SnapshotMeta(), Watch: &Watch{Ignored: []string{"out/"}}, Mark: 7})
+	f.Save(SavedWatch{Task: "T001", Meta: SnapshotMeta(w.Repo), Watch: &Watch{Ignored: []string{"out/"}}, Mark: 7})
 	got := f.Load("T001")
 	if got == nil || got.Task != "T001" || got.Mark != 7 || len(got.Watch.Ignored) != 1 || !got.Watch.Resumed || got.Judged {
 		t.Fatalf("loaded %+v", got)
@@ -42,7 +42,7 @@ func TestWatchFileCheckInterrupted(t *testing.T) {
 	f := WatchFile{Repo: w.Repo, RunID: "r1", Path: filepath.Join(t.TempDir(), "watch.json"),
 		DepEnvs: func(string, []string) []string { return nil }}
 	note := func() {
-		f.Save(SavedWatch{Task: "T001", Guard: w.Repo.Config().Guard("r1"), Meta: w.Repo.Config().SnapshotMeta(), Watch: &Watch{}})
+		f.Save(SavedWatch{Task: "T001", Guard: GuardOf(w.Repo, "r1"), Meta: SnapshotMeta(w.Repo), Watch: &Watch{}})
 	}
 	note()
 	if what := f.CheckInterrupted("T001"); what != "" {
