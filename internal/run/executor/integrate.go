@@ -45,9 +45,7 @@ func (wv *wave) landing() *wavepkg.Landing {
 			}
 			r.st.SkipPending = nil
 		},
-		RecordGates:  r.keeper().Book().RecordWaveGates,
-		RecordCommit: r.keeper().Book().RecordWaveCommit,
-		Warn:         r.out.Warn,
+		Book: r.keeper().Book(), Desk: r.desk(),
 	}
 	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
 		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
@@ -104,8 +103,8 @@ func (wv *wave) exec(ctx context.Context) {
 	r.keeper().Pool()
 	r.keeper().Reach(ctx, r.expect)
 	wavepkg.Flight{Repo: r.repo, RunID: r.st.RunID, Jobs: r.o.Jobs, Tasks: wv.its, Mu: wv.mu, Fault: r.fault,
+		Log: r.log, Book: r.keeper().Book(),
 		RunTask: wv.runIsolated,
-		Entry:   func(id planparse.TaskID) *execlog.Task { return r.log.TaskByID(string(id)) },
 		Settle:  r.checks().Records.Settle,
 		Mark: func() error {
 			m, err := r.repo.Records().Mark()
@@ -119,7 +118,6 @@ func (wv *wave) exec(ctx context.Context) {
 			r.st.WaveDone = append(r.st.WaveDone, it.T.ID)
 			return r.st.Save(r.repo)
 		},
-		RecordGates: r.keeper().Book().RecordWaveGates,
 	}.Exec(ctx)
 	if msg := r.reaper.Detached(); msg != "" && len(wv.its) > 0 {
 		r.warnIssue(wv.its[0].T, msg)

@@ -7,8 +7,8 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
-	"github.com/planx-dev/planx/planparse"
 )
 
 // Flight runs a wave's tasks that have no work yet, at most Jobs at once
@@ -24,11 +24,11 @@ type Flight struct {
 	Tasks []*Task // in plan order; those with Work were done before a crash
 	Mu    *sync.Mutex
 	Fault fault.Hook
+	Log   *execlog.Log // the run's log, whose entries take the tasks' own
+	Book  ledger.Book  // records the gates each task passed on its work
 
 	// RunTask runs t in a slot of its own, setting its Work, Fail or Err.
 	RunTask func(ctx context.Context, t *Task)
-	// Entry is the run's log entry of the task id.
-	Entry func(id planparse.TaskID) *execlog.Task
 	// Settle settles the mark of the executors that ran (or that a
 	// stopped wave left) and says what they forged, "" when nothing; Mark
 	// sets a new mark, saved with the run's state, for the executors
@@ -37,8 +37,6 @@ type Flight struct {
 	Mark   func() error
 	// Done records t's work done in the run's state, saved.
 	Done func(t *Task) error
-	// RecordGates records the gates t's task passed on its work c.
-	RecordGates func(ctx context.Context, t *planparse.Task, c gitops.SHA, gs []execlog.Gate)
 }
 
 // Exec runs the wave's tasks and leaves each task's Log at the run's log
@@ -51,7 +49,7 @@ func (f Flight) Exec(ctx context.Context) {
 	var todo []int
 	for i, t := range f.Tasks {
 		if t.Work != "" {
-			*f.Entry(t.T.ID) = t.Own
+			*f.entry(t) = t.Own
 		} else {
 			ran[t] = true
 			todo = append(todo, i)
@@ -72,11 +70,11 @@ func (f Flight) Exec(ctx context.Context) {
 		}
 	}
 	for _, t := range f.Tasks {
-		t.Log = f.Entry(t.T.ID)
+		t.Log = f.entry(t)
 		// The task's own gates passed on its work: the base plus its
 		// changes. Recorded now that no executor runs.
 		if ran[t] && t.Work != "" && t.Fail == nil && t.Err == nil {
-			f.RecordGates(ctx, t.T, t.Work, t.Own.Gates)
+			f.Book.RecordWaveGates(ctx, t.T, t.Work, t.Own.Gates)
 		}
 	}
 	f.Fault.At("after-wave")
@@ -85,7 +83,7 @@ func (f Flight) Exec(ctx context.Context) {
 // finished records one task of the wave done in its work tree. The caller
 // holds Mu.
 func (f Flight) finished(ctx context.Context, t *Task) {
-	*f.Entry(t.T.ID) = t.Own
+	*f.entry(t) = t.Own
 	if t.Work == "" || t.Err != nil || t.Fail != nil {
 		return
 	}
@@ -121,3 +119,6 @@ func (f Flight) records(run bool) error {
 	}
 	return f.Mark()
 }
+
+// entry is t's entry in the run's log.
+func (f Flight) entry(t *Task) *execlog.Task { return f.Log.TaskByID(string(t.T.ID)) }

@@ -6,29 +6,30 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/planx-dev/planx/execlog"
-	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
 
 // flightOn is a flight of chainRepo's four tasks over a fake run: T002 was
 // done before a crash, T003 fails in its slot, the others do their work.
-func flightOn(t *testing.T) (*Flight, map[planparse.TaskID]*execlog.Task, *[]planparse.TaskID) {
+func flightOn(t *testing.T) (*Flight, *execlog.Log, *[]planparse.TaskID) {
 	repo, _, works := chainRepo(t)
-	log := map[planparse.TaskID]*execlog.Task{}
+	log := &execlog.Log{}
 	var done []planparse.TaskID
-	f := &Flight{Repo: repo, RunID: "run1", Jobs: 2, Mu: &sync.Mutex{},
-		Entry:       func(id planparse.TaskID) *execlog.Task { return log[id] },
-		Settle:      func() (string, error) { return "", nil },
-		Mark:        func() error { return nil },
-		Done:        func(tk *Task) error { done = append(done, tk.T.ID); return nil },
-		RecordGates: func(context.Context, *planparse.Task, gitops.SHA, []execlog.Gate) {},
+	f := &Flight{Repo: repo, RunID: "run1", Jobs: 2, Mu: &sync.Mutex{}, Log: log,
+		Book:   ledger.Book{Repo: repo, RunID: "run1", Now: time.Now},
+		Settle: func() (string, error) { return "", nil },
+		Mark:   func() error { return nil },
+		Done:   func(tk *Task) error { done = append(done, tk.T.ID); return nil },
 	}
 	for i, w := range works {
-		log[w.ID] = &execlog.Task{ID: string(w.ID)}
-		tk := &Task{T: &planparse.Task{ID: w.ID}, Own: execlog.Task{ID: string(w.ID), Status: "running"}}
+		log.Tasks = append(log.Tasks, execlog.Task{ID: string(w.ID)})
+		tk := &Task{T: &planparse.Task{ID: w.ID}, Own: execlog.Task{ID: string(w.ID), Status: "running",
+			Gates: []execlog.Gate{{Name: "test", Passed: true}}}}
 		if i == 1 {
 			tk.Work = w.Commit
 		}
@@ -47,20 +48,28 @@ func flightOn(t *testing.T) (*Flight, map[planparse.TaskID]*execlog.Task, *[]pla
 
 func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {
 	f, log, done := flightOn(t)
-	var recorded []string
-	f.RecordGates = func(_ context.Context, tk *planparse.Task, _ gitops.SHA, _ []execlog.Gate) {
-		recorded = append(recorded, string(tk.ID))
-	}
 	ctx := context.Background()
 	f.Exec(ctx)
 	if slices.Sort(*done); !slices.Equal(*done, []planparse.TaskID{"T001", "T004"}) {
 		t.Errorf("done %v, want T001 and T004", *done)
 	}
-	if len(recorded) != 2 {
-		t.Errorf("gates recorded for %v, want T001 and T004", recorded)
+	// The gates of the tasks that ran and passed are recorded on their
+	// work; T002's were before the crash, T003 failed.
+	for i, tk := range f.Tasks {
+		if tk.Work == "" {
+			continue // T003, failed: no work to record anything on
+		}
+		tree, err := f.Repo.Objects().TreeOf(ctx, tk.Work)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := f.Repo.Records().Gates(tree)
+		if want := i == 0 || i == 3; err != nil || (len(recs) == 1) != want {
+			t.Errorf("%s's gates recorded: %+v, %v; want recorded %v", tk.T.ID, recs, err, want)
+		}
 	}
-	for _, tk := range f.Tasks {
-		if tk.Log != log[tk.T.ID] {
+	for i, tk := range f.Tasks {
+		if tk.Log != &log.Tasks[i] {
 			t.Errorf("%s's Log is not the run's entry", tk.T.ID)
 		}
 		if tk.Log.Status != "running" {

@@ -9,8 +9,10 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -54,11 +56,10 @@ type Landing struct {
 	// the gates' records and their failure (nil when they passed); Gates
 	// is nil when no gate is selected for the wave.
 	Gates func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error)
-	// RecordGates records gates passed on commit c; RecordCommit records
-	// a task commit landed and returns its tree.
-	RecordGates  func(ctx context.Context, gt *planparse.Task, c gitops.SHA, gs []execlog.Gate)
-	RecordCommit func(ctx context.Context, id planparse.TaskID, c gitops.SHA) gitops.SHA
-	Warn         func(id planparse.TaskID, msg string)
+	// Book records the gates the integration gate passed and the task
+	// commits landed; Desk says what the gate found.
+	Book ledger.Book
+	Desk hall.Desk
 }
 
 // staged is a task commit built on the wave's staging chain.
@@ -183,7 +184,7 @@ func (l *Landing) land(ctx context.Context, keep []staged) (Landed, *Task, error
 	for _, s := range keep {
 		ld.Tasks = append(ld.Tasks, s.t)
 		ld.Commits = append(ld.Commits, s.commit)
-		ld.Trees = append(ld.Trees, l.RecordCommit(ctx, s.t.T.ID, s.commit))
+		ld.Trees = append(ld.Trees, l.Book.RecordWaveCommit(ctx, s.t.T.ID, s.commit))
 	}
 	if err := RestoreLog(ctx, l.Repo, l.Base, l.LogPath); err != nil {
 		return Landed{}, keep[0].t, err

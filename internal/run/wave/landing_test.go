@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -27,10 +29,8 @@ func landingOn(t *testing.T) (*Landing, *[]planparse.TaskID) {
 			it.Log.Status = "done"
 			return []byte("log of " + string(it.T.ID) + "\n")
 		},
-		Staged:       func(it *Task) { staged = append(staged, it.T.ID) },
-		RecordGates:  func(context.Context, *planparse.Task, gitops.SHA, []execlog.Gate) {},
-		RecordCommit: func(context.Context, planparse.TaskID, gitops.SHA) gitops.SHA { return "" },
-		Warn:         func(planparse.TaskID, string) {},
+		Staged: func(it *Task) { staged = append(staged, it.T.ID) },
+		Book:   ledger.Book{Repo: repo, RunID: "run1", Now: time.Now}, Desk: &desk{},
 	}
 	for i, w := range works {
 		// The box of task i is at byte 3 of its line (lines of 15 bytes).
@@ -76,11 +76,7 @@ func TestLandingLandsInPlanOrderAndKeepsTheConflict(t *testing.T) {
 
 func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
 	l, _ := landingOn(t)
-	l.Tasks = l.Tasks[:2] // T001, T002
-	var recorded []string
-	l.RecordGates = func(_ context.Context, gt *planparse.Task, _ gitops.SHA, _ []execlog.Gate) {
-		recorded = append(recorded, string(gt.ID))
-	}
+	l.Tasks = l.Tasks[:2]                   // T001, T002
 	held := map[string][]planparse.TaskID{} // the tasks whose work each check's tree holds
 	l.Gates = func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
 		if _, err := gitops.Open(ctx, dir); err != nil {
@@ -107,8 +103,21 @@ func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
 	if !slices.Equal(held["wave2-T002"], []planparse.TaskID{"T001", "T002"}) || !slices.Equal(held["wave2-T001"], []planparse.TaskID{"T001"}) {
 		t.Errorf("the checks' trees hold %v, want T001 and T002 at the tip, T001 before", held)
 	}
-	if !slices.Equal(recorded, []string{"wave2-T001"}) {
-		t.Errorf("gates recorded for %v, want wave2-T001", recorded)
+	// The gates passed on T001's combined tree are recorded for it, and
+	// the commit landed as one planx made.
+	ctx := context.Background()
+	tree, err := l.Repo.Objects().TreeOf(ctx, ld.Tip())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs, err := l.Repo.Records().Gates(tree); err != nil || len(recs) != 1 || recs[0].Gate != "test" || !recs[0].Passed {
+		t.Errorf("gates recorded on the tip's tree: %+v, %v; want test passed", recs, err)
+	}
+	if made, err := l.Repo.Records().Made("run1"); err != nil || len(made.Commits) != 1 || made.Commits["T001"].Commit != ld.Tip() {
+		t.Errorf("commits recorded: %+v, %v; want the tip alone", made, err)
+	}
+	if d := l.Desk.(*desk); len(d.said) != 1 || !strings.Contains(d.said[0], "integration gate failed on wave 2's combined tree") {
+		t.Errorf("said %q, want the bisection", d.said)
 	}
 	msg := gittest.Git(t, l.Repo.Root, "log", "-1", "--format=%B")
 	if !strings.Contains(msg, "Planx-Wave-Gate: ") {
