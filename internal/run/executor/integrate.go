@@ -45,40 +45,43 @@ func (wv *wave) landing() *wavepkg.Landing {
 			}
 			r.st.SkipPending = nil
 		},
-		Book: r.keeper().Book(), Desk: r.desk(),
+		Book: r.keeper().Book(), Desk: r.desk(), Runner: wv,
 	}
-	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
-		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
-			sel := wv.selected(tasks)
-			if len(sel) == 0 {
-				return nil, nil, nil
-			}
-			// On a terminal the integration gate (and its checkout's
-			// worktree_setup) has a line of its own below the wave's
-			// tasks, which wait to land, while it runs.
-			defer r.out.PhaseEnd(gt.ID)
-			// The combined tree is gated with what the user's work tree holds
-			// that git does not, as each task's own gates were.
-			_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
-			defer unfurnish()
-			var f *outcome.Failure
-			if errors.As(err, &f) {
-				return nil, f, nil
-			} else if err != nil {
-				return nil, nil, err
-			}
-			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel, Begin: r.out.GateStart(gt.ID)})
-			// A gate that deleted the user's ignored files through the
-			// checkout's links gets them put back, as a task's gates do.
-			unfurnish()
-			r.ignored = r.checks().CheckIgnored(gt)
-			if err == nil && errors.As(out.Failure, &f) {
-				return nil, f, nil
-			}
-			return out.Gates, nil, err
-		}
-	}
+	l.Gated = len(gates.Select(r.Gates, nil, wv.last)) > 0
 	return l
+}
+
+// Gate runs the integration gate on the combined tree in dir for the
+// pseudo task gt (wave.Runner): the gates the tasks selected.
+func (wv *wave) Gate(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
+	r := wv.r
+	sel := wv.selected(tasks)
+	if len(sel) == 0 {
+		return nil, nil, nil
+	}
+	// On a terminal the integration gate (and its checkout's
+	// worktree_setup) has a line of its own below the wave's
+	// tasks, which wait to land, while it runs.
+	defer r.out.PhaseEnd(gt.ID)
+	// The combined tree is gated with what the user's work tree holds
+	// that git does not, as each task's own gates were.
+	_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
+	defer unfurnish()
+	var f *outcome.Failure
+	if errors.As(err, &f) {
+		return nil, f, nil
+	} else if err != nil {
+		return nil, nil, err
+	}
+	out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel, Begin: r.out.GateStart(gt.ID)})
+	// A gate that deleted the user's ignored files through the
+	// checkout's links gets them put back, as a task's gates do.
+	unfurnish()
+	r.ignored = r.checks().CheckIgnored(gt)
+	if err == nil && errors.As(out.Failure, &f) {
+		return nil, f, nil
+	}
+	return out.Gates, nil, err
 }
 
 // selected are the gates the combined tree of tasks is judged by: those

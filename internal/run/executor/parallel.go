@@ -102,22 +102,9 @@ func (wv *wave) exec(ctx context.Context) {
 	// files the gates reach (the judge's protected files).
 	r.keeper().Pool()
 	r.keeper().Reach(ctx, r.expect)
-	wavepkg.Flight{Repo: r.repo, RunID: r.st.RunID, Jobs: r.o.Jobs, Tasks: wv.its, Mu: wv.mu, Fault: r.fault,
-		Log: r.log, Book: r.keeper().Book(),
-		RunTask: wv.runIsolated,
-		Settle:  r.checks().Records.Settle,
-		Mark: func() error {
-			m, err := r.repo.Records().Mark()
-			if err != nil {
-				return err
-			}
-			r.st.RecordsMark = m
-			return r.st.Save(r.repo)
-		},
-		Done: func(it *wavepkg.Task) error {
-			r.st.WaveDone = append(r.st.WaveDone, it.T.ID)
-			return r.st.Save(r.repo)
-		},
+	wavepkg.Flight{Repo: r.repo, Jobs: r.o.Jobs, Tasks: wv.its, Mu: wv.mu, Fault: r.fault,
+		Log: r.log, State: r.st, Book: r.keeper().Book(), Out: r.out,
+		Isolated: wavepkg.Isolated{Pool: r.pool, Base: wv.base, Drop: []string{r.planRel, r.log.Path}, Hooks: wv.hooks, Runner: wv},
 	}.Exec(ctx)
 	if msg := r.reaper.Detached(); msg != "" && len(wv.its) > 0 {
 		r.warnIssue(wv.its[0].T, msg)

@@ -9,34 +9,32 @@ import (
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/verify"
 )
 
 // Flight runs a wave's tasks that have no work yet, at most Jobs at once
-// (Workers), each in its slot (RunTask). Each worker writes only its
+// (Workers), each in its slot (Isolated). Each worker writes only its
 // task's own log entry (a copy): the run's log takes it, under Mu, when
 // the task is done, and a task done is recorded (a ref to its work, and
 // the run's state) before the next one ends, so that a crash does not lose
-// it. The run's log, state and records guard come in as funcs run under Mu.
+// it. The run's log and state are the run's values, written under Mu.
 type Flight struct {
 	Repo  *gitops.Repo
-	RunID string
 	Jobs  int
 	Tasks []*Task // in plan order; those with Work were done before a crash
 	Mu    *sync.Mutex
 	Fault fault.Hook
 	Log   *execlog.Log // the run's log, whose entries take the tasks' own
-	Book  ledger.Book  // records the gates each task passed on its work
-
-	// RunTask runs t in a slot of its own, setting its Work, Fail or Err.
-	RunTask func(ctx context.Context, t *Task)
-	// Settle settles the mark of the executors that ran (or that a
-	// stopped wave left) and says what they forged, "" when nothing; Mark
-	// sets a new mark, saved with the run's state, for the executors
-	// about to run.
-	Settle func() (string, error)
-	Mark   func() error
-	// Done records t's work done in the run's state, saved.
-	Done func(t *Task) error
+	// State is the run's: the tasks of the wave done (WaveDone) and the
+	// mark of planx's records the wave's executors run under, saved.
+	State *runstate.State
+	Book  ledger.Book // records the gates each task passed on its work
+	// Isolated is how each task runs, in a slot of its own (its Task is
+	// set for each); its lines of progress go to Out.
+	Isolated Isolated
+	Out      *progress.Progress
 }
 
 // Exec runs the wave's tasks and leaves each task's Log at the run's log
@@ -62,7 +60,7 @@ func (f Flight) Exec(ctx context.Context) {
 		return
 	}
 	Workers(ctx, f.Jobs, todo, f.Mu,
-		func(ctx context.Context, i int) { f.RunTask(ctx, f.Tasks[i]) },
+		func(ctx context.Context, i int) { f.run(ctx, f.Tasks[i]) },
 		func(ctx context.Context, i int) { f.finished(ctx, f.Tasks[i]) })
 	if err := f.records(false); err != nil {
 		for _, t := range f.Tasks {
@@ -80,6 +78,29 @@ func (f Flight) Exec(ctx context.Context) {
 	f.Fault.At("after-wave")
 }
 
+// run runs t in a slot of its own, setting its Work, Fail or Err, and the
+// files it changed in its own log entry.
+func (f Flight) run(ctx context.Context, t *Task) {
+	f.Out.Phase(t.T.ID, "preparing its slot")
+	o := f.Isolated
+	o.Task = t
+	ran := o.Run(ctx)
+	if ran.Listed {
+		t.Log.Files = ran.Files
+	}
+	t.Work, t.Fail, t.Err = ran.Work, ran.Fail, ran.Err
+	// Its line stays until the wave has landed: a task done in its slot
+	// is not committed yet, and the wave's lines keep their places.
+	switch {
+	case ran.Err != nil:
+		f.Out.Phase(t.T.ID, "stopped")
+	case ran.Fail != nil:
+		f.Out.Phase(t.T.ID, "failed: said when the wave has landed")
+	default:
+		f.Out.Phase(t.T.ID, "waiting to land")
+	}
+}
+
 // finished records one task of the wave done in its work tree. The caller
 // holds Mu.
 func (f Flight) finished(ctx context.Context, t *Task) {
@@ -87,11 +108,12 @@ func (f Flight) finished(ctx context.Context, t *Task) {
 	if t.Work == "" || t.Err != nil || t.Fail != nil {
 		return
 	}
-	if err := f.Repo.Refs().Update(ctx, WorkRef(f.RunID, t.T.ID), t.Work, "", "planx: work of "+string(t.T.ID)); err != nil {
+	if err := f.Repo.Refs().Update(ctx, WorkRef(f.State.RunID, t.T.ID), t.Work, "", "planx: work of "+string(t.T.ID)); err != nil {
 		t.Err = err
 		return
 	}
-	if err := f.Done(t); err != nil {
+	f.State.WaveDone = append(f.State.WaveDone, t.T.ID)
+	if err := f.State.Save(f.Repo); err != nil {
 		t.Err = err
 		return
 	}
@@ -101,9 +123,11 @@ func (f Flight) finished(ctx context.Context, t *Task) {
 // records settles the mark of the wave's executors and, when run is true,
 // sets a new one for the executors about to run. A forgery fails every
 // task of the wave that has not failed: the executors ran at once, so
-// which one wrote cannot be told.
+// which one wrote cannot be told. The mark is the run state's, saved with
+// it, as the serial path's (verify.Records).
 func (f Flight) records(run bool) error {
-	what, err := f.Settle()
+	save := func() error { return f.State.Save(f.Repo) }
+	what, err := verify.NewRecords(f.Repo, &f.State.RecordsMark, save).Settle()
 	if err != nil {
 		return err
 	}
@@ -117,7 +141,12 @@ func (f Flight) records(run bool) error {
 	if !run {
 		return nil
 	}
-	return f.Mark()
+	m, err := f.Repo.Records().Mark()
+	if err != nil {
+		return err
+	}
+	f.State.RecordsMark = m
+	return save()
 }
 
 // entry is t's entry in the run's log.

@@ -2,6 +2,8 @@ package wave
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -11,47 +13,44 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
 
-// flightOn is a flight of chainRepo's four tasks over a fake run: T002 was
-// done before a crash, T003 fails in its slot, the others do their work.
-func flightOn(t *testing.T) (*Flight, *execlog.Log, *[]planparse.TaskID) {
-	repo, _, works := chainRepo(t)
-	log := &execlog.Log{}
-	var done []planparse.TaskID
-	f := &Flight{Repo: repo, RunID: "run1", Jobs: 2, Mu: &sync.Mutex{}, Log: log,
-		Book:   ledger.Book{Repo: repo, RunID: "run1", Now: time.Now},
-		Settle: func() (string, error) { return "", nil },
-		Mark:   func() error { return nil },
-		Done:   func(tk *Task) error { done = append(done, tk.T.ID); return nil },
-	}
+// flightOn is a flight of chainRepo's four tasks over a fake run (turns):
+// T002 was done before a crash, T003 fails in its slot, the others do
+// their work.
+func flightOn(t *testing.T) (*Flight, *turns) {
+	repo, base, works := chainRepo(t)
+	fake := &turns{write: map[planparse.TaskID]map[string]string{"T001": {"a.txt": "one\n"}, "T003": {"a.txt": "three\n"}, "T004": {"d.txt": "four\n"}},
+		fail: map[planparse.TaskID]error{"T003": &outcome.Failure{What: "its gates failed"}}}
+	f := &Flight{Repo: repo, Jobs: 2, Mu: &sync.Mutex{}, Log: &execlog.Log{}, State: &runstate.State{RunID: "run1"},
+		Book: ledger.Book{Repo: repo, RunID: "run1", Now: time.Now}, Out: progress.New(progress.Output{}),
+		Isolated: Isolated{Pool: NewPool(repo), Base: base, Runner: fake}}
 	for i, w := range works {
-		log.Tasks = append(log.Tasks, execlog.Task{ID: string(w.ID)})
-		tk := &Task{T: &planparse.Task{ID: w.ID}, Own: execlog.Task{ID: string(w.ID), Status: "running",
-			Gates: []execlog.Gate{{Name: "test", Passed: true}}}}
+		f.Log.Tasks = append(f.Log.Tasks, execlog.Task{ID: string(w.ID)})
+		tk := NewTask(&planparse.Task{ID: w.ID}, &execlog.Task{ID: string(w.ID), Status: "running",
+			Gates: []execlog.Gate{{Name: "test", Passed: true}}}, Dir(repo, "run1", string(w.ID)))
 		if i == 1 {
 			tk.Work = w.Commit
 		}
 		f.Tasks = append(f.Tasks, tk)
 	}
-	f.RunTask = func(_ context.Context, tk *Task) {
-		tk.Own.Attempts++
-		if tk.T.ID == "T003" {
-			tk.Fail = &outcome.Failure{What: "its gates failed"}
-			return
-		}
-		tk.Work = works[slices.IndexFunc(works, func(w Work) bool { return w.ID == tk.T.ID })].Commit
-	}
-	return f, log, &done
+	return f, fake
 }
 
 func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {
-	f, log, done := flightOn(t)
+	f, fake := flightOn(t)
 	ctx := context.Background()
 	f.Exec(ctx)
-	if slices.Sort(*done); !slices.Equal(*done, []planparse.TaskID{"T001", "T004"}) {
-		t.Errorf("done %v, want T001 and T004", *done)
+	// The tasks done are saved in the run's state; no mark is left set.
+	st, err := runstate.Load(f.Repo)
+	if err != nil || st == nil {
+		t.Fatalf("the run's state: %v, %v", st, err)
+	}
+	if slices.Sort(st.WaveDone); !slices.Equal(st.WaveDone, []planparse.TaskID{"T001", "T004"}) || st.RecordsMark != 0 {
+		t.Errorf("saved: done %v, mark %d; want T001 and T004, no mark", st.WaveDone, st.RecordsMark)
 	}
 	// The gates of the tasks that ran and passed are recorded on their
 	// work; T002's were before the crash, T003 failed.
@@ -69,15 +68,21 @@ func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {
 		}
 	}
 	for i, tk := range f.Tasks {
-		if tk.Log != &log.Tasks[i] {
+		if tk.Log != &f.Log.Tasks[i] {
 			t.Errorf("%s's Log is not the run's entry", tk.T.ID)
 		}
 		if tk.Log.Status != "running" {
 			t.Errorf("%s's entry was not taken from its own copy: %+v", tk.T.ID, tk.Log)
 		}
 	}
-	if f.Tasks[1].Own.Attempts != 0 {
-		t.Error("T002, done before the crash, ran again")
+	if _, ran := fake.in["T002"]; ran || len(fake.in) != 3 {
+		t.Errorf("turns ran in %v; want T001, T003 and T004: T002 was done before the crash", fake.in)
+	}
+	if want := []string{"a.txt"}; !slices.Equal(f.Tasks[0].Log.Files, want) {
+		t.Errorf("T001's entry lists %v, want %v", f.Tasks[0].Log.Files, want)
+	}
+	if _, err := os.Stat(filepath.Join(f.Tasks[2].Dir, "a.txt")); err != nil {
+		t.Errorf("T003's work tree is not kept at %s: %v", f.Tasks[2].Dir, err)
 	}
 	sha, err := f.Repo.Refs().Resolve(ctx, WorkRef("run1", "T001"))
 	if err != nil || sha != f.Tasks[0].Work {
@@ -86,23 +91,21 @@ func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {
 }
 
 func TestFlightForgeryFailsEveryTaskNotFailed(t *testing.T) {
-	f, _, _ := flightOn(t)
-	calls := 0
-	f.Settle = func() (string, error) {
-		calls++
-		if calls == 2 {
-			return "wrote planx's records", nil
-		}
-		return "", nil
-	}
+	f, fake := flightOn(t)
+	// T004's executor writes a record of planx's while the wave runs.
+	fake.forge, fake.repo = "T004", f.Repo
 	f.Exec(context.Background())
 	for _, tk := range f.Tasks {
 		if tk.Fail == nil {
 			t.Errorf("%s did not fail", tk.T.ID)
 			continue
 		}
-		if want := tk.T.ID != "T003"; want != strings.Contains(tk.Fail.What, "which one cannot be told") {
+		if want := tk.T.ID != "T003"; want != strings.Contains(tk.Fail.What, "which one cannot be told) wrote planx's records") {
 			t.Errorf("%s's failure: %s", tk.T.ID, tk.Fail.What)
 		}
+	}
+	// The forged record is gone, and so is the mark.
+	if recs, err := f.Repo.Records().Gates(f.Isolated.Base); err != nil || len(recs) != 0 || f.State.RecordsMark != 0 {
+		t.Errorf("after the forgery: records %+v (%v), mark %d", recs, err, f.State.RecordsMark)
 	}
 }

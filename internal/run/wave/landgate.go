@@ -18,7 +18,7 @@ import (
 // breaks the gates failed, and the gates' passing results on the last
 // commit kept (nil when none ran).
 func (l *Landing) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, error) {
-	if len(chain) == 0 || l.Gates == nil {
+	if len(chain) == 0 || !l.Gated {
 		return len(chain), nil, nil
 	}
 	g := Gate{Repo: l.Repo, Pool: l.Pool, Ref: record.WaveRef(l.RunID), Number: l.Number, Desk: l.Desk}
@@ -34,7 +34,7 @@ func (l *Landing) gate(ctx context.Context, chain []staged) (int, []execlog.Gate
 		for _, s := range chain[:i+1] {
 			tasks = append(tasks, s.t.T)
 		}
-		gs, f, err := l.Gates(ctx, gt, dir, tasks)
+		gs, f, err := l.Runner.Gate(ctx, gt, dir, tasks)
 		if err != nil {
 			return nil, err
 		}

@@ -6,11 +6,9 @@ import (
 	"os"
 	"slices"
 
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger"
-	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
@@ -50,12 +48,10 @@ type Landing struct {
 	// Staged records t's commit staged: t and its groups are done for the
 	// tasks after it in the chain.
 	Staged func(t *Task)
-	// Gates runs the integration gate on the tree in dir, which holds the
-	// work of tasks, for the pseudo task gt: the gates those tasks
-	// selected, as each was gated alone (none: nothing runs). It returns
-	// the gates' records and their failure (nil when they passed); Gates
-	// is nil when no gate is selected for the wave.
-	Gates func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error)
+	// Gated says a gate is selected for the wave: its integration gate
+	// runs (Runner.Gate) on the combined tree.
+	Gated  bool
+	Runner Runner
 	// Book records the gates the integration gate passed and the task
 	// commits landed; Desk says what the gate found.
 	Book ledger.Book

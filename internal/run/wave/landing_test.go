@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/execlog"
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
@@ -76,20 +75,9 @@ func TestLandingLandsInPlanOrderAndKeepsTheConflict(t *testing.T) {
 
 func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
 	l, _ := landingOn(t)
-	l.Tasks = l.Tasks[:2]                   // T001, T002
-	held := map[string][]planparse.TaskID{} // the tasks whose work each check's tree holds
-	l.Gates = func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
-		if _, err := gitops.Open(ctx, dir); err != nil {
-			return nil, nil, err
-		}
-		for _, t := range tasks {
-			held[string(gt.ID)] = append(held[string(gt.ID)], t.ID)
-		}
-		if strings.HasSuffix(string(gt.ID), "T002") {
-			return nil, &outcome.Failure{What: "test failed"}, nil
-		}
-		return []execlog.Gate{{Name: "test", Passed: true}}, nil, nil
-	}
+	l.Tasks = l.Tasks[:2] // T001, T002
+	fake := &turns{breaks: "T002"}
+	l.Gated, l.Runner = true, fake
 	ld, _, err := l.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +88,7 @@ func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
 	if f := l.Tasks[1].Fail; f == nil || !strings.Contains(f.What, "integration gate") {
 		t.Errorf("T002's failure = %v, want the integration gate's", f)
 	}
-	if !slices.Equal(held["wave2-T002"], []planparse.TaskID{"T001", "T002"}) || !slices.Equal(held["wave2-T001"], []planparse.TaskID{"T001"}) {
+	if held := fake.held; !slices.Equal(held["wave2-T002"], []planparse.TaskID{"T001", "T002"}) || !slices.Equal(held["wave2-T001"], []planparse.TaskID{"T001"}) {
 		t.Errorf("the checks' trees hold %v, want T001 and T002 at the tip, T001 before", held)
 	}
 	// The gates passed on T001's combined tree are recorded for it, and
