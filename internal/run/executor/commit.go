@@ -117,7 +117,7 @@ func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *exe
 	// only planx's own two files changed since.
 	msg := ledger.TaskMessage(ledger.TaskCommit{PlanRel: c.planRel, RunID: c.st.RunID, Task: t, Log: lt, Groups: groups,
 		Folded: folded, Warnings: warnings, Skipped: c.st.SkipPending, Ticked: ticked,
-		Finished: finishedNotes(c.st, t, c.st.SkipPending)})
+		Finished: c.st.FinishedNotes(t, c.st.SkipPending)})
 	c.book.RecordPending(t, c.expect)
 	own := []string{c.planRel, c.log.Path}
 	if last && !c.path.porcelain {

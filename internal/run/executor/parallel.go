@@ -103,7 +103,7 @@ func (wv *wave) exec(ctx context.Context) {
 	r.keeper().Pool()
 	r.keeper().Reach(ctx, r.expect)
 	wavepkg.Flight{Repo: r.repo, Jobs: r.o.Jobs, Tasks: wv.its, Mu: wv.mu, Fault: r.fault,
-		Log: r.log, State: r.st, Book: r.keeper().Book(), Out: r.out,
+		Log: r.log, State: r.st, Settle: r.checks().Records.Settle, Book: r.keeper().Book(), Out: r.out,
 		Isolated: wavepkg.Isolated{Pool: r.pool, Base: wv.base, Drop: []string{r.planRel, r.log.Path}, Hooks: wv.hooks, Runner: wv},
 	}.Exec(ctx)
 	if msg := r.reaper.Detached(); msg != "" && len(wv.its) > 0 {

@@ -11,7 +11,6 @@ import (
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/runstate"
-	"github.com/planx-dev/planx/internal/run/verify"
 )
 
 // Flight runs a wave's tasks that have no work yet, at most Jobs at once
@@ -30,7 +29,13 @@ type Flight struct {
 	// State is the run's: the tasks of the wave done (WaveDone) and the
 	// mark of planx's records the wave's executors run under, saved.
 	State *runstate.State
-	Book  ledger.Book // records the gates each task passed on its work
+	// Settle settles the mark of the executors that ran (or that a
+	// stopped wave left), clearing it in State, saved, and says what they
+	// forged, "" when nothing: the serial path's guard of planx's records
+	// (verify.Records.Settle), which package wave may not import (taskgate
+	// imports wave, and must never reach verify).
+	Settle func() (string, error)
+	Book   ledger.Book // records the gates each task passed on its work
 	// Isolated is how each task runs, in a slot of its own (its Task is
 	// set for each); its lines of progress go to Out.
 	Isolated Isolated
@@ -124,10 +129,9 @@ func (f Flight) finished(ctx context.Context, t *Task) {
 // sets a new one for the executors about to run. A forgery fails every
 // task of the wave that has not failed: the executors ran at once, so
 // which one wrote cannot be told. The mark is the run state's, saved with
-// it, as the serial path's (verify.Records).
+// it.
 func (f Flight) records(run bool) error {
-	save := func() error { return f.State.Save(f.Repo) }
-	what, err := verify.NewRecords(f.Repo, &f.State.RecordsMark, save).Settle()
+	what, err := f.Settle()
 	if err != nil {
 		return err
 	}
@@ -146,7 +150,7 @@ func (f Flight) records(run bool) error {
 		return err
 	}
 	f.State.RecordsMark = m
-	return save()
+	return f.State.Save(f.Repo)
 }
 
 // entry is t's entry in the run's log.

@@ -28,6 +28,7 @@ func flightOn(t *testing.T) (*Flight, *turns) {
 	f := &Flight{Repo: repo, Jobs: 2, Mu: &sync.Mutex{}, Log: &execlog.Log{}, State: &runstate.State{RunID: "run1"},
 		Book: ledger.Book{Repo: repo, RunID: "run1", Now: time.Now}, Out: progress.New(progress.Output{}),
 		Isolated: Isolated{Pool: NewPool(repo), Base: base, Runner: fake}}
+	f.Settle = settle(f)
 	for i, w := range works {
 		f.Log.Tasks = append(f.Log.Tasks, execlog.Task{ID: string(w.ID)})
 		tk := NewTask(&planparse.Task{ID: w.ID}, &execlog.Task{ID: string(w.ID), Status: "running",
@@ -38,6 +39,32 @@ func flightOn(t *testing.T) (*Flight, *turns) {
 		f.Tasks = append(f.Tasks, tk)
 	}
 	return f, fake
+}
+
+// settle is the serial path's guard of planx's records
+// (verify.Records.Settle) in small: what was written since the state's
+// mark is removed and said, and the mark cleared, saved.
+func settle(f *Flight) func() (string, error) {
+	return func() (string, error) {
+		m := f.State.RecordsMark
+		if m == 0 {
+			return "", nil
+		}
+		written, err := f.Repo.Records().WrittenSince(m)
+		if err != nil {
+			return "", err
+		}
+		if len(written) > 0 {
+			if _, err := f.Repo.Records().DropWrittenSince(m); err != nil {
+				return "", err
+			}
+		}
+		f.State.RecordsMark = 0
+		if err := f.State.Save(f.Repo); err != nil || len(written) == 0 {
+			return "", err
+		}
+		return "wrote planx's records (" + strings.Join(written, ", ") + ")", nil
+	}
 }
 
 func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {

@@ -21,7 +21,7 @@ func (l *Landing) gate(ctx context.Context, chain []staged) (int, []execlog.Gate
 	if len(chain) == 0 || !l.Gated {
 		return len(chain), nil, nil
 	}
-	g := Gate{Repo: l.Repo, Pool: l.Pool, Ref: record.WaveRef(l.RunID), Number: l.Number, Desk: l.Desk}
+	g := Gate{Repo: l.Repo, Pool: l.Pool, Ref: record.WaveRef(l.State.RunID), Number: l.Number, Desk: l.Desk}
 	for _, s := range chain {
 		g.IDs, g.Commits = append(g.IDs, s.t.T.ID), append(g.Commits, s.commit)
 	}
