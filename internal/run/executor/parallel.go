@@ -60,7 +60,9 @@ func diskFull(err error) bool {
 // wave is one parallel wave in flight: its tasks, each run in its own
 // linked work tree from the branch's tip (execute, verify and gate: exec),
 // then integrated onto the branch in plan order (integrate). Package
-// wave, which holds their mechanics, is imported as wavepkg.
+// wave, which holds their mechanics, is imported as wavepkg; a wave is its
+// Runner: a task's turn in a slot (Turn) and the integration gate (Gate)
+// are the run's.
 type wave struct {
 	r      *runner
 	its    []*wavepkg.Task

@@ -26,14 +26,14 @@ import (
 type Landing struct {
 	Repo     *gitops.Repo
 	Pool     *Pool
-	Base     gitops.SHA // the branch's tip the wave's work trees start from
-	Number   int        // the wave's number in the run, for its trailers and messages
-	Last     bool       // the run's last wave
-	Tasks    []*Task    // in plan order
-	Plan     []byte     // the plan file as Base has it
-	PlanRel  string     // the plan file, relative to the root, with slashes
-	Parsed   *planparse.Plan
-	Optional bool // --optional: a group is complete without its optional tasks done
+	Base     gitops.SHA      // the branch's tip the wave's work trees start from
+	Number   int             // the wave's number in the run, for its trailers and messages
+	Last     bool            // the run's last wave
+	Tasks    []*Task         // in plan order
+	Plan     []byte          // the plan file as Base has it
+	PlanRel  string          // the plan file, relative to the root, with slashes
+	Parsed   *planparse.Plan // the plan parsed: the groups a task's commit completes
+	Optional bool            // --optional: a group is complete without its optional tasks done
 	Sign     bool
 	Hooks    Hooks
 	Fault    fault.Hook
