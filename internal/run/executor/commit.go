@@ -1,7 +1,6 @@
 package executor
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger"
-	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/execute"
@@ -21,6 +19,7 @@ import (
 	"github.com/planx-dev/planx/internal/run/planfile"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -117,7 +116,7 @@ func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *exe
 	// only planx's own two files changed since.
 	msg := ledger.TaskMessage(ledger.TaskCommit{PlanRel: c.planRel, RunID: c.st.RunID, Task: t, Log: lt, Groups: groups,
 		Folded: folded, Warnings: warnings, Skipped: c.st.SkipPending, Ticked: ticked,
-		Finished: finishedNotes(c.st, t, c.st.SkipPending)})
+		Finished: c.st.FinishedNotes(t, c.st.SkipPending)})
 	c.book.RecordPending(t, c.expect)
 	own := []string{c.planRel, c.log.Path}
 	if last && !c.path.porcelain {
@@ -143,7 +142,7 @@ func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *exe
 	}
 	if err != nil {
 		undo()
-		return "", commitError(t, err)
+		return "", wavepkg.CommitError(t, err)
 	}
 	c.committed(ctx, t, lt, sha, groups, hookWatch)
 	return sha, nil
@@ -209,18 +208,6 @@ func (c *committer) writeCommit(ctx context.Context, lt *execlog.Task, msg strin
 		sha, err = c.repo.Commits().CommitIndexWith(ctx, msg, c.expect, "HEAD", own, tree)
 	}
 	return sha, hookWatch, err
-}
-
-// commitError says why the task's commit was not made: a refusing hook is
-// the task's failure (its output is the tail the user needs), anything
-// else an error of planx's.
-func commitError(t *planparse.Task, err error) error {
-	var hook *gitops.HookError
-	if errors.As(err, &hook) {
-		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit", cmp.Or(hook.Hook, "commit")),
-			Hint: "use --no-verify to skip pre-commit and commit-msg", Tail: hook.Output}
-	}
-	return fmt.Errorf("commit %s: %w", t.ID, err)
 }
 
 // committed records in the run what the task's commit sha made true: the

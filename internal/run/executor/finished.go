@@ -78,19 +78,3 @@ func noteResumed(st *runstate.State, t *planparse.Task, d attempt.Delta, rerun b
 		noteFinished(st, t, how)
 	}
 }
-
-// finishedNotes are the Planx-Finished values a commit of t carries: t's
-// own, then the skipped tasks' it records (skipped).
-func finishedNotes(st *runstate.State, t *planparse.Task, skipped []planparse.TaskID) []string {
-	var out []string
-	ids := append([]planparse.TaskID{}, skipped...)
-	if t != nil {
-		ids = append([]planparse.TaskID{t.ID}, ids...)
-	}
-	for _, id := range ids {
-		if how := st.Finished[id]; how != "" {
-			out = append(out, string(id)+" "+how)
-		}
-	}
-	return out
-}

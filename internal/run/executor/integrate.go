@@ -9,7 +9,6 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/gaterun"
@@ -18,69 +17,48 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// landing is the wave's integration (wave.Landing) with the run's parts:
-// the commit message, the log and the tasks done, the integration gate
-// selected for the wave and its records.
+// landing is the wave's integration (wave.Landing) with the run's records
+// as values; the integration gate, selected for the wave, runs through
+// wv (Gate).
 func (wv *wave) landing() *wavepkg.Landing {
 	r := wv.r
-	l := &wavepkg.Landing{Repo: r.repo, Pool: r.pool, RunID: r.st.RunID, Base: wv.base, Number: wv.number, Last: wv.last,
-		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, LogPath: r.log.Path, Sign: r.sign, Hooks: wv.hooks, Fault: r.fault,
-		Groups: func(t *planparse.Task) []*planparse.Task { return r.CompletedGroups(t, r.done, r.o.Optional) },
-		Message: func(it *wavepkg.Task, groups []*planparse.Task, ticked bool) string {
-			return ledger.TaskMessage(ledger.TaskCommit{PlanRel: r.planRel, RunID: r.st.RunID, Task: it.T, Log: it.Log, Groups: groups, Warnings: it.Warnings, Skipped: r.st.SkipPending, Ticked: ticked,
-				Finished: finishedNotes(r.st, it.T, r.st.SkipPending)})
-		},
-		Log: func(it *wavepkg.Task, final bool) []byte {
-			now := r.o.now()
-			it.Log.Status, it.Log.Finished, it.Log.Commit = record.TaskDone, now, ""
-			if final {
-				r.log.Status, r.log.Finished = record.RunCompleted, now
-			}
-			return r.log.Render()
-		},
-		Staged: func(it *wavepkg.Task) {
-			r.done[it.T.ID] = true
-			for _, g := range it.Groups {
-				r.done[g.ID] = true
-			}
-			r.st.SkipPending = nil
-		},
-		RecordGates:  r.keeper().Book().RecordWaveGates,
-		RecordCommit: r.keeper().Book().RecordWaveCommit,
-		Warn:         r.out.Warn,
+	return &wavepkg.Landing{Repo: r.repo, Pool: r.pool, Base: wv.base, Number: wv.number, Last: wv.last,
+		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, Parsed: r.Plan, Optional: r.o.Optional, Sign: r.sign, Hooks: wv.hooks, Fault: r.fault,
+		Log: r.log, State: r.st, Done: r.done, Book: r.keeper().Book(), Desk: r.desk(),
+		Gated: len(gates.Select(r.Gates, nil, wv.last)) > 0, Runner: wv}
+}
+
+// Gate runs the integration gate on the combined tree in dir for the
+// pseudo task gt (wave.Runner): the gates the tasks selected.
+func (wv *wave) Gate(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
+	r := wv.r
+	sel := wv.selected(tasks)
+	if len(sel) == 0 {
+		return nil, nil, nil
 	}
-	if sel := gates.Select(r.Gates, nil, wv.last); len(sel) > 0 {
-		l.Gates = func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error) {
-			sel := wv.selected(tasks)
-			if len(sel) == 0 {
-				return nil, nil, nil
-			}
-			// On a terminal the integration gate (and its checkout's
-			// worktree_setup) has a line of its own below the wave's
-			// tasks, which wait to land, while it runs.
-			defer r.out.PhaseEnd(gt.ID)
-			// The combined tree is gated with what the user's work tree holds
-			// that git does not, as each task's own gates were.
-			_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
-			defer unfurnish()
-			var f *outcome.Failure
-			if errors.As(err, &f) {
-				return nil, f, nil
-			} else if err != nil {
-				return nil, nil, err
-			}
-			out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel, Begin: r.out.GateStart(gt.ID)})
-			// A gate that deleted the user's ignored files through the
-			// checkout's links gets them put back, as a task's gates do.
-			unfurnish()
-			r.ignored = r.checks().CheckIgnored(gt)
-			if err == nil && errors.As(out.Failure, &f) {
-				return nil, f, nil
-			}
-			return out.Gates, nil, err
-		}
+	// On a terminal the integration gate (and its checkout's
+	// worktree_setup) has a line of its own below the wave's
+	// tasks, which wait to land, while it runs.
+	defer r.out.PhaseEnd(gt.ID)
+	// The combined tree is gated with what the user's work tree holds
+	// that git does not, as each task's own gates were.
+	_, unfurnish, err := r.keeper().Furnish(ctx, gt, dir, r.ignored)
+	defer unfurnish()
+	var f *outcome.Failure
+	if errors.As(err, &f) {
+		return nil, f, nil
+	} else if err != nil {
+		return nil, nil, err
 	}
-	return l
+	out, err := r.keeper().GateRun().Run(ctx, gaterun.Spec{Task: gt, Dir: dir, Gates: sel, Begin: r.out.GateStart(gt.ID)})
+	// A gate that deleted the user's ignored files through the
+	// checkout's links gets them put back, as a task's gates do.
+	unfurnish()
+	r.ignored = r.checks().CheckIgnored(gt)
+	if err == nil && errors.As(out.Failure, &f) {
+		return nil, f, nil
+	}
+	return out.Gates, nil, err
 }
 
 // selected are the gates the combined tree of tasks is judged by: those
@@ -120,14 +98,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 		}
 	}
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
-	first := l.Settle(ld, func(it *wavepkg.Task) {
-		r.log.Issues = append(r.log.Issues, r.issue(it.T.ID, it.Fail.ForUser()))
-	}, func(it *wavepkg.Task) {
-		delete(r.done, it.T.ID)
-		for _, g := range it.Groups {
-			delete(r.done, g.ID)
-		}
-	})
+	first := l.Settle(ld)
 	l.Finish(ctx)
 	if first == nil {
 		return nil

@@ -4,9 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/record"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
@@ -15,7 +13,9 @@ import (
 // wave is one parallel wave in flight: its tasks, each run in its own
 // linked work tree from the branch's tip (execute, verify and gate: exec),
 // then integrated onto the branch in plan order (integrate). Package
-// wave, which holds their mechanics, is imported as wavepkg.
+// wave, which holds their mechanics, is imported as wavepkg; a wave is its
+// Runner: a task's turn in a slot (Turn) and the integration gate (Gate)
+// are the run's.
 type wave struct {
 	r      *runner
 	its    []*wavepkg.Task
@@ -57,23 +57,9 @@ func (wv *wave) exec(ctx context.Context) {
 	// files the gates reach (the judge's protected files).
 	r.keeper().Pool()
 	r.keeper().Reach(ctx, r.expect)
-	wavepkg.Flight{Repo: r.repo, RunID: r.st.RunID, Jobs: r.o.Jobs, Tasks: wv.its, Mu: wv.mu, Fault: r.fault,
-		RunTask: wv.runIsolated,
-		Entry:   func(id planparse.TaskID) *execlog.Task { return r.log.TaskByID(string(id)) },
-		Settle:  r.checks().Records.Settle,
-		Mark: func() error {
-			m, err := records.Of(r.repo).Mark()
-			if err != nil {
-				return err
-			}
-			r.st.RecordsMark = m
-			return r.st.Save(r.repo)
-		},
-		Done: func(it *wavepkg.Task) error {
-			r.st.WaveDone = append(r.st.WaveDone, it.T.ID)
-			return r.st.Save(r.repo)
-		},
-		RecordGates: r.keeper().Book().RecordWaveGates,
+	wavepkg.Flight{Repo: r.repo, Jobs: r.o.Jobs, Tasks: wv.its, Mu: wv.mu, Fault: r.fault,
+		Log: r.log, State: r.st, Settle: r.checks().Records.Settle, Book: r.keeper().Book(), Out: r.out,
+		Isolated: wavepkg.Isolated{Pool: r.pool, Base: wv.base, Drop: []string{r.planRel, r.log.Path}, Hooks: wv.hooks, Runner: wv},
 	}.Exec(ctx)
 	if msg := r.reaper.Detached(); msg != "" && len(wv.its) > 0 {
 		r.warnIssue(wv.its[0].T, msg)

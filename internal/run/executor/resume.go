@@ -313,7 +313,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 		return nil, err
 	}
 	if slices.ContainsFunc(changes, isLog) || len(b.st.SkipPending) > 0 {
-		msg := ledger.FinishMessage(topic, b.planRel, b.st.RunID, b.st.SkipPending, finishedNotes(b.st, nil, b.st.SkipPending))
+		msg := ledger.FinishMessage(topic, b.planRel, b.st.RunID, b.st.SkipPending, b.st.FinishedNotes(nil, b.st.SkipPending))
 		// Only the log: anything else in the tree is not the run's to commit.
 		if err := b.repo.Index().Stage(ctx, b.log.Path); err != nil {
 			return nil, err

@@ -179,11 +179,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 // (on: it has hooks that run), with the hooks path and identity pinned at
 // run start applied in a task's work tree.
 func waveHooks(st *runstate.State, repo *gitops.Repo, on, noVerify bool) wavepkg.Hooks {
-	h := wavepkg.Hooks{On: on, NoVerify: noVerify, Dir: runstate.RunDir(repo, st.RunID), Refused: commitError}
-	if j := st.Pinned; j != nil {
-		h.Pin = j.Apply
-	}
-	return h
+	return wavepkg.Hooks{On: on, NoVerify: noVerify, Dir: runstate.RunDir(repo, st.RunID), Pinned: st.Pinned}
 }
 
 // fly runs the wave's tasks that have no work yet, then lands the wave;

@@ -23,46 +23,25 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// runIsolated runs one task of the wave in a slot of its own
-// (wave.Isolated) through the serial path's turn, in the slot: the same
-// execute, verify, judge and gates, with the same attempts; its output
-// lines and its writes to the run's log go through the wave's lock.
-func (wv *wave) runIsolated(ctx context.Context, it *wavepkg.Task) {
-	r := wv.r
-	t, lt := it.T, it.Log
-	r.out.Phase(t.ID, "preparing its slot")
-	ran := wavepkg.Isolated{Pool: r.pool, Base: wv.base, Task: t, Keep: it.Dir, Drop: []string{r.planRel, r.log.Path}, Hooks: wv.hooks,
-		Turn: func(ctx context.Context, wt *gitops.Repo) error {
-			p, err := wv.slotPlace(wt)
-			if err != nil {
-				return err
-			}
-			tu, err := r.newTurn(ctx, p, t, lt)
-			if err != nil {
-				return err
-			}
-			err = tu.attempts(ctx, false, false)
-			it.Warnings = append(it.Warnings, tu.Warnings...)
-			if err == nil {
-				r.out.Phase(t.ID, "commit") // its work, recorded in the slot
-			}
-			return err
-		},
-	}.Run(ctx)
-	if ran.Listed {
-		lt.Files = ran.Files
+// Turn runs one task of the wave in the slot wt (wave.Runner) through the
+// serial path's turn, in the slot: the same execute, verify, judge and
+// gates, with the same attempts; its output lines and its writes to the
+// run's log go through the wave's lock.
+func (wv *wave) Turn(ctx context.Context, it *wavepkg.Task, wt *gitops.Repo) error {
+	p, err := wv.slotPlace(wt)
+	if err != nil {
+		return err
 	}
-	it.Work, it.Fail, it.Err = ran.Work, ran.Fail, ran.Err
-	// Its line stays until the wave has landed: a task done in its slot
-	// is not committed yet, and the wave's lines keep their places.
-	switch {
-	case ran.Err != nil:
-		r.out.Phase(t.ID, "stopped")
-	case ran.Fail != nil:
-		r.out.Phase(t.ID, "failed: said when the wave has landed")
-	default:
-		r.out.Phase(t.ID, "waiting to land")
+	tu, err := wv.r.newTurn(ctx, p, it.T, it.Log)
+	if err != nil {
+		return err
 	}
+	err = tu.attempts(ctx, false, false)
+	it.Warnings = append(it.Warnings, tu.Warnings...)
+	if err == nil {
+		wv.r.out.Phase(it.T.ID, "commit") // its work, recorded in the slot
+	}
+	return err
 }
 
 // slot is the place of a wave task: a slot of the wave's pool, checked

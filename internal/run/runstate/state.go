@@ -178,6 +178,23 @@ func (st *State) Save(repo *gitops.Repo) error {
 	return fsutil.Replace(Path(repo), data, 0o644, repo.Config().Durable())
 }
 
+// FinishedNotes are the Planx-Finished values a commit of t carries: t's
+// own, then those of the skipped tasks it records (skipped); t is nil for
+// a commit of the skips alone.
+func (st *State) FinishedNotes(t *planparse.Task, skipped []planparse.TaskID) []string {
+	var out []string
+	ids := append([]planparse.TaskID{}, skipped...)
+	if t != nil {
+		ids = append([]planparse.TaskID{t.ID}, ids...)
+	}
+	for _, id := range ids {
+		if how := st.Finished[id]; how != "" {
+			out = append(out, string(id)+" "+how)
+		}
+	}
+	return out
+}
+
 // Remove deletes the saved state: the run is over. What else the run kept
 // under the planx directory (slot work trees, kept ignored files) is the
 // caller's to drop first.

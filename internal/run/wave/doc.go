@@ -10,9 +10,14 @@
 // advance; also the commit hooks planx runs itself for a wave's
 // commit-tree commits.
 //
-// It knows no run: it gets a repository, a run id and small func-typed
-// dependencies (a task's steps, gates and commit message, the run's log,
-// state and records are the run's, passed in as funcs a caller runs under
-// its lock); which tasks form a wave and recording their results in the
-// run stay in executor.
+// It knows no runner. What it writes of the run is handed to it as
+// values, the same ones the serial path writes: the run's log
+// (execlog.Log) and state (runstate.State: the wave's tasks done, the mark
+// of planx's records), the set of tasks done, the records of gates and
+// commits (ledger.Book) and the desk it says and records issues through
+// (hall.Desk). A reader follows a wave's records in this package, not
+// through callbacks. What only the run can do comes through one
+// interface, Runner: a task's turn in a slot (execute, verify, judge,
+// gates: the serial path's own) and the gates on a combined tree. Which
+// tasks form a wave, and the run's stop, stay in executor.
 package wave

@@ -7,14 +7,15 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
 // Gate is a wave's integration gate: the gates run once on the combined
 // tree of the tasks integrated (the chain's tip), in a slot the wave's
 // tasks are done with, bisecting over the chain for the task that breaks
-// them. Running the gates, and recording what they passed on, is the run's
-// (Check).
+// them. What the gates are, and recording what they passed on, is the
+// caller's (the check given to Run).
 type Gate struct {
 	Repo    *gitops.Repo
 	Pool    *Pool
@@ -22,17 +23,18 @@ type Gate struct {
 	Number  int    // the wave's number in the run, for the messages
 	IDs     []planparse.TaskID
 	Commits []gitops.SHA // the chain: the task commits staged in plan order, IDs[i]'s at i
-	// Check runs the gates in dir, where Commits[i] is checked out, and
-	// returns their failure (nil when they passed).
-	Check func(ctx context.Context, dir string, i int) (*outcome.Failure, error)
-	Warn  func(id planparse.TaskID, msg string)
+	Desk    hall.Desk    // says that the gates failed on the tip, before the bisection
 }
 
-// Run gates the chain's tip. When the gates fail it bisects for the first
+// CheckFunc runs the gates in dir, where commit i of the chain is checked
+// out, and returns their failure (nil when they passed).
+type CheckFunc func(ctx context.Context, dir string, i int) (*outcome.Failure, error)
+
+// Run gates the chain's tip with check. When the gates fail it bisects for the first
 // task whose addition breaks them (the wave's base is taken as passing:
 // each task passed alone on it) and returns how many commits of the chain
 // to keep, with the breaking task's failure; fail is nil when the tip passed.
-func (g Gate) Run(ctx context.Context) (keep int, fail *outcome.Failure, err error) {
+func (g Gate) Run(ctx context.Context, check CheckFunc) (keep int, fail *outcome.Failure, err error) {
 	if len(g.Commits) == 0 {
 		return 0, nil, nil
 	}
@@ -53,20 +55,20 @@ func (g Gate) Run(ctx context.Context) (keep int, fail *outcome.Failure, err err
 	// Take left the slot clean at the chain's tip, where the gates run
 	// first: only the bisection's commits need a checkout.
 	fresh := g.Commits[hi]
-	check := func(i int) (*outcome.Failure, error) {
+	at := func(i int) (*outcome.Failure, error) {
 		if g.Commits[i] != fresh {
 			if err := wt.CheckoutClean(ctx, g.Commits[i]); err != nil {
 				return nil, err
 			}
 		}
 		fresh = ""
-		return g.Check(ctx, wt.Root, i)
+		return check(ctx, wt.Root, i)
 	}
-	if fail, err = check(hi); err != nil || fail == nil {
+	if fail, err = at(hi); err != nil || fail == nil {
 		return len(g.Commits), nil, err
 	}
-	g.Warn(g.IDs[hi], fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", g.Number, fail.What))
-	if hi, fail, err = Bisect(hi, fail, check); err != nil {
+	g.Desk.Say(g.IDs[hi], fmt.Sprintf("integration gate failed on wave %d's combined tree (%s); bisecting", g.Number, fail.What))
+	if hi, fail, err = Bisect(hi, fail, at); err != nil {
 		return 0, nil, err
 	}
 	before := make([]string, hi)

@@ -1,11 +1,16 @@
 package wave
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -23,12 +28,22 @@ type Hooks struct {
 	On       bool   // the repository has commit hooks that run
 	NoVerify bool   // --no-verify: pre-commit and commit-msg are skipped
 	Dir      string // where a message file is written for the hooks (the run's directory)
-	// Pin pins, in a task's work tree, the hooks path and identity in
-	// force at run start; nil when nothing is pinned.
-	Pin func(wt *gitops.Repo)
-	// Refused maps a hook's refusal (or a failure to run it) to the
-	// task's error, as a commit on the serial path does.
-	Refused func(t *planparse.Task, err error) error
+	// Pinned is the hooks path and identity in force at run start, pinned
+	// in a task's work tree before its pre-commit runs; nil when nothing
+	// is pinned.
+	Pinned *runstate.Pinned
+}
+
+// CommitError says why a task's commit was not made, on the serial path
+// and in a wave alike: a refusing hook is the task's failure (its output
+// is the tail the user needs), anything else an error of planx's.
+func CommitError(t *planparse.Task, err error) error {
+	var hook *gitops.HookError
+	if errors.As(err, &hook) {
+		return &outcome.Failure{What: fmt.Sprintf("the %s hook refused the commit", cmp.Or(hook.Hook, "commit")),
+			Hint: "use --no-verify to skip pre-commit and commit-msg", Tail: hook.Output}
+	}
+	return fmt.Errorf("commit %s: %w", t.ID, err)
 }
 
 // PreCommit runs the pre-commit hook in a wave task's work tree wt, whose
@@ -39,11 +54,11 @@ func (h Hooks) PreCommit(ctx context.Context, wt *gitops.Repo, t *planparse.Task
 	if !h.On || h.NoVerify {
 		return tree, nil
 	}
-	if h.Pin != nil {
-		h.Pin(wt)
+	if h.Pinned != nil {
+		h.Pinned.Apply(wt)
 	}
 	if err := wt.Commits().RunHook(ctx, "pre-commit"); err != nil {
-		return "", h.Refused(t, err)
+		return "", CommitError(t, err)
 	}
 	return wt.Index().Tree(ctx)
 }
@@ -64,11 +79,11 @@ func (h Hooks) Message(ctx context.Context, repo *gitops.Repo, t *planparse.Task
 	}
 	defer os.Remove(path)
 	if err := repo.Commits().RunHook(ctx, "prepare-commit-msg", path, "message"); err != nil {
-		return "", h.Refused(t, err)
+		return "", CommitError(t, err)
 	}
 	if !h.NoVerify {
 		if err := repo.Commits().RunHook(ctx, "commit-msg", path); err != nil {
-			return "", h.Refused(t, err)
+			return "", CommitError(t, err)
 		}
 	}
 	b, err := os.ReadFile(path)

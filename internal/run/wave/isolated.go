@@ -8,25 +8,19 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
-	"github.com/planx-dev/planx/planparse"
 )
 
 // Isolated is one wave task's run in a slot of its own, made from the
 // wave's base: the task's path (execute, verify, the judge's checks, the
-// gates) is the run's, lent as Turn and bound to the task by the caller,
-// so that a test runs a task with a fake on a real repository and no run.
+// gates) is the run's (Runner.Turn), so that a test runs a task with a
+// fake on a real repository and no run.
 type Isolated struct {
-	Pool  *Pool
-	Base  gitops.SHA // the branch's tip the wave's slots start from
-	Task  *planparse.Task
-	Keep  string   // where the task's work tree is kept if it fails
-	Drop  []string // paths planx writes itself (the plan, the log): never the task's work
-	Hooks Hooks    // pre-commit runs on the task's work before it is recorded
-	// Turn runs the task in the slot wt as the serial path runs it in the
-	// user's work tree, its final gates aside (those run on the integrated
-	// tree), and leaves its work staged there; a task that did not pass
-	// returns an *outcome.Failure.
-	Turn func(ctx context.Context, wt *gitops.Repo) error
+	Pool   *Pool
+	Base   gitops.SHA // the branch's tip the wave's slots start from
+	Task   *Task      // kept at its Dir if it fails
+	Drop   []string   // paths planx writes itself (the plan, the log): never the task's work
+	Hooks  Hooks      // pre-commit runs on the task's work before it is recorded
+	Runner Runner
 }
 
 // Ran is what a wave task's isolated run left.
@@ -40,8 +34,8 @@ type Ran struct {
 
 // Run executes, verifies and gates the task in a slot taken from the pool,
 // and records its whole result as a commit on the wave's base. It never
-// touches the user's work tree. A failed task's slot is kept under Keep for
-// the person; any other goes back to the pool.
+// touches the user's work tree. A failed task's slot is kept at its Dir
+// for the person; any other goes back to the pool.
 func (o Isolated) Run(ctx context.Context) Ran {
 	var ran Ran
 	slot, err := o.run(ctx, &ran)
@@ -52,7 +46,7 @@ func (o Isolated) Run(ctx context.Context) Ran {
 	switch {
 	case slot == "":
 	case ran.Fail != nil:
-		if err := o.Pool.Keep(ctx, slot, o.Keep); err != nil {
+		if err := o.Pool.Keep(ctx, slot, o.Task.Dir); err != nil {
 			ran.Fail.What += " (its work tree could not be kept: " + err.Error() + ")"
 		}
 	default:
@@ -71,7 +65,7 @@ func (o Isolated) run(ctx context.Context, ran *Ran) (string, error) {
 	if err != nil {
 		return slot, err
 	}
-	if err := o.Turn(ctx, wt); err != nil {
+	if err := o.Runner.Turn(ctx, o.Task, wt); err != nil {
 		return slot, err
 	}
 	// The task's work is what its turn staged and judged, as in the work
@@ -87,10 +81,10 @@ func (o Isolated) run(ctx context.Context, ran *Ran) (string, error) {
 		return slot, err
 	}
 	ran.Files, ran.Listed = dropPaths(files, o.Drop...), true
-	if tree, err = o.Hooks.PreCommit(ctx, wt, o.Task, tree); err != nil {
+	if tree, err = o.Hooks.PreCommit(ctx, wt, o.Task.T, tree); err != nil {
 		return slot, err
 	}
-	ran.Work, err = wt.Objects().CommitTree(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", o.Task.ID), o.Base, false)
+	ran.Work, err = wt.Objects().CommitTree(ctx, tree, fmt.Sprintf("planx: work of %s, before integration\n", o.Task.T.ID), o.Base, false)
 	return slot, err
 }
 

@@ -43,7 +43,7 @@ func RestoreLog(ctx context.Context, repo *gitops.Repo, base gitops.SHA, path st
 // tree the branch moves even when the run is being interrupted: the two
 // move together, or the landing ref says they did not.
 func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
-	ref := record.LandingRef(l.RunID)
+	ref := record.LandingRef(l.State.RunID)
 	if err := l.Repo.Refs().Update(ctx, ref, tip, "", "planx: landing wave"); err != nil {
 		return fmt.Errorf("record the landing: %w", err)
 	}
@@ -58,7 +58,7 @@ func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
 	if err := l.Repo.Refs().Update(ctx, "HEAD", tip, l.Base, "planx: integrate wave"); err != nil {
 		// A person's commit won the branch: the work tree goes back to
 		// it, and the wave lands again on it when the run goes on.
-		if _, uerr := Unland(ctx, l.Repo, l.RunID); uerr != nil {
+		if _, uerr := Unland(ctx, l.Repo, l.State.RunID); uerr != nil {
 			return errors.Join(err, uerr)
 		}
 		if errors.Is(err, gitops.ErrHeadMoved) {

@@ -18,15 +18,15 @@ import (
 // breaks the gates failed, and the gates' passing results on the last
 // commit kept (nil when none ran).
 func (l *Landing) gate(ctx context.Context, chain []staged) (int, []execlog.Gate, error) {
-	if len(chain) == 0 || l.Gates == nil {
+	if len(chain) == 0 || !l.Gated {
 		return len(chain), nil, nil
 	}
-	g := Gate{Repo: l.Repo, Pool: l.Pool, Ref: record.WaveRef(l.RunID), Number: l.Number, Warn: l.Warn}
+	g := Gate{Repo: l.Repo, Pool: l.Pool, Ref: record.WaveRef(l.State.RunID), Number: l.Number, Desk: l.Desk}
 	for _, s := range chain {
 		g.IDs, g.Commits = append(g.IDs, s.t.T.ID), append(g.Commits, s.commit)
 	}
 	passed := map[int][]execlog.Gate{} // the commits the gates passed on
-	g.Check = func(ctx context.Context, dir string, i int) (*outcome.Failure, error) {
+	check := func(ctx context.Context, dir string, i int) (*outcome.Failure, error) {
 		name := fmt.Sprintf("wave%d-%s", l.Number, chain[i].t.T.ID)
 		gt := &planparse.Task{ID: planparse.TaskID(name)}
 		defer l.Fault.Soon("during-wave-gate", 100*time.Millisecond)()
@@ -34,17 +34,17 @@ func (l *Landing) gate(ctx context.Context, chain []staged) (int, []execlog.Gate
 		for _, s := range chain[:i+1] {
 			tasks = append(tasks, s.t.T)
 		}
-		gs, f, err := l.Gates(ctx, gt, dir, tasks)
+		gs, f, err := l.Runner.Gate(ctx, gt, dir, tasks)
 		if err != nil {
 			return nil, err
 		}
 		if f == nil && len(gs) > 0 {
-			l.RecordGates(ctx, gt, chain[i].commit, gs)
+			l.Book.RecordWaveGates(ctx, gt, chain[i].commit, gs)
 			passed[i] = gs
 		}
 		return f, nil
 	}
-	keep, fail, err := g.Run(ctx)
+	keep, fail, err := g.Run(ctx, check)
 	if err != nil || fail == nil {
 		return keep, passed[keep-1], err
 	}

@@ -2,15 +2,16 @@ package wave
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"slices"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
-	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/hall"
+	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -19,46 +20,40 @@ import (
 // (Chain), the combined tree is gated once (Gate, bisecting for the task
 // that breaks it), the gates' results are sealed into the last commit
 // kept, and only then do the branch and the user's work tree move, in one
-// step. What is the run's (the message, the log, the tasks done, the gate
-// run and its records) comes in as funcs the caller runs under its lock.
+// step. The run's records are handed in as values and written as the
+// serial path's commit writes them (stage); running the gates is the
+// run's (Runner.Gate).
 type Landing struct {
-	Repo    *gitops.Repo
-	Pool    *Pool
-	RunID   string
-	Base    gitops.SHA // the branch's tip the wave's work trees start from
-	Number  int        // the wave's number in the run, for its trailers and messages
-	Last    bool       // the run's last wave
-	Tasks   []*Task    // in plan order
-	Plan    []byte     // the plan file as Base has it
-	PlanRel string     // the plan file and the log, relative to the root, with slashes
-	LogPath string
-	Sign    bool
-	Hooks   Hooks
-	Fault   fault.Hook
+	Repo     *gitops.Repo
+	Pool     *Pool
+	Base     gitops.SHA      // the branch's tip the wave's work trees start from
+	Number   int             // the wave's number in the run, for its trailers and messages
+	Last     bool            // the run's last wave
+	Tasks    []*Task         // in plan order
+	Plan     []byte          // the plan file as Base has it
+	PlanRel  string          // the plan file, relative to the root, with slashes
+	Parsed   *planparse.Plan // the plan parsed: the groups a task's commit completes
+	Optional bool            // --optional: a group is complete without its optional tasks done
+	Sign     bool
+	Hooks    Hooks
+	Fault    fault.Hook
 
-	// Groups are the plan's groups t's commit completes, given the tasks
-	// done so far.
-	Groups func(t *planparse.Task) []*planparse.Task
-	// Message is t's commit message before the wave's trailer and the
-	// hooks; ticked says the commit ticks a box of the plan.
-	Message func(t *Task, groups []*planparse.Task, ticked bool) string
-	// Log marks t done in the run's log (the run's end too when final)
-	// and returns the log rendered for t's commit.
-	Log func(t *Task, final bool) []byte
-	// Staged records t's commit staged: t and its groups are done for the
-	// tasks after it in the chain.
-	Staged func(t *Task)
-	// Gates runs the integration gate on the tree in dir, which holds the
-	// work of tasks, for the pseudo task gt: the gates those tasks
-	// selected, as each was gated alone (none: nothing runs). It returns
-	// the gates' records and their failure (nil when they passed); Gates
-	// is nil when no gate is selected for the wave.
-	Gates func(ctx context.Context, gt *planparse.Task, dir string, tasks []*planparse.Task) ([]execlog.Gate, *outcome.Failure, error)
-	// RecordGates records gates passed on commit c; RecordCommit records
-	// a task commit landed and returns its tree.
-	RecordGates  func(ctx context.Context, gt *planparse.Task, c gitops.SHA, gs []execlog.Gate)
-	RecordCommit func(ctx context.Context, id planparse.TaskID, c gitops.SHA) gitops.SHA
-	Warn         func(id planparse.TaskID, msg string)
+	// The run's records: its log (each task's entry, and the run's end
+	// with its last commit), written into each task commit; its state
+	// (the skips a first commit records, the notes of how tasks were
+	// finished after a stop); Done, the tasks and groups committed so far,
+	// which a commit staged adds to for the tasks after it in the chain;
+	// Book, the gates passed and the commits landed; Desk, what the
+	// landing finds.
+	Log   *execlog.Log
+	State *runstate.State
+	Done  map[planparse.TaskID]bool
+	Book  ledger.Book
+	Desk  hall.Desk
+	// Gated says a gate is selected for the wave: its integration gate
+	// runs (Runner.Gate) on the combined tree.
+	Gated  bool
+	Runner Runner
 }
 
 // staged is a task commit built on the wave's staging chain.
@@ -137,42 +132,6 @@ func (l *Landing) Run(ctx context.Context) (Landed, *Task, error) {
 	return l.land(ctx, chain[:keep])
 }
 
-// stage makes t's task commit on parent: the merged tree with the plan
-// ticked and the log updated, moving no ref.
-func (l *Landing) stage(ctx context.Context, t *Task, merged, parent gitops.SHA, plan []byte, final bool) (staged, error) {
-	ticked, anyTick := planparse.Tick(plan, t.T)
-	// Groups this task completes are ticked in the same commit, as in the
-	// serial loop.
-	groups := l.Groups(t.T)
-	for _, g := range groups {
-		var ok bool
-		ticked, ok = planparse.Tick(ticked, g)
-		anyTick = anyTick || ok
-	}
-	// The message is the hooks' to check or change before anything is
-	// recorded: a refused task leaves its log entry and the log as they were.
-	msg := l.Message(t, groups, anyTick) + fmt.Sprintf("%s: %d %s\n", record.TrailerWave, l.Number, l.Base)
-	msg, err := l.Hooks.Message(ctx, l.Repo, t.T, msg)
-	if err != nil {
-		return staged{}, err
-	}
-	log := l.Log(t, final)
-	tree, err := l.Repo.Objects().TreeWithFiles(ctx, merged, map[string][]byte{l.PlanRel: ticked, l.LogPath: log})
-	if err != nil {
-		return staged{}, fmt.Errorf("commit task %s: %w", t.T.ID, err)
-	}
-	c, err := l.Repo.Objects().CommitTree(ctx, tree, msg, parent, l.Sign)
-	if err != nil {
-		return staged{}, fmt.Errorf("commit task %s: %w", t.T.ID, err)
-	}
-	t.Log.Commit = string(c)
-	// Done for the tasks after it in the chain; the caller undoes this for
-	// a commit the branch does not take.
-	t.Groups = groups
-	l.Staged(t)
-	return staged{t: t, commit: c, plan: ticked, tree: tree, parent: parent, msg: msg}, nil
-}
-
 // land records the kept commits and moves the branch and the user's work
 // tree to the last one in one step.
 func (l *Landing) land(ctx context.Context, keep []staged) (Landed, *Task, error) {
@@ -183,9 +142,9 @@ func (l *Landing) land(ctx context.Context, keep []staged) (Landed, *Task, error
 	for _, s := range keep {
 		ld.Tasks = append(ld.Tasks, s.t)
 		ld.Commits = append(ld.Commits, s.commit)
-		ld.Trees = append(ld.Trees, l.RecordCommit(ctx, s.t.T.ID, s.commit))
+		ld.Trees = append(ld.Trees, l.Book.RecordWaveCommit(ctx, s.t.T.ID, s.commit))
 	}
-	if err := RestoreLog(ctx, l.Repo, l.Base, l.LogPath); err != nil {
+	if err := RestoreLog(ctx, l.Repo, l.Base, l.Log.Path); err != nil {
 		return Landed{}, keep[0].t, err
 	}
 	if err := l.advance(ctx, ld.Tip()); err != nil {
@@ -209,7 +168,7 @@ func (l *Landing) Finish(ctx context.Context) {
 			}
 		}
 		if t.Work != "" {
-			_ = l.Repo.Refs().Delete(ctx, WorkRef(l.RunID, t.T.ID))
+			_ = l.Repo.Refs().Delete(ctx, WorkRef(l.State.RunID, t.T.ID))
 		}
 	}
 	l.Drop(func(t *Task) bool { return t.Fail == nil })
@@ -232,10 +191,10 @@ func (l *Landing) Drop(drop func(*Task) bool) {
 // integrate (ld): those that failed, each with its work tree named, and
 // those that passed after the task that broke the integration gate,
 // pending (they run again when the run goes on). It returns the first
-// failed task, whose failure the run's stop records; the others' go to
-// failed. undo is called for each task not integrated: its commit, staged,
-// is not the branch's.
-func (l *Landing) Settle(ld Landed, failed func(t *Task), undo func(t *Task)) *Task {
+// failed task, whose failure the run's stop records; the others' are
+// recorded as issues. A task not integrated is not done: its commit,
+// staged, is not the branch's.
+func (l *Landing) Settle(ld Landed) *Task {
 	var first *Task
 	for _, t := range l.Tasks {
 		if slices.Contains(ld.Tasks, t) {
@@ -243,7 +202,7 @@ func (l *Landing) Settle(ld Landed, failed func(t *Task), undo func(t *Task)) *T
 		}
 		if t.Fail == nil {
 			t.Log.Status, t.Log.Commit = record.TaskPending, ""
-			undo(t)
+			l.unstage(t)
 			continue
 		}
 		t.Log.Status, t.Log.Commit = record.TaskFailed, ""
@@ -253,8 +212,8 @@ func (l *Landing) Settle(ld Landed, failed func(t *Task), undo func(t *Task)) *T
 			continue
 		}
 		t.Log.Failure = t.Fail.ForUser()
-		failed(t)
-		undo(t)
+		l.Desk.Issue(t.T.ID, t.Fail.ForUser(), "")
+		l.unstage(t)
 	}
 	return first
 }
