@@ -10,7 +10,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -225,9 +224,9 @@ func (a *Attempt) NoteMark(mark gitops.RecordsMark) {
 	}
 }
 
-// Runners is what verify.Runners reads of the attempt: the dependency
-// environments among the ignored directories of the run's start and, when
-// the attempt saw the agent start, of the agent's.
+// Runners is what verify.Runners reads of the attempt: the ignored
+// entries of the run's start and, when the attempt saw the agent start, of
+// the agent's, among which the dependency environments are.
 func (a *Attempt) Runners(c Tree) verify.Runners {
 	if a.Mark == 0 {
 		return verify.Runners{}
@@ -238,6 +237,5 @@ func (a *Attempt) Runners(c Tree) verify.Runners {
 		slices.Sort(ignored)
 		ignored = slices.Compact(ignored)
 	}
-	root := c.Repo.Root
-	return verify.Runners{Root: root, Envs: gaterun.DepEnvs(root, ignored), Mark: a.Mark, Rejudged: a.Rejudged, Left: a.Left}
+	return verify.Runners{Root: c.Repo.Root, Ignored: ignored, Mark: a.Mark, Rejudged: a.Rejudged, Left: a.Left}
 }

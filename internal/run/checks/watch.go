@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
@@ -14,7 +13,7 @@ import (
 // attempt (verify.WatchFile), next to the run state; a command with no
 // run of its own (abort) reads it too.
 func WatchFile(repo *gitops.Repo, runID string) verify.WatchFile {
-	return verify.WatchFile{Repo: repo, RunID: runID, Path: filepath.Join(runstate.RunDir(repo, runID), "watch.json"), DepEnvs: gaterun.DepEnvs}
+	return verify.WatchFile{Repo: repo, RunID: runID, Path: filepath.Join(runstate.RunDir(repo, runID), "watch.json")}
 }
 
 // Started saves, in c's watch file, what planx noted before an agent's
