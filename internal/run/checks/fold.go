@@ -43,8 +43,8 @@ func (a *Attempt) fold(ctx context.Context, c Tree, t *planparse.Task, kind plan
 	a.Folded = append(a.Folded, f.Messages...)
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (by %s; kept at %s)", len(f.Messages), strings.Join(f.Authors, ", "), keep)
 	a.Warnings = append(a.Warnings, fmt.Sprintf("folded-commits=%d", len(f.Messages)))
-	c.Issue(t.ID, msg, "fixed: folded")
-	c.Say(t.ID, msg)
+	c.Desk.Issue(t.ID, msg, "fixed: folded")
+	c.Desk.Say(t.ID, msg)
 	return nil
 }
 

@@ -6,15 +6,15 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
 // Tree is the verify side of a run in one work tree: the place it
-// checks, the run's rules and state it reads, and the seams through which
-// it records issues and speaks. The serial loop builds one on the user's
-// repository; the seams are the run's shared things, which a caller
-// running tasks at once wraps in a mutex.
+// checks, the run's rules and state it reads, and the desk through which
+// it records issues, speaks and asks. The serial loop builds one on the
+// user's repository; a wave's task gets the wave's desk (hall.InWave).
 type Tree struct {
 	Repo  *gitops.Repo
 	Base  gitops.SHA // where HEAD must be when a task ends: planx's last commit
@@ -34,10 +34,7 @@ type Tree struct {
 	// requirements at Base and now.
 	Unchanged func(ctx context.Context, p string) bool
 	Vendor    func(ctx context.Context) gaterun.VendorUpdates
-	// Yes is --yes; Ask puts a question to the person (nil: nobody can
-	// answer).
-	Yes bool
-	Ask func(question string) bool
+	Yes       bool // --yes
 	// Ignored are the ignored entries that existed when the run (or
 	// resume) started.
 	Ignored []string
@@ -63,22 +60,18 @@ type Tree struct {
 	Dirty []string
 	// Records guards planx's records with the run state's mark.
 	Records verify.Records
-	// Issue records a finding in the log (resolution: how it was let
-	// pass, "" for a bare warning); Say shows it.
-	Issue func(id planparse.TaskID, msg, resolution string)
-	Say   func(id planparse.TaskID, msg string)
+	// Desk records the findings in the run's log, says them and asks the
+	// person.
+	Desk hall.Desk
 }
 
 // warn records a warning in the log and says it.
-func (c Tree) warn(id planparse.TaskID, msg string) {
-	c.Issue(id, msg, "")
-	c.Say(id, msg)
-}
+func (c Tree) warn(id planparse.TaskID, msg string) { hall.Warn(c.Desk, id, msg) }
 
 // Work is task t's work, in the work tree, as the checks of package verify read it.
 func (c Tree) Work(t *planparse.Task, kind planparse.Kind, files []string) verify.Work {
 	return verify.Work{Repo: c.Repo, Root: c.Repo.Root, Base: c.Base, Task: t, Kind: kind, Files: files,
-		Warn: c.warn, Note: c.Issue}
+		Desk: c.Desk}
 }
 
 // Protect is what verify.Work.Judge asks of the run: why a path is
@@ -99,7 +92,6 @@ func (c Tree) Protect(ctx context.Context) verify.Protect {
 			return vendor.Allows(p)
 		},
 		Yes: c.Yes,
-		Ask: c.Ask,
 	}
 }
 
@@ -108,7 +100,7 @@ func (c Tree) Protect(ctx context.Context) verify.Protect {
 // commit's Planx-Warning value for them.
 func (c Tree) Outside(t *planparse.Task, outside []string) string {
 	msg := verify.OutsideMessage(outside)
-	c.Issue(t.ID, msg, "allowed: --strict-files not set")
-	c.Say(t.ID, msg)
+	c.Desk.Issue(t.ID, msg, "allowed: --strict-files not set")
+	c.Desk.Say(t.ID, msg)
 	return "outside-declared=" + strings.Join(outside, ",")
 }

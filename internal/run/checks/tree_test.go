@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
@@ -37,23 +38,36 @@ func TestGuarded(t *testing.T) {
 // A task's files outside its declared ones are logged as allowed, said,
 // and named in the commit's warning.
 func TestOutside(t *testing.T) {
-	type issue struct {
-		id              planparse.TaskID
-		msg, resolution string
-	}
-	var logged []issue
-	var said []string
-	c := Tree{Issue: func(id planparse.TaskID, msg, resolution string) { logged = append(logged, issue{id, msg, resolution}) },
-		Say: func(_ planparse.TaskID, msg string) { said = append(said, msg) }}
+	d := &desk{}
+	c := Tree{Desk: d}
 	got := c.Outside(&planparse.Task{ID: "T1"}, []string{"a.go", "b.go"})
 	if got != "outside-declared=a.go,b.go" {
 		t.Errorf("Outside = %q", got)
 	}
 	msg := verify.OutsideMessage([]string{"a.go", "b.go"})
-	if len(logged) != 1 || logged[0] != (issue{"T1", msg, "allowed: --strict-files not set"}) || !slices.Equal(said, []string{msg}) {
-		t.Errorf("logged %+v, said %q", logged, said)
+	if len(d.logged) != 1 || d.logged[0] != (issue{"T1", msg, "allowed: --strict-files not set"}) || !slices.Equal(d.said, []string{msg}) {
+		t.Errorf("logged %+v, said %q", d.logged, d.said)
 	}
 }
+
+type issue struct {
+	id              planparse.TaskID
+	msg, resolution string
+}
+
+// desk is a hall.Desk that keeps what it is told; nobody answers it.
+type desk struct {
+	logged []issue
+	said   []string
+}
+
+func (d *desk) Issue(id planparse.TaskID, msg, res string) {
+	d.logged = append(d.logged, issue{id, msg, res})
+}
+func (d *desk) Say(_ planparse.TaskID, msg string) { d.said = append(d.said, msg) }
+func (d *desk) Ask(string) bool                    { return false }
+func (d *desk) Save() error                        { return nil }
+func (d *desk) Now() time.Time                     { return time.Unix(0, 0) }
 
 // A resume takes an interrupted attempt's git directory notes, and a
 // judged attempt's mark and runner prints instead (its .git was judged).

@@ -15,6 +15,7 @@ import (
 	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -110,10 +111,8 @@ func (s slot) checks() checks.Tree {
 	c.OnlyTicked = plan.OnlyTicked
 	c.Unchanged = taskgate.JudgeUnchanged(s.repo, s.wv.base)
 	c.Vendor = func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, s.repo, s.wv.base) }
-	c.Ask = nil // nobody is asked in the middle of a wave
-	issue, say := c.Issue, c.Say
-	c.Issue = func(id planparse.TaskID, msg, resolution string) { s.locked(func() { issue(id, msg, resolution) }) }
-	c.Say = func(id planparse.TaskID, msg string) { s.locked(func() { say(id, msg) }) }
+	// It records and says under the wave's lock, and asks nobody.
+	c.Desk = hall.InWave(c.Desk, s.wv.mu)
 	return c
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -27,10 +28,8 @@ type Protect struct {
 	// changed its module's requirement (go get + go mod vendor).
 	Vendored func(ctx context.Context, p string) bool
 	// Yes is --yes: the user lets a task change the protected files it
-	// declares. Ask puts a yes/no question to the person otherwise; nil
-	// when nobody can answer.
+	// declares (the Work's desk asks the person otherwise).
 	Yes bool
-	Ask func(question string) bool
 }
 
 // Judge fails an agent task that modified or deleted a protected path it
@@ -74,7 +73,7 @@ func (w Work) Judge(ctx context.Context, rules Protect) error {
 		}
 		return &outcome.Failure{What: msg, Hint: hint}
 	}
-	w.Warn(w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
+	hall.Warn(w.Desk, w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
 	return nil
 }
 
@@ -98,7 +97,7 @@ func (w Work) weakens(ctx context.Context, rules Protect, p, why string, existed
 		return ""
 	case existed && !alwaysAsk(why) && w.reformatted(ctx, p):
 		// gofmt -w ., black, prettier: the same tests (fmtonly.go)
-		w.Note(w.Task.ID, "reformatted "+p+", which it does not declare", "allowed: formatting only")
+		w.Desk.Issue(w.Task.ID, "reformatted "+p+", which it does not declare", "allowed: formatting only")
 		return ""
 	}
 	verb := "modified"
@@ -127,5 +126,5 @@ func (w Work) declaredFor(rules Protect, p, why string) bool {
 	if !alwaysAsk(why) || rules.Yes {
 		return true
 	}
-	return rules.Ask != nil && rules.Ask(fmt.Sprintf("%s changed %s (%s), which it declares. Commit that change? [y/N] ", w.Task.ID, p, why))
+	return w.Desk.Ask(fmt.Sprintf("%s changed %s (%s), which it declares. Commit that change? [y/N] ", w.Task.ID, p, why))
 }

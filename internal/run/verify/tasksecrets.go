@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/secretscan"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -42,6 +43,6 @@ func (w Work) Secrets() error {
 	if w.Kind == planparse.KindAgent {
 		return &outcome.Failure{What: msg, Hint: "remove them from the work tree, or declare the file in the task's Files: if it is meant to be committed (a test fixture)"}
 	}
-	w.Warn(w.Task.ID, msg)
+	hall.Warn(w.Desk, w.Task.ID, msg)
 	return nil
 }
