@@ -54,6 +54,10 @@ type Attempt struct {
 // touched. It returns the changed paths.
 func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind planparse.Kind, mark gitops.RecordsMark) ([]string, error) {
 	a.Warnings = nil
+	if c.Rules.Reached == nil {
+		// Without them the files the gates run would pass as unprotected.
+		return nil, fmt.Errorf("verify %s: the files the gates run were not read", t.ID)
+	}
 	// An executor in flight when the run stopped (resume).
 	a.NoteMark(mark)
 	if err := c.Records.Untouched(t); err != nil {
@@ -80,7 +84,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 			Hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
 	}
 	w := c.Work(t, kind, files)
-	if err := w.Judge(ctx, c.Protect(ctx)); err != nil {
+	if err := w.Judge(ctx, c.Protect(files)); err != nil {
 		return nil, err
 	}
 	if err := w.Takeover(ctx); err != nil {

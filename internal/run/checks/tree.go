@@ -1,11 +1,9 @@
 package checks
 
 import (
-	"context"
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
@@ -25,15 +23,9 @@ type Tree struct {
 	// refs while the others run.
 	Watched string
 	Branch  string // the run's branch
-	Rules   Rules
-	// Reach reads the files the gates run beyond those they name (once
-	// per run: the caller keeps them).
-	Reach func(ctx context.Context) gaterun.Reach
-	// Unchanged reports whether a changed test runner's configuration
-	// leaves what the runner runs alone; Vendor reads go.mod's
-	// requirements at Base and now.
-	Unchanged func(ctx context.Context, p string) bool
-	Vendor    func(ctx context.Context) gaterun.VendorUpdates
+	// Rules are the run's protection rules. Verify needs Rules.Reached,
+	// which the caller reads once per run (taskgate.Keeper.Reach).
+	Rules Rules
 	Yes       bool // --yes
 	// Ignored are the ignored entries that existed when the run (or
 	// resume) started.
@@ -74,25 +66,17 @@ func (c Tree) Work(t *planparse.Task, kind planparse.Kind, files []string) verif
 		Desk: c.Desk}
 }
 
-// Protect is what verify.Work.Judge asks of the run: why a path is
-// protected (the gates' reach is read first, once per run), and what
-// lets a protected path change.
-func (c Tree) Protect(ctx context.Context) verify.Protect {
-	rules := c.Rules
-	rules.Reached = c.Reach(ctx)
-	var vendor *gaterun.VendorUpdates // read on the first vendored file
-	return verify.Protect{
-		Why:       rules.Why,
-		Unchanged: c.Unchanged,
-		Vendored: func(ctx context.Context, p string) bool {
-			if vendor == nil {
-				u := c.Vendor(ctx)
-				vendor = &u
-			}
-			return vendor.Allows(p)
-		},
-		Yes: c.Yes,
+// Protect is what verify.Work.Judge asks of the run: why each of files
+// (a task's changes) is protected, and whether --yes lets a declared
+// change of one pass.
+func (c Tree) Protect(files []string) verify.Protect {
+	why := map[string]string{}
+	for _, p := range files {
+		if w := c.Rules.Why(p); w != "" {
+			why[p] = w
+		}
 	}
+	return verify.Protect{Why: why, Yes: c.Yes}
 }
 
 // Outside records, in the log and on screen, the files a task changed

@@ -1,12 +1,9 @@
 package executor
 
 import (
-	"context"
 
 	"github.com/planx-dev/planx/internal/run/checks"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/handconfig"
-	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -16,11 +13,8 @@ import (
 // person at the terminal behind the run's desk.
 func (r *runner) checks() checks.Tree {
 	c := checks.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Watched: r.st.RunID, Branch: r.st.Branch,
-		Rules:     checks.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
-		Reach:     func(ctx context.Context) gaterun.Reach { return r.keeper().Reach(ctx, r.expect) },
-		Unchanged: taskgate.JudgeUnchanged(r.repo, r.expect),
-		Vendor:    func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, r.repo, r.expect) },
-		Yes:       r.o.Yes, Ignored: r.ignored,
+		Rules: checks.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
+		Yes:   r.o.Yes, Ignored: r.ignored,
 		Hidden: r.st.Hidden, HiddenOff: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree, Strict: r.o.StrictFiles,
 		Unstaged:   func() []string { return handconfig.Unstaged(r.repo.Root, r.st) },
 		OnlyTicked: r.pf.OnlyTicked,

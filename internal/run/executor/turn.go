@@ -65,6 +65,8 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	}
 	tu.r.out.Phase(t.ID, "verify")
 	c := tu.at.checks()
+	// The files the gates run are protected: read once per run, from its base.
+	c.Rules.Reached = tu.r.keeper().Reach(ctx, tu.r.expect)
 	files, err := tu.Verify(ctx, c, t, kind, tu.at.mark())
 	if kind == planparse.KindAgent && ctx.Err() == nil {
 		tu.at.judged(tu, c, err)

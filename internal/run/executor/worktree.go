@@ -14,7 +14,6 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
@@ -105,12 +104,10 @@ func (s slot) checks() checks.Tree {
 	// What the task changed is read in the slot, not in the user's work
 	// tree, which the wave does not touch until it lands: there the plan
 	// would always seem untouched (never judged as the protected file it
-	// is), and a runner's configuration or go.mod unchanged.
+	// is). (A runner's configuration and go.mod are read in c.Repo.)
 	plan := *s.wv.r.pf
 	plan.Abs = filepath.Join(s.repo.Root, filepath.FromSlash(plan.Rel))
 	c.OnlyTicked = plan.OnlyTicked
-	c.Unchanged = taskgate.JudgeUnchanged(s.repo, s.wv.base)
-	c.Vendor = func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, s.repo, s.wv.base) }
 	// It records and says under the wave's lock, and asks nobody.
 	c.Desk = hall.InWave(c.Desk, s.wv.mu)
 	return c

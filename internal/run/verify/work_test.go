@@ -59,19 +59,8 @@ func failureSays(t *testing.T, err error, want string) {
 // rules protect test files and the plan, as the run's rules do, and let
 // nothing else change.
 func rules() Protect {
-	return Protect{
-		Why: func(p string) string {
-			switch {
-			case p == "plan.md":
-				return "the plan"
-			case strings.HasSuffix(p, "_test.go"):
-				return "a test file"
-			}
-			return ""
-		},
-		Unchanged: func(context.Context, string) bool { return false },
-		Vendored:  func(context.Context, string) bool { return false },
-	}
+	return Protect{Why: map[string]string{"plan.md": "the plan", "a_test.go": "a test file", "b_test.go": "a test file",
+		"main_test.go": "a test file", "new_test.go": "a test file"}}
 }
 
 func TestJudge(t *testing.T) {
@@ -122,6 +111,40 @@ func TestJudge(t *testing.T) {
 	if err := w.Judge(ctx, rules()); err != nil || len(b.lines) != 1 || b.lines[0] != "issue T001: reformatted b_test.go, which it does not declare (allowed: formatting only)" {
 		t.Errorf("reformatted: err %v, lines %q", err, b.lines)
 	}
+}
+
+// A test runner's configuration changed only in what does not decide
+// what the runner runs passes; a vendored file passes with its module's
+// requirement change in go.mod, not without.
+func TestJudgeRunnerConfigAndVendor(t *testing.T) {
+	ctx := context.Background()
+	w, _ := workIn(t, map[string]string{
+		"package.json":       `{"scripts": {"test": "jest"}, "dependencies": {}}` + "\n",
+		"go.mod":             "module m\n\ngo 1.22\n\nrequire a.b/c v1.0.0\n",
+		"vendor/modules.txt": "# a.b/c v1.0.0\na.b/c\n# a.b/d v1.0.0\na.b/d\n",
+		"vendor/a.b/c/c.go":  "package c\n",
+		"vendor/a.b/d/d.go":  "package d\n",
+	})
+	read := "read by gate t's test runner"
+	r := Protect{Why: map[string]string{"package.json": read, "vendor/a.b/c/c.go": read, "vendor/a.b/d/d.go": read}}
+	gittest.WriteFile(t, w.Root, "package.json", `{"scripts": {"test": "jest"}, "dependencies": {"left-pad": "1"}}`+"\n")
+	w.Files = []string{"package.json"}
+	if err := w.Judge(ctx, r); err != nil {
+		t.Errorf("a new dependency: %v", err)
+	}
+	gittest.WriteFile(t, w.Root, "package.json", `{"scripts": {"test": "exit 0"}}`+"\n")
+	failureSays(t, w.Judge(ctx, r), "modified package.json (read by gate t's test runner)")
+
+	gittest.WriteFile(t, w.Root, "vendor/a.b/c/c.go", "package c // edited\n")
+	w.Files = []string{"vendor/a.b/c/c.go"}
+	failureSays(t, w.Judge(ctx, r), "modified vendor/a.b/c/c.go")
+	gittest.WriteFile(t, w.Root, "go.mod", "module m\n\ngo 1.22\n\nrequire a.b/c v1.1.0\n")
+	if err := w.Judge(ctx, r); err != nil {
+		t.Errorf("vendored with its requirement changed: %v", err)
+	}
+	gittest.WriteFile(t, w.Root, "vendor/a.b/d/d.go", "package d // edited\n")
+	w.Files = []string{"vendor/a.b/c/c.go", "vendor/a.b/d/d.go"}
+	failureSays(t, w.Judge(ctx, r), "the task weakened the judge: modified vendor/a.b/d/d.go")
 }
 
 func TestTakeoverAndSecrets(t *testing.T) {
