@@ -136,7 +136,7 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind,
 	if err != nil {
 		return nil, err
 	}
-	except = append(c.Unstaged(), except...)
+	except = append(slices.Clone(c.Unstaged), except...)
 	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, except...)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
@@ -151,7 +151,7 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind,
 	for _, p := range changed {
 		// The log is planx's own output and the plan gets ticked by planx:
 		// neither is evidence of the task's work.
-		if p == c.Rules.Log || (p == c.Rules.Plan && c.OnlyTicked(t)) {
+		if p == c.Rules.Log || (p == c.Rules.Plan && c.Plan.OnlyTicked(t)) {
 			continue
 		}
 		files = append(files, p)
@@ -164,9 +164,9 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind,
 // did not write (wrote), other than planx's own files and those already
 // changed when the task started (c.Dirty): a person's edits made while it
 // ran, which stay in the work tree, reported, out of the task's commit.
-// Only in the user's work tree (c.PlanEdit set), where a person edits.
+// Only where a person edits (c.PersonEdits).
 func (c Tree) othersEdits(t *planparse.Task, changed, wrote []string) []string {
-	if wrote == nil || c.PlanEdit == nil {
+	if wrote == nil || !c.PersonEdits {
 		return nil
 	}
 	var others []string
@@ -200,10 +200,11 @@ func underAny(p string, paths []string) bool {
 // work tree, reported, and out of t's commit; the plan is then returned
 // as the path the staging leaves alone.
 func (c Tree) planEdit(t *planparse.Task, kind planparse.Kind) ([]string, error) {
-	if c.PlanEdit == nil {
-		return nil, nil
+	if !c.PersonEdits {
+		return nil, nil // the plan is the executor's to keep: judged as a protected file
 	}
-	what, tasks := c.PlanEdit(t)
+	ch, ok := c.Plan.Changed(t)
+	what, tasks := ch.String(), ok && ch.Others(t)
 	switch {
 	case what == "":
 		return nil, nil
@@ -213,7 +214,7 @@ func (c Tree) planEdit(t *planparse.Task, kind planparse.Kind) ([]string, error)
 	case kind == planparse.KindAgent:
 		return nil, nil // the judge's protected files: verify.Work.Judge decides
 	}
-	c.HoldPlan()
+	c.Plan.HoldEdit()
 	c.warn(t.ID, fmt.Sprintf("%s was edited while %s ran (%s): not the task's work, it stays in the work tree, uncommitted, and out of %s's commit",
 		c.Rules.Plan, t.ID, what, t.ID))
 	return []string{c.Rules.Plan}, nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/hall"
+	"github.com/planx-dev/planx/internal/run/planfile"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -26,7 +27,7 @@ type Tree struct {
 	// Rules are the run's protection rules. Verify needs Rules.Reached,
 	// which the caller reads once per run (taskgate.Keeper.Reach).
 	Rules Rules
-	Yes       bool // --yes
+	Yes   bool // --yes
 	// Ignored are the ignored entries that existed when the run (or
 	// resume) started.
 	Ignored []string
@@ -36,17 +37,19 @@ type Tree struct {
 	HiddenOff   bool
 	GatesInTree bool
 	Strict      bool // --strict-files
-	// Unstaged are the paths a task's staging leaves out (a person's
-	// edit of the configuration); OnlyTicked reports whether the plan's
-	// change is the task's own checkbox alone.
-	Unstaged   func() []string
-	OnlyTicked func(t *planparse.Task) bool
-	// PlanEdit says how the plan changed beyond t's own tick while t ran
-	// ("" when it did not), and whether another task's text changed;
-	// HoldPlan keeps that edit out of t's commit (planfile.File.Hold).
-	// Both nil where the plan is not the work tree's (a wave's slot).
-	PlanEdit func(t *planparse.Task) (what string, tasks bool)
-	HoldPlan func()
+	// Unstaged are the paths a task's staging leaves out: .planx.yaml
+	// while it holds a person's edit made after a stop
+	// (handconfig.Unstaged), read when the Tree is made (the runner makes
+	// the one Verify takes once the executor has ended).
+	Unstaged []string
+	// Plan is the plan file as this work tree holds it: a change of it
+	// that is the task's own checkbox alone is no evidence of work.
+	Plan *planfile.File
+	// PersonEdits: a person may edit this work tree while a task runs
+	// (the user's, not a wave's slot, which only its executor touches).
+	// Their edit of the plan, or of a file an agent in a task space did
+	// not write, is held out of the task's commit.
+	PersonEdits bool
 	// Dirty are the paths changed in the work tree before the task
 	// started (a hook's leftovers, a resumed tree's).
 	Dirty []string

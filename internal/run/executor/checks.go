@@ -1,7 +1,6 @@
 package executor
 
 import (
-
 	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/handconfig"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -16,16 +15,13 @@ func (r *runner) checks() checks.Tree {
 		Rules: checks.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
 		Yes:   r.o.Yes, Ignored: r.ignored,
 		Hidden: r.st.Hidden, HiddenOff: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree, Strict: r.o.StrictFiles,
-		Unstaged:   func() []string { return handconfig.Unstaged(r.repo.Root, r.st) },
-		OnlyTicked: r.pf.OnlyTicked,
-		PlanEdit: func(t *planparse.Task) (string, bool) {
-			ch, ok := r.pf.Changed(t)
-			return ch.String(), ok && ch.Others(t)
-		},
-		HoldPlan: r.pf.HoldEdit,
-		Dirty:    r.dirty,
-		Records:  verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) }),
-		Desk:     r.desk()}
+		Unstaged: handconfig.Unstaged(r.repo.Root, r.st),
+		Plan:     r.pf,
+		// The user's work tree: a person may edit it while a task runs.
+		PersonEdits: true,
+		Dirty:       r.dirty,
+		Records:     verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) }),
+		Desk:        r.desk()}
 	if r.Setup != nil {
 		c.Rules.Gates, c.Rules.Protect, c.Rules.Unprotect = r.Gates, r.Config.Protect, r.Config.Unprotect
 	}

@@ -96,10 +96,10 @@ func (s slot) checks() checks.Tree {
 	// ignored files, hidden index entries or hand edits are there, and
 	// the wave guards planx's records for all its tasks at once.
 	c.Ignored, c.Hidden, c.HiddenOff = nil, nil, false
-	c.Unstaged = func() []string { return nil }
+	c.Unstaged = nil
 	// Nobody edits a slot's plan but its executor: its edit is judged as
 	// a protected file's, not held as a person's.
-	c.PlanEdit, c.HoldPlan = nil, nil
+	c.PersonEdits = false
 	c.Records = verify.NewRecords(s.repo, new(gitops.RecordsMark), func() error { return nil })
 	// What the task changed is read in the slot, not in the user's work
 	// tree, which the wave does not touch until it lands: there the plan
@@ -107,7 +107,7 @@ func (s slot) checks() checks.Tree {
 	// is). (A runner's configuration and go.mod are read in c.Repo.)
 	plan := *s.wv.r.pf
 	plan.Abs = filepath.Join(s.repo.Root, filepath.FromSlash(plan.Rel))
-	c.OnlyTicked = plan.OnlyTicked
+	c.Plan = &plan
 	// It records and says under the wave's lock, and asks nobody.
 	c.Desk = hall.InWave(c.Desk, s.wv.mu)
 	return c
