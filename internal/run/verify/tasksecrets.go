@@ -14,7 +14,7 @@ import (
 // Secrets fails an agent task whose work adds or changes a file that looks
 // like a credential (by name, or a token in its content) that the task
 // does not declare: the task commit would put it in every clone and every
-// push, as the rollback commit would (CheckSecrets). An agent that copies
+// push, as the rollback commit would (runstart.CheckSecrets). An agent that copies
 // the user's .env.local into the repository, or writes the key it was
 // shown into a config file, is stopped here. Other executors get a
 // warning: their steps are the user's.
