@@ -1,18 +1,17 @@
 package executor
 
 import (
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/handconfig"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
-// checks is the verify side of the run in the user's work tree (package
-// checks): the run's rules and state as values, its log, output and the
+// checks is the verify side of the run in the user's work tree
+// (verify.Tree): the run's rules and state as values, its log, output and the
 // person at the terminal behind the run's desk.
-func (r *runner) checks() checks.Tree {
-	c := checks.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Watched: r.st.RunID, Branch: r.st.Branch,
-		Rules: checks.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
+func (r *runner) checks() verify.Tree {
+	c := verify.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Watched: r.st.RunID, Branch: r.st.Branch,
+		Rules: verify.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
 		Yes:   r.o.Yes, Ignored: r.ignored,
 		Hidden: r.st.Hidden, HiddenOff: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree, Strict: r.o.StrictFiles,
 		Unstaged: handconfig.Unstaged(r.repo.Root, r.st),

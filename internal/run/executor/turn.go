@@ -10,7 +10,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
@@ -34,7 +33,7 @@ type turn struct {
 	// task), so its phases are not saved.
 	cheapRedo bool
 	// Attempt is what the checks keep of the task between its phases.
-	checks.Attempt
+	verify.Attempt
 	// gatesPassed: the last attempt's gates all passed and its commit
 	// is not made yet.
 	gatesPassed bool

@@ -12,7 +12,6 @@ import (
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/progress"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
@@ -89,7 +88,7 @@ func (wv *wave) slotPlace(wt *gitops.Repo) (place, error) {
 func (s slot) where() (*gitops.Repo, gitops.SHA) { return s.repo, s.wv.base }
 
 // checks is the verify side of the run in the slot.
-func (s slot) checks() checks.Tree {
+func (s slot) checks() verify.Tree {
 	c := s.wv.r.checks()
 	c.Repo, c.Base, c.Branch, c.Watched = s.repo, s.wv.base, "", ""
 	// A slot is checked out afresh from the base: none of the user's
@@ -179,7 +178,7 @@ func (s slot) putBackIgnored(t *planparse.Task) {
 // A wave task that failed runs again in the user's work tree on resume:
 // no watch is kept to judge its slot's work again.
 func (s slot) watched(*turn)                    {}
-func (s slot) judged(*turn, checks.Tree, error) {}
+func (s slot) judged(*turn, verify.Tree, error) {}
 
 // ended fails a task that rewrote its slot's .git file. What outlived its
 // executor cannot be told from what the other tasks run: the wave ends it
@@ -197,12 +196,12 @@ func (s slot) ended(_ *turn, err error) error {
 
 // endRun drops what a run keeps while it lasts: the slot work trees, the
 // ignored files kept aside once every one is back in the work tree
-// (checks.EndIgnored: a crash mid-task may have left one deleted or
+// (verify.EndIgnored: a crash mid-task may have left one deleted or
 // changed, which nothing put back yet), then the state itself.
 func endRun(repo *gitops.Repo, st *runstate.State, out *progress.Progress) error {
 	dropRunWorktrees(repo)
 	task := cmp.Or(st.Current, planparse.TaskID("end"))
-	for _, msg := range checks.EndIgnored(repo, st.RunID, string(task)) {
+	for _, msg := range verify.EndIgnored(repo, st.RunID, string(task)) {
 		out.Warn(task, msg)
 	}
 	return runstate.Remove(repo)

@@ -1,4 +1,4 @@
-package checks
+package verify
 
 import (
 	"os"
@@ -10,7 +10,6 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -44,7 +43,7 @@ func TestOutside(t *testing.T) {
 	if got != "outside-declared=a.go,b.go" {
 		t.Errorf("Outside = %q", got)
 	}
-	msg := verify.OutsideMessage([]string{"a.go", "b.go"})
+	msg := OutsideMessage([]string{"a.go", "b.go"})
 	if len(d.logged) != 1 || d.logged[0] != (issue{"T1", msg, "allowed: --strict-files not set"}) || !slices.Equal(d.said, []string{msg}) {
 		t.Errorf("logged %+v, said %q", d.logged, d.said)
 	}
@@ -77,14 +76,14 @@ func TestResume(t *testing.T) {
 	if a.Watch != nil || a.Rejudged {
 		t.Fatalf("nothing saved, yet %+v", a)
 	}
-	w := &verify.Watch{Ignored: []string{"node_modules"}}
+	w := &Watch{Ignored: []string{"node_modules"}}
 	meta := &gitops.MetaSnapshot{}
-	a.Resume(&verify.SavedWatch{Watch: w, Guard: gitops.Guard("g"), Meta: meta, Mark: 7})
+	a.Resume(&SavedWatch{Watch: w, Guard: gitops.Guard("g"), Meta: meta, Mark: 7})
 	if a.Watch != w || a.Guard != "g" || a.Meta != meta || a.Mark != 0 || a.Rejudged {
 		t.Errorf("interrupted: %+v", a)
 	}
 	var b Attempt
-	b.Resume(&verify.SavedWatch{Watch: w, Guard: gitops.Guard("g"), Mark: 7, Judged: true, Left: map[string]string{"x": "y"}})
+	b.Resume(&SavedWatch{Watch: w, Guard: gitops.Guard("g"), Mark: 7, Judged: true, Left: map[string]string{"x": "y"}})
 	if b.Watch != w || b.Guard != "" || b.Mark != 7 || !b.Rejudged || b.Left["x"] != "y" {
 		t.Errorf("judged: %+v", b)
 	}

@@ -1,4 +1,4 @@
-package checks
+package verify
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -20,9 +19,9 @@ import (
 type Attempt struct {
 	Guard   gitops.Guard          // a fingerprint of the git directory before the task
 	Meta    *gitops.MetaSnapshot  // the git directory's config, hooks and info/ before the task
-	Replace map[string]gitops.SHA // the replace refs before the task (verify.ReplaceRefs)
-	Watch   *verify.Watch         // what the executor could change unseen; nil on resume
-	Mark    gitops.RecordsMark    // the records' mark an agent ran under (verify.Runners); 0 for none
+	Replace map[string]gitops.SHA // the replace refs before the task (ReplaceRefs)
+	Watch   *Watch                // what the executor could change unseen; nil on resume
+	Mark    gitops.RecordsMark    // the records' mark an agent ran under (Runners); 0 for none
 	// Folded are the messages of commits an executor made, for the task
 	// commit; FoldedTip is the executor's last commit, kept in a ref once
 	// Verify checked .git.
@@ -34,11 +33,11 @@ type Attempt struct {
 	SpaceTip gitops.SHA
 	Warnings []string // Planx-Warning values of the task being committed
 	// Rejudged: the work in the tree is a judged attempt's, resumed; Left
-	// is the runner files that attempt changed, by content (verify.Runners).
+	// is the runner files that attempt changed, by content (Runners).
 	Rejudged bool
 	Left     map[string]string
 	// Outputs are the ignored files the agent left that ignore rules older
-	// than it ignore (verify.Work.Hiding): the gates judge the commit without them.
+	// than it ignore (Work.Hiding): the gates judge the commit without them.
 	Outputs []string
 	// Wrote are the paths the agent wrote or deleted in its task space
 	// (execute.AgentEnd): what else changed meanwhile is a person's, not
@@ -69,7 +68,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 	if err := a.gitDir(ctx, c, t); err != nil {
 		return nil, err
 	}
-	outputs, err := c.Work(t, kind, nil).Hiding(ctx, verify.Hiding{Log: c.Rules.Log, Watch: a.Watch,
+	outputs, err := c.Work(t, kind, nil).Hiding(ctx, Hiding{Log: c.Rules.Log, Watch: a.Watch,
 		Hidden: c.Hidden, Off: c.HiddenOff, GatesInTree: c.GatesInTree})
 	if err != nil {
 		return nil, err
@@ -96,7 +95,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 	if err := w.Secrets(); err != nil {
 		return nil, err
 	}
-	outside, err := verify.Declared(c.Repo.Root, t, files, c.Strict)
+	outside, err := Declared(c.Repo.Root, t, files, c.Strict)
 	if err != nil {
 		return nil, err
 	}
@@ -110,12 +109,12 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 // refs alone, then keeps the commits folded into it in a ref: planx's own
 // write must not read as the task's.
 func (a *Attempt) gitDir(ctx context.Context, c Tree, t *planparse.Task) error {
-	if written, err := verify.GitDirChanged(ctx, c.Repo, c.Watched, a.Guard); err != nil {
+	if written, err := GitDirChanged(ctx, c.Repo, c.Watched, a.Guard); err != nil {
 		return err
 	} else if len(written) > 0 {
-		return verify.GitDirWritten(c.Repo, a.Meta, written)
+		return GitDirWritten(c.Repo, a.Meta, written)
 	}
-	if err := verify.Replace(ctx, c.Repo, a.Replace); err != nil {
+	if err := Replace(ctx, c.Repo, a.Replace); err != nil {
 		return err
 	}
 	if a.FoldedTip != "" {
@@ -212,7 +211,7 @@ func (c Tree) planEdit(t *planparse.Task, kind planparse.Kind) ([]string, error)
 		return nil, &outcome.Failure{What: fmt.Sprintf("the task changed %s in %s: another task's text is not the agent's to change", what, c.Rules.Plan),
 			Hint: fmt.Sprintf("restore the other tasks' text (git restore --source=HEAD --worktree %s takes back every uncommitted change of the plan); a change of the plan is a person's, made while the run is stopped", c.Rules.Plan)}
 	case kind == planparse.KindAgent:
-		return nil, nil // the judge's protected files: verify.Work.Judge decides
+		return nil, nil // the judge's protected files: Work.Judge decides
 	}
 	c.Plan.HoldEdit()
 	c.warn(t.ID, fmt.Sprintf("%s was edited while %s ran (%s): not the task's work, it stays in the work tree, uncommitted, and out of %s's commit",
@@ -229,12 +228,12 @@ func (a *Attempt) NoteMark(mark gitops.RecordsMark) {
 	}
 }
 
-// Runners is what verify.Runners reads of the attempt: the ignored
+// Runners is what Runners reads of the attempt: the ignored
 // entries of the run's start and, when the attempt saw the agent start, of
 // the agent's, among which the dependency environments are.
-func (a *Attempt) Runners(c Tree) verify.Runners {
+func (a *Attempt) Runners(c Tree) Runners {
 	if a.Mark == 0 {
-		return verify.Runners{}
+		return Runners{}
 	}
 	ignored := c.Ignored
 	if a.Watch != nil {
@@ -242,5 +241,5 @@ func (a *Attempt) Runners(c Tree) verify.Runners {
 		slices.Sort(ignored)
 		ignored = slices.Compact(ignored)
 	}
-	return verify.Runners{Root: c.Repo.Root, Ignored: ignored, Mark: a.Mark, Rejudged: a.Rejudged, Left: a.Left}
+	return Runners{Root: c.Repo.Root, Ignored: ignored, Mark: a.Mark, Rejudged: a.Rejudged, Left: a.Left}
 }

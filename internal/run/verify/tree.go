@@ -1,4 +1,4 @@
-package checks
+package verify
 
 import (
 	"strings"
@@ -6,7 +6,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/planfile"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -54,7 +53,7 @@ type Tree struct {
 	// started (a hook's leftovers, a resumed tree's).
 	Dirty []string
 	// Records guards planx's records with the run state's mark.
-	Records verify.Records
+	Records Records
 	// Desk records the findings in the run's log, says them and asks the
 	// person.
 	Desk hall.Desk
@@ -63,30 +62,30 @@ type Tree struct {
 // warn records a warning in the log and says it.
 func (c Tree) warn(id planparse.TaskID, msg string) { hall.Warn(c.Desk, id, msg) }
 
-// Work is task t's work, in the work tree, as the checks of package verify read it.
-func (c Tree) Work(t *planparse.Task, kind planparse.Kind, files []string) verify.Work {
-	return verify.Work{Repo: c.Repo, Root: c.Repo.Root, Base: c.Base, Task: t, Kind: kind, Files: files,
+// Work is task t's work, in the work tree, as each check reads it.
+func (c Tree) Work(t *planparse.Task, kind planparse.Kind, files []string) Work {
+	return Work{Repo: c.Repo, Root: c.Repo.Root, Base: c.Base, Task: t, Kind: kind, Files: files,
 		Desk: c.Desk}
 }
 
-// Protect is what verify.Work.Judge asks of the run: why each of files
+// Protect is what Work.Judge asks of the run: why each of files
 // (a task's changes) is protected, and whether --yes lets a declared
 // change of one pass.
-func (c Tree) Protect(files []string) verify.Protect {
+func (c Tree) Protect(files []string) Protect {
 	why := map[string]string{}
 	for _, p := range files {
 		if w := c.Rules.Why(p); w != "" {
 			why[p] = w
 		}
 	}
-	return verify.Protect{Why: why, Yes: c.Yes}
+	return Protect{Why: why, Yes: c.Yes}
 }
 
 // Outside records, in the log and on screen, the files a task changed
 // outside its declared ones (allowed: no --strict-files), and returns the
 // commit's Planx-Warning value for them.
 func (c Tree) Outside(t *planparse.Task, outside []string) string {
-	msg := verify.OutsideMessage(outside)
+	msg := OutsideMessage(outside)
 	c.Desk.Issue(t.ID, msg, "allowed: --strict-files not set")
 	c.Desk.Say(t.ID, msg)
 	return "outside-declared=" + strings.Join(outside, ",")

@@ -1,4 +1,4 @@
-package checks
+package verify
 
 import (
 	"cmp"
@@ -9,7 +9,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -30,7 +29,7 @@ func (a *Attempt) fold(ctx context.Context, c Tree, t *planparse.Task, kind plan
 		// its commits end at the space's HEAD. Fold them the same way.
 		tip, a.SpaceTip = a.SpaceTip, ""
 	}
-	f, err := verify.Fold(ctx, c.Repo, c.Branch, t.ID, c.Base, tip, kind == planparse.KindShell)
+	f, err := Fold(ctx, c.Repo, c.Branch, t.ID, c.Base, tip, kind == planparse.KindShell)
 	if err != nil || f.Tip == "" {
 		return err
 	}
