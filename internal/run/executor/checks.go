@@ -19,7 +19,7 @@ func (r *runner) checks() verify.Tree {
 		// The user's work tree: a person may edit it while a task runs.
 		PersonEdits: true,
 		Dirty:       r.dirty,
-		Records:     verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) }),
+		Records:     verify.NewRecords(r.repo, r.st),
 		Desk:        r.desk()}
 	if r.Setup != nil {
 		c.Rules.Gates, c.Rules.Protect, c.Rules.Unprotect = r.Gates, r.Config.Protect, r.Config.Unprotect

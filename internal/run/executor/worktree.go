@@ -99,7 +99,7 @@ func (s slot) checks() verify.Tree {
 	// Nobody edits a slot's plan but its executor: its edit is judged as
 	// a protected file's, not held as a person's.
 	c.PersonEdits = false
-	c.Records = verify.NewRecords(s.repo, new(gitops.RecordsMark), func() error { return nil })
+	c.Records = verify.NewRecords(s.repo, nil)
 	// What the task changed is read in the slot, not in the user's work
 	// tree, which the wave does not touch until it lands: there the plan
 	// would always seem untouched (never judged as the protected file it
