@@ -7,8 +7,8 @@ import (
 )
 
 // checks is the verify side of the run in the user's work tree
-// (verify.Tree): the run's rules and state as values, its log, output and the
-// person at the terminal behind the run's desk.
+// (verify.Tree): the run's rules and state as values, and its log, its
+// output and the person at the terminal behind the run's desk.
 func (r *runner) checks() verify.Tree {
 	c := verify.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Watched: r.st.RunID, Branch: r.st.Branch,
 		Rules: verify.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
