@@ -11,6 +11,17 @@ import (
 	"time"
 )
 
+// Commits makes the repository's commits: git commit with the user's
+// hooks (Commit), the per-task fast path that commits the index with
+// commit-tree and moves the branch by compare-and-swap (CommitIndex,
+// CommitIndexWith, CommitUnchanged, with CommitRules saying when it may be
+// taken and RunHook running the hooks git commit would have), and
+// snapshots of the work tree as commits no branch holds (Snapshot).
+type Commits struct{ r *Repo }
+
+// Commits returns the repository's commit maker.
+func (r *Repo) Commits() Commits { return Commits{r} }
+
 // CommitOptions adjusts Commit.
 type CommitOptions struct {
 	AllowEmpty bool // record a commit even when the index matches HEAD
@@ -63,7 +74,8 @@ func (e *HookError) Unwrap() error { return e.err }
 // lines and trailing spaces are removed, but lines starting with '#' are kept
 // (a plan's markdown headings are not comments) and the trailer block is left
 // intact. An explicit mode also overrides a user's commit.cleanup=strip.
-func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (SHA, error) {
+func (cm Commits) Commit(ctx context.Context, message string, opts CommitOptions) (SHA, error) {
+	r := cm.r
 	args := []string{"commit", "-q", "--cleanup=whitespace", "-F", "-"}
 	if opts.AllowEmpty {
 		args = append(args, "--allow-empty")
@@ -96,17 +108,17 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 		if s := string(out); strings.Contains(s, "nothing to commit") || strings.Contains(s, "no changes added to commit") {
 			return "", fmt.Errorf("commit: %w", ErrNothingToCommit)
 		}
-		if he := r.hookFailure(ctx, ge, out, opts, before); he != nil {
+		if he := cm.hookFailure(ctx, ge, out, opts, before); he != nil {
 			return "", he
 		}
 		return "", err
 	}
 	r.Index().restaged(opts.Include...)
-	sha, parents, err := r.headCommit()
+	sha, parents, err := cm.headCommit()
 	if err != nil {
 		// go-git v5 reads neither SHA-256 repositories nor every object
 		// store layout: ask git.
-		sha, parents, err = r.headCommitCLI(ctx)
+		sha, parents, err = cm.headCommitCLI(ctx)
 	}
 	if err != nil {
 		return "", fmt.Errorf("commit: read the new HEAD: %w", err)
@@ -115,7 +127,7 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 		return sha, fmt.Errorf("%w: the commit %s was made on top of %v, not %s: something else committed while git commit ran",
 			ErrHeadMoved, sha.Short(), parents, opts.Parent.Short())
 	}
-	if !r.hookMayStageAfterTree(opts.NoVerify) {
+	if !cm.hookMayStageAfterTree(opts.NoVerify) {
 		// The index holds the commit's tree: git writes the tree from the
 		// index after pre-commit (which may stage) has run, and no hook
 		// that runs later is installed.
@@ -128,8 +140,8 @@ func (r *Repo) Commit(ctx context.Context, message string, opts CommitOptions) (
 // has written the tree is installed (prepare-commit-msg, commit-msg,
 // post-commit; pre-commit runs before): such a hook could leave the index
 // different from the commit.
-func (r *Repo) hookMayStageAfterTree(noVerify bool) bool {
-	for _, h := range (CommitRules{Hooks: r.commitHooks()}).Running(noVerify) {
+func (cm Commits) hookMayStageAfterTree(noVerify bool) bool {
+	for _, h := range (CommitRules{Hooks: cm.commitHooks()}).Running(noVerify) {
 		if h != "pre-commit" {
 			return true
 		}
@@ -161,7 +173,8 @@ func statMsgFile(gitDir string) msgFileState {
 // git writes COMMIT_EDITMSG after pre-commit passes and before
 // prepare-commit-msg and commit-msg run, so a rewritten message file
 // clears pre-commit.
-func (r *Repo) hookFailure(ctx context.Context, ge *GitError, stdout []byte, opts CommitOptions, before msgFileState) *HookError {
+func (cm Commits) hookFailure(ctx context.Context, ge *GitError, stdout []byte, opts CommitOptions, before msgFileState) *HookError {
+	r := cm.r
 	if strings.Contains(ge.Stderr, "gpg failed to sign") || strings.Contains(ge.Stderr, "empty commit message") {
 		return nil
 	}

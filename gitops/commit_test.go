@@ -22,7 +22,7 @@ func TestCommitUnbornAndEmpty(t *testing.T) {
 	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	sha, err := r.Commit(ctx, "first", CommitOptions{})
+	sha, err := r.Commits().Commit(ctx, "first", CommitOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestCommitUnbornAndEmpty(t *testing.T) {
 		t.Errorf("first commit has parents %q", parents)
 	}
 
-	_, err = r.Commit(ctx, "nothing", CommitOptions{})
+	_, err = r.Commits().Commit(ctx, "nothing", CommitOptions{})
 	if !errors.Is(err, ErrNothingToCommit) {
 		t.Fatalf("err = %v, want ErrNothingToCommit", err)
 	}
@@ -41,7 +41,7 @@ func TestCommitUnbornAndEmpty(t *testing.T) {
 	if errors.As(err, &he) {
 		t.Errorf("nothing to commit reported as a hook failure: %v", err)
 	}
-	empty, err := r.Commit(ctx, "rollback point", CommitOptions{AllowEmpty: true})
+	empty, err := r.Commits().Commit(ctx, "rollback point", CommitOptions{AllowEmpty: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestCommitMessageAndTrailersSurvive(t *testing.T) {
 	gittest.Git(t, dir, "config", "commit.cleanup", "strip") // must not eat '#' lines
 	msg := "\n\nplanx: task 3 — add parser  \n\n# Heading from the plan\nbody line\n\n\n" +
 		"Planx-Task: 3\nPlanx-Plan: plans/x.md\nPlanx-Status: done\n\n"
-	if _, err := r.Commit(ctx, msg, CommitOptions{AllowEmpty: true}); err != nil {
+	if _, err := r.Commits().Commit(ctx, msg, CommitOptions{AllowEmpty: true}); err != nil {
 		t.Fatal(err)
 	}
 	got := gittest.GitInput(t, dir, "", "log", "-1", "--format=%B")
@@ -83,7 +83,7 @@ func TestCommitHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	_, err := r.Commit(ctx, "blocked", CommitOptions{})
+	_, err := r.Commits().Commit(ctx, "blocked", CommitOptions{})
 	var he *HookError
 	if !errors.As(err, &he) || he.Hook != "pre-commit" || !strings.Contains(he.Output, "lint: bad style") {
 		t.Fatalf("err = %#v, want pre-commit HookError", err)
@@ -96,24 +96,24 @@ func TestCommitHooks(t *testing.T) {
 		t.Errorf("HookError does not carry the GitError: %v", err)
 	}
 
-	if _, err := r.Commit(ctx, "skip hooks", CommitOptions{NoVerify: true}); err != nil {
+	if _, err := r.Commits().Commit(ctx, "skip hooks", CommitOptions{NoVerify: true}); err != nil {
 		t.Fatalf("NoVerify: %v", err)
 	}
 
 	// pre-commit passes, commit-msg refuses: told apart by COMMIT_EDITMSG.
 	writeHook(t, dir, filepath.Join(hooks, "pre-commit"), "exit 0")
 	writeHook(t, dir, filepath.Join(hooks, "commit-msg"), `grep -q '^Planx-Task:' "$1" || { echo 'missing trailer'; exit 1; }`)
-	_, err = r.Commit(ctx, "no trailer", CommitOptions{AllowEmpty: true})
+	_, err = r.Commits().Commit(ctx, "no trailer", CommitOptions{AllowEmpty: true})
 	if !errors.As(err, &he) || he.Hook != "commit-msg" || !strings.Contains(he.Output, "missing trailer") {
 		t.Fatalf("err = %#v, want commit-msg HookError", err)
 	}
-	if _, err := r.Commit(ctx, "ok\n\nPlanx-Task: 1\n", CommitOptions{AllowEmpty: true}); err != nil {
+	if _, err := r.Commits().Commit(ctx, "ok\n\nPlanx-Task: 1\n", CommitOptions{AllowEmpty: true}); err != nil {
 		t.Fatalf("commit-msg should accept: %v", err)
 	}
 
 	// Both hooks installed, pre-commit refuses.
 	writeHook(t, dir, filepath.Join(hooks, "pre-commit"), "exit 1")
-	_, err = r.Commit(ctx, "x\n\nPlanx-Task: 2\n", CommitOptions{AllowEmpty: true})
+	_, err = r.Commits().Commit(ctx, "x\n\nPlanx-Task: 2\n", CommitOptions{AllowEmpty: true})
 	if !errors.As(err, &he) || he.Hook != "pre-commit" {
 		t.Fatalf("err = %#v, want pre-commit HookError", err)
 	}
@@ -128,13 +128,13 @@ func TestCommitHooksPath(t *testing.T) {
 	writeHook(t, dir, filepath.Join(".git", "hooks", "commit-msg"), "exit 1")
 	gittest.Git(t, dir, "config", "core.hooksPath", "ci-hooks")
 	writeHook(t, dir, "ci-hooks/pre-commit", "echo from-hooks-path >&2; exit 3")
-	_, err := r.Commit(ctx, "m", CommitOptions{AllowEmpty: true})
+	_, err := r.Commits().Commit(ctx, "m", CommitOptions{AllowEmpty: true})
 	var he *HookError
 	if !errors.As(err, &he) || he.Hook != "pre-commit" || !strings.Contains(he.Output, "from-hooks-path") {
 		t.Fatalf("err = %#v, want pre-commit HookError from core.hooksPath", err)
 	}
 	writeHook(t, dir, "ci-hooks/pre-commit", "exit 0")
-	if _, err := r.Commit(ctx, "m", CommitOptions{AllowEmpty: true}); err != nil {
+	if _, err := r.Commits().Commit(ctx, "m", CommitOptions{AllowEmpty: true}); err != nil {
 		t.Fatalf(".git/hooks/commit-msg ran despite core.hooksPath: %v", err)
 	}
 }
@@ -148,7 +148,7 @@ func TestCommitHookModifiesFiles(t *testing.T) {
 	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Commit(ctx, "task", CommitOptions{}); err != nil {
+	if _, err := r.Commits().Commit(ctx, "task", CommitOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dirty, err := r.Dirty(ctx)
@@ -161,11 +161,11 @@ func TestCommitNonExecutableHookIgnored(t *testing.T) {
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\nexit 1\n", 0o644)
-	if _, err := r.Commit(ctx, "m", CommitOptions{AllowEmpty: true}); err != nil {
+	if _, err := r.Commits().Commit(ctx, "m", CommitOptions{AllowEmpty: true}); err != nil {
 		t.Fatalf("non-executable hook blocked the commit: %v", err)
 	}
 	// A failure that is no hook's fault stays a plain GitError.
-	_, err := r.Commit(ctx, "  \n\n", CommitOptions{AllowEmpty: true})
+	_, err := r.Commits().Commit(ctx, "  \n\n", CommitOptions{AllowEmpty: true})
 	var he *HookError
 	var ge *GitError
 	if errors.As(err, &he) || !errors.As(err, &ge) {
@@ -177,7 +177,7 @@ func TestCommitPrepareMsgHookRunsWithNoVerify(t *testing.T) {
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	writeHook(t, dir, ".git/hooks/prepare-commit-msg", "echo refused >&2; exit 1")
-	_, err := r.Commit(ctx, "m", CommitOptions{AllowEmpty: true, NoVerify: true})
+	_, err := r.Commits().Commit(ctx, "m", CommitOptions{AllowEmpty: true, NoVerify: true})
 	var he *HookError
 	if !errors.As(err, &he) || he.Hook != "prepare-commit-msg" || !strings.Contains(he.Error(), "refused") {
 		t.Fatalf("err = %v, want prepare-commit-msg HookError", err)
@@ -191,7 +191,7 @@ func TestCommitCancelled(t *testing.T) {
 	r, _ := newRepo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := r.Commit(ctx, "m", CommitOptions{AllowEmpty: true}); !errors.Is(err, context.Canceled) {
+	if _, err := r.Commits().Commit(ctx, "m", CommitOptions{AllowEmpty: true}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }

@@ -8,10 +8,8 @@ import (
 )
 
 // Config is what decides how git behaves in the repository: its config,
-// the hooks directory, the committer identity and signing, and the files
-// of the git directory that hold them, which a run fingerprints (Guard)
-// and snapshots (MetaSnapshot). A run pins the settings it must keep (Pin)
-// so that a task cannot change them under it.
+// the hooks directory, the committer identity and signing. A run pins the
+// settings it must keep (Pin) so that a task cannot change them under it.
 type Config struct {
 	g         *runner
 	hooks     *string // the Repo's hooks directory, as pinned

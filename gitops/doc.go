@@ -2,19 +2,20 @@
 // the git CLI so index.lock, hooks, reflog, signing, includes, autocrlf, LFS
 // and every ignore file are honoured; cheap reads may use go-git in-process.
 // Today a few do, on the per-task fast path where a child process per
-// question costs the most: HEAD and its commit (HeadNow, headCommit), a
+// question costs the most: HEAD and its commit (HeadNow, Commits.headCommit), a
 // commit's tree and a tree without some paths (Objects.TreeOf,
 // Objects.TreeWithout) and the tree entries a splice replaces (splice.go).
 // Every other read uses the CLI: one parser of git's output per fact, and the
 // tests use the same CLI as oracle.
 //
-// Repo is a work tree opened by Open: its HEAD, committing (Commit,
-// CommitIndex, CommitIndexWith, and RunHook for commits made without git
-// commit), status, and what moves HEAD and the work
-// tree together (Snapshot, the resets, Advance, Discard). Each other concern
+// Repo is a work tree opened by Open: its HEAD, status, and what moves HEAD
+// and the work tree together (the resets, Discard). Each other concern
 // is a small value type reached from a Repo, holding the repository's git
 // runner and the paths it needs, cheap to make at each call:
 //
+//   - Commits (Repo.Commits): committing (Commit, CommitIndex,
+//     CommitIndexWith, CommitUnchanged, and RunHook for commits made
+//     without git commit) and snapshots of the work tree (Snapshot).
 //   - Index (Repo.Index): the staging area, what staging leaves out
 //     (ignored files, hidden entries), and the index planx knows it left
 //     holding a commit's tree.
@@ -26,12 +27,11 @@
 //   - Notes (Repo.Notes): git notes, where a task's record lives.
 //   - Worktrees (Repo.Worktrees): linked work trees for verification and
 //     parallel tasks.
-//   - Config (Repo.Config): config, hooks, identity and signing, pinning
-//     settings for a run, and the git-dir files that hold them (Guard,
-//     MetaSnapshot).
-//   - Records (Repo.Records): planx's local gate and commit records, plain
-//     files under the common git dir; no git runs. Mark and WrittenSince
-//     tell the records written while an executor ran (by change time).
+//   - Landing (Repo.Landing): the branch, index and work tree moved
+//     together to a descendant commit (Advance), and such a move a stop
+//     cut taken back (Retract).
+//   - Config (Repo.Config): config, hooks, identity and signing, and
+//     pinning settings for a run.
 //
 // Pin (Config) changes every later command of the Repo, whichever type
 // runs it: they share one runner.
@@ -62,7 +62,4 @@
 //   - Writes that find a lock held (index.lock, a ref's .lock) retry 20 times
 //     50–100 ms apart and then fail wrapping ErrLocked; the lock is never
 //     removed. Every *GitError caused by a held lock wraps ErrLocked.
-//   - ParseTrailers follows commit-message rules (`git log
-//     --format=%(trailers)`, `git interpret-trailers --parse --no-divider`):
-//     a "---" line is not a patch divider.
 package gitops

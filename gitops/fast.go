@@ -63,7 +63,8 @@ func (r *Repo) HeadNow() (Head, error) {
 }
 
 // headCommit reads HEAD's commit id and its parents in-process.
-func (r *Repo) headCommit() (SHA, []SHA, error) {
+func (cm Commits) headCommit() (SHA, []SHA, error) {
+	r := cm.r
 	repo, err := r.inProcess()
 	if err != nil {
 		return "", nil, err
@@ -83,7 +84,8 @@ func (r *Repo) headCommit() (SHA, []SHA, error) {
 	return SHA(ref.Hash().String()), parents, nil
 }
 
-func (r *Repo) headCommitCLI(ctx context.Context) (SHA, []SHA, error) {
+func (cm Commits) headCommitCLI(ctx context.Context) (SHA, []SHA, error) {
+	r := cm.r
 	out, err := r.run(ctx, nil, true, "rev-list", "--parents", "-n", "1", "HEAD", "--")
 	if err != nil {
 		return "", nil, err
@@ -121,19 +123,21 @@ func (ix Index) StagedChanges(ctx context.Context, base SHA) ([]Change, error) {
 // parent "" makes a root commit on an unborn ref. The ref's reflog (and
 // HEAD's, when HEAD points at ref) records it as "commit: <subject>". The
 // refs in create are created at the new commit in the same transaction.
-func (r *Repo) CommitIndex(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
+func (cm Commits) CommitIndex(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
+	r := cm.r
 	r.stale = nil
 	tree, err := r.Index().writeTree(ctx)
 	if err != nil {
 		return "", err
 	}
-	return r.commitIndexTree(ctx, tree, message, parent, ref, create...)
+	return cm.commitIndexTree(ctx, tree, message, parent, ref, create...)
 }
 
 // commitIndexTree commits tree, which the index holds, and notes that the
 // index is clean at the new commit.
-func (r *Repo) commitIndexTree(ctx context.Context, tree SHA, message string, parent SHA, ref string, create ...string) (SHA, error) {
-	sha, err := r.commitTree(ctx, tree, message, parent, ref, create...)
+func (cm Commits) commitIndexTree(ctx context.Context, tree SHA, message string, parent SHA, ref string, create ...string) (SHA, error) {
+	r := cm.r
+	sha, err := cm.commitTree(ctx, tree, message, parent, ref, create...)
 	if err != nil {
 		return sha, err
 	}
@@ -151,7 +155,8 @@ func (ix Index) writeTree(ctx context.Context) (SHA, error) {
 
 // commitTree records tree as a commit and moves ref (compare-and-swap) and
 // creates the refs in create, in one transaction.
-func (r *Repo) commitTree(ctx context.Context, tree SHA, message string, parent SHA, ref string, create ...string) (SHA, error) {
+func (cm Commits) commitTree(ctx context.Context, tree SHA, message string, parent SHA, ref string, create ...string) (SHA, error) {
+	r := cm.r
 	args := []string{"commit-tree", string(tree), "-F", "-"}
 	old := ZeroSHA
 	if parent != "" {
@@ -245,14 +250,16 @@ func (c CommitRules) Running(noVerify bool) []string {
 
 // CommitRules reads which commit hooks are installed, in the hooks
 // directory git uses, and whether commits are to be signed.
-func (r *Repo) CommitRules(ctx context.Context) (CommitRules, error) {
-	c := CommitRules{Hooks: r.commitHooks()}
+func (cm Commits) CommitRules(ctx context.Context) (CommitRules, error) {
+	r := cm.r
+	c := CommitRules{Hooks: cm.commitHooks()}
 	s, err := r.Config().Settings(ctx)
 	c.Sign = s.Sign
 	return c, err
 }
 
-func (r *Repo) commitHooks() []string {
+func (cm Commits) commitHooks() []string {
+	r := cm.r
 	var hooks []string
 	for _, h := range []string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"} {
 		if hookInstalled(absIn(r.Root, r.hooks), h) {
@@ -300,10 +307,11 @@ func (ix Index) ModifiedTracked(ctx context.Context, paths ...string) ([]string,
 // moving ref and creating the refs in create as CommitIndex does, without
 // reading the index: for a caller that knows the index holds parent's tree
 // (git status listed no change), write-tree would only say so again.
-func (r *Repo) CommitUnchanged(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
+func (cm Commits) CommitUnchanged(ctx context.Context, message string, parent SHA, ref string, create ...string) (SHA, error) {
+	r := cm.r
 	tree, err := r.Objects().TreeOf(ctx, parent)
 	if err != nil {
 		return "", err
 	}
-	return r.commitIndexTree(ctx, tree, message, parent, ref, create...)
+	return cm.commitIndexTree(ctx, tree, message, parent, ref, create...)
 }

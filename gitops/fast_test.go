@@ -66,7 +66,7 @@ func TestCommitIndex(t *testing.T) {
 	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	root, err := r.CommitIndex(ctx, "first\n\nbody  \n\n\nRefs: x\n", "", "refs/heads/main")
+	root, err := r.Commits().CommitIndex(ctx, "first\n\nbody  \n\n\nRefs: x\n", "", "refs/heads/main")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,14 +84,14 @@ func TestCommitIndex(t *testing.T) {
 	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	second, err := r.CommitIndex(ctx, "second\n", root, "HEAD", "refs/planx/runs/x/base")
+	second, err := r.Commits().CommitIndex(ctx, "second\n", root, "HEAD", "refs/planx/runs/x/base")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := gittest.Git(t, dir, "rev-parse", "refs/heads/main", "refs/planx/runs/x/base"); got != string(second)+"\n"+string(second) {
 		t.Fatalf("refs after the transaction: %s", got)
 	}
-	if _, err := r.CommitIndex(ctx, "third\n", root, "HEAD", "refs/planx/runs/y/base"); err == nil || !strings.Contains(err.Error(), "HEAD moved") {
+	if _, err := r.Commits().CommitIndex(ctx, "third\n", root, "HEAD", "refs/planx/runs/y/base"); err == nil || !strings.Contains(err.Error(), "HEAD moved") {
 		t.Fatalf("stale parent: %v, want ErrHeadMoved", err)
 	}
 	if out := gittest.Git(t, dir, "for-each-ref", "refs/planx/runs/y/"); out != "" {
@@ -120,7 +120,7 @@ func TestCommitIndex(t *testing.T) {
 	}
 	// Someone moves the branch meanwhile: the compare-and-swap refuses.
 	gittest.Git(t, dir, "commit", "-q", "--allow-empty", "-m", "elsewhere")
-	if _, err := r.CommitIndex(ctx, "second\n", root, "refs/heads/main"); err == nil || !strings.Contains(err.Error(), "HEAD moved") {
+	if _, err := r.Commits().CommitIndex(ctx, "second\n", root, "refs/heads/main"); err == nil || !strings.Contains(err.Error(), "HEAD moved") {
 		t.Fatalf("CAS: %v, want ErrHeadMoved", err)
 	}
 	gittest.Git(t, dir, "fsck", "--strict")
@@ -136,7 +136,7 @@ func TestCommitRules(t *testing.T) {
 	}
 	porcelain := func(noVerify bool) (bool, string) {
 		t.Helper()
-		c, err := r.CommitRules(ctx)
+		c, err := r.Commits().CommitRules(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +157,7 @@ func TestCommitRules(t *testing.T) {
 		t.Fatalf("--no-verify does not skip post-commit: %v %q", need, why)
 	}
 	gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\n", 0o644)
-	if c, _ := r.CommitRules(ctx); len(c.Hooks) != 2 {
+	if c, _ := r.Commits().CommitRules(ctx); len(c.Hooks) != 2 {
 		t.Fatalf("a hook that is not executable counts: %v", c.Hooks)
 	}
 	for _, h := range []string{"commit-msg", "post-commit"} {

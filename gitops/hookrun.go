@@ -12,7 +12,8 @@ import (
 // is no error. It is for commits git commit does not make (a parallel
 // wave's, made with commit-tree). A hook that fails is a *HookError with
 // what it printed.
-func (r *Repo) RunHook(ctx context.Context, name string, args ...string) error {
+func (cm Commits) RunHook(ctx context.Context, name string, args ...string) error {
+	r := cm.r
 	if err := checkArg("hook", name); err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func stageChangesRepo(t *testing.T) (*Repo, string, SHA) {
 	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	base, err := r.CommitIndex(ctx, "base\n", "", "HEAD")
+	base, err := r.Commits().CommitIndex(ctx, "base\n", "", "HEAD")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestStageChangesAfterGitCommit(t *testing.T) {
 			if _, err := r.Index().StageChanges(ctx, base); err != nil {
 				t.Fatal(err)
 			}
-			sha, err := r.Commit(ctx, "one\n", CommitOptions{Parent: base})
+			sha, err := r.Commits().Commit(ctx, "one\n", CommitOptions{Parent: base})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -82,50 +81,6 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 	}
 	if !in["a.txt"] || !in[".gitignore"] || in["new.txt"] {
 		t.Errorf("InTree = %v", in)
-	}
-}
-
-func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
-	r, dir := newRepo(t)
-	gittest.Git(t, dir, "config", "user.useConfigOnly", "true")
-	hooks := filepath.Join(r.CommonDir, "hooks")
-	if err := os.MkdirAll(hooks, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	config, _ := os.ReadFile(filepath.Join(r.CommonDir, "config"))
-	snap := r.Config().SnapshotMeta()
-	// What a task might do: switch the hook off, plant another, loosen config.
-	gittest.Git(t, dir, "config", "core.hooksPath", "/dev/null")
-	if err := os.Remove(filepath.Join(hooks, "pre-commit")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(hooks, "post-checkout"), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	done, err := r.Config().RestoreMeta(snap)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{".git/config (restored)", ".git/hooks/pre-commit (restored)", ".git/hooks/post-checkout (removed)"} {
-		if !slices.Contains(done, want) {
-			t.Errorf("RestoreMeta = %q, missing %q", done, want)
-		}
-	}
-	if now, _ := os.ReadFile(filepath.Join(r.CommonDir, "config")); string(now) != string(config) {
-		t.Errorf("config not restored:\n%s", now)
-	}
-	if _, err := gittest.TryGit(dir, "", "config", "core.hooksPath"); err == nil {
-		t.Error("git still reads core.hooksPath")
-	}
-	fi, err := os.Stat(filepath.Join(hooks, "pre-commit"))
-	if err != nil || fi.Mode().Perm()&0o100 == 0 {
-		t.Errorf("pre-commit not restored executable: %v %v", fi, err)
-	}
-	if _, err := os.Lstat(filepath.Join(hooks, "post-checkout")); err == nil {
-		t.Error("planted hook still there")
 	}
 }
 

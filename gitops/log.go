@@ -13,25 +13,14 @@ import (
 
 // Commit is one commit read back from history.
 type Commit struct {
-	SHA      SHA
-	Tree     SHA // the commit's root tree
-	Parents  []SHA
-	Subject  string    // the message's first line
-	Body     string    // the rest of the message, leading blank lines and final newline removed
-	Trailers []Trailer // ParseTrailers of the full message
-	Time     time.Time // committer time, in the committer's zone
-	Author   string    // "Name <email>"
-}
-
-// Trailer returns the value of the commit's first trailer named key, ""
-// when it has none.
-func (c Commit) Trailer(key string) string {
-	for _, t := range c.Trailers {
-		if t.Key == key {
-			return t.Value
-		}
-	}
-	return ""
+	SHA     SHA
+	Tree    SHA // the commit's root tree
+	Parents []SHA
+	Subject string    // the message's first line
+	Body    string    // the rest of the message, leading blank lines and final newline removed
+	Message string    // the whole message as stored, trailers included
+	Time    time.Time // committer time, in the committer's zone
+	Author  string    // "Name <email>"
 }
 
 // logFields is the number of NUL-separated fields logFormat prints per commit.
@@ -156,7 +145,7 @@ func parseLogEntry(f []string) (Commit, error) {
 	subject, body, _ := strings.Cut(msg, "\n")
 	c.Subject = subject
 	c.Body = strings.TrimRight(strings.TrimLeft(body, "\n"), "\n")
-	c.Trailers = ParseTrailers(msg)
+	c.Message = msg
 	return c, nil
 }
 

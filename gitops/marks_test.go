@@ -23,15 +23,15 @@ func TestSnapshotAllSeesAssumeUnchanged(t *testing.T) {
 	gittest.WriteFile(t, dir, "other.txt", "changed\n")
 	flags := gittest.Git(t, dir, "ls-files", "-v")
 
-	plain, err := r.Snapshot(ctx, "plain\n", head)
+	plain, err := r.Commits().Snapshot(ctx, "plain\n", head)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := r.SnapshotAll(ctx, "all\n", head)
+	all, err := r.Commits().SnapshotAll(ctx, "all\n", head)
 	if err != nil {
 		t.Fatal(err)
 	}
-	only, err := r.SnapshotAll(ctx, "only\n", head, "conf.txt")
+	only, err := r.Commits().SnapshotAll(ctx, "only\n", head, "conf.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestPutMarksRestoresFlagsAndIntentToAdd(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := MarksOf(hidden, []string{"-new file.txt", "gone.txt"})
-	saved, err := r.SnapshotAll(ctx, "hidden\n", head, m.AssumeUnchanged...)
+	saved, err := r.Commits().SnapshotAll(ctx, "hidden\n", head, m.AssumeUnchanged...)
 	if err != nil {
 		t.Fatal(err)
 	}

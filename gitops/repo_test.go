@@ -222,7 +222,7 @@ func TestHookEnvironmentIsDropped(t *testing.T) {
 	if err := r2.Index().StageAll(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r2.Commit(context.Background(), "c", CommitOptions{}); err != nil {
+	if _, err := r2.Commits().Commit(context.Background(), "c", CommitOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	os.Unsetenv("GIT_DIR")

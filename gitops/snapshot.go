@@ -11,8 +11,8 @@ import (
 // honoured) as a commit whose parent is parent, without touching the real
 // index, HEAD or any file: a temporary index takes the staging. The commit is
 // reachable only from refs the caller makes.
-func (r *Repo) Snapshot(ctx context.Context, message string, parent SHA) (SHA, error) {
-	return r.snapshot(ctx, message, parent, false)
+func (cm Commits) Snapshot(ctx context.Context, message string, parent SHA) (SHA, error) {
+	return cm.snapshot(ctx, message, parent, false)
 }
 
 // SnapshotAll is Snapshot that also sees through the assume-unchanged flag:
@@ -20,11 +20,12 @@ func (r *Repo) Snapshot(ctx context.Context, message string, parent SHA) (SHA, e
 // says (git add skips it, so Snapshot keeps the index's version). With
 // paths, only those are taken from the work tree; the rest of the tree is
 // the index's. The real index and its flags are not touched.
-func (r *Repo) SnapshotAll(ctx context.Context, message string, parent SHA, paths ...string) (SHA, error) {
-	return r.snapshot(ctx, message, parent, true, paths...)
+func (cm Commits) SnapshotAll(ctx context.Context, message string, parent SHA, paths ...string) (SHA, error) {
+	return cm.snapshot(ctx, message, parent, true, paths...)
 }
 
-func (r *Repo) snapshot(ctx context.Context, message string, parent SHA, unhide bool, paths ...string) (SHA, error) {
+func (cm Commits) snapshot(ctx context.Context, message string, parent SHA, unhide bool, paths ...string) (SHA, error) {
+	r := cm.r
 	f, err := os.CreateTemp(r.GitDir, "planx-index-*")
 	if err != nil {
 		return "", fmt.Errorf("snapshot: %w", err)

@@ -34,7 +34,7 @@ func TestSnapshotSeesRacilyCleanChange(t *testing.T) {
 
 	repo, err := gitops.Open(ctx, dir)
 	must(t, err)
-	sha, err := repo.Snapshot(ctx, "snapshot", gitops.SHA(head))
+	sha, err := repo.Commits().Snapshot(ctx, "snapshot", gitops.SHA(head))
 	must(t, err)
 	if got := gittest.Git(t, dir, "show", string(sha)+":sub.txt"); strings.TrimSpace(got) != "1" {
 		t.Fatalf("the snapshot holds sub.txt = %q, want the work tree's 1", got)

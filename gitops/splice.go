@@ -31,11 +31,12 @@ var errNotSpliceable = errors.New("not a regular file in the index")
 // result, and the commit is made from that tree. The index keeps the old
 // entries of those files: the next staging (Index's StageChanges, StageAll,
 // Stage, or Sync) brings them up to date.
-func (r *Repo) CommitIndexWith(ctx context.Context, message string, parent SHA, ref string, files []string, tree *TreeJob) (SHA, error) {
+func (cm Commits) CommitIndexWith(ctx context.Context, message string, parent SHA, ref string, files []string, tree *TreeJob) (SHA, error) {
+	r := cm.r
 	if tree == nil {
-		tree = r.StartWriteTree(ctx)
+		tree = cm.StartWriteTree(ctx)
 	}
-	spliced, err := r.splice(ctx, tree, files)
+	spliced, err := cm.splice(ctx, tree, files)
 	if _, terr := tree.Wait(); terr != nil {
 		return "", terr
 	}
@@ -46,9 +47,9 @@ func (r *Repo) CommitIndexWith(ctx context.Context, message string, parent SHA, 
 		if err := r.Index().Stage(ctx, files...); err != nil {
 			return "", err
 		}
-		return r.CommitIndex(ctx, message, parent, ref)
+		return cm.CommitIndex(ctx, message, parent, ref)
 	}
-	sha, err := r.commitTree(ctx, spliced, message, parent, ref)
+	sha, err := cm.commitTree(ctx, spliced, message, parent, ref)
 	if err != nil {
 		return sha, err
 	}
@@ -76,7 +77,8 @@ type TreeJob struct {
 // final; meanwhile the caller may write work-tree files (not stage them):
 // planx ticks the plan and writes its log while git writes the tree, which
 // in a large repository means rewriting the whole index.
-func (r *Repo) StartWriteTree(ctx context.Context) *TreeJob {
+func (cm Commits) StartWriteTree(ctx context.Context) *TreeJob {
+	r := cm.r
 	j := &TreeJob{done: make(chan struct{})}
 	go func() {
 		defer close(j.done)
@@ -97,7 +99,8 @@ func (j *TreeJob) Wait() (SHA, error) {
 // splice returns the id of tree with files' blobs replaced by the work
 // tree's content, storing the new blobs and trees. The files are hashed
 // while the tree is still being written.
-func (r *Repo) splice(ctx context.Context, job *TreeJob, files []string) (SHA, error) {
+func (cm Commits) splice(ctx context.Context, job *TreeJob, files []string) (SHA, error) {
+	r := cm.r
 	var in bytes.Buffer
 	for _, f := range files {
 		// One path a line, C-quoted when it starts with a double quote.

@@ -72,7 +72,7 @@ func TestCommitIndexWithMatchesGitAdd(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.change(t, dir)
-			sha, err := r.CommitIndexWith(ctx, "T001: work\n", base, "HEAD", c.files, nil)
+			sha, err := r.Commits().CommitIndexWith(ctx, "T001: work\n", base, "HEAD", c.files, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,9 +117,9 @@ func TestStageChangesAfterSplice(t *testing.T) {
 	if _, err := r.Index().StageChanges(ctx, base); err != nil {
 		t.Fatal(err)
 	}
-	tree := r.StartWriteTree(ctx)
+	tree := r.Commits().StartWriteTree(ctx)
 	gittest.WriteFile(t, dir, "plan.md", "- [x] T001\n- [ ] T002\n") // written while git writes the tree
-	sha, err := r.CommitIndexWith(ctx, "T001\n", base, "HEAD", []string{"plan.md"}, tree)
+	sha, err := r.Commits().CommitIndexWith(ctx, "T001\n", base, "HEAD", []string{"plan.md"}, tree)
 	if err != nil {
 		t.Fatal(err)
 	}

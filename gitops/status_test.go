@@ -168,7 +168,7 @@ func TestStageAllRespectsIgnores(t *testing.T) {
 	if got := gittest.Git(t, dir, "ls-files"); got != want {
 		t.Errorf("ls-files:\n%s\nwant\n%s", got, want)
 	}
-	if _, err := r.Commit(ctx, "first", CommitOptions{}); err != nil {
+	if _, err := r.Commits().Commit(ctx, "first", CommitOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(filepath.Join(dir, "gone.txt"))
@@ -191,7 +191,7 @@ func TestStageAllModesAndSymlinks(t *testing.T) {
 	if err := r.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Commit(ctx, "modes", CommitOptions{}); err != nil {
+	if _, err := r.Commits().Commit(ctx, "modes", CommitOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	modes := map[string]string{}

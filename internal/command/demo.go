@@ -78,7 +78,7 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 	if err := repo.Index().StageAll(ctx); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if _, err := repo.Commit(ctx, "Initial commit: test runner\n", gitops.CommitOptions{}); err != nil {
+	if _, err := repo.Commits().Commit(ctx, "Initial commit: test runner\n", gitops.CommitOptions{}); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	// The plan stays uncommitted on purpose: the rollback commit snapshots it.

@@ -8,12 +8,13 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/planparse"
 )
 
 // Book keeps planx's local records of what it gated and committed
-// (gitops.GateRecord, gitops.MadeCommit): verify tells the commits planx
+// (records.GateRecord, records.MadeCommit): verify tells the commits planx
 // made and the trees its gates passed on from anything else, and a gate
 // that already passed on an identical tree is not run again. It is what
 // of the run the records need, taken when they are read or written.
@@ -52,12 +53,12 @@ func (b Book) commandHash(t *planparse.Task, g gates.Gate) string {
 
 // CachedGates returns, for the gates of sel that already passed on key with
 // the same command and configured environment, their passing record.
-func (b Book) CachedGates(key gitops.SHA, t *planparse.Task, sel []gates.Gate) map[string]gitops.GateRecord {
-	out := map[string]gitops.GateRecord{}
+func (b Book) CachedGates(key gitops.SHA, t *planparse.Task, sel []gates.Gate) map[string]records.GateRecord {
+	out := map[string]records.GateRecord{}
 	if key == "" || b.NoCache {
 		return out
 	}
-	recs, err := b.Repo.Records().Gates(key)
+	recs, err := records.Of(b.Repo).Gates(key)
 	if err != nil {
 		return out
 	}
@@ -83,14 +84,14 @@ func (b Book) RecordGatesPassed(ctx context.Context, t *planparse.Task, lt *exec
 	if key == "" {
 		return
 	}
-	var recs []gitops.GateRecord
+	var recs []records.GateRecord
 	for _, g := range lt.Gates {
 		if g.Passed && !g.Cached && len(g.Known) == 0 {
-			recs = append(recs, gitops.GateRecord{Tree: key, Gate: g.Name, CommandHash: b.commandHash(t, b.gateDef(g)),
+			recs = append(recs, records.GateRecord{Tree: key, Gate: g.Name, CommandHash: b.commandHash(t, b.gateDef(g)),
 				Passed: true, DurationMS: g.Duration.Milliseconds(), By: "run", At: b.Now()})
 		}
 	}
-	if err := b.Repo.Records().AddGates(recs...); err != nil {
+	if err := records.Of(b.Repo).AddGates(recs...); err != nil {
 		b.Out.Warn(t.ID, "could not record the gate results: "+err.Error())
 	}
 }
@@ -112,22 +113,22 @@ func (b Book) RecordGated(key gitops.SHA, t *planparse.Task, sel []gates.Gate, r
 	if key == "" {
 		return
 	}
-	var recs []gitops.GateRecord
+	var recs []records.GateRecord
 	for _, res := range results {
 		for _, g := range sel {
 			if g.Name == res.Name {
-				recs = append(recs, gitops.GateRecord{Tree: key, Gate: g.Name, CommandHash: b.commandHash(t, g),
+				recs = append(recs, records.GateRecord{Tree: key, Gate: g.Name, CommandHash: b.commandHash(t, g),
 					Passed: res.Passed, DurationMS: res.Duration.Milliseconds(), By: "run", At: b.Now()})
 			}
 		}
 	}
-	if err := b.Repo.Records().AddGates(recs...); err != nil {
+	if err := records.Of(b.Repo).AddGates(recs...); err != nil {
 		b.Out.Warn(t.ID, "could not record the gate results: "+err.Error())
 	}
 }
 
 // CachedResult is the log entry of a gate taken from a record.
-func CachedResult(g gates.Gate, t *planparse.Task, rec gitops.GateRecord) execlog.Gate {
+func CachedResult(g gates.Gate, t *planparse.Task, rec records.GateRecord) execlog.Gate {
 	return execlog.Gate{Name: g.Name, Command: g.Expand(t.BlastRadius), Passed: true,
 		Duration: time.Duration(rec.DurationMS) * time.Millisecond, Cached: true,
 		Tail: "(passed on this tree before, at " + rec.At.Format(time.RFC3339) + "; not run again)\n"}
@@ -137,7 +138,7 @@ func CachedResult(g gates.Gate, t *planparse.Task, rec gitops.GateRecord) execlo
 // commit a crash keeps planx from recording is then recognised as its own
 // (verify's made commits), not as a stranger's with copied trailers.
 func (b Book) RecordPending(t *planparse.Task, parent gitops.SHA) {
-	if err := b.Repo.Records().AddMade(b.RunID, gitops.MadeCommit{Task: string(t.ID), Parent: parent, Pending: true}); err != nil {
+	if err := records.Of(b.Repo).AddMade(b.RunID, records.MadeCommit{Task: string(t.ID), Parent: parent, Pending: true}); err != nil {
 		b.Out.Warn(t.ID, "could not record the commit: "+err.Error())
 	}
 }
@@ -151,19 +152,19 @@ func (b Book) RecordCommit(ctx context.Context, t *planparse.Task, lt *execlog.T
 		b.Out.Warn(t.ID, "could not record the commit: "+err.Error())
 		return ""
 	}
-	var recs []gitops.GateRecord
+	var recs []records.GateRecord
 	for _, g := range lt.Gates {
 		// A gate let pass with known failures did not pass on this tree:
 		// no record says it did, for a later run to reuse.
 		if !g.Passed || len(g.Known) > 0 {
 			continue
 		}
-		recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: b.commandHash(t, b.gateDef(g)),
+		recs = append(recs, records.GateRecord{Tree: tree, Gate: g.Name, CommandHash: b.commandHash(t, b.gateDef(g)),
 			Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: sha, By: "run", At: b.Now()})
 	}
-	err = b.Repo.Records().AddMade(b.RunID, gitops.MadeCommit{Task: string(t.ID), Commit: sha, Tree: tree})
+	err = records.Of(b.Repo).AddMade(b.RunID, records.MadeCommit{Task: string(t.ID), Commit: sha, Tree: tree})
 	if err == nil {
-		err = b.Repo.Records().AddGates(recs...)
+		err = records.Of(b.Repo).AddGates(recs...)
 	}
 	if err != nil {
 		b.Out.Warn(t.ID, "could not record the commit: "+err.Error())
@@ -177,7 +178,7 @@ func (b Book) RecordCommit(ctx context.Context, t *planparse.Task, lt *execlog.T
 func (b Book) RecordWaveCommit(ctx context.Context, id planparse.TaskID, c gitops.SHA) gitops.SHA {
 	tree, err := b.Repo.Objects().TreeOf(ctx, c)
 	if err == nil {
-		err = b.Repo.Records().AddMade(b.RunID, gitops.MadeCommit{Task: string(id), Commit: c, Tree: tree})
+		err = records.Of(b.Repo).AddMade(b.RunID, records.MadeCommit{Task: string(id), Commit: c, Tree: tree})
 	}
 	if err != nil {
 		b.Out.Warn(id, "could not record the commit: "+err.Error())
@@ -193,14 +194,14 @@ func (b Book) RecordWaveGates(ctx context.Context, t *planparse.Task, c gitops.S
 	if err != nil {
 		return
 	}
-	var recs []gitops.GateRecord
+	var recs []records.GateRecord
 	for _, g := range gs {
 		if g.Passed && len(g.Known) == 0 {
-			recs = append(recs, gitops.GateRecord{Tree: tree, Gate: g.Name, CommandHash: b.commandHash(t, b.gateDef(g)),
+			recs = append(recs, records.GateRecord{Tree: tree, Gate: g.Name, CommandHash: b.commandHash(t, b.gateDef(g)),
 				Passed: true, DurationMS: g.Duration.Milliseconds(), Commit: c, By: "run", At: b.Now()})
 		}
 	}
-	if err := b.Repo.Records().AddGates(recs...); err != nil {
+	if err := records.Of(b.Repo).AddGates(recs...); err != nil {
 		b.Out.Warn(t.ID, "could not record the gates: "+err.Error())
 	}
 }

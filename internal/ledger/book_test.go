@@ -7,7 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
-	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -17,7 +17,7 @@ func TestCachedResult(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	g := gates.Gate{Name: "test", Command: "go test {{blast_radius}}"}
 	task := &planparse.Task{ID: "T1", BlastRadius: "./calc/..."}
-	got := CachedResult(g, task, gitops.GateRecord{Gate: "test", Passed: true, DurationMS: 1500, At: at})
+	got := CachedResult(g, task, records.GateRecord{Gate: "test", Passed: true, DurationMS: 1500, At: at})
 	if !got.Passed || !got.Cached || got.Duration != 1500*time.Millisecond || got.Command != g.Expand(task.BlastRadius) {
 		t.Errorf("cached result = %+v", got)
 	}

@@ -23,10 +23,10 @@ func (c *checker) textAccepted(plan, id, from string, now *planparse.Task) (gito
 	h, last := from, gitops.SHA("")
 	for i := len(c.accepts) - 1; i >= 0; i-- { // oldest first
 		a := c.accepts[i]
-		if a.Trailer(record.TrailerRefs) != plan || a.Trailer(record.TrailerTask) != id {
+		if record.TrailerOf(a.Message, record.TrailerRefs) != plan || record.TrailerOf(a.Message, record.TrailerTask) != id {
 			continue
 		}
-		old, next, ok := strings.Cut(a.Trailer(record.TrailerTextAccepted), " -> ")
+		old, next, ok := strings.Cut(record.TrailerOf(a.Message, record.TrailerTextAccepted), " -> ")
 		if ok && old == h {
 			h, last = next, a.SHA
 		}

@@ -127,7 +127,7 @@ func ParseGate(v string) (Gate, error) {
 }
 
 // values groups trailer values by key, case-insensitively as git matches keys.
-func values(ts []gitops.Trailer) map[string][]string {
+func values(ts []record.Trailer) map[string][]string {
 	m := map[string][]string{}
 	for _, t := range ts {
 		k := strings.ToLower(t.Key)
@@ -137,7 +137,7 @@ func values(ts []gitops.Trailer) map[string][]string {
 }
 
 func classify(c gitops.Commit) parsed {
-	v := values(c.Trailers)
+	v := values(record.ParseTrailers(c.Message))
 	get := func(key string) []string { return v[strings.ToLower(key)] }
 	runs := get(record.TrailerRun)
 	if len(runs) == 0 {

@@ -4,8 +4,8 @@
 // friends), the plan file as committed, and optional git notes, so review
 // works on a fresh clone, in CI and inside a pre-push hook. To tell the
 // commits planx made and gated from rewrites (amend, rebase, cherry-pick,
-// copied trailers) it also reads planx's local records (gitops.MadeCommit,
-// gitops.GateRecord; see evidence.go); a clone without them reports each
+// copied trailers) it also reads planx's local records (records.MadeCommit,
+// records.GateRecord; see evidence.go); a clone without them reports each
 // commit as gated elsewhere, not re-verified here.
 //
 // A run is its rollback commit (Planx-Rollback: true) plus the task commits

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/record"
 )
 
 // This file decides what vouches for each task commit. Trailers can be
 // copied and notes written by anyone; what planx trusts is its own local
 // record of the commits it made and of the trees its gates passed on
-// (gitops.MadeCommit, gitops.GateRecord). A commit planx made, or whose tree
+// (records.MadeCommit, records.GateRecord). A commit planx made, or whose tree
 // has a passing record of every gate it claims, is verified; one of a run
 // this repository made that is neither was rewritten (amend, rebase,
 // cherry-pick) or made by hand; one of a run made elsewhere (a fresh clone
@@ -34,20 +35,20 @@ type checked struct {
 
 type evidence struct {
 	checked []*checked
-	made    map[string]map[string]gitops.MadeCommit // run id → task → commit
-	known   map[string]bool                         // run ids this repository made
-	records map[gitops.SHA][]gitops.GateRecord
+	made    map[string]map[string]records.MadeCommit // run id → task → commit
+	known   map[string]bool                          // run ids this repository made
+	records map[gitops.SHA][]records.GateRecord
 	notes   map[gitops.SHA][]byte
 }
 
-func (c *checker) madeIn(run string) (map[string]gitops.MadeCommit, bool, error) {
+func (c *checker) madeIn(run string) (map[string]records.MadeCommit, bool, error) {
 	if c.ev.made == nil {
-		c.ev.made, c.ev.known = map[string]map[string]gitops.MadeCommit{}, map[string]bool{}
+		c.ev.made, c.ev.known = map[string]map[string]records.MadeCommit{}, map[string]bool{}
 	}
 	if m, ok := c.ev.made[run]; ok {
 		return m, c.ev.known[run], nil
 	}
-	rec, err := c.repo.Records().Made(run)
+	rec, err := records.Of(c.repo).Made(run)
 	if err != nil {
 		return nil, false, err
 	}
@@ -55,14 +56,14 @@ func (c *checker) madeIn(run string) (map[string]gitops.MadeCommit, bool, error)
 	return rec.Commits, rec.Known, nil
 }
 
-func (c *checker) recordsOf(tree gitops.SHA) ([]gitops.GateRecord, error) {
+func (c *checker) recordsOf(tree gitops.SHA) ([]records.GateRecord, error) {
 	if c.ev.records == nil {
-		c.ev.records = map[gitops.SHA][]gitops.GateRecord{}
+		c.ev.records = map[gitops.SHA][]records.GateRecord{}
 	}
 	if rs, ok := c.ev.records[tree]; ok {
 		return rs, nil
 	}
-	rs, err := c.repo.Records().Gates(tree)
+	rs, err := records.Of(c.repo).Gates(tree)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/record"
 )
 
@@ -71,7 +72,7 @@ func TestVerifyTreeRecord(t *testing.T) {
 	h.elsewhere = true
 	h.fullRun(run1)
 	tree := gitops.SHA(gittest.Git(t, h.dir, "rev-parse", "HEAD^{tree}"))
-	if err := h.repo.Records().AddGates(gitops.GateRecord{Tree: tree, Gate: "check", Passed: true, By: "verify"}); err != nil {
+	if err := records.Of(h.repo).AddGates(records.GateRecord{Tree: tree, Gate: "check", Passed: true, By: "verify"}); err != nil {
 		t.Fatal(err)
 	}
 	rep, _ := Verify(context.Background(), h.repo, Options{})

@@ -22,7 +22,7 @@ func RollbackWork(ctx context.Context, repo *gitops.Repo, cs []gitops.Commit) ([
 	var out []HeldWork
 	for i := len(cs) - 1; i >= 0; i-- {
 		c := cs[i]
-		if c.Trailer(record.TrailerRollback) != "true" {
+		if record.TrailerOf(c.Message, record.TrailerRollback) != "true" {
 			continue
 		}
 		var parent gitops.SHA
@@ -34,7 +34,7 @@ func RollbackWork(ctx context.Context, repo *gitops.Repo, cs []gitops.Commit) ([
 			return nil, err
 		}
 		if len(files) > 0 {
-			out = append(out, HeldWork{Commit: c.SHA, RunID: c.Trailer(record.TrailerRun), Files: files})
+			out = append(out, HeldWork{Commit: c.SHA, RunID: record.TrailerOf(c.Message, record.TrailerRun), Files: files})
 		}
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -106,7 +107,7 @@ func (h *history) task(run, id, file string, extra ...string) gitops.SHA {
 	if !h.elsewhere {
 		// As the executor does: this repository made the commit.
 		tree := gitops.SHA(gittest.Git(h.t, h.dir, "rev-parse", string(sha)+"^{tree}"))
-		if err := h.repo.Records().AddMade(run, gitops.MadeCommit{Task: id, Commit: sha, Tree: tree}); err != nil {
+		if err := records.Of(h.repo).AddMade(run, records.MadeCommit{Task: id, Commit: sha, Tree: tree}); err != nil {
 			h.t.Fatal(err)
 		}
 	}

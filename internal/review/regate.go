@@ -11,6 +11,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -252,11 +253,11 @@ func (c *checker) regate(rev gitops.SHA, ck *checked) (regateOutcome, error) {
 	}
 	rs, err := c.runIn(ck.t.Commit, torun, env, sp.radius)
 	out := regatePassed
-	var recorded []gitops.GateRecord
+	var recorded []records.GateRecord
 	for _, r := range rs {
 		c.rep.Gates = append(c.rep.Gates, GateRun{Task: ck.t.ID, Commit: ck.t.Commit, Name: r.Name, Command: r.Command, Passed: r.Passed,
 			ExitCode: r.ExitCode, DurationMS: r.Duration.Milliseconds(), TimedOut: r.TimedOut, Tail: r.Tail})
-		recorded = append(recorded, gitops.GateRecord{Tree: ck.t.Tree, Gate: r.Name, CommandHash: gates.CommandHash(r.Command, conf),
+		recorded = append(recorded, records.GateRecord{Tree: ck.t.Tree, Gate: r.Name, CommandHash: gates.CommandHash(r.Command, conf),
 			Passed: r.Passed, DurationMS: r.Duration.Milliseconds(), Commit: ck.t.Commit, By: "verify", At: time.Now().UTC()})
 		if !r.Passed {
 			out = regateFailed
@@ -267,7 +268,7 @@ func (c *checker) regate(rev gitops.SHA, ck *checked) (regateOutcome, error) {
 	if err != nil {
 		return regateFailed, fmt.Errorf("rerun gates of %s: %w", ck.t.ID, err)
 	}
-	if err := c.repo.Records().AddGates(recorded...); err != nil {
+	if err := records.Of(c.repo).AddGates(recorded...); err != nil {
 		return regateFailed, err
 	}
 	c.ev.records[ck.t.Tree] = append(c.ev.records[ck.t.Tree], recorded...)

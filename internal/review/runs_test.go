@@ -138,10 +138,8 @@ func TestShallowCloneCutsRun(t *testing.T) {
 }
 
 func TestClassifyMalformed(t *testing.T) {
-	c := gitops.Commit{SHA: "abc", Subject: "wrong subject", Trailers: []gitops.Trailer{
-		{Key: "Planx-Run", Value: "r1"}, {Key: "planx-task", Value: "T1"},
-		{Key: "Planx-Gate", Value: "test=ok"}, {Key: "Planx-Gate", Value: "vet=pass 3ms"},
-	}}
+	c := gitops.Commit{SHA: "abc", Subject: "wrong subject",
+		Message: "wrong subject\n\nPlanx-Run: r1\nplanx-task: T1\nPlanx-Gate: test=ok\nPlanx-Gate: vet=pass 3ms\n"}
 	p := classify(c)
 	if p.kind != kindTask || p.task.ID != "T1" {
 		t.Fatalf("classify = %+v", p)

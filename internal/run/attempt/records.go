@@ -48,7 +48,7 @@ func (s Records) Begin(ctx context.Context, t *planparse.Task, resumed bool, exp
 	if !dirty {
 		return nil // the tree is planx's last commit: nothing to write
 	}
-	pre, err := s.Repo.Snapshot(ctx, fmt.Sprintf("planx: work tree before %s of run %s\n", t.ID, s.State.RunID), expect)
+	pre, err := s.Repo.Commits().Snapshot(ctx, fmt.Sprintf("planx: work tree before %s of run %s\n", t.ID, s.State.RunID), expect)
 	if err != nil {
 		return fmt.Errorf("record the tree before %s: %w", t.ID, err)
 	}
@@ -64,7 +64,7 @@ func (s Records) RecordStop(ctx context.Context, id planparse.TaskID, why string
 		return nil
 	}
 	msg := fmt.Sprintf("planx: work tree at the stop of %s (%s)\n\n%s: %s\n", id, why, record.TrailerRun, s.State.RunID)
-	stop, err := s.Repo.Snapshot(ctx, msg, s.State.AttemptPre)
+	stop, err := s.Repo.Commits().Snapshot(ctx, msg, s.State.AttemptPre)
 	if err != nil {
 		return fmt.Errorf("record the tree at the stop of %s: %w", id, err)
 	}
@@ -102,7 +102,7 @@ func (s Records) Compare(ctx context.Context, id planparse.TaskID, expect gitops
 	}
 	d := Delta{pre: s.State.AttemptPre, ref: s.State.StopRef}
 	var err error
-	d.now, err = s.Repo.Snapshot(ctx, fmt.Sprintf("planx: work tree at a recovery of %s\n\n%s: %s\n", id, record.TrailerRun, s.State.RunID), s.State.AttemptStop)
+	d.now, err = s.Repo.Commits().Snapshot(ctx, fmt.Sprintf("planx: work tree at a recovery of %s\n\n%s: %s\n", id, record.TrailerRun, s.State.RunID), s.State.AttemptStop)
 	if err != nil {
 		return d, fmt.Errorf("compare the work tree with the stop of %s: %w", id, err)
 	}

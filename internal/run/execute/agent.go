@@ -141,7 +141,7 @@ func Agent(ctx context.Context, t *planparse.Task, lt *execlog.Task, a AgentRun,
 	end.Cost = cost
 	if err == nil && !cost.IsZero() && o.Budget != nil {
 		// Again with the whole cost: a CLI may report its use only at its end.
-		over, hint = o.Budget(cost)
+		over, hint = o.Budget.Over(cost)
 	}
 	switch {
 	case over != "" && err == nil && ctx.Err() == nil:
@@ -164,7 +164,7 @@ func (o Options) runAgent(ctx context.Context, t *planparse.Task, lt *execlog.Ta
 	var overBudget atomic.Pointer[string]
 	if o.Budget != nil {
 		meter.OnCost = func(c record.Cost) {
-			if why, _ := o.Budget(c); why != "" && overBudget.CompareAndSwap(nil, &why) {
+			if why, _ := o.Budget.Over(c); why != "" && overBudget.CompareAndSwap(nil, &why) {
 				stop() // the agent's whole process group, as an interrupt
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/agent"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -25,9 +26,8 @@ type Jail struct {
 	// readOnly are the repository's git directories: a confined process may
 	// read them, never write them.
 	readOnly []string
-	// warn records a warning against the task that met it (the log's
-	// issues and the output).
-	warn   func(id planparse.TaskID, msg string)
+	// desk takes the one warning, against the task that met it.
+	desk   hall.Desk
 	c      *sandbox.Confinement
 	err    error
 	probed bool
@@ -38,9 +38,10 @@ type Jail struct {
 }
 
 // NewJail is the confinement .planx.yaml asks for (cfg), keeping the git
-// directories readOnly; warn is told once when it is weaker than asked.
-func NewJail(cfg gates.Sandbox, readOnly []string, warn func(id planparse.TaskID, msg string)) *Jail {
-	return &Jail{cfg: cfg, readOnly: readOnly, warn: warn}
+// directories readOnly; desk is warned once when it is weaker than asked
+// (nil: nobody is).
+func NewJail(cfg gates.Sandbox, readOnly []string, desk hall.Desk) *Jail {
+	return &Jail{cfg: cfg, readOnly: readOnly, desk: desk}
 }
 
 // Probe finds the run's confinement once: what the platform allows under
@@ -79,9 +80,9 @@ func (j *Jail) confinement(id planparse.TaskID) (*sandbox.Confinement, error) {
 	if err := j.probe(); err != nil {
 		return nil, err
 	}
-	if mode, _ := sandbox.ParseMode(j.cfg.Mode); mode == sandbox.Auto && !j.warned && j.c.Level != sandbox.Full {
+	if mode, _ := sandbox.ParseMode(j.cfg.Mode); mode == sandbox.Auto && !j.warned && j.c.Level != sandbox.Full && j.desk != nil {
 		j.warned = true
-		j.warn(id, fmt.Sprintf("sandbox %s: %s", j.c.Level, j.c.Weaker()))
+		hall.Warn(j.desk, id, fmt.Sprintf("sandbox %s: %s", j.c.Level, j.c.Weaker()))
 	}
 	return j.c, nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/progress"
-	"github.com/planx-dev/planx/internal/record"
 )
 
 // Options are what a task's processes run with: where, with which
@@ -47,10 +46,9 @@ type Options struct {
 	// Shared is set when other tasks write output at the same time (a
 	// wave): end lines are written under it.
 	Shared sync.Locker
-	// Budget, when set, says why an agent attempt that has cost so much so
-	// far goes over the task's or the run's budget ("" while it does not),
-	// and how the person raises it and goes on: the agent is stopped then.
-	Budget func(attempt record.Cost) (over, hint string)
+	// Budget, when set, is what an agent attempt may spend: the agent is
+	// stopped once it goes over.
+	Budget *Budget
 }
 
 // stepTimeout is the timeout of the next step given the task's start: the

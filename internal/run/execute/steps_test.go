@@ -129,8 +129,8 @@ func TestStepTimeout(t *testing.T) {
 func TestAgentGaveUp(t *testing.T) {
 	var out bytes.Buffer
 	o := options(t, &out)
-	var warned []string
-	o.Jail = NewJail(gates.Sandbox{Mode: "off"}, nil, func(_ planparse.TaskID, msg string) { warned = append(warned, msg) })
+	var warned notes
+	o.Jail = NewJail(gates.Sandbox{Mode: "off"}, nil, &warned)
 	lt := &execlog.Task{}
 	_, err := Agent(context.Background(), task(), lt, AgentRun{Spec: `cat > /dev/null; echo "cannot do it" > "$PLANX_REASON_FILE"`, Attempt: 1}, o)
 	f := outcome.As(err)
@@ -147,3 +147,12 @@ func TestAgentGaveUp(t *testing.T) {
 		t.Fatalf("sandbox off warned: %v", warned)
 	}
 }
+
+// notes is a hall.Desk that keeps what it is told.
+type notes []string
+
+func (n *notes) Issue(_ planparse.TaskID, msg, _ string) { *n = append(*n, msg) }
+func (n *notes) Say(planparse.TaskID, string)            {}
+func (n *notes) Ask(string) bool                         { return false }
+func (n *notes) Save() error                             { return nil }
+func (n *notes) Now() time.Time                          { return time.Time{} }

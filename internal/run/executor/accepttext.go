@@ -28,8 +28,8 @@ func (r *runner) acceptText(ctx context.Context, sel *runplan.Selection, head *g
 		if err != nil || len(cs) != 1 {
 			return fmt.Errorf("accept the text of %s: read its commit %s: %w", d.Task, old.Short(), err)
 		}
-		msg := ledger.AcceptTextMessage(r.planRel, t, old, cs[0].Trailer(record.TrailerTaskHash))
-		sha, err := r.repo.CommitUnchanged(ctx, msg, head.SHA, "HEAD")
+		msg := ledger.AcceptTextMessage(r.planRel, t, old, record.TrailerOf(cs[0].Message, record.TrailerTaskHash))
+		sha, err := r.repo.Commits().CommitUnchanged(ctx, msg, head.SHA, "HEAD")
 		if err != nil {
 			return fmt.Errorf("accept the text of %s: %w", d.Task, err)
 		}

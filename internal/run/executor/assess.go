@@ -27,5 +27,5 @@ func Assess(ctx context.Context, o Options) (*Assessment, error) {
 		return nil, err
 	}
 	return &Assessment{Repo: r.repo, PlanRel: r.planRel, Plan: r.Plan,
-		Tasks: r.Assess(r.Plan.Order()), Subject: r.Subject()}, nil
+		Tasks: r.Assess(ctx, r.Plan.Order()), Subject: r.Subject()}, nil
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
@@ -28,17 +28,16 @@ type books struct {
 	st      *runstate.State
 	log     *execlog.Log // the state's log; nil before the run's records exist
 	out     *progress.Progress
-	now     func() time.Time
-	planRel string // the plan's path, repo-relative
-	// dropped is told that a stop dropped the wave's slots, and with them
-	// the pool of linked work trees that held them.
-	dropped func()
+	clock   hall.Desk // the run's clock
+	planRel string    // the plan's path, repo-relative
+	// pool is the run's pool of linked work trees, which a stop ends with
+	// the wave's slots it held (nil: none was made).
+	pool **wavepkg.Pool
 }
 
 // books are the run's records as the run stands now.
 func (r *runner) books() books {
-	return books{repo: r.repo, st: r.st, log: r.log, out: r.out, now: r.o.now, planRel: r.planRel,
-		dropped: func() { r.pool = nil }}
+	return books{repo: r.repo, st: r.st, log: r.log, out: r.out, clock: r.desk(), planRel: r.planRel, pool: &r.pool}
 }
 
 // logTask returns the log's entry for t, adding it on first use.
@@ -62,7 +61,7 @@ func (b books) save() error {
 // the error the caller maps to an exit code. see is shown below tail (see
 // outcome.Failure).
 func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail string, kind error, see ...string) error {
-	now := b.now()
+	now := b.clock.Now()
 	if lt := b.log.TaskByID(string(t.ID)); lt != nil {
 		lt.Status, lt.Finished = record.TaskStatus(status), now
 		if status == record.RunFailed || status == record.RunInterrupted {
@@ -82,7 +81,9 @@ func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail strin
 	// there at the stop is recorded all the same.
 	snapErr := b.stops().RecordStop(context.Background(), t.ID, string(status))
 	wavepkg.DropSlots(b.repo, b.st.RunID, rewind.SlotKeeper(b.repo, b.st), b.out)
-	b.dropped()
+	if b.pool != nil {
+		*b.pool = nil
+	}
 	next := nextSteps(b.st, b.repo, t) // after the slots: a kept one is named
 	if errors.Is(kind, ErrDrift) {
 		next = driftNext(t)

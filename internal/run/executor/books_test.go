@@ -14,6 +14,7 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -35,9 +36,9 @@ func TestBooksStop(t *testing.T) {
 	log := &execlog.Log{Path: "run.md", RunID: "run1", Status: record.RunRunning}
 	st := &runstate.State{RunID: "run1", Base: head, Status: record.RunRunning, Log: log}
 	var out bytes.Buffer
-	dropped := false
-	b := books{repo: repo, st: st, log: log, out: progress.New(progress.Output{Out: &out}), now: func() time.Time { return at },
-		planRel: "tasks.md", dropped: func() { dropped = true }}
+	pool := wavepkg.NewPool(repo)
+	b := books{repo: repo, st: st, log: log, out: progress.New(progress.Output{Out: &out}), clock: clock(at),
+		planRel: "tasks.md", pool: &pool}
 	task := &planparse.Task{ID: "1", Label: "1", Title: "First"}
 
 	lt := b.logTask(task)
@@ -54,8 +55,8 @@ func TestBooksStop(t *testing.T) {
 	if log.Status != record.RunFailed || len(log.Issues) != 1 || log.Issues[0].What != "the gate failed" {
 		t.Errorf("log status %s, issues %+v", log.Status, log.Issues)
 	}
-	if st.Status != record.RunFailed || st.Current != "1" || st.Reason != "the gate failed" || !dropped {
-		t.Errorf("state %s at %s (%q), pool dropped %v", st.Status, st.Current, st.Reason, dropped)
+	if st.Status != record.RunFailed || st.Current != "1" || st.Reason != "the gate failed" || pool != nil {
+		t.Errorf("state %s at %s (%q), pool %v (want dropped)", st.Status, st.Current, st.Reason, pool)
 	}
 	saved, err := runstate.Load(repo)
 	if err != nil || saved == nil || saved.Status != record.RunFailed {
@@ -65,3 +66,12 @@ func TestBooksStop(t *testing.T) {
 		t.Errorf("output %q: want the next step", out.String())
 	}
 }
+
+// clock is a hall.Desk that only tells the time.
+type clock time.Time
+
+func (c clock) Issue(planparse.TaskID, string, string) {}
+func (c clock) Say(planparse.TaskID, string)           {}
+func (c clock) Ask(string) bool                        { return false }
+func (c clock) Save() error                            { return nil }
+func (c clock) Now() time.Time                         { return time.Time(c) }

@@ -17,6 +17,7 @@ import (
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/planfile"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -40,13 +41,12 @@ type committer struct {
 	fault    fault.Hook
 	book     ledger.Book
 	out      *progress.Progress
-	now      func() time.Time
+	desk     hall.Desk // the run's log and output, and its clock
 	pids     execute.Pids
 	reaper   execute.Reaper
 	reports  *gaterun.Reports
-	// groups are the groups t completes (runner.completedGroups).
-	groups func(t *planparse.Task) []*planparse.Task
-	warn   func(t *planparse.Task, msg string)
+	// groups are the groups the task completes (runplan.Setup.CompletedGroups).
+	groups []*planparse.Task
 
 	expect gitops.SHA                // planx's last commit; the new one once made
 	done   map[planparse.TaskID]bool // the run's done tasks, the committed ones added
@@ -60,9 +60,8 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 		r.done = map[planparse.TaskID]bool{}
 	}
 	c := &committer{repo: r.repo, st: r.st, log: r.log, pf: r.pf, planRel: r.planRel, path: r.commitPath,
-		noVerify: r.o.NoVerify, fault: r.fault, book: r.keeper().Book(), out: r.out, now: r.o.now, pids: r.pids(),
-		reaper: r.reaper, reports: r.keeper().Reports(), warn: r.warnIssue,
-		groups: func(t *planparse.Task) []*planparse.Task { return r.CompletedGroups(t, r.done, r.o.Optional) },
+		noVerify: r.o.NoVerify, fault: r.fault, book: r.keeper().Book(), out: r.out, desk: r.desk(), pids: r.pids(),
+		reaper: r.reaper, reports: r.keeper().Reports(), groups: r.CompletedGroups(t, r.done, r.o.Optional),
 		expect: r.expect, done: r.done, dirty: r.dirty}
 	sha, err := c.commit(ctx, t, lt, last, folded, warnings)
 	r.expect, r.dirty = c.expect, c.dirty
@@ -97,7 +96,7 @@ func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *exe
 	if !c.path.porcelain && !last {
 		// The index is final: git writes it as a tree while planx ticks
 		// the plan and writes the log, which are spliced in afterwards.
-		tree = c.repo.StartWriteTree(ctx)
+		tree = c.repo.Commits().StartWriteTree(ctx)
 		defer func() { _, _ = tree.Wait() }()
 	}
 	groups, reopen, ticked, err := c.tickAndLog(t, lt, last)
@@ -131,7 +130,7 @@ func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *exe
 	sha, hookWatch, err := c.writeCommit(ctx, lt, msg, own, last, tree)
 	if hookWatch != nil {
 		if msg := c.reaper.AfterHooks(err); msg != "" {
-			c.warn(t, msg)
+			hall.Warn(c.desk, t.ID, msg)
 		}
 	}
 	if err != nil {
@@ -159,7 +158,7 @@ func (c *committer) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (
 	if ticked, err = c.pf.Tick(t); err != nil {
 		return nil, nil, false, err
 	}
-	groups = c.groups(t)
+	groups = c.groups
 	for _, g := range groups {
 		ok, err := c.pf.Tick(g)
 		if err != nil {
@@ -167,7 +166,7 @@ func (c *committer) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (
 		}
 		ticked = ticked || ok
 	}
-	now := c.now()
+	now := c.desk.Now()
 	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
 	if last {
 		c.log.Status, c.log.Finished = record.RunCompleted, now
@@ -197,17 +196,17 @@ func (c *committer) writeCommit(ctx context.Context, lt *execlog.Task, msg strin
 		}
 		c.fault.At("after-stage")
 		disarm := c.fault.Soon("during-commit", 50*time.Millisecond)
-		sha, err = c.repo.Commit(ctx, msg, gitops.CommitOptions{NoVerify: c.noVerify, Started: c.pids.GitStarted,
+		sha, err = c.repo.Commits().Commit(ctx, msg, gitops.CommitOptions{NoVerify: c.noVerify, Started: c.pids.GitStarted,
 			Include: own, Parent: c.expect})
 		disarm()
 		c.pids.GitDone()
 	case last:
 		// commit staged planx's own files already.
 		c.fault.At("after-stage")
-		sha, err = c.repo.CommitIndex(ctx, msg, c.expect, "HEAD")
+		sha, err = c.repo.Commits().CommitIndex(ctx, msg, c.expect, "HEAD")
 	default:
 		c.fault.At("after-stage")
-		sha, err = c.repo.CommitIndexWith(ctx, msg, c.expect, "HEAD", own, tree)
+		sha, err = c.repo.Commits().CommitIndexWith(ctx, msg, c.expect, "HEAD", own, tree)
 	}
 	return sha, hookWatch, err
 }
@@ -292,7 +291,7 @@ func (c *committer) hookLeftovers(t *planparse.Task, left []string) {
 		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(left)-3))
 	}
 	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), strings.Join(shown, ", "))
-	c.log.Issues = append(c.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: c.now()})
+	c.log.Issues = append(c.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: c.desk.Now()})
 	c.out.Warn(t.ID, msg)
 	// The tree is dirty anyway; the log on disk must say why.
 	_ = c.log.WriteFile(c.repo.Root)

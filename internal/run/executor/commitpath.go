@@ -45,7 +45,7 @@ type commitPath struct {
 }
 
 func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (commitPath, error) {
-	rules, err := repo.CommitRules(ctx)
+	rules, err := repo.Commits().CommitRules(ctx)
 	if err != nil {
 		return commitPath{}, err
 	}

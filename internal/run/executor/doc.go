@@ -1,15 +1,17 @@
 // Package executor orchestrates a run: Run, Resume, Skip, Abort, Status,
-// Assess and the dry run. It prepares a run (the plan and its settings,
+// Assess and the dry run. Its parts below report through the run's desk
+// (desk.go, package hall). It prepares a run (the plan and its settings,
 // pinned in the run state; which tasks run, decided by package runplan;
 // the preflight and the run's new records, package runstart; the rollback
 // commit, rollback.go), then takes each task
 // through one path (turn.go: execute, verify, the judge's checks, the
-// gates) in its place (place.go), the user's work tree (loop.go, which
-// commits it) or, for a parallel wave, a slot (worktree.go; waves.go: the
-// wave loop; parallel.go, integrate.go: a wave's run and landing through
-// package wave's Flight and Landing, with the run's log, state and records
-// as their funcs), and
-// maps a task's failure to a stop in one place (stopTask, books.stop).
+// gates) in its place (place.go). There is one loop (waves.go): the run
+// is a sequence of waves, and with --jobs 1 each wave is one task; a wave
+// of one runs in the user's work tree (loop.go's runTask, which commits
+// it), a wider wave runs each task in a slot (worktree.go) and lands them
+// (parallel.go, integrate.go, through package wave). How a task's failure
+// stops the run is decided in one place (stopfor.go), and what resume does
+// with a stopped attempt in another (resumewhat.go).
 // Resume, skip and abort take a stopped run up again (session.go,
 // resume.go, abort.go).
 //

@@ -18,8 +18,11 @@ func selectTasks(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setu
 	if err != nil {
 		return nil, nil, err
 	}
-	sel, err := setup.Select(runplan.Choice{Done: done, Stale: stale,
-		BodyAt: func(sha gitops.SHA, id planparse.TaskID) string { return pf.BodyAt(ctx, repo, sha, id) },
-		All:    o.All, Optional: o.Optional, AcceptDrift: o.AcceptDrift, Subset: o.Subset})
+	was := make(map[planparse.TaskID]string, len(stale))
+	for id, c := range stale {
+		was[id] = pf.BodyAt(ctx, repo, c.SHA, id)
+	}
+	sel, err := setup.Select(runplan.Choice{Done: done, Stale: stale, Was: was,
+		All: o.All, Optional: o.Optional, AcceptDrift: o.AcceptDrift, Subset: o.Subset})
 	return sel, done, err
 }

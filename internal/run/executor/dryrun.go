@@ -32,7 +32,7 @@ func (r *runner) dryRun(ctx context.Context) (*Result, error) {
 	if err := refuseMisread(r.Setup, r.planRel, sel.Run); err != nil {
 		return nil, err
 	}
-	r.DryRun(r.o.Out, r.planRel, r.repo != nil, sel)
+	r.DryRun(ctx, r.o.Out, r.planRel, r.repo != nil, sel)
 	if r.o.Jobs > 1 {
 		wavepkg.DryRun(r.o.Out, r.o.Jobs, r.Waves(sel.Run))
 	}
@@ -69,7 +69,7 @@ func (r *runner) dryChecks(ctx context.Context, sel *runplan.Selection) error {
 	}
 	tasks := sel.Run
 	if slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
-		jail := execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(planparse.TaskID, string) {})
+		jail := execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, nil)
 		if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, jail); err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (r *runner) dryConsent(ctx context.Context, tasks []*planparse.Task) error 
 // consent is the run's gate for risky steps (approval.Gate): ask puts the
 // question to a person (nil: nobody to ask), out gets what it says.
 func (r *runner) consent(ctx context.Context, tasks []*planparse.Task, ask func(string) bool, out io.Writer) error {
-	return approval.Gate(ctx, r.repo, r.planRel, r.Subject(), r.Assess(tasks), risk.Highest(r.Assess(r.Plan.Order())), approval.GateOptions{
+	return approval.Gate(ctx, r.repo, r.planRel, r.Subject(), r.Assess(ctx, tasks), risk.Highest(r.Assess(ctx, r.Plan.Order())), approval.GateOptions{
 		Require: r.o.RequireApproval, Ask: ask, Yes: r.o.Yes, Out: out})
 }
 

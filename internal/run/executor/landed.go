@@ -28,7 +28,7 @@ func (c *committer) landed(t *planparse.Task) (gitops.SHA, bool) {
 	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != c.expect {
 		return "", false
 	}
-	if cs[0].Trailer(record.TrailerRun) != c.st.RunID || cs[0].Trailer(record.TrailerTask) != string(t.ID) {
+	if record.TrailerOf(cs[0].Message, record.TrailerRun) != c.st.RunID || record.TrailerOf(cs[0].Message, record.TrailerTask) != string(t.ID) {
 		return "", false
 	}
 	return cs[0].SHA, true
@@ -40,7 +40,7 @@ func headIsTaskCommit(ctx context.Context, repo *gitops.Repo, head gitops.SHA, r
 		return false
 	}
 	cs, err := repo.History().Log(ctx, head, "", 1)
-	return err == nil && len(cs) == 1 && cs[0].Trailer(record.TrailerRun) == runID && cs[0].Trailer(record.TrailerTask) != ""
+	return err == nil && len(cs) == 1 && record.TrailerOf(cs[0].Message, record.TrailerRun) == runID && record.TrailerOf(cs[0].Message, record.TrailerTask) != ""
 }
 
 // onRunBranch checks, right before a task commit, that HEAD is still the

@@ -12,30 +12,6 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// loop runs tasks in order. When resumeFirst is set the first task's work is
-// already in the tree (a manual task done, or a failure fixed by hand): it is
-// verified, gated and committed without executing it again.
-func (r *runner) loop(ctx context.Context, tasks []*planparse.Task, resumeFirst bool) (*Result, error) {
-	res := &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
-	for i, t := range tasks {
-		last := i == len(tasks)-1
-		if i > 0 {
-			if err := checkPinned(r.books(), r.pf, r.Plan, r.expect, t); err != nil {
-				res.Status, res.Next = record.RunInterrupted, driftNext(t)
-				return res, err
-			}
-		}
-		r.out.TaskStart(i+1, len(tasks), t)
-		sha, err := r.runTask(ctx, t, last, resumeFirst && i == 0)
-		if err != nil {
-			return res, r.stopTask(ctx, t, err, res)
-		}
-		res.Done = append(res.Done, t.ID)
-		r.out.TaskDone(t, sha)
-	}
-	return r.books().complete(ctx, res)
-}
-
 // runTask executes, verifies, gates and commits one task. Each phase is
 // saved before it starts, so a crash anywhere can be resumed. An agent task
 // may get several attempts, each told why the previous one failed.

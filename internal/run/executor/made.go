@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -30,7 +31,7 @@ func (w rewrite) String(id planparse.TaskID) string {
 // adopted, and recorded now. Runs made before planx kept records (no record
 // of the run at all) are taken as git has them.
 func dropRewritten(repo *gitops.Repo, runID string, current planparse.TaskID, h *history) error {
-	rec, err := repo.Records().Made(runID)
+	rec, err := records.Of(repo).Made(runID)
 	if err != nil || !rec.Known {
 		return err
 	}
@@ -41,7 +42,7 @@ func dropRewritten(repo *gitops.Repo, runID string, current planparse.TaskID, h 
 		case ok && m.Commit == c.SHA:
 			continue
 		case !ok && id == current && pending && len(c.Parents) > 0 && c.Parents[0] == p.Parent:
-			if err := repo.Records().AddMade(runID, gitops.MadeCommit{Task: string(id), Commit: c.SHA, Tree: c.Tree}); err != nil {
+			if err := records.Of(repo).AddMade(runID, records.MadeCommit{Task: string(id), Commit: c.SHA, Tree: c.Tree}); err != nil {
 				return err
 			}
 			continue

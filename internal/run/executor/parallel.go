@@ -2,61 +2,15 @@ package executor
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/record"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
-
-// stopTask stops the run at a task that did not commit, in the serial
-// loop and between waves alike: what the error means (a failure with its
-// hint, a manual task, an interruption, an internal error) decides the
-// run's status and what the user is told to do next.
-func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res *Result) error {
-	var fail *outcome.Failure
-	var stopErr error
-	switch {
-	case errors.As(err, &fail):
-		res.Status, r.st.Failed = record.RunFailed, fail.What
-		stopErr = r.books().stop(t, record.RunFailed, fail.ForUser(), fail.Tail, ErrTaskFailed, fail.See...)
-	case errors.Is(err, ErrManual):
-		res.Status = record.RunWaiting
-		stopErr = r.books().stop(t, record.RunWaiting, "manual task: waiting for a person", "", ErrManual)
-	case ctx.Err() != nil || errors.Is(err, context.Canceled):
-		res.Status = record.RunInterrupted
-		stopErr = r.books().stop(t, record.RunInterrupted, interruptedWhat, "", ErrInterrupted)
-	case diskFull(err):
-		// Not planx's fault nor the task's: a stop like a failure, so that
-		// resume goes on from the work in the tree once there is space.
-		what := "the disk is full (" + err.Error() + "); free some space, then `planx resume` goes on from the task's work as it stands"
-		res.Status, r.st.Failed = record.RunFailed, what
-		stopErr = r.books().stop(t, record.RunFailed, what, "", ErrTaskFailed)
-	}
-	if stopErr != nil {
-		res.Next = r.log.NextStep // what the stop told the person (next.go)
-		return stopErr
-	}
-	r.st.Failed = "" // Reason says it all
-	_ = r.books().stop(t, record.RunFailed, err.Error(), "", err)
-	return err
-}
-
-// diskFull reports whether err is a write that found no space: ENOSPC or
-// EDQUOT from planx's own writes, or git's words for them.
-func diskFull(err error) bool {
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
-		return true
-	}
-	msg := err.Error()
-	return strings.Contains(msg, "No space left on device") || strings.Contains(msg, "Disk quota exceeded")
-}
 
 // wave is one parallel wave in flight: its tasks, each run in its own
 // linked work tree from the branch's tip (execute, verify and gate: exec),
@@ -108,7 +62,7 @@ func (wv *wave) exec(ctx context.Context) {
 		Entry:   func(id planparse.TaskID) *execlog.Task { return r.log.TaskByID(string(id)) },
 		Settle:  r.checks().Records.Settle,
 		Mark: func() error {
-			m, err := r.repo.Records().Mark()
+			m, err := records.Of(r.repo).Mark()
 			if err != nil {
 				return err
 			}

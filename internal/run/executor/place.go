@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
@@ -54,7 +55,7 @@ type keeping interface {
 	// phase comes when the attempt gets to phase p.
 	phase(tu *turn, p string) error
 	// mark is the records' mark the executor ran under.
-	mark() gitops.RecordsMark
+	mark() records.Mark
 }
 
 // furnishing is what a place does with the user's ignored entries (a
@@ -94,7 +95,7 @@ func (w workTree) keeper() *taskgate.Keeper          { return w.r.keeper() }
 func (w workTree) execOptions() execute.Options      { return w.r.execOptions() }
 func (w workTree) fault() fault.Hook                 { return w.r.fault }
 func (w workTree) locked(f func())                   { f() }
-func (w workTree) mark() gitops.RecordsMark          { return w.r.st.RecordsMark }
+func (w workTree) mark() records.Mark                { return w.r.st.RecordsMark }
 
 // begin saves which task runs and how far it is before it runs, and
 // marks planx's records before an agent.

@@ -80,14 +80,11 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 }
 
 // goOn runs the tasks left after a stop outside a wave the way the run
-// ran them: with --jobs > 1 (kept in the run's state) wave by wave, even
-// when the stop came before the first wave started; stopped says tasks[0]
-// is the task the run stopped at, already that its work is in the tree.
+// ran them, with the --jobs kept in the run's state, even when the stop
+// came before the first wave started; stopped says tasks[0] is the task
+// the run stopped at, already that its work is in the tree.
 func (r *runner) goOn(ctx context.Context, tasks []*planparse.Task, stopped, already bool) (*Result, error) {
-	if r.o.Jobs > 1 {
-		return (&waveLoop{r: r, stopped: stopped, already: already}).run(ctx, tasks)
-	}
-	return r.loop(ctx, tasks, already)
+	return (&waveLoop{r: r, stopped: stopped, already: already}).run(ctx, tasks)
 }
 
 // reuseAttempt decides whether the stopped task's work in the tree is kept
@@ -103,22 +100,16 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 	if err != nil {
 		return false, err
 	}
-	manual := kind == planparse.KindManual && st.Status == record.RunWaiting
-	midStep := st.Phase == runstate.PhaseExecute && st.Status != record.RunFailed
-	if !retry && !manual && midStep && len(d.Edited) > 0 && len(d.Changed) > 0 {
-		// Killed or interrupted mid-step: the output is partial, and a
-		// person has worked on it since. (An attempt that wrote nothing,
-		// such as a stop before the task for an edited plan, leaves no
-		// output to mix with the person's: it just runs.)
+	do := whatResumeDoes(stopped{kind: kind, status: st.Status, phase: st.Phase, retry: retry, inSlot: inSlot,
+		changed: len(d.Changed) > 0, edited: len(d.Edited) > 0})
+	if do == refuseEdits {
 		return false, stops.RefuseOverEdits(t.ID, d)
 	}
 	if err := stops.KeepStagedApart(ctx, ""); err != nil {
 		return false, err
 	}
-	switch {
-	case inSlot && (retry || !manual):
-		// Its work is kept under the ref of its own work tree; what is
-		// here is a person's, kept under a ref before the task runs again.
+	switch do {
+	case rerunFromSlot:
 		if retry {
 			noteFinished(st, t, "by a retry")
 			log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
@@ -129,22 +120,20 @@ func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 			return false, err
 		}
 		return false, stops.Discard(ctx, d, false)
-	case retry:
+	case retryAfresh:
 		noteFinished(st, t, "by a retry")
 		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, stops.Discard(ctx, d, true)
-	case manual:
-		return true, nil // the person's work, or the lack of it, is verified
-	case midStep:
+	case verifyPerson:
+		return true, nil
+	case restartPartial:
 		noteResumed(st, t, d, true)
-		return false, stops.Discard(ctx, d, true) // partial output: start over
-	case st.Phase != runstate.PhaseExecute && st.Status != record.RunFailed:
+		return false, stops.Discard(ctx, d, true)
+	case verifyCompleted:
 		noteResumed(st, t, d, false)
-		return true, nil // crashed after execution: the work is complete
+		return true, nil
 	}
-	// A failure: work in the tree (the attempt's, fixed by hand or not) is
-	// verified and gated again; an empty tree runs the task again.
-	keep := len(d.Changed) > 0 || len(d.Edited) > 0
+	keep := do == verifyFixed
 	noteResumed(st, t, d, !keep)
 	return keep, nil
 }
@@ -316,7 +305,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 			return nil, err
 		}
 	}
-	b.log.Status, b.log.Finished = record.RunCompleted, b.now()
+	b.log.Status, b.log.Finished = record.RunCompleted, b.clock.Now()
 	if err := b.log.WriteFile(b.repo.Root); err != nil {
 		return nil, err
 	}
@@ -329,7 +318,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 		if err := b.repo.Index().Stage(ctx, b.log.Path); err != nil {
 			return nil, err
 		}
-		if _, err := b.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: noVerify}); err != nil {
+		if _, err := b.repo.Commits().Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: noVerify}); err != nil {
 			return nil, fmt.Errorf("finish run: %w", err)
 		}
 	}

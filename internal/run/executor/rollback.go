@@ -78,13 +78,13 @@ func (b *rollback) commit(ctx context.Context) (gitops.SHA, error) {
 	if b.porcelain {
 		// Hooks are skipped for the snapshot: the user's work in progress
 		// may not pass them, and refusing to save it would defeat the purpose.
-		sha, err = b.repo.Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
+		sha, err = b.repo.Commits().Commit(ctx, msg, gitops.CommitOptions{AllowEmpty: true, NoVerify: true})
 	} else if b.survey != nil && len(b.survey.Changes) == 0 && b.head != "" {
 		// A clean tree: the index is HEAD's tree, no need to write it.
 		// The run's base ref is created in the same transaction as HEAD moves.
-		sha, err = b.repo.CommitUnchanged(ctx, msg, b.head, "HEAD", baseRef(b.st.RunID))
+		sha, err = b.repo.Commits().CommitUnchanged(ctx, msg, b.head, "HEAD", baseRef(b.st.RunID))
 	} else {
-		sha, err = b.repo.CommitIndex(ctx, msg, b.head, "HEAD", baseRef(b.st.RunID))
+		sha, err = b.repo.Commits().CommitIndex(ctx, msg, b.head, "HEAD", baseRef(b.st.RunID))
 	}
 	if err != nil {
 		return "", fmt.Errorf("rollback commit: %w", err)
@@ -176,7 +176,7 @@ func (b *rollback) saveMarks(ctx context.Context) error {
 		return nil
 	}
 	id := b.st.RunID
-	sha, err := b.repo.SnapshotAll(ctx, fmt.Sprintf("planx: assume-unchanged files before run %s\n\n%s: %s\n", id, record.TrailerRun, id),
+	sha, err := b.repo.Commits().SnapshotAll(ctx, fmt.Sprintf("planx: assume-unchanged files before run %s\n\n%s: %s\n", id, record.TrailerRun, id),
 		b.st.OrigHead, m.AssumeUnchanged...)
 	if err != nil {
 		return err

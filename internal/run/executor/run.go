@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +20,7 @@ import (
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/planfile"
 	"github.com/planx-dev/planx/internal/run/runplan"
 	"github.com/planx-dev/planx/internal/run/runstart"
@@ -137,10 +137,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if !r.reaper.On {
 		r.out.Println("planx: note: detached processes: %s", r.reaper.Note)
 	}
-	if r.o.Jobs > 1 {
-		return (&waveLoop{r: r}).run(ctx, tasks)
-	}
-	return r.loop(ctx, tasks, false)
+	return (&waveLoop{r: r}).run(ctx, tasks)
 }
 
 // admit makes the checks a run passes before anything changes: no stopped
@@ -313,7 +310,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	gs := j.Gates
 	return &runner{
 		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
-		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Ignored: ignoredOf(ctx, repo), Tracked: trackedOf(ctx, repo)},
+		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Repo: repo},
 		pinned: j, out: progress.New(o.Output), commitPath: paths,
 	}, nil
 }
@@ -346,38 +343,9 @@ func readPlan(o Options, planAbs, rel string) (*planparse.Plan, error) {
 func (r *runner) arm() {
 	r.reaper = execute.StartReaper()
 	r.fault = fault.FromEnv()
-	r.jail = execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, func(id planparse.TaskID, msg string) {
-		// The first agent to meet the sandbox may be one of a wave's.
-		r.shared.Lock()
-		defer r.shared.Unlock()
-		r.log.Issues = append(r.log.Issues, r.issue(id, msg))
-		r.out.Warn(id, msg)
-	})
-}
-
-// ignoredOf lists repo's ignored entries on first use; nil without a
-// repository (a dry run outside one).
-func ignoredOf(ctx context.Context, repo *gitops.Repo) func() []string {
-	if repo == nil {
-		return nil
-	}
-	return sync.OnceValue(func() []string { ps, _ := repo.Index().IgnoredEntries(ctx); return ps })
-}
-
-// trackedOf lists the files git tracks at HEAD, once, when first asked
-// (the files of a commit are those a deletion can take from the history's
-// view; one staged but never committed is rare to delete at once).
-func trackedOf(ctx context.Context, repo *gitops.Repo) func() []string {
-	if repo == nil {
-		return nil
-	}
-	return sync.OnceValue(func() []string {
-		ps, err := repo.Objects().TreePaths(ctx, "HEAD")
-		if err != nil {
-			return nil // an unborn branch tracks nothing yet
-		}
-		return slices.Sorted(maps.Keys(ps))
-	})
+	// The first agent to meet the sandbox may be one of a wave's: its
+	// warning goes under the lock the wave's tasks share.
+	r.jail = execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, hall.InWave(r.desk(), &r.shared))
 }
 
 // sameRepository refuses a plan that lies in another work tree than the

@@ -142,13 +142,13 @@ func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current p
 	}
 	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
 	for _, c := range commits {
-		if c.Trailer(record.TrailerRun) != runID {
+		if record.TrailerOf(c.Message, record.TrailerRun) != runID {
 			continue
 		}
-		if id := c.Trailer(record.TrailerTask); id != "" {
+		if id := record.TrailerOf(c.Message, record.TrailerTask); id != "" {
 			h.commits[planparse.TaskID(id)] = c
 		}
-		for _, tr := range c.Trailers {
+		for _, tr := range record.ParseTrailers(c.Message) {
 			if tr.Key == record.TrailerSkipped {
 				h.skipped[planparse.TaskID(tr.Value)] = true
 			}

@@ -172,8 +172,8 @@ func (tu *turn) agent(ctx context.Context, n int, feedback string) error {
 	})
 	o := at.execOptions()
 	o.Held = at.ignored(tu)
-	if o.Budget = tu.budget(); o.Budget != nil {
-		if over, hint := o.Budget(record.Cost{}); over != "" {
+	if o.Budget = tu.budget(o); o.Budget != nil {
+		if over, hint := o.Budget.Over(record.Cost{}); over != "" {
 			return budgetSpent(over, hint)
 		}
 	}
@@ -194,8 +194,8 @@ func (r *runner) newTurn(ctx context.Context, p place, t *planparse.Task, lt *ex
 	lt.Executor = string(kind)
 	tu := &turn{r: r, at: p, t: t, lt: lt, kind: kind, cheapRedo: kind == planparse.KindShell}
 	repo, _ := p.where()
-	tu.Guard = repo.Config().Guard(p.checks().Watched)
-	tu.Meta = repo.Config().SnapshotMeta()
+	tu.Guard = verify.GuardOf(repo, p.checks().Watched)
+	tu.Meta = verify.SnapshotMeta(repo)
 	replace, err := verify.ReplaceRefs(ctx, repo)
 	if err != nil {
 		return nil, err

@@ -85,7 +85,7 @@ func lastFinished(ctx context.Context, repo *gitops.Repo, head gitops.Head) (*ru
 		return nil, err
 	}
 	for i, c := range cs {
-		id := c.Trailer(record.TrailerRun)
+		id := record.TrailerOf(c.Message, record.TrailerRun)
 		if id == "" {
 			continue
 		}

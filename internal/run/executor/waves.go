@@ -15,10 +15,11 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// waveLoop is the run's loop for --jobs > 1: a wave of one task takes
-// loop's path in the user's work tree; a wider wave runs its tasks at
-// once, each in its own linked work tree, and integrates them in plan
-// order (wave). It decides which tasks form a wave and when the run stops,
+// waveLoop is the run's one loop: a wave of one task runs in the user's
+// work tree (runTask); a wider wave (--jobs > 1) runs its tasks at once,
+// each in its own linked work tree, and integrates them in plan order
+// (wave). With --jobs 1 every wave is one task: serial is a run of waves
+// of one. It decides which tasks form a wave and when the run stops,
 // and records the results in the run's state and log.
 type waveLoop struct {
 	r   *runner
@@ -29,6 +30,19 @@ type waveLoop struct {
 	stopped, already bool
 }
 
+// waves are the waves tasks run in: --jobs 1 makes each task a wave of
+// its own.
+func (r *runner) waves(tasks []*planparse.Task) [][]*planparse.Task {
+	if r.o.Jobs > 1 {
+		return r.Waves(tasks)
+	}
+	waves := make([][]*planparse.Task, len(tasks))
+	for i := range tasks {
+		waves[i] = tasks[i : i+1 : i+1]
+	}
+	return waves
+}
+
 // run runs tasks wave by wave, then completes the run.
 func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
 	r := l.r
@@ -36,14 +50,22 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 		l.res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	}
 	res := l.res
-	waves := r.Waves(tasks)
+	waves := r.waves(tasks)
 	if l.stopped && len(tasks) > 1 {
-		waves = append([][]*planparse.Task{tasks[:1]}, r.Waves(tasks[1:])...)
+		waves = append([][]*planparse.Task{tasks[:1]}, r.waves(tasks[1:])...)
 	}
 	wavepkg.WarnCost(r.out, r.repo, r.postCommit, waves)
 	n := 0
 	for wi, w := range waves {
 		last := wi == len(waves)-1
+		if n > 0 {
+			// The run executes the plan text it started with: a person's
+			// edit since stops it before the wave (pin.go).
+			if err := checkPinned(r.books(), r.pf, r.Plan, r.expect, w[0]); err != nil {
+				res.Status, res.Next = record.RunInterrupted, driftNext(w[0])
+				return res, err
+			}
+		}
 		if len(w) > 1 {
 			if err := l.wave(ctx, w, wi+1, last, &n, len(tasks)); err != nil {
 				return res, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/execute"
@@ -143,7 +144,7 @@ func (s slot) locked(f func()) {
 // start. The records' mark is the wave's, which the turn leaves alone.
 func (s slot) begin(*turn, bool) error   { return nil }
 func (s slot) phase(*turn, string) error { return nil }
-func (s slot) mark() gitops.RecordsMark  { return 0 }
+func (s slot) mark() records.Mark        { return 0 }
 
 // furnish gives the slot what the user's work tree holds that git does
 // not (taskgate.Keeper.Furnish), before the task's executor runs there;

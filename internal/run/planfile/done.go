@@ -38,17 +38,17 @@ func (pf *File) Done(ctx context.Context, repo *gitops.Repo, plan *planparse.Pla
 	newest := map[planparse.TaskID]gitops.Commit{}
 	moved := map[string]bool{} // task hashes committed under an ID that now names other text
 	for _, c := range commits {
-		if c.Trailer(record.TrailerRefs) != pf.Rel {
+		if record.TrailerOf(c.Message, record.TrailerRefs) != pf.Rel {
 			continue
 		}
-		id := planparse.TaskID(c.Trailer(record.TrailerTask))
+		id := planparse.TaskID(record.TrailerOf(c.Message, record.TrailerTask))
 		if id == "" {
 			continue
 		}
 		if _, seen := newest[id]; !seen {
 			newest[id] = c
 		}
-		if h := c.Trailer(record.TrailerTaskHash); !hashOf(plan, id, h) {
+		if h := record.TrailerOf(c.Message, record.TrailerTaskHash); !hashOf(plan, id, h) {
 			moved[h] = true
 		}
 	}
@@ -56,7 +56,7 @@ func (pf *File) Done(ctx context.Context, repo *gitops.Repo, plan *planparse.Pla
 	for _, t := range plan.Tasks {
 		h := hash[t.ID]
 		c, ok := newest[t.ID]
-		committed := c.Trailer(record.TrailerTaskHash)
+		committed := record.TrailerOf(c.Message, record.TrailerTaskHash)
 		switch {
 		case ok && t.HashMatches(committed):
 			done[t.ID] = true

@@ -74,7 +74,7 @@ func (pf *File) Drift(ctx context.Context, repo *gitops.Repo, plan *planparse.Pl
 	}
 	for id, c := range commits {
 		t := plan.Task(id)
-		if t == nil || t.HashMatches(c.Trailer(record.TrailerTaskHash)) {
+		if t == nil || t.HashMatches(record.TrailerOf(c.Message, record.TrailerTaskHash)) {
 			continue
 		}
 		out = append(out, Drift{Task: id, Label: t.OwnLabel(), Kind: "changed", Line: t.Line, Diff: linediff.Lines(pf.BodyAt(ctx, repo, c.SHA, id), t.Body)})

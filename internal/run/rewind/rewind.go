@@ -107,7 +107,7 @@ func IsRollbackOf(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, runID 
 	if err != nil || len(cs) != 1 {
 		return false, err
 	}
-	return cs[0].Trailer(record.TrailerRun) == runID && cs[0].Trailer(record.TrailerRollback) == "true", nil
+	return record.TrailerOf(cs[0].Message, record.TrailerRun) == runID && record.TrailerOf(cs[0].Message, record.TrailerRollback) == "true", nil
 }
 
 // keepTraces puts under refs what the abort is about to take out of the
@@ -130,7 +130,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 					return err
 				}
 				for _, c := range cs {
-					if c.Trailer(record.TrailerRun) != id {
+					if record.TrailerOf(c.Message, record.TrailerRun) != id {
 						res.Later = append(res.Later, c)
 					}
 				}
@@ -164,7 +164,7 @@ func (u *rewind) keepTraces(ctx context.Context, head gitops.Head, base gitops.S
 	if !dirty && (u.st.OrigMarks == nil || len(u.st.OrigMarks.AssumeUnchanged) == 0) {
 		return nil
 	}
-	snap, err := u.repo.SnapshotAll(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
+	snap, err := u.repo.Commits().SnapshotAll(ctx, fmt.Sprintf("planx: work tree at abort of run %s\n\n%s: %s\n", id, record.TrailerRun, id), head.SHA)
 	if err != nil {
 		return err
 	}

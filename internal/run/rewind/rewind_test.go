@@ -52,14 +52,14 @@ func startRun(t *testing.T, repo *gitops.Repo, one gitops.SHA, marks gitops.Inde
 	if st.OrigIndex, err = repo.Index().Save(ctx, "planx: index before run r1\n", one); err != nil {
 		t.Fatal(err)
 	}
-	if st.OrigHidden, err = repo.SnapshotAll(ctx, "planx: assume-unchanged files\n", one, marks.AssumeUnchanged...); err != nil {
+	if st.OrigHidden, err = repo.Commits().SnapshotAll(ctx, "planx: assume-unchanged files\n", one, marks.AssumeUnchanged...); err != nil {
 		t.Fatal(err)
 	}
 	if err := repo.Index().StageAll(ctx); err != nil {
 		t.Fatal(err)
 	}
 	msg := "planx: rollback\n\n" + record.TrailerRun + ": r1\n" + record.TrailerRollback + ": true\n"
-	if st.Base, err = repo.CommitIndex(ctx, msg, one, "HEAD"); err != nil {
+	if st.Base, err = repo.Commits().CommitIndex(ctx, msg, one, "HEAD"); err != nil {
 		t.Fatal(err)
 	}
 	return st

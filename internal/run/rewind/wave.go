@@ -134,7 +134,7 @@ func keepWorktree(ctx context.Context, repo *gitops.Repo, st *runstate.State, di
 		}
 	}
 	id := st.RunID
-	snap, err := wt.Snapshot(ctx, fmt.Sprintf("planx: work tree %s of run %s\n\n%s: %s\n", name, id, record.TrailerRun, id), head.SHA)
+	snap, err := wt.Commits().Snapshot(ctx, fmt.Sprintf("planx: work tree %s of run %s\n\n%s: %s\n", name, id, record.TrailerRun, id), head.SHA)
 	if err != nil {
 		return nil, err
 	}

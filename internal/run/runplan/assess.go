@@ -2,6 +2,7 @@ package runplan
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -18,8 +19,8 @@ import (
 
 // Assess judges tasks, in the order they would run (the last one also gets
 // the final gates).
-func (s *Setup) Assess(tasks []*planparse.Task) []risk.Assessment {
-	rp := s.riskRepo()
+func (s *Setup) Assess(ctx context.Context, tasks []*planparse.Task) []risk.Assessment {
+	rp := s.riskRepo(ctx)
 	out := make([]risk.Assessment, 0, len(tasks))
 	for i, t := range tasks {
 		out = append(out, rp.Assess(t, string(s.Executor(t)), s.commandsFor(t, i == len(tasks)-1)))
@@ -28,13 +29,11 @@ func (s *Setup) Assess(tasks []*planparse.Task) []risk.Assessment {
 }
 
 // riskRepo is what the risk rating knows of the repository.
-func (s *Setup) riskRepo() risk.Repo {
+func (s *Setup) riskRepo(ctx context.Context) risk.Repo {
 	rp := risk.Repo{}
-	if s.Ignored != nil {
-		rp.Ignored = deletesUserData(s.Ignored())
-	}
-	if s.Tracked != nil {
-		rp.Tracked = func(p string) bool { return holdsAny(p, s.Tracked()) }
+	if s.Repo != nil {
+		rp.Ignored = deletesUserData(s.ignored(ctx, s.Repo))
+		rp.Tracked = func(p string) bool { return holdsAny(p, s.tracked(ctx, s.Repo)) }
 	}
 	return rp
 }

@@ -12,10 +12,10 @@ import (
 type Choice struct {
 	// Done are the tasks git has as done; Select adds those ticked by hand.
 	Done map[planparse.TaskID]bool
-	// Stale are done tasks whose text changed since their commit (that commit).
+	// Stale are done tasks whose text changed since their commit (that
+	// commit), and Was their text at it, to show how it changed.
 	Stale map[planparse.TaskID]gitops.Commit
-	// BodyAt is a task's text at a commit, to show how it changed.
-	BodyAt func(sha gitops.SHA, id planparse.TaskID) string
+	Was   map[planparse.TaskID]string
 
 	All, Optional, AcceptDrift bool // --all, --optional, --accept-drift
 	Subset                     Subset
@@ -48,7 +48,7 @@ func (s *Setup) Select(c Choice) (*Selection, error) {
 		case changed:
 			// How its text changed since its commit.
 			sel.Drift = append(sel.Drift, planfile.Drift{Task: t.ID, Label: t.OwnLabel(), Kind: "changed", Line: t.Line, Commit: string(commit.SHA),
-				Diff: linediff.Lines(c.BodyAt(commit.SHA, t.ID), t.Body)})
+				Diff: linediff.Lines(c.Was[t.ID], t.Body)})
 		case s.TickedByHand(t):
 			sel.ByHand = append(sel.ByHand, t)
 			c.Done[t.ID] = true

@@ -39,9 +39,9 @@ func TestSelect(t *testing.T) {
 	}
 	choice := func() Choice {
 		return Choice{
-			Done:   map[planparse.TaskID]bool{id["1.1"]: true},
-			Stale:  map[planparse.TaskID]gitops.Commit{id["1.2"]: {SHA: "abc123"}},
-			BodyAt: func(gitops.SHA, planparse.TaskID) string { return "old text" },
+			Done:  map[planparse.TaskID]bool{id["1.1"]: true},
+			Stale: map[planparse.TaskID]gitops.Commit{id["1.2"]: {SHA: "abc123"}},
+			Was:   map[planparse.TaskID]string{id["1.2"]: "old text"},
 		}
 	}
 	s := &Setup{Plan: plan}

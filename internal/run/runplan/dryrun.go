@@ -2,6 +2,7 @@ package runplan
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // nothing. Everything taken from the plan or the configuration is escaped
 // for the terminal: what is shown is what runs. inRepo is false for a plan
 // outside a git repository.
-func (s *Setup) DryRun(w io.Writer, planRel string, inRepo bool, sel *Selection) {
+func (s *Setup) DryRun(ctx context.Context, w io.Writer, planRel string, inRepo bool, sel *Selection) {
 	tasks := sel.Run
 	fmt.Fprintf(w, "planx: dry run of %s (%s): %d task(s) would run", textsafe.Line(planRel), s.Plan.Format, len(tasks))
 	if sel.Done > 0 {
@@ -54,7 +55,7 @@ func (s *Setup) DryRun(w io.Writer, planRel string, inRepo bool, sel *Selection)
 		fmt.Fprintf(w, "  drift: %s\n", strings.ReplaceAll(textsafe.Block(d.String()), "\n", "\n  "))
 	}
 	fmt.Fprintln(w, "\nRisk (docs/risk.md; HIGH and CRITICAL need --yes, a confirmation or planx approve):")
-	as, rp := s.Assess(tasks), s.riskRepo()
+	as, rp := s.Assess(ctx, tasks), s.riskRepo(ctx)
 	risk.Table(w, as)
 	for _, a := range as {
 		t := a.Task

@@ -4,6 +4,7 @@ import (
 	"cmp"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -18,12 +19,11 @@ type Setup struct {
 	Gates     []gates.Gate
 	AgentFlag string   // --agent
 	GateFlags []string // --gate, as given
-	// Ignored lists the work tree's ignored entries, for the risk of
-	// deleting them (nil: unknown).
-	Ignored func() []string
-	// Tracked lists the files git tracks, for the risk of deleting them
-	// (nil: unknown). Called only when a command deletes in the repository.
-	Tracked func() []string
+	// Repo is the work tree's repository (nil: none, a dry run outside
+	// one): its ignored entries and tracked files judge the risk of a
+	// step that deletes in it (lists.go).
+	Repo *gitops.Repo
+	lists
 
 	byID map[planparse.TaskID]*planparse.Task // the plan's tasks, indexed on first use
 }

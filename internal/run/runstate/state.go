@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fsutil"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -108,7 +109,7 @@ type State struct {
 	// RecordsMark is set while a task's executor may run: planx's gate
 	// and commit records written after it are the executor's forgeries
 	// (see verify.Records). 0 when no executor is in flight.
-	RecordsMark gitops.RecordsMark `json:"records_mark,omitempty"`
+	RecordsMark records.Mark `json:"records_mark,omitempty"`
 	// Baseline is what the gates failed with on the base and the run
 	// accepted (--accept-baseline-failures); nil when nothing was.
 	Baseline *Baseline `json:"baseline,omitempty"`

@@ -140,7 +140,7 @@ func (k *Keeper) baseCommit(ctx context.Context, at Base) (gitops.SHA, error) {
 	if at.Clean && at.Head.SHA != "" {
 		return at.Head.SHA, nil
 	}
-	sha, err := k.Repo.Snapshot(ctx, "planx: the base of run "+k.State.RunID+", for its baseline", at.Head.SHA)
+	sha, err := k.Repo.Commits().Snapshot(ctx, "planx: the base of run "+k.State.RunID+", for its baseline", at.Head.SHA)
 	if err != nil {
 		return "", fmt.Errorf("baseline: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/planparse"
@@ -17,11 +18,11 @@ import (
 // was noted before its executor ran, what the executor did that the commit
 // tells, and what a judged attempt left for a resume.
 type Attempt struct {
-	Guard   gitops.Guard          // a fingerprint of the git directory before the task
-	Meta    *gitops.MetaSnapshot  // the git directory's config, hooks and info/ before the task
+	Guard   Guard                 // a fingerprint of the git directory before the task
+	Meta    *MetaSnapshot         // the git directory's config, hooks and info/ before the task
 	Replace map[string]gitops.SHA // the replace refs before the task (ReplaceRefs)
 	Watch   *Watch                // what the executor could change unseen; nil on resume
-	Mark    gitops.RecordsMark    // the records' mark an agent ran under (Runners); 0 for none
+	Mark    records.Mark          // the records' mark an agent ran under (Runners); 0 for none
 	// Folded are the messages of commits an executor made, for the task
 	// commit; FoldedTip is the executor's last commit, kept in a ref once
 	// Verify checked .git.
@@ -51,7 +52,7 @@ type Attempt struct {
 // written, something changed (unless the task is a checkpoint), and the
 // declared files exist, or are gone when declared deleted, and were
 // touched. It returns the changed paths.
-func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind planparse.Kind, mark gitops.RecordsMark) ([]string, error) {
+func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind planparse.Kind, mark records.Mark) ([]string, error) {
 	a.Warnings = nil
 	if c.Rules.Reached == nil {
 		// Without them the files the gates run would pass as unprotected.
@@ -222,7 +223,7 @@ func (c Tree) planEdit(t *planparse.Task, kind planparse.Kind) ([]string, error)
 // NoteMark keeps the records' mark (the run state's) an agent ran under
 // before it is settled (cleared), for the check of the installed test
 // runners.
-func (a *Attempt) NoteMark(mark gitops.RecordsMark) {
+func (a *Attempt) NoteMark(mark records.Mark) {
 	if mark != 0 {
 		a.Mark = mark
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -17,7 +18,7 @@ func WatchFileOf(repo *gitops.Repo, runID string) WatchFile {
 
 // Started saves, in c's watch file, what planx noted before an agent's
 // attempt at task id that runs under the records' mark.
-func (a *Attempt) Started(c Tree, id planparse.TaskID, mark gitops.RecordsMark) {
+func (a *Attempt) Started(c Tree, id planparse.TaskID, mark records.Mark) {
 	WatchFileOf(c.Repo, c.RunID).Save(SavedWatch{Task: id, Guard: a.Guard, Meta: a.Meta, Watch: a.Watch, Mark: mark, Replace: a.Replace})
 }
 

@@ -16,14 +16,14 @@ import (
 
 // GitDirChanged lists what of the git directory changed since guard was
 // taken for the run runID, but for notes another run added.
-func GitDirChanged(ctx context.Context, repo *gitops.Repo, runID string, guard gitops.Guard) ([]string, error) {
-	now := repo.Config().Guard(runID)
+func GitDirChanged(ctx context.Context, repo *gitops.Repo, runID string, guard Guard) ([]string, error) {
+	now := GuardOf(repo, runID)
 	changed := guard.Changed(now)
-	notes := ".git/" + gitops.NotesPlanx
+	notes := ".git/" + record.NoteRef
 	if !slices.Contains(changed, notes) {
 		return changed, nil
 	}
-	others, err := othersNotes(ctx, repo, runID, gitops.SHA(guard.Ref(gitops.NotesPlanx)), gitops.SHA(now.Ref(gitops.NotesPlanx)))
+	others, err := othersNotes(ctx, repo, runID, gitops.SHA(guard.Ref(record.NoteRef)), gitops.SHA(now.Ref(record.NoteRef)))
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func othersNotes(ctx context.Context, repo *gitops.Repo, runID string, old, now 
 			return false, nil // not a commit: no run's task commit
 		}
 		run := ""
-		for _, t := range cs[0].Trailers {
+		for _, t := range record.ParseTrailers(cs[0].Message) {
 			if t.Key == record.TrailerRun {
 				run = t.Value
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
@@ -46,7 +47,7 @@ func (g Records) Mark(t *planparse.Task) error {
 	if err := g.Untouched(t); err != nil {
 		return err
 	}
-	m, err := g.repo.Records().Mark()
+	m, err := records.Of(g.repo).Mark()
 	if err != nil {
 		return fmt.Errorf("mark the records before %s: %w", t.ID, err)
 	}
@@ -89,13 +90,13 @@ func (g Records) Settle() (string, error) {
 		return "", nil
 	}
 	m := g.st.RecordsMark
-	written, err := g.repo.Records().WrittenSince(m)
+	written, err := records.Of(g.repo).WrittenSince(m)
 	if err != nil {
 		return "", err
 	}
 	var dropped []string
 	if len(written) > 0 {
-		if dropped, err = g.repo.Records().DropWrittenSince(m); err != nil {
+		if dropped, err = records.Of(g.repo).DropWrittenSince(m); err != nil {
 			return "", err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/run/runstate"
 )
 
@@ -14,7 +15,7 @@ func TestRecords(t *testing.T) {
 	st := &runstate.State{RunID: "r1"}
 	g := NewRecords(w.Repo, st)
 	// savedMark is the mark the run state on disk holds.
-	savedMark := func() gitops.RecordsMark {
+	savedMark := func() records.Mark {
 		t.Helper()
 		on, err := runstate.Load(w.Repo)
 		if err != nil || on == nil {
@@ -37,16 +38,16 @@ func TestRecords(t *testing.T) {
 	}
 	mark()
 	tree := gitops.SHA("0123456789012345678901234567890123456789")
-	if err := w.Repo.Records().AddGates(gitops.GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
+	if err := records.Of(w.Repo).AddGates(records.GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
 		t.Fatal(err)
 	}
 	failureSays(t, g.Untouched(w.Task), "planx removed the files written: .git/planx/records/trees/"+string(tree))
-	if recs, err := w.Repo.Records().Gates(tree); err != nil || len(recs) != 0 || st.RecordsMark != 0 || savedMark() != 0 {
+	if recs, err := records.Of(w.Repo).Gates(tree); err != nil || len(recs) != 0 || st.RecordsMark != 0 || savedMark() != 0 {
 		t.Errorf("after the check: records %+v (%v), mark %d, saved %d", recs, err, st.RecordsMark, savedMark())
 	}
 	// Forget clears a mark without looking.
 	mark()
-	if err := w.Repo.Records().AddGates(gitops.GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
+	if err := records.Of(w.Repo).AddGates(records.GateRecord{Tree: tree, Gate: "test", Passed: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := g.Forget(); err != nil || st.RecordsMark != 0 || savedMark() != 0 {
@@ -65,7 +66,7 @@ func TestRecordsWithoutState(t *testing.T) {
 	if err := g.Mark(w.Task); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Repo.Records().AddGates(gitops.GateRecord{Tree: "0123456789012345678901234567890123456789", Gate: "test", Passed: true}); err != nil {
+	if err := records.Of(w.Repo).AddGates(records.GateRecord{Tree: "0123456789012345678901234567890123456789", Gate: "test", Passed: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := g.Untouched(w.Task); err != nil {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 )
 
@@ -82,7 +82,7 @@ func runnerRoots(root string, ignored []string) []string {
 // runnersChanged lists the files under the runners (absolute paths)
 // whose change time is after mark, relative to root when under it; at
 // most max of them (0: all).
-func runnersChanged(root string, runners []string, mark gitops.RecordsMark, max int) []string {
+func runnersChanged(root string, runners []string, mark records.Mark, max int) []string {
 	var out []string
 	for _, r := range runners {
 		_ = filepath.WalkDir(r, func(p string, d fs.DirEntry, err error) error {
@@ -131,7 +131,7 @@ type Runners struct {
 	// those of the run's start and, when the agent was seen to start, the
 	// agent's.
 	Ignored []string
-	Mark    gitops.RecordsMark // the records' mark the agent ran under; 0 when no agent ran
+	Mark    records.Mark // the records' mark the agent ran under; 0 when no agent ran
 	// Rejudged: the work is a judged attempt's, resumed; Left is the
 	// runner files that attempt changed, by content (Changed).
 	Rejudged bool

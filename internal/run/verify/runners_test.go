@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/ledger/records"
 )
 
 func TestRunnersChanged(t *testing.T) {
@@ -40,9 +40,9 @@ func TestRunnersChanged(t *testing.T) {
 	}
 	// The file system's clock is coarse: the mark is a file's change time.
 	write("mark", "")
-	var mark gitops.RecordsMark
+	var mark records.Mark
 	if fi, err := os.Stat(filepath.Join(root, "mark")); err == nil {
-		mark = gitops.RecordsMark(fi.ModTime().UnixNano())
+		mark = records.Mark(fi.ModTime().UnixNano())
 	}
 	time.Sleep(50 * time.Millisecond)
 	if got := runnersChanged(root, roots, mark, 5); len(got) != 0 {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/gates"
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -77,13 +76,13 @@ func TestResume(t *testing.T) {
 		t.Fatalf("nothing saved, yet %+v", a)
 	}
 	w := &Watch{Ignored: []string{"node_modules"}}
-	meta := &gitops.MetaSnapshot{}
-	a.Resume(&SavedWatch{Watch: w, Guard: gitops.Guard("g"), Meta: meta, Mark: 7})
+	meta := &MetaSnapshot{}
+	a.Resume(&SavedWatch{Watch: w, Guard: Guard("g"), Meta: meta, Mark: 7})
 	if a.Watch != w || a.Guard != "g" || a.Meta != meta || a.Mark != 0 || a.Rejudged {
 		t.Errorf("interrupted: %+v", a)
 	}
 	var b Attempt
-	b.Resume(&SavedWatch{Watch: w, Guard: gitops.Guard("g"), Mark: 7, Judged: true, Left: map[string]string{"x": "y"}})
+	b.Resume(&SavedWatch{Watch: w, Guard: Guard("g"), Mark: 7, Judged: true, Left: map[string]string{"x": "y"}})
 	if b.Watch != w || b.Guard != "" || b.Mark != 7 || !b.Rejudged || b.Left["x"] != "y" {
 		t.Errorf("judged: %+v", b)
 	}

@@ -144,7 +144,7 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 // hooks, info/) and undoes the writes from the snapshot taken before the
 // task (nil: none was taken): a task must never leave a hook or a config
 // behind for the user's next git command.
-func GitDirWritten(repo *gitops.Repo, snap *gitops.MetaSnapshot, changed []string) error {
+func GitDirWritten(repo *gitops.Repo, snap *MetaSnapshot, changed []string) error {
 	what := "the task wrote to the git directory (" + strings.Join(changed, ", ") + "); .git/ is never a task's output"
 	if snap == nil {
 		return &outcome.Failure{What: what + ": restore it by hand"}
@@ -154,8 +154,8 @@ func GitDirWritten(repo *gitops.Repo, snap *gitops.MetaSnapshot, changed []strin
 
 // UndoGitDir restores the git directory's files from snap and says how it
 // went, as a clause to append to what found the writes.
-func UndoGitDir(repo *gitops.Repo, snap *gitops.MetaSnapshot) string {
-	restored, err := repo.Config().RestoreMeta(snap)
+func UndoGitDir(repo *gitops.Repo, snap *MetaSnapshot) string {
+	restored, err := RestoreMeta(repo, snap)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("; planx restored %s but not everything (%v): check .git/ by hand", strings.Join(restored, ", "), err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -28,13 +29,13 @@ import (
 
 // SavedWatch is what planx noted before an agent's attempt.
 type SavedWatch struct {
-	Task  planparse.TaskID     `json:"task"`
-	Guard gitops.Guard         `json:"guard"`
-	Meta  *gitops.MetaSnapshot `json:"meta"`
-	Watch *Watch               `json:"watch"`
+	Task  planparse.TaskID `json:"task"`
+	Guard Guard            `json:"guard"`
+	Meta  *MetaSnapshot    `json:"meta"`
+	Watch *Watch           `json:"watch"`
 	// Mark is the records' mark the attempt runs under: installed test
 	// runners changed since are the attempt's doing (Runners).
-	Mark gitops.RecordsMark `json:"mark,omitempty"`
+	Mark records.Mark `json:"mark,omitempty"`
 	// Replace is the replace refs before the attempt (nil: not noted).
 	Replace map[string]gitops.SHA `json:"replace"`
 	// Judged: the attempt ended and was judged, and failed. Its work waits
@@ -107,7 +108,7 @@ func (f WatchFile) CheckInterrupted(t planparse.TaskID) string {
 	}
 	var bad, left []string
 	var meta []string
-	for _, c := range w.Guard.Changed(f.Repo.Config().Guard(f.RunID)) {
+	for _, c := range w.Guard.Changed(GuardOf(f.Repo, f.RunID)) {
 		// planx's own refs move on resume (the stop's snapshot); what runs
 		// on the user's next git command is config, hooks and info/.
 		if !strings.HasPrefix(c, ".git/refs/") {

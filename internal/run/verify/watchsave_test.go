@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/ledger/records"
 )
 
 // The saved watch is the interrupted attempt's of one task: another task's
@@ -17,7 +18,7 @@ func TestWatchFileSaveLoadDrop(t *testing.T) {
 	if f.Load("T001") != nil {
 		t.Fatal("a watch loaded before any was saved")
 	}
-	f.Save(SavedWatch{Task: "T001", Meta: w.Repo.Config().SnapshotMeta(), Watch: &Watch{Ignored: []string{"out/"}}, Mark: 7})
+	f.Save(SavedWatch{Task: "T001", Meta: SnapshotMeta(w.Repo), Watch: &Watch{Ignored: []string{"out/"}}, Mark: 7})
 	got := f.Load("T001")
 	if got == nil || got.Task != "T001" || got.Mark != 7 || len(got.Watch.Ignored) != 1 || !got.Watch.Resumed || got.Judged {
 		t.Fatalf("loaded %+v", got)
@@ -43,7 +44,7 @@ func TestWatchFileCheckInterrupted(t *testing.T) {
 	w, _ := workIn(t, map[string]string{"a.go": "package a\n"})
 	f := WatchFile{Repo: w.Repo, RunID: "r1", Path: filepath.Join(t.TempDir(), "watch.json")}
 	note := func() {
-		f.Save(SavedWatch{Task: "T001", Guard: w.Repo.Config().Guard("r1"), Meta: w.Repo.Config().SnapshotMeta(), Watch: &Watch{}})
+		f.Save(SavedWatch{Task: "T001", Guard: GuardOf(w.Repo, "r1"), Meta: SnapshotMeta(w.Repo), Watch: &Watch{}})
 	}
 	note()
 	if what := f.CheckInterrupted("T001"); what != "" {
@@ -79,12 +80,12 @@ func TestWatchFileCheckInterrupted(t *testing.T) {
 func TestWatchFileCheckInterruptedRunners(t *testing.T) {
 	w, _ := workIn(t, map[string]string{"a.go": "package a\n"})
 	gittest.WriteFile(t, w.Root, "node_modules/jest-circus/run.js", "v1\n")
-	mark, err := w.Repo.Records().Mark()
+	mark, err := records.Of(w.Repo).Mark()
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := WatchFile{Repo: w.Repo, RunID: "r1", Path: filepath.Join(t.TempDir(), "watch.json")}
-	f.Save(SavedWatch{Task: "T001", Guard: w.Repo.Config().Guard("r1"), Meta: w.Repo.Config().SnapshotMeta(),
+	f.Save(SavedWatch{Task: "T001", Guard: GuardOf(w.Repo, "r1"), Meta: SnapshotMeta(w.Repo),
 		Watch: &Watch{Ignored: []string{"node_modules/"}}, Mark: mark})
 	gittest.WriteFile(t, w.Root, "node_modules/jest-circus/run.js", "v2\n")
 	what := f.CheckInterrupted("T001")

@@ -42,7 +42,7 @@ func (h Hooks) PreCommit(ctx context.Context, wt *gitops.Repo, t *planparse.Task
 	if h.Pin != nil {
 		h.Pin(wt)
 	}
-	if err := wt.RunHook(ctx, "pre-commit"); err != nil {
+	if err := wt.Commits().RunHook(ctx, "pre-commit"); err != nil {
 		return "", h.Refused(t, err)
 	}
 	return wt.Index().Tree(ctx)
@@ -63,11 +63,11 @@ func (h Hooks) Message(ctx context.Context, repo *gitops.Repo, t *planparse.Task
 		return "", err
 	}
 	defer os.Remove(path)
-	if err := repo.RunHook(ctx, "prepare-commit-msg", path, "message"); err != nil {
+	if err := repo.Commits().RunHook(ctx, "prepare-commit-msg", path, "message"); err != nil {
 		return "", h.Refused(t, err)
 	}
 	if !h.NoVerify {
-		if err := repo.RunHook(ctx, "commit-msg", path); err != nil {
+		if err := repo.Commits().RunHook(ctx, "commit-msg", path); err != nil {
 			return "", h.Refused(t, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package gitops
+package records
 
 import (
 	"errors"
@@ -9,14 +9,14 @@ import (
 	"time"
 )
 
-// RecordsMark is a point in the file system's time after which planx
+// Mark is a point in the file system's time after which planx
 // itself writes no record (planx/records/) until it has looked: planx takes
 // one just before a task's executor starts and looks when the executor has
 // ended. Anything under the records with a later inode change time was
 // then written (or a file of it removed) by the executor's side. A change
 // time, unlike a modification time, cannot be set by a process of the
 // user: only by moving the system clock, which takes root.
-type RecordsMark int64
+type Mark int64
 
 // markWait bounds how long MarkRecords waits for the file system's clock
 // to move (one kernel tick on Linux, a few milliseconds). A file system
@@ -26,10 +26,10 @@ const markWait = 50 * time.Millisecond
 
 // markPath is the work tree's marker file, next to its records (not
 // among them): planx/records-mark for the main work tree.
-func (rs Records) markPath() string { return rs.dir + "-mark" }
+func (rs Store) markPath() string { return rs.dir + "-mark" }
 
 // shown names a path under the common git dir as .git/... for messages.
-func (rs Records) shown(p string) string {
+func (rs Store) shown(p string) string {
 	rel, _ := filepath.Rel(filepath.Dir(rs.common), p)
 	return filepath.ToSlash(filepath.Join(".git", rel))
 }
@@ -38,7 +38,7 @@ func (rs Records) shown(p string) string {
 // file system's clock has moved past it (touching it again shows a later
 // one): every write from then on gets a later change time than the mark,
 // every write before it an earlier or equal one.
-func (rs Records) Mark() (RecordsMark, error) {
+func (rs Store) Mark() (Mark, error) {
 	p := rs.markPath()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return 0, err
@@ -57,10 +57,10 @@ func (rs Records) Mark() (RecordsMark, error) {
 		time.Sleep(time.Millisecond)
 		now, err := touch()
 		if err != nil || now > first {
-			return RecordsMark(first), err
+			return Mark(first), err
 		}
 	}
-	return RecordsMark(first), nil
+	return Mark(first), nil
 }
 
 // WrittenSince lists, as .git/planx/records/..., the record files
@@ -68,7 +68,7 @@ func (rs Records) Mark() (RecordsMark, error) {
 // written, and directories whose entries were added, removed or renamed.
 // The other work trees' are theirs: a run there writes them while a task
 // runs here.
-func (rs Records) WrittenSince(m RecordsMark) ([]string, error) {
+func (rs Store) WrittenSince(m Mark) ([]string, error) {
 	abs, err := rs.writtenSince(m)
 	out := make([]string, len(abs))
 	for i, p := range abs {
@@ -77,7 +77,7 @@ func (rs Records) WrittenSince(m RecordsMark) ([]string, error) {
 	return out, err
 }
 
-func (rs Records) writtenSince(m RecordsMark) ([]string, error) {
+func (rs Store) writtenSince(m Mark) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(rs.dir, func(p string, _ fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -104,7 +104,7 @@ func (rs Records) writtenSince(m RecordsMark) ([]string, error) {
 // DropWrittenSince removes the record files written after m and
 // returns them: what they hold cannot be told from a forgery, and a record
 // that is missing only costs a gate run or a weaker verdict from verify.
-func (rs Records) DropWrittenSince(m RecordsMark) ([]string, error) {
+func (rs Store) DropWrittenSince(m Mark) ([]string, error) {
 	written, err := rs.writtenSince(m)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package gitops
+package records
 
 import (
 	"bufio"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"time"
+
+	"github.com/planx-dev/planx/gitops"
 )
 
 // Records are what planx knows locally about the commits it made and the
@@ -17,7 +19,7 @@ import (
 // every work tree of the repository and never pushed: a clone has none, so
 // what they vouch for is "checked here". Each work tree writes its own
 // (the main one planx/records/, a linked one planx/records-linked/<name>/,
-// its name under .git/worktrees/), so that a run's guard (RecordsMark),
+// its name under .git/worktrees/), so that a run's guard (Mark),
 // which takes out what was written under its records while a task ran,
 // never takes a run's of another work tree; they stay when a linked work
 // tree is removed.
@@ -30,27 +32,27 @@ import (
 
 // GateRecord says a gate ran on a tree with a result.
 type GateRecord struct {
-	Tree SHA    `json:"tree"`
-	Gate string `json:"gate"`
+	Tree gitops.SHA `json:"tree"`
+	Gate string     `json:"gate"`
 	// CommandHash identifies what ran: the expanded command and the
 	// environment it was configured with (see gates.CommandHash).
-	CommandHash string    `json:"command_hash"`
-	Passed      bool      `json:"passed"`
-	DurationMS  int64     `json:"duration_ms"`
-	Commit      SHA       `json:"commit,omitempty"` // the commit the tree is of, when there was one
-	By          string    `json:"by"`               // "run" (planx run/resume) or "verify" (--rerun-gates)
-	At          time.Time `json:"at"`
+	CommandHash string     `json:"command_hash"`
+	Passed      bool       `json:"passed"`
+	DurationMS  int64      `json:"duration_ms"`
+	Commit      gitops.SHA `json:"commit,omitempty"` // the commit the tree is of, when there was one
+	By          string     `json:"by"`               // "run" (planx run/resume) or "verify" (--rerun-gates)
+	At          time.Time  `json:"at"`
 }
 
 // MadeCommit is a task commit planx made, with its tree; or, with Pending,
 // one it is about to make on Parent (written first, so that a commit a crash
 // kept planx from recording can be told from one made by someone else).
 type MadeCommit struct {
-	Task    string `json:"task"`
-	Commit  SHA    `json:"commit,omitempty"`
-	Tree    SHA    `json:"tree,omitempty"`
-	Parent  SHA    `json:"parent,omitempty"`
-	Pending bool   `json:"pending,omitempty"`
+	Task    string     `json:"task"`
+	Commit  gitops.SHA `json:"commit,omitempty"`
+	Tree    gitops.SHA `json:"tree,omitempty"`
+	Parent  gitops.SHA `json:"parent,omitempty"`
+	Pending bool       `json:"pending,omitempty"`
 }
 
 // RunRecord is what this repository recorded of a run.
@@ -65,17 +67,17 @@ var (
 	runIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 )
 
-// Records reads the records of the repository r belongs to and appends
-// to its work tree's. They are plain files: no git runs.
-type Records struct {
+// Store reads the records of the repository a work tree belongs to and
+// appends to its work tree's. They are plain files: no git runs.
+type Store struct {
 	dir    string // this work tree's: written, and guarded
 	common string // <common git dir>/planx
 }
 
-// Records returns the records of the repository, written in r's work tree.
-func (r *Repo) Records() Records {
+// Of returns the records of r's repository, written in r's work tree.
+func Of(r *gitops.Repo) Store {
 	common := filepath.Join(r.CommonDir, "planx")
-	rs := Records{dir: filepath.Join(common, "records"), common: common}
+	rs := Store{dir: filepath.Join(common, "records"), common: common}
 	if filepath.Dir(r.GitDir) == filepath.Join(r.CommonDir, "worktrees") {
 		rs.dir = filepath.Join(common, "records-linked", filepath.Base(r.GitDir))
 	}
@@ -83,7 +85,7 @@ func (r *Repo) Records() Records {
 }
 
 // dirs are the records of every work tree, this one's first.
-func (rs Records) dirs() []string {
+func (rs Store) dirs() []string {
 	dirs := []string{rs.dir}
 	if main := filepath.Join(rs.common, "records"); main != rs.dir {
 		dirs = append(dirs, main)
@@ -97,14 +99,14 @@ func (rs Records) dirs() []string {
 	return dirs
 }
 
-func (rs Records) treeRecordPath(dir string, tree SHA) (string, error) {
+func (rs Store) treeRecordPath(dir string, tree gitops.SHA) (string, error) {
 	if !hexRE.MatchString(string(tree)) {
 		return "", fmt.Errorf("gate record: %q is not an object id", tree)
 	}
 	return filepath.Join(dir, "trees", string(tree)), nil
 }
 
-func (rs Records) runRecordPath(dir, run string) (string, error) {
+func (rs Store) runRecordPath(dir, run string) (string, error) {
 	if !runIDRE.MatchString(run) {
 		return "", fmt.Errorf("run record: %q is not a run id", run)
 	}
@@ -112,7 +114,7 @@ func (rs Records) runRecordPath(dir, run string) (string, error) {
 }
 
 // AddGates appends gate records, each to the file of its tree.
-func (rs Records) AddGates(recs ...GateRecord) error {
+func (rs Store) AddGates(recs ...GateRecord) error {
 	for _, rec := range recs {
 		p, err := rs.treeRecordPath(rs.dir, rec.Tree)
 		if err != nil {
@@ -127,7 +129,7 @@ func (rs Records) AddGates(recs ...GateRecord) error {
 
 // Gates returns every gate record of tree, of every work tree (this
 // one's first, each oldest first); none is not an error.
-func (rs Records) Gates(tree SHA) ([]GateRecord, error) {
+func (rs Store) Gates(tree gitops.SHA) ([]GateRecord, error) {
 	var out []GateRecord
 	for _, dir := range rs.dirs() {
 		p, err := rs.treeRecordPath(dir, tree)
@@ -152,7 +154,7 @@ func (rs Records) Gates(tree SHA) ([]GateRecord, error) {
 }
 
 // AddMade appends a task commit planx made to its run's record.
-func (rs Records) AddMade(run string, m MadeCommit) error {
+func (rs Store) AddMade(run string, m MadeCommit) error {
 	p, err := rs.runRecordPath(rs.dir, run)
 	if err != nil {
 		return err
@@ -167,7 +169,7 @@ func (rs Records) AddMade(run string, m MadeCommit) error {
 // latest per task) and those it was about to make. A run is recorded in
 // the one work tree it ran in. Known is false in a clone that did not
 // make the run.
-func (rs Records) Made(run string) (RunRecord, error) {
+func (rs Store) Made(run string) (RunRecord, error) {
 	rec := RunRecord{Commits: map[string]MadeCommit{}, Pending: map[string]MadeCommit{}}
 	if !runIDRE.MatchString(run) {
 		return rec, nil // not a run id planx would have written: no record

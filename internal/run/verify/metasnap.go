@@ -1,4 +1,4 @@
-package gitops
+package verify
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/planx-dev/planx/gitops"
 )
 
 // maxMetaFile bounds what a MetaSnapshot copies of one file: config files,
@@ -31,10 +33,10 @@ type metaFile struct {
 	big  bool // larger than maxMetaFile: not kept
 }
 
-// SnapshotMeta copies the git directory's config, hooks/ and info/ files.
-func (c Config) SnapshotMeta() *MetaSnapshot {
+// SnapshotMeta copies repo's git directory's config, hooks/ and info/ files.
+func SnapshotMeta(repo *gitops.Repo) *MetaSnapshot {
 	s := &MetaSnapshot{files: map[string]metaFile{}}
-	for _, p := range c.metaFiles() {
+	for _, p := range metaFiles(repo) {
 		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
@@ -50,16 +52,17 @@ func (c Config) SnapshotMeta() *MetaSnapshot {
 	return s
 }
 
-// metaFiles lists the files a snapshot covers as they are now.
-func (c Config) metaFiles() []string {
-	out := []string{filepath.Join(c.commonDir, "config")}
-	if c.gitDir != c.commonDir {
-		out = append(out, filepath.Join(c.gitDir, "config.worktree"))
+// metaFiles lists the files a snapshot of repo covers as they are now.
+func metaFiles(repo *gitops.Repo) []string {
+	commonDir, gitDir := repo.CommonDir, repo.GitDir
+	out := []string{filepath.Join(commonDir, "config")}
+	if gitDir != commonDir {
+		out = append(out, filepath.Join(gitDir, "config.worktree"))
 	}
 	for _, dir := range []string{"hooks", "info"} {
-		entries, _ := os.ReadDir(filepath.Join(c.commonDir, dir))
+		entries, _ := os.ReadDir(filepath.Join(commonDir, dir))
 		for _, e := range entries {
-			out = append(out, filepath.Join(c.commonDir, dir, e.Name()))
+			out = append(out, filepath.Join(commonDir, dir, e.Name()))
 		}
 	}
 	return out
@@ -68,14 +71,15 @@ func (c Config) metaFiles() []string {
 // RestoreMeta puts the snapshotted files back as they were: changed ones
 // rewritten, deleted ones recreated, new ones removed. It returns what it
 // restored, as .git/-relative descriptions.
-func (c Config) RestoreMeta(s *MetaSnapshot) ([]string, error) {
+func RestoreMeta(repo *gitops.Repo, s *MetaSnapshot) ([]string, error) {
+	commonDir := repo.CommonDir
 	var done []string
 	var errs []error
 	rel := func(p string) string {
-		x, _ := filepath.Rel(c.commonDir, p)
+		x, _ := filepath.Rel(commonDir, p)
 		return ".git/" + filepath.ToSlash(x)
 	}
-	for _, p := range c.metaFiles() {
+	for _, p := range metaFiles(repo) {
 		if _, ok := s.files[p]; ok {
 			continue
 		}

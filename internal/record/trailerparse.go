@@ -1,4 +1,4 @@
-package gitops
+package record
 
 import "strings"
 
@@ -51,6 +51,17 @@ func ParseTrailers(message string) []Trailer {
 		out = append(out, Trailer{Key: trim(it[:pos]), Value: unfold(trim(it[pos+1:]))})
 	}
 	return out
+}
+
+// TrailerOf is the value of message's first trailer named key (see
+// ParseTrailers), "" when it has none.
+func TrailerOf(message, key string) string {
+	for _, t := range ParseTrailers(message) {
+		if t.Key == key {
+			return t.Value
+		}
+	}
+	return ""
 }
 
 // isSpace is C's isspace in the C locale.

@@ -1,4 +1,4 @@
-package gitops
+package verify
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/record"
 )
 
 // Guard is a cheap fingerprint of the parts of the git directory that a task
@@ -14,7 +17,7 @@ import (
 // planx's evidence (refs/notes/planx, refs/planx/**). A task that writes
 // there is refused: `.git/` is never a task's output. (planx's local records
 // under planx/records are left out: planx writes them itself between an
-// agent's attempts; they are guarded per executor run, see RecordsMark.)
+// agent's attempts; they are guarded per executor run, see Records.)
 //
 // The refs of other runs (refs/planx/runs/<id>/ for an id not the run's
 // own) are left out too: another planx run of the same repository, in
@@ -23,31 +26,32 @@ import (
 // index, HEAD, logs and run state), which the fingerprint never reads.
 type Guard string
 
-// Guard returns the current fingerprint for the run own (its refs under
-// refs/planx/runs/<own>/ are watched, other runs' are not): names, sizes,
-// modes and modification times of the files, read with stat alone, and
-// the values of planx's refs, loose or packed (no git child).
-func (c Config) Guard(own string) Guard {
+// GuardOf returns repo's current fingerprint for the run own (its refs
+// under refs/planx/runs/<own>/ are watched, other runs' are not): names,
+// sizes, modes and modification times of the files, read with stat alone,
+// and the values of planx's refs, loose or packed (no git child).
+func GuardOf(repo *gitops.Repo, own string) Guard {
+	commonDir, gitDir := repo.CommonDir, repo.GitDir
 	var parts []string
 	add := func(p string) {
 		if fi, err := os.Lstat(p); err == nil {
-			rel, _ := filepath.Rel(c.commonDir, p)
+			rel, _ := filepath.Rel(commonDir, p)
 			parts = append(parts, fmt.Sprintf("%s %d %v %d", rel, fi.Size(), fi.Mode(), fi.ModTime().UnixNano()))
 		}
 	}
-	add(filepath.Join(c.commonDir, "config"))
+	add(filepath.Join(commonDir, "config"))
 	for _, dir := range []string{"hooks", "info"} {
-		d := filepath.Join(c.commonDir, dir)
+		d := filepath.Join(commonDir, dir)
 		add(d)
 		entries, _ := os.ReadDir(d)
 		for _, e := range entries {
 			add(filepath.Join(d, e.Name()))
 		}
 	}
-	if c.gitDir != c.commonDir {
-		add(filepath.Join(c.gitDir, "config.worktree"))
+	if gitDir != commonDir {
+		add(filepath.Join(gitDir, "config.worktree"))
 	}
-	for name, v := range c.planxRefs(own) {
+	for name, v := range planxRefs(commonDir, own) {
 		parts = append(parts, name+" "+v)
 	}
 	sort.Strings(parts)
@@ -57,9 +61,9 @@ func (c Config) Guard(own string) Guard {
 // planxRefs reads refs/notes/planx and refs/planx/** but other runs'
 // refs, name → value: packed-refs' lines, overridden by loose files. A
 // value, not a file's times: git packing the refs (gc) moves none.
-func (c Config) planxRefs(own string) map[string]string {
+func planxRefs(commonDir, own string) map[string]string {
 	watched := func(name string) bool {
-		if name == NotesPlanx {
+		if name == record.NoteRef {
 			return true
 		}
 		rest, ok := strings.CutPrefix(name, "refs/planx/runs/")
@@ -70,7 +74,7 @@ func (c Config) planxRefs(own string) map[string]string {
 		return id == own
 	}
 	out := map[string]string{}
-	if b, err := os.ReadFile(filepath.Join(c.commonDir, "packed-refs")); err == nil {
+	if b, err := os.ReadFile(filepath.Join(commonDir, "packed-refs")); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			if v, name, ok := strings.Cut(l, " "); ok && watched(name) {
 				out[name] = v
@@ -78,7 +82,7 @@ func (c Config) planxRefs(own string) map[string]string {
 		}
 	}
 	read := func(p string) {
-		rel, _ := filepath.Rel(c.commonDir, p)
+		rel, _ := filepath.Rel(commonDir, p)
 		name := filepath.ToSlash(rel)
 		if !watched(name) {
 			return
@@ -95,13 +99,13 @@ func (c Config) planxRefs(own string) map[string]string {
 			out[name] = strings.TrimSpace(string(b))
 		}
 	}
-	read(filepath.Join(c.commonDir, filepath.FromSlash(NotesPlanx)))
-	_ = filepath.WalkDir(filepath.Join(c.commonDir, "refs", "planx"), func(p string, d fs.DirEntry, err error) error {
+	read(filepath.Join(commonDir, filepath.FromSlash(record.NoteRef)))
+	_ = filepath.WalkDir(filepath.Join(commonDir, "refs", "planx"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		if d.IsDir() {
-			rel, _ := filepath.Rel(c.commonDir, p)
+			rel, _ := filepath.Rel(commonDir, p)
 			if id, ok := strings.CutPrefix(filepath.ToSlash(rel), "refs/planx/runs/"); ok && !strings.Contains(id, "/") && id != own {
 				return filepath.SkipDir
 			}
@@ -112,10 +116,6 @@ func (c Config) planxRefs(own string) map[string]string {
 	})
 	return out
 }
-
-// NotesPlanx is the notes ref planx keeps each task's gate output in
-// (record.NoteRef; gitops imports no planx package).
-const NotesPlanx = "refs/notes/planx"
 
 // Ref returns the value the fingerprint holds for the ref name ("" for
 // none): the notes ref's commit, say, before and after a task.

@@ -2,68 +2,12 @@ package gitops
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/planx-dev/planx/internal/gittest"
 )
-
-func TestGateRecordsByTree(t *testing.T) {
-	r, dir := newRepo(t)
-	gittest.WriteFile(t, dir, "a.txt", "a\n")
-	sha := SHA(gittest.Commit(t, dir, "one"))
-	tree, err := r.Objects().TreeOf(context.Background(), sha)
-	if want := gittest.Git(t, dir, "rev-parse", "HEAD^{tree}"); err != nil || string(tree) != want {
-		t.Fatalf("TreeOf = %s, %v; git says %s", tree, err, want)
-	}
-	if recs, err := r.Records().Gates(tree); err != nil || recs != nil {
-		t.Fatalf("no records yet: %v, %v", recs, err)
-	}
-	pass := GateRecord{Tree: tree, Gate: "test", CommandHash: "sha256:x", Passed: true, Commit: sha, By: "run"}
-	fail := GateRecord{Tree: tree, Gate: "lint", Passed: false, By: "verify"}
-	if err := r.Records().AddGates(pass, fail); err != nil {
-		t.Fatal(err)
-	}
-	// A torn last line (a crash mid-append) and a line copied from another
-	// tree's file are ignored.
-	p := filepath.Join(r.CommonDir, "planx", "records", "trees", string(tree))
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(`{"tree":"` + strings.Repeat("0", 40) + `","gate":"test","passed":true}` + "\n" + `{"tree":"` + string(tree))
-	f.Close()
-	recs, err := r.Records().Gates(tree)
-	if err != nil || len(recs) != 2 || recs[0].Gate != "test" || !recs[0].Passed || recs[1].Gate != "lint" || recs[1].Passed {
-		t.Fatalf("Gates = %+v, %v", recs, err)
-	}
-	if err := r.Records().AddGates(GateRecord{Tree: "../../etc", Gate: "x"}); err == nil {
-		t.Error("a tree id that is a path was accepted")
-	}
-}
-
-func TestMadeCommits(t *testing.T) {
-	r, dir := newRepo(t)
-	a := SHA(gittest.Commit(t, dir, "one"))
-	b := SHA(gittest.Commit(t, dir, "two"))
-	if rec, err := r.Records().Made("20260102-030405-abcdef"); err != nil || rec.Known || len(rec.Commits) != 0 {
-		t.Fatalf("unknown run: %+v %v", rec, err)
-	}
-	for _, mc := range []MadeCommit{{Task: "T001", Commit: a}, {Task: "T002", Commit: a}, {Task: "T002", Commit: b},
-		{Task: "T003", Parent: b, Pending: true}} {
-		if err := r.Records().AddMade("20260102-030405-abcdef", mc); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rec, err := r.Records().Made("20260102-030405-abcdef")
-	if err != nil || !rec.Known || rec.Commits["T001"].Commit != a || rec.Commits["T002"].Commit != b ||
-		len(rec.Commits) != 2 || rec.Pending["T003"].Parent != b {
-		t.Fatalf("Made = %+v %v", rec, err)
-	}
-}
 
 // Notes reads in one batch what git notes show reads one by one.
 func TestNotesBatch(t *testing.T) {
@@ -146,56 +90,6 @@ func TestUnpushed(t *testing.T) {
 	}
 	if has, err := r.History().HasRemoteRefs(ctx); err != nil || !has {
 		t.Errorf("HasRemoteRefs = %v, %v", has, err)
-	}
-}
-
-// The guard sees planx's notes and refs move, loose or packed, and not
-// other refs.
-func TestGuardPlanxRefs(t *testing.T) {
-	r, dir := newRepo(t)
-	sha := gittest.Commit(t, dir, "one")
-	g := r.Config().Guard("x")
-	gittest.Git(t, dir, "update-ref", "refs/heads/other", sha)
-	gittest.Git(t, dir, "notes", "--ref=commits", "add", "-m", "not planx's", sha)
-	if ch := g.Changed(r.Config().Guard("x")); len(ch) != 0 {
-		t.Fatalf("unrelated refs moved the guard: %v", ch)
-	}
-	gittest.Git(t, dir, "notes", "--ref=planx", "add", "-m", "forged", sha)
-	if ch := g.Changed(r.Config().Guard("x")); !slices.Contains(ch, ".git/refs/notes/planx") {
-		t.Errorf("notes move: %v", ch)
-	}
-	g = r.Config().Guard("x")
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", sha)
-	if ch := g.Changed(r.Config().Guard("x")); len(ch) == 0 {
-		t.Error("a new refs/planx ref went unseen")
-	}
-	gittest.Git(t, dir, "pack-refs", "--all")
-	g = r.Config().Guard("x")
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", gittest.Commit(t, dir, "two"))
-	if ch := g.Changed(r.Config().Guard("x")); len(ch) == 0 {
-		t.Error("a packed refs/planx ref moved unseen")
-	}
-}
-
-// The guard of a run leaves other runs' refs out (another work tree's run
-// writes them meanwhile) and takes git packing the refs for no move.
-func TestGuardOtherRuns(t *testing.T) {
-	r, dir := newRepo(t)
-	sha := gittest.Commit(t, dir, "one")
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", sha)
-	g := r.Config().Guard("x")
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/y/base", sha)
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/y/stops/1-T001", sha)
-	gittest.Git(t, dir, "pack-refs", "--all")
-	if ch := g.Changed(r.Config().Guard("x")); len(ch) != 0 {
-		t.Fatalf("another run's refs, or packing, moved the guard: %v", ch)
-	}
-	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", gittest.Commit(t, dir, "two"))
-	if ch := g.Changed(r.Config().Guard("x")); !slices.Equal(ch, []string{".git/refs/planx/runs/x/base"}) {
-		t.Errorf("the run's own ref moved: %v", ch)
-	}
-	if ch := g.Changed(r.Config().Guard("y")); len(ch) == 0 {
-		t.Error("run y's guard saw nothing")
 	}
 }
 

@@ -1,0 +1,61 @@
+package executor
+
+import (
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/planparse"
+)
+
+// stopped is what resume knows of the attempt the run stopped in: the
+// facts its decision rests on, and nothing else.
+type stopped struct {
+	kind   planparse.Kind
+	status record.RunStatus
+	phase  string // runstate.Phase*: how far the attempt got
+	retry  bool   // --retry
+	inSlot bool   // a wave task's attempt, done in a slot of its own
+	// changed: the attempt changed files; edited: a person changed files
+	// since the stop.
+	changed, edited bool
+}
+
+// resumeWith is what resume does with a stopped attempt.
+type resumeWith int
+
+const (
+	// refuseEdits: killed mid-step, and a person worked on the partial
+	// output since: nothing can tell the two apart, the person decides.
+	refuseEdits resumeWith = iota
+	// rerunFromSlot: a wave task's work is kept under its slot's ref;
+	// what is here is a person's, kept under a ref, and the task runs again.
+	rerunFromSlot
+	retryAfresh     // --retry: the attempt's work is dropped, the task runs again
+	verifyPerson    // a manual task: the person's work, or its lack, is verified
+	restartPartial  // stopped mid-step: partial output dropped, the task runs again
+	verifyCompleted // crashed after its executor finished: the work is complete
+	verifyFixed     // a failure with work in the tree: verified and gated again
+	rerunEmpty      // a failure that left nothing: the task runs again
+)
+
+// whatResumeDoes decides, from the stop alone, what resume does with it.
+func whatResumeDoes(s stopped) resumeWith {
+	manual := s.kind == planparse.KindManual && s.status == record.RunWaiting
+	midStep := s.phase == runstate.PhaseExecute && s.status != record.RunFailed
+	switch {
+	case !s.retry && !manual && midStep && s.edited && s.changed:
+		return refuseEdits
+	case s.inSlot && (s.retry || !manual):
+		return rerunFromSlot
+	case s.retry:
+		return retryAfresh
+	case manual:
+		return verifyPerson
+	case midStep:
+		return restartPartial
+	case s.phase != runstate.PhaseExecute && s.status != record.RunFailed:
+		return verifyCompleted
+	case s.changed || s.edited:
+		return verifyFixed
+	}
+	return rerunEmpty
+}
