@@ -11,11 +11,11 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/attempt"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/handconfig"
 	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/verify"
 )
 
 // Abort returns the repository to exactly the state before the run
@@ -52,7 +52,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	if err := unland(ctx, repo, out); err != nil {
 		return nil, err
 	}
-	watch := checks.WatchFile(repo, st.RunID)
+	watch := verify.WatchFileOf(repo, st.RunID)
 	if what := watch.CheckInterrupted(st.Current); what != "" {
 		out.Warn(st.Current, what)
 	}
@@ -63,7 +63,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	}
 	if head.Branch != st.Branch {
 		return nil, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
-			gitops.ErrRepoState, st.Branch, checks.HeadName(head), checks.SwitchBack(st.Branch, "`planx abort`"))
+			gitops.ErrRepoState, st.Branch, verify.HeadName(head), verify.SwitchBack(st.Branch, "`planx abort`"))
 	}
 	// Content staged apart from the work tree since the stop lives only in
 	// the index, which the abort replaces.

@@ -1,42 +1,26 @@
 package executor
 
 import (
-	"context"
-
-	"github.com/planx-dev/planx/internal/run/checks"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/handconfig"
-	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
-// checks is the verify side of the run in the user's work tree (package
-// checks): the run's rules and state as values, its log and output as
-// seams.
-func (r *runner) checks() checks.Tree {
-	c := checks.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Watched: r.st.RunID, Branch: r.st.Branch,
-		Rules:     checks.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
-		Reach:     func(ctx context.Context) gaterun.Reach { return r.keeper().Reach(ctx, r.expect) },
-		Unchanged: taskgate.JudgeUnchanged(r.repo, r.expect),
-		Vendor:    func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, r.repo, r.expect) },
-		Yes:       r.o.Yes, Ask: r.o.ask(), Ignored: r.ignored,
+// checks is the verify side of the run in the user's work tree
+// (verify.Tree): the run's rules and state as values, and its log, its
+// output and the person at the terminal behind the run's desk.
+func (r *runner) checks() verify.Tree {
+	c := verify.Tree{Repo: r.repo, Base: r.expect, RunID: r.st.RunID, Watched: r.st.RunID, Branch: r.st.Branch,
+		Rules: verify.Rules{Plan: r.planRel, Reached: r.gateKeeper.Reached()},
+		Yes:   r.o.Yes, Ignored: r.ignored,
 		Hidden: r.st.Hidden, HiddenOff: r.st.HiddenTooMany, GatesInTree: r.o.GatesIn == GatesTree, Strict: r.o.StrictFiles,
-		Unstaged:   func() []string { return handconfig.Unstaged(r.repo.Root, r.st) },
-		OnlyTicked: r.pf.OnlyTicked,
-		PlanEdit: func(t *planparse.Task) (string, bool) {
-			ch, ok := r.pf.Changed(t)
-			return ch.String(), ok && ch.Others(t)
-		},
-		HoldPlan: r.pf.HoldEdit,
-		Dirty:    r.dirty,
-		Records:  verify.NewRecords(r.repo, &r.st.RecordsMark, func() error { return r.st.Save(r.repo) }),
-		Issue: func(id planparse.TaskID, msg, resolution string) {
-			is := r.issue(id, msg)
-			is.Resolution = resolution
-			r.log.Issues = append(r.log.Issues, is)
-		},
-		Say: r.out.Warn}
+		Unstaged: handconfig.Unstaged(r.repo.Root, r.st),
+		Plan:     r.pf,
+		// The user's work tree: a person may edit it while a task runs.
+		PersonEdits: true,
+		Dirty:       r.dirty,
+		Records:     verify.NewRecords(r.repo, r.st),
+		Desk:        r.desk()}
 	if r.Setup != nil {
 		c.Rules.Gates, c.Rules.Protect, c.Rules.Unprotect = r.Gates, r.Config.Protect, r.Config.Unprotect
 	}

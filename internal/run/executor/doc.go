@@ -20,13 +20,13 @@
 // package below it, the values that package is given: execopts.go for
 // package execute (steps, agent, jail) and for package taskgate (a task's
 // gates, the baseline, the final gates, the clean checkouts: one Keeper a
-// run), checks.go for package checks (the run's protection
-// rules and the checks of a task's work after its executor, in the work
-// tree), commit.go for the commit (a committer made for one commit; its
+// run), checks.go for package verify (its Tree: the run's
+// protection rules and the checks of a task's work after its executor, in
+// the work tree), commit.go for the commit (a committer made for one commit; its
 // message and records are package ledger's), books.go for the run's
 // records (a task's log entry, their saving, the attempts' snapshots, a
 // stop, the run's end). A task's turn (turn.go)
-// holds, as a checks.Attempt, what is noted before its executor runs, to
+// holds, as a verify.Attempt, what is noted before its executor runs, to
 // judge it after. What each package owns, and who may import whom, is in
 // docs/architecture.md.
 package executor

@@ -7,8 +7,8 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/verify"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -54,7 +54,7 @@ func (c *committer) onRunBranch(t *planparse.Task) error {
 	}
 	if head.Branch != c.st.Branch || head.Detached != (c.st.Branch == "") {
 		return fmt.Errorf("%w: HEAD moved from branch %q to %q while %s ran; planx commits only onto the run's branch and committed nothing: %s",
-			gitops.ErrRepoState, c.st.Branch, checks.HeadName(head), t.ID, checks.SwitchBack(c.st.Branch, "`planx resume`"))
+			gitops.ErrRepoState, c.st.Branch, verify.HeadName(head), t.ID, verify.SwitchBack(c.st.Branch, "`planx resume`"))
 	}
 	if head.SHA != c.expect {
 		return fmt.Errorf("%w: branch %s moved from %s to %s while %s ran (a commit planx did not make); planx committed nothing: look at it (git log %s..%s), then `planx resume` or `planx abort`",

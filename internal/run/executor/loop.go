@@ -7,8 +7,8 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -34,7 +34,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		return "", err
 	}
 	if already {
-		tu.Resume(checks.WatchFile(r.repo, r.st.RunID).Load(t.ID))
+		tu.Resume(verify.WatchFileOf(r.repo, r.st.RunID).Load(t.ID))
 	}
 	if err := tu.attempts(ctx, last, already); err != nil {
 		return "", err

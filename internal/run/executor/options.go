@@ -32,7 +32,7 @@ type Options struct {
 	// fails with them alone passes with a warning. It implies Baseline.
 	AcceptBaselineFailures bool
 	// AllowUntrackedSecrets lets the rollback commit snapshot untracked
-	// files that look like credentials (see verify.CheckSecrets).
+	// files that look like credentials (see runstart.CheckSecrets).
 	AllowUntrackedSecrets bool
 	AllowDetached         bool
 	NoVerify              bool // skip commit hooks

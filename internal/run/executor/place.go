@@ -7,10 +7,10 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger/records"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
+	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/internal/sandbox"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -32,7 +32,7 @@ type place interface {
 
 // tools are the run's mechanisms as a task uses them in its place.
 type tools interface {
-	checks() checks.Tree          // the verify side of the run (package checks)
+	checks() verify.Tree          // the verify side of the run (verify.Tree)
 	keeper() *taskgate.Keeper     // what runs the task's gates
 	execOptions() execute.Options // what the task's processes run with
 	fault() fault.Hook            // the crash tests' hook at the turn's points
@@ -51,7 +51,7 @@ type keeping interface {
 	ended(tu *turn, err error) error
 	// judged comes once an agent's work is verified (err: what verify
 	// found), unless the run was interrupted.
-	judged(tu *turn, c checks.Tree, err error)
+	judged(tu *turn, c verify.Tree, err error)
 	// phase comes when the attempt gets to phase p.
 	phase(tu *turn, p string) error
 	// mark is the records' mark the executor ran under.
@@ -90,7 +90,7 @@ func (r *runner) serial() place { return workTree{r: r, base: r.expect} }
 // In the work tree the run's mechanisms are the runner's own, and nothing
 // runs beside the task to share a lock with.
 func (w workTree) where() (*gitops.Repo, gitops.SHA) { return w.r.repo, w.base }
-func (w workTree) checks() checks.Tree               { return w.r.checks() }
+func (w workTree) checks() verify.Tree               { return w.r.checks() }
 func (w workTree) keeper() *taskgate.Keeper          { return w.r.keeper() }
 func (w workTree) execOptions() execute.Options      { return w.r.execOptions() }
 func (w workTree) fault() fault.Hook                 { return w.r.fault }
@@ -131,13 +131,13 @@ func (w workTree) begin(tu *turn, already bool) error {
 }
 
 // watched saves what planx noted before the agent runs, for a resume
-// that judges its work (checks.Attempt.Started).
+// that judges its work (verify.Attempt.Started).
 func (w workTree) watched(tu *turn) {
 	tu.Started(w.r.checks(), tu.t.ID, w.r.st.RecordsMark)
 }
 
-// judged settles the saved watch (checks.Attempt.Judged).
-func (w workTree) judged(tu *turn, c checks.Tree, err error) { tu.Judged(c, tu.t.ID, err) }
+// judged settles the saved watch (verify.Attempt.Judged).
+func (w workTree) judged(tu *turn, c verify.Tree, err error) { tu.Judged(c, tu.t.ID, err) }
 
 // ended ends what outlived the executor, puts back the user's ignored
 // files it removed and checks that it left planx's records alone.
@@ -198,7 +198,7 @@ func (w workTree) ignored(tu *turn) []string {
 }
 
 // putBackIgnored puts back the user's ignored files an executor or a gate
-// removed (checks.Tree.CheckIgnored).
+// removed (verify.Tree.CheckIgnored).
 func (w workTree) putBackIgnored(t *planparse.Task) {
 	w.r.ignored = w.r.checks().CheckIgnored(t)
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/verify"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -59,7 +59,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(first.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return nil, err
 		}
-		if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(first.ID); what != "" {
+		if what := verify.WatchFileOf(r.repo, r.st.RunID).CheckInterrupted(first.ID); what != "" {
 			r.st.Failed = what
 			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
@@ -155,13 +155,13 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.noteHandConfig(ctx, false); err != nil {
 		return nil, err
 	}
-	if what := checks.WatchFile(r.repo, r.st.RunID).CheckInterrupted(t.ID); what != "" {
+	if what := verify.WatchFileOf(r.repo, r.st.RunID).CheckInterrupted(t.ID); what != "" {
 		r.warnIssue(t, what)
 	}
 	if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 		return nil, err
 	}
-	checks.WatchFile(r.repo, r.st.RunID).Drop() // the attempt is discarded
+	verify.WatchFileOf(r.repo, r.st.RunID).Drop() // the attempt is discarded
 	if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/planfile"
@@ -119,7 +118,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
 		return nil, err
 	}
-	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
+	r.ignored = verify.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	at := taskgate.Base{Head: head, Clean: r.survey != nil && len(r.survey.Changes) == 0, Ignored: r.ignored}
 	if err := r.keeper().Baseline(ctx, at, &r.preChecks); err != nil {
 		return nil, err

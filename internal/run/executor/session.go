@@ -7,9 +7,9 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -64,7 +64,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	execute.CleanOrphans(r.pids(), r.out)
 	execute.CleanRun(st.RunID, r.out)
 	warnHeldPlan(repo, st, r.out)
-	r.ignored = checks.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
+	r.ignored = verify.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	if st.Status != record.RunRunning {
 		// After a recorded stop each task's changes to the user's ignored
 		// files were put back: what differs from planx's copy now is the
@@ -114,7 +114,7 @@ func checkHead(ctx context.Context, repo *gitops.Repo, st *runstate.State, adopt
 	}
 	if head.Branch != st.Branch {
 		return head, fmt.Errorf("%w: the run was on branch %q but HEAD is on %q; %s",
-			gitops.ErrRepoState, st.Branch, checks.HeadName(head), checks.SwitchBack(st.Branch, "run the command again"))
+			gitops.ErrRepoState, st.Branch, verify.HeadName(head), verify.SwitchBack(st.Branch, "run the command again"))
 	}
 	if st.Base == "" {
 		if err := adopt(ctx, head); err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
@@ -34,7 +33,7 @@ type turn struct {
 	// task), so its phases are not saved.
 	cheapRedo bool
 	// Attempt is what the checks keep of the task between its phases.
-	checks.Attempt
+	verify.Attempt
 	// gatesPassed: the last attempt's gates all passed and its commit
 	// is not made yet.
 	gatesPassed bool
@@ -65,6 +64,8 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	}
 	tu.r.out.Phase(t.ID, "verify")
 	c := tu.at.checks()
+	// The files the gates run are protected: read once per run, from its base.
+	c.Rules.Reached = tu.r.keeper().Reach(ctx, tu.r.expect)
 	files, err := tu.Verify(ctx, c, t, kind, tu.at.mark())
 	if kind == planparse.KindAgent && ctx.Err() == nil {
 		tu.at.judged(tu, c, err)

@@ -13,9 +13,8 @@ import (
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/progress"
-	"github.com/planx-dev/planx/internal/run/checks"
 	"github.com/planx-dev/planx/internal/run/execute"
-	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -69,31 +68,27 @@ func (wv *wave) slotPlace(wt *gitops.Repo) (place, error) {
 func (s slot) where() (*gitops.Repo, gitops.SHA) { return s.repo, s.wv.base }
 
 // checks is the verify side of the run in the slot.
-func (s slot) checks() checks.Tree {
+func (s slot) checks() verify.Tree {
 	c := s.wv.r.checks()
 	c.Repo, c.Base, c.Branch, c.Watched = s.repo, s.wv.base, "", ""
 	// A slot is checked out afresh from the base: none of the user's
 	// ignored files, hidden index entries or hand edits are there, and
 	// the wave guards planx's records for all its tasks at once.
 	c.Ignored, c.Hidden, c.HiddenOff = nil, nil, false
-	c.Unstaged = func() []string { return nil }
+	c.Unstaged = nil
 	// Nobody edits a slot's plan but its executor: its edit is judged as
 	// a protected file's, not held as a person's.
-	c.PlanEdit, c.HoldPlan = nil, nil
-	c.Records = verify.NewRecords(s.repo, new(records.Mark), func() error { return nil })
+	c.PersonEdits = false
+	c.Records = verify.NewRecords(s.repo, nil)
 	// What the task changed is read in the slot, not in the user's work
 	// tree, which the wave does not touch until it lands: there the plan
 	// would always seem untouched (never judged as the protected file it
-	// is), and a runner's configuration or go.mod unchanged.
+	// is). (A runner's configuration and go.mod are read in c.Repo.)
 	plan := *s.wv.r.pf
 	plan.Abs = filepath.Join(s.repo.Root, filepath.FromSlash(plan.Rel))
-	c.OnlyTicked = plan.OnlyTicked
-	c.Unchanged = taskgate.JudgeUnchanged(s.repo, s.wv.base)
-	c.Vendor = func(ctx context.Context) gaterun.VendorUpdates { return taskgate.VendorUpdates(ctx, s.repo, s.wv.base) }
-	c.Ask = nil // nobody is asked in the middle of a wave
-	issue, say := c.Issue, c.Say
-	c.Issue = func(id planparse.TaskID, msg, resolution string) { s.locked(func() { issue(id, msg, resolution) }) }
-	c.Say = func(id planparse.TaskID, msg string) { s.locked(func() { say(id, msg) }) }
+	c.Plan = &plan
+	// It records and says under the wave's lock, and asks nobody.
+	c.Desk = hall.InWave(c.Desk, s.wv.mu)
 	return c
 }
 
@@ -163,7 +158,7 @@ func (s slot) putBackIgnored(t *planparse.Task) {
 // A wave task that failed runs again in the user's work tree on resume:
 // no watch is kept to judge its slot's work again.
 func (s slot) watched(*turn)                    {}
-func (s slot) judged(*turn, checks.Tree, error) {}
+func (s slot) judged(*turn, verify.Tree, error) {}
 
 // ended fails a task that rewrote its slot's .git file. What outlived its
 // executor cannot be told from what the other tasks run: the wave ends it
@@ -181,12 +176,12 @@ func (s slot) ended(_ *turn, err error) error {
 
 // endRun drops what a run keeps while it lasts: the slot work trees, the
 // ignored files kept aside once every one is back in the work tree
-// (checks.EndIgnored: a crash mid-task may have left one deleted or
+// (verify.EndIgnored: a crash mid-task may have left one deleted or
 // changed, which nothing put back yet), then the state itself.
 func endRun(repo *gitops.Repo, st *runstate.State, out *progress.Progress) error {
 	dropRunWorktrees(repo)
 	task := cmp.Or(st.Current, planparse.TaskID("end"))
-	for _, msg := range checks.EndIgnored(repo, st.RunID, string(task)) {
+	for _, msg := range verify.EndIgnored(repo, st.RunID, string(task)) {
 		out.Warn(task, msg)
 	}
 	return runstate.Remove(repo)

@@ -35,16 +35,16 @@ func runnerConfigs(gs []gates.Gate) map[string][]string {
 				// Cargo.toml decides which targets cargo test builds as
 				// tests (autotests = false drops tests/; [lib] test = false
 				// the inline ones) and, with [patch], which code stands for
-				// a dependency: compared on those parts only (cargoJudge).
+				// a dependency: compared on those parts only (judge.ConfigUnchanged).
 				out[g.Name] = append(out[g.Name], ".cargo/config.toml", ".cargo/config", "Cargo.toml")
 			case "mvn", "mvnw":
 				// skipTests in pom.xml or -DskipTests in .mvn/maven.config,
 				// a wrapper that downloads another Maven: pom.xml is compared
-				// without its dependency lists (pomJudge).
+				// without its dependency lists (judge.ConfigUnchanged).
 				out[g.Name] = append(out[g.Name], "pom.xml", ".mvn/maven.config", ".mvn/jvm.config", ".mvn/wrapper/maven-wrapper.properties")
 			case "gradle", "gradlew":
 				// test { enabled = false } in build.gradle (compared without
-				// its dependencies blocks, gradleJudge), a property or a
+				// its dependencies blocks, judge.ConfigUnchanged), a property or a
 				// wrapper that downloads another Gradle.
 				out[g.Name] = append(out[g.Name], "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
 					"gradle.properties", "gradle/wrapper/gradle-wrapper.properties")

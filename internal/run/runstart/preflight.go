@@ -9,7 +9,6 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -71,7 +70,7 @@ func Preflight(ctx context.Context, repo *gitops.Repo, early *Early, c Checks) (
 		}
 		work = "clean (--require-clean)"
 	} else {
-		secrets, err := verify.CheckSecrets(repo.Root, c.AllowUntrackedSecrets, sv.Changes)
+		secrets, err := CheckSecrets(repo.Root, c.AllowUntrackedSecrets, sv.Changes)
 		if err != nil {
 			return head, nil, nil, err
 		}

@@ -2,8 +2,6 @@ package taskgate
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
@@ -47,31 +45,3 @@ func (k *Keeper) Reached() gaterun.Reach {
 	}
 	return k.reached
 }
-
-// JudgeUnchanged reports whether a change to the runner configuration p
-// leaves what the runner runs alone (gaterun.ConfigUnchanged), comparing
-// p at the task's start (base) with the work tree's.
-func JudgeUnchanged(repo *gitops.Repo, base gitops.SHA) func(context.Context, string) bool {
-	return func(ctx context.Context, p string) bool {
-		return gaterun.ConfigUnchanged(p, func(p string) ([]byte, []byte, error) {
-			before, err := repo.History().ShowFile(ctx, base, p)
-			if err != nil {
-				return nil, nil, err
-			}
-			after, err := os.ReadFile(inRoot(repo.Root, p))
-			return before, after, err
-		})
-	}
-}
-
-// VendorUpdates compares go.mod's requirements at the task's start (base)
-// and now.
-func VendorUpdates(ctx context.Context, repo *gitops.Repo, base gitops.SHA) gaterun.VendorUpdates {
-	before, _ := repo.History().ShowFile(ctx, base, "go.mod")
-	after, _ := os.ReadFile(inRoot(repo.Root, "go.mod"))
-	list, _ := os.ReadFile(inRoot(repo.Root, "vendor/modules.txt"))
-	return gaterun.NewVendorUpdates(before, after, list)
-}
-
-// inRoot is the slash-separated repo-relative path p under root.
-func inRoot(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

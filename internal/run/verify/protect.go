@@ -3,9 +3,12 @@ package verify
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -14,23 +17,17 @@ import (
 // task that modifies or deletes one fails ("the task weakened the judge");
 // a shell or manual task, written or done by the user, gets a warning.
 
-// Protect is what decides whether a changed path is part of the judge and
-// may change anyway; the caller knows the plan, the configuration, the
-// gates and what they run.
+// Protect is what the run knows of the judge: which of the task's
+// changed paths are part of it (the caller knows the plan, the
+// configuration, the gates and what they run), and whether the person let
+// declared changes of them pass already.
 type Protect struct {
-	// Why says why a path is protected, "" when it is not.
-	Why func(p string) string
-	// Unchanged reports whether a changed test runner's configuration
-	// leaves what the runner runs alone.
-	Unchanged func(ctx context.Context, p string) bool
-	// Vendored reports whether a vendored file may change: the task
-	// changed its module's requirement (go get + go mod vendor).
-	Vendored func(ctx context.Context, p string) bool
+	// Why says why each protected path among the task's changes is
+	// protected; a path it lacks is not.
+	Why map[string]string
 	// Yes is --yes: the user lets a task change the protected files it
-	// declares. Ask puts a yes/no question to the person otherwise; nil
-	// when nobody can answer.
+	// declares (the Work's desk asks the person otherwise).
 	Yes bool
-	Ask func(question string) bool
 }
 
 // Judge fails an agent task that modified or deleted a protected path it
@@ -41,7 +38,7 @@ func (w Work) Judge(ctx context.Context, rules Protect) error {
 	type hit struct{ p, why string }
 	var cands []hit
 	for _, p := range w.Files {
-		if why := rules.Why(p); why != "" {
+		if why := rules.Why[p]; why != "" {
 			cands = append(cands, hit{p, why})
 		}
 	}
@@ -57,9 +54,17 @@ func (w Work) Judge(ctx context.Context, rules Protect) error {
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", w.Task.ID, err)
 	}
+	var vendor *judge.VendorUpdates // read on the first vendored file: go mod vendor changes hundreds
+	vendored := func(p string) bool {
+		if vendor == nil {
+			u := w.vendorUpdates(ctx)
+			vendor = &u
+		}
+		return vendor.Allows(p)
+	}
 	bad := inline
 	for _, c := range cands {
-		if what := w.weakens(ctx, rules, c.p, c.why, before[c.p]); what != "" {
+		if what := w.weakens(ctx, rules, c.p, c.why, before[c.p], vendored); what != "" {
 			bad = append(bad, what)
 		}
 	}
@@ -74,14 +79,15 @@ func (w Work) Judge(ctx context.Context, rules Protect) error {
 		}
 		return &outcome.Failure{What: msg, Hint: hint}
 	}
-	w.Warn(w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
+	hall.Warn(w.Desk, w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
 	return nil
 }
 
 // weakens says how the task's change to the protected path p (why: why it
 // is protected; existed: it was in the tree at the task's start) weakened
-// the judge, "" when the change is allowed.
-func (w Work) weakens(ctx context.Context, rules Protect, p, why string, existed bool) string {
+// the judge, "" when the change is allowed. vendored says whether a
+// vendored file came with its module's requirement change.
+func (w Work) weakens(ctx context.Context, rules Protect, p, why string, existed bool, vendored func(p string) bool) string {
 	if !existed && (why == "a test file" || strings.HasPrefix(why, "named by gate ")) {
 		// New tests add to the judge. One that takes the others over (a
 		// TestMain that exits first, a conftest.py that skips them) is
@@ -92,13 +98,13 @@ func (w Work) weakens(ctx context.Context, rules Protect, p, why string, existed
 	switch {
 	case w.declaredFor(rules, p, why):
 		return ""
-	case strings.HasPrefix(p, "vendor/") && strings.HasPrefix(why, "read by gate ") && rules.Vendored(ctx, p):
+	case strings.HasPrefix(p, "vendor/") && strings.HasPrefix(why, "read by gate ") && vendored(p):
 		return "" // go get + go mod vendor
-	case existed && strings.HasPrefix(why, "read by gate ") && rules.Unchanged(ctx, p):
+	case existed && strings.HasPrefix(why, "read by gate ") && w.runnerUnchanged(ctx, p):
 		return ""
 	case existed && !alwaysAsk(why) && w.reformatted(ctx, p):
 		// gofmt -w ., black, prettier: the same tests (fmtonly.go)
-		w.Note(w.Task.ID, "reformatted "+p+", which it does not declare", "allowed: formatting only")
+		w.Desk.Issue(w.Task.ID, "reformatted "+p+", which it does not declare", "allowed: formatting only")
 		return ""
 	}
 	verb := "modified"
@@ -127,5 +133,28 @@ func (w Work) declaredFor(rules Protect, p, why string) bool {
 	if !alwaysAsk(why) || rules.Yes {
 		return true
 	}
-	return rules.Ask != nil && rules.Ask(fmt.Sprintf("%s changed %s (%s), which it declares. Commit that change? [y/N] ", w.Task.ID, p, why))
+	return w.Desk.Ask(fmt.Sprintf("%s changed %s (%s), which it declares. Commit that change? [y/N] ", w.Task.ID, p, why))
+}
+
+// runnerUnchanged reports whether the task's change to a test runner's
+// configuration p leaves what the runner runs alone
+// (judge.ConfigUnchanged): p at the task's start against the work tree's.
+func (w Work) runnerUnchanged(ctx context.Context, p string) bool {
+	return judge.ConfigUnchanged(p, func(p string) ([]byte, []byte, error) {
+		before, err := w.Repo.History().ShowFile(ctx, w.Base, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		after, err := os.ReadFile(w.path(p))
+		return before, after, err
+	})
+}
+
+// vendorUpdates compares go.mod's requirements at the task's start and in
+// the work tree (judge.VendorUpdates).
+func (w Work) vendorUpdates(ctx context.Context) judge.VendorUpdates {
+	before, _ := w.Repo.History().ShowFile(ctx, w.Base, "go.mod")
+	after, _ := os.ReadFile(w.path("go.mod"))
+	list, _ := os.ReadFile(w.path("vendor/modules.txt"))
+	return judge.NewVendorUpdates(before, after, list)
 }

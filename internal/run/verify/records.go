@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -24,19 +25,25 @@ import (
 // Records is the mark in the run state and the records it guards.
 type Records struct {
 	repo *gitops.Repo
-	mark *records.Mark // the run state's mark; 0 when none is set
-	save func() error  // saves the run state
+	// st holds the mark (RecordsMark: 0 when none is set) and is saved in
+	// repo when the mark is cleared. nil guards nothing: a wave's slot,
+	// whose wave marks the records for all its tasks at once.
+	st *runstate.State
 }
 
-// NewRecords guards repo's records with the run state's mark, which save
-// writes to disk.
-func NewRecords(repo *gitops.Repo, mark *records.Mark, save func() error) Records {
-	return Records{repo: repo, mark: mark, save: save}
+// NewRecords guards repo's records with the run state st's mark (st nil:
+// none, see Records).
+func NewRecords(repo *gitops.Repo, st *runstate.State) Records {
+	return Records{repo: repo, st: st}
 }
 
 // Mark sets the mark before an executor of t runs, first settling one a
-// stopped run left (an executor planx never saw end).
+// stopped run left (an executor planx never saw end). The caller saves
+// the state, with what else it notes before the executor starts.
 func (g Records) Mark(t *planparse.Task) error {
+	if g.st == nil {
+		return nil
+	}
 	if err := g.Untouched(t); err != nil {
 		return err
 	}
@@ -44,7 +51,7 @@ func (g Records) Mark(t *planparse.Task) error {
 	if err != nil {
 		return fmt.Errorf("mark the records before %s: %w", t.ID, err)
 	}
-	*g.mark = m
+	g.st.RecordsMark = m
 	return nil
 }
 
@@ -53,11 +60,11 @@ func (g Records) Mark(t *planparse.Task) error {
 // since the mark is another run's (a run in another linked work tree of
 // the repository), not the executor's, and must not be taken from it.
 func (g Records) Forget() error {
-	if *g.mark == 0 {
+	if g.st == nil || g.st.RecordsMark == 0 {
 		return nil
 	}
-	*g.mark = 0
-	return g.save()
+	g.st.RecordsMark = 0
+	return g.st.Save(g.repo)
 }
 
 // Untouched settles the mark once the executor of t has ended (or, on
@@ -79,10 +86,10 @@ func (g Records) Untouched(t *planparse.Task) error {
 // clears the mark (saved) and says what was written ("" for nothing, or
 // no mark).
 func (g Records) Settle() (string, error) {
-	m := *g.mark
-	if m == 0 {
+	if g.st == nil || g.st.RecordsMark == 0 {
 		return "", nil
 	}
+	m := g.st.RecordsMark
 	written, err := records.Of(g.repo).WrittenSince(m)
 	if err != nil {
 		return "", err
@@ -93,8 +100,8 @@ func (g Records) Settle() (string, error) {
 			return "", err
 		}
 	}
-	*g.mark = 0
-	if err := g.save(); err != nil {
+	g.st.RecordsMark = 0
+	if err := g.st.Save(g.repo); err != nil {
 		return "", err
 	}
 	if len(written) == 0 {

@@ -50,13 +50,18 @@ func DepManifests() []string {
 }
 
 // runnerRoots lists (absolute paths) the installed test runners in the
-// dependency environments envs (ignored directories relative to root, as
-// git ls-files --directory names them): those of every node_modules and
-// of every virtual environment (a directory with a pyvenv.cfg).
-func runnerRoots(root string, envs []string) []string {
+// dependency environments among ignored (the ignored entries relative to
+// root, as git ls-files --directory names them: a directory with a
+// trailing slash): those of every node_modules and of every virtual
+// environment (a directory with a pyvenv.cfg). An entry without the slash
+// is a file, or a link git does not follow: no environment.
+func runnerRoots(root string, ignored []string) []string {
 	var out []string
-	for _, e := range envs {
-		dir := strings.TrimSuffix(e, "/")
+	for _, e := range ignored {
+		dir, isDir := strings.CutSuffix(e, "/")
+		if !isDir {
+			continue
+		}
 		abs := filepath.Join(root, filepath.FromSlash(dir))
 		if path.Base(dir) == "node_modules" {
 			out = append(out, globAbs(abs, nodeRunners())...)
@@ -121,11 +126,12 @@ func ChangesDeps(files []string) bool {
 // Runners is what the check of the installed test runners reads.
 type Runners struct {
 	Root string // the work tree
-	// Envs are the dependency environments among the ignored directories
-	// of the work tree (node_modules, virtual environments): those of the
-	// run's start and, when the agent was seen to start, the agent's.
-	Envs []string
-	Mark records.Mark // the records' mark the agent ran under; 0 when no agent ran
+	// Ignored are the ignored entries of the work tree whose dependency
+	// environments (node_modules, virtual environments) hold the runners:
+	// those of the run's start and, when the agent was seen to start, the
+	// agent's.
+	Ignored []string
+	Mark    records.Mark // the records' mark the agent ran under; 0 when no agent ran
 	// Rejudged: the work is a judged attempt's, resumed; Left is the
 	// runner files that attempt changed, by content (Changed).
 	Rejudged bool
@@ -149,7 +155,7 @@ func (c Runners) Check(files []string) error {
 	if c.Rejudged {
 		limit = 0
 	}
-	changed := runnersChanged(c.Root, runnerRoots(c.Root, c.Envs), c.Mark, limit)
+	changed := runnersChanged(c.Root, runnerRoots(c.Root, c.Ignored), c.Mark, limit)
 	if c.Rejudged {
 		changed = slices.DeleteFunc(changed, func(p string) bool {
 			h, ok := c.Left[p]
@@ -179,7 +185,7 @@ func (c Runners) Changed() map[string]string {
 // Since lists every installed runner file changed since the mark: paths
 // relative to the work tree when under it, absolute otherwise.
 func (c Runners) Since() []string {
-	return runnersChanged(c.Root, runnerRoots(c.Root, c.Envs), c.Mark, 0)
+	return runnersChanged(c.Root, runnerRoots(c.Root, c.Ignored), c.Mark, 0)
 }
 
 // LeftPrints maps each path (relative to root, or absolute) to its

@@ -17,12 +17,17 @@ func TestRunnersChanged(t *testing.T) {
 	for _, p := range []string{
 		"node_modules/jest-circus/build/run.js", "node_modules/@jest/core/index.js", "node_modules/lodash/index.js",
 		"web/node_modules/vitest/dist/cli.js", ".venv/pyvenv.cfg", ".venv/lib/python3.12/site-packages/_pytest/main.py",
-		".venv/lib/python3.12/site-packages/requests/api.py", "notavenv/lib/python3.12/site-packages/_pytest/main.py",
+		".venv/lib/python3.12/site-packages/requests/api.py", "notavenv/lib/python3.12/site-packages/_pytest/main.py", "linked/README",
 	} {
 		write(p, "v1\n")
 	}
-	ignored := []string{".venv/", "node_modules/", "notavenv/", "web/node_modules/", "secret.env"}
-	roots := runnerRoots(root, ignored) // depEnvs keeps the directories; runnerRoots skips the rest too
+	// git names a link to a directory as a file (no trailing slash): no
+	// environment of the work tree's, whatever it points at.
+	if err := os.Symlink("../node_modules", filepath.Join(root, "linked", "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	ignored := []string{".venv/", "linked/node_modules", "node_modules/", "notavenv/", "web/node_modules/", "secret.env"}
+	roots := runnerRoots(root, ignored)
 	var rel []string
 	for _, r := range roots {
 		p, _ := filepath.Rel(root, r)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -45,6 +46,6 @@ func (w Work) Takeover(ctx context.Context) error {
 	if w.Kind == planparse.KindAgent {
 		return &outcome.Failure{What: msg}
 	}
-	w.Warn(w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
+	hall.Warn(w.Desk, w.Task.ID, msg+" (allowed: a "+string(w.Kind)+" task is the user's own)")
 	return nil
 }

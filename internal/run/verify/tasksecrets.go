@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/secretscan"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -13,7 +14,7 @@ import (
 // Secrets fails an agent task whose work adds or changes a file that looks
 // like a credential (by name, or a token in its content) that the task
 // does not declare: the task commit would put it in every clone and every
-// push, as the rollback commit would (CheckSecrets). An agent that copies
+// push, as the rollback commit would (runstart.CheckSecrets). An agent that copies
 // the user's .env.local into the repository, or writes the key it was
 // shown into a config file, is stopped here. Other executors get a
 // warning: their steps are the user's.
@@ -42,6 +43,6 @@ func (w Work) Secrets() error {
 	if w.Kind == planparse.KindAgent {
 		return &outcome.Failure{What: msg, Hint: "remove them from the work tree, or declare the file in the task's Files: if it is meant to be committed (a test fixture)"}
 	}
-	w.Warn(w.Task.ID, msg)
+	hall.Warn(w.Desk, w.Task.ID, msg)
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -135,7 +136,7 @@ func (w Work) Hiding(ctx context.Context, h Hiding) ([]string, error) {
 	if w.Kind == planparse.KindAgent {
 		return nil, &outcome.Failure{What: msg}
 	}
-	w.Warn(w.Task.ID, msg)
+	hall.Warn(w.Desk, w.Task.ID, msg)
 	return outputs, nil
 }
 

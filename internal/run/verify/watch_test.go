@@ -14,7 +14,7 @@ import (
 // edit of the execution log.
 func TestHiding(t *testing.T) {
 	ctx := context.Background()
-	w, said := workIn(t, map[string]string{".gitignore": "out/\n", "a.go": "package a\n", "log.md": "log\n"})
+	w, b := workIn(t, map[string]string{".gitignore": "out/\n", "a.go": "package a\n", "log.md": "log\n"})
 	watch, err := StartWatch(ctx, w.Repo, "log.md", true)
 	if err != nil {
 		t.Fatal(err)
@@ -32,11 +32,11 @@ func TestHiding(t *testing.T) {
 	// The user's own steps are warned; without a watch (resume) only git's
 	// own records are checked, and for an agent alone.
 	w.Kind = "shell"
-	if _, err := w.Hiding(ctx, h); err != nil || len(*said) != 1 || !strings.Contains((*said)[0], "modified the execution log") {
-		t.Errorf("shell task: %v, said %q", err, *said)
+	if _, err := w.Hiding(ctx, h); err != nil || len(b.lines) != 2 || !strings.Contains(b.lines[0], "modified the execution log") || !strings.HasPrefix(b.lines[1], "say T001: ") {
+		t.Errorf("shell task: %v, lines %q", err, b.lines)
 	}
-	if _, err := w.Hiding(ctx, Hiding{Log: "log.md"}); err != nil || len(*said) != 1 {
-		t.Errorf("no watch: %v, said %q", err, *said)
+	if _, err := w.Hiding(ctx, Hiding{Log: "log.md"}); err != nil || len(b.lines) != 2 {
+		t.Errorf("no watch: %v, lines %q", err, b.lines)
 	}
 }
 

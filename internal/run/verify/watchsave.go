@@ -52,10 +52,6 @@ type WatchFile struct {
 	Repo  *gitops.Repo
 	RunID string
 	Path  string
-	// DepEnvs are the dependency environments of the tree at root whose
-	// ignored files are ignored (gaterun.DepEnvs): where the installed
-	// test runners an interrupted attempt may have changed live.
-	DepEnvs func(root string, ignored []string) []string
 }
 
 // Save keeps what was noted before an attempt. A failure to save is not
@@ -128,7 +124,7 @@ func (f WatchFile) CheckInterrupted(t planparse.TaskID) string {
 		}
 	}
 	if w.Mark != 0 {
-		runners := Runners{Root: f.Repo.Root, Envs: f.DepEnvs(f.Repo.Root, w.Watch.Ignored), Mark: w.Mark}
+		runners := Runners{Root: f.Repo.Root, Ignored: w.Watch.Ignored, Mark: w.Mark}
 		if left = runners.Since(); len(left) > 0 {
 			ch := left[:min(len(left), 5)]
 			bad = append(bad, "the interrupted attempt changed an installed test runner or library, which git does not track ("+strings.Join(ch, ", ")+"): reinstall it before you resume (npm ci, pip install --force-reinstall)")

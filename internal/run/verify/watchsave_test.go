@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/ledger/records"
 )
 
 // The saved watch is the interrupted attempt's of one task: another task's
@@ -39,8 +42,7 @@ func TestWatchFileSaveLoadDrop(t *testing.T) {
 // Either way the watch is then that of a judged attempt, checked once.
 func TestWatchFileCheckInterrupted(t *testing.T) {
 	w, _ := workIn(t, map[string]string{"a.go": "package a\n"})
-	f := WatchFile{Repo: w.Repo, RunID: "r1", Path: filepath.Join(t.TempDir(), "watch.json"),
-		DepEnvs: func(string, []string) []string { return nil }}
+	f := WatchFile{Repo: w.Repo, RunID: "r1", Path: filepath.Join(t.TempDir(), "watch.json")}
 	note := func() {
 		f.Save(SavedWatch{Task: "T001", Guard: GuardOf(w.Repo, "r1"), Meta: SnapshotMeta(w.Repo), Watch: &Watch{}})
 	}
@@ -69,5 +71,28 @@ func TestWatchFileCheckInterrupted(t *testing.T) {
 	}
 	if what := f.CheckInterrupted("T001"); what != "" {
 		t.Errorf("a judged watch checked again: %q", what)
+	}
+}
+
+// An interrupted attempt that changed an installed test runner in one of
+// the ignored directories noted before it is named: the watch's ignored
+// entries say where the runners live.
+func TestWatchFileCheckInterruptedRunners(t *testing.T) {
+	w, _ := workIn(t, map[string]string{"a.go": "package a\n"})
+	gittest.WriteFile(t, w.Root, "node_modules/jest-circus/run.js", "v1\n")
+	mark, err := records.Of(w.Repo).Mark()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := WatchFile{Repo: w.Repo, RunID: "r1", Path: filepath.Join(t.TempDir(), "watch.json")}
+	f.Save(SavedWatch{Task: "T001", Guard: GuardOf(w.Repo, "r1"), Meta: SnapshotMeta(w.Repo),
+		Watch: &Watch{Ignored: []string{"node_modules/"}}, Mark: mark})
+	gittest.WriteFile(t, w.Root, "node_modules/jest-circus/run.js", "v2\n")
+	what := f.CheckInterrupted("T001")
+	if !strings.Contains(what, "the interrupted attempt changed an installed test runner or library, which git does not track (node_modules/jest-circus/run.js)") {
+		t.Errorf("changed runner: %q", what)
+	}
+	if s := f.Load("T001"); s == nil || !s.Judged || s.Left["node_modules/jest-circus/run.js"] == "" {
+		t.Errorf("the judged watch does not keep the runner as the attempt left it: %+v", s)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -18,11 +19,11 @@ type Work struct {
 	Task  *planparse.Task
 	Kind  planparse.Kind // the task's executor
 	Files []string       // the paths the task changed
-	// Warn records a finding let pass (the executor is the user's own) in
-	// the log and says it.
-	Warn func(id planparse.TaskID, msg string)
-	// Note records in the log alone a finding let pass, with why.
-	Note func(id planparse.TaskID, msg, resolution string)
+	// Desk records a finding let pass in the log, with why, and says
+	// those let pass because the executor is the user's own (hall.Warn);
+	// it asks the person whether a declared change of the plan, the
+	// configuration or the log is theirs to commit.
+	Desk hall.Desk
 }
 
 // path is p, a repository path, in the work tree.

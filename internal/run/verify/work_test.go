@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
@@ -11,9 +12,28 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
+// book is a hall.Desk that keeps what the checks record and say, and
+// answers each question with yes (asked keeps the questions).
+type book struct {
+	lines []string
+	asked []string
+	yes   bool
+}
+
+func (b *book) Issue(id planparse.TaskID, msg, res string) {
+	b.lines = append(b.lines, "issue "+string(id)+": "+msg+" ("+res+")")
+}
+func (b *book) Say(id planparse.TaskID, msg string) {
+	b.lines = append(b.lines, "say "+string(id)+": "+msg)
+}
+func (b *book) Ask(q string) bool { b.asked = append(b.asked, q); return b.yes }
+func (b *book) Save() error       { return nil }
+func (b *book) Now() time.Time    { return time.Unix(0, 0) }
+
 // workIn commits files as the tree at a task's start and returns the
-// work of a task in that repository, with its warnings and notes kept.
-func workIn(t *testing.T, files map[string]string) (Work, *[]string) {
+// work of a task in that repository, with what its checks record and say
+// kept.
+func workIn(t *testing.T, files map[string]string) (Work, *book) {
 	t.Helper()
 	gittest.Setenv(t)
 	dir := gittest.Init(t)
@@ -25,13 +45,8 @@ func workIn(t *testing.T, files map[string]string) (Work, *[]string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var said []string
-	return Work{Repo: repo, Root: dir, Base: base, Task: &planparse.Task{ID: "T001"}, Kind: "agent",
-		Warn: func(id planparse.TaskID, msg string) { said = append(said, "warn "+string(id)+": "+msg) },
-		Note: func(id planparse.TaskID, msg, res string) {
-			said = append(said, "note "+string(id)+": "+msg+" ("+res+")")
-		},
-	}, &said
+	b := &book{}
+	return Work{Repo: repo, Root: dir, Base: base, Task: &planparse.Task{ID: "T001"}, Kind: "agent", Desk: b}, b
 }
 
 func failureSays(t *testing.T, err error, want string) {
@@ -44,24 +59,13 @@ func failureSays(t *testing.T, err error, want string) {
 // rules protect test files and the plan, as the run's rules do, and let
 // nothing else change.
 func rules() Protect {
-	return Protect{
-		Why: func(p string) string {
-			switch {
-			case p == "plan.md":
-				return "the plan"
-			case strings.HasSuffix(p, "_test.go"):
-				return "a test file"
-			}
-			return ""
-		},
-		Unchanged: func(context.Context, string) bool { return false },
-		Vendored:  func(context.Context, string) bool { return false },
-	}
+	return Protect{Why: map[string]string{"plan.md": "the plan", "a_test.go": "a test file", "b_test.go": "a test file",
+		"main_test.go": "a test file", "new_test.go": "a test file"}}
 }
 
 func TestJudge(t *testing.T) {
 	ctx := context.Background()
-	w, said := workIn(t, map[string]string{"a_test.go": "package a\n\nfunc TestA(t *testing.T) {}\n", "b_test.go": "package a\n", "plan.md": "- [ ] T001\n"})
+	w, b := workIn(t, map[string]string{"a_test.go": "package a\n\nfunc TestA(t *testing.T) {}\n", "b_test.go": "package a\n", "plan.md": "- [ ] T001\n"})
 	gittest.WriteFile(t, w.Root, "a_test.go", "package a\n\nfunc TestA(t *testing.T) { t.Skip() }\n")
 	gittest.WriteFile(t, w.Root, "new_test.go", "package a\n")
 	gittest.WriteFile(t, w.Root, "main_test.go", "package a\n")
@@ -70,10 +74,11 @@ func TestJudge(t *testing.T) {
 	// runs decide whether one took the others over.
 	failureSays(t, w.Judge(ctx, rules()), "the task weakened the judge: modified a_test.go (a test file)")
 
-	// A shell task is the user's own: warned, not failed.
+	// A shell task is the user's own: warned (recorded and said), not failed.
 	w.Kind = "shell"
-	if err := w.Judge(ctx, rules()); err != nil || len(*said) != 1 || !strings.HasPrefix((*said)[0], "warn T001: the task weakened the judge") {
-		t.Errorf("shell task: err %v, said %q", err, *said)
+	if err := w.Judge(ctx, rules()); err != nil || len(b.lines) != 2 || !strings.HasPrefix(b.lines[0], "issue T001: the task weakened the judge") ||
+		!strings.HasSuffix(b.lines[0], "(allowed: a shell task is the user's own) ()") || !strings.HasPrefix(b.lines[1], "say T001: the task weakened the judge") {
+		t.Errorf("shell task: err %v, lines %q", err, b.lines)
 	}
 
 	// Declared: the change is the task. The plan needs the user's yes too.
@@ -85,30 +90,66 @@ func TestJudge(t *testing.T) {
 	gittest.WriteFile(t, w.Root, "plan.md", "- [ ] T001\n- [ ] T002\n")
 	w.Files = []string{"plan.md"}
 	failureSays(t, w.Judge(ctx, rules()), "modified plan.md (the plan)")
-	r := rules()
-	var asked string
-	r.Ask = func(q string) bool { asked = q; return true }
-	if err := w.Judge(ctx, r); err != nil || !strings.Contains(asked, "T001 changed plan.md (the plan), which it declares") {
-		t.Errorf("asked %q: %v", asked, err)
+	if len(b.asked) != 1 || !strings.Contains(b.asked[0], "T001 changed plan.md (the plan), which it declares") {
+		t.Errorf("asked %q, want the person asked once", b.asked)
 	}
-	r.Ask, r.Yes = nil, true
-	if err := w.Judge(ctx, r); err != nil {
-		t.Errorf("--yes: %v", err)
+	b.yes, b.asked = true, nil
+	if err := w.Judge(ctx, rules()); err != nil || len(b.asked) != 1 {
+		t.Errorf("the person said yes (asked %q): %v", b.asked, err)
+	}
+	r := rules()
+	b.yes, b.asked, r.Yes = false, nil, true
+	if err := w.Judge(ctx, r); err != nil || len(b.asked) != 0 {
+		t.Errorf("--yes: asked %q: %v", b.asked, err)
 	}
 
 	// A test file only reformatted is the same test: noted in the log.
-	*said = nil
+	b.lines = nil
 	w.Task.Files = nil
 	gittest.WriteFile(t, w.Root, "b_test.go", "package a\n\n")
 	w.Files = []string{"b_test.go"}
-	if err := w.Judge(ctx, rules()); err != nil || len(*said) != 1 || (*said)[0] != "note T001: reformatted b_test.go, which it does not declare (allowed: formatting only)" {
-		t.Errorf("reformatted: err %v, said %q", err, *said)
+	if err := w.Judge(ctx, rules()); err != nil || len(b.lines) != 1 || b.lines[0] != "issue T001: reformatted b_test.go, which it does not declare (allowed: formatting only)" {
+		t.Errorf("reformatted: err %v, lines %q", err, b.lines)
 	}
+}
+
+// A test runner's configuration changed only in what does not decide
+// what the runner runs passes; a vendored file passes with its module's
+// requirement change in go.mod, not without.
+func TestJudgeRunnerConfigAndVendor(t *testing.T) {
+	ctx := context.Background()
+	w, _ := workIn(t, map[string]string{
+		"package.json":       `{"scripts": {"test": "jest"}, "dependencies": {}}` + "\n",
+		"go.mod":             "module m\n\ngo 1.22\n\nrequire a.b/c v1.0.0\n",
+		"vendor/modules.txt": "# a.b/c v1.0.0\na.b/c\n# a.b/d v1.0.0\na.b/d\n",
+		"vendor/a.b/c/c.go":  "package c\n",
+		"vendor/a.b/d/d.go":  "package d\n",
+	})
+	read := "read by gate t's test runner"
+	r := Protect{Why: map[string]string{"package.json": read, "vendor/a.b/c/c.go": read, "vendor/a.b/d/d.go": read}}
+	gittest.WriteFile(t, w.Root, "package.json", `{"scripts": {"test": "jest"}, "dependencies": {"left-pad": "1"}}`+"\n")
+	w.Files = []string{"package.json"}
+	if err := w.Judge(ctx, r); err != nil {
+		t.Errorf("a new dependency: %v", err)
+	}
+	gittest.WriteFile(t, w.Root, "package.json", `{"scripts": {"test": "exit 0"}}`+"\n")
+	failureSays(t, w.Judge(ctx, r), "modified package.json (read by gate t's test runner)")
+
+	gittest.WriteFile(t, w.Root, "vendor/a.b/c/c.go", "package c // edited\n")
+	w.Files = []string{"vendor/a.b/c/c.go"}
+	failureSays(t, w.Judge(ctx, r), "modified vendor/a.b/c/c.go")
+	gittest.WriteFile(t, w.Root, "go.mod", "module m\n\ngo 1.22\n\nrequire a.b/c v1.1.0\n")
+	if err := w.Judge(ctx, r); err != nil {
+		t.Errorf("vendored with its requirement changed: %v", err)
+	}
+	gittest.WriteFile(t, w.Root, "vendor/a.b/d/d.go", "package d // edited\n")
+	w.Files = []string{"vendor/a.b/c/c.go", "vendor/a.b/d/d.go"}
+	failureSays(t, w.Judge(ctx, r), "the task weakened the judge: modified vendor/a.b/d/d.go")
 }
 
 func TestTakeoverAndSecrets(t *testing.T) {
 	ctx := context.Background()
-	w, said := workIn(t, map[string]string{"a.go": "package a\n"})
+	w, b := workIn(t, map[string]string{"a.go": "package a\n"})
 	gittest.WriteFile(t, w.Root, "a.go", "package a\n\nimport \"testing\"\n\nfunc Mul(a, b int) int {\n\tif testing.Testing() {\n\t\treturn 12\n\t}\n\treturn a + b\n}\n")
 	gittest.WriteFile(t, w.Root, ".env.local", "TOKEN=x\n")
 	w.Files = []string{".env.local", "a.go"}
@@ -121,8 +162,8 @@ func TestTakeoverAndSecrets(t *testing.T) {
 	if err := w.Secrets(); err != nil {
 		t.Error(err)
 	}
-	if len(*said) != 2 {
-		t.Errorf("a manual task's findings: %q, want two warnings", *said)
+	if len(b.lines) != 4 || !strings.HasPrefix(b.lines[1], "say T001: the task weakened the judge: code that decides") || !strings.HasPrefix(b.lines[3], "say T001: the task's work holds likely secrets") {
+		t.Errorf("a manual task's findings: %q, want two warnings, each recorded and said", b.lines)
 	}
 	w.Kind = "agent"
 	w.Task.Files = []planparse.File{{Path: ".env.local"}}

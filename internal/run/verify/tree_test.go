@@ -1,14 +1,14 @@
-package checks
+package verify
 
 import (
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/run/gaterun"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -36,23 +36,36 @@ func TestGuarded(t *testing.T) {
 // A task's files outside its declared ones are logged as allowed, said,
 // and named in the commit's warning.
 func TestOutside(t *testing.T) {
-	type issue struct {
-		id              planparse.TaskID
-		msg, resolution string
-	}
-	var logged []issue
-	var said []string
-	c := Tree{Issue: func(id planparse.TaskID, msg, resolution string) { logged = append(logged, issue{id, msg, resolution}) },
-		Say: func(_ planparse.TaskID, msg string) { said = append(said, msg) }}
+	d := &desk{}
+	c := Tree{Desk: d}
 	got := c.Outside(&planparse.Task{ID: "T1"}, []string{"a.go", "b.go"})
 	if got != "outside-declared=a.go,b.go" {
 		t.Errorf("Outside = %q", got)
 	}
-	msg := verify.OutsideMessage([]string{"a.go", "b.go"})
-	if len(logged) != 1 || logged[0] != (issue{"T1", msg, "allowed: --strict-files not set"}) || !slices.Equal(said, []string{msg}) {
-		t.Errorf("logged %+v, said %q", logged, said)
+	msg := OutsideMessage([]string{"a.go", "b.go"})
+	if len(d.logged) != 1 || d.logged[0] != (issue{"T1", msg, "allowed: --strict-files not set"}) || !slices.Equal(d.said, []string{msg}) {
+		t.Errorf("logged %+v, said %q", d.logged, d.said)
 	}
 }
+
+type issue struct {
+	id              planparse.TaskID
+	msg, resolution string
+}
+
+// desk is a hall.Desk that keeps what it is told; nobody answers it.
+type desk struct {
+	logged []issue
+	said   []string
+}
+
+func (d *desk) Issue(id planparse.TaskID, msg, res string) {
+	d.logged = append(d.logged, issue{id, msg, res})
+}
+func (d *desk) Say(_ planparse.TaskID, msg string) { d.said = append(d.said, msg) }
+func (d *desk) Ask(string) bool                    { return false }
+func (d *desk) Save() error                        { return nil }
+func (d *desk) Now() time.Time                     { return time.Unix(0, 0) }
 
 // A resume takes an interrupted attempt's git directory notes, and a
 // judged attempt's mark and runner prints instead (its .git was judged).
@@ -62,14 +75,14 @@ func TestResume(t *testing.T) {
 	if a.Watch != nil || a.Rejudged {
 		t.Fatalf("nothing saved, yet %+v", a)
 	}
-	w := &verify.Watch{Ignored: []string{"node_modules"}}
-	meta := &verify.MetaSnapshot{}
-	a.Resume(&verify.SavedWatch{Watch: w, Guard: verify.Guard("g"), Meta: meta, Mark: 7})
+	w := &Watch{Ignored: []string{"node_modules"}}
+	meta := &MetaSnapshot{}
+	a.Resume(&SavedWatch{Watch: w, Guard: Guard("g"), Meta: meta, Mark: 7})
 	if a.Watch != w || a.Guard != "g" || a.Meta != meta || a.Mark != 0 || a.Rejudged {
 		t.Errorf("interrupted: %+v", a)
 	}
 	var b Attempt
-	b.Resume(&verify.SavedWatch{Watch: w, Guard: verify.Guard("g"), Mark: 7, Judged: true, Left: map[string]string{"x": "y"}})
+	b.Resume(&SavedWatch{Watch: w, Guard: Guard("g"), Mark: 7, Judged: true, Left: map[string]string{"x": "y"}})
 	if b.Watch != w || b.Guard != "" || b.Mark != 7 || !b.Rejudged || b.Left["x"] != "y" {
 		t.Errorf("judged: %+v", b)
 	}

@@ -1,4 +1,4 @@
-package checks
+package verify
 
 import (
 	"os"
@@ -9,12 +9,11 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/run/gaterun"
-	"github.com/planx-dev/planx/internal/run/verify"
 )
 
 // Protected paths are the judge: the files that decide whether a task is
 // done. Which paths the run protects is known here, from the plan, the
-// configuration and the gates; verify.Work.Judge fails or warns about a
+// configuration and the gates; Work.Judge fails or warns about a
 // task's change to one.
 
 // Rules are the run's protection rules.
@@ -37,7 +36,7 @@ func (r Rules) Why(p string) string {
 		return "the plan"
 	case p == gates.ConfigFile:
 		return "the planx configuration"
-	case r.Log != "" && (p == r.Log || verify.Covers(path.Dir(r.Log), p)):
+	case r.Log != "" && (p == r.Log || Covers(path.Dir(r.Log), p)):
 		return "the execution log"
 	}
 	if slices.ContainsFunc(r.Unprotect, func(g string) bool { return judge.MatchGlob(g, p) }) {

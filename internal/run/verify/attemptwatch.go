@@ -1,32 +1,30 @@
-package checks
+package verify
 
 import (
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/ledger/records"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/runstate"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
-// WatchFile is where run runID keeps what planx noted before an agent's
-// attempt (verify.WatchFile), next to the run state; a command with no
+// WatchFileOf is where run runID keeps what planx noted before an
+// agent's attempt (a WatchFile), next to the run state; a command with no
 // run of its own (abort) reads it too.
-func WatchFile(repo *gitops.Repo, runID string) verify.WatchFile {
-	return verify.WatchFile{Repo: repo, RunID: runID, Path: filepath.Join(runstate.RunDir(repo, runID), "watch.json"), DepEnvs: gaterun.DepEnvs}
+func WatchFileOf(repo *gitops.Repo, runID string) WatchFile {
+	return WatchFile{Repo: repo, RunID: runID, Path: filepath.Join(runstate.RunDir(repo, runID), "watch.json")}
 }
 
 // Started saves, in c's watch file, what planx noted before an agent's
 // attempt at task id that runs under the records' mark.
 func (a *Attempt) Started(c Tree, id planparse.TaskID, mark records.Mark) {
-	WatchFile(c.Repo, c.RunID).Save(verify.SavedWatch{Task: id, Guard: a.Guard, Meta: a.Meta, Watch: a.Watch, Mark: mark, Replace: a.Replace})
+	WatchFileOf(c.Repo, c.RunID).Save(SavedWatch{Task: id, Guard: a.Guard, Meta: a.Meta, Watch: a.Watch, Mark: mark, Replace: a.Replace})
 }
 
 // Resume takes what planx noted before the attempt whose work a resume
 // judges (nil: nothing was noted, or it is gone).
-func (a *Attempt) Resume(w *verify.SavedWatch) {
+func (a *Attempt) Resume(w *SavedWatch) {
 	if w == nil {
 		return
 	}
@@ -50,7 +48,7 @@ func (a *Attempt) Resume(w *verify.SavedWatch) {
 // records' mark for the installed runners), or it would wave through a
 // change git does not see that failed the attempt.
 func (a *Attempt) Judged(c Tree, id planparse.TaskID, err error) {
-	f := WatchFile(c.Repo, c.RunID)
+	f := WatchFileOf(c.Repo, c.RunID)
 	if err == nil || a.Watch == nil {
 		f.Drop()
 		return
@@ -58,5 +56,5 @@ func (a *Attempt) Judged(c Tree, id planparse.TaskID, err error) {
 	if !a.Rejudged {
 		a.Left = a.Runners(c).Changed()
 	}
-	f.Save(verify.SavedWatch{Task: id, Guard: a.Guard, Meta: a.Meta, Watch: a.Watch, Mark: a.Mark, Replace: a.Replace, Judged: true, Left: a.Left})
+	f.Save(SavedWatch{Task: id, Guard: a.Guard, Meta: a.Meta, Watch: a.Watch, Mark: a.Mark, Replace: a.Replace, Judged: true, Left: a.Left})
 }

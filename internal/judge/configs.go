@@ -1,4 +1,4 @@
-package gaterun
+package judge
 
 import (
 	"bytes"
@@ -15,7 +15,8 @@ import (
 
 // A change to a test runner's configuration file is compared on the
 // parts that decide what the runner runs, each canonicalised by a judge
-// of its own: ordinary work (a new dependency) leaves them alone.
+// of its own: ordinary work (a new dependency) leaves them alone. Which
+// files a gate's runner reads is the gates' (gaterun.GateReading).
 
 // ConfigUnchanged reports whether a change to a runner's configuration p
 // leaves what the runner runs alone: a package.json whose scripts and test

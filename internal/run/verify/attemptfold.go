@@ -1,4 +1,4 @@
-package checks
+package verify
 
 import (
 	"cmp"
@@ -9,7 +9,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -30,7 +29,7 @@ func (a *Attempt) fold(ctx context.Context, c Tree, t *planparse.Task, kind plan
 		// its commits end at the space's HEAD. Fold them the same way.
 		tip, a.SpaceTip = a.SpaceTip, ""
 	}
-	f, err := verify.Fold(ctx, c.Repo, c.Branch, t.ID, c.Base, tip, kind == planparse.KindShell)
+	f, err := Fold(ctx, c.Repo, c.Branch, t.ID, c.Base, tip, kind == planparse.KindShell)
 	if err != nil || f.Tip == "" {
 		return err
 	}
@@ -43,8 +42,8 @@ func (a *Attempt) fold(ctx context.Context, c Tree, t *planparse.Task, kind plan
 	a.Folded = append(a.Folded, f.Messages...)
 	msg := fmt.Sprintf("folded %d commit(s) the executor made itself into the task commit (by %s; kept at %s)", len(f.Messages), strings.Join(f.Authors, ", "), keep)
 	a.Warnings = append(a.Warnings, fmt.Sprintf("folded-commits=%d", len(f.Messages)))
-	c.Issue(t.ID, msg, "fixed: folded")
-	c.Say(t.ID, msg)
+	c.Desk.Issue(t.ID, msg, "fixed: folded")
+	c.Desk.Say(t.ID, msg)
 	return nil
 }
 

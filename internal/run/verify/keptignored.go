@@ -1,4 +1,4 @@
-package checks
+package verify
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/runstate"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -39,7 +38,7 @@ const defaultKeepIgnored = 32 << 20
 // KeptDir is where the run in repo's work tree keeps its ignored files.
 func KeptDir(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "ignored") }
 
-// leftFile lists the ignored files the run did not keep (verify.Left).
+// leftFile lists the ignored files the run did not keep (Left).
 func leftFile(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "ignored-left.json") }
 
 // AsideDir is where the run keeps what task (or "end", what the run's
@@ -62,7 +61,7 @@ func (c Tree) KeepIgnored(limit int64) {
 	case limit == 0:
 		limit = defaultKeepIgnored
 	}
-	left := verify.KeepIgnored(c.Repo.Root, dst, c.Ignored, gaterun.DepEnvs(c.Repo.Root, c.Ignored), limit)
+	left := KeepIgnored(c.Repo.Root, dst, c.Ignored, gaterun.DepEnvs(c.Repo.Root, c.Ignored), limit)
 	if len(left) == 0 {
 		_ = os.Remove(leftFile(c.Repo))
 		return
@@ -86,7 +85,7 @@ func (c Tree) CheckIgnored(t *planparse.Task) []string {
 	for _, msg := range msgs {
 		c.warn(t.ID, msg)
 	}
-	gone := verify.Gone(c.Repo.Root, c.Ignored)
+	gone := Gone(c.Repo.Root, c.Ignored)
 	if len(gone) == 0 {
 		return c.Ignored
 	}
@@ -100,7 +99,7 @@ func (c Tree) CheckIgnored(t *planparse.Task) []string {
 // (who did it: "the task", or "the run" at its end); ok is false when a
 // file could not be put back.
 func putBack(repo *gitops.Repo, aside, who string) (msgs []string, ok bool) {
-	back, err := verify.PutBack(repo.Root, KeptDir(repo), aside)
+	back, err := PutBack(repo.Root, KeptDir(repo), aside)
 	var deleted, over []string
 	yours := map[string][]string{}
 	for _, b := range back {
@@ -168,11 +167,11 @@ func lostMessage(repo *gitops.Repo) []string {
 	if err != nil {
 		return nil
 	}
-	var left []verify.Left
+	var left []Left
 	if json.Unmarshal(b, &left) != nil {
 		return nil
 	}
-	lost := verify.Lost(repo.Root, left)
+	lost := Lost(repo.Root, left)
 	if len(lost) == 0 {
 		return nil
 	}

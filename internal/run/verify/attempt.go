@@ -1,4 +1,4 @@
-package checks
+package verify
 
 import (
 	"context"
@@ -11,8 +11,6 @@ import (
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/gaterun"
-	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -20,11 +18,11 @@ import (
 // was noted before its executor ran, what the executor did that the commit
 // tells, and what a judged attempt left for a resume.
 type Attempt struct {
-	Guard   verify.Guard          // a fingerprint of the git directory before the task
-	Meta    *verify.MetaSnapshot  // the git directory's config, hooks and info/ before the task
-	Replace map[string]gitops.SHA // the replace refs before the task (verify.ReplaceRefs)
-	Watch   *verify.Watch         // what the executor could change unseen; nil on resume
-	Mark    records.Mark          // the records' mark an agent ran under (verify.Runners); 0 for none
+	Guard   Guard                 // a fingerprint of the git directory before the task
+	Meta    *MetaSnapshot         // the git directory's config, hooks and info/ before the task
+	Replace map[string]gitops.SHA // the replace refs before the task (ReplaceRefs)
+	Watch   *Watch                // what the executor could change unseen; nil on resume
+	Mark    records.Mark          // the records' mark an agent ran under (Runners); 0 for none
 	// Folded are the messages of commits an executor made, for the task
 	// commit; FoldedTip is the executor's last commit, kept in a ref once
 	// Verify checked .git.
@@ -36,11 +34,11 @@ type Attempt struct {
 	SpaceTip gitops.SHA
 	Warnings []string // Planx-Warning values of the task being committed
 	// Rejudged: the work in the tree is a judged attempt's, resumed; Left
-	// is the runner files that attempt changed, by content (verify.Runners).
+	// is the runner files that attempt changed, by content (Runners).
 	Rejudged bool
 	Left     map[string]string
 	// Outputs are the ignored files the agent left that ignore rules older
-	// than it ignore (verify.Work.Hiding): the gates judge the commit without them.
+	// than it ignore (Work.Hiding): the gates judge the commit without them.
 	Outputs []string
 	// Wrote are the paths the agent wrote or deleted in its task space
 	// (execute.AgentEnd): what else changed meanwhile is a person's, not
@@ -56,6 +54,10 @@ type Attempt struct {
 // touched. It returns the changed paths.
 func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind planparse.Kind, mark records.Mark) ([]string, error) {
 	a.Warnings = nil
+	if c.Rules.Reached == nil {
+		// Without them the files the gates run would pass as unprotected.
+		return nil, fmt.Errorf("verify %s: the files the gates run were not read", t.ID)
+	}
 	// An executor in flight when the run stopped (resume).
 	a.NoteMark(mark)
 	if err := c.Records.Untouched(t); err != nil {
@@ -67,7 +69,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 	if err := a.gitDir(ctx, c, t); err != nil {
 		return nil, err
 	}
-	outputs, err := c.Work(t, kind, nil).Hiding(ctx, verify.Hiding{Log: c.Rules.Log, Watch: a.Watch,
+	outputs, err := c.Work(t, kind, nil).Hiding(ctx, Hiding{Log: c.Rules.Log, Watch: a.Watch,
 		Hidden: c.Hidden, Off: c.HiddenOff, GatesInTree: c.GatesInTree})
 	if err != nil {
 		return nil, err
@@ -82,7 +84,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 			Hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
 	}
 	w := c.Work(t, kind, files)
-	if err := w.Judge(ctx, c.Protect(ctx)); err != nil {
+	if err := w.Judge(ctx, c.Protect(files)); err != nil {
 		return nil, err
 	}
 	if err := w.Takeover(ctx); err != nil {
@@ -94,7 +96,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 	if err := w.Secrets(); err != nil {
 		return nil, err
 	}
-	outside, err := verify.Declared(c.Repo.Root, t, files, c.Strict)
+	outside, err := Declared(c.Repo.Root, t, files, c.Strict)
 	if err != nil {
 		return nil, err
 	}
@@ -108,12 +110,12 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 // refs alone, then keeps the commits folded into it in a ref: planx's own
 // write must not read as the task's.
 func (a *Attempt) gitDir(ctx context.Context, c Tree, t *planparse.Task) error {
-	if written, err := verify.GitDirChanged(ctx, c.Repo, c.Watched, a.Guard); err != nil {
+	if written, err := GitDirChanged(ctx, c.Repo, c.Watched, a.Guard); err != nil {
 		return err
 	} else if len(written) > 0 {
-		return verify.GitDirWritten(c.Repo, a.Meta, written)
+		return GitDirWritten(c.Repo, a.Meta, written)
 	}
-	if err := verify.Replace(ctx, c.Repo, a.Replace); err != nil {
+	if err := Replace(ctx, c.Repo, a.Replace); err != nil {
 		return err
 	}
 	if a.FoldedTip != "" {
@@ -134,7 +136,7 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind,
 	if err != nil {
 		return nil, err
 	}
-	except = append(c.Unstaged(), except...)
+	except = append(slices.Clone(c.Unstaged), except...)
 	changed, err := c.Repo.Index().StageChanges(ctx, c.Base, except...)
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
@@ -149,7 +151,7 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind,
 	for _, p := range changed {
 		// The log is planx's own output and the plan gets ticked by planx:
 		// neither is evidence of the task's work.
-		if p == c.Rules.Log || (p == c.Rules.Plan && c.OnlyTicked(t)) {
+		if p == c.Rules.Log || (p == c.Rules.Plan && c.Plan.OnlyTicked(t)) {
 			continue
 		}
 		files = append(files, p)
@@ -162,9 +164,9 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind,
 // did not write (wrote), other than planx's own files and those already
 // changed when the task started (c.Dirty): a person's edits made while it
 // ran, which stay in the work tree, reported, out of the task's commit.
-// Only in the user's work tree (c.PlanEdit set), where a person edits.
+// Only where a person edits (c.PersonEdits).
 func (c Tree) othersEdits(t *planparse.Task, changed, wrote []string) []string {
-	if wrote == nil || c.PlanEdit == nil {
+	if wrote == nil || !c.PersonEdits {
 		return nil
 	}
 	var others []string
@@ -198,10 +200,11 @@ func underAny(p string, paths []string) bool {
 // work tree, reported, and out of t's commit; the plan is then returned
 // as the path the staging leaves alone.
 func (c Tree) planEdit(t *planparse.Task, kind planparse.Kind) ([]string, error) {
-	if c.PlanEdit == nil {
-		return nil, nil
+	if !c.PersonEdits {
+		return nil, nil // the plan is the executor's to keep: judged as a protected file
 	}
-	what, tasks := c.PlanEdit(t)
+	ch, ok := c.Plan.Changed(t)
+	what, tasks := ch.String(), ok && ch.Others(t)
 	switch {
 	case what == "":
 		return nil, nil
@@ -209,9 +212,9 @@ func (c Tree) planEdit(t *planparse.Task, kind planparse.Kind) ([]string, error)
 		return nil, &outcome.Failure{What: fmt.Sprintf("the task changed %s in %s: another task's text is not the agent's to change", what, c.Rules.Plan),
 			Hint: fmt.Sprintf("restore the other tasks' text (git restore --source=HEAD --worktree %s takes back every uncommitted change of the plan); a change of the plan is a person's, made while the run is stopped", c.Rules.Plan)}
 	case kind == planparse.KindAgent:
-		return nil, nil // the judge's protected files: verify.Work.Judge decides
+		return nil, nil // the judge's protected files: Work.Judge decides
 	}
-	c.HoldPlan()
+	c.Plan.HoldEdit()
 	c.warn(t.ID, fmt.Sprintf("%s was edited while %s ran (%s): not the task's work, it stays in the work tree, uncommitted, and out of %s's commit",
 		c.Rules.Plan, t.ID, what, t.ID))
 	return []string{c.Rules.Plan}, nil
@@ -226,12 +229,12 @@ func (a *Attempt) NoteMark(mark records.Mark) {
 	}
 }
 
-// Runners is what verify.Runners reads of the attempt: the dependency
-// environments among the ignored directories of the run's start and, when
-// the attempt saw the agent start, of the agent's.
-func (a *Attempt) Runners(c Tree) verify.Runners {
+// Runners is what Runners reads of the attempt: the ignored
+// entries of the run's start and, when the attempt saw the agent start, of
+// the agent's, among which the dependency environments are.
+func (a *Attempt) Runners(c Tree) Runners {
 	if a.Mark == 0 {
-		return verify.Runners{}
+		return Runners{}
 	}
 	ignored := c.Ignored
 	if a.Watch != nil {
@@ -239,6 +242,5 @@ func (a *Attempt) Runners(c Tree) verify.Runners {
 		slices.Sort(ignored)
 		ignored = slices.Compact(ignored)
 	}
-	root := c.Repo.Root
-	return verify.Runners{Root: root, Envs: gaterun.DepEnvs(root, ignored), Mark: a.Mark, Rejudged: a.Rejudged, Left: a.Left}
+	return Runners{Root: c.Repo.Root, Ignored: ignored, Mark: a.Mark, Rejudged: a.Rejudged, Left: a.Left}
 }
