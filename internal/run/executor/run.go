@@ -281,7 +281,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	}
 	j := o.pinned
 	if j == nil {
-		if j, err = loadPinned(ctx, repo, root, plan, o.Gates); err != nil {
+		if j, err = runstate.PinNow(ctx, repo, root, plan, o.Gates); err != nil {
 			return nil, err
 		}
 	} else if err := gates.CheckTasks(j.Gates, plan); err != nil {
@@ -316,18 +316,10 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 }
 
 // readPlan parses the plan at planAbs, rel in the repository, and refuses
-// one with errors. rel is what git, the state and the commits record: a
-// control character in it is refused before anything changes (a
-// repository whose own path holds one is its own business).
+// one with errors (planfile.Read); --topic names it for the agents.
 func readPlan(o Options, planAbs, rel string) (*planparse.Plan, error) {
-	if err := planparse.CheckPath(rel); err != nil {
-		return nil, err
-	}
-	plan, err := planparse.ParseFile(planAbs, planparse.Options{Format: o.Format})
+	plan, err := planfile.Read(planAbs, rel, o.Format)
 	if err != nil {
-		return nil, err
-	}
-	if err := plan.Err(); err != nil {
 		return nil, err
 	}
 	if o.Topic != "" {
@@ -361,27 +353,6 @@ func sameRepository(ctx context.Context, repo *gitops.Repo, planPath, rel string
 	return fmt.Errorf("%w: plan %s is in the repository %s, not in %s where planx was started; "+
 		"a run commits in the plan's repository: cd %s && planx run %s (or planx -C %s run %s)",
 		gitops.ErrRepoState, planPath, repo.Root, here.Root, repo.Root, rel, repo.Root, rel)
-}
-
-// loadPinned reads the judge from the repository as it stands now: for a
-// run that starts.
-func loadPinned(ctx context.Context, repo *gitops.Repo, root string, plan *planparse.Plan, flags []string) (*runstate.Pinned, error) {
-	cfg, err := gates.LoadConfig(root)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
-	}
-	gs, err := gates.ForPlan(cfg, plan, flags)
-	if err != nil {
-		return nil, err
-	}
-	j := &runstate.Pinned{Config: cfg, Gates: gs, Budget: plan.Budget.Or(cfg.Budget)}
-	if repo == nil {
-		return j, nil // a dry run outside a repository: nothing to pin
-	}
-	j.HooksPath = repo.Config().HooksPath()
-	name, email := repo.Config().Identity(ctx)
-	j.Identity = [2]string{strings.TrimSpace(name), strings.TrimSpace(email)}
-	return j, nil
 }
 
 // refuseMisread refuses, before anything changes, a plan the run would

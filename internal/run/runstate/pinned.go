@@ -1,6 +1,10 @@
 package runstate
 
 import (
+	"context"
+	"fmt"
+	"strings"
+
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/planparse"
@@ -35,4 +39,27 @@ func (j *Pinned) Apply(repo *gitops.Repo) {
 			repo.Config().Pin(key, j.Identity[i])
 		}
 	}
+}
+
+// PinNow reads the judge from the repository as it stands now, in root:
+// for a run that starts (repo nil: a dry run outside a repository, with
+// nothing to pin but the configuration and the gates), and for a run
+// whose state pinned nothing (started by a planx that did not pin).
+func PinNow(ctx context.Context, repo *gitops.Repo, root string, plan *planparse.Plan, flags []string) (*Pinned, error) {
+	cfg, err := gates.LoadConfig(root)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
+	}
+	gs, err := gates.ForPlan(cfg, plan, flags)
+	if err != nil {
+		return nil, err
+	}
+	j := &Pinned{Config: cfg, Gates: gs, Budget: plan.Budget.Or(cfg.Budget)}
+	if repo == nil {
+		return j, nil
+	}
+	j.HooksPath = repo.Config().HooksPath()
+	name, email := repo.Config().Identity(ctx)
+	j.Identity = [2]string{strings.TrimSpace(name), strings.TrimSpace(email)}
+	return j, nil
 }
