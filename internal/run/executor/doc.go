@@ -3,7 +3,7 @@
 // (desk.go, package hall). It prepares a run (the plan and its settings,
 // pinned in the run state; which tasks run, decided by package runplan;
 // the preflight and the run's new records, package runstart; the rollback
-// commit, rollback.go), then takes each task
+// commit, package land), then takes each task
 // through one path (turn.go: execute, verify, the judge's checks, the
 // gates) in its place (place.go). There is one loop (waves.go): the run
 // is a sequence of waves, and with --jobs 1 each wave is one task; a wave
@@ -22,7 +22,7 @@
 // gates, the baseline, the final gates, the clean checkouts: one Keeper a
 // run), checks.go for package verify (its Tree: the run's
 // protection rules and the checks of a task's work after its executor, in
-// the work tree), commit.go for the commit (a committer made for one commit; its
+// the work tree), land.go for the commit (a land.Committer made for one commit; its
 // message and records are package ledger's), books.go for the run's
 // records (a task's log entry, their saving, the attempts' snapshots, a
 // stop, the run's end). A task's turn (turn.go)

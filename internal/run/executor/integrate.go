@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/land"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
@@ -23,7 +24,7 @@ import (
 func (wv *wave) landing() *wavepkg.Landing {
 	r := wv.r
 	return &wavepkg.Landing{Repo: r.repo, Pool: r.pool, Base: wv.base, Number: wv.number, Last: wv.last,
-		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, Parsed: r.Plan, Optional: r.o.Optional, Sign: r.sign, Hooks: wv.hooks, Fault: r.fault,
+		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, Parsed: r.Plan, Optional: r.o.Optional, Sign: r.Sign, Hooks: wv.hooks, Fault: r.fault,
 		Log: r.log, State: r.st, Done: r.done, Book: r.keeper().Book(), Desk: r.desk(),
 		Gated: len(gates.Select(r.Gates, nil, wv.last)) > 0, Runner: wv}
 }
@@ -94,7 +95,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 		for i, it := range ld.Tasks {
 			wv.res.Done = append(wv.res.Done, it.T.ID)
 			r.out.TaskDone(it.T, ld.Commits[i])
-			noteGates(ctx, r.repo, r.out, it.T, it.Log, ld.Commits[i], ld.Trees[i])
+			land.NoteGates(ctx, r.repo, r.out, it.T, it.Log, ld.Commits[i], ld.Trees[i])
 		}
 	}
 	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0

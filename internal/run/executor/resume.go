@@ -15,6 +15,7 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/land"
 	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -267,7 +268,7 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *h
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := unland(ctx, repo, progress.New(ro.Output)); err != nil {
+	if err := land.Unland(ctx, repo, progress.New(ro.Output)); err != nil {
 		lk.Release()
 		return nil, nil, nil, err
 	}
@@ -290,7 +291,7 @@ func finish(ctx context.Context, b books, head gitops.SHA, topic string, noVerif
 		return nil, err
 	}
 	isLog := func(c gitops.Change) bool { return c.Path == b.log.Path }
-	if !slices.ContainsFunc(changes, isLog) && len(b.st.SkipPending) == 0 && headIsTaskCommit(ctx, b.repo, head, b.st.RunID) {
+	if !slices.ContainsFunc(changes, isLog) && len(b.st.SkipPending) == 0 && land.HeadIsTaskCommit(ctx, b.repo, head, b.st.RunID) {
 		// The run's last task commit landed with the final log (planx was
 		// stopped right after it): nothing is left to record.
 		if err := endFinished(ctx, b, len(b.st.ToRun)-len(b.st.Skipped)); err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/hall"
+	"github.com/planx-dev/planx/internal/run/land"
 	"github.com/planx-dev/planx/internal/run/planfile"
 	"github.com/planx-dev/planx/internal/run/runplan"
 	"github.com/planx-dev/planx/internal/run/runstart"
@@ -49,7 +50,7 @@ type runner struct {
 	dirty     []string   // paths dirty before the next task starts (clean after a commit)
 	head      gitops.Head
 	expect    gitops.SHA // where HEAD must be when a task ends: planx's last commit
-	commitPath
+	land.CommitPath
 	ignored []string // ignored entries that existed when the run (or resume) started
 	// survey is the preflight's one git status of the work tree;
 	// nil on resume, and dropped once a question to the person let time
@@ -124,7 +125,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.checks().KeepIgnored(r.Config.KeepIgnored)
-	base, err := r.rollbackOf().make(ctx)
+	base, err := r.rollbackOf().Make(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -287,10 +288,10 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	} else if err := gates.CheckTasks(j.Gates, plan); err != nil {
 		return nil, err
 	}
-	var paths commitPath
+	var paths land.CommitPath
 	if repo != nil {
 		j.Apply(repo)
-		if paths, err = chooseCommitPath(ctx, repo, o.NoVerify); err != nil {
+		if paths, err = land.ChooseCommitPath(ctx, repo, o.NoVerify); err != nil {
 			return nil, err
 		}
 	}
@@ -311,7 +312,7 @@ func prepare(ctx context.Context, o Options) (*runner, error) {
 	return &runner{
 		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
 		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Repo: repo},
-		pinned: j, out: progress.New(o.Output), commitPath: paths,
+		pinned: j, out: progress.New(o.Output), CommitPath: paths,
 	}, nil
 }
 

@@ -75,7 +75,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	}
 	adopt := func(ctx context.Context, head gitops.Head) error {
 		r.head = head // the rollback commit, if made now, is made on it
-		return r.rollbackOf().adopt(ctx, head.SHA)
+		return r.rollbackOf().Adopt(ctx, head.SHA)
 	}
 	if r.head, err = checkHead(ctx, r.repo, r.st, adopt); err != nil {
 		return nil, nil, err

@@ -54,7 +54,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 	if l.stopped && len(tasks) > 1 {
 		waves = append([][]*planparse.Task{tasks[:1]}, r.waves(tasks[1:])...)
 	}
-	wavepkg.WarnCost(r.out, r.repo, r.postCommit, waves)
+	wavepkg.WarnCost(r.out, r.repo, r.PostCommit, waves)
 	n := 0
 	for wi, w := range waves {
 		last := wi == len(waves)-1
@@ -110,7 +110,7 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 }
 
 func (l *waveLoop) newWave(base gitops.SHA, number int, last bool) *wave {
-	return &wave{r: l.r, mu: &l.r.shared, base: base, number: number, last: last, res: l.res, hooks: waveHooks(l.r.st, l.r.repo, l.r.hooks, l.r.o.NoVerify)}
+	return &wave{r: l.r, mu: &l.r.shared, base: base, number: number, last: last, res: l.res, hooks: waveHooks(l.r.st, l.r.repo, l.r.Hooks, l.r.o.NoVerify)}
 }
 
 // waveAttempt records, with s, the start of a wave task's attempt as the

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/handconfig"
+	"github.com/planx-dev/planx/internal/run/land"
 	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -49,7 +50,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 	execute.CleanOrphans(execute.PidsIn(repo.PlanxDir()), out)
 	execute.CleanRun(st.RunID, out)
 	warnHeldPlan(repo, st, out)
-	if err := unland(ctx, repo, out); err != nil {
+	if err := land.Unland(ctx, repo, out); err != nil {
 		return nil, err
 	}
 	watch := verify.WatchFileOf(repo, st.RunID)

@@ -1,4 +1,4 @@
-package executor
+package land
 
 import (
 	"context"
@@ -18,24 +18,24 @@ import (
 // commit: on the run's branch, right above planx's last commit, with this
 // run's and this task's trailers. It reads git afresh, never the (possibly
 // cancelled) context of the commit.
-func (c *committer) landed(t *planparse.Task) (gitops.SHA, bool) {
+func (c *Committer) landed(t *planparse.Task) (gitops.SHA, bool) {
 	ctx := context.Background()
-	head, err := c.repo.Head(ctx)
-	if err != nil || head.Branch != c.st.Branch || head.SHA == "" || head.SHA == c.expect {
+	head, err := c.Repo.Head(ctx)
+	if err != nil || head.Branch != c.State.Branch || head.SHA == "" || head.SHA == c.Expect {
 		return "", false
 	}
-	cs, err := c.repo.History().Log(ctx, head.SHA, "", 1)
-	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != c.expect {
+	cs, err := c.Repo.History().Log(ctx, head.SHA, "", 1)
+	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != c.Expect {
 		return "", false
 	}
-	if record.TrailerOf(cs[0].Message, record.TrailerRun) != c.st.RunID || record.TrailerOf(cs[0].Message, record.TrailerTask) != string(t.ID) {
+	if record.TrailerOf(cs[0].Message, record.TrailerRun) != c.State.RunID || record.TrailerOf(cs[0].Message, record.TrailerTask) != string(t.ID) {
 		return "", false
 	}
 	return cs[0].SHA, true
 }
 
-// headIsTaskCommit reports whether head is a task commit of the run runID.
-func headIsTaskCommit(ctx context.Context, repo *gitops.Repo, head gitops.SHA, runID string) bool {
+// HeadIsTaskCommit reports whether head is a task commit of the run runID.
+func HeadIsTaskCommit(ctx context.Context, repo *gitops.Repo, head gitops.SHA, runID string) bool {
 	if head == "" {
 		return false
 	}
@@ -47,27 +47,27 @@ func headIsTaskCommit(ctx context.Context, repo *gitops.Repo, head gitops.SHA, r
 // run's branch at planx's last commit: a person who switched branch (or
 // committed) while a step or gate ran gets nothing committed anywhere, and
 // is told how to go on.
-func (c *committer) onRunBranch(t *planparse.Task) error {
-	head, err := c.repo.HeadNow()
+func (c *Committer) onRunBranch(t *planparse.Task) error {
+	head, err := c.Repo.HeadNow()
 	if err != nil {
 		return err
 	}
-	if head.Branch != c.st.Branch || head.Detached != (c.st.Branch == "") {
+	if head.Branch != c.State.Branch || head.Detached != (c.State.Branch == "") {
 		return fmt.Errorf("%w: HEAD moved from branch %q to %q while %s ran; planx commits only onto the run's branch and committed nothing: %s",
-			gitops.ErrRepoState, c.st.Branch, verify.HeadName(head), t.ID, verify.SwitchBack(c.st.Branch, "`planx resume`"))
+			gitops.ErrRepoState, c.State.Branch, verify.HeadName(head), t.ID, verify.SwitchBack(c.State.Branch, "`planx resume`"))
 	}
-	if head.SHA != c.expect {
+	if head.SHA != c.Expect {
 		return fmt.Errorf("%w: branch %s moved from %s to %s while %s ran (a commit planx did not make); planx committed nothing: look at it (git log %s..%s), then `planx resume` or `planx abort`",
-			gitops.ErrRepoState, c.st.Branch, c.expect.Short(), head.SHA.Short(), t.ID, c.expect.Short(), head.SHA.Short())
+			gitops.ErrRepoState, c.State.Branch, c.Expect.Short(), head.SHA.Short(), t.ID, c.Expect.Short(), head.SHA.Short())
 	}
 	return nil
 }
 
-// unland takes back the landing of a wave that a stop cut between the
+// Unland takes back the landing of a wave that a stop cut between the
 // work tree's update and the branch's move (wave.Unland), before anything
 // reads the work tree: the run then goes on, or is aborted, as after a
 // stop before that landing began. It says what it put back.
-func unland(ctx context.Context, repo *gitops.Repo, out *progress.Progress) error {
+func Unland(ctx context.Context, repo *gitops.Repo, out *progress.Progress) error {
 	st, err := runstate.Load(repo)
 	if err != nil || st == nil {
 		return err

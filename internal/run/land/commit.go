@@ -1,4 +1,4 @@
-package executor
+package land
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger"
+	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/execute"
@@ -24,60 +25,48 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// committer makes a task's one commit: it ticks the plan, writes the log,
-// commits the way the run commits (commitPath) and records what the commit
+// Committer makes a task's one commit, in place: it ticks the plan, writes the log,
+// commits the way the run commits (CommitPath) and records what the commit
 // made true. It is what of the run a commit needs, taken from the runner
-// for one commit; the runner reads expect, done and dirty back.
-type committer struct {
-	repo    *gitops.Repo
-	st      *runstate.State
-	log     *execlog.Log
-	pf      *planfile.File
-	planRel string
-	path    commitPath
-	// noVerify is --no-verify: pre-commit and commit-msg do not run.
-	noVerify bool
-	fault    fault.Hook
-	book     ledger.Book
-	out      *progress.Progress
-	desk     hall.Desk // the run's log and output, and its clock
-	pids     execute.Pids
-	reaper   execute.Reaper
-	reports  *gaterun.Reports
-	// groups are the groups the task completes (runplan.Setup.CompletedGroups).
-	groups []*planparse.Task
+// for one commit; the runner reads Expect, Done and Dirty back.
+type Committer struct {
+	Repo    *gitops.Repo
+	State   *runstate.State
+	Log     *execlog.Log
+	Plan    *planfile.File
+	PlanRel string
+	Path    CommitPath
+	// NoVerify is --no-verify: pre-commit and commit-msg do not run.
+	NoVerify bool
+	Fault    fault.Hook
+	Book     ledger.Book
+	Out      *progress.Progress
+	Desk     hall.Desk // the run's log and output, and its clock
+	Pids     proc.Pids
+	Reaper   execute.Reaper
+	Reports  *gaterun.Reports
+	// Groups are the groups the task completes (runplan.Setup.CompletedGroups).
+	Groups []*planparse.Task
+	// HeldPlan is where a person's edit of the plan made while the task
+	// ran is kept while the commit is made (planfile.File.Hold).
+	HeldPlan string
 
-	expect gitops.SHA                // planx's last commit; the new one once made
-	done   map[planparse.TaskID]bool // the run's done tasks, the committed ones added
-	dirty  []string                  // files a commit hook left out of the commit
-}
-
-// commit makes t's commit (committer.commit) and takes back into the run
-// where HEAD now is, what is done and what a hook left dirty.
-func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool, folded, warnings []string) (gitops.SHA, error) {
-	if r.done == nil {
-		r.done = map[planparse.TaskID]bool{}
-	}
-	c := &committer{repo: r.repo, st: r.st, log: r.log, pf: r.pf, planRel: r.planRel, path: r.commitPath,
-		noVerify: r.o.NoVerify, fault: r.fault, book: r.keeper().Book(), out: r.out, desk: r.desk(), pids: r.pids(),
-		reaper: r.reaper, reports: r.keeper().Reports(), groups: r.CompletedGroups(t, r.done, r.o.Optional),
-		expect: r.expect, done: r.done, dirty: r.dirty}
-	sha, err := c.commit(ctx, t, lt, last, folded, warnings)
-	r.expect, r.dirty = c.expect, c.dirty
-	return sha, err
+	Expect gitops.SHA                // planx's last commit; the new one once made
+	Done   map[planparse.TaskID]bool // the run's done tasks, the committed ones added
+	Dirty  []string                  // files a commit hook left out of the commit
 }
 
 // commit ticks the task in the plan, writes the log and makes the task's one
 // commit, its message carrying the executor's folded commits and the
 // task's warnings. When a hook refuses the commit the tick is undone, so the
 // plan never claims a task git does not have.
-func (c *committer) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool, folded, warnings []string) (gitops.SHA, error) {
+func (c *Committer) Commit(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool, folded, warnings []string) (gitops.SHA, error) {
 	if err := c.onRunBranch(t); err != nil {
 		return "", err
 	}
 	// A person's edit of the plan made while t ran stays in the work tree,
 	// out of the commit: it is put back once the commit is made (or not).
-	release, err := c.pf.Hold(t, heldPlanPath(c.repo, c.st.RunID, string(t.ID)))
+	release, err := c.Plan.Hold(t, c.HeldPlan)
 	if err != nil {
 		return "", err
 	}
@@ -89,13 +78,13 @@ func (c *committer) commit(ctx context.Context, t *planparse.Task, lt *execlog.T
 }
 
 // commitTicked is commit with the plan as planx knows it.
-func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool, folded, warnings []string) (gitops.SHA, error) {
-	before := c.pf.Src
+func (c *Committer) commitTicked(ctx context.Context, t *planparse.Task, lt *execlog.Task, last bool, folded, warnings []string) (gitops.SHA, error) {
+	before := c.Plan.Src
 	var tree *gitops.TreeJob
-	if !c.path.porcelain && !last {
+	if !c.Path.Porcelain && !last {
 		// The index is final: git writes it as a tree while planx ticks
 		// the plan and writes the log, which are spliced in afterwards.
-		tree = c.repo.Commits().StartWriteTree(ctx)
+		tree = c.Repo.Commits().StartWriteTree(ctx)
 		defer func() { _, _ = tree.Wait() }()
 	}
 	groups, reopen, ticked, err := c.tickAndLog(t, lt, last)
@@ -106,30 +95,30 @@ func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *exe
 		lt.Status = record.TaskFailed
 		reopen()
 		if last {
-			c.log.Status, c.log.Finished = record.RunRunning, time.Time{}
+			c.Log.Status, c.Log.Finished = record.RunRunning, time.Time{}
 		}
-		if c.pf.Untick(before) {
-			c.out.Warn(t.ID, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
+		if c.Plan.Untick(before) {
+			c.Out.Warn(t.ID, "the plan changed while the task was committed; its checkbox was left as it is: untick it by hand if the task is not done")
 		}
 	}
 	// The task's work is staged since verify (and again after the gates);
 	// only planx's own two files changed since.
-	msg := ledger.TaskMessage(ledger.TaskCommit{PlanRel: c.planRel, RunID: c.st.RunID, Task: t, Log: lt, Groups: groups,
-		Folded: folded, Warnings: warnings, Skipped: c.st.SkipPending, Ticked: ticked,
-		Finished: c.st.FinishedNotes(t, c.st.SkipPending)})
-	c.book.RecordPending(t, c.expect)
-	own := []string{c.planRel, c.log.Path}
-	if last && !c.path.porcelain {
+	msg := ledger.TaskMessage(ledger.TaskCommit{PlanRel: c.PlanRel, RunID: c.State.RunID, Task: t, Log: lt, Groups: groups,
+		Folded: folded, Warnings: warnings, Skipped: c.State.SkipPending, Ticked: ticked,
+		Finished: c.State.FinishedNotes(t, c.State.SkipPending)})
+	c.Book.RecordPending(t, c.Expect)
+	own := []string{c.PlanRel, c.Log.Path}
+	if last && !c.Path.Porcelain {
 		// The run ends here: leave the index as git commit would.
-		if err := c.repo.Index().StageFiles(ctx, own...); err != nil {
+		if err := c.Repo.Index().StageFiles(ctx, own...); err != nil {
 			undo()
 			return "", fmt.Errorf("commit %s: %w", t.ID, err)
 		}
 	}
 	sha, hookWatch, err := c.writeCommit(ctx, lt, msg, own, last, tree)
 	if hookWatch != nil {
-		if msg := c.reaper.AfterHooks(err); msg != "" {
-			hall.Warn(c.desk, t.ID, msg)
+		if msg := c.Reaper.AfterHooks(err); msg != "" {
+			hall.Warn(c.Desk, t.ID, msg)
 		}
 	}
 	if err != nil {
@@ -153,29 +142,29 @@ func (c *committer) commitTicked(ctx context.Context, t *planparse.Task, lt *exe
 // execution log, all before the commit that records them. reopen undoes
 // the log's resolution of the task's issues should the commit fail; ticked
 // says whether any box was ticked.
-func (c *committer) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (groups []*planparse.Task, reopen func(), ticked bool, err error) {
-	if ticked, err = c.pf.Tick(t); err != nil {
+func (c *Committer) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (groups []*planparse.Task, reopen func(), ticked bool, err error) {
+	if ticked, err = c.Plan.Tick(t); err != nil {
 		return nil, nil, false, err
 	}
-	groups = c.groups
+	groups = c.Groups
 	for _, g := range groups {
-		ok, err := c.pf.Tick(g)
+		ok, err := c.Plan.Tick(g)
 		if err != nil {
 			return nil, nil, false, err
 		}
 		ticked = ticked || ok
 	}
-	now := c.desk.Now()
+	now := c.Desk.Now()
 	lt.Status, lt.Finished, lt.Commit = record.TaskDone, now, ""
 	if last {
-		c.log.Status, c.log.Finished = record.RunCompleted, now
+		c.Log.Status, c.Log.Finished = record.RunCompleted, now
 	}
-	reopen = c.log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
-	c.fault.At("after-tick")
-	if err := c.log.Write(c.repo.Root, c.repo.Config().Durable()); err != nil {
+	reopen = c.Log.Resolve(string(t.ID), fmt.Sprintf("fixed: verified, gated and committed (attempt %d)", lt.Attempts))
+	c.Fault.At("after-tick")
+	if err := c.Log.Write(c.Repo.Root, c.Repo.Config().Durable()); err != nil {
 		return nil, nil, false, fmt.Errorf("write execution log: %w", err)
 	}
-	c.fault.At("after-log")
+	c.Fault.At("after-log")
 	return groups, reopen, ticked, nil
 }
 
@@ -184,28 +173,28 @@ func (c *committer) tickAndLog(t *planparse.Task, lt *execlog.Task, last bool) (
 // the tree git is writing meanwhile when there is one. hookWatch is the
 // commit's files as they were before the hooks ran, for
 // hookLeftovers; nil when no hooks run.
-func (c *committer) writeCommit(ctx context.Context, lt *execlog.Task, msg string, own []string, last bool, tree *gitops.TreeJob) (sha gitops.SHA, hookWatch verify.CommitFiles, err error) {
-	if err := c.fault.Full("commit"); err != nil {
+func (c *Committer) writeCommit(ctx context.Context, lt *execlog.Task, msg string, own []string, last bool, tree *gitops.TreeJob) (sha gitops.SHA, hookWatch verify.CommitFiles, err error) {
+	if err := c.Fault.Full("commit"); err != nil {
 		return "", nil, fmt.Errorf("git commit: %w", err)
 	}
 	switch {
-	case c.path.porcelain:
-		if c.path.hooks {
-			hookWatch = verify.SnapshotCommit(c.repo.Root, lt.Files, []string{c.planRel, c.log.Path})
+	case c.Path.Porcelain:
+		if c.Path.Hooks {
+			hookWatch = verify.SnapshotCommit(c.Repo.Root, lt.Files, []string{c.PlanRel, c.Log.Path})
 		}
-		c.fault.At("after-stage")
-		disarm := c.fault.Soon("during-commit", 50*time.Millisecond)
-		sha, err = c.repo.Commits().Commit(ctx, msg, gitops.CommitOptions{NoVerify: c.noVerify, Started: c.pids.GitStarted,
-			Include: own, Parent: c.expect})
+		c.Fault.At("after-stage")
+		disarm := c.Fault.Soon("during-commit", 50*time.Millisecond)
+		sha, err = c.Repo.Commits().Commit(ctx, msg, gitops.CommitOptions{NoVerify: c.NoVerify, Started: c.Pids.GitStarted,
+			Include: own, Parent: c.Expect})
 		disarm()
-		c.pids.GitDone()
+		c.Pids.GitDone()
 	case last:
 		// commit staged planx's own files already.
-		c.fault.At("after-stage")
-		sha, err = c.repo.Commits().CommitIndex(ctx, msg, c.expect, "HEAD")
+		c.Fault.At("after-stage")
+		sha, err = c.Repo.Commits().CommitIndex(ctx, msg, c.Expect, "HEAD")
 	default:
-		c.fault.At("after-stage")
-		sha, err = c.repo.Commits().CommitIndexWith(ctx, msg, c.expect, "HEAD", own, tree)
+		c.Fault.At("after-stage")
+		sha, err = c.Repo.Commits().CommitIndexWith(ctx, msg, c.Expect, "HEAD", own, tree)
 	}
 	return sha, hookWatch, err
 }
@@ -213,41 +202,41 @@ func (c *committer) writeCommit(ctx context.Context, lt *execlog.Task, msg strin
 // committed records in the run what the task's commit sha made true: the
 // task and the groups it completed are done, the pending skip and dirty
 // files are settled, and the commit gets its record and gate notes.
-func (c *committer) committed(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA, groups []*planparse.Task, hookWatch verify.CommitFiles) {
-	c.fault.At("after-commit")
+func (c *Committer) committed(ctx context.Context, t *planparse.Task, lt *execlog.Task, sha gitops.SHA, groups []*planparse.Task, hookWatch verify.CommitFiles) {
+	c.Fault.At("after-commit")
 	lt.Commit = string(sha)
-	c.expect = sha
-	c.reports.Committed(sha)
-	c.done[t.ID] = true
+	c.Expect = sha
+	c.Reports.Committed(sha)
+	c.Done[t.ID] = true
 	for _, g := range groups {
-		c.done[g.ID] = true
-		c.out.Println("planx: %s %s done: its last sub-task committed", textsafe.Line(g.DisplayID()), textsafe.Line(textsafe.Shorten(g.Title, 60)))
+		c.Done[g.ID] = true
+		c.Out.Println("planx: %s %s done: its last sub-task committed", textsafe.Line(g.DisplayID()), textsafe.Line(textsafe.Shorten(g.Title, 60)))
 	}
-	c.st.SkipPending = nil
-	c.dirty = nil
+	c.State.SkipPending = nil
+	c.Dirty = nil
 	if hookWatch != nil {
-		c.hookLeftovers(t, hookWatch.HookLeftovers(ctx, c.repo))
+		c.hookLeftovers(t, hookWatch.HookLeftovers(ctx, c.Repo))
 	}
 	// The commit exists: its record and note are attached even when a
 	// signal came meanwhile (git notes runs no hook; it is bounded all the
 	// same).
 	noteCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	noteGates(noteCtx, c.repo, c.out, t, lt, sha, c.book.RecordCommit(noteCtx, t, lt, sha))
+	NoteGates(noteCtx, c.Repo, c.Out, t, lt, sha, c.Book.RecordCommit(noteCtx, t, lt, sha))
 	cancel()
 	// No state write here: git now says the task is done, and the next
 	// task's start (or the run's end) saves the state anyway.
-	c.st.Current, c.st.Phase = "", ""
-	c.fault.At("after-commit-state")
+	c.State.Current, c.State.Phase = "", ""
+	c.Fault.At("after-commit-state")
 }
 
 // noteMax bounds one gate's output in the git note: notes travel with every
 // fetch of refs/notes/planx, so a runaway log must not become a huge blob.
 const noteMax = 1 << 20
 
-// noteGates attaches the whole output of the task's gates to its commit as a
+// NoteGates attaches the whole output of the task's gates to its commit as a
 // git note (refs/notes/planx), so it can travel with the history. The commit
 // exists already: a failure here is only a warning.
-func noteGates(ctx context.Context, repo *gitops.Repo, out *progress.Progress, t *planparse.Task, lt *execlog.Task, sha, tree gitops.SHA) {
+func NoteGates(ctx context.Context, repo *gitops.Repo, out *progress.Progress, t *planparse.Task, lt *execlog.Task, sha, tree gitops.SHA) {
 	if len(lt.Gates) == 0 {
 		return
 	}
@@ -268,18 +257,18 @@ func noteGates(ctx context.Context, repo *gitops.Repo, out *progress.Progress, t
 // hookLeftovers reports the files of the commit that a commit hook
 // rewrote and left out of it (verify.CommitFiles.HookLeftovers): they are
 // the next task's dirty files, and the log says why.
-func (c *committer) hookLeftovers(t *planparse.Task, left []string) {
+func (c *Committer) hookLeftovers(t *planparse.Task, left []string) {
 	if len(left) == 0 {
 		return
 	}
-	c.dirty = left
+	c.Dirty = left
 	shown := left
 	if len(shown) > 3 {
 		shown = append(shown[:3:3], fmt.Sprintf("and %d more", len(left)-3))
 	}
 	msg := fmt.Sprintf("a commit hook changed %d file(s) that are not in the commit: %s", len(left), strings.Join(shown, ", "))
-	c.log.Issues = append(c.log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: c.desk.Now()})
-	c.out.Warn(t.ID, msg)
+	c.Log.Issues = append(c.Log.Issues, execlog.Issue{Task: string(t.ID), What: msg, Time: c.Desk.Now()})
+	c.Out.Warn(t.ID, msg)
 	// The tree is dirty anyway; the log on disk must say why.
-	_ = c.log.WriteFile(c.repo.Root)
+	_ = c.Log.WriteFile(c.Repo.Root)
 }

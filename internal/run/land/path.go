@@ -1,4 +1,4 @@
-package executor
+package land
 
 import (
 	"context"
@@ -23,38 +23,39 @@ const smallIndexEnv = "PLANX_SMALL_INDEX"
 // 256 KiB is about 2,500 tracked files.
 const smallIndex = 256 << 10
 
-// commitPath is how the run's commits are made.
-type commitPath struct {
-	// porcelain: task commits go through git commit (--include the plan
+// CommitPath is how the run's commits are made.
+type CommitPath struct {
+	// Porcelain: task commits go through git commit (--include the plan
 	// and the log), because hooks or signing apply or the index is small.
 	// Otherwise write-tree + commit-tree + a compare-and-swap update-ref,
 	// with the plan and the log spliced into the tree, not staged.
-	porcelain bool
-	// rollbackPorcelain: the rollback commit goes through git commit: it
+	Porcelain bool
+	// RollbackPorcelain: the rollback commit goes through git commit: it
 	// skips pre-commit and commit-msg (--no-verify), but other hooks and
 	// signing still apply.
-	rollbackPorcelain bool
-	// hooks: commit hooks run on task commits; they may rewrite files.
-	hooks bool
-	// postCommit: a post-commit hook is installed, which planx does not
+	RollbackPorcelain bool
+	// Hooks: commit hooks run on task commits; they may rewrite files.
+	Hooks bool
+	// PostCommit: a post-commit hook is installed, which planx does not
 	// run for a parallel wave's commits (see wave.Hooks).
-	postCommit bool
-	// sign: commit.gpgSign is set; the commits made with commit-tree
+	PostCommit bool
+	// Sign: commit.gpgSign is set; the commits made with commit-tree
 	// (a parallel wave's) are signed with -S.
-	sign bool
+	Sign bool
 }
 
-func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (commitPath, error) {
+// ChooseCommitPath is how the run commits in repo.
+func ChooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (CommitPath, error) {
 	rules, err := repo.Commits().CommitRules(ctx)
 	if err != nil {
-		return commitPath{}, err
+		return CommitPath{}, err
 	}
-	var p commitPath
-	p.porcelain, _ = rules.Porcelain(noVerify)
-	p.hooks = len(rules.Running(noVerify)) > 0
-	p.postCommit = slices.Contains(rules.Hooks, "post-commit")
-	p.sign = rules.Sign
-	p.rollbackPorcelain, _ = rules.Porcelain(true)
+	var p CommitPath
+	p.Porcelain, _ = rules.Porcelain(noVerify)
+	p.Hooks = len(rules.Running(noVerify)) > 0
+	p.PostCommit = slices.Contains(rules.Hooks, "post-commit")
+	p.Sign = rules.Sign
+	p.RollbackPorcelain, _ = rules.Porcelain(true)
 	limit := int64(smallIndex)
 	if v := os.Getenv(smallIndexEnv); v != "" {
 		if limit, err = strconv.ParseInt(v, 10, 64); err != nil {
@@ -62,7 +63,7 @@ func chooseCommitPath(ctx context.Context, repo *gitops.Repo, noVerify bool) (co
 		}
 	}
 	if repo.Index().Size() < limit {
-		p.porcelain = true
+		p.Porcelain = true
 	}
 	return p, nil
 }
