@@ -7,16 +7,16 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/prompt"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/urfave/cli/v3"
 )
 
 // abortOptions are `planx abort`'s flags.
 type abortOptions struct {
-	resume executor.ResumeOptions
-	out    outputOptions
-	yes    bool
+	abort recovery.AbortOptions
+	out   outputOptions
+	yes   bool
 }
 
 func newAbortCmd(stdio *IO, g *globalOptions) *cli.Command {
@@ -42,7 +42,7 @@ refs/planx/runs/<run>/worktrees/<task>, and the execution log is copied under
 			if err := noArgs(cmd); err != nil {
 				return err
 			}
-			o.resume = executor.ResumeOptions{Dir: g.dir, Output: o.out.output(stdio)}
+			o.abort = recovery.AbortOptions{Dir: g.dir, Output: o.out.output(stdio)}
 			return dispatch(ctx, g, *o, stdio, runAbort)
 		},
 	}
@@ -58,7 +58,7 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 			return nil
 		}
 	}
-	res, err := executor.Abort(ctx, o.resume)
+	res, err := recovery.Abort(ctx, o.abort)
 	if err != nil {
 		return err
 	}

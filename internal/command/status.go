@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/urfave/cli/v3"
@@ -43,7 +43,7 @@ says so and creates nothing.`,
 }
 
 func runStatus(ctx context.Context, o statusOptions, stdio *IO) error {
-	rep, err := executor.Status(ctx, o.dir)
+	rep, err := recovery.Status(ctx, o.dir)
 	if rep == nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/urfave/cli/v3"
 )
 
@@ -39,7 +39,7 @@ undoes the run before (when the branch was at its end).`,
 }
 
 func runUndo(ctx context.Context, o undoOptions, stdio *IO) error {
-	res, err := executor.Undo(ctx, o.dir)
+	res, err := recovery.Undo(ctx, o.dir)
 	if err != nil {
 		return err
 	}

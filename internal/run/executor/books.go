@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/hall"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
@@ -86,7 +87,7 @@ func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail strin
 	}
 	next := nextSteps(b.st, b.repo, t) // after the slots: a kept one is named
 	if errors.Is(kind, ErrDrift) {
-		next = driftNext(t)
+		next = recovery.DriftNext(t)
 	}
 	b.log.NextStep = next // the log's summary says what the run said
 	saveErr := errors.Join(snapErr, b.save(), b.repo.Index().Sync(context.Background()))
@@ -101,10 +102,10 @@ func (b books) stop(t *planparse.Task, status record.RunStatus, what, tail strin
 // nextSteps is what to do after t stopped (failed, interrupted or waiting
 // for a person).
 func nextSteps(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
-	if next := waveNext(st, repo, t); next != "" {
+	if next := recovery.WaveNext(st, repo, t); next != "" {
 		return next
 	}
-	return stoppedNext(st, st.Status, t)
+	return recovery.StoppedNext(st, st.Status, t)
 }
 
 // interruptedWhat is why a task stopped when the run was interrupted.
@@ -135,4 +136,41 @@ func (b books) stops() attempt.Records {
 		s.LogPath = b.log.Path
 	}
 	return s
+}
+
+// endFinished ends a run whose tasks are all done: it keeps what `planx
+// undo` needs, drops the run's state and says how to undo the run, naming
+// the uncommitted work its rollback commit took (that work is on the
+// branch now, and goes with a push).
+// done is the number of tasks committed, for the line that ends the run.
+func endFinished(ctx context.Context, b books, done int) error {
+	// Every task is committed: a signal now must not leave the run half ended.
+	ctx = context.WithoutCancel(ctx)
+	head, err := b.repo.Head(ctx)
+	if err != nil {
+		return err
+	}
+	keep := b.st.Base != "" && head.SHA != ""
+	if keep {
+		if err := runstate.SaveFinished(b.repo, b.st, head.SHA); err != nil {
+			return err
+		}
+	}
+	if err := recovery.EndRun(b.repo, b.st, b.out); err != nil {
+		return err
+	}
+	b.out.RunDone(b.log.Path, done)
+	if !keep {
+		return nil
+	}
+	took, err := recovery.RollbackTook(ctx, b.repo, b.st)
+	if err != nil {
+		return err
+	}
+	if len(took) > 0 {
+		b.out.Println("planx: the rollback commit %s holds your uncommitted work from before the run (%s): it is on the branch now and goes with a push; `planx undo` puts it back uncommitted",
+			b.st.Base.Short(), recovery.NameSome(took, 10))
+	}
+	b.out.Println("planx: to take this run back off the branch: planx undo")
+	return nil
 }

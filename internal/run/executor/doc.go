@@ -1,5 +1,5 @@
-// Package executor orchestrates a run: Run, Resume, Skip, Abort, Status,
-// Assess and the dry run. Its parts below report through the run's desk
+// Package executor orchestrates a run: Run, Resume, Skip, Assess and the
+// dry run. Its parts below report through the run's desk
 // (desk.go, package hall). It prepares a run (the plan and its settings,
 // pinned in the run state; which tasks run, decided by package runplan;
 // the preflight and the run's new records, package runstart; the rollback
@@ -12,8 +12,9 @@
 // (parallel.go, integrate.go, through package wave). How a task's failure
 // stops the run is decided in one place (stopfor.go), and what resume does
 // with a stopped attempt in another (resumewhat.go).
-// Resume, skip and abort take a stopped run up again (session.go,
-// resume.go, abort.go).
+// Resume and skip take a stopped run up again (session.go, resume.go),
+// reading it back through package recovery, which also holds status,
+// abort, undo and what a stop tells the person to do next.
 //
 // The runner holds what changes while the run lasts (the state, the log,
 // the tasks git has as done, where HEAD must be) and builds, for each

@@ -1,26 +1,14 @@
 package executor
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/planfile"
-	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
-
-// drift compares the current plan with the run st's start and its commits.
-func drift(ctx context.Context, pf *planfile.File, repo *gitops.Repo, plan *planparse.Plan, st *runstate.State, h *history) []planfile.Drift {
-	started := make([]planparse.TaskID, len(st.Plan))
-	for i, p := range st.Plan {
-		started[i] = p.ID
-	}
-	return pf.Drift(ctx, repo, plan, started, h.commits)
-}
 
 // acceptDrift says what drifted (ds) in the plan at planRel: with accept
 // (--accept-drift) the log records it as accepted and the run goes on;

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/risk"
 	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runplan"
 	"github.com/planx-dev/planx/internal/run/runstart"
 	"github.com/planx-dev/planx/internal/run/runstate"
@@ -122,5 +123,5 @@ func (r *runner) dryRollback(changes []gitops.Change) {
 		paths = append(paths, textsafe.Line(c.Path))
 	}
 	fmt.Fprintf(r.o.Out, "planx: dry run: the rollback commit would take your uncommitted work (%s): %s\n",
-		textsafe.Count(len(paths), "file"), nameSome(paths, 20))
+		textsafe.Count(len(paths), "file"), recovery.NameSome(paths, 20))
 }

@@ -2,9 +2,7 @@ package executor
 
 import (
 	"errors"
-	"fmt"
 
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
@@ -27,6 +25,3 @@ var (
 	// agent whose program is not installed; found before the rollback commit.
 	ErrAgentMissing = execute.ErrAgentMissing
 )
-
-// errNoRun: resume, skip or abort where no run is stopped (exit 5).
-var errNoRun = fmt.Errorf("%w: no stopped run here; start one with `planx run PLAN`", gitops.ErrRepoState)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -28,7 +29,7 @@ func stopSays(st *runstate.State, t *planparse.Task) string {
 	}
 	switch st.Status {
 	case record.RunFailed:
-		if step, n, how, ok := failedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
+		if step, n, how, ok := recovery.FailedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
 			return fmt.Sprintf("step %d of %d failed (%s)", step, n, how)
 		}
 		what := st.Failed // without the advice Reason adds

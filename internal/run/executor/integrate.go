@@ -8,12 +8,10 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
-	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/land"
-	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -114,13 +112,4 @@ func (wv *wave) integrate(ctx context.Context) error {
 	err = r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
 	wv.res.Next = r.log.NextStep
 	return err
-}
-
-// waveNext is what to do after a stop in or after a parallel wave of the
-// run st in repo (either nil before they are known), or "".
-func waveNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
-	if st == nil {
-		return ""
-	}
-	return wavepkg.Next(len(st.Wave) > 0, repo, st.RunID, t.ID)
 }

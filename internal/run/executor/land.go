@@ -6,6 +6,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/land"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -19,7 +20,7 @@ func (r *runner) commit(ctx context.Context, t *planparse.Task, lt *execlog.Task
 	c := &land.Committer{Repo: r.repo, State: r.st, Log: r.log, Plan: r.pf, PlanRel: r.planRel, Path: r.CommitPath,
 		NoVerify: r.o.NoVerify, Fault: r.fault, Book: r.keeper().Book(), Out: r.out, Desk: r.desk(), Pids: r.pids(),
 		Reaper: r.reaper, Reports: r.keeper().Reports(), Groups: r.CompletedGroups(t, r.done, r.o.Optional),
-		HeldPlan: heldPlanPath(r.repo, r.st.RunID, string(t.ID)),
+		HeldPlan: recovery.HeldPlanPath(r.repo, r.st.RunID, string(t.ID)),
 		Expect:   r.expect, Done: r.done, Dirty: r.dirty}
 	sha, err := c.Commit(ctx, t, lt, last, folded, warnings)
 	r.expect, r.dirty = c.Expect, c.Dirty

@@ -6,6 +6,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/planfile"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -28,5 +29,5 @@ func checkPinned(b books, pf *planfile.File, plan *planparse.Plan, expect gitops
 	b.logTask(next)
 	what := fmt.Sprintf("%s changed during the run; stopped before %s", b.planRel, next.ID)
 	err = b.stop(next, record.RunInterrupted, what, report, ErrDrift)
-	return fmt.Errorf("%w\n%s\n%s", err, report, driftNext(next))
+	return fmt.Errorf("%w\n%s\n%s", err, report, recovery.DriftNext(next))
 }

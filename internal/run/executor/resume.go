@@ -16,6 +16,7 @@ import (
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/land"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -242,19 +243,19 @@ func openStopped(ctx context.Context, ro ResumeOptions, command string) (*runner
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := h.rewrittenError(); err != nil {
+	if err := h.RewrittenError(); err != nil {
 		unlock()
 		return nil, nil, nil, err
 	}
-	ds := drift(ctx, r.pf, r.repo, r.Plan, r.st, h)
+	ds := recovery.Drift(ctx, r.pf, r.repo, r.Plan, r.st, h)
 	if err := acceptDrift(ds, r.planRel, ro.AcceptDrift, r.log, r.issue, r.out); err != nil {
 		unlock()
 		return nil, nil, nil, err
 	}
-	return r, remaining(r.Plan, r.st, h), unlock, nil
+	return r, recovery.Remaining(r.Plan, r.st, h), unlock, nil
 }
 
-func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *history, func(), error) {
+func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *recovery.History, func(), error) {
 	repo, err := gitops.Open(ctx, cmp.Or(ro.Dir, "."))
 	if err != nil {
 		return nil, nil, nil, err
@@ -262,7 +263,7 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *h
 	// Nothing to continue: say so before the lock, whose file would create
 	// .git/planx/ in a repository that never ran planx.
 	if _, err := os.Stat(runstate.Path(repo)); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil, errNoRun
+		return nil, nil, nil, recovery.ErrNoRun
 	}
 	lk, err := runstate.Acquire(repo, command)
 	if err != nil {

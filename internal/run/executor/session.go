@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
@@ -25,23 +26,15 @@ type ResumeOptions struct {
 	progress.Output
 }
 
-// history is what git says about a run: its task commits and skipped tasks.
-type history struct {
-	commits map[planparse.TaskID]gitops.Commit
-	skipped map[planparse.TaskID]bool
-	// rewritten are task commits that are not the ones planx made (made.go).
-	rewritten map[planparse.TaskID]rewrite
-}
-
 // reopen loads a stopped run: state, plan, gates, and what git has of it.
 // The caller holds the lock.
-func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, *history, error) {
+func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, *recovery.History, error) {
 	st, err := runstate.Load(repo)
 	if err != nil {
 		return nil, nil, err
 	}
 	if st == nil {
-		return nil, nil, errNoRun
+		return nil, nil, recovery.ErrNoRun
 	}
 	o := Options{
 		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
@@ -63,7 +56,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	r.st, r.log = st, st.Log
 	execute.CleanOrphans(r.pids(), r.out)
 	execute.CleanRun(st.RunID, r.out)
-	warnHeldPlan(repo, st, r.out)
+	recovery.WarnHeldPlan(repo, st, r.out)
 	r.ignored = verify.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	if st.Status != record.RunRunning {
 		// After a recorded stop each task's changes to the user's ignored
@@ -81,7 +74,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	r.expect = r.head.SHA
-	h, err := readHistory(ctx, repo, st.RunID, st.Current, st.Base, r.head.SHA)
+	h, err := recovery.ReadHistory(ctx, repo, st.RunID, st.Current, st.Base, r.head.SHA)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -90,14 +83,14 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	// Commits a crash kept planx from recording are git's word: take it.
-	for id, c := range h.commits {
+	for id, c := range h.Commits {
 		if lt := r.log.TaskByID(string(id)); lt != nil && lt.Status != record.TaskDone {
 			lt.Status, lt.Commit, lt.Failure = record.TaskDone, string(c.SHA), ""
 		}
 	}
 	r.st.SkipPending = nil
 	for _, id := range r.st.Skipped {
-		if !h.skipped[id] {
+		if !h.Skipped[id] {
 			r.st.SkipPending = append(r.st.SkipPending, id)
 		}
 	}
@@ -133,47 +126,4 @@ func checkHead(ctx context.Context, repo *gitops.Repo, st *runstate.State, adopt
 			gitops.ErrRepoState, st.Base.Short())
 	}
 	return head, nil
-}
-
-func readHistory(ctx context.Context, repo *gitops.Repo, runID string, current planparse.TaskID, base, head gitops.SHA) (*history, error) {
-	commits, err := repo.History().Log(ctx, head, base, 0)
-	if err != nil {
-		return nil, fmt.Errorf("read run history: %w", err)
-	}
-	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
-	for _, c := range commits {
-		if record.TrailerOf(c.Message, record.TrailerRun) != runID {
-			continue
-		}
-		if id := record.TrailerOf(c.Message, record.TrailerTask); id != "" {
-			h.commits[planparse.TaskID(id)] = c
-		}
-		for _, tr := range record.ParseTrailers(c.Message) {
-			if tr.Key == record.TrailerSkipped {
-				h.skipped[planparse.TaskID(tr.Value)] = true
-			}
-		}
-	}
-	return h, dropRewritten(repo, runID, current, h)
-}
-
-// remaining lists the run's tasks not yet committed nor skipped, in the
-// plan's current order.
-func remaining(plan *planparse.Plan, st *runstate.State, h *history) []*planparse.Task {
-	want, skipped := idSet(st.ToRun), idSet(st.Skipped)
-	var out []*planparse.Task
-	for _, t := range plan.Order() {
-		if want[t.ID] && h.commits[t.ID].SHA == "" && !skipped[t.ID] && !h.skipped[t.ID] {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-func idSet(ids []planparse.TaskID) map[planparse.TaskID]bool {
-	set := make(map[planparse.TaskID]bool, len(ids))
-	for _, id := range ids {
-		set[id] = true
-	}
-	return set
 }

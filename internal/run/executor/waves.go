@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/internal/textsafe"
@@ -62,7 +63,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 			// The run executes the plan text it started with: a person's
 			// edit since stops it before the wave (pin.go).
 			if err := checkPinned(r.books(), r.pf, r.Plan, r.expect, w[0]); err != nil {
-				res.Status, res.Next = record.RunInterrupted, driftNext(w[0])
+				res.Status, res.Next = record.RunInterrupted, recovery.DriftNext(w[0])
 				return res, err
 			}
 		}

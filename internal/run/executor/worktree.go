@@ -2,7 +2,6 @@ package executor
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -12,10 +11,8 @@ import (
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
-	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/hall"
-	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
@@ -172,17 +169,4 @@ func (s slot) ended(_ *turn, err error) error {
 		return nil
 	}
 	return &outcome.Failure{What: "the task changed its work tree's .git file, which points git at the repository planx judges"}
-}
-
-// endRun drops what a run keeps while it lasts: the slot work trees, the
-// ignored files kept aside once every one is back in the work tree
-// (verify.EndIgnored: a crash mid-task may have left one deleted or
-// changed, which nothing put back yet), then the state itself.
-func endRun(repo *gitops.Repo, st *runstate.State, out *progress.Progress) error {
-	dropRunWorktrees(repo)
-	task := cmp.Or(st.Current, planparse.TaskID("end"))
-	for _, msg := range verify.EndIgnored(repo, st.RunID, string(task)) {
-		out.Warn(task, msg)
-	}
-	return runstate.Remove(repo)
 }

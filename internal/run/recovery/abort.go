@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"cmp"
@@ -19,20 +19,27 @@ import (
 	"github.com/planx-dev/planx/internal/run/verify"
 )
 
+// AbortOptions configure `planx abort`: the repository's directory ("":
+// the current one) and where it reports.
+type AbortOptions struct {
+	Dir string
+	progress.Output
+}
+
 // Abort returns the repository to exactly the state before the run
 // (rewind.Run), under the run's lock, after it has cleaned the run's
 // orphaned processes and its saved watch and kept what was staged apart
 // from the work tree since the stop. A person's edit of .planx.yaml made
 // after the stop is put back in the rewound work tree, for the next run.
-func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
-	repo, err := gitops.Open(ctx, cmp.Or(ro.Dir, "."))
+func Abort(ctx context.Context, ao AbortOptions) (*rewind.Result, error) {
+	repo, err := gitops.Open(ctx, cmp.Or(ao.Dir, "."))
 	if err != nil {
 		return nil, err
 	}
 	// Nothing to abort: say so before the lock, whose file would create
 	// .git/planx/ in a repository that never ran planx.
 	if _, err := os.Stat(runstate.Path(repo)); errors.Is(err, fs.ErrNotExist) {
-		return nil, errNoRun
+		return nil, ErrNoRun
 	}
 	lk, err := runstate.Acquire(repo, "abort")
 	if err != nil {
@@ -44,12 +51,12 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 		return nil, err
 	}
 	if st == nil {
-		return nil, errNoRun
+		return nil, ErrNoRun
 	}
-	out := progress.New(ro.Output)
+	out := progress.New(ao.Output)
 	execute.CleanOrphans(execute.PidsIn(repo.PlanxDir()), out)
 	execute.CleanRun(st.RunID, out)
-	warnHeldPlan(repo, st, out)
+	WarnHeldPlan(repo, st, out)
 	if err := land.Unland(ctx, repo, out); err != nil {
 		return nil, err
 	}
@@ -85,7 +92,7 @@ func Abort(ctx context.Context, ro ResumeOptions) (*rewind.Result, error) {
 			return nil, fmt.Errorf("%w (it is kept at %s)", err, res.WorkRef)
 		}
 	}
-	if err := endRun(repo, st, out); err != nil {
+	if err := EndRun(repo, st, out); err != nil {
 		return nil, err
 	}
 	if dirty, err := repo.Dirty(ctx); err == nil {

@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
@@ -69,3 +70,6 @@ func (c *personsConfig) putBack(root string) error {
 	}
 	return nil
 }
+
+// relJoin is the repository-relative, slash-separated path p under root.
+func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"path/filepath"
@@ -15,17 +15,17 @@ import (
 // the plan in while it commits the plan planx knew (planfile.File.Hold).
 const heldPlanPrefix = "plan-edit-"
 
-// heldPlanPath is where the commit of task id keeps that edit: a name of
+// HeldPlanPath is where the commit of task id keeps that edit: a name of
 // its own per commit, so that a later commit of the task (after a crash)
 // never takes the place of the one a crash left.
-func heldPlanPath(repo *gitops.Repo, runID, id string) string {
+func HeldPlanPath(repo *gitops.Repo, runID, id string) string {
 	return filepath.Join(runstate.RunDir(repo, runID), heldPlanPrefix+id+"-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 }
 
-// warnHeldPlan names the edits of the plan that planx, stopped in the
+// WarnHeldPlan names the edits of the plan that planx, stopped in the
 // middle of a task's commit (killed), kept aside and never put back, with
 // the command that puts one back.
-func warnHeldPlan(repo *gitops.Repo, st *runstate.State, out *progress.Progress) {
+func WarnHeldPlan(repo *gitops.Repo, st *runstate.State, out *progress.Progress) {
 	kept, _ := filepath.Glob(filepath.Join(runstate.RunDir(repo, st.RunID), heldPlanPrefix+"*"))
 	plan := filepath.Join(repo.Root, filepath.FromSlash(st.PlanPath))
 	for _, k := range kept {

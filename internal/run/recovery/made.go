@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"fmt"
@@ -23,19 +23,19 @@ func (w rewrite) String(id planparse.TaskID) string {
 	return fmt.Sprintf("%s: commit %s is not the commit planx made (%s); its tree was never gated", id, w.Found.Short(), w.Made.Short())
 }
 
-// dropRewritten moves out of h.commits every task commit that is not the
+// dropRewritten moves out of h.Commits every task commit that is not the
 // one planx recorded making (an amend, a rebase, a hand-made commit with
 // copied trailers): such a task is not done. A commit planx has no record
 // of, for the task the run stopped at, on the parent planx recorded it was
 // about to commit on, is the one a crash kept planx from recording: it is
 // adopted, and recorded now. Runs made before planx kept records (no record
 // of the run at all) are taken as git has them.
-func dropRewritten(repo *gitops.Repo, runID string, current planparse.TaskID, h *history) error {
+func dropRewritten(repo *gitops.Repo, runID string, current planparse.TaskID, h *History) error {
 	rec, err := records.Of(repo).Made(runID)
 	if err != nil || !rec.Known {
 		return err
 	}
-	for id, c := range h.commits {
+	for id, c := range h.Commits {
 		m, ok := rec.Commits[string(id)]
 		p, pending := rec.Pending[string(id)]
 		switch {
@@ -51,13 +51,13 @@ func dropRewritten(repo *gitops.Repo, runID string, current planparse.TaskID, h 
 			h.rewritten = map[planparse.TaskID]rewrite{}
 		}
 		h.rewritten[id] = rewrite{Found: c.SHA, Made: m.Commit}
-		delete(h.commits, id)
+		delete(h.Commits, id)
 	}
 	return nil
 }
 
-// rewrittenError refuses to go on from a history planx did not make.
-func (h *history) rewrittenError() error {
+// RewrittenError refuses to go on from a history planx did not make.
+func (h *History) RewrittenError() error {
 	if len(h.rewritten) == 0 {
 		return nil
 	}

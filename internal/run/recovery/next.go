@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"fmt"
@@ -6,13 +6,15 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
 
 // The next steps at a stop. Each one says what the command it names does,
-// as reuseAttempt (resume.go) decides it: after a failure, `planx resume`
+// as reuseAttempt (executor's resume.go) decides it: after a failure, `planx resume`
 // verifies, gates and commits the work tree as it stands and runs no step
 // again (the person's fix is the rest of the task); after an interrupt in
 // the middle of a step the output is partial, so it runs the task again;
@@ -20,10 +22,10 @@ import (
 // execution log say the same (one text, here), and hint_*.txtar run the
 // command each one names.
 
-// stoppedNext is what to do after t stopped in the run st with status
+// StoppedNext is what to do after t stopped in the run st with status
 // (failed, interrupted or waiting; a crash reads as interrupted), outside a
 // parallel wave.
-func stoppedNext(st *runstate.State, status record.RunStatus, t *planparse.Task) string {
+func StoppedNext(st *runstate.State, status record.RunStatus, t *planparse.Task) string {
 	id := t.DisplayID()
 	const others = "`planx skip` drops its work and goes on with the next task, `planx abort` undoes the run"
 	if status == record.RunWaiting {
@@ -38,7 +40,7 @@ func stoppedNext(st *runstate.State, status record.RunStatus, t *planparse.Task)
 		return fmt.Sprintf("%s had run when the interrupt came; `planx resume` verifies, gates and commits its work as it stands; %s; %s", id, again, others)
 	}
 	commits := "`planx resume` verifies, gates and commits the work tree as it stands, without running the task again"
-	if step, n, exit, ok := failedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
+	if step, n, exit, ok := FailedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
 		left := "it was the last"
 		if step < n {
 			left = fmt.Sprintf("%s did not run", stepRange(step+1, n))
@@ -49,9 +51,9 @@ func stoppedNext(st *runstate.State, status record.RunStatus, t *planparse.Task)
 	return fmt.Sprintf("the changes of %s are left in the work tree; fix the cause, then %s; or %s; %s", id, commits, again, others)
 }
 
-// driftNext is what to do when the plan changed during the run before t:
-// nothing of t ran, and resume runs the plan as it then stands (pin.go).
-func driftNext(t *planparse.Task) string {
+// DriftNext is what to do when the plan changed during the run before t:
+// nothing of t ran, and resume runs the plan as it then stands (executor's pin.go).
+func DriftNext(t *planparse.Task) string {
 	return fmt.Sprintf("look at the change, then `planx resume` runs the plan as it now stands, from %s; or `planx abort` undoes the run", t.DisplayID())
 }
 
@@ -63,10 +65,10 @@ func stepRange(from, to int) string {
 	return fmt.Sprintf("steps %d to %d", from, to)
 }
 
-// failedStep is the step of t whose failure stopped its last attempt, as
+// FailedStep is the step of t whose failure stopped its last attempt, as
 // the log recorded it (execute.Steps names them "step i/n"): its number, the
 // task's count of steps and how it failed ("exit 1", "timed out").
-func failedStep(l *execlog.Log, t *planparse.Task) (step, n int, how string, ok bool) {
+func FailedStep(l *execlog.Log, t *planparse.Task) (step, n int, how string, ok bool) {
 	if l == nil || len(t.Steps) == 0 {
 		return 0, 0, "", false
 	}
@@ -85,4 +87,13 @@ func failedStep(l *execlog.Log, t *planparse.Task) (step, n int, how string, ok 
 		how = "timed out"
 	}
 	return step, len(t.Steps), how, true
+}
+
+// WaveNext is what to do after a stop in or after a parallel wave of the
+// run st in repo (either nil before they are known), or "".
+func WaveNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
+	if st == nil {
+		return ""
+	}
+	return wavepkg.Next(len(st.Wave) > 0, repo, st.RunID, t.ID)
 }

@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/handconfig"
@@ -55,7 +56,7 @@ type StatusReport struct {
 
 // Status reads the run state without changing anything. It returns the
 // report and, when the run stopped on a failure or the plan drifted, an error
-// wrapping ErrTaskFailed or ErrDrift for the exit code.
+// wrapping record.ErrTaskFailed or record.ErrDrift for the exit code.
 func Status(ctx context.Context, dir string) (*StatusReport, error) {
 	repo, err := gitops.Open(ctx, cmp.Or(dir, "."))
 	if err != nil {
@@ -74,37 +75,33 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		rep.Status = record.RunInterrupted
 		rep.Reason = "planx stopped without saying why (killed or crashed)"
 	}
-	// The run's pinned judge, not today's .planx.yaml: status says what
-	// the run will do.
-	r, err := prepare(ctx, Options{PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
-		Gates: st.Options.FlagGates, pinned: st.Pinned})
+	pf, plan, err := runPlan(ctx, repo, st)
 	if err != nil {
 		return rep, err
 	}
-	r.st, r.log = st, st.Log
-	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
+	h := &History{Commits: map[planparse.TaskID]gitops.Commit{}, Skipped: map[planparse.TaskID]bool{}}
 	if head, err := repo.Head(ctx); err == nil && st.Base != "" {
-		if h, err = readHistory(ctx, repo, st.RunID, st.Current, st.Base, head.SHA); err != nil {
+		if h, err = ReadHistory(ctx, repo, st.RunID, st.Current, st.Base, head.SHA); err != nil {
 			return rep, err
 		}
 	}
 	rep.Config = configStatus(ctx, repo, st)
 	rep.Cost, rep.Budget = spending(st)
-	rep.Tasks = taskStatuses(st, r.Plan, h, rep.Status)
+	rep.Tasks = taskStatuses(st, plan, h, rep.Status)
 	current := string(st.Current)
-	if t := r.Plan.Task(st.Current); t != nil {
+	if t := plan.Task(st.Current); t != nil {
 		current = t.DisplayID()
 	}
 	waveStatuses(ctx, st, repo, rep.Tasks, rep.Status)
-	rep.Drift = drift(ctx, r.pf, r.repo, r.Plan, r.st, h)
-	if err := h.rewrittenError(); err != nil {
+	rep.Drift = Drift(ctx, pf, repo, plan, st, h)
+	if err := h.RewrittenError(); err != nil {
 		rep.Next = "put planx's commits back (git reset --hard <planx's commit>) or `planx abort`"
 		return rep, err
 	}
 	switch {
 	case len(rep.Drift) > 0:
 		rep.Next = "restore the plan's text, or `planx resume --accept-drift`"
-		return rep, fmt.Errorf("%w: %d difference(s) between %s and the run", ErrDrift, len(rep.Drift), st.PlanPath)
+		return rep, fmt.Errorf("%w: %d difference(s) between %s and the run", record.ErrDrift, len(rep.Drift), st.PlanPath)
 	case live:
 		rep.Next = "a planx process is working on it"
 	case len(st.Wave) > 0:
@@ -113,14 +110,35 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		// one task's attempt in the work tree to commit as it stands or
 		// to skip; say what the run said when it stopped.
 		rep.Next = wavepkg.Next(true, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
-		return rep, fmt.Errorf("%w: run %s stopped inside a parallel wave (%s)", ErrTaskFailed, st.RunID, rep.Status)
+		return rep, fmt.Errorf("%w: run %s stopped inside a parallel wave (%s)", record.ErrTaskFailed, st.RunID, rep.Status)
 	case rep.Status == record.RunWaiting:
-		rep.Next = statusNext(st, repo, r.Plan, rep.Status)
+		rep.Next = statusNext(st, repo, plan, rep.Status)
 	default:
-		rep.Next = statusNext(st, repo, r.Plan, rep.Status)
-		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", ErrTaskFailed, st.RunID, current, rep.Status)
+		rep.Next = statusNext(st, repo, plan, rep.Status)
+		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", record.ErrTaskFailed, st.RunID, current, rep.Status)
 	}
 	return rep, nil
+}
+
+// runPlan reads the plan of the run st as the run reads it: in its
+// format, its tasks checked against the gates it pinned (today's, for a
+// run that pinned none). Status reads it with the run's judge, not today's
+// .planx.yaml: it says what the run will do.
+func runPlan(ctx context.Context, repo *gitops.Repo, st *runstate.State) (*planfile.File, *planparse.Plan, error) {
+	abs := relJoin(repo.Root, st.PlanPath)
+	plan, err := planfile.Read(abs, st.PlanPath, planparse.Format(st.Options.Format))
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Pinned == nil {
+		_, err = runstate.PinNow(ctx, repo, repo.Root, plan, st.Options.FlagGates)
+	} else {
+		err = gates.CheckTasks(st.Pinned.Gates, plan)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return planfile.New(abs, st.PlanPath, plan), plan, nil
 }
 
 // statusNext is what status says to do at the stopped run st: what the run
@@ -131,10 +149,10 @@ func statusNext(st *runstate.State, repo *gitops.Repo, plan *planparse.Plan, sta
 		return st.Log.NextStep
 	}
 	if t := planTask(plan, st.Current); t != nil {
-		if next := waveNext(st, repo, t); next != "" {
+		if next := WaveNext(st, repo, t); next != "" {
 			return next
 		}
-		return stoppedNext(st, status, t)
+		return StoppedNext(st, status, t)
 	}
 	if status == record.RunWaiting {
 		return fmt.Sprintf("do %s by hand, then `planx resume`", st.Current)
@@ -144,19 +162,19 @@ func statusNext(st *runstate.State, repo *gitops.Repo, plan *planparse.Plan, sta
 
 // taskStatuses is each task of plan as the run st sees it: done (h, its
 // commits), rewritten, skipped, where it stopped, or pending.
-func taskStatuses(st *runstate.State, plan *planparse.Plan, h *history, runStatus record.RunStatus) []TaskStatus {
+func taskStatuses(st *runstate.State, plan *planparse.Plan, h *History, runStatus record.RunStatus) []TaskStatus {
 	want, skipped := idSet(st.ToRun), idSet(st.Skipped)
 	var out []TaskStatus
 	for _, t := range plan.Order() {
 		ts := TaskStatus{ID: t.ID, Title: t.Title, Status: record.TaskPending}
 		ts.Label = t.OwnLabel()
-		switch c, ok := h.commits[t.ID]; {
+		switch c, ok := h.Commits[t.ID]; {
 		case ok:
 			ts.Status, ts.Commit = record.TaskDone, string(c.SHA)
 		case h.rewritten[t.ID].Found != "":
 			w := h.rewritten[t.ID]
 			ts.Status, ts.Commit, ts.Reason = record.TaskRewritten, string(w.Found), w.String(t.ID)
-		case skipped[t.ID] || h.skipped[t.ID]:
+		case skipped[t.ID] || h.Skipped[t.ID]:
 			ts.Status = record.TaskSkipped
 		case t.ID == st.Current:
 			ts.Status, ts.Reason = record.TaskStatus(runStatus), st.Reason

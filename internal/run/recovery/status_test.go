@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ func TestTaskStatusesCarryLabels(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &runstate.State{ToRun: []planparse.TaskID{"T002"}}
-	h := &history{commits: map[planparse.TaskID]gitops.Commit{}, skipped: map[planparse.TaskID]bool{}}
+	h := &History{Commits: map[planparse.TaskID]gitops.Commit{}, Skipped: map[planparse.TaskID]bool{}}
 	ts := taskStatuses(st, plan, h, record.RunFailed)
 	if len(ts) != 2 || ts[0].Label != "1" || ts[1].Label != "1.1" {
 		t.Errorf("statuses %+v", ts)

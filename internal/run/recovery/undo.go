@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"cmp"
@@ -41,7 +41,7 @@ func Undo(ctx context.Context, dir string) (*UndoResult, error) {
 		return nil, err
 	} else if st != nil {
 		return nil, fmt.Errorf("%w: run %s of %s has not ended (%s at %s); undo takes back a run that finished: finish this one with `planx resume`, or take it out with `planx abort`",
-			ErrRunInProgress, st.RunID, st.PlanPath, st.Status, st.Current)
+			runstate.ErrRunInProgress, st.RunID, st.PlanPath, st.Status, st.Current)
 	}
 	lk, err := runstate.Acquire(repo, "undo")
 	if err != nil {
@@ -68,7 +68,7 @@ func Undo(ctx context.Context, dir string) (*UndoResult, error) {
 		return nil, err
 	}
 	res := &UndoResult{RunID: st.RunID, Plan: st.PlanPath, Restored: st.OrigHead}
-	if res.Uncommitted, err = rollbackTook(ctx, repo, st); err != nil {
+	if res.Uncommitted, err = RollbackTook(ctx, repo, st); err != nil {
 		return nil, err
 	}
 	if res.Ref, err = rewind.Undo(ctx, repo, st, head); err != nil {
@@ -131,57 +131,20 @@ func undoClean(ctx context.Context, repo *gitops.Repo) error {
 		paths = append(paths, c.Path)
 	}
 	return fmt.Errorf("%w: the work tree has changes made since the run (%s); undo would overwrite them: commit them or `git stash -u` them, then `planx undo`",
-		gitops.ErrRepoState, nameSome(paths, 10))
+		gitops.ErrRepoState, NameSome(paths, 10))
 }
 
-// rollbackTook lists the files of the user's uncommitted work the run's
+// RollbackTook lists the files of the user's uncommitted work the run's
 // rollback commit took (what differs between it and the commit before).
-func rollbackTook(ctx context.Context, repo *gitops.Repo, st *runstate.State) ([]string, error) {
+func RollbackTook(ctx context.Context, repo *gitops.Repo, st *runstate.State) ([]string, error) {
 	if st.Base == "" {
 		return nil, errors.New("undo: the run's record has no rollback commit")
 	}
 	return repo.History().ChangedFiles(ctx, st.OrigHead, st.Base)
 }
 
-// endFinished ends a run whose tasks are all done: it keeps what `planx
-// undo` needs, drops the run's state and says how to undo the run, naming
-// the uncommitted work its rollback commit took (that work is on the
-// branch now, and goes with a push).
-// done is the number of tasks committed, for the line that ends the run.
-func endFinished(ctx context.Context, b books, done int) error {
-	// Every task is committed: a signal now must not leave the run half ended.
-	ctx = context.WithoutCancel(ctx)
-	head, err := b.repo.Head(ctx)
-	if err != nil {
-		return err
-	}
-	keep := b.st.Base != "" && head.SHA != ""
-	if keep {
-		if err := runstate.SaveFinished(b.repo, b.st, head.SHA); err != nil {
-			return err
-		}
-	}
-	if err := endRun(b.repo, b.st, b.out); err != nil {
-		return err
-	}
-	b.out.RunDone(b.log.Path, done)
-	if !keep {
-		return nil
-	}
-	took, err := rollbackTook(ctx, b.repo, b.st)
-	if err != nil {
-		return err
-	}
-	if len(took) > 0 {
-		b.out.Println("planx: the rollback commit %s holds your uncommitted work from before the run (%s): it is on the branch now and goes with a push; `planx undo` puts it back uncommitted",
-			b.st.Base.Short(), nameSome(took, 10))
-	}
-	b.out.Println("planx: to take this run back off the branch: planx undo")
-	return nil
-}
-
-// nameSome joins up to n paths, saying how many more there are.
-func nameSome(paths []string, n int) string {
+// NameSome joins up to n paths, saying how many more there are.
+func NameSome(paths []string, n int) string {
 	s := strings.Join(paths[:min(len(paths), n)], ", ")
 	if len(paths) > n {
 		s += fmt.Sprintf(" and %d more", len(paths)-n)
