@@ -11,10 +11,11 @@
 // it), a wider wave runs each task in a slot (worktree.go) and lands them
 // (parallel.go, integrate.go, through package wave). How a task's failure
 // stops the run is decided in one place (stopfor.go), and what resume does
-// with a stopped attempt in another (resumewhat.go).
+// with a stopped attempt in another (package recovery's ReuseAttempt).
 // Resume and skip take a stopped run up again (session.go, resume.go),
 // reading it back through package recovery, which also holds status,
-// abort, undo and what a stop tells the person to do next.
+// abort, undo, what a stop tells the person to do next and how a stopped
+// task is finished.
 //
 // The runner holds what changes while the run lasts (the state, the log,
 // the tasks git has as done, where HEAD must be) and builds, for each

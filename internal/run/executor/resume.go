@@ -9,12 +9,10 @@ import (
 	"os"
 	"slices"
 
-	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/land"
 	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/rewind"
@@ -40,7 +38,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, err
 	}
 	if len(tasks) == 0 || len(r.st.Wave) > 0 || tasks[0].ID != r.st.Current {
-		// (A stopped task's attempt keeps them in reuseAttempt, once it
+		// (A stopped task's attempt keeps them in recovery.ReuseAttempt, once it
 		// is known that resume goes on.)
 		if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
 			return nil, err
@@ -65,7 +63,7 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			r.st.Failed = what
 			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
-		already, err = reuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry, inSlot)
+		already, err = recovery.ReuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry, inSlot)
 		if err != nil {
 			return nil, err
 		}
@@ -87,57 +85,6 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 // the run stopped at, already that its work is in the tree.
 func (r *runner) goOn(ctx context.Context, tasks []*planparse.Task, stopped, already bool) (*Result, error) {
 	return (&waveLoop{r: r, stopped: stopped, already: already}).run(ctx, tasks)
-}
-
-// reuseAttempt decides whether the stopped task's work in the tree is kept
-// (true: verify, gate, commit it) or discarded so the task runs again
-// (--retry; or inSlot: a wave task whose work was in its own work tree,
-// not this one, where only a person's edits are). It never runs the task
-// again over bytes a person changed since the stop without keeping them
-// under a ref first.
-// kind is t's executor, expect planx's last commit; stops are the run st's
-// snapshots, and log records a retry.
-func reuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry, inSlot bool) (bool, error) {
-	d, err := stops.Compare(ctx, t.ID, expect)
-	if err != nil {
-		return false, err
-	}
-	do := whatResumeDoes(stopped{kind: kind, status: st.Status, phase: st.Phase, retry: retry, inSlot: inSlot,
-		changed: len(d.Changed) > 0, edited: len(d.Edited) > 0})
-	if do == refuseEdits {
-		return false, stops.RefuseOverEdits(t.ID, d)
-	}
-	if err := stops.KeepStagedApart(ctx, ""); err != nil {
-		return false, err
-	}
-	switch do {
-	case rerunFromSlot:
-		if retry {
-			noteFinished(st, t, "by a retry")
-			log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
-		} else {
-			noteFinished(st, t, "by running it again")
-		}
-		if err := stops.KeepForRerun(ctx, d, expect); err != nil {
-			return false, err
-		}
-		return false, stops.Discard(ctx, d, false)
-	case retryAfresh:
-		noteFinished(st, t, "by a retry")
-		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
-		return false, stops.Discard(ctx, d, true)
-	case verifyPerson:
-		return true, nil
-	case restartPartial:
-		noteResumed(st, t, d, true)
-		return false, stops.Discard(ctx, d, true)
-	case verifyCompleted:
-		noteResumed(st, t, d, false)
-		return true, nil
-	}
-	keep := do == verifyFixed
-	noteResumed(st, t, d, !keep)
-	return keep, nil
 }
 
 // Skip marks the stopped task skipped, discards what its attempt changed and
@@ -187,7 +134,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return nil, err
 	}
 	r.dirty = dirtyPaths(r.log, changes)
-	noteFinished(r.st, t, "skipped")
+	recovery.NoteFinished(r.st, t, "skipped")
 	r.st.Skipped = append(r.st.Skipped, t.ID)
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""

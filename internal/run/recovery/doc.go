@@ -9,6 +9,9 @@
 // stop (ReadHistory: its task commits, less those planx did not make, and
 // the tasks it skipped; Remaining; Drift), what a stop tells the person to
 // do next (StoppedNext, DriftNext, WaveNext: one text for the run's output,
-// status and the execution log), the plan edits a killed commit kept
-// aside (HeldPlanPath, WarnHeldPlan) and the end of a run (EndRun).
+// status and the execution log), what resume does with the attempt a run
+// stopped in (ReuseAttempt, decided from the stop alone) and how the
+// stopped task was finished, for its commit's Planx-Finished trailer
+// (NoteFinished), the plan edits a killed commit kept aside (HeldPlanPath,
+// WarnHeldPlan) and the end of a run (EndRun).
 package recovery

@@ -1,4 +1,4 @@
-package executor
+package recovery
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
-	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -29,7 +28,7 @@ func stopSays(st *runstate.State, t *planparse.Task) string {
 	}
 	switch st.Status {
 	case record.RunFailed:
-		if step, n, how, ok := recovery.FailedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
+		if step, n, how, ok := FailedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
 			return fmt.Sprintf("step %d of %d failed (%s)", step, n, how)
 		}
 		what := st.Failed // without the advice Reason adds
@@ -46,9 +45,9 @@ func stopSays(st *runstate.State, t *planparse.Task) string {
 	return "a crash during its " + phase // found running: no planx ran it
 }
 
-// noteFinished records how t is being finished after the stop st (how:
+// NoteFinished records how t is being finished after the stop st (how:
 // "by hand", "by a retry", …), before the recovery command changes st.
-func noteFinished(st *runstate.State, t *planparse.Task, how string) {
+func NoteFinished(st *runstate.State, t *planparse.Task, how string) {
 	if st.Finished == nil {
 		st.Finished = map[planparse.TaskID]string{}
 	}
@@ -76,6 +75,6 @@ func resumedHow(st *runstate.State, d attempt.Delta, rerun bool) string {
 // resumedHow), when that says something.
 func noteResumed(st *runstate.State, t *planparse.Task, d attempt.Delta, rerun bool) {
 	if how := resumedHow(st, d, rerun); how != "" {
-		noteFinished(st, t, how)
+		NoteFinished(st, t, how)
 	}
 }

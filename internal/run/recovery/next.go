@@ -14,7 +14,7 @@ import (
 )
 
 // The next steps at a stop. Each one says what the command it names does,
-// as reuseAttempt (executor's resume.go) decides it: after a failure, `planx resume`
+// as ReuseAttempt (resumewhat.go) decides it: after a failure, `planx resume`
 // verifies, gates and commits the work tree as it stands and runs no step
 // again (the person's fix is the rest of the task); after an interrupt in
 // the middle of a step the output is partial, so it runs the task again;

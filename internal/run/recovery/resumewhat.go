@@ -1,7 +1,12 @@
-package executor
+package recovery
 
 import (
+	"context"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -58,4 +63,55 @@ func whatResumeDoes(s stopped) resumeWith {
 		return verifyFixed
 	}
 	return rerunEmpty
+}
+
+// ReuseAttempt decides whether the stopped task's work in the tree is kept
+// (true: verify, gate, commit it) or discarded so the task runs again
+// (--retry; or inSlot: a wave task whose work was in its own work tree,
+// not this one, where only a person's edits are). It never runs the task
+// again over bytes a person changed since the stop without keeping them
+// under a ref first.
+// kind is t's executor, expect planx's last commit; stops are the run st's
+// snapshots, and log records a retry.
+func ReuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State, log *execlog.Log, t *planparse.Task, kind planparse.Kind, expect gitops.SHA, retry, inSlot bool) (bool, error) {
+	d, err := stops.Compare(ctx, t.ID, expect)
+	if err != nil {
+		return false, err
+	}
+	do := whatResumeDoes(stopped{kind: kind, status: st.Status, phase: st.Phase, retry: retry, inSlot: inSlot,
+		changed: len(d.Changed) > 0, edited: len(d.Edited) > 0})
+	if do == refuseEdits {
+		return false, stops.RefuseOverEdits(t.ID, d)
+	}
+	if err := stops.KeepStagedApart(ctx, ""); err != nil {
+		return false, err
+	}
+	switch do {
+	case rerunFromSlot:
+		if retry {
+			NoteFinished(st, t, "by a retry")
+			log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
+		} else {
+			NoteFinished(st, t, "by running it again")
+		}
+		if err := stops.KeepForRerun(ctx, d, expect); err != nil {
+			return false, err
+		}
+		return false, stops.Discard(ctx, d, false)
+	case retryAfresh:
+		NoteFinished(st, t, "by a retry")
+		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
+		return false, stops.Discard(ctx, d, true)
+	case verifyPerson:
+		return true, nil
+	case restartPartial:
+		noteResumed(st, t, d, true)
+		return false, stops.Discard(ctx, d, true)
+	case verifyCompleted:
+		noteResumed(st, t, d, false)
+		return true, nil
+	}
+	keep := do == verifyFixed
+	noteResumed(st, t, d, !keep)
+	return keep, nil
 }
