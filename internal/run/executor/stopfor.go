@@ -58,7 +58,7 @@ func (r *runner) stopTask(ctx context.Context, t *planparse.Task, err error, res
 	}
 	res.Status = s.status
 	if stopErr != nil {
-		res.Next = r.log.NextStep // what the stop told the person (next.go)
+		res.Next = r.log.NextStep // what the stop told the person (package recovery's next.go)
 	}
 	return stopErr
 }
