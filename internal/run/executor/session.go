@@ -14,7 +14,7 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// ResumeOptions configure `planx resume`, `planx skip` and `planx abort`.
+// ResumeOptions configure `planx resume` and `planx skip`.
 type ResumeOptions struct {
 	Dir         string
 	Retry       bool // discard the stopped attempt and execute the task again
