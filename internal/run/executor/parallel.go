@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -130,5 +131,5 @@ func (wv *wave) exec(ctx context.Context) {
 // cleans the work tree's slots (wave.DropRunWorktrees), leaving those of
 // runs in progress in other work trees.
 func dropRunWorktrees(repo *gitops.Repo) {
-	wavepkg.DropRunWorktrees(repo, runsElsewhere(repo))
+	wavepkg.DropRunWorktrees(repo, runstate.RunsElsewhere(repo))
 }

@@ -1,4 +1,4 @@
-package executor
+package runstate
 
 import (
 	"encoding/json"
@@ -6,17 +6,16 @@ import (
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/run/runstate"
 )
 
-// runsElsewhere lists the runs other work trees of repo have in progress
+// RunsElsewhere lists the runs other work trees of repo have in progress
 // (their saved states): their slots under the common git directory are
 // theirs, and this work tree's cleanup must leave them alone.
-func runsElsewhere(repo *gitops.Repo) map[string]bool {
+func RunsElsewhere(repo *gitops.Repo) map[string]bool {
 	files := []string{filepath.Join(repo.CommonDir, "planx", "state.json")}
 	linked, _ := filepath.Glob(filepath.Join(repo.CommonDir, "worktrees", "*", "planx", "state.json"))
 	out := map[string]bool{}
-	own := filepath.Clean(runstate.Path(repo))
+	own := filepath.Clean(Path(repo))
 	for _, f := range append(files, linked...) {
 		if filepath.Clean(f) == own {
 			continue
