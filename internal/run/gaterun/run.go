@@ -10,7 +10,9 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -23,15 +25,14 @@ type Options struct {
 	OutDir string   // the run's directory: each gate's whole output goes there
 	Env    []string // the gates' environment
 	Out    *progress.Progress
-	// Started and Done track a gate's process group for the reaping of
-	// orphans after a crash; a Spec with Track uses them (one gate at a
-	// time: the serial path's runs).
-	Started func(pgid int)
-	Done    func()
+	// Pids track a gate's process group for the reaping of orphans after
+	// a crash; a Spec with Track uses them (one gate at a time: the
+	// serial path's runs).
+	Pids proc.Pids
 	// Baseline holds the run's known failures; nil without a baseline.
 	Baseline *runstate.Baseline
-	// Warn records a warning in the run's log and says it.
-	Warn func(t *planparse.Task, msg string)
+	// Desk records a warning in the run's log and says it.
+	Desk hall.Desk
 	// Overridden are the gates a --gate flag replaced: their records say
 	// so, for verify to tell a gate weakened on the command line.
 	Overridden map[string]bool
@@ -51,7 +52,7 @@ type Spec struct {
 	Dir   string           // where the gates run
 	Gates []gates.Gate
 	Live  bool // copy the output to the live view
-	Track bool // report the gates' processes to Started and Done
+	Track bool // report the gates' processes to Pids
 	// Begin is called as each gate starts, for the progress view.
 	Begin func(g gates.Gate)
 	// Judge, when set, reads the results test by test (JudgeTests): it
@@ -91,7 +92,7 @@ func (o Options) Exec(ctx context.Context, s Spec) ([]gates.Result, error) {
 		ro.Live, flush = o.Out.Live(id)
 	}
 	if s.Track {
-		ro.Started = o.Started
+		ro.Started = o.Pids.Started()
 	}
 	ro.Prepare = s.Canaries.Prepare(s.Dir, s.TestGates)
 	spaces := o.Spaces
@@ -119,8 +120,8 @@ func (o Options) Exec(ctx context.Context, s Spec) ([]gates.Result, error) {
 		}
 	}
 	flush()
-	if s.Track && o.Done != nil {
-		o.Done()
+	if s.Track {
+		o.Pids.ChildDone()
 	}
 	return results, err
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/outcome"
@@ -16,12 +17,21 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
+// warnings is a hall.Desk that keeps what it records.
+type warnings struct{ issues *[]string }
+
+func (w warnings) Issue(_ planparse.TaskID, msg, _ string) { *w.issues = append(*w.issues, msg) }
+func (w warnings) Say(planparse.TaskID, string)            {}
+func (w warnings) Ask(string) bool                         { return false }
+func (w warnings) Save() error                             { return nil }
+func (w warnings) Now() time.Time                          { return time.Time{} }
+
 // gateOptions are Options for a run in a temporary directory, its output
 // in out and its warnings in warned.
 func gateOptions(t *testing.T, out *bytes.Buffer, warned *[]string) Options {
 	dir := t.TempDir()
 	return Options{Root: dir, OutDir: filepath.Join(dir, "run"), Out: progress.New(progress.Output{Out: out}),
-		Warn:       func(_ *planparse.Task, msg string) { *warned = append(*warned, msg) },
+		Desk:       warnings{warned},
 		Overridden: map[string]bool{"lint": true}}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -59,11 +60,11 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 	lt.Gates, lt.Hidden = lt.Gates[:0], nil
 	if len(sel) == 0 {
 		if len(tk.Outputs) > 0 {
-			k.Warn(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tk.Outputs, ", "))
+			hall.Warn(k.Desk, t.ID, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tk.Outputs, ", "))
 		}
 		if tk.Kind == planparse.KindGates {
 			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
-			k.Issue(t.ID, msg)
+			k.Desk.Issue(t.ID, msg, "")
 			k.Out.Warn(t.ID, msg)
 		}
 		return false, nil
