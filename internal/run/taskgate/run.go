@@ -30,10 +30,10 @@ type Task struct {
 	// Outputs are the ignored files the agent left, which the commit
 	// leaves out.
 	Outputs []string
-	// BaseForm are the test files (and their support) the task changed,
-	// which the judge's first run puts back as the base has them: the
-	// agent's own versions are judged apart.
-	BaseForm func() []string
+	// BaseForm are the test files (and their support) an agent task
+	// changed, which the judge's first run puts back as the base has
+	// them: the agent's own versions are judged apart.
+	BaseForm []string
 	// Ignored are the work tree's ignored entries before the agent ran,
 	// linked into the task's clean checkouts (checkoutFor).
 	Ignored []string
@@ -133,7 +133,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return &outcome.Failure{What: "hidden tests: no gate of this task is a test command planx reads test by test, so the hidden tests cannot be told apart and counted",
 				Hint: "add a gate such as go test ./..., pytest or node --test, or one with report: (docs/judge.md)"}
 		}
-		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm()))
+		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm))
 	}
 	base, err := tr.Baseline(ctx, tgs)
 	if err != nil {
@@ -146,9 +146,8 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 		}
 	}
 	// The tests in their base form are judged apart: first the tests as
-	// the base has them, then (below) with the agent's own. Read once:
-	// finding test support reads the base commit.
-	baseForm := tk.BaseForm()
+	// the base has them, then (below) with the agent's own.
+	baseForm := tk.BaseForm
 	var judged map[string]string
 	if len(baseForm) > 0 {
 		if judged, err = tr.Apart(ctx, tgs, base, baseForm); err != nil {
