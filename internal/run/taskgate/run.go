@@ -154,13 +154,9 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return err
 		}
 	}
-	cn := gaterun.NewCanaries(tk.Log.Files).Named(base)
 	var last gaterun.Judgement
-	err = k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: cn, judge: func(dir string, results []gates.Result) gaterun.Judgement {
-		last = tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil, cn)
-		last.OwnTestsPass(judged)
-		return last
-	}})
+	err = k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: gaterun.NewCanaries(tk.Log.Files).Named(base),
+		grade: &gaterun.Grading{Grader: tr.Grader, Base: base, Apart: judged}, last: &last})
 	if err != nil {
 		return err
 	}
@@ -224,13 +220,14 @@ func exitCodeOnly(sel []gates.Gate, tgs []gaterun.TestGate) []gates.Gate {
 	return out
 }
 
-// tested is how a gate set is read test by test: the judge of its
-// results in the directory they ran in, and the test gates' canaries,
-// planted there as each runs (never in the user's work tree).
+// tested is how a gate set is read test by test: its test gates, their
+// canaries, planted where they run (never in the user's work tree), and
+// their grading; last takes what the grading read of the run.
 type tested struct {
 	tgs      []gaterun.TestGate
 	canaries *gaterun.Canaries
-	judge    func(dir string, results []gates.Result) gaterun.Judgement
+	grade    *gaterun.Grading
+	last     *gaterun.Judgement
 }
 
 // runIn is runGateSet in the directory the task's checks run in: the work
@@ -263,11 +260,12 @@ func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates
 
 // inWorkTree is the judge for gates that run in the user's work tree:
 // nothing is planted there, so the judge reads the runs without canaries.
+// What it reads is j's.
 func (j *tested) inWorkTree() *tested {
 	if j == nil {
 		return nil
 	}
-	return &tested{tgs: j.tgs, judge: j.judge}
+	return &tested{tgs: j.tgs, grade: j.grade, last: j.last}
 }
 
 // runGateSet runs gates in dir (gaterun.Run), records their results (in
@@ -277,20 +275,25 @@ func (j *tested) inWorkTree() *tested {
 func (k *Keeper) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
 	judge *tested) error {
 	spec := gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
-		Begin:  k.Out.GateStart(t.ID),
-		Record: func(results []gates.Result) { k.Book().RecordGated(key, t, sel, results) }}
+		Begin: k.Out.GateStart(t.ID)}
 	if judge != nil {
-		spec.Judge = func(results []gates.Result) gaterun.Judgement { return judge.judge(dir, results) }
-		spec.Canaries, spec.TestGates = judge.canaries, judge.tgs
+		spec.Grade, spec.Canaries, spec.TestGates = judge.grade, judge.canaries, judge.tgs
 	}
 	if k.slot {
-		// Beside other tasks: no pid file, no record while the wave's
-		// records are marked; the gate's start is its line of the board.
-		spec.Track, spec.Record = false, nil
+		// Beside other tasks: no pid file; the gate's start is its line
+		// of the board.
+		spec.Track = false
 	}
 	out, err := k.GateRun().Run(ctx, spec)
 	if err != nil {
 		return err
+	}
+	if !k.slot {
+		// A slot records nothing while the wave's records are marked.
+		k.Book().RecordGated(key, t, sel, out.Exited)
+	}
+	if judge != nil && judge.last != nil {
+		*judge.last = out.Judged
 	}
 	lt.Gates = append(lt.Gates, out.Gates...)
 	return out.Failure
