@@ -96,7 +96,7 @@ func (k *Keeper) Baseline(ctx context.Context, at Base, checks *[]execlog.Check)
 	k.Out.Println("planx: baseline: gate(s) %s on the base %s, before any task", list, base.Short())
 	wt, err := k.checkoutBase(ctx, t, base, at.Ignored)
 	if err != nil {
-		k.dropSlots()
+		dropSlots(k.Repo)
 		return err
 	}
 	err = k.runGateSet(ctx, t, lt, wt.dir, "", sel, nil)
@@ -109,10 +109,10 @@ func (k *Keeper) Baseline(ctx context.Context, at Base, checks *[]execlog.Check)
 		k.Out.Println("planx: baseline: passed")
 		return nil
 	case !errors.As(err, &fail):
-		k.dropSlots()
+		dropSlots(k.Repo)
 		return err
 	case !k.AcceptBaselineFailures || len(unnamed) > 0:
-		k.dropSlots()
+		dropSlots(k.Repo)
 		return k.baselineFailed(fail, unnamed)
 	}
 	k.State.Baseline = &runstate.Baseline{Commit: base, Known: known}
@@ -126,8 +126,8 @@ func (k *Keeper) Baseline(ctx context.Context, at Base, checks *[]execlog.Check)
 // before anything of it is written: the pool's slots are cleaned, the
 // work trees of runs that are over removed, and those of runs in progress
 // in other work trees left alone (wave.DropRunWorktrees).
-func (k *Keeper) dropSlots() {
-	wavepkg.DropRunWorktrees(k.Repo, runstate.RunsElsewhere(k.Repo))
+func dropSlots(repo *gitops.Repo) {
+	wavepkg.DropRunWorktrees(repo, runstate.RunsElsewhere(repo))
 }
 
 // checkoutBase checks the base out for the baseline: with a link to each
