@@ -33,7 +33,8 @@ type Options struct {
 	Pids proc.Pids
 	// Baseline holds the run's known failures; nil without a baseline.
 	Baseline *runstate.Baseline
-	// Desk records a warning in the run's log and says it.
+	// Desk records a warning in the run's log and says it. A run tells
+	// it while it holds Lock, when set: it must not take Lock itself.
 	Desk hall.Desk
 	// Overridden are the gates a --gate flag replaced: their records say
 	// so, for verify to tell a gate weakened on the command line.

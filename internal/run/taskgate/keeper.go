@@ -82,6 +82,9 @@ type Keeper struct {
 	lock   sync.Locker
 	runDir string
 	home   string // the user's work tree (userRoot)
+	// runDesk is the run's own desk, which a slot's gate runs are handed:
+	// they tell it while they hold lock (gaterun.Options.Lock).
+	runDesk hall.Desk
 }
 
 // Book is the run's gate and commit records.
@@ -92,8 +95,12 @@ func (k *Keeper) Book() ledger.Book {
 
 // GateRun is what every gate run of this run shares.
 func (k *Keeper) GateRun() gaterun.Options {
+	desk := k.Desk
+	if k.lock != nil {
+		desk = k.runDesk // the slot's desk would take the lock the run holds
+	}
 	return gaterun.Options{Root: k.Repo.Root, OutDir: k.dir(), Env: k.Env, Out: k.Out,
-		Pids: k.Pids, Desk: k.Desk, Overridden: k.Overridden, Baseline: k.State.Baseline, Lock: k.lock,
+		Pids: k.Pids, Desk: desk, Overridden: k.Overridden, Baseline: k.State.Baseline, Lock: k.lock,
 		Home: k.userRoot(), Spaces: k.Spaces}
 }
 

@@ -21,7 +21,7 @@ func (k *Keeper) InSlot(repo *gitops.Repo, lock sync.Locker) *Keeper {
 	s.runDir, s.home = k.dir(), k.Repo.Root
 	s.Repo, s.slot, s.lock = repo, true, lock
 	s.reached, s.reports = k.reached, nil
-	s.Fault, s.Desk = "", hall.InWave(k.Desk, lock)
+	s.Fault, s.Desk, s.runDesk = "", hall.InWave(k.Desk, lock), k.Desk
 	// What outlives a gate cannot be told from what the wave's other tasks
 	// run: the wave ends it once they have all ended.
 	s.Pids, s.Reaper = proc.Pids{}, proc.Reaper{}
