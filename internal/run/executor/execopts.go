@@ -8,7 +8,6 @@ import (
 	"github.com/planx-dev/planx/internal/run/verify"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/internal/sandbox"
-	"github.com/planx-dev/planx/planparse"
 )
 
 // execOptions are what the run's task processes run with in the user's
@@ -23,9 +22,14 @@ func (r *runner) execOptions() execute.Options {
 func (r *runner) pids() execute.Pids { return execute.PidsIn(r.repo.PlanxDir()) }
 
 // keeper runs the run's gates (taskgate.Keeper), made once the run's
-// state is there, and again for another state (a run that resumes).
+// state is there, and again for another state (a run that resumes). Its
+// pool is the run's, made again after a stop dropped the slots.
 func (r *runner) keeper() *taskgate.Keeper {
+	if r.pool == nil {
+		r.pool = wavepkg.NewPool(r.repo)
+	}
 	if r.gateKeeper != nil && r.gateKeeper.State == r.st {
+		r.gateKeeper.Pool = r.pool
 		return r.gateKeeper
 	}
 	r.gateKeeper = &taskgate.Keeper{Repo: r.repo, State: r.st, Gates: r.Gates,
@@ -35,20 +39,8 @@ func (r *runner) keeper() *taskgate.Keeper {
 		PlanRel: r.planRel, NoCache: r.o.NoCache, GatesIn: r.o.GatesIn, HiddenTests: r.hidden, HiddenRef: r.Config.HiddenRef,
 		BaselineOn:             taskgate.BaselineOn(r.o.Baseline, r.o.AcceptBaselineFailures, r.Config.Baseline),
 		AcceptBaselineFailures: r.o.AcceptBaselineFailures,
-		Now:                    r.o.now, Out: r.out, Fault: r.fault,
-		Started: r.pids().ChildStarted, Done: r.pids().ChildDone,
-		Warn:     r.warnIssue,
-		Issue:    func(id planparse.TaskID, what string) { r.log.Issues = append(r.log.Issues, r.issue(id, what)) },
-		Detached: r.reaper.Detached,
-		Save:     func() error { return r.books().save() },
-		Pool: func() *wavepkg.Pool {
-			if r.pool == nil {
-				r.pool = wavepkg.NewPool(r.repo)
-			}
-			return r.pool
-		},
-		DropSlots: func() { dropRunWorktrees(r.repo) },
-		Spaces:    r.judgeSpaces(),
+		Out:                    r.out, Fault: r.fault, Desk: r.desk(), Pids: r.pids(), Reaper: r.reaper.Reaper, Pool: r.pool,
+		Spaces: r.judgeSpaces(),
 	}
 	return r.gateKeeper
 }

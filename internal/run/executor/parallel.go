@@ -54,9 +54,8 @@ func (wv *wave) isolate(w []*planparse.Task) {
 // that ran.
 func (wv *wave) exec(ctx context.Context) {
 	r := wv.r
-	// Made before the tasks start, which share them: the pool, and the
-	// files the gates reach (the judge's protected files).
-	r.keeper().Pool()
+	// Made before the tasks start, which share them: the keeper with the
+	// pool, and the files the gates reach (the judge's protected files).
 	r.keeper().Reach(ctx, r.expect)
 	wavepkg.Flight{Repo: r.repo, Jobs: r.o.Jobs, Tasks: wv.its, Mu: wv.mu, Fault: r.fault,
 		Log: r.log, State: r.st, Settle: r.checks().Records.Settle, Book: r.keeper().Book(), Out: r.out,

@@ -4,6 +4,8 @@
 // failure text (the tests that failed, where the whole output is, how to
 // run the gate again).
 //
-// It knows no runner: what it needs comes as plain values and func-typed
-// dependencies in Options and Spec.
+// It knows no runner: what it needs comes as values in Options and Spec
+// (the run's hall.Desk and pid files, a run's Grading); the judge's clean
+// checkouts, which are the caller's (a slot of its pool), come through
+// TestRuns.Checkout.
 package gaterun

@@ -19,9 +19,9 @@ type Grader struct {
 	Baseline *runstate.Baseline // the run's known failures; nil without a baseline
 	// Reports holds what JudgeTests read until the task's commit.
 	Reports *Reports
-	// Declared says a report's group is one the task declared a test
-	// file of (DeclaredGroup): a test of it may vanish.
-	Declared func(group string) bool
+	// Declared are the test files the task declared: a test of a group
+	// of theirs may vanish (DeclaredTests.Group).
+	Declared DeclaredTests
 	// Changes name the tests whose base assertions the plan says the
 	// task changes (Changes tests:): the run of the tests in their base
 	// form does not hold the task to them.
@@ -38,7 +38,7 @@ type Grader struct {
 // without them by TestRuns.Apart: this run then only has to pass.
 func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testreport.Report, results []gates.Result, own bool, cn *Canaries) Judgement {
 	jd := Judgement{tests: map[string]string{}, known: map[string][]string{}, vetoed: map[string]string{}, fixed: map[string][]string{}}
-	opt := testreport.Options{Declared: gr.Declared}
+	opt := testreport.Options{Declared: gr.Declared.Group}
 	for i := range results {
 		res := &results[i]
 		j := slices.IndexFunc(tgs, func(tg TestGate) bool { return tg.Name == res.Name })
@@ -115,34 +115,43 @@ func gateWhy(res gates.Result, v testreport.Verdict, rep testreport.Report, forc
 	return append([]string{fmt.Sprintf("gate %s failed (exit %d): %s", res.Name, res.ExitCode, why[0])}, why[1:]...)
 }
 
-// DeclaredGroup reports whether a task that declared files declared a test file of a
-// report's group (a Go package, a Python module, a file): a test of that
-// group may vanish, since the task may rewrite its own tests.
-// module is the Go module path of the repository's go.mod, which Go's
-// groups are named after ("" without one).
-func DeclaredGroup(module string, declared []planparse.File) func(string) bool {
-	var files []string
+// DeclaredTests are the test files a task declared, and the Go module
+// path of the repository's go.mod, which Go's groups are named after (""
+// without one). The zero DeclaredTests declares none.
+type DeclaredTests struct {
+	module string
+	files  []string
+}
+
+// Declared are the test files among the files a task declared.
+func Declared(module string, declared []planparse.File) DeclaredTests {
+	d := DeclaredTests{module: module}
 	for _, f := range declared {
 		if judge.IsTestFile(f.Path) {
-			files = append(files, f.Path)
+			d.files = append(d.files, f.Path)
 		}
 	}
-	return func(group string) bool {
-		if group == "" {
-			return len(files) > 0 // a runner that names no group (node's TAP)
-		}
-		for _, f := range files {
-			dir := path.Dir(f)
-			mod := strings.ReplaceAll(strings.TrimSuffix(f, path.Ext(f)), "/", ".")
-			switch {
-			case group == f, group == dir, group == mod, strings.HasPrefix(group, mod+"."):
-				return true
-			case module != "" && (group == module && dir == "." || group == module+"/"+dir):
-				return true
-			}
-		}
-		return false
+	return d
+}
+
+// Group reports whether the task declared a test file of a report's
+// group (a Go package, a Python module, a file): a test of that group may
+// vanish, since the task may rewrite its own tests.
+func (d DeclaredTests) Group(group string) bool {
+	if group == "" {
+		return len(d.files) > 0 // a runner that names no group (node's TAP)
 	}
+	for _, f := range d.files {
+		dir := path.Dir(f)
+		mod := strings.ReplaceAll(strings.TrimSuffix(f, path.Ext(f)), "/", ".")
+		switch {
+		case group == f, group == dir, group == mod, strings.HasPrefix(group, mod+"."):
+			return true
+		case d.module != "" && (group == d.module && dir == "." || group == d.module+"/"+dir):
+			return true
+		}
+	}
+	return false
 }
 
 // JudgeApart grades the run of tgs on the task's tree with paths (test
@@ -150,7 +159,7 @@ func DeclaredGroup(module string, declared []planparse.File) func(string) bool {
 // it returns are the task's Planx-Tests; a failing grade fails the task.
 func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testreport.Report, results []gates.Result, paths []string, cn *Canaries) (map[string]string, error) {
 	summaries := map[string]string{}
-	opt := testreport.Options{Declared: gr.Declared}
+	opt := testreport.Options{Declared: gr.Declared.Group}
 	for i, res := range results {
 		rep := cn.Check(res.Name, run[i].Read(dir, res.OutputPath))
 		b, changed := withoutChanged(base[res.Name], gr.Changes)

@@ -10,6 +10,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/planparse"
@@ -114,7 +115,7 @@ func (o Options) acceptKnown(t *planparse.Task, dir string, sel []gates.Gate, re
 		}
 		res.Passed = true
 		out[res.Name] = ids
-		o.Warn(t, fmt.Sprintf("gate %s failed (exit %d) with tests that failed on the base too, accepted as known failures (--accept-baseline-failures): %s",
+		hall.Warn(o.Desk, t.ID, fmt.Sprintf("gate %s failed (exit %d) with tests that failed on the base too, accepted as known failures (--accept-baseline-failures): %s",
 			res.Name, res.ExitCode, strings.Join(ids, ", ")))
 	}
 	o.noteFixed(results, out)

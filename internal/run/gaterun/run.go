@@ -4,14 +4,18 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -23,15 +27,15 @@ type Options struct {
 	OutDir string   // the run's directory: each gate's whole output goes there
 	Env    []string // the gates' environment
 	Out    *progress.Progress
-	// Started and Done track a gate's process group for the reaping of
-	// orphans after a crash; a Spec with Track uses them (one gate at a
-	// time: the serial path's runs).
-	Started func(pgid int)
-	Done    func()
+	// Pids track a gate's process group for the reaping of orphans after
+	// a crash; a Spec with Track uses them (one gate at a time: the
+	// serial path's runs).
+	Pids proc.Pids
 	// Baseline holds the run's known failures; nil without a baseline.
 	Baseline *runstate.Baseline
-	// Warn records a warning in the run's log and says it.
-	Warn func(t *planparse.Task, msg string)
+	// Desk records a warning in the run's log and says it. A run tells
+	// it while it holds Lock, when set: it must not take Lock itself.
+	Desk hall.Desk
 	// Overridden are the gates a --gate flag replaced: their records say
 	// so, for verify to tell a gate weakened on the command line.
 	Overridden map[string]bool
@@ -51,26 +55,28 @@ type Spec struct {
 	Dir   string           // where the gates run
 	Gates []gates.Gate
 	Live  bool // copy the output to the live view
-	Track bool // report the gates' processes to Started and Done
+	Track bool // report the gates' processes to Pids
 	// Begin is called as each gate starts, for the progress view.
 	Begin func(g gates.Gate)
-	// Judge, when set, reads the results test by test (JudgeTests): it
-	// may fail a gate that exited 0.
-	Judge func(results []gates.Result) Judgement
+	// Grade, when set, reads the results of TestGates test by test
+	// (JudgeTests): it may fail a gate that exited 0.
+	Grade *Grading
 	// Canaries, when set, are planted in Dir around each of TestGates as
 	// it runs (canary.go).
 	Canaries  *Canaries
 	TestGates []TestGate
-	// Record sees the results as the gates ended and the judge read
-	// them, before known failures let any pass: the tree's record keeps
-	// what a gate exited.
-	Record func(results []gates.Result)
 }
 
 // Outcome is what a gate run came to.
 type Outcome struct {
 	Results []gates.Result // as judged, known failures let pass
-	Gates   []execlog.Gate // the log's records of Results
+	// Exited are the results as the gates ended and the judge read them,
+	// before known failures let any pass: the tree's record keeps what a
+	// gate exited.
+	Exited []gates.Result
+	// Judged is what Spec.Grade read (zero without one).
+	Judged Judgement
+	Gates  []execlog.Gate // the log's records of Results
 	// Failure is the task's failure (an *outcome.Failure) when a gate
 	// did not pass, else nil.
 	Failure error
@@ -91,7 +97,7 @@ func (o Options) Exec(ctx context.Context, s Spec) ([]gates.Result, error) {
 		ro.Live, flush = o.Out.Live(id)
 	}
 	if s.Track {
-		ro.Started = o.Started
+		ro.Started = o.Pids.Started()
 	}
 	ro.Prepare = s.Canaries.Prepare(s.Dir, s.TestGates)
 	spaces := o.Spaces
@@ -119,8 +125,8 @@ func (o Options) Exec(ctx context.Context, s Spec) ([]gates.Result, error) {
 		}
 	}
 	flush()
-	if s.Track && o.Done != nil {
-		o.Done()
+	if s.Track {
+		o.Pids.ChildDone()
 	}
 	return results, err
 }
@@ -142,14 +148,12 @@ func (o Options) Run(ctx context.Context, s Spec) (Outcome, error) {
 		defer o.Lock.Unlock()
 	}
 	var jd Judgement
-	if s.Judge != nil {
-		jd = s.Judge(results)
+	if s.Grade != nil {
+		jd = s.Grade.judge(s.Dir, s.TestGates, results, s.Canaries)
 	}
-	if s.Record != nil {
-		s.Record(results)
-	}
+	exited := slices.Clone(results)
 	known := o.acceptKnown(s.Task, s.Dir, s.Gates, results, jd)
-	out := Outcome{Results: results}
+	out := Outcome{Results: results, Exited: exited, Judged: jd}
 	for _, g := range results {
 		out.Gates = append(out.Gates, execlog.Gate{Name: g.Name, Command: g.Command, Passed: g.Passed,
 			ExitCode: g.ExitCode, Duration: g.Duration, Tail: g.Tail, OutputPath: g.OutputPath,
@@ -164,12 +168,25 @@ func (o Options) Run(ctx context.Context, s Spec) (Outcome, error) {
 	return out, nil
 }
 
-// OwnTestsPass marks, in jd, the gates a run apart graded (JudgeApart)
-// whose run with the task's own tests passed too.
-func (jd Judgement) OwnTestsPass(apart map[string]string) {
-	for name, s := range apart {
+// Grading is how a run of a task's test gates is read test by test: by
+// Grader, against the base's reports, and after the agent's own test
+// changes were graded apart (Apart, TestRuns.Apart's summaries; nil when
+// they were not), which this run then only has to pass with.
+type Grading struct {
+	Grader Grader
+	Base   map[string]testreport.Report
+	Apart  map[string]string
+}
+
+// judge reads results of tgs in dir (cn: the canaries planted there, nil
+// for none), marking the gates graded apart whose run with the task's own
+// tests passed too.
+func (g *Grading) judge(dir string, tgs []TestGate, results []gates.Result, cn *Canaries) Judgement {
+	jd := g.Grader.JudgeTests(dir, tgs, g.Base, results, g.Apart != nil, cn)
+	for name, s := range g.Apart {
 		jd.tests[name] = s + "; own tests pass"
 	}
+	return jd
 }
 
 // sameDir says a and b name the same directory.

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/runstate"
+	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -95,7 +96,7 @@ func (k *Keeper) Baseline(ctx context.Context, at Base, checks *[]execlog.Check)
 	k.Out.Println("planx: baseline: gate(s) %s on the base %s, before any task", list, base.Short())
 	wt, err := k.checkoutBase(ctx, t, base, at.Ignored)
 	if err != nil {
-		k.DropSlots()
+		dropSlots(k.Repo)
 		return err
 	}
 	err = k.runGateSet(ctx, t, lt, wt.dir, "", sel, nil)
@@ -108,10 +109,10 @@ func (k *Keeper) Baseline(ctx context.Context, at Base, checks *[]execlog.Check)
 		k.Out.Println("planx: baseline: passed")
 		return nil
 	case !errors.As(err, &fail):
-		k.DropSlots()
+		dropSlots(k.Repo)
 		return err
 	case !k.AcceptBaselineFailures || len(unnamed) > 0:
-		k.DropSlots()
+		dropSlots(k.Repo)
 		return k.baselineFailed(fail, unnamed)
 	}
 	k.State.Baseline = &runstate.Baseline{Commit: base, Known: known}
@@ -119,6 +120,14 @@ func (k *Keeper) Baseline(ctx context.Context, at Base, checks *[]execlog.Check)
 	check(fmt.Sprintf("failing on the base %s, accepted (--accept-baseline-failures): %s", base.Short(), accepted))
 	k.Out.RunWarn("baseline: the gates fail on the base; these failures are accepted as known (--accept-baseline-failures), and a task's gate that fails with them alone passes with a warning: " + accepted)
 	return nil
+}
+
+// dropSlots ends the linked work trees when the baseline stops the run,
+// before anything of it is written: the pool's slots are cleaned, the
+// work trees of runs that are over removed, and those of runs in progress
+// in other work trees left alone (wave.DropRunWorktrees).
+func dropSlots(repo *gitops.Repo) {
+	wavepkg.DropRunWorktrees(repo, runstate.RunsElsewhere(repo))
 }
 
 // checkoutBase checks the base out for the baseline: with a link to each

@@ -61,7 +61,7 @@ func (u *Slot) Dir() string { return u.dir }
 // differ, so a clean checkout costs about the task's changes, not the
 // repository. label names the use (gates, judge, baseline) in errors.
 func (k *Keeper) Checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA, label string, links []string) (*Slot, error) {
-	pool := k.Pool()
+	pool := k.Pool
 	dir, err := pool.Take(ctx, sha)
 	if err != nil {
 		return nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)

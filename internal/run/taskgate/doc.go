@@ -5,7 +5,7 @@
 // baseline before the first task and the final gates.
 //
 // It runs gates through gaterun, records them through ledger and takes its
-// checkouts from a wave.Pool; it knows no runner: what the run shares (its
-// log issues, warnings, output, state saves) comes through the Keeper's
-// func-typed fields.
+// checkouts from the run's wave.Pool; it knows no runner: what the run
+// shares comes as values (its hall.Desk for the log's issues, warnings and
+// saves, its output, its pid files, its reaper, its pool).
 package taskgate

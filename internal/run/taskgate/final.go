@@ -36,9 +36,9 @@ func (k *Keeper) Final(ctx context.Context) error {
 	if failed := gates.Failed(results); len(failed) > 0 {
 		f := failed[0]
 		what := fmt.Sprintf("final gate %s failed (exit %d) after the last task was skipped; fix it, then `planx resume`", f.Name, f.ExitCode)
-		k.Issue(finalTask, what)
+		k.Desk.Issue(finalTask, what, "")
 		k.State.Reason = what
-		_ = k.Save()
+		_ = k.Desk.Save()
 		return fmt.Errorf("%w: %s\n%s", record.ErrTaskFailed, what, f.Tail)
 	}
 	return nil

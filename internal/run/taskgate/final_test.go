@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
@@ -31,18 +30,14 @@ func TestFinalFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := newKeeper(repo, &runstate.State{RunID: "run1"})
-	k.Out, k.Now = progress.New(progress.Output{Out: io.Discard}), time.Now
+	k.Out = progress.New(progress.Output{Out: io.Discard})
 	k.Gates = []gates.Gate{{Name: "unit", Command: "exit 0"}, {Name: "e2e", Command: "echo broken; exit 3", When: gates.WhenFinal}}
-	var issues []string
-	saved := 0
-	k.Issue = func(id planparse.TaskID, what string) { issues = append(issues, string(id)+": "+what) }
-	k.Save = func() error { saved++; return nil }
-	k.Warn = func(*planparse.Task, string) {}
 
 	err = k.Final(ctx)
 	if !errors.Is(err, record.ErrTaskFailed) || !strings.Contains(err.Error(), "final gate e2e failed (exit 3)") {
 		t.Fatalf("Final = %v, want the final gate's failure", err)
 	}
+	issues, saved := k.Desk.(*book).issues, k.Desk.(*book).saved
 	if len(issues) != 1 || !strings.HasPrefix(issues[0], "final: final gate e2e failed") {
 		t.Errorf("issues = %q", issues)
 	}

@@ -77,7 +77,7 @@ func (k *Keeper) checkoutFor(ctx context.Context, tk Task, sha gitops.SHA, label
 // gets back what it installed (wave.Pool.Setup).
 func (k *Keeper) setup(ctx context.Context, t *planparse.Task, dir, label string, fresh []string) error {
 	key := wavepkg.SetupKey(dir, k.WorktreeSetup, k.Manifests)
-	ran, err := k.Pool().Setup(dir, key, fresh, func() error {
+	ran, err := k.Pool.Setup(dir, key, fresh, func() error {
 		return k.GateRun().Setup(ctx, t, dir, label, k.WorktreeSetup, k.StepTimeout)
 	})
 	if !ran {

@@ -9,8 +9,10 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger"
+	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
@@ -55,25 +57,20 @@ type Keeper struct {
 	// AcceptBaselineFailures: a baseline that fails with named tests
 	// records them as known instead of stopping the run.
 	AcceptBaselineFailures bool
-	Now                    func() time.Time
 	Out                    *progress.Progress
 	Fault                  fault.Hook
-	// Started and Done track a gate's process group (the run's pid files).
-	Started func(pgid int)
-	Done    func()
-	// Warn records a warning about task t in the run's log and says it.
-	Warn func(t *planparse.Task, msg string)
-	// Issue records an issue of task id in the run's log (without saying it).
-	Issue func(id planparse.TaskID, what string)
-	// Detached says what processes outlived the executor ("" for none).
-	Detached func() string
-	// Save writes the run's state and log.
-	Save func() error
-	// Pool is the run's pool of linked work trees, made on first use.
-	Pool func() *wavepkg.Pool
-	// DropSlots ends the run's linked work trees when a baseline stops
-	// the run: the pool's slots are cleaned, the others removed.
-	DropSlots func()
+	// Desk is where the gates' warnings and issues are recorded and
+	// said, and the run saved (hall.InWave in a slot).
+	Desk hall.Desk
+	// Pids are the run's pid files, which track a gate's process group
+	// (none in a slot: one file cannot name a wave's tasks at once).
+	Pids proc.Pids
+	// Reaper kills what a gate left running outside its group (the zero
+	// Reaper in a slot: the wave reaps once its tasks have all ended).
+	Reaper proc.Reaper
+	// Pool is the run's pool of linked work trees: the gates' and the
+	// judge's clean checkouts.
+	Pool *wavepkg.Pool
 	// Spaces are the judge's spaces (gaterun.Spaces), nil for none.
 	Spaces *gaterun.Spaces
 
@@ -85,18 +82,25 @@ type Keeper struct {
 	lock   sync.Locker
 	runDir string
 	home   string // the user's work tree (userRoot)
+	// runDesk is the run's own desk, which a slot's gate runs are handed:
+	// they tell it while they hold lock (gaterun.Options.Lock).
+	runDesk hall.Desk
 }
 
 // Book is the run's gate and commit records.
 func (k *Keeper) Book() ledger.Book {
 	return ledger.Book{Repo: k.Repo, RunID: k.State.RunID, Env: k.ConfigEnv, Defs: k.Gates,
-		PlanRel: k.PlanRel, LogPath: k.State.Log.Path, NoCache: k.NoCache, Now: k.Now, Out: k.Out}
+		PlanRel: k.PlanRel, LogPath: k.State.Log.Path, NoCache: k.NoCache, Now: k.Desk.Now, Out: k.Out}
 }
 
 // GateRun is what every gate run of this run shares.
 func (k *Keeper) GateRun() gaterun.Options {
+	desk := k.Desk
+	if k.lock != nil {
+		desk = k.runDesk // the slot's desk would take the lock the run holds
+	}
 	return gaterun.Options{Root: k.Repo.Root, OutDir: k.dir(), Env: k.Env, Out: k.Out,
-		Started: k.Started, Done: k.Done, Warn: k.Warn, Overridden: k.Overridden, Baseline: k.State.Baseline, Lock: k.lock,
+		Pids: k.Pids, Desk: desk, Overridden: k.Overridden, Baseline: k.State.Baseline, Lock: k.lock,
 		Home: k.userRoot(), Spaces: k.Spaces}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -29,10 +30,10 @@ type Task struct {
 	// Outputs are the ignored files the agent left, which the commit
 	// leaves out.
 	Outputs []string
-	// BaseForm are the test files (and their support) the task changed,
-	// which the judge's first run puts back as the base has them: the
-	// agent's own versions are judged apart.
-	BaseForm func() []string
+	// BaseForm are the test files (and their support) an agent task
+	// changed, which the judge's first run puts back as the base has
+	// them: the agent's own versions are judged apart.
+	BaseForm []string
 	// Ignored are the work tree's ignored entries before the agent ran,
 	// linked into the task's clean checkouts (checkoutFor).
 	Ignored []string
@@ -59,11 +60,11 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 	lt.Gates, lt.Hidden = lt.Gates[:0], nil
 	if len(sel) == 0 {
 		if len(tk.Outputs) > 0 {
-			k.Warn(t, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tk.Outputs, ", "))
+			hall.Warn(k.Desk, t.ID, "the task left files git ignores, which the commit leaves out, and no gate judges the commit without them: "+strings.Join(tk.Outputs, ", "))
 		}
 		if tk.Kind == planparse.KindGates {
 			msg := "checkpoint with no gate to run: declare gates (front matter, .planx.yaml or --gate) for it to check anything"
-			k.Issue(t.ID, msg)
+			k.Desk.Issue(t.ID, msg, "")
 			k.Out.Warn(t.ID, msg)
 		}
 		return false, nil
@@ -132,7 +133,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return &outcome.Failure{What: "hidden tests: no gate of this task is a test command planx reads test by test, so the hidden tests cannot be told apart and counted",
 				Hint: "add a gate such as go test ./..., pytest or node --test, or one with report: (docs/judge.md)"}
 		}
-		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm()))
+		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm))
 	}
 	base, err := tr.Baseline(ctx, tgs)
 	if err != nil {
@@ -145,22 +146,17 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 		}
 	}
 	// The tests in their base form are judged apart: first the tests as
-	// the base has them, then (below) with the agent's own. Read once:
-	// finding test support reads the base commit.
-	baseForm := tk.BaseForm()
+	// the base has them, then (below) with the agent's own.
+	baseForm := tk.BaseForm
 	var judged map[string]string
 	if len(baseForm) > 0 {
 		if judged, err = tr.Apart(ctx, tgs, base, baseForm); err != nil {
 			return err
 		}
 	}
-	cn := gaterun.NewCanaries(tk.Log.Files).Named(base)
 	var last gaterun.Judgement
-	err = k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: cn, judge: func(dir string, results []gates.Result) gaterun.Judgement {
-		last = tr.Grader.JudgeTests(dir, tgs, base, results, judged != nil, cn)
-		last.OwnTestsPass(judged)
-		return last
-	}})
+	err = k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: gaterun.NewCanaries(tk.Log.Files).Named(base),
+		grade: &gaterun.Grading{Grader: tr.Grader, Base: base, Apart: judged}, last: &last})
 	if err != nil {
 		return err
 	}
@@ -224,13 +220,14 @@ func exitCodeOnly(sel []gates.Gate, tgs []gaterun.TestGate) []gates.Gate {
 	return out
 }
 
-// tested is how a gate set is read test by test: the judge of its
-// results in the directory they ran in, and the test gates' canaries,
-// planted there as each runs (never in the user's work tree).
+// tested is how a gate set is read test by test: its test gates, their
+// canaries, planted where they run (never in the user's work tree), and
+// their grading; last takes what the grading read of the run.
 type tested struct {
 	tgs      []gaterun.TestGate
 	canaries *gaterun.Canaries
-	judge    func(dir string, results []gates.Result) gaterun.Judgement
+	grade    *gaterun.Grading
+	last     *gaterun.Judgement
 }
 
 // runIn is runGateSet in the directory the task's checks run in: the work
@@ -263,11 +260,12 @@ func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates
 
 // inWorkTree is the judge for gates that run in the user's work tree:
 // nothing is planted there, so the judge reads the runs without canaries.
+// What it reads is j's.
 func (j *tested) inWorkTree() *tested {
 	if j == nil {
 		return nil
 	}
-	return &tested{tgs: j.tgs, judge: j.judge}
+	return &tested{tgs: j.tgs, grade: j.grade, last: j.last}
 }
 
 // runGateSet runs gates in dir (gaterun.Run), records their results (in
@@ -277,20 +275,25 @@ func (j *tested) inWorkTree() *tested {
 func (k *Keeper) runGateSet(ctx context.Context, t *planparse.Task, lt *execlog.Task, dir string, key gitops.SHA, sel []gates.Gate,
 	judge *tested) error {
 	spec := gaterun.Spec{Task: t, Dir: dir, Gates: sel, Live: true, Track: true,
-		Begin:  k.Out.GateStart(t.ID),
-		Record: func(results []gates.Result) { k.Book().RecordGated(key, t, sel, results) }}
+		Begin: k.Out.GateStart(t.ID)}
 	if judge != nil {
-		spec.Judge = func(results []gates.Result) gaterun.Judgement { return judge.judge(dir, results) }
-		spec.Canaries, spec.TestGates = judge.canaries, judge.tgs
+		spec.Grade, spec.Canaries, spec.TestGates = judge.grade, judge.canaries, judge.tgs
 	}
 	if k.slot {
-		// Beside other tasks: no pid file, no record while the wave's
-		// records are marked; the gate's start is its line of the board.
-		spec.Track, spec.Record = false, nil
+		// Beside other tasks: no pid file; the gate's start is its line
+		// of the board.
+		spec.Track = false
 	}
 	out, err := k.GateRun().Run(ctx, spec)
 	if err != nil {
 		return err
+	}
+	if !k.slot {
+		// A slot records nothing while the wave's records are marked.
+		k.Book().RecordGated(key, t, sel, out.Exited)
+	}
+	if judge != nil && judge.last != nil {
+		*judge.last = out.Judged
 	}
 	lt.Gates = append(lt.Gates, out.Gates...)
 	return out.Failure

@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -20,8 +21,8 @@ import (
 // recordFix stages what the fixer gate just run changed and lists the
 // paths on its result, for the log and the commit's Planx-Fixed trailers.
 func (k *Keeper) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
-	if msg := k.Detached(); msg != "" {
-		k.Warn(t, msg)
+	if msg := k.Reaper.Detached(); msg != "" {
+		hall.Warn(k.Desk, t.ID, msg)
 	}
 	paths, ok, err := k.Repo.Index().StageAgain(ctx, k.unstaged()...)
 	if err != nil {
@@ -33,7 +34,7 @@ func (k *Keeper) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.T
 	g := &lt.Gates[len(lt.Gates)-1]
 	g.Fixed = paths
 	if len(paths) > 0 {
-		k.Warn(t, fmt.Sprintf("gate %s (fix: true) changed %s; the change is committed with the task", g.Name, strings.Join(paths, ", ")))
+		hall.Warn(k.Desk, t.ID, fmt.Sprintf("gate %s (fix: true) changed %s; the change is committed with the task", g.Name, strings.Join(paths, ", ")))
 	}
 	return nil
 }
@@ -42,8 +43,8 @@ func (k *Keeper) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.T
 // its work was staged (after verify, or after the fixers): the commit must
 // hold exactly the tree the gates passed on.
 func (k *Keeper) checkSettled(ctx context.Context, t *planparse.Task) error {
-	if msg := k.Detached(); msg != "" {
-		k.Warn(t, msg)
+	if msg := k.Reaper.Detached(); msg != "" {
+		hall.Warn(k.Desk, t.ID, msg)
 	}
 	paths, ok, err := k.Repo.Index().StageAgain(ctx, k.unstaged()...)
 	if err != nil {

@@ -4,9 +4,10 @@ import (
 	"sync"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/proc"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/handconfig"
 	"github.com/planx-dev/planx/internal/run/runstate"
-	"github.com/planx-dev/planx/planparse"
 )
 
 // InSlot is the keeper of a task running in a slot of a parallel wave
@@ -20,22 +21,10 @@ func (k *Keeper) InSlot(repo *gitops.Repo, lock sync.Locker) *Keeper {
 	s.runDir, s.home = k.dir(), k.Repo.Root
 	s.Repo, s.slot, s.lock = repo, true, lock
 	s.reached, s.reports = k.reached, nil
-	s.Fault, s.Save = "", func() error { return nil }
-	s.Started, s.Done = func(int) {}, func() {}
+	s.Fault, s.Desk, s.runDesk = "", hall.InWave(k.Desk, lock), k.Desk
 	// What outlives a gate cannot be told from what the wave's other tasks
 	// run: the wave ends it once they have all ended.
-	s.Detached = func() string { return "" }
-	warn, issue := k.Warn, k.Issue
-	s.Warn = func(t *planparse.Task, msg string) {
-		lock.Lock()
-		defer lock.Unlock()
-		warn(t, msg)
-	}
-	s.Issue = func(id planparse.TaskID, what string) {
-		lock.Lock()
-		defer lock.Unlock()
-		issue(id, what)
-	}
+	s.Pids, s.Reaper = proc.Pids{}, proc.Reaper{}
 	return &s
 }
 

@@ -31,7 +31,7 @@ func (k *Keeper) Reports() *gaterun.Reports {
 // task declared a test file of may vanish.
 func (k *Keeper) testRuns(tk Task) gaterun.TestRuns {
 	gr := gaterun.Grader{Baseline: k.State.Baseline, Reports: k.Reports(),
-		Declared: gaterun.DeclaredGroup(GoModule(k.Repo.Root), tk.T.Files), Changes: tk.T.ChangesTests}
+		Declared: gaterun.Declared(GoModule(k.Repo.Root), tk.T.Files), Changes: tk.T.ChangesTests}
 	return gaterun.TestRuns{Gates: k.GateRun(), Grader: gr, Task: tk.T, Repo: k.Repo, Base: tk.Base, Changed: tk.Log.Files,
 		Checkout: func(ctx context.Context, sha gitops.SHA, label string) (string, func(), error) {
 			wt, err := k.checkoutFor(ctx, tk, sha, label)
