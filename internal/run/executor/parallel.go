@@ -6,7 +6,6 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/runstate"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -64,11 +63,4 @@ func (wv *wave) exec(ctx context.Context) {
 	if msg := r.reaper.Detached(); msg != "" && len(wv.its) > 0 {
 		r.warnIssue(wv.its[0].T, msg)
 	}
-}
-
-// dropRunWorktrees removes the work trees of the runs that are over and
-// cleans the work tree's slots (wave.DropRunWorktrees), leaving those of
-// runs in progress in other work trees.
-func dropRunWorktrees(repo *gitops.Repo) {
-	wavepkg.DropRunWorktrees(repo, runstate.RunsElsewhere(repo))
 }
