@@ -13,6 +13,7 @@ import (
 )
 
 func TestHiddenEntriesAndClearHidden(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	gittest.WriteFile(t, dir, "a.sh", "a\n")
@@ -42,6 +43,7 @@ func TestHiddenEntriesAndClearHidden(t *testing.T) {
 }
 
 func TestIgnoredFilesAndStageAgain(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	gittest.WriteFile(t, dir, ".gitignore", "*.local\nbuild/\n")
@@ -86,6 +88,7 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 }
 
 func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.Git(t, dir, "config", "user.useConfigOnly", "true")
 	hooks := filepath.Join(r.CommonDir, "hooks")
@@ -130,6 +133,7 @@ func TestRestoreMetaUndoesWritesToGitDir(t *testing.T) {
 }
 
 func TestPinOverridesLaterConfig(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	r.Config().Pin("core.hooksPath", "/pinned/hooks")

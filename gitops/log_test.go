@@ -53,7 +53,7 @@ func formatTrailers(ts []Trailer) string {
 }
 
 func TestParseTrailersAgreesWithGit(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	dir := gittest.Init(t)
 	for _, msg := range trailerMessages {
 		got := formatTrailers(ParseTrailers(msg))
@@ -75,6 +75,7 @@ func TestParseTrailersAgreesWithGit(t *testing.T) {
 // TestLog stores each message verbatim (commit-tree does no cleanup) and
 // checks the walk against rev-list and the trailers against git.
 func TestLog(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	base := gittest.Commit(t, dir, "base")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestGateRecordsByTree(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
 	sha := SHA(gittest.Commit(t, dir, "one"))
@@ -46,6 +47,7 @@ func TestGateRecordsByTree(t *testing.T) {
 }
 
 func TestMadeCommits(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	a := SHA(gittest.Commit(t, dir, "one"))
 	b := SHA(gittest.Commit(t, dir, "two"))
@@ -67,6 +69,7 @@ func TestMadeCommits(t *testing.T) {
 
 // Notes reads in one batch what git notes show reads one by one.
 func TestNotesBatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	a := SHA(gittest.Commit(t, dir, "one"))
@@ -91,6 +94,7 @@ func TestNotesBatch(t *testing.T) {
 
 // TreeWithout matches the tree git writes after removing the paths.
 func TestTreeWithout(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "plan.md", "p\n")
 	gittest.WriteFile(t, dir, "memory-bank/execute/log.md", "l\n")
@@ -121,6 +125,7 @@ func TestTreeWithout(t *testing.T) {
 
 // Unpushed is what git rev-list --first-parent HEAD --not --remotes lists.
 func TestUnpushed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.Commit(t, dir, "one")
@@ -152,6 +157,7 @@ func TestUnpushed(t *testing.T) {
 // The guard sees planx's notes and refs move, loose or packed, and not
 // other refs.
 func TestGuardPlanxRefs(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	sha := gittest.Commit(t, dir, "one")
 	g := r.Config().Guard("x")
@@ -180,6 +186,7 @@ func TestGuardPlanxRefs(t *testing.T) {
 // The guard of a run leaves other runs' refs out (another work tree's run
 // writes them meanwhile) and takes git packing the refs for no move.
 func TestGuardOtherRuns(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	sha := gittest.Commit(t, dir, "one")
 	gittest.Git(t, dir, "update-ref", "refs/planx/runs/x/base", sha)
@@ -201,6 +208,7 @@ func TestGuardOtherRuns(t *testing.T) {
 
 // Added tells notes added from notes changed or removed.
 func TestNotesAdded(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	a := gittest.Commit(t, dir, "a")

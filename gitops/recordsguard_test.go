@@ -14,6 +14,7 @@ import (
 // A record planx wrote just before the mark is not reported; one written,
 // appended to or hard-linked just after it is, and only that one is removed.
 func TestRecordsWrittenSinceMark(t *testing.T) {
+	t.Parallel()
 	r, _ := newRepo(t)
 	tree := SHA("0123456789012345678901234567890123456789")
 	other := SHA("1123456789012345678901234567890123456789")
@@ -56,6 +57,7 @@ func TestRecordsWrittenSinceMark(t *testing.T) {
 // tree's: a run in a linked work tree writing its records while a task
 // runs in the main one is not that task's forgery, and is not removed.
 func TestRecordsPerWorktree(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.Commit(t, dir, "base")
 	wt := filepath.Join(t.TempDir(), "wt")

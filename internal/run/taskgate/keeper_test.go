@@ -23,6 +23,7 @@ func newKeeper(repo *gitops.Repo, st *runstate.State) *Keeper {
 }
 
 func TestBaselineGates(t *testing.T) {
+	t.Parallel()
 	all := []gates.Gate{
 		{Name: "fmt", Command: "gofmt -w .", Fix: true},
 		{Name: "test", Command: "go test ./..."},

@@ -9,6 +9,7 @@ import (
 // A record written under the mark fails the task and the mark is cleared
 // and saved; without one the records are left alone.
 func TestRecords(t *testing.T) {
+	t.Parallel()
 	w, _ := workIn(t, map[string]string{"a.txt": "a\n"})
 	var mark gitops.RecordsMark
 	saves := 0

@@ -46,6 +46,7 @@ func flightOn(t *testing.T) (*Flight, map[planparse.TaskID]*execlog.Task, *[]pla
 }
 
 func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {
+	t.Parallel()
 	f, log, done := flightOn(t)
 	var recorded []string
 	f.RecordGates = func(_ context.Context, tk *planparse.Task, _ gitops.SHA, _ []execlog.Gate) {
@@ -77,6 +78,7 @@ func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {
 }
 
 func TestFlightForgeryFailsEveryTaskNotFailed(t *testing.T) {
+	t.Parallel()
 	f, _, _ := flightOn(t)
 	calls := 0
 	f.Settle = func() (string, error) {

@@ -33,6 +33,7 @@ func gateOn(t *testing.T) (Gate, *[]string) {
 }
 
 func TestGateBisectsToTheBreakingTask(t *testing.T) {
+	t.Parallel()
 	g, warned := gateOn(t)
 	// bad.txt is in the third commit: T3 breaks the combined tree.
 	keep, fail, err := g.Run(context.Background())
@@ -55,6 +56,7 @@ func TestGateBisectsToTheBreakingTask(t *testing.T) {
 }
 
 func TestGatePassesOnTheTip(t *testing.T) {
+	t.Parallel()
 	g, warned := gateOn(t)
 	g.Commits = g.Commits[:2]
 	g.IDs = g.IDs[:2]
@@ -74,6 +76,7 @@ func TestGatePassesOnTheTip(t *testing.T) {
 }
 
 func TestGateFirstTaskBreaksOnTheBase(t *testing.T) {
+	t.Parallel()
 	g, _ := gateOn(t)
 	g.Commits, g.IDs = g.Commits[2:], g.IDs[2:]
 	keep, fail, err := g.Run(context.Background())

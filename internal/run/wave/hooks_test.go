@@ -33,6 +33,7 @@ func hooked(t *testing.T) (*gitops.Repo, Hooks) {
 }
 
 func TestHooksMessage(t *testing.T) {
+	t.Parallel()
 	repo, h := hooked(t)
 	ctx := context.Background()
 	task := &planparse.Task{ID: "T001"}
@@ -57,6 +58,7 @@ func TestHooksMessage(t *testing.T) {
 }
 
 func TestHooksPreCommit(t *testing.T) {
+	t.Parallel()
 	repo, h := hooked(t)
 	ctx := context.Background()
 	task := &planparse.Task{ID: "T001"}

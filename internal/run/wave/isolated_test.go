@@ -40,6 +40,7 @@ func isolatedAt(t *testing.T, write map[string]string, fail error) Isolated {
 }
 
 func TestIsolatedRecordsWork(t *testing.T) {
+	t.Parallel()
 	o := isolatedAt(t, map[string]string{"c.txt": "c\n", "PLAN.md": "- [x] T1\n"}, nil)
 	turn := o.Turn
 	var in string
@@ -78,6 +79,7 @@ func TestIsolatedRecordsWork(t *testing.T) {
 }
 
 func TestIsolatedFailureKeepsTheWorkTree(t *testing.T) {
+	t.Parallel()
 	o := isolatedAt(t, map[string]string{"c.txt": "c\n"}, &outcome.Failure{What: "test failed"})
 	ran := o.Run(context.Background())
 	if ran.Err != nil || ran.Fail == nil || ran.Fail.What != "test failed" {
@@ -92,6 +94,7 @@ func TestIsolatedFailureKeepsTheWorkTree(t *testing.T) {
 }
 
 func TestIsolatedErrorIsNotAFailure(t *testing.T) {
+	t.Parallel()
 	o := isolatedAt(t, nil, errors.New("disk full"))
 	ran := o.Run(context.Background())
 	if ran.Err == nil || ran.Fail != nil || ran.Work != "" {
@@ -100,6 +103,7 @@ func TestIsolatedErrorIsNotAFailure(t *testing.T) {
 }
 
 func TestIsolatedCancelledTakesNoSlot(t *testing.T) {
+	t.Parallel()
 	o := isolatedAt(t, nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -40,6 +40,7 @@ func landingOn(t *testing.T) (*Landing, *[]planparse.TaskID) {
 }
 
 func TestLandingLandsInPlanOrderAndKeepsTheConflict(t *testing.T) {
+	t.Parallel()
 	l, staged := landingOn(t)
 	ctx := context.Background()
 	ld, at, err := l.Run(ctx)
@@ -75,6 +76,7 @@ func TestLandingLandsInPlanOrderAndKeepsTheConflict(t *testing.T) {
 }
 
 func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
+	t.Parallel()
 	l, _ := landingOn(t)
 	l.Tasks = l.Tasks[:2] // T001, T002
 	var recorded []string
@@ -120,6 +122,7 @@ func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
 }
 
 func TestLandingStopsAtATaskThatCouldNotRun(t *testing.T) {
+	t.Parallel()
 	l, staged := landingOn(t)
 	boom := errors.New("interrupted")
 	l.Tasks[1].Err = boom
@@ -136,6 +139,7 @@ func TestLandingStopsAtATaskThatCouldNotRun(t *testing.T) {
 }
 
 func TestLandingSettleMarksWhatDidNotLand(t *testing.T) {
+	t.Parallel()
 	l, _ := landingOn(t)
 	ld := Landed{Tasks: []*Task{l.Tasks[0]}}
 	l.Tasks[1].Fail = &outcome.Failure{What: "conflict"}
