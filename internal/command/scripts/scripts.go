@@ -17,9 +17,10 @@ import (
 const Dir = "../../testdata/script"
 
 // Main is a group package's TestMain: the test binary, run as planx (by
-// the scenarios' exec and by tests that symlink it), calls planx.
+// the scenarios' exec and by tests that symlink it), calls planx; run as
+// the tests, it runs them in one hermetic git environment (gittest.Main).
 func Main(m *testing.M, planx func() int) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(gittest.Hermetic(m), map[string]func(){
 		"planx": func() { os.Exit(planx()) },
 	})
 }
