@@ -113,7 +113,7 @@ func own(list string) []string {
 }
 
 // isFace: the command line, and the test packages under it that run its
-// scenarios (internal/command/scripts/…) against the whole of planx.
+// scenarios (internal/command/scenarios/…) against the whole of planx.
 func isFace(p string) bool {
 	return p == "cmd/planx" || p == "internal/command" || strings.HasPrefix(p, "internal/command/")
 }

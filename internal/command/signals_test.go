@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planx-dev/planx/internal/command/scripts"
+	"github.com/planx-dev/planx/internal/command/scenarios"
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
@@ -70,7 +70,7 @@ func TestInterruptDuringSlowHook(t *testing.T) {
 				t.Fatal("stale .git/index.lock after the interrupt")
 			}
 			b, _ := os.ReadFile(filepath.Join(dir, ".git/hook-child.pid"))
-			if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && scripts.Alive(pid) {
+			if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && scenarios.Alive(pid) {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				t.Fatalf("the hook's child %d outlived the interrupt", pid)
 			}

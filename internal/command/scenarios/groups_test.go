@@ -1,4 +1,4 @@
-package scripts
+package scenarios
 
 import (
 	"flag"
@@ -51,7 +51,7 @@ func TestEveryScriptRunsOnce(t *testing.T) {
 	}
 	for _, d := range dirs {
 		if d.IsDir() && !slices.Contains(names, d.Name()) {
-			t.Errorf("%s is not a group of scripts.Groups: a scenario package runs only its group's scenarios", d.Name())
+			t.Errorf("%s is not a group of scenarios.Groups: a scenario package runs only its group's scenarios", d.Name())
 		}
 	}
 }
@@ -72,7 +72,7 @@ func checkGroupPackage(t *testing.T, name string) {
 	}
 	got, err := os.ReadFile(path)
 	if err != nil || string(got) != want {
-		t.Errorf("%s is not groupFile(%q) (go test ./internal/command/scripts -run TestEveryScriptRunsOnce -update writes it): %v", path, name, err)
+		t.Errorf("%s is not groupFile(%q) (go test ./internal/command/scenarios -run TestEveryScriptRunsOnce -update writes it): %v", path, name, err)
 	}
 	entries, _ := os.ReadDir(name)
 	for _, e := range entries {

@@ -1,4 +1,4 @@
-package scripts
+package scenarios
 
 import (
 	"fmt"
@@ -64,7 +64,7 @@ func groupFiles(t *testing.T, only ...string) []string {
 		}
 	}
 	if only == nil && len(out) == 0 {
-		t.Fatalf("no scenario in %s belongs to group %q (scripts.Groups)", Dir, filepath.Base(wd))
+		t.Fatalf("no scenario in %s belongs to group %q (scenarios.Groups)", Dir, filepath.Base(wd))
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package scripts
+package scenarios
 
 import (
 	"bytes"
