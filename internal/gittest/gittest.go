@@ -83,18 +83,10 @@ func pinsRepository(key string) bool {
 // an environment of its own (a global config written in HOME, a variable
 // the code under test must ignore) still calls Setenv and runs alone.
 func Main(m *testing.M) {
-	os.Exit(Hermetic(m).Run())
+	os.Exit(runMain(m))
 }
 
-// Hermetic is m whose Run does what Main does, for a TestMain that hands
-// m on (testscript.Main).
-func Hermetic(m interface{ Run() int }) interface{ Run() int } {
-	return hermetic{m}
-}
-
-type hermetic struct{ m interface{ Run() int } }
-
-func (h hermetic) Run() int {
+func runMain(m *testing.M) int {
 	home, err := os.MkdirTemp("", "gittest-home-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gittest:", err)
@@ -107,7 +99,7 @@ func (h hermetic) Run() int {
 			return 1
 		}
 	}
-	return h.m.Run()
+	return m.Run()
 }
 
 // Setenv applies Env to the test's process environment (restored after the test).

@@ -39,7 +39,7 @@ func TestEveryScriptRunsOnce(t *testing.T) {
 			t.Errorf("group %q runs no scenario", g.Name)
 		}
 		for _, p := range g.Prefixes {
-			if !slices.ContainsFunc(all, func(f string) bool { return prefix(f) == p }) {
+			if !slices.ContainsFunc(all, func(f string) bool { return matches(f, p) }) {
 				t.Errorf("group %q names prefix %q that no scenario has", g.Name, p)
 			}
 		}
@@ -82,16 +82,17 @@ func checkGroupPackage(t *testing.T, name string) {
 	}
 }
 
-// TestGroupOf: a scenario in no group, or in two, is an error naming it.
+// TestGroupOf: a scenario no prefix takes, or two do, is an error naming it.
 func TestGroupOf(t *testing.T) {
-	groups := []Group{{"a", []string{"run", "plan"}}, {"b", []string{"log", "plan"}}}
+	groups := []Group{{"a", []string{"run", "plan", "adv_go"}}, {"b", []string{"log", "plan", "adv"}}}
 	for file, want := range map[string]string{
-		"run_basic.txtar": "a", "dir/log_x.txtar": "b", "run.txtar": "a",
-		"plan_x.txtar": "error: 2 groups", "undo_x.txtar": "error: 0 groups", "running_x.txtar": "error: 0 groups",
+		"run_basic.txtar": "a", "dir/log_x.txtar": "b", "run.txtar": "a", "adv_py.txtar": "b",
+		"plan_x.txtar": "error: 2 prefixes", "adv_go_init.txtar": "error: 2 prefixes",
+		"undo_x.txtar": "error: 0 prefixes", "running_x.txtar": "error: 0 prefixes", "adv_gox.txtar": "b",
 	} {
 		got, err := groupOf(groups, file)
 		if err != nil {
-			got = "error: " + strings.Fields(strings.SplitN(err.Error(), " is in ", 2)[1])[0] + " groups"
+			got = "error: " + strings.Fields(strings.SplitN(err.Error(), " is taken by ", 2)[1])[0] + " prefixes"
 		}
 		if got != want {
 			t.Errorf("groupOf(%s) = %q, want %q", file, got, want)
