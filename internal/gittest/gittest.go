@@ -42,15 +42,27 @@ func fixed() map[string]string {
 // Environ is the environment of the git children this package runs: the
 // process's, less the variables that pin git to another repository (a
 // test may set GIT_DIR for the code under test, never for its fixtures),
-// with the fixed hermetic values of Env over it. The home (HOME,
-// GIT_CONFIG_GLOBAL) stays the process's, so the helpers and the code
-// under test read the same global config; where the process names no
-// GIT_CONFIG_GLOBAL (neither Main nor Setenv ran), none is read.
+// with the hermetic values of Env over it. The home (HOME,
+// GIT_CONFIG_GLOBAL) is the process's when Main or Setenv made it
+// hermetic, so the helpers and the code under test read the same global
+// config; otherwise it is one that does not exist, so no config, ignore
+// or attributes file of the person running the tests reaches git.
 func Environ() []string {
-	over := fixed()
 	if os.Getenv("GIT_CONFIG_GLOBAL") == "" {
-		over["GIT_CONFIG_GLOBAL"] = os.DevNull
+		return EnvironHome(filepath.Join(os.TempDir(), "gittest-no-home"))
 	}
+	return environ(fixed())
+}
+
+// EnvironHome is the environment of a child (planx, git) a test starts
+// with Env(home) passed to it rather than set in the test's process: the
+// process's, less the variables that pin git to another repository, with
+// Env(home) over it.
+func EnvironHome(home string) []string {
+	return environ(Env(home))
+}
+
+func environ(over map[string]string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
