@@ -16,6 +16,7 @@ func writeHook(t *testing.T, dir, name, script string) {
 }
 
 func TestCommitUnbornAndEmpty(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
@@ -52,6 +53,7 @@ func TestCommitUnbornAndEmpty(t *testing.T) {
 }
 
 func TestCommitMessageAndTrailersSurvive(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.Git(t, dir, "config", "commit.cleanup", "strip") // must not eat '#' lines
@@ -73,6 +75,7 @@ func TestCommitMessageAndTrailersSurvive(t *testing.T) {
 }
 
 func TestCommitHooks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	base := gittest.Commit(t, dir, "base")
@@ -121,6 +124,7 @@ func TestCommitHooks(t *testing.T) {
 }
 
 func TestCommitHooksPath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.Commit(t, dir, "base")
@@ -140,6 +144,7 @@ func TestCommitHooksPath(t *testing.T) {
 }
 
 func TestCommitHookModifiesFiles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.Commit(t, dir, "base")
@@ -158,6 +163,7 @@ func TestCommitHookModifiesFiles(t *testing.T) {
 }
 
 func TestCommitNonExecutableHookIgnored(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\nexit 1\n", 0o644)
@@ -174,6 +180,7 @@ func TestCommitNonExecutableHookIgnored(t *testing.T) {
 }
 
 func TestCommitPrepareMsgHookRunsWithNoVerify(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	writeHook(t, dir, ".git/hooks/prepare-commit-msg", "echo refused >&2; exit 1")
@@ -188,6 +195,7 @@ func TestCommitPrepareMsgHookRunsWithNoVerify(t *testing.T) {
 }
 
 func TestCommitCancelled(t *testing.T) {
+	t.Parallel()
 	r, _ := newRepo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -13,6 +13,7 @@ import (
 // Pin must reach the commands of every type reached from the Repo, also
 // of values taken before the pin: they share the Repo's runner.
 func TestPinReachesEveryType(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	refs, objects, config := r.Refs(), r.Objects(), r.Config()

@@ -13,7 +13,7 @@ import (
 // ExportTree writes a ref's files, from a work tree or a bare clone,
 // without checking anything out there.
 func TestExportTree(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "calc_hidden_test.go", "package calc\n")

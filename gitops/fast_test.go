@@ -13,7 +13,7 @@ import (
 // HeadNow (go-git, in-process) must agree with Head (the git CLI) in every
 // state HEAD can be in.
 func TestHeadNowAgreesWithCLI(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	r, err := Open(ctx, dir)
@@ -55,7 +55,7 @@ func TestHeadNowAgreesWithCLI(t *testing.T) {
 // CommitIndex records the same commit git commit would, moves the branch
 // with compare-and-swap and writes the reflogs.
 func TestCommitIndex(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	r, err := Open(ctx, dir)
@@ -127,7 +127,7 @@ func TestCommitIndex(t *testing.T) {
 }
 
 func TestCommitRules(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	r, err := Open(ctx, dir)

@@ -14,6 +14,7 @@ import (
 // before it ignore from those only rules it wrote ignore, whatever the work
 // tree's rules say now.
 func TestIgnoredUnder(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, ".gitignore", "/bin/\n*.egg-info/\nnode_modules/.cache/\n*.local\n")

@@ -53,7 +53,7 @@ func oracle(t *testing.T, dir string, base SHA) []string {
 // reads git add's own report (the index untouched since planx committed it)
 // and when it falls back to asking diff-index.
 func TestStageChangesAgreesWithDiffIndex(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	cases := []struct {
 		name     string
@@ -135,7 +135,7 @@ func TestStageChangesAgreesWithDiffIndex(t *testing.T) {
 // Every line of git's report is checked against the work tree; anything
 // that does not read back unambiguously is refused, never guessed.
 func TestParseAddVerboseRefusesDoubt(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	r, dir, _ := stageChangesRepo(t)
 	gittest.WriteFile(t, dir, "real.txt", "r\n")
 	ok := func(out string) ([]string, bool) { return r.Index().parseAddVerbose([]byte(out)) }
@@ -168,7 +168,7 @@ func rm(t *testing.T, dir, name string) {
 // the tree is written is installed; a pre-commit hook that stages is fine,
 // since git writes the tree from the index after it.
 func TestStageChangesAfterGitCommit(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	for _, c := range []struct {
 		hook    string
@@ -212,7 +212,7 @@ func TestStageChangesAfterGitCommit(t *testing.T) {
 // staged before, and StageAgain leaves it alone too; literal names with
 // pathspec magic characters are excluded as written, and only them.
 func TestStageChangesExcept(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	r, dir, base := stageChangesRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "the task's\n")

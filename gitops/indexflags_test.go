@@ -14,6 +14,7 @@ import (
 // with git ls-files -v on every index version and both hash sizes, and
 // leaves to git the layouts it does not read (split index).
 func TestHiddenInIndex(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name, format string
@@ -25,7 +26,6 @@ func TestHiddenInIndex(t *testing.T) {
 		{"split", "sha1", 2, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			gittest.Setenv(t)
 			dir := t.TempDir()
 			gittest.Git(t, dir, "init", "-q", "--object-format="+tc.format)
 			// Names of many lengths (v2/v3 padding, v4 prefix compression).

@@ -12,6 +12,7 @@ import (
 )
 
 func TestHiddenEntriesAndClearHidden(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	gittest.WriteFile(t, dir, "a.sh", "a\n")
@@ -41,6 +42,7 @@ func TestHiddenEntriesAndClearHidden(t *testing.T) {
 }
 
 func TestIgnoredFilesAndStageAgain(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	gittest.WriteFile(t, dir, ".gitignore", "*.local\nbuild/\n")
@@ -85,6 +87,7 @@ func TestIgnoredFilesAndStageAgain(t *testing.T) {
 }
 
 func TestPinOverridesLaterConfig(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	r.Config().Pin("core.hooksPath", "/pinned/hooks")

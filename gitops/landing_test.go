@@ -62,6 +62,7 @@ func treeState(t *testing.T, dir string) string {
 // A landing whose git finished (index and work tree at the new commit) and
 // whose branch never moved is taken back to the state before it began.
 func TestRetractAfterReadTree(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir, base, next := retractRepo(t)
 	before := treeState(t, dir)
@@ -95,6 +96,7 @@ func TestRetractAfterReadTree(t *testing.T) {
 // plain read-tree refuses to write over; they are put back, a person's
 // file in the landing's way is left, and nothing else is touched.
 func TestRetractMidway(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir, base, next := retractRepo(t)
 	before := treeState(t, dir)
@@ -136,6 +138,7 @@ func TestRetractMidway(t *testing.T) {
 
 // With the branch at the landing's commit there is nothing to take back.
 func TestRetractLanded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir, base, next := retractRepo(t)
 	if err := r.Landing().Advance(ctx, base, next, "landed"); err != nil {

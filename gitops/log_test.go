@@ -28,6 +28,7 @@ var logMessages = []string{
 // TestLog stores each message verbatim (commit-tree does no cleanup) and
 // checks the walk against rev-list and each message against git's.
 func TestLog(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	base := gittest.Commit(t, dir, "base")

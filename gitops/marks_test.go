@@ -13,6 +13,7 @@ import (
 // SnapshotAll sees an assume-unchanged file's work-tree bytes, which
 // Snapshot (git add) does not; neither touches the real index or its flags.
 func TestSnapshotAllSeesAssumeUnchanged(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	gittest.WriteFile(t, dir, "conf.txt", "base\n")
@@ -55,6 +56,7 @@ func TestSnapshotAllSeesAssumeUnchanged(t *testing.T) {
 // PutMarks and RestoreWorktree put back what a reset and read-tree drop:
 // the flags, the intent-to-add entries and an assume-unchanged file's bytes.
 func TestPutMarksRestoresFlagsAndIntentToAdd(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	gittest.WriteFile(t, dir, "conf.txt", "base\n")

@@ -14,6 +14,7 @@ import (
 // TestMergeTreesAndAdvance merges two tasks' commits made on one base, the
 // way a parallel wave is integrated, and checks git's own view of the result.
 func TestMergeTreesAndAdvance(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "shared.txt", "one\ntwo\nthree\n")
@@ -78,6 +79,7 @@ func TestMergeTreesAndAdvance(t *testing.T) {
 // TestWorktreeSlot moves a linked work tree between commits the way planx
 // reuses a slot, and moves it away under a task's name.
 func TestWorktreeSlot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
@@ -141,6 +143,7 @@ func TestWorktreeSlot(t *testing.T) {
 // paths the base does not have, leaving every other file and the user's
 // index alone.
 func TestTreeFromBase(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "calc.go", "package calc\n")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestNotes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	sha := SHA(gittest.Commit(t, dir, "one"))
@@ -48,6 +49,7 @@ func TestNotes(t *testing.T) {
 }
 
 func TestWorktreeAndHooksDir(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestObjects(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	// CRLF and a trailing space must survive: --no-filters, even with autocrlf.
@@ -54,6 +55,7 @@ func TestObjects(t *testing.T) {
 }
 
 func TestCommitterIdent(t *testing.T) {
+	t.Parallel()
 	r, _ := newRepo(t)
 	id, err := r.Config().CommitterIdent(context.Background())
 	if err != nil {

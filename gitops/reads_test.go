@@ -11,6 +11,7 @@ import (
 
 // Notes reads in one batch what git notes show reads one by one.
 func TestNotesBatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	a := SHA(gittest.Commit(t, dir, "one"))
@@ -35,6 +36,7 @@ func TestNotesBatch(t *testing.T) {
 
 // TreeWithout matches the tree git writes after removing the paths.
 func TestTreeWithout(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "plan.md", "p\n")
 	gittest.WriteFile(t, dir, "memory-bank/execute/log.md", "l\n")
@@ -65,6 +67,7 @@ func TestTreeWithout(t *testing.T) {
 
 // Unpushed is what git rev-list --first-parent HEAD --not --remotes lists.
 func TestUnpushed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.Commit(t, dir, "one")
@@ -95,6 +98,7 @@ func TestUnpushed(t *testing.T) {
 
 // Added tells notes added from notes changed or removed.
 func TestNotesAdded(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	ctx := context.Background()
 	a := gittest.Commit(t, dir, "a")

@@ -15,6 +15,7 @@ import (
 )
 
 func TestRefsUpdate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	one := SHA(gittest.Commit(t, dir, "one"))
@@ -81,6 +82,7 @@ func TestRefsUpdate(t *testing.T) {
 }
 
 func TestRefsResolve(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	if got, err := r.Refs().Resolve(ctx, "HEAD"); got != "" || err != nil {
@@ -99,6 +101,7 @@ func TestRefsResolve(t *testing.T) {
 }
 
 func TestChangedFilesAndAncestry(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
@@ -150,6 +153,7 @@ func TestChangedFilesAndAncestry(t *testing.T) {
 // makes the user's git read another blob changes nothing planx reads,
 // checks out or lists, and the replace refs are listed all the same.
 func TestNoReplaceObjects(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "test.sh", "strict\n")

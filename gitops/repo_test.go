@@ -14,7 +14,6 @@ import (
 // newRepo makes a hermetic repository and opens it.
 func newRepo(t *testing.T) (*Repo, string) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	r, err := Open(context.Background(), dir)
 	if err != nil {
@@ -39,7 +38,7 @@ func realpath(t *testing.T, p string) string {
 }
 
 func TestOpenFromSubdirectory(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a/b/c.txt", "x")
 	r, err := Open(context.Background(), filepath.Join(dir, "a", "b"))
@@ -82,6 +81,7 @@ func TestOpenNotARepo(t *testing.T) {
 }
 
 func TestLinkedWorktree(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.Commit(t, dir, "base")
 	wt := filepath.Join(t.TempDir(), "wt")
@@ -104,6 +104,7 @@ func TestLinkedWorktree(t *testing.T) {
 }
 
 func TestHead(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	h, err := r.Head(ctx)
@@ -126,6 +127,7 @@ func TestHead(t *testing.T) {
 }
 
 func TestInProgress(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "f", "base\n")
 	gittest.Commit(t, dir, "base")
@@ -183,6 +185,7 @@ func TestInProgress(t *testing.T) {
 }
 
 func TestRel(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a/b.txt", "x")
 	link := filepath.Join(t.TempDir(), "link")

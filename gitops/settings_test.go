@@ -14,7 +14,7 @@ import (
 // config file: git config --type=bool for commit.gpgSign; the core.fsync
 // cases are what strace showed git 2.39's update-ref fsync.
 func TestSettings(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		config  string

@@ -20,7 +20,7 @@ import (
 // the old bytes (seen as a flaky baseline that missed an uncommitted fix).
 // ctime is not trusted here so that the instant can be set exactly.
 func TestSnapshotSeesRacilyCleanChange(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.Git(t, dir, "config", "core.trustctime", "false")

@@ -14,7 +14,7 @@ import (
 // (the oracle: stage the same files, git write-tree), without writing the
 // index, and Index.Sync must then leave the index as git commit would.
 func TestCommitIndexWithMatchesGitAdd(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	cases := []struct {
 		name    string
@@ -106,7 +106,7 @@ func TestCommitIndexWithMatchesGitAdd(t *testing.T) {
 // After a splice the index lags HEAD in the spliced files only: git add
 // --verbose is still trusted, and reports them besides the task's work.
 func TestStageChangesAfterSplice(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "plan.md", "- [ ] T001\n- [ ] T002\n")

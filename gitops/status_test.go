@@ -42,6 +42,7 @@ func v1Status(t *testing.T, dir string) []Change {
 }
 
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	for _, f := range []string{"mod.txt", "staged.txt", "del.txt", "ren-old.txt", "sp ace.txt", "ünï.txt", "both.txt"} {
@@ -128,6 +129,7 @@ func TestStatus(t *testing.T) {
 }
 
 func TestStatusConflictAndClean(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "f", "base\n")
@@ -151,6 +153,8 @@ func TestStatusConflictAndClean(t *testing.T) {
 }
 
 func TestStageAllRespectsIgnores(t *testing.T) {
+	// A home of its own: the test writes a global config in it.
+	gittest.Setenv(t)
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	home := os.Getenv("HOME")
@@ -181,6 +185,7 @@ func TestStageAllRespectsIgnores(t *testing.T) {
 }
 
 func TestStageAllModesAndSymlinks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	gittest.WriteFileMode(t, dir, "run.sh", "#!/bin/sh\n", 0o755)
@@ -261,6 +266,7 @@ func TestStageAllLocked(t *testing.T) {
 }
 
 func TestGitError(t *testing.T) {
+	t.Parallel()
 	r, _ := newRepo(t)
 	_, err := r.Git(context.Background(), nil, "rev-parse", "--verify", "no-such-rev")
 	var ge *GitError
@@ -278,8 +284,8 @@ func TestGitError(t *testing.T) {
 // TestSurvey: one status gives what Status and the ignored listing give
 // separately, and Staged says whether the index differs from HEAD.
 func TestSurvey(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, ".gitignore", "node_modules/\n*.o\n.env\n")
 	gittest.WriteFile(t, dir, "src/keep.c", "c\n")

@@ -17,6 +17,7 @@ import (
 // ForgetMissing forgets exactly those under its root: git then adds a work
 // tree at the same path again, and one elsewhere stays registered.
 func TestForgetMissing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := newRepo(t)
 	base := SHA(gittest.Commit(t, dir, "base"))
@@ -67,6 +68,7 @@ func TestForgetMissing(t *testing.T) {
 // .git/worktrees/slot1/commondir"). Each opens the repository, as
 // separate planx processes would; the lock is a file's, across them.
 func TestWorktreesAddAlikeAtOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, dir := newRepo(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")

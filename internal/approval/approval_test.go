@@ -17,7 +17,6 @@ const planV1 = "---\ntitle: Hello\n---\n### T001: Greet\n```sh run\necho hi > hi
 
 func openRepo(t *testing.T) (*gitops.Repo, string) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "plan.md", planV1)
 	gittest.Commit(t, dir, "plan")
@@ -29,6 +28,7 @@ func openRepo(t *testing.T) (*gitops.Repo, string) {
 }
 
 func TestApproveThenCheck(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := openRepo(t)
 
@@ -94,6 +94,7 @@ func TestApproveThenCheck(t *testing.T) {
 // An approval travels with the repository: a clone that fetches the
 // approval refs checks the plan without any other state.
 func TestApprovalTravels(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := openRepo(t)
 	if _, err := Approve(ctx, r, "plan.md", Subject{Src: []byte(planV1)}, risk.LOW); err != nil {
@@ -117,6 +118,7 @@ func TestApprovalTravels(t *testing.T) {
 // The record keeps the plan byte for byte (CRLF, no final newline), and a
 // tampered record is refused rather than trusted.
 func TestRecordBytesAndTampering(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, dir := openRepo(t)
 	src := []byte("# Plan\r\n\r\n### T001: x\r\nno newline at end")
@@ -137,7 +139,7 @@ func TestRecordBytesAndTampering(t *testing.T) {
 }
 
 func TestRefName(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"memory-bank/plan/x.md", "refs/planx/approvals/memory-bank/plan/x.md"},
 		{"plan.md", "refs/planx/approvals/plan.md"},
@@ -170,6 +172,7 @@ func TestRefName(t *testing.T) {
 }
 
 func TestUnmarshalRefusesUnknown(t *testing.T) {
+	t.Parallel()
 	for _, data := range []string{"", "planx-approval: 2\nplan: x\n\ntext", "planx-approval: 1\nplan: x\n", "planx-approval: 1\nplan: x\nlevel: HUGE\nsha256: 0\n\nx"} {
 		if _, err := unmarshal([]byte(data)); err == nil {
 			t.Errorf("unmarshal(%q) succeeded", data)
@@ -178,6 +181,7 @@ func TestUnmarshalRefusesUnknown(t *testing.T) {
 }
 
 func TestLineDiff(t *testing.T) {
+	t.Parallel()
 	old := "a\nb\nc\nd\ne\n"
 	new := "a\nB\nc\nd\ne\nf\n"
 	want := "@@ -2 +2 @@\n-b\n+B\n@@ -6 +6 @@\n+f\n"
@@ -192,6 +196,7 @@ func TestLineDiff(t *testing.T) {
 // Ticking checkboxes (what planx run does as it commits tasks) keeps the
 // approval; any other edit voids it.
 func TestTicksKeepApproval(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, _ := openRepo(t)
 	src := "# Tasks\n\n- [ ] T001 Build\n  1. [-] T002 Test\n* [ ]* T003 Optional\n```\n- [ ] in a fence\n```\n"
@@ -218,6 +223,7 @@ func TestTicksKeepApproval(t *testing.T) {
 // A heading checkbox is a task's checkbox too when the plan is given:
 // ticking it keeps the approval; the configuration is bound as well.
 func TestHeadingTickAndConfig(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, _ := openRepo(t)
 	src := "# Plan\n\n### [ ] T001: Build\n```sh run\nmake\n```\n"

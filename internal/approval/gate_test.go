@@ -11,6 +11,7 @@ import (
 )
 
 func TestGate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	r, _ := openRepo(t)
 	parse := func(src string) *planparse.Plan {

@@ -112,7 +112,11 @@ func own(list string) []string {
 	return out
 }
 
-func isFace(p string) bool { return p == "cmd/planx" || p == "internal/command" }
+// isFace: the command line, and the test packages under it that run its
+// scenarios (internal/command/scenarios/…) against the whole of planx.
+func isFace(p string) bool {
+	return p == "cmd/planx" || p == "internal/command" || strings.HasPrefix(p, "internal/command/")
+}
 
 // TestImportTable checks every direct import against the table, that
 // nothing but Face imports the executor or internal/command, and that

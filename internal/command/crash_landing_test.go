@@ -2,7 +2,6 @@ package command
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -66,11 +65,11 @@ func landingOutcome(t *testing.T, dir string) string {
 
 // landingRun runs landingPlan with --jobs 3 and the fault hook hook, then
 // resumes until the run is done, and returns the run's output.
-func landingRun(t *testing.T, planx, dir, hook, person string) string {
+func landingRun(t *testing.T, env []string, planx, dir, hook, person string) string {
 	t.Helper()
 	cmd := exec.Command(planx, "run", "--jobs", "3", "plan.md")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), fault.Env+"="+hook, fault.RunEnv+"="+person)
+	cmd.Env = withEnv(env, fault.Env+"="+hook, fault.RunEnv+"="+person)
 	b, err := cmd.CombinedOutput()
 	out := string(b)
 	if err == nil {
@@ -78,7 +77,7 @@ func landingRun(t *testing.T, planx, dir, hook, person string) string {
 	}
 	waitForGit(t, dir)
 	for range 3 {
-		o, err := planxIn(planx, dir, "resume")
+		o, err := planxEnvIn(env, planx, dir, "resume")
 		out += "\n--- resume\n" + o
 		if err == nil {
 			return out
@@ -98,10 +97,11 @@ func TestLandingCut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stops a large wave's landing at each of its phases")
 	}
-	gittest.Setenv(t)
+	t.Parallel()
 	planx := planxBinary(t)
+	env := gittest.EnvironHome(t.TempDir())
 	dir, _ := landingRepo(t)
-	if out, err := planxIn(planx, dir, "run", "--jobs", "3", "plan.md"); err != nil {
+	if out, err := planxEnvIn(env, planx, dir, "run", "--jobs", "3", "plan.md"); err != nil {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
 	}
 	want := landingOutcome(t, dir)
@@ -113,7 +113,7 @@ func TestLandingCut(t *testing.T) {
 					hook += ":" + sig
 				}
 				dir, _ := landingRepo(t)
-				out := landingRun(t, planx, dir, hook, "")
+				out := landingRun(t, env, planx, dir, hook, "")
 				if got := landingOutcome(t, dir); got != want {
 					t.Fatalf("after %s at %s and resume:\n%s\nuninterrupted:\n%s\noutput:\n%s", sig, point, got, want, out)
 				}
@@ -129,10 +129,10 @@ func TestLandingCut(t *testing.T) {
 			dir, before := landingRepo(t)
 			cmd := exec.Command(planx, "run", "--jobs", "3", "plan.md")
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), fault.Env+"="+point)
+			cmd.Env = withEnv(env, fault.Env+"="+point)
 			out, _ := cmd.CombinedOutput()
 			waitForGit(t, dir)
-			if o, err := planxIn(planx, dir, "abort", "--yes"); err != nil {
+			if o, err := planxEnvIn(env, planx, dir, "abort", "--yes"); err != nil {
 				t.Fatalf("abort after a kill at %s: %v\n%s\n%s", point, err, out, o)
 			}
 			if got := preRunState(t, dir); got != before {
@@ -140,7 +140,7 @@ func TestLandingCut(t *testing.T) {
 			}
 		})
 	}
-	t.Run("person-commits", func(t *testing.T) { landingPersonCommits(t, planx, want) })
+	t.Run("person-commits", func(t *testing.T) { landingPersonCommits(t, env, planx, want) })
 }
 
 // landingPersonCommits has a person commit while the wave lands: a file of
@@ -149,7 +149,7 @@ func TestLandingCut(t *testing.T) {
 // moves. The person's commit stays on the branch, the wave lands on it,
 // and the tree and files are an uninterrupted run's, with the person's
 // commit's own.
-func landingPersonCommits(t *testing.T, planx, want string) {
+func landingPersonCommits(t *testing.T, env []string, planx, want string) {
 	subjects := func(o string) string { s, _, _ := strings.Cut(o, "\n100644"); return s }
 	for _, c := range []struct{ point, person, theirs string }{
 		{"before-advance", "echo mine > mine.txt && git add mine.txt && git commit -qm person --only mine.txt", "mine.txt"},
@@ -159,7 +159,7 @@ func landingPersonCommits(t *testing.T, planx, want string) {
 	} {
 		t.Run(c.point+"/"+strings.Fields(c.person)[len(strings.Fields(c.person))-1], func(t *testing.T) {
 			dir, _ := landingRepo(t)
-			out := landingRun(t, planx, dir, c.point+":run", c.person)
+			out := landingRun(t, env, planx, dir, c.point+":run", c.person)
 			if !strings.Contains(out, "took the branch while wave 1 landed") {
 				t.Errorf("the stop does not say a person's commit took the branch:\n%s", out)
 			}

@@ -61,13 +61,14 @@ func TestKillAtEveryPointParallel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and resumes planx once per fault point")
 	}
-	gittest.Setenv(t)
+	t.Parallel()
 	planx := planxBinary(t)
-	want, _ := crashWaveScenario(t, planx, "1", "")
+	env := gittest.EnvironHome(t.TempDir())
+	want, _ := crashWaveScenario(t, env, planx, "1", "")
 	points := append(fault.Points(), fault.ParallelPoints()...)
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
-			got, runs := crashWaveScenario(t, planx, "3", point)
+			got, runs := crashWaveScenario(t, env, planx, "3", point)
 			if got != want {
 				t.Fatalf("after a kill at %s and resume:\n%s\nuninterrupted --jobs 1 run:\n%s", point, got, want)
 			}
@@ -94,8 +95,8 @@ func TestKillAtEveryPointParallel(t *testing.T) {
 
 // crashWaveScenario runs crashWavePlan with --jobs jobs, killed at point
 // when it is not empty, resumes until done, and returns a summary of the
-// outcome and the [P] steps' runs.
-func crashWaveScenario(t *testing.T, planx, jobs, point string) (string, string) {
+// outcome and the [P] steps' runs. Each planx gets env (crashScenario).
+func crashWaveScenario(t *testing.T, env []string, planx, jobs, point string) (string, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "repo")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -110,9 +111,7 @@ func crashWaveScenario(t *testing.T, planx, jobs, point string) (string, string)
 	}
 	cmd := exec.Command(planx, "run", "--jobs", jobs, "plan.md")
 	cmd.Dir = dir
-	if point != "" {
-		cmd.Env = append(os.Environ(), "PLANX_FAULT="+point)
-	}
+	cmd.Env = withEnv(env, "PLANX_FAULT="+point)
 	out, err := cmd.CombinedOutput()
 	if point == "" {
 		if err != nil {
@@ -126,6 +125,7 @@ func crashWaveScenario(t *testing.T, planx, jobs, point string) (string, string)
 		waitForGit(t, dir)
 		res := exec.Command(planx, "resume")
 		res.Dir = dir
+		res.Env = env
 		if out, err := res.CombinedOutput(); err != nil {
 			t.Fatalf("resume after a kill at %s: %v\n%s", point, err, out)
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -47,19 +48,20 @@ func TestKillAtEveryPoint(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills and resumes planx once per fault point")
 	}
-	gittest.Setenv(t)
+	t.Parallel()
 	planx := planxBinary(t)
 	// Both commit paths: git commit (what small repositories get) and
 	// plumbing with the plan and the log spliced into the tree (large ones).
 	for _, path := range []struct{ name, smallIndex string }{{"git-commit", ""}, {"plumbing", "0"}} {
 		t.Run(path.name, func(t *testing.T) {
+			env := gittest.EnvironHome(t.TempDir())
 			if path.smallIndex != "" {
-				t.Setenv("PLANX_SMALL_INDEX", path.smallIndex)
+				env = append(env, "PLANX_SMALL_INDEX="+path.smallIndex)
 			}
-			want := crashScenario(t, planx, "")
+			want := crashScenario(t, env, planx, "")
 			for _, point := range fault.Points() {
 				t.Run(point, func(t *testing.T) {
-					got := crashScenario(t, planx, point)
+					got := crashScenario(t, env, planx, point)
 					if got != want {
 						t.Fatalf("after a kill at %s and resume:\n%s\nuninterrupted run:\n%s", point, got, want)
 					}
@@ -70,8 +72,10 @@ func TestKillAtEveryPoint(t *testing.T) {
 }
 
 // crashScenario runs the plan, killed at point when it is not empty, resumes
-// until done, and returns a summary of the outcome to compare.
-func crashScenario(t *testing.T, planx, point string) string {
+// until done, and returns a summary of the outcome to compare. Each planx
+// gets env, the test's hermetic environment (nothing is set in the test's
+// own process, so the crash tests run beside each other).
+func crashScenario(t *testing.T, env []string, planx, point string) string {
 	t.Helper()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "plan.md", crashPlan)
@@ -82,9 +86,7 @@ func crashScenario(t *testing.T, planx, point string) string {
 	}
 	cmd := exec.Command(planx, "run", "plan.md")
 	cmd.Dir = dir
-	if point != "" {
-		cmd.Env = append(os.Environ(), "PLANX_FAULT="+point)
-	}
+	cmd.Env = withEnv(env, "PLANX_FAULT="+point)
 	out, err := cmd.CombinedOutput()
 	if point == "" {
 		if err != nil {
@@ -98,6 +100,7 @@ func crashScenario(t *testing.T, planx, point string) string {
 		waitForGit(t, dir)
 		res := exec.Command(planx, "resume")
 		res.Dir = dir
+		res.Env = env
 		if out, err := res.CombinedOutput(); err != nil {
 			t.Fatalf("resume after a kill at %s: %v\n%s", point, err, out)
 		}
@@ -129,6 +132,11 @@ func waitForGit(t *testing.T, dir string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("index.lock still held")
+}
+
+// withEnv is env and more, in a new slice (env is shared by subtests).
+func withEnv(env []string, more ...string) []string {
+	return append(slices.Clip(env), more...)
 }
 
 // planxBinary returns a path that runs this test binary as planx (see TestMain).

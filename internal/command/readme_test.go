@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planx-dev/planx/internal/command/scenarios"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -36,7 +37,7 @@ func TestReadmeQuickStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("script:\n%s", script.String())
-	testscript.Run(t, scriptParams(dir, nil, nil))
+	testscript.Run(t, scenarios.Params(dir, nil, nil))
 }
 
 // quickStart returns the plan block of README.md's "Quick start" section

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planx-dev/planx/internal/command/scenarios"
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
@@ -69,7 +70,7 @@ func TestInterruptDuringSlowHook(t *testing.T) {
 				t.Fatal("stale .git/index.lock after the interrupt")
 			}
 			b, _ := os.ReadFile(filepath.Join(dir, ".git/hook-child.pid"))
-			if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && alive(pid) {
+			if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && scenarios.Alive(pid) {
 				_ = syscall.Kill(pid, syscall.SIGKILL)
 				t.Fatalf("the hook's child %d outlived the interrupt", pid)
 			}
@@ -87,17 +88,4 @@ func TestInterruptDuringSlowHook(t *testing.T) {
 			}
 		})
 	}
-}
-
-// alive reports whether pid runs (a zombie counts as gone).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil
-	}
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && len(s) > i+2 {
-		return s[i+2] != 'Z'
-	}
-	return true
 }

@@ -284,8 +284,14 @@ func fileHashes(t *testing.T, dir string) string {
 }
 
 func planxIn(planx, dir string, args ...string) (string, error) {
+	return planxEnvIn(nil, planx, dir, args...)
+}
+
+// planxEnvIn is planxIn with env for planx's environment (nil: the test's).
+func planxEnvIn(env []string, planx, dir string, args ...string) (string, error) {
 	cmd := exec.Command(planx, args...)
 	cmd.Dir = dir
+	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

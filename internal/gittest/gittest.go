@@ -13,10 +13,17 @@ import (
 
 // Env returns the environment variables that make git hermetic, with home as HOME.
 func Env(home string) map[string]string {
+	env := fixed()
+	env["HOME"] = home
+	env["XDG_CONFIG_HOME"] = filepath.Join(home, ".config")
+	env["GIT_CONFIG_GLOBAL"] = filepath.Join(home, ".gitconfig")
+	return env
+}
+
+// fixed are the variables of Env that name no home: identity, dates,
+// locale, no system config.
+func fixed() map[string]string {
 	return map[string]string{
-		"HOME":                home,
-		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-		"GIT_CONFIG_GLOBAL":   filepath.Join(home, ".gitconfig"),
 		"GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_AUTHOR_NAME":     "Planx Test",
 		"GIT_AUTHOR_EMAIL":    "test@planx.invalid",
@@ -32,8 +39,83 @@ func Env(home string) map[string]string {
 	}
 }
 
+// Environ is the environment of the git children this package runs: the
+// process's, less the variables that pin git to another repository (a
+// test may set GIT_DIR for the code under test, never for its fixtures),
+// with the hermetic values of Env over it. The home (HOME,
+// GIT_CONFIG_GLOBAL) is the process's when Main or Setenv made it
+// hermetic, so the helpers and the code under test read the same global
+// config; otherwise it is one that does not exist, so no config, ignore
+// or attributes file of the person running the tests reaches git.
+func Environ() []string {
+	if os.Getenv("GIT_CONFIG_GLOBAL") == "" {
+		return EnvironHome(filepath.Join(os.TempDir(), "gittest-no-home"))
+	}
+	return environ(fixed())
+}
+
+// EnvironHome is the environment of a child (planx, git) a test starts
+// with Env(home) passed to it rather than set in the test's process: the
+// process's, less the variables that pin git to another repository, with
+// Env(home) over it.
+func EnvironHome(home string) []string {
+	return environ(Env(home))
+}
+
+func environ(over map[string]string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, set := over[k]; !set && !pinsRepository(k) {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range over {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// pinsRepository reports the variables that make git act on a repository
+// other than the one in its directory.
+func pinsRepository(key string) bool {
+	switch key {
+	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+		"GIT_PREFIX", "GIT_CEILING_DIRECTORIES", "GIT_NAMESPACE":
+		return true
+	}
+	return false
+}
+
+// Main is a test package's TestMain (gittest.Main(m)) for tests whose code
+// runs git with the process's environment, as gitops does: it puts Env,
+// with a home of the test binary's own, in the process environment once,
+// before any test runs, and never changes it after. Its tests need no
+// Setenv and may call t.Parallel (t.Setenv forbids it); a test that needs
+// an environment of its own (a global config written in HOME, a variable
+// the code under test must ignore) still calls Setenv and runs alone.
+func Main(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	home, err := os.MkdirTemp("", "gittest-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gittest:", err)
+		return 1
+	}
+	defer os.RemoveAll(home)
+	for k, v := range Env(home) {
+		if err := os.Setenv(k, v); err != nil {
+			fmt.Fprintln(os.Stderr, "gittest:", err)
+			return 1
+		}
+	}
+	return m.Run()
+}
+
 // Setenv applies Env to the test's process environment (restored after the test).
-// Tests that call it cannot run in parallel.
+// Tests that call it cannot run in parallel; see Main.
 func Setenv(t testing.TB) string {
 	t.Helper()
 	home := t.TempDir()
@@ -44,7 +126,6 @@ func Setenv(t testing.TB) string {
 }
 
 // Init creates a repository in a new temp dir on branch main and returns its path.
-// Call Setenv first.
 func Init(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -57,6 +138,7 @@ func Git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
+	cmd.Env = Environ()
 	out, err := cmd.Output()
 	if err != nil {
 		stderr := ""
@@ -116,6 +198,7 @@ func GitInput(t testing.TB, dir, stdin string, args ...string) string {
 func TryGit(dir, stdin string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
+	cmd.Env = Environ()
 	cmd.Stdin = strings.NewReader(stdin)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -26,6 +26,7 @@ func findingOf(rep Report, kind string) *Finding {
 // An amended task commit is not the one planx made: unverified, with both
 // SHAs; its neighbours stay verified.
 func TestVerifyAmendedCommitUnverified(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.fullRun(run1)
 	made := gittest.Git(t, h.dir, "rev-parse", "HEAD")
@@ -49,6 +50,7 @@ func TestVerifyAmendedCommitUnverified(t *testing.T) {
 
 // A clone that did not make the run warns per commit, or fails with Strict.
 func TestVerifyElsewhere(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.elsewhere = true
 	h.fullRun(run1)
@@ -68,6 +70,7 @@ func TestVerifyElsewhere(t *testing.T) {
 // A gate record for the commit's tree vouches for a commit planx did not
 // make (a rebase re-gated by verify --rerun-gates).
 func TestVerifyTreeRecord(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.elsewhere = true
 	h.fullRun(run1)
@@ -83,6 +86,7 @@ func TestVerifyTreeRecord(t *testing.T) {
 
 // A note written for another commit, or naming none, is rejected.
 func TestVerifyForgedNote(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.fullRun(run1)
 	head := gittest.Git(t, h.dir, "rev-parse", "HEAD")
@@ -108,6 +112,7 @@ func TestVerifyForgedNote(t *testing.T) {
 
 // Warnings and overridden gates in trailers are reported.
 func TestVerifyWarningsAndOverride(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.rollback(run1, testPlan)
 	h.task(run1, "T001", "a.txt", "Planx-Gate: check=pass 3ms overridden", "Planx-Warning: outside-declared=x.txt,y.txt")
@@ -126,6 +131,7 @@ func TestVerifyWarningsAndOverride(t *testing.T) {
 // --rerun-gates re-runs a task's acceptance commands with its gates, from
 // the trusted plan, records both by tree, and a second verify runs nothing.
 func TestRerunAcceptanceAndRecords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	h.elsewhere = true

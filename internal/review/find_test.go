@@ -22,6 +22,7 @@ func (h *history) otherPlanRun(run string, ids ...string) {
 }
 
 func TestFindTaskAcrossPlansAndRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	const run2, run3 = "20260103-000000-aaaaaa", "20260104-000000-bbbbbb"
@@ -75,6 +76,7 @@ func TestFindTaskAcrossPlansAndRuns(t *testing.T) {
 // Lookup takes a revision, a task id or a task's label; with --plan or
 // --run what it is given is a task, never a revision.
 func TestLookupRevisionLabelAndFilters(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	const run2 = "20260103-000000-aaaaaa"

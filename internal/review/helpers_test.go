@@ -49,7 +49,6 @@ type history struct {
 
 func newHistory(t *testing.T) *history {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "README", "x\n")
 	gittest.Commit(t, dir, "initial")

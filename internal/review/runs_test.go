@@ -13,6 +13,7 @@ import (
 )
 
 func TestRunsNewestFirst(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	rbA := h.fullRun("20260102-030405-aaaaaa")
@@ -78,6 +79,7 @@ func TestRunsNewestFirst(t *testing.T) {
 // TestLatestReadsOnlyItsRun proves the walk stops at the rollback commit: an
 // old commit whose object is gone breaks a full walk but not Latest.
 func TestLatestReadsOnlyItsRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	old := gittest.Commit(t, h.dir, "old")
@@ -99,6 +101,7 @@ func TestLatestReadsOnlyItsRun(t *testing.T) {
 }
 
 func TestShallowCloneCutsRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	h.fullRun("20260102-030405-dddddd")
@@ -138,6 +141,7 @@ func TestShallowCloneCutsRun(t *testing.T) {
 }
 
 func TestClassifyMalformed(t *testing.T) {
+	t.Parallel()
 	c := gitops.Commit{SHA: "abc", Subject: "wrong subject",
 		Message: "wrong subject\n\nPlanx-Run: r1\nplanx-task: T1\nPlanx-Gate: test=ok\nPlanx-Gate: vet=pass 3ms\n"}
 	p := classify(c)
@@ -163,6 +167,7 @@ func TestClassifyMalformed(t *testing.T) {
 // Indexed reads back to the oldest rollback commit refs/planx/runs records
 // and no further: history older than every recorded run is never read.
 func TestIndexedStopsAtOldestRecordedRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	old := gittest.Commit(t, h.dir, "years of history before planx")

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSection(t *testing.T) {
+	t.Parallel()
 	log := "# Log\n\n## Tasks\n\n### T001 – A\n\n- one\n\n### T0011 – not T001\n\nx\n### T002 – B\n\n- two\r\n\n## Issues\n\nnone\n"
 	if got := Section(log, "T001"); got != "### T001 – A\n\n- one\n" {
 		t.Errorf("T001 section %q", got)
@@ -28,6 +29,7 @@ func TestSection(t *testing.T) {
 }
 
 func TestFindTaskLogSectionAndNote(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	h.fullRun(run1)

@@ -23,6 +23,7 @@ func kinds(r Report) string {
 }
 
 func TestVerifyCleanRun(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.fullRun(run1)
 	rep, err := Verify(context.Background(), h.repo, Options{})
@@ -40,6 +41,7 @@ func TestVerifyCleanRun(t *testing.T) {
 }
 
 func TestVerifyDrift(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.fullRun(run1)
 	plan := gittest.Git(t, h.dir, "show", "HEAD:"+planPath)
@@ -61,6 +63,7 @@ func TestVerifyDrift(t *testing.T) {
 }
 
 func TestVerifyFailedGateAndMalformed(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.fullRun(run1)
 	plan := gittest.Git(t, h.dir, "show", "HEAD:"+planPath)
@@ -81,6 +84,7 @@ func TestVerifyFailedGateAndMalformed(t *testing.T) {
 }
 
 func TestVerifyUnprovenCommits(t *testing.T) {
+	t.Parallel()
 	h := newHistory(t)
 	h.rollback(run1, testPlan)
 	// T002 before its dependency T001; T001 changes only the plan and log;
@@ -103,6 +107,7 @@ func TestVerifyUnprovenCommits(t *testing.T) {
 }
 
 func TestVerifyMissingAndRange(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	rb := h.rollback(run1, testPlan)
@@ -133,6 +138,7 @@ func TestVerifyMissingAndRange(t *testing.T) {
 }
 
 func TestVerifyPlanChanges(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	h.fullRun(run1)
@@ -157,6 +163,7 @@ func TestVerifyPlanChanges(t *testing.T) {
 }
 
 func TestVerifyRerunGates(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	h := newHistory(t)
 	plan := strings.Replace(testPlan, `command: "true"`, `command: "test -f a.txt && test ! -f dirty.txt"`, 1)

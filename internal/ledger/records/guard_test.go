@@ -15,6 +15,7 @@ import (
 // A record planx wrote just before the mark is not reported; one written,
 // appended to or hard-linked just after it is, and only that one is removed.
 func TestRecordsWrittenSinceMark(t *testing.T) {
+	t.Parallel()
 	r, _ := newRepo(t)
 	tree := gitops.SHA("0123456789012345678901234567890123456789")
 	other := gitops.SHA("1123456789012345678901234567890123456789")
@@ -57,6 +58,7 @@ func TestRecordsWrittenSinceMark(t *testing.T) {
 // tree's: a run in a linked work tree writing its records while a task
 // runs in the main one is not that task's forgery, and is not removed.
 func TestRecordsPerWorktree(t *testing.T) {
+	t.Parallel()
 	r, dir := newRepo(t)
 	gittest.Commit(t, dir, "base")
 	wt := filepath.Join(t.TempDir(), "wt")

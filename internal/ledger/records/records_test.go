@@ -14,7 +14,6 @@ import (
 // newRepo opens a new hermetic repository.
 func newRepo(t *testing.T) (*gitops.Repo, string) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	r, err := gitops.Open(context.Background(), dir)
 	if err != nil {

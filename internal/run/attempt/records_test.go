@@ -17,7 +17,6 @@ import (
 
 func records(t *testing.T) (Records, string) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a.txt", "a0\n")
 	gittest.WriteFile(t, dir, "b.txt", "b0\n")
@@ -33,6 +32,7 @@ func records(t *testing.T) (Records, string) {
 // A retry discards what the attempt left and keeps what a person changed
 // after the stop, and the discarded bytes stay under the stop's ref.
 func TestDiscardKeepsThePersonsEdits(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, dir := records(t)
 	head := gitops.SHA(strings.TrimSpace(gittest.Git(t, dir, "rev-parse", "HEAD")))
@@ -81,6 +81,7 @@ func TestDiscardKeepsThePersonsEdits(t *testing.T) {
 // Content staged apart from the work tree lives only in the index: it is
 // kept under a ref before a command replaces the index.
 func TestKeepStagedApart(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, dir := records(t)
 	gittest.WriteFile(t, dir, "a.txt", "staged\n")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestOverBudget(t *testing.T) {
+	t.Parallel()
 	b := planparse.Budget{Task: planparse.Limit{Tokens: 1000, USD: 1}, Run: planparse.Limit{Tokens: 5000}}
 	for _, c := range []struct {
 		spent     spend
@@ -27,6 +28,7 @@ func TestOverBudget(t *testing.T) {
 }
 
 func TestBudgetHintNamesWhereTheLimitIsSet(t *testing.T) {
+	t.Parallel()
 	plan := planparse.Budget{Task: planparse.Limit{Tokens: 10}}
 	if h := budgetHint("plan.md", plan, "task.tokens", "T002"); !strings.HasPrefix(h, "raise budget.task.tokens in plan.md's front matter, then `planx resume --repin --retry` runs T002 again") {
 		t.Errorf("hint = %q", h)

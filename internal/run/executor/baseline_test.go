@@ -13,6 +13,7 @@ import (
 // A state written by a planx without baselines reads with none; one with
 // a baseline keeps its known failures.
 func TestStateBaselineOptional(t *testing.T) {
+	t.Parallel()
 	var old runstate.State
 	if err := json.Unmarshal([]byte(`{"run_id":"x","plan_path":"p.md","status":"failed"}`), &old); err != nil || old.Baseline != nil {
 		t.Fatalf("old state: %v, baseline %+v", err, old.Baseline)
@@ -30,6 +31,7 @@ func TestStateBaselineOptional(t *testing.T) {
 
 // The pinned judge keeps a gate's report setting in the run state.
 func TestJudgeStateKeepsReport(t *testing.T) {
+	t.Parallel()
 	g := gates.Gate{Name: "unit", Command: "mvn test", Report: gates.Report{Kind: gates.ReportJUnit, Files: "target/surefire-reports/*.xml"}}
 	j := &runstate.Pinned{Config: gates.Config{Gates: []gates.Gate{g}}, Gates: []gates.Gate{g}}
 	data, err := json.Marshal(runstate.State{Pinned: j})

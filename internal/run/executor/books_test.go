@@ -23,8 +23,8 @@ import (
 // and the state say why, both are saved, the wave's pool is dropped and
 // the person is told what to do next.
 func TestBooksStop(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
 	head := gitops.SHA(gittest.Commit(t, dir, "base"))

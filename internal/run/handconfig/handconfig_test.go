@@ -15,6 +15,7 @@ import (
 )
 
 func TestConfigNotice(t *testing.T) {
+	t.Parallel()
 	const pinned = "gates:\n  - name: test\n    command: go test ./...\nstep_timeout: 5m\n"
 	dir := t.TempDir()
 	write := func(s string) {
@@ -57,6 +58,7 @@ func TestConfigNotice(t *testing.T) {
 // from planx's last commit when no attempt was in flight; after a crash
 // (an attempt without a recorded stop) they cannot be told apart.
 func TestStopTree(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		pre, stop string
@@ -77,8 +79,8 @@ func TestStopTree(t *testing.T) {
 // the person's and left out of staging while the file holds it; a task's
 // change on top of it is the task's again. No edit: nothing remembered.
 func TestRememberHoldsUnstaged(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, gates.ConfigFile, "step_timeout: 5m\n")
 	head := gitops.SHA(gittest.Commit(t, dir, "base"))

@@ -18,6 +18,7 @@ import (
 // remember as theirs is refused, and their edit becomes the new pin with
 // the identity kept and the log's wording naming the gates.
 func TestRepin(t *testing.T) {
+	t.Parallel()
 	const pinnedYAML = "gates:\n  - name: test\n    command: go test ./...\n"
 	dir := t.TempDir()
 	write := func(s string) {

@@ -44,6 +44,7 @@ func read(t *testing.T, f *File) string {
 // A tick sets one checkbox and nothing else; taking it back restores the
 // bytes, unless a person changed the file since, whose bytes stay.
 func TestTickAndUntick(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "plan.md"), []byte(planSrc), 0o644); err != nil {
 		t.Fatal(err)
@@ -84,6 +85,7 @@ func TestTickAndUntick(t *testing.T) {
 // Ticks are not an edit of the plan the run executes; a changed task is,
 // and the report names it.
 func TestEdited(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "plan.md"), []byte(planSrc), 0o644); err != nil {
 		t.Fatal(err)
@@ -108,7 +110,7 @@ func TestEdited(t *testing.T) {
 // of its text as it stands; a commit whose hash no longer matches is
 // stale (drift), and a commit of another plan counts for nothing.
 func TestDone(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "plan.md", planSrc)
 	gittest.Commit(t, dir, "plan")
@@ -139,7 +141,7 @@ func TestDone(t *testing.T) {
 // Drift names the tasks added, removed and reordered since the run
 // started, and a committed task whose text changed, with its diff.
 func TestDrift(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "plan.md", planSrc)
 	gittest.Commit(t, dir, "plan")

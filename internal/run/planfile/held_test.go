@@ -12,6 +12,7 @@ import (
 // plan planx knew plus its tick, then puts the edit back, ticked, keeping
 // the committed text as what planx knows.
 func TestHoldPersonsEdit(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	abs := filepath.Join(dir, "plan.md")
 	if err := os.WriteFile(abs, []byte(planSrc), 0o644); err != nil {

@@ -12,6 +12,7 @@ import (
 // status reports the label of a task that has one, and none for a task the
 // plan calls by its ID.
 func TestTaskStatusesCarryLabels(t *testing.T) {
+	t.Parallel()
 	plan, err := planparse.Parse("tasks.md", []byte("- [ ] 1. Set up\n  - [ ] 1.1 Create the layout\n"), planparse.Options{})
 	if err != nil {
 		t.Fatal(err)

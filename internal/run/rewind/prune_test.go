@@ -13,6 +13,7 @@ import (
 )
 
 func TestRunStarted(t *testing.T) {
+	t.Parallel()
 	got, ok := runStarted("20261125-221926-1515fe")
 	if want := time.Date(2026, 11, 25, 22, 19, 26, 0, time.Local); !ok || !got.Equal(want) {
 		t.Errorf("runStarted = %v, %v; want %v", got, ok, want)
@@ -25,6 +26,7 @@ func TestRunStarted(t *testing.T) {
 }
 
 func TestPrune(t *testing.T) {
+	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
 	old, recent := "20260101-000000-aaaaaa", "20260120-000000-bbbbbb"

@@ -18,7 +18,6 @@ import (
 // opens it.
 func repoAt(t *testing.T) (repo *gitops.Repo, dir string, one gitops.SHA) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir = gittest.Init(t)
 	for _, f := range []string{"a", "b", "c"} {
 		gittest.WriteFile(t, dir, f+".txt", f+"\n")
@@ -66,6 +65,7 @@ func startRun(t *testing.T, repo *gitops.Repo, one gitops.SHA, marks gitops.Inde
 }
 
 func TestRunPutsBackThePreRunState(t *testing.T) {
+	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
 	// Before the run: a.txt staged, then changed again apart from the
@@ -130,6 +130,7 @@ func TestRunPutsBackThePreRunState(t *testing.T) {
 }
 
 func TestRunNamesTheEditsSinceTheStop(t *testing.T) {
+	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
 	st := startRun(t, repo, one, gitops.IndexMarks{})
@@ -170,6 +171,7 @@ func TestRunNamesTheEditsSinceTheStop(t *testing.T) {
 }
 
 func TestRollbackAt(t *testing.T) {
+	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
 	st := startRun(t, repo, one, gitops.IndexMarks{})

@@ -21,6 +21,7 @@ func worktreeAt(t *testing.T, dir, at string) string {
 }
 
 func TestKeepWorktreeKeepsAFailedTasksWork(t *testing.T) {
+	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
 	st := &runstate.State{RunID: "r1"}
@@ -58,6 +59,7 @@ func TestKeepWorktreeKeepsAFailedTasksWork(t *testing.T) {
 }
 
 func TestKeepWorktreeKeepsASlotOnlyWithATasksChanges(t *testing.T) {
+	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
 	slot := worktreeAt(t, dir, string(one))
@@ -88,6 +90,7 @@ func TestKeepWorktreeKeepsASlotOnlyWithATasksChanges(t *testing.T) {
 }
 
 func TestKeepWave(t *testing.T) {
+	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
 	st := &runstate.State{RunID: "r1"}

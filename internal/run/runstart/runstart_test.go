@@ -17,6 +17,7 @@ import (
 )
 
 func TestGatesDetail(t *testing.T) {
+	t.Parallel()
 	if got := gateNames(nil); got != "none configured" {
 		t.Errorf("no gates: %q", got)
 	}
@@ -36,6 +37,7 @@ func TestGatesDetail(t *testing.T) {
 // TestStaleAsk checks that a question drops the survey before the person
 // answers, and that without anybody to ask there is no question.
 func TestStaleAsk(t *testing.T) {
+	t.Parallel()
 	if StaleAsk(nil, func() { t.Error("stale without a question") }) != nil {
 		t.Error("no one to ask, yet a question")
 	}
@@ -50,8 +52,8 @@ func TestStaleAsk(t *testing.T) {
 // TestNewRecord starts the records of a run in a repository and checks
 // the log directory it refuses.
 func TestNewRecord(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, ".gitignore", "ignored/\n")
 	gittest.Commit(t, dir, "base")
@@ -89,8 +91,8 @@ func TestNewRecord(t *testing.T) {
 // TestEarlySurvey checks that a survey started early is taken once, and
 // that after that (or without one) take runs a new one.
 func TestEarlySurvey(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
 	repo, err := gitops.Open(ctx, dir)

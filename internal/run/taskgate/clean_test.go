@@ -21,7 +21,7 @@ import (
 // gone before it is reused, the entries themselves untouched. The run's
 // end leaves no work tree registered.
 func TestCheckoutReusesSlot(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, ".gitignore", "out/\n.venv/\n*.local\n")
@@ -99,7 +99,7 @@ func TestCheckoutReusesSlot(t *testing.T) {
 // TestSettledIn fails a task whose gate changed a tracked file of its clean
 // checkout, and not one whose gate only wrote new files there.
 func TestSettledIn(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
@@ -129,7 +129,7 @@ func TestSettledIn(t *testing.T) {
 // TestReleaseUnlinksFirst removes a checkout's links into the work tree even
 // when the slot cannot be cleaned, and does not use that slot again.
 func TestReleaseUnlinksFirst(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, ".gitignore", "node_modules/\n")

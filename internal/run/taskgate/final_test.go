@@ -20,7 +20,7 @@ import (
 // is the run's reason, an issue of the log and in the state saved, and the
 // run's error is a task's failure. Gates of every task are not final ones.
 func TestFinalFails(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
@@ -52,6 +52,7 @@ func TestFinalFails(t *testing.T) {
 }
 
 func TestCleanGates(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in           string
 		kind         planparse.Kind
@@ -70,6 +71,7 @@ func TestCleanGates(t *testing.T) {
 }
 
 func TestBaselineOn(t *testing.T) {
+	t.Parallel()
 	yes, no := true, false
 	for _, c := range []struct {
 		flag               *bool
@@ -89,6 +91,7 @@ func TestBaselineOn(t *testing.T) {
 }
 
 func TestOverridden(t *testing.T) {
+	t.Parallel()
 	got := Overridden([]gates.Gate{{Name: "test"}}, []planparse.GateDecl{{Name: " lint "}}, []string{"test=true", "lint=true", "other=true"})
 	if len(got) != 2 || !got["test"] || !got["lint"] {
 		t.Errorf("Overridden = %v, want test and lint", got)

@@ -20,6 +20,7 @@ import (
 // unless it changed a manifest: then they are installed afresh, and
 // without a worktree_setup to install them the task fails, saying so.
 func TestFreshDeps(t *testing.T) {
+	t.Parallel()
 	k := &Keeper{Repo: &gitops.Repo{Root: t.TempDir()}}
 	tk := Task{Ignored: []string{"node_modules/", "settings.local", ".venv/"}}
 	if envs, err := k.freshDeps(tk); envs != nil || err != nil {
@@ -39,7 +40,7 @@ func TestFreshDeps(t *testing.T) {
 // TestCheckoutForLinks links into a task's checkout what the work tree
 // held before the agent ran, bytecode caches aside, and the extra entries.
 func TestCheckoutForLinks(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, ".gitignore", "*.local\n__pycache__/\nsub/\n")
@@ -69,6 +70,7 @@ func TestCheckoutForLinks(t *testing.T) {
 }
 
 func TestEnvEntries(t *testing.T) {
+	t.Parallel()
 	got := envEntries([]string{"node_modules/padleft/index.js", "web/node_modules/", ".venv/bin/python", "env/", "dist/a.js", "a/venv/lib/x.py"})
 	want := []string{"node_modules/", "web/node_modules/", "web/node_modules/", ".venv/", "env/", "a/venv/"}
 	if !slices.Equal(got, want) {

@@ -33,6 +33,7 @@ func (b *book) Save() error                  { b.saved++; return nil }
 func (b *book) Now() time.Time               { return time.Now() }
 
 func TestBaselineGates(t *testing.T) {
+	t.Parallel()
 	all := []gates.Gate{
 		{Name: "fmt", Command: "gofmt -w .", Fix: true},
 		{Name: "test", Command: "go test ./..."},

@@ -20,7 +20,7 @@ import (
 // (scripts/local.sh) is protected before it does; neither is the work
 // tree: a script an executor changed is read as the base commit has it.
 func TestGateReach(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	for name, content := range map[string]string{
@@ -75,6 +75,7 @@ func TestGateReach(t *testing.T) {
 // Without a repository there is nothing to read: the reach is empty, not
 // nil, so that it is not read again.
 func TestReachReadOnce(t *testing.T) {
+	t.Parallel()
 	k := &Keeper{State: &runstate.State{}}
 	if got := k.Reach(context.Background(), "abc"); got == nil || len(got) != 0 {
 		t.Fatalf("reach without a repository = %v, want empty", got)

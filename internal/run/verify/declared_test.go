@@ -12,6 +12,7 @@ import (
 // Declared reads the work tree alone: a directory stands for the work of
 // the serial path and of a wave task alike.
 func TestDeclared(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	gittest.WriteFile(t, root, "a.go", "package a\n")
 	gittest.WriteFile(t, root, "empty.txt", "")

@@ -14,6 +14,7 @@ import (
 // task's are a person's and stop the run; a history without planx's last
 // commit below HEAD was rewritten.
 func TestFold(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, _ := workIn(t, map[string]string{"a.txt": "a\n"})
 	gittest.WriteFile(t, w.Root, "b.txt", "b\n")

@@ -14,7 +14,6 @@ import (
 // gitDirRepo opens a new hermetic repository with no commit.
 func gitDirRepo(t *testing.T) (*gitops.Repo, string) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	r, err := gitops.Open(context.Background(), dir)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 // matches the index is a hook's leftover; one rewritten and staged again,
 // or not touched, is not.
 func TestHookLeftovers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, _ := workIn(t, map[string]string{"a.go": "package a\n", "b.go": "package b\n", "plan.md": "- [x] T001\n"})
 	before := SnapshotCommit(w.Root, []string{"a.go", "b.go"}, []string{"plan.md"})

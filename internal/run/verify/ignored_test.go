@@ -12,6 +12,7 @@ import (
 // The user's own ignored files are kept up to the limit, build outputs and
 // dependency environments never; what a task deletes comes back.
 func TestKeepIgnored(t *testing.T) {
+	t.Parallel()
 	root, kept := t.TempDir(), t.TempDir()
 	gittest.WriteFile(t, root, "local.env", "KEY=1\n")
 	gittest.WriteFile(t, root, "data/a.csv", "1,2\n")
@@ -50,6 +51,7 @@ func TestKeepIgnored(t *testing.T) {
 // put back like a deletion, the task's version moved aside; an untouched
 // file is left alone; a file over the limit that changed is Lost.
 func TestPutBackOverwritten(t *testing.T) {
+	t.Parallel()
 	root, kept, aside := t.TempDir(), t.TempDir(), t.TempDir()
 	gittest.WriteFile(t, root, "local.env", "KEY=1\n")
 	gittest.WriteFile(t, root, "data/a.csv", "1,2\n")

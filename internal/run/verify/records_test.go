@@ -11,6 +11,7 @@ import (
 // A record written under the mark fails the task and the mark is cleared
 // and saved in the run state; without one the records are left alone.
 func TestRecords(t *testing.T) {
+	t.Parallel()
 	w, _ := workIn(t, map[string]string{"a.txt": "a\n"})
 	st := &runstate.State{RunID: "r1"}
 	g := NewRecords(w.Repo, st)

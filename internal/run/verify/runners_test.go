@@ -12,6 +12,7 @@ import (
 )
 
 func TestRunnersChanged(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write := func(p, s string) { t.Helper(); gittest.WriteFile(t, root, p, s) }
 	for _, p := range []string{
@@ -66,6 +67,7 @@ func TestRunnersChanged(t *testing.T) {
 }
 
 func TestChangesDeps(t *testing.T) {
+	t.Parallel()
 	for files, want := range map[string]bool{"package-lock.json": true, "web/package.json": true, "requirements.txt": true,
 		"src/app.js": false, "uv.lock": true, "docs/pyproject.md": false} {
 		if got := ChangesDeps([]string{files}); got != want {

@@ -4,6 +4,7 @@ import "testing"
 
 // Which source refers to a file, by language.
 func TestReferenceTo(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		file, src string
 		want      bool

@@ -13,6 +13,7 @@ import (
 // only its own new rule ignores are work hidden from the judge, as is an
 // edit of the execution log.
 func TestHiding(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, b := workIn(t, map[string]string{".gitignore": "out/\n", "a.go": "package a\n", "log.md": "log\n"})
 	watch, err := StartWatch(ctx, w.Repo, "log.md", true)

@@ -13,6 +13,7 @@ import (
 // The saved watch is the interrupted attempt's of one task: another task's
 // is none, a loaded one says the log was rewritten, a dropped one is gone.
 func TestWatchFileSaveLoadDrop(t *testing.T) {
+	t.Parallel()
 	w, _ := workIn(t, map[string]string{"a.go": "package a\n"})
 	f := WatchFile{Repo: w.Repo, RunID: "r1", Path: filepath.Join(t.TempDir(), "run", "watch.json")}
 	if f.Load("T001") != nil {
@@ -41,6 +42,7 @@ func TestWatchFileSaveLoadDrop(t *testing.T) {
 // it: nothing changed says nothing; a hook it planted is named and undone.
 // Either way the watch is then that of a judged attempt, checked once.
 func TestWatchFileCheckInterrupted(t *testing.T) {
+	t.Parallel()
 	w, _ := workIn(t, map[string]string{"a.go": "package a\n"})
 	f := WatchFile{Repo: w.Repo, RunID: "r1", Path: filepath.Join(t.TempDir(), "watch.json")}
 	note := func() {

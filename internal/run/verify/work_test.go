@@ -35,7 +35,6 @@ func (b *book) Now() time.Time    { return time.Unix(0, 0) }
 // kept.
 func workIn(t *testing.T, files map[string]string) (Work, *book) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	for p, c := range files {
 		gittest.WriteFile(t, dir, p, c)
@@ -64,6 +63,7 @@ func rules() Protect {
 }
 
 func TestJudge(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, b := workIn(t, map[string]string{"a_test.go": "package a\n\nfunc TestA(t *testing.T) {}\n", "b_test.go": "package a\n", "plan.md": "- [ ] T001\n"})
 	gittest.WriteFile(t, w.Root, "a_test.go", "package a\n\nfunc TestA(t *testing.T) { t.Skip() }\n")
@@ -148,6 +148,7 @@ func TestJudgeRunnerConfigAndVendor(t *testing.T) {
 }
 
 func TestTakeoverAndSecrets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, b := workIn(t, map[string]string{"a.go": "package a\n"})
 	gittest.WriteFile(t, w.Root, "a.go", "package a\n\nimport \"testing\"\n\nfunc Mul(a, b int) int {\n\tif testing.Testing() {\n\t\treturn 12\n\t}\n\treturn a + b\n}\n")
@@ -174,6 +175,7 @@ func TestTakeoverAndSecrets(t *testing.T) {
 
 // A replace ref made during a task fails it and is gone afterwards.
 func TestReplace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, _ := workIn(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
 	before, err := ReplaceRefs(ctx, w.Repo)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestBisect(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		fails []bool // by commit of the chain: whether its gates fail; the last fails
@@ -57,6 +58,7 @@ func TestBisect(t *testing.T) {
 }
 
 func TestBisectError(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("checkout failed")
 	calls := 0
 	_, _, err := Bisect(3, &outcome.Failure{What: "tip"}, func(i int) (*outcome.Failure, error) {

@@ -28,7 +28,6 @@ func workOn(t *testing.T, dir string, base gitops.SHA, files map[string]string) 
 // T003 against T001 in a.txt, T004 apart again.
 func chainRepo(t *testing.T) (*gitops.Repo, gitops.SHA, []Work) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
 	base := gitops.SHA(gittest.Commit(t, dir, "base"))
@@ -69,6 +68,7 @@ func (s *stager) stage(ctx context.Context, i int, merged, parent gitops.SHA, fi
 }
 
 func TestChain(t *testing.T) {
+	t.Parallel()
 	repo, base, works := chainRepo(t)
 	ctx := context.Background()
 	s := &stager{repo: repo}
@@ -104,6 +104,7 @@ func TestChain(t *testing.T) {
 }
 
 func TestChainFinal(t *testing.T) {
+	t.Parallel()
 	repo, base, works := chainRepo(t)
 	works = works[:2]
 	for _, last := range []bool{true, false} {
@@ -127,6 +128,7 @@ func TestChainFinal(t *testing.T) {
 }
 
 func TestChainRefusedAndStopped(t *testing.T) {
+	t.Parallel()
 	repo, base, works := chainRepo(t)
 	ctx := context.Background()
 	hook := &outcome.Failure{What: "the commit-msg hook refused the commit"}

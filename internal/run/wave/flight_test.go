@@ -69,6 +69,7 @@ func settle(f *Flight) func() (string, error) {
 }
 
 func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {
+	t.Parallel()
 	f, fake := flightOn(t)
 	ctx := context.Background()
 	f.Exec(ctx)
@@ -119,6 +120,7 @@ func TestFlightRecordsEachTaskDoneAndSkipsWorkDoneBefore(t *testing.T) {
 }
 
 func TestFlightForgeryFailsEveryTaskNotFailed(t *testing.T) {
+	t.Parallel()
 	f, fake := flightOn(t)
 	// T004's executor writes a record of planx's while the wave runs.
 	fake.forge, fake.repo = "T004", f.Repo

@@ -47,6 +47,7 @@ func (d *desk) Save() error                         { return nil }
 func (d *desk) Now() time.Time                      { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 
 func TestGateBisectsToTheBreakingTask(t *testing.T) {
+	t.Parallel()
 	g, d := gateOn(t)
 	// bad.txt is in the third commit: T3 breaks the combined tree.
 	keep, fail, err := g.Run(context.Background(), badGates)
@@ -69,6 +70,7 @@ func TestGateBisectsToTheBreakingTask(t *testing.T) {
 }
 
 func TestGatePassesOnTheTip(t *testing.T) {
+	t.Parallel()
 	g, d := gateOn(t)
 	g.Commits = g.Commits[:2]
 	g.IDs = g.IDs[:2]
@@ -86,6 +88,7 @@ func TestGatePassesOnTheTip(t *testing.T) {
 }
 
 func TestGateFirstTaskBreaksOnTheBase(t *testing.T) {
+	t.Parallel()
 	g, _ := gateOn(t)
 	g.Commits, g.IDs = g.Commits[2:], g.IDs[2:]
 	keep, fail, err := g.Run(context.Background(), badGates)

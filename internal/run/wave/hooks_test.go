@@ -35,6 +35,7 @@ func hooked(t *testing.T) (*gitops.Repo, Hooks) {
 }
 
 func TestHooksMessage(t *testing.T) {
+	t.Parallel()
 	repo, h := hooked(t)
 	ctx := context.Background()
 	task := &planparse.Task{ID: "T001"}
@@ -59,6 +60,7 @@ func TestHooksMessage(t *testing.T) {
 }
 
 func TestHooksPreCommit(t *testing.T) {
+	t.Parallel()
 	repo, h := hooked(t)
 	ctx := context.Background()
 	task := &planparse.Task{ID: "T001"}

@@ -95,6 +95,7 @@ func isolatedAt(t *testing.T, write map[string]string, fail error) (Isolated, *t
 }
 
 func TestIsolatedRecordsWork(t *testing.T) {
+	t.Parallel()
 	o, f := isolatedAt(t, map[string]string{"c.txt": "c\n", "PLAN.md": "- [x] T1\n"}, nil)
 	ran := o.Run(context.Background())
 	if ran.Err != nil || ran.Fail != nil {
@@ -127,6 +128,7 @@ func TestIsolatedRecordsWork(t *testing.T) {
 }
 
 func TestIsolatedFailureKeepsTheWorkTree(t *testing.T) {
+	t.Parallel()
 	o, _ := isolatedAt(t, map[string]string{"c.txt": "c\n"}, &outcome.Failure{What: "test failed"})
 	ran := o.Run(context.Background())
 	if ran.Err != nil || ran.Fail == nil || ran.Fail.What != "test failed" {
@@ -141,6 +143,7 @@ func TestIsolatedFailureKeepsTheWorkTree(t *testing.T) {
 }
 
 func TestIsolatedErrorIsNotAFailure(t *testing.T) {
+	t.Parallel()
 	o, _ := isolatedAt(t, nil, errors.New("disk full"))
 	ran := o.Run(context.Background())
 	if ran.Err == nil || ran.Fail != nil || ran.Work != "" {
@@ -149,6 +152,7 @@ func TestIsolatedErrorIsNotAFailure(t *testing.T) {
 }
 
 func TestIsolatedCancelledTakesNoSlot(t *testing.T) {
+	t.Parallel()
 	o, _ := isolatedAt(t, nil, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -11,7 +11,7 @@ import (
 )
 
 func TestRestoreLog(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")

@@ -60,6 +60,7 @@ func (l *Landing) done() []planparse.TaskID {
 }
 
 func TestLandingLandsInPlanOrderAndKeepsTheConflict(t *testing.T) {
+	t.Parallel()
 	l := landingOn(t)
 	ctx := context.Background()
 	ld, at, err := l.Run(ctx)
@@ -111,6 +112,7 @@ func TestLandingLandsInPlanOrderAndKeepsTheConflict(t *testing.T) {
 }
 
 func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
+	t.Parallel()
 	l := landingOn(t)
 	l.Tasks = l.Tasks[:2] // 1.1, 1.2
 	fake := &turns{breaks: l.Tasks[1].T.ID}
@@ -155,6 +157,7 @@ func TestLandingGateKeepsTheChainBeforeTheBreakingTaskAndSeals(t *testing.T) {
 }
 
 func TestLandingStopsAtATaskThatCouldNotRun(t *testing.T) {
+	t.Parallel()
 	l := landingOn(t)
 	boom := errors.New("interrupted")
 	l.Tasks[1].Err = boom
@@ -171,6 +174,7 @@ func TestLandingStopsAtATaskThatCouldNotRun(t *testing.T) {
 }
 
 func TestLandingSettleMarksWhatDidNotLand(t *testing.T) {
+	t.Parallel()
 	l := landingOn(t)
 	ld := Landed{Tasks: []*Task{l.Tasks[0]}}
 	l.Tasks[1].Fail = &outcome.Failure{What: "conflict"}

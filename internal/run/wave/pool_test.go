@@ -15,6 +15,7 @@ import (
 // A second pool over the same repository (the next run) reuses the slots
 // the first left, checked out afresh at the next base.
 func TestPoolOutlivesRun(t *testing.T) {
+	t.Parallel()
 	repo, one, two := repoAt(t)
 	ctx := context.Background()
 	first := NewPool(repo)
@@ -59,6 +60,7 @@ func TestPoolOutlivesRun(t *testing.T) {
 // A slot unused longer than the idle time goes at a run's start; a recent
 // one stays, and below 0 every one stays.
 func TestPruneIdle(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
 	p := NewPool(repo)
@@ -90,6 +92,7 @@ func TestPruneIdle(t *testing.T) {
 // A slot whose directory or git entry a crash broke is made again, never
 // trusted.
 func TestPoolRemakesBroken(t *testing.T) {
+	t.Parallel()
 	repo, one, two := repoAt(t)
 	ctx := context.Background()
 	p := NewPool(repo)
@@ -127,6 +130,7 @@ func TestPoolRemakesBroken(t *testing.T) {
 // prune takes this work tree's pool unless a run is in progress, and the
 // pool of a linked work tree that is gone.
 func TestPrunable(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	p := NewPool(repo)
 	a, _ := p.Take(context.Background(), one)
@@ -152,6 +156,7 @@ func TestPrunable(t *testing.T) {
 // A run's end cleans the slots runs took since the last clean, and no
 // other: a run that used none checks none out.
 func TestCleanSlotsUsedOnly(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
 	p := NewPool(repo)

@@ -14,7 +14,7 @@ import (
 // the next use gets back what it installed; a changed manifest runs it
 // again. Between uses the slot is clean.
 func TestSetupOncePerSlot(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, ".gitignore", "node_modules/\n")
@@ -91,7 +91,7 @@ func TestSetupOncePerSlot(t *testing.T) {
 // once, and what its last use left is gone by its next Take, or by the
 // run's end (CleanSlots), after which the next run's pool restores them.
 func TestPutSlotKeepsSetup(t *testing.T) {
-	gittest.Setenv(t)
+	t.Parallel()
 	ctx := context.Background()
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, ".gitignore", "node_modules/\n")

@@ -17,7 +17,6 @@ import (
 // repoAt makes a repository with two commits and opens it.
 func repoAt(t *testing.T) (repo *gitops.Repo, one, two gitops.SHA) {
 	t.Helper()
-	gittest.Setenv(t)
 	dir := gittest.Init(t)
 	gittest.WriteFile(t, dir, "a.txt", "a\n")
 	one = gitops.SHA(gittest.Commit(t, dir, "one"))
@@ -31,6 +30,7 @@ func repoAt(t *testing.T) (repo *gitops.Repo, one, two gitops.SHA) {
 }
 
 func TestPoolTakePutReuses(t *testing.T) {
+	t.Parallel()
 	repo, one, two := repoAt(t)
 	ctx := context.Background()
 	p := NewPool(repo)
@@ -94,6 +94,7 @@ func TestPoolTakePutReuses(t *testing.T) {
 
 // A take on a cancelled context takes nothing: the pool is as it was.
 func TestPoolTakeCancelled(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	p := NewPool(repo)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -112,6 +113,7 @@ func TestPoolTakeCancelled(t *testing.T) {
 
 // Slots taken at once are all made, each clean at its commit.
 func TestPoolTakeConcurrent(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	p := NewPool(repo)
 	dirs := make([]string, 4)
@@ -138,6 +140,7 @@ func TestPoolTakeConcurrent(t *testing.T) {
 }
 
 func TestPoolKeep(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
 	p := NewPool(repo)
@@ -184,6 +187,7 @@ func TestPoolKeep(t *testing.T) {
 // A work tree deleted behind git's back is forgotten before the pool
 // adds a slot there again.
 func TestPoolRepairsDeleted(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
 	if err := FreshWorktree(ctx, repo, filepath.Join(PoolDir(repo), "slot1"), one); err != nil {
@@ -204,6 +208,7 @@ func TestPoolRepairsDeleted(t *testing.T) {
 }
 
 func TestDropSlots(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
 	p := NewPool(repo)
@@ -248,6 +253,7 @@ func TestDropSlots(t *testing.T) {
 }
 
 func TestKeepFailed(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	ctx := context.Background()
 	var out strings.Builder
@@ -287,6 +293,7 @@ func TestKeepFailed(t *testing.T) {
 }
 
 func TestKept(t *testing.T) {
+	t.Parallel()
 	repo, one, _ := repoAt(t)
 	if got := Kept(repo, "run1", "T001"); got != "" {
 		t.Errorf("Kept with no work tree = %q", got)

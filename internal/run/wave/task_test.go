@@ -10,6 +10,7 @@ import (
 )
 
 func TestNewTaskOwnsItsEntryDownToTheArrays(t *testing.T) {
+	t.Parallel()
 	lt := &execlog.Task{ID: "T1", Files: make([]string, 1, 4)}
 	tk := NewTask(&planparse.Task{ID: "T1"}, lt, "dir")
 	if tk.Log != &tk.Own {
@@ -22,6 +23,7 @@ func TestNewTaskOwnsItsEntryDownToTheArrays(t *testing.T) {
 }
 
 func TestRecoverTakesTheWorkKeptUnderItsRef(t *testing.T) {
+	t.Parallel()
 	repo, _, works := chainRepo(t)
 	ctx := context.Background()
 	if err := repo.Refs().Update(ctx, WorkRef("run1", "T001"), works[0].Commit, "", "test"); err != nil {
@@ -37,6 +39,7 @@ func TestRecoverTakesTheWorkKeptUnderItsRef(t *testing.T) {
 }
 
 func TestNextSaysHowToGoOnAfterAStopInAWave(t *testing.T) {
+	t.Parallel()
 	if got := Next(true, nil, "run1", "T1"); !strings.Contains(got, "integrates the tasks whose work was done") {
 		t.Errorf("inside a wave: %q", got)
 	}

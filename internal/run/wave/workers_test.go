@@ -10,6 +10,7 @@ import (
 )
 
 func TestWorkersAtMostJobsAtOnce(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var now, most atomic.Int32
 	var ran, finished []int
@@ -49,6 +50,7 @@ func TestWorkersAtMostJobsAtOnce(t *testing.T) {
 // A worker waiting for its turn when the run is interrupted does not wait
 // for a busy worker: it runs at once, to record that it ran nothing.
 func TestWorkersCancelledDoNotWaitForATurn(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	ctx, cancel := context.WithCancel(context.Background())
 	release := make(chan struct{})

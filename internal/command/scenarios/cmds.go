@@ -1,4 +1,4 @@
-package command
+package scenarios
 
 import (
 	"bytes"
@@ -160,7 +160,7 @@ func cmdAlive(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Fatalf("alive: %s holds no pid: %q", f, b)
 			}
 			what := fmt.Sprintf("%s (pid %d)", filepath.Base(f), pid)
-			if !alive(pid) {
+			if !Alive(pid) {
 				gone = append(gone, what)
 				continue
 			}
@@ -176,4 +176,17 @@ func cmdAlive(ts *testscript.TestScript, neg bool, args []string) {
 	if !neg && len(gone) > 0 {
 		ts.Fatalf("not running: %s", strings.Join(gone, ", "))
 	}
+}
+
+// Alive reports whether pid runs (a zombie counts as gone).
+func Alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && len(s) > i+2 {
+		return s[i+2] != 'Z'
+	}
+	return true
 }
