@@ -1,12 +1,7 @@
 package command
 
 import (
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/planx-dev/planx/internal/fault"
@@ -53,7 +48,8 @@ gates:
   ` + "```" + `
 `
 
-// TestKillAtEveryPointParallel is TestKillAtEveryPoint with --jobs 3: after
+// TestKillAtEveryPointParallel is TestKillAtEveryPoint with --jobs 3 (the
+// same harness, crashRun): after
 // a SIGKILL at any point (the serial ones, met by T001 first, and the
 // wave's) and a resume, the history and files are those of an uninterrupted
 // --jobs 1 run, and a [P] task whose work was done is not run again.
@@ -64,11 +60,11 @@ func TestKillAtEveryPointParallel(t *testing.T) {
 	t.Parallel()
 	planx := planxBinary(t)
 	env := gittest.EnvironHome(t.TempDir())
-	want, _ := crashWaveScenario(t, env, planx, "1", "")
+	want, _ := crashRun(t, crash{env: env, planx: planx, plan: crashWavePlan, jobs: "1"})
 	points := append(fault.Points(), fault.ParallelPoints()...)
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
-			got, runs := crashWaveScenario(t, env, planx, "3", point)
+			got, runs := crashRun(t, crash{env: env, planx: planx, plan: crashWavePlan, jobs: "3", point: point})
 			if got != want {
 				t.Fatalf("after a kill at %s and resume:\n%s\nuninterrupted --jobs 1 run:\n%s", point, got, want)
 			}
@@ -91,60 +87,4 @@ func TestKillAtEveryPointParallel(t *testing.T) {
 			}
 		})
 	}
-}
-
-// crashWaveScenario runs crashWavePlan with --jobs jobs, killed at point
-// when it is not empty, resumes until done, and returns a summary of the
-// outcome and the [P] steps' runs. Each planx gets env (crashScenario).
-func crashWaveScenario(t *testing.T, env []string, planx, jobs, point string) (string, string) {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "repo")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	gittest.Git(t, dir, "init", "-q", "-b", "main")
-	gittest.WriteFile(t, dir, "plan.md", crashWavePlan)
-	gittest.WriteFile(t, dir, "wip.txt", "uncommitted work before the run\n")
-	if point == "during-commit" {
-		// Make git commit slow enough for the kill to land inside it.
-		gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 0.3\n", 0o755)
-	}
-	cmd := exec.Command(planx, "run", "--jobs", jobs, "plan.md")
-	cmd.Dir = dir
-	cmd.Env = withEnv(env, "PLANX_FAULT="+point)
-	out, err := cmd.CombinedOutput()
-	if point == "" {
-		if err != nil {
-			t.Fatalf("uninterrupted run: %v\n%s", err, out)
-		}
-	} else {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-			t.Fatalf("planx was not killed at %s: %v\n%s", point, err, out)
-		}
-		waitForGit(t, dir)
-		res := exec.Command(planx, "resume")
-		res.Dir = dir
-		res.Env = env
-		if out, err := res.CombinedOutput(); err != nil {
-			t.Fatalf("resume after a kill at %s: %v\n%s", point, err, out)
-		}
-	}
-	if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
-		t.Fatalf("tree not clean:\n%s", st)
-	}
-	if wt := gittest.Git(t, dir, "worktree", "list"); strings.Contains(wt, "planx/worktrees") {
-		t.Fatalf("work trees left after the run:\n%s", wt)
-	}
-	gittest.Git(t, dir, "fsck", "--strict", "--no-progress")
-	var b strings.Builder
-	b.WriteString(gittest.Git(t, dir, "log", "--format=%s") + "\n")
-	for _, line := range strings.Split(gittest.Git(t, dir, "ls-tree", "-r", "HEAD"), "\n") {
-		if !strings.Contains(line, "memory-bank/execute/") {
-			b.WriteString(line + "\n")
-		}
-	}
-	b.WriteString(gittest.Git(t, dir, "show", "HEAD:a.txt") + "\n")
-	runs, _ := os.ReadFile(filepath.Join(dir, "..", "runs.log"))
-	return b.String(), string(runs)
 }

@@ -58,10 +58,10 @@ func TestKillAtEveryPoint(t *testing.T) {
 			if path.smallIndex != "" {
 				env = append(env, "PLANX_SMALL_INDEX="+path.smallIndex)
 			}
-			want := crashScenario(t, env, planx, "")
+			want, _ := crashRun(t, crash{env: env, planx: planx, plan: crashPlan, jobs: "1"})
 			for _, point := range fault.Points() {
 				t.Run(point, func(t *testing.T) {
-					got := crashScenario(t, env, planx, point)
+					got, _ := crashRun(t, crash{env: env, planx: planx, plan: crashPlan, jobs: "1", point: point})
 					if got != want {
 						t.Fatalf("after a kill at %s and resume:\n%s\nuninterrupted run:\n%s", point, got, want)
 					}
@@ -69,56 +69,6 @@ func TestKillAtEveryPoint(t *testing.T) {
 			}
 		})
 	}
-}
-
-// crashScenario runs the plan, killed at point when it is not empty, resumes
-// until done, and returns a summary of the outcome to compare. Each planx
-// gets env, the test's hermetic environment (nothing is set in the test's
-// own process, so the crash tests run beside each other).
-func crashScenario(t *testing.T, env []string, planx, point string) string {
-	t.Helper()
-	dir := gittest.Init(t)
-	gittest.WriteFile(t, dir, "plan.md", crashPlan)
-	gittest.WriteFile(t, dir, "wip.txt", "uncommitted work before the run\n")
-	if point == "during-commit" {
-		// Make git commit slow enough for the kill to land inside it.
-		gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 0.3\n", 0o755)
-	}
-	cmd := exec.Command(planx, "run", "plan.md")
-	cmd.Dir = dir
-	cmd.Env = withEnv(env, "PLANX_FAULT="+point)
-	out, err := cmd.CombinedOutput()
-	if point == "" {
-		if err != nil {
-			t.Fatalf("uninterrupted run: %v\n%s", err, out)
-		}
-	} else {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-			t.Fatalf("planx was not killed at %s: %v\n%s", point, err, out)
-		}
-		waitForGit(t, dir)
-		res := exec.Command(planx, "resume")
-		res.Dir = dir
-		res.Env = env
-		if out, err := res.CombinedOutput(); err != nil {
-			t.Fatalf("resume after a kill at %s: %v\n%s", point, err, out)
-		}
-	}
-	if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
-		t.Fatalf("tree not clean:\n%s", st)
-	}
-	gittest.Git(t, dir, "fsck", "--strict", "--no-progress")
-	var b strings.Builder
-	b.WriteString(gittest.Git(t, dir, "log", "--format=%s") + "\n")
-	// Every file of HEAD but the log, whose times and run id differ by nature.
-	for _, line := range strings.Split(gittest.Git(t, dir, "ls-tree", "-r", "HEAD"), "\n") {
-		if !strings.Contains(line, "memory-bank/execute/") {
-			b.WriteString(line + "\n")
-		}
-	}
-	b.WriteString(gittest.Git(t, dir, "show", "HEAD:a.txt") + "\n")
-	return b.String()
 }
 
 // waitForGit waits for a git that outlived the killed planx (a commit in
@@ -197,4 +147,73 @@ func TestSIGTERMExits130(t *testing.T) {
 	if !strings.Contains(string(so), "T001  interrupted") {
 		t.Fatalf("status after SIGTERM:\n%s", so)
 	}
+}
+
+// crash is one run of the crash harness: plan run with --jobs jobs by the
+// binary planx, killed with SIGKILL at the fault point (none: ""), then
+// resumed; each planx gets env, the test's hermetic environment (nothing is
+// set in the test's own process, so the crash tests run beside each other).
+type crash struct {
+	env               []string
+	planx, plan, jobs string
+	point             string
+}
+
+// crashRun runs c until the plan is done and returns a summary of the
+// outcome to compare with an uninterrupted run's (the commits in order,
+// every file of HEAD but the log, whose times and run id differ by nature)
+// and what the plan's steps noted in runs.log next to the repository (a
+// task run again after the kill shows there). The tree must be clean, no
+// slot left and fsck content.
+func crashRun(t *testing.T, c crash) (outcome, runs string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gittest.Git(t, dir, "init", "-q", "-b", "main")
+	gittest.WriteFile(t, dir, "plan.md", c.plan)
+	gittest.WriteFile(t, dir, "wip.txt", "uncommitted work before the run\n")
+	if c.point == "during-commit" {
+		// Make git commit slow enough for the kill to land inside it.
+		gittest.WriteFileMode(t, dir, ".git/hooks/pre-commit", "#!/bin/sh\nsleep 0.3\n", 0o755)
+	}
+	cmd := exec.Command(c.planx, "run", "--jobs", c.jobs, "plan.md")
+	cmd.Dir = dir
+	cmd.Env = withEnv(c.env, "PLANX_FAULT="+c.point)
+	out, err := cmd.CombinedOutput()
+	if c.point == "" {
+		if err != nil {
+			t.Fatalf("uninterrupted run: %v\n%s", err, out)
+		}
+	} else {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("planx was not killed at %s: %v\n%s", c.point, err, out)
+		}
+		waitForGit(t, dir)
+		res := exec.Command(c.planx, "resume")
+		res.Dir = dir
+		res.Env = c.env
+		if out, err := res.CombinedOutput(); err != nil {
+			t.Fatalf("resume after a kill at %s: %v\n%s", c.point, err, out)
+		}
+	}
+	if st := gittest.Git(t, dir, "status", "--porcelain"); st != "" {
+		t.Fatalf("tree not clean:\n%s", st)
+	}
+	if wt := gittest.Git(t, dir, "worktree", "list"); strings.Contains(wt, "planx/worktrees") {
+		t.Fatalf("work trees left after the run:\n%s", wt)
+	}
+	gittest.Git(t, dir, "fsck", "--strict", "--no-progress")
+	var b strings.Builder
+	b.WriteString(gittest.Git(t, dir, "log", "--format=%s") + "\n")
+	for _, line := range strings.Split(gittest.Git(t, dir, "ls-tree", "-r", "HEAD"), "\n") {
+		if !strings.Contains(line, "memory-bank/execute/") {
+			b.WriteString(line + "\n")
+		}
+	}
+	b.WriteString(gittest.Git(t, dir, "show", "HEAD:a.txt") + "\n")
+	noted, _ := os.ReadFile(filepath.Join(dir, "..", "runs.log"))
+	return b.String(), string(noted)
 }
