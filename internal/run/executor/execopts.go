@@ -23,13 +23,17 @@ func (r *runner) pids() execute.Pids { return execute.PidsIn(r.repo.PlanxDir()) 
 
 // keeper runs the run's gates (taskgate.Keeper), made once the run's
 // state is there, and again for another state (a run that resumes). Its
-// pool is the run's, made again after a stop dropped the slots.
+// pool is the run's, made again after a stop dropped the slots. A wave's
+// tasks call it at once: it writes nothing unless the pool was dropped
+// (between waves), so that they only read.
 func (r *runner) keeper() *taskgate.Keeper {
 	if r.pool == nil {
 		r.pool = wavepkg.NewPool(r.repo)
 	}
 	if r.gateKeeper != nil && r.gateKeeper.State == r.st {
-		r.gateKeeper.Pool = r.pool
+		if r.gateKeeper.Pool != r.pool {
+			r.gateKeeper.Pool = r.pool
+		}
 		return r.gateKeeper
 	}
 	r.gateKeeper = &taskgate.Keeper{Repo: r.repo, State: r.st, Gates: r.Gates,
