@@ -54,9 +54,13 @@ func ParseTrailers(message string) []Trailer {
 }
 
 // TrailerOf is the value of message's first trailer named key (see
-// ParseTrailers), "" when it has none.
-func TrailerOf(message, key string) string {
-	for _, t := range ParseTrailers(message) {
+// ParseTrailers), "" when it has none. A caller that reads several keys
+// of one message parses it once and asks ValueOf.
+func TrailerOf(message, key string) string { return ValueOf(ParseTrailers(message), key) }
+
+// ValueOf is the value of the first of ts named key, "" when none is.
+func ValueOf(ts []Trailer, key string) string {
+	for _, t := range ts {
 		if t.Key == key {
 			return t.Value
 		}

@@ -23,10 +23,11 @@ func (c *checker) textAccepted(plan, id, from string, now *planparse.Task) (gito
 	h, last := from, gitops.SHA("")
 	for i := len(c.accepts) - 1; i >= 0; i-- { // oldest first
 		a := c.accepts[i]
-		if record.TrailerOf(a.Message, record.TrailerRefs) != plan || record.TrailerOf(a.Message, record.TrailerTask) != id {
+		ts := record.ParseTrailers(a.Message)
+		if record.ValueOf(ts, record.TrailerRefs) != plan || record.ValueOf(ts, record.TrailerTask) != id {
 			continue
 		}
-		old, next, ok := strings.Cut(record.TrailerOf(a.Message, record.TrailerTextAccepted), " -> ")
+		old, next, ok := strings.Cut(record.ValueOf(ts, record.TrailerTextAccepted), " -> ")
 		if ok && old == h {
 			h, last = next, a.SHA
 		}

@@ -28,7 +28,7 @@ func (c *Committer) landed(t *planparse.Task) (gitops.SHA, bool) {
 	if err != nil || len(cs) != 1 || len(cs[0].Parents) == 0 || cs[0].Parents[0] != c.Expect {
 		return "", false
 	}
-	if record.TrailerOf(cs[0].Message, record.TrailerRun) != c.State.RunID || record.TrailerOf(cs[0].Message, record.TrailerTask) != string(t.ID) {
+	if ts := record.ParseTrailers(cs[0].Message); record.ValueOf(ts, record.TrailerRun) != c.State.RunID || record.ValueOf(ts, record.TrailerTask) != string(t.ID) {
 		return "", false
 	}
 	return cs[0].SHA, true
@@ -40,7 +40,11 @@ func HeadIsTaskCommit(ctx context.Context, repo *gitops.Repo, head gitops.SHA, r
 		return false
 	}
 	cs, err := repo.History().Log(ctx, head, "", 1)
-	return err == nil && len(cs) == 1 && record.TrailerOf(cs[0].Message, record.TrailerRun) == runID && record.TrailerOf(cs[0].Message, record.TrailerTask) != ""
+	if err != nil || len(cs) != 1 {
+		return false
+	}
+	ts := record.ParseTrailers(cs[0].Message)
+	return record.ValueOf(ts, record.TrailerRun) == runID && record.ValueOf(ts, record.TrailerTask) != ""
 }
 
 // onRunBranch checks, right before a task commit, that HEAD is still the

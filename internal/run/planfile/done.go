@@ -38,17 +38,18 @@ func (pf *File) Done(ctx context.Context, repo *gitops.Repo, plan *planparse.Pla
 	newest := map[planparse.TaskID]gitops.Commit{}
 	moved := map[string]bool{} // task hashes committed under an ID that now names other text
 	for _, c := range commits {
-		if record.TrailerOf(c.Message, record.TrailerRefs) != pf.Rel {
+		ts := record.ParseTrailers(c.Message)
+		if record.ValueOf(ts, record.TrailerRefs) != pf.Rel {
 			continue
 		}
-		id := planparse.TaskID(record.TrailerOf(c.Message, record.TrailerTask))
+		id := planparse.TaskID(record.ValueOf(ts, record.TrailerTask))
 		if id == "" {
 			continue
 		}
 		if _, seen := newest[id]; !seen {
 			newest[id] = c
 		}
-		if h := record.TrailerOf(c.Message, record.TrailerTaskHash); !hashOf(plan, id, h) {
+		if h := record.ValueOf(ts, record.TrailerTaskHash); !hashOf(plan, id, h) {
 			moved[h] = true
 		}
 	}

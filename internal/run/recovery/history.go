@@ -29,13 +29,14 @@ func ReadHistory(ctx context.Context, repo *gitops.Repo, runID string, current p
 	}
 	h := &History{Commits: map[planparse.TaskID]gitops.Commit{}, Skipped: map[planparse.TaskID]bool{}}
 	for _, c := range commits {
-		if record.TrailerOf(c.Message, record.TrailerRun) != runID {
+		ts := record.ParseTrailers(c.Message)
+		if record.ValueOf(ts, record.TrailerRun) != runID {
 			continue
 		}
-		if id := record.TrailerOf(c.Message, record.TrailerTask); id != "" {
+		if id := record.ValueOf(ts, record.TrailerTask); id != "" {
 			h.Commits[planparse.TaskID(id)] = c
 		}
-		for _, tr := range record.ParseTrailers(c.Message) {
+		for _, tr := range ts {
 			if tr.Key == record.TrailerSkipped {
 				h.Skipped[planparse.TaskID(tr.Value)] = true
 			}

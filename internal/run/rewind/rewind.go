@@ -107,7 +107,8 @@ func IsRollbackOf(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, runID 
 	if err != nil || len(cs) != 1 {
 		return false, err
 	}
-	return record.TrailerOf(cs[0].Message, record.TrailerRun) == runID && record.TrailerOf(cs[0].Message, record.TrailerRollback) == "true", nil
+	ts := record.ParseTrailers(cs[0].Message)
+	return record.ValueOf(ts, record.TrailerRun) == runID && record.ValueOf(ts, record.TrailerRollback) == "true", nil
 }
 
 // keepTraces puts under refs what the abort is about to take out of the
