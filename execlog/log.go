@@ -29,6 +29,8 @@ type Log struct {
 	Total  int     `json:"total,omitempty"`
 	Tasks  []Task  `json:"tasks"`
 	Issues []Issue `json:"issues"`
+	// cache holds the entries' rendered bytes (cache.go).
+	cache *cache
 }
 
 // Check is a pre-flight check.

@@ -37,8 +37,9 @@ func (l *Log) Render() []byte {
 	fmt.Fprintf(&b, "# Execution Log – %s\n\n", text(l.Title))
 	l.header(&b)
 	l.preflight(&b)
-	l.tasks(&b)
-	l.gateMatrix(&b)
+	es := l.entries()
+	l.tasks(&b, es)
+	l.gateMatrix(&b, es)
 	l.issues(&b)
 	l.summary(&b)
 	return []byte(b.String())
@@ -114,7 +115,7 @@ func (t *Task) commitCell() string {
 	return "—"
 }
 
-func (l *Log) tasks(b *strings.Builder) {
+func (l *Log) tasks(b *strings.Builder, es []*entry) {
 	b.WriteString("## Tasks\n\n")
 	if len(l.Tasks) == 0 {
 		b.WriteString("The plan has no tasks.\n\n")
@@ -122,15 +123,19 @@ func (l *Log) tasks(b *strings.Builder) {
 	}
 	b.WriteString("| Task | Status | Commit | Title |\n|------|--------|--------|-------|\n")
 	for i := range l.Tasks {
-		t := &l.Tasks[i]
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(t.name()), cell(string(t.Status)), t.commitCell(), cell(t.Title))
+		b.Write(es[i].rowOf(&l.Tasks[i]))
 	}
 	b.WriteString("\n")
 	for i := range l.Tasks {
 		if t := &l.Tasks[i]; t.started() {
-			t.render(b)
+			b.Write(es[i].sectionOf(t))
 		}
 	}
+}
+
+// row is the task's line in the task table.
+func (t *Task) row(b *strings.Builder) {
+	fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(t.name()), cell(string(t.Status)), t.commitCell(), cell(t.Title))
 }
 
 // started reports whether the task gets its own section. Pending and

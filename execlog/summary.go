@@ -8,7 +8,7 @@ import (
 
 // gateMatrix renders every gate run as a task × gate table, columns in the
 // order the gates first ran.
-func (l *Log) gateMatrix(b *strings.Builder) {
+func (l *Log) gateMatrix(b *strings.Builder, es []*entry) {
 	b.WriteString("## Gate Results\n\n")
 	var names []string
 	seen := map[string]bool{}
@@ -29,22 +29,26 @@ func (l *Log) gateMatrix(b *strings.Builder) {
 		fmt.Fprintf(b, " %s |", cell(n))
 	}
 	b.WriteString("\n|------|" + strings.Repeat("------|", len(names)) + "\n")
-	for _, t := range l.Tasks {
-		if len(t.Gates) == 0 {
-			continue
+	for i := range l.Tasks {
+		if len(l.Tasks[i].Gates) > 0 {
+			b.Write(es[i].matrixOf(&l.Tasks[i], names))
 		}
-		fmt.Fprintf(b, "| %s |", cell(t.name()))
-		for _, n := range names {
-			r := "—"
-			// The last result of a gate counts: a resumed task reruns its gates.
-			for _, g := range t.Gates {
-				if g.Name == n {
-					r = verdict(g) + " " + formatDuration(g.Duration)
-				}
+	}
+	b.WriteString("\n")
+}
+
+// matrixRow is the task's row of the gate matrix with the columns names.
+func (t *Task) matrixRow(b *strings.Builder, names []string) {
+	fmt.Fprintf(b, "| %s |", cell(t.name()))
+	for _, n := range names {
+		r := "—"
+		// The last result of a gate counts: a resumed task reruns its gates.
+		for _, g := range t.Gates {
+			if g.Name == n {
+				r = verdict(g) + " " + formatDuration(g.Duration)
 			}
-			fmt.Fprintf(b, " %s |", r)
 		}
-		b.WriteString("\n")
+		fmt.Fprintf(b, " %s |", r)
 	}
 	b.WriteString("\n")
 }

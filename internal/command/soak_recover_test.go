@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -25,7 +26,7 @@ func soakPhase(dir string) string {
 		Phase string   `json:"phase"`
 		Wave  []string `json:"wave"`
 	}
-	_ = json.Unmarshal(b, &st)
+	_ = json.NewDecoder(bytes.NewReader(b)).Decode(&st) // the state's first value
 	phase := cmp.Or(st.Phase, "between tasks")
 	if len(st.Wave) > 0 {
 		phase = "wave " + phase

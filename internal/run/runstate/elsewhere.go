@@ -1,6 +1,7 @@
 package runstate
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,10 +25,11 @@ func RunsElsewhere(repo *gitops.Repo) map[string]bool {
 		if err != nil {
 			continue
 		}
+		// The state's first JSON value names the run (save.go).
 		var st struct {
 			RunID string `json:"run_id"`
 		}
-		if json.Unmarshal(b, &st) == nil && st.RunID != "" {
+		if json.NewDecoder(bytes.NewReader(b)).Decode(&st) == nil && st.RunID != "" {
 			out[st.RunID] = true
 		}
 	}

@@ -1,7 +1,6 @@
 package runstate
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/planparse"
@@ -113,6 +111,8 @@ type State struct {
 	// Baseline is what the gates failed with on the base and the run
 	// accepted (--accept-baseline-failures); nil when nothing was.
 	Baseline *Baseline `json:"baseline,omitempty"`
+	// saved is the encoding of the plan's tasks kept between saves (save.go).
+	saved *savedBulk
 }
 
 // Baseline is the failing tests of each gate on the base, as the gate's
@@ -151,31 +151,6 @@ func Path(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "sta
 // runDir holds a run's step and gate output files.
 func RunDir(repo *gitops.Repo, runID string) string {
 	return filepath.Join(repo.PlanxDir(), "runs", runID)
-}
-
-// Load reads the saved run state; (nil, nil) when there is none.
-func Load(repo *gitops.Repo) (*State, error) {
-	data, err := os.ReadFile(Path(repo))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read run state: %w", err)
-	}
-	var st State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("read run state %s: %w (if it is corrupt, delete it: the run's commits stay in git, its rollback commit under refs/planx/runs/)", Path(repo), err)
-	}
-	return &st, nil
-}
-
-func (st *State) Save(repo *gitops.Repo) error {
-	st.Updated = time.Now().UTC()
-	data, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save run state: %w", err)
-	}
-	return fsutil.Replace(Path(repo), data, 0o644, repo.Config().Durable())
 }
 
 // FinishedNotes are the Planx-Finished values a commit of t carries: t's
