@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/internal/ghlint"
+	"github.com/planx-dev/planx/internal/gittest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -93,4 +94,44 @@ func yamlBlocks(md string) []yamlBlock {
 		out = append(out, yamlBlock{line: strconv.Itoa(start), text: strings.Join(body, "\n") + "\n"})
 	}
 	return out
+}
+
+// TestCIGitHubLints runs actionlint on what `planx ci github` writes for a
+// 12-task plan of 3 waves, printed and written, with --jobs and a runner
+// label: every workflow planx writes passes it.
+func TestCIGitHubLints(t *testing.T) {
+	gittest.Setenv(t)
+	dir := gittest.Init(t)
+	plan, err := os.ReadFile(filepath.Join("testdata", "ci", "fan12.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gittest.WriteFile(t, dir, "memory-bank/plan/fan.md", string(plan))
+	gittest.Commit(t, dir, "plan")
+	for _, args := range [][]string{
+		{"--print"},
+		{"--print", "--jobs", "2", "--runs-on", "self-hosted"},
+		{"--output", "wf.yml"},
+	} {
+		code, out, errOut := runMain(t, append(append([]string{"-C", dir, "ci", "github"}, args...), "memory-bank/plan/fan.md")...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s%s", args, code, out, errOut)
+		}
+		src := []byte(out)
+		if args[0] == "--output" {
+			if src, err = os.ReadFile(filepath.Join(dir, "wf.yml")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !strings.Contains(string(src), `task: ["T009", "T010", "T011", "T012"]`) {
+			t.Fatalf("%v: no third wave of four tasks:\n%s", args, src)
+		}
+		found, err := ghlint.Workflow("planx ci github "+strings.Join(args, " "), src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range found {
+			t.Error(f)
+		}
+	}
 }
