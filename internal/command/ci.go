@@ -27,11 +27,9 @@ type ciGitHubOptions struct {
 
 func newCICmd(stdio *IO, g *globalOptions) *cli.Command {
 	return &cli.Command{
-		Name:  "ci",
-		Usage: "fan a plan's parallel waves out over CI runners (GitHub Actions)",
-		Commands: []*cli.Command{
-			newCIGitHubCmd(stdio, g),
-		},
+		Name:     "ci",
+		Usage:    "fan a plan's parallel waves out over CI runners (GitHub Actions)",
+		Commands: append([]*cli.Command{newCIGitHubCmd(stdio, g)}, ciRunCmds(stdio, g)...),
 	}
 }
 

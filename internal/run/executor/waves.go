@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/recovery"
@@ -29,6 +30,11 @@ type waveLoop struct {
 	// a wave: that task runs alone, as it did, and already says its work is
 	// in the tree (loop's resumeFirst).
 	stopped, already bool
+	// numbered is how many of the run's waves came before these: a resume
+	// that lands the wave in flight goes on numbering after it, so that
+	// the next wave's Planx-Wave trailer is the one an uninterrupted run
+	// writes.
+	numbered int
 }
 
 // waves are the waves tasks run in: --jobs 1 makes each task a wave of
@@ -68,7 +74,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 			}
 		}
 		if len(w) > 1 {
-			if err := l.wave(ctx, w, wi+1, last, &n, len(tasks)); err != nil {
+			if err := l.wave(ctx, w, l.numbered+wi+1, last, &n, len(tasks)); err != nil {
 				return res, err
 			}
 			continue
@@ -104,6 +110,13 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 	wv.isolate(w)
 	if err := r.st.Save(r.repo); err != nil {
 		return err
+	}
+	if r.o.HandOff {
+		// Saved as a wave in flight with nothing done: each task job
+		// takes it from here, the landing resumes it.
+		r.out.Println("planx: wave %d: %s handed off to CI jobs, one per task, from %s",
+			wv.number, strings.Join(wavepkg.Names(w), " "), wv.base.Short())
+		return ErrHandedOff
 	}
 	r.out.Println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		wv.number, strings.Join(wavepkg.Names(w), " "), max(r.o.Jobs, 1), wv.base.Short())
@@ -158,6 +171,11 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 		n++
 		r.out.TaskStart(n, len(r.st.ToRun), it.T)
 		if !slices.Contains(r.st.WaveDone, it.T.ID) || !wavepkg.Recover(ctx, r.repo, r.st.RunID, it) {
+			if r.o.landing {
+				// Its task job published no work: it fails here as it
+				// failed there, and nothing runs it on the landing's runner.
+				it.Fail = &outcome.Failure{What: "its CI task job published no result (it failed, was cancelled or did not run; see its job's log)"}
+			}
 			continue // not done, or no work kept after all: run it again
 		}
 		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.T.ID, it.Work.Short())
@@ -173,6 +191,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	if err := wv.fly(ctx); err != nil {
 		return l.res, err
 	}
+	l.numbered = wv.number
 	return l.run(ctx, rest)
 }
 

@@ -1,0 +1,162 @@
+package handoff
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/execlog"
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/runstate"
+)
+
+// WorkRef is a wave task's work ref (wave.WorkRef's name, which package
+// handoff may not import).
+func WorkRef(runID, task string) string { return record.RunRef(runID, "work/"+task) }
+
+// PublishTask pushes task's result as this clone's run has it after
+// executor.RunTask: its work (the work ref) and its result commit, on the
+// work, holding its log entry and its output files (the run's output
+// directory's files named after it). Nothing else of the clone travels:
+// its gate records stay here, the landing does not take a runner's word.
+func (c Carrier) PublishTask(ctx context.Context, st *runstate.State, task string) error {
+	work, err := c.Repo.Refs().Resolve(ctx, WorkRef(st.RunID, task))
+	if err != nil || work == "" {
+		return fmt.Errorf("%w: %s has no work to publish", gitops.ErrRepoState, task)
+	}
+	lt := st.Log.TaskByID(task)
+	if lt == nil {
+		return fmt.Errorf("%w: %s has no log entry", gitops.ErrRepoState, task)
+	}
+	entry, err := json.MarshalIndent(lt, "", "  ")
+	if err != nil {
+		return fmt.Errorf("handoff: %w", err)
+	}
+	files, err := snapshot(runstate.RunDir(c.Repo, st.RunID))
+	if err != nil {
+		return err
+	}
+	out := map[string][]byte{"entry.json": entry}
+	for rel, b := range files {
+		if strings.HasPrefix(path.Base(rel), task+"-") {
+			out["runs/"+st.RunID+"/"+rel] = b
+		}
+	}
+	sha, err := c.commitFiles(ctx, out, work, "planx: "+task+"'s result in CI run "+c.CI+"\n")
+	if err != nil {
+		return err
+	}
+	return c.Repo.Remote(c.Remote).Push(ctx, "+"+string(work)+":"+WorkRef(st.RunID, task), "+"+string(sha)+":"+ResultRef(st.RunID, task))
+}
+
+// Gather takes into st, saved, the results the wave's task jobs published
+// that hold up: each becomes a task done in the wave (WaveDone, its work
+// ref, its log entry and output files), as a task done before a crash.
+// A result is checked against its work before it is taken (Check); one
+// that fails the check, or is missing, is said on w and left out: the
+// landing then fails that task as a failed task job. planRel is the plan's
+// path in the repository.
+func (c Carrier) Gather(ctx context.Context, st *runstate.State, planRel string, w io.Writer) error {
+	for _, id := range st.Wave {
+		task := string(id)
+		if slices.Contains(st.WaveDone, id) {
+			continue
+		}
+		res, err := c.Repo.Refs().Resolve(ctx, ResultRef(st.RunID, task))
+		if err != nil || res == "" {
+			fmt.Fprintf(w, "planx: %s: its task job published no result\n", task)
+			continue
+		}
+		lt, files, err := c.result(ctx, res)
+		if err == nil {
+			err = c.Check(ctx, st, planRel, task, res, lt)
+		}
+		if err != nil {
+			fmt.Fprintf(w, "planx: %s: its task job's result is not taken: %v\n", task, err)
+			continue
+		}
+		if err := writeFiles(c.Repo.PlanxDir(), files); err != nil {
+			return err
+		}
+		*st.Log.TaskByID(task) = *lt
+		st.WaveDone = append(st.WaveDone, id)
+		fmt.Fprintf(w, "planx: %s: its task job's result is taken (work %s)\n", task, gitops.SHA(res).Short())
+	}
+	return st.Save(c.Repo)
+}
+
+// result reads a result commit: its log entry and its output files.
+func (c Carrier) result(ctx context.Context, res gitops.SHA) (*execlog.Task, map[string][]byte, error) {
+	tree, err := c.Repo.Objects().TreeOf(ctx, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := c.Repo.Objects().Files(ctx, tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	var lt execlog.Task
+	if err := json.Unmarshal(files["entry.json"], &lt); err != nil {
+		return nil, nil, fmt.Errorf("its log entry: %w", err)
+	}
+	delete(files, "entry.json")
+	for rel := range files {
+		if !strings.HasPrefix(rel, "runs/") {
+			delete(files, rel)
+		}
+	}
+	return &lt, files, nil
+}
+
+// Check holds a task job's result to what the landing can see for itself,
+// before anything of it is taken: its result commit sits on its work,
+// which is one commit on the wave's base; the files that work changes are
+// exactly those its entry lists, none of them the plan or the run's log
+// (planx writes those itself at integration); its entry is the task's,
+// not failed, and records every gate it ran as passed. The gates then run
+// again on the combined tree (the wave's integration gate).
+func (c Carrier) Check(ctx context.Context, st *runstate.State, planRel, task string, res gitops.SHA, lt *execlog.Task) error {
+	work, err := c.Repo.Refs().Resolve(ctx, WorkRef(st.RunID, task))
+	if err != nil || work == "" {
+		return fmt.Errorf("no work ref %s", WorkRef(st.RunID, task))
+	}
+	parents, err := c.Repo.Refs().Resolve(ctx, string(res)+"^1")
+	if err != nil || parents != work {
+		return fmt.Errorf("the result is not on the task's work %s", work.Short())
+	}
+	base, err := c.Repo.Refs().Resolve(ctx, string(work)+"^1")
+	if err != nil || base != st.WaveBase {
+		return fmt.Errorf("the work %s is not a commit on the wave's base %s", work.Short(), st.WaveBase.Short())
+	}
+	if second, err := c.Repo.Refs().Resolve(ctx, string(work)+"^2"); err == nil && second != "" {
+		return fmt.Errorf("the work %s is a merge", work.Short())
+	}
+	changed, err := c.Repo.History().ChangedFiles(ctx, base, work)
+	if err != nil {
+		return err
+	}
+	for _, f := range changed {
+		if f == planRel || f == st.Log.Path {
+			return fmt.Errorf("the work changes %s, which planx writes itself", f)
+		}
+	}
+	slices.Sort(changed)
+	listed := slices.Sorted(slices.Values(lt.Files))
+	if !slices.Equal(changed, listed) {
+		return fmt.Errorf("the work changes %v, its log entry says %v", changed, listed)
+	}
+	if lt.ID != task || lt.Status == record.TaskFailed || lt.Failure != "" {
+		return fmt.Errorf("its log entry is %s's, %s", lt.ID, lt.Status)
+	}
+	for _, g := range lt.Gates {
+		if !g.Passed {
+			return fmt.Errorf("its gate %s did not pass", g.Name)
+		}
+	}
+	return nil
+}
