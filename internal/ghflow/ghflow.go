@@ -49,9 +49,17 @@ func Write(w io.Writer, s Spec) error {
 	var b strings.Builder
 	s.header(&b)
 	s.start(&b)
+	// A wave of one task runs alone in the work tree, as with --jobs: in
+	// the job before it (start, or the landing before), not a job of its
+	// own. The waves keep the run's numbers.
+	prev := JobID("start", 0)
 	for i, ids := range s.Waves {
-		s.wave(&b, i+1, ids)
-		s.land(&b, i+1)
+		if len(ids) < 2 {
+			continue
+		}
+		s.wave(&b, i+1, ids, prev)
+		s.land(&b, i+1, prev)
+		prev = JobID("land", i+1)
 	}
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
@@ -108,9 +116,10 @@ func (s Spec) header(b *strings.Builder) {
 		n += len(w)
 	}
 	fmt.Fprintf(b, `# Written by planx ci github %s: %d task(s) in %d wave(s), as planx run --jobs cuts them.
-# Each wave is a matrix job, one runner per task, whose result is pushed under
-# refs/planx/runs/<run>/; the wave's landing job fetches those results, checks them and
-# lands them on the branch in plan order; the next wave starts from that landing.
+# Each wave of several tasks is a matrix job, one runner per task, whose result is pushed
+# under refs/planx/runs/<run>/; the wave's landing job fetches those results, checks them
+# and lands them on the branch in plan order; a task that runs alone runs in the job before
+# it (start or a landing), in the work tree; the next wave starts from that landing.
 # Write it again when the plan changes (planx ci github). See docs/ci.md.
 name: %s
 on:
@@ -156,11 +165,7 @@ func (s Spec) start(b *strings.Builder) {
 `)
 }
 
-func (s Spec) wave(b *strings.Builder, n int, ids []string) {
-	prev := JobID("start", 0)
-	if n > 1 {
-		prev = JobID("land", n-1)
-	}
+func (s Spec) wave(b *strings.Builder, n int, ids []string, prev string) {
 	tasks := make([]string, len(ids))
 	for i, id := range ids {
 		tasks[i] = q(id)
@@ -180,13 +185,11 @@ func (s Spec) wave(b *strings.Builder, n int, ids []string) {
 }
 
 // land is the landing job of wave n: it runs when the wave's task jobs
-// ended, failed ones included (the tasks before a failure land, as a local
-// wave lands them), but only when the landing before it succeeded.
-func (s Spec) land(b *strings.Builder, n int) {
-	prev := JobID("start", 0)
-	if n > 1 {
-		prev = JobID("land", n-1)
-	}
+// ended, failed ones included (the others land, as a local wave lands
+// them, and the run stops at the failed one), but only when prev, the job
+// before the wave, succeeded. It then runs the waves of one task after it
+// and hands the next parallel wave off, or ends the run.
+func (s Spec) land(b *strings.Builder, n int, prev string) {
 	fmt.Fprintf(b, "  %s:\n    needs: [%s, %s]\n    if: ${{ !cancelled() && needs.%s.result == 'success' }}\n    runs-on: %s\n",
 		JobID("land", n), prev, JobID("wave", n), prev, q(s.runsOn()))
 	s.setup(b)

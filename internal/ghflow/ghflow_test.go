@@ -51,7 +51,7 @@ func write(t *testing.T, s Spec) (string, workflow) {
 // landing did. actionlint passes it.
 func TestWavesAsMatrixJobs(t *testing.T) {
 	s := Spec{Plan: "memory-bank/plan/x.md", MaxParallel: 4,
-		Waves: [][]string{{"T001"}, {"T002", "T003", "T004"}, {"T005", "T006"}}}
+		Waves: [][]string{{"T001", "T002"}, {"T003", "T004", "T005"}, {"T006", "T007"}}}
 	src, wf := write(t, s)
 	if found, err := ghlint.Workflow("planx.yml", []byte(src), ""); err != nil || len(found) > 0 {
 		t.Fatalf("actionlint: %v %v\n%s", err, found, src)
@@ -95,7 +95,7 @@ func TestWavesAsMatrixJobs(t *testing.T) {
 // The install command and the runner label are the spec's; a command that
 // YAML would misread (a colon, a #) stays one shell line.
 func TestInstallAndRunner(t *testing.T) {
-	s := Spec{Plan: "p.md", Waves: [][]string{{"T001"}}, RunsOn: "self-hosted",
+	s := Spec{Plan: "p.md", Waves: [][]string{{"T001", "T002"}}, RunsOn: "self-hosted",
 		Install: "cd /opt/planx && go install ./cmd/planx # pinned: v1"}
 	src, wf := write(t, s)
 	if found, err := ghlint.Workflow("planx.yml", []byte(src), ""); err != nil || len(found) > 0 {
@@ -108,6 +108,29 @@ func TestInstallAndRunner(t *testing.T) {
 	}
 	if !strings.Contains(src, `runs-on: "self-hosted"`) {
 		t.Errorf("runner label not used:\n%s", src)
+	}
+}
+
+// A wave of one task is no job: it runs in the job before it (start or a
+// landing), as --jobs runs it alone in the work tree; the parallel waves
+// keep the run's numbers, and chain through the landings.
+func TestWavesOfOneRunInline(t *testing.T) {
+	s := Spec{Plan: "p.md", Waves: [][]string{{"T001"}, {"T002", "T003"}, {"T004"}, {"T005", "T006"}, {"T007"}}}
+	src, wf := write(t, s)
+	if found, err := ghlint.Workflow("planx.yml", []byte(src), ""); err != nil || len(found) > 0 {
+		t.Fatalf("actionlint: %v %v\n%s", err, found, src)
+	}
+	if len(wf.Jobs) != 5 {
+		t.Fatalf("%d jobs, want start, wave_2, land_2, wave_4, land_4:\n%s", len(wf.Jobs), src)
+	}
+	if got := wf.Jobs["wave_4"].Needs; !slices.Equal(got, []string{"land_2"}) {
+		t.Errorf("wave_4 needs %v", got)
+	}
+	if got := wf.Jobs["land_4"].Needs; !slices.Equal(got, []string{"land_2", "wave_4"}) {
+		t.Errorf("land_4 needs %v", got)
+	}
+	if got := wf.Jobs["wave_2"].Strategy.Matrix.Task; !slices.Equal(got, []string{"T002", "T003"}) {
+		t.Errorf("wave_2's matrix %v", got)
 	}
 }
 
