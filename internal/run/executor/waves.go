@@ -30,11 +30,6 @@ type waveLoop struct {
 	// a wave: that task runs alone, as it did, and already says its work is
 	// in the tree (loop's resumeFirst).
 	stopped, already bool
-	// numbered is how many of the run's waves came before these: a resume
-	// that lands the wave in flight goes on numbering after it, so that
-	// the next wave's Planx-Wave trailer is the one an uninterrupted run
-	// writes.
-	numbered int
 }
 
 // waves are the waves tasks run in: --jobs 1 makes each task a wave of
@@ -48,6 +43,27 @@ func (r *runner) waves(tasks []*planparse.Task) [][]*planparse.Task {
 		waves[i] = tasks[i : i+1 : i+1]
 	}
 	return waves
+}
+
+// number is the wave w's number in the run: its place among the waves of
+// every task the run set out to run, whatever a stop and a resume left of
+// them, so that its Planx-Wave trailer is the one an uninterrupted run
+// writes (a resume cuts the tasks left into waves afresh); at when w
+// starts none of those waves.
+func (l *waveLoop) number(w []*planparse.Task, at int) int {
+	r := l.r
+	all := make([]*planparse.Task, 0, len(r.st.ToRun))
+	for _, id := range r.st.ToRun {
+		if t := r.Task(id); t != nil {
+			all = append(all, t)
+		}
+	}
+	for i, x := range r.waves(all) {
+		if x[0].ID == w[0].ID {
+			return i + 1
+		}
+	}
+	return at
 }
 
 // run runs tasks wave by wave, then completes the run.
@@ -74,7 +90,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 			}
 		}
 		if len(w) > 1 {
-			if err := l.wave(ctx, w, l.numbered+wi+1, last, &n, len(tasks)); err != nil {
+			if err := l.wave(ctx, w, l.number(w, wi+1), last, &n, len(tasks)); err != nil {
 				return res, err
 			}
 			continue
@@ -191,7 +207,6 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	if err := wv.fly(ctx); err != nil {
 		return l.res, err
 	}
-	l.numbered = wv.number
 	return l.run(ctx, rest)
 }
 
