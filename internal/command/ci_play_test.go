@@ -48,8 +48,8 @@ type player struct {
 	t      *testing.T
 	wf     playWorkflow
 	origin string
-	work   string   // where each job's clone is made
-	env    []string // the hermetic environment, planx on PATH
+	work   string            // where each job's clone is made
+	env    []string          // the hermetic environment, planx on PATH
 	kill   map[string]string // "job/task": the PLANX_FAULT that job runs with
 	// entry is each matrix entry's (or job's) last result: "success",
 	// "failure" or "skipped"; attempts counts the clones made.
