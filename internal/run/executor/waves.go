@@ -190,7 +190,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 			if r.o.landing {
 				// Its task job published no work: it fails here as it
 				// failed there, and nothing runs it on the landing's runner.
-				it.Fail = &outcome.Failure{What: "its CI task job published no result (it failed, was cancelled or did not run; see its job's log)"}
+				it.Fail = &outcome.Failure{What: "its CI task job published no result the landing could take (the job failed, was cancelled or did not run, or its result did not hold up: see its log and the landing's)"}
 			}
 			continue // not done, or no work kept after all: run it again
 		}

@@ -125,7 +125,13 @@ func (c Carrier) PublishEnd(ctx context.Context) error {
 	if head.Branch == "" {
 		return fmt.Errorf("%w: HEAD is detached: no branch to push", gitops.ErrRepoState)
 	}
-	return c.Repo.Remote(c.Remote).Push(ctx, c.withNotes(ctx, "HEAD:refs/heads/"+head.Branch, ":"+StateRef(c.CI))...)
+	refspecs := []string{"HEAD:refs/heads/" + head.Branch}
+	if sha, err := c.Repo.Refs().Resolve(ctx, StateRef(c.CI)); err == nil && sha != "" {
+		// Restored from it: the remote has it (a run that ends in its
+		// start job never had one).
+		refspecs = append(refspecs, ":"+StateRef(c.CI))
+	}
+	return c.Repo.Remote(c.Remote).Push(ctx, c.withNotes(ctx, refspecs...)...)
 }
 
 // notesRef holds the gate outputs of planx's commits (land.NoteGates).
