@@ -125,6 +125,11 @@ func runCITask(ctx context.Context, o ciRunOptions, stdio *IO) error {
 	if errors.Is(err, executor.ErrNotInWave) {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
+	if errors.Is(err, executor.ErrTaskFailed) {
+		if perr := c.PublishFailed(ctx, st, o.Task); perr != nil {
+			return errors.Join(err, perr)
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/rewind"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -53,6 +54,13 @@ func RunTask(ctx context.Context, ro ResumeOptions, id planparse.TaskID) (*Resul
 	case it.Fail != nil:
 		it.Log.Status, it.Log.Failure = record.TaskFailed, it.Fail.ForUser()
 		if err := r.st.Save(r.repo); err != nil {
+			return res, err
+		}
+		// The slot it failed in is this runner's, gone with the job: what
+		// it held is kept under the run's worktrees/<task> ref, which the
+		// job publishes, as a local resume keeps it before running the
+		// task again.
+		if err := wavepkg.KeepFailed(ctx, r.repo, r.st.RunID, string(t.ID), rewind.SlotKeeper(r.repo, r.st), r.out); err != nil {
 			return res, err
 		}
 		res.Status = record.RunFailed

@@ -54,6 +54,22 @@ func (c Carrier) PublishTask(ctx context.Context, st *runstate.State, task strin
 	return c.Repo.Remote(c.Remote).Push(ctx, "+"+string(work)+":"+WorkRef(st.RunID, task), "+"+string(sha)+":"+ResultRef(st.RunID, task))
 }
 
+// KeptRef is where a wave task's failed work tree is kept
+// (rewind's worktrees/<task>).
+func KeptRef(runID, task string) string { return record.RunRef(runID, "worktrees/"+task) }
+
+// PublishFailed pushes what the work tree task failed in held, kept under
+// KeptRef by executor.RunTask, so that the person (and planx abort, which
+// lists it) finds it after the runner is gone. Nothing else of the failure
+// travels: its landing job fails the task.
+func (c Carrier) PublishFailed(ctx context.Context, st *runstate.State, task string) error {
+	kept, err := c.Repo.Refs().Resolve(ctx, KeptRef(st.RunID, task))
+	if err != nil || kept == "" {
+		return err
+	}
+	return c.Repo.Remote(c.Remote).Push(ctx, "+"+string(kept)+":"+KeptRef(st.RunID, task))
+}
+
 // Gather takes into st, saved, the results the wave's task jobs published
 // that hold up: each becomes a task done in the wave (WaveDone, its work
 // ref, its log entry and output files), as a task done before a crash.
