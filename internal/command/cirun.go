@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/planx-dev/planx/internal/approval"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/executor"
 	"github.com/planx-dev/planx/internal/run/handoff"
@@ -81,6 +82,11 @@ func runCIStart(ctx context.Context, o ciRunOptions, stdio *IO) error {
 	}
 	c, err := o.carrier(ctx)
 	if err != nil {
+		return err
+	}
+	// The plan's approvals (planx approve) are refs a checkout does not
+	// fetch: without them HIGH and CRITICAL steps are refused here.
+	if err := c.Repo.Remote(o.Remote).Fetch(ctx, "+"+approval.RefPrefix+"*:"+approval.RefPrefix+"*"); err != nil {
 		return err
 	}
 	_, err = executor.Run(ctx, executor.Options{PlanPath: o.Plan, Dir: o.Dir, Jobs: max(o.Jobs, 2), HandOff: true, Output: o.out.output(stdio)})

@@ -96,10 +96,14 @@ func (c Carrier) Gather(ctx context.Context, st *runstate.State, planRel string,
 			fmt.Fprintf(w, "planx: %s: its task job's result is not taken: %v\n", task, err)
 			continue
 		}
+		entry := st.Log.TaskByID(task)
+		if entry == nil {
+			return fmt.Errorf("%w: %s is in the wave but has no log entry in the run's state", gitops.ErrRepoState, task)
+		}
 		if err := writeFiles(c.Repo.PlanxDir(), files); err != nil {
 			return err
 		}
-		*st.Log.TaskByID(task) = *lt
+		*entry = *lt
 		st.WaveDone = append(st.WaveDone, id)
 		fmt.Fprintf(w, "planx: %s: its task job's result is taken (work %s)\n", task, gitops.SHA(res).Short())
 	}
