@@ -27,8 +27,15 @@ type ciGitHubOptions struct {
 
 func newCICmd(stdio *IO, g *globalOptions) *cli.Command {
 	return &cli.Command{
-		Name:     "ci",
-		Usage:    "fan a plan's parallel waves out over CI runners (GitHub Actions)",
+		Name:  "ci",
+		Usage: "fan a plan's parallel waves out over CI runners (GitHub Actions)",
+		Description: describe(`ci github writes a GitHub Actions workflow in which each parallel wave of a plan is a
+matrix job, one runner per task, followed by a landing job that lands the wave's tasks on the
+branch in plan order, one gated commit each, exactly as planx run --jobs lands them. The jobs
+run the plumbing commands ci start, ci task and ci land, which carry the run between runners
+under refs/planx/. See docs/ci.md.`,
+			"planx ci github --print memory-bank/plan/x.md",
+			"planx ci github memory-bank/plan/x.md"),
 		Commands: append([]*cli.Command{newCIGitHubCmd(stdio, g)}, ciRunCmds(stdio, g)...),
 	}
 }
