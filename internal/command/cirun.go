@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/planx-dev/planx/internal/approval"
 	"github.com/planx-dev/planx/internal/record"
@@ -127,7 +128,9 @@ func runCITask(ctx context.Context, o ciRunOptions, stdio *IO) error {
 		fmt.Fprintf(stdio.Out, "planx: the run stopped at %s; the landing job resumes it there\n", id)
 		return nil
 	}
+	began := time.Now()
 	_, err = executor.RunTask(ctx, executor.ResumeOptions{Dir: o.Dir, Output: o.out.output(stdio)}, id)
+	wall := time.Since(began)
 	if errors.Is(err, executor.ErrNotInWave) {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
@@ -142,7 +145,7 @@ func runCITask(ctx context.Context, o ciRunOptions, stdio *IO) error {
 	if st, err = runstate.Load(c.Repo); err != nil {
 		return err
 	}
-	return c.PublishTask(ctx, st, o.Task)
+	return c.PublishTask(ctx, st, o.Task, wall)
 }
 
 // runCILand takes the wave's published results in (checked against their
@@ -162,7 +165,11 @@ func runCILand(ctx context.Context, o ciRunOptions, stdio *IO) error {
 		if st.WaveNumber != o.Wave {
 			return fmt.Errorf("%w: wave %d is in flight, not wave %d", errUsage, st.WaveNumber, o.Wave)
 		}
-		if err := c.Gather(ctx, st, st.PlanPath, stdio.Out); err != nil {
+		taken, err := c.Gather(ctx, st, st.PlanPath)
+		if err != nil {
+			return err
+		}
+		if err := sayTaken(stdio, o.Wave, taken); err != nil {
 			return err
 		}
 	}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
@@ -21,10 +21,10 @@ func WorkRef(runID, task string) string { return record.RunRef(runID, "work/"+ta
 
 // PublishTask pushes task's result as this clone's run has it after
 // executor.RunTask: its work (the work ref) and its result commit, on the
-// work, holding its log entry and its output files (the run's output
-// directory's files named after it). Nothing else of the clone travels:
+// work, holding its log entry, its output files (the run's output
+// directory's files named after it) and the job's time for it, wall. Nothing else of the clone travels:
 // its gate records stay here, the landing does not take a runner's word.
-func (c Carrier) PublishTask(ctx context.Context, st *runstate.State, task string) error {
+func (c Carrier) PublishTask(ctx context.Context, st *runstate.State, task string, wall time.Duration) error {
 	work, err := c.Repo.Refs().Resolve(ctx, WorkRef(st.RunID, task))
 	if err != nil || work == "" {
 		return fmt.Errorf("%w: %s has no work to publish", gitops.ErrRepoState, task)
@@ -41,7 +41,11 @@ func (c Carrier) PublishTask(ctx context.Context, st *runstate.State, task strin
 	if err != nil {
 		return err
 	}
-	out := map[string][]byte{"entry.json": entry}
+	jb, err := json.Marshal(job{Wall: wall})
+	if err != nil {
+		return fmt.Errorf("handoff: %w", err)
+	}
+	out := map[string][]byte{"entry.json": entry, "job.json": jb}
 	for rel, b := range files {
 		if strings.HasPrefix(path.Base(rel), task+"-") {
 			out["runs/"+st.RunID+"/"+rel] = b
@@ -70,67 +74,97 @@ func (c Carrier) PublishFailed(ctx context.Context, st *runstate.State, task str
 	return c.Repo.Remote(c.Remote).Push(ctx, "+"+string(kept)+":"+KeptRef(st.RunID, task))
 }
 
+// Taken is what the landing made of one task job's result.
+type Taken struct {
+	Task string
+	Work gitops.SHA    // "" when not taken
+	Why  string        // why not, when not taken
+	Wall time.Duration // the task job's own time for the task, as it reported it
+	Cost record.Cost   // what its agent reported spending
+	Log  *execlog.Task // its log entry, as taken
+}
+
 // Gather takes into st, saved, the results the wave's task jobs published
 // that hold up: each becomes a task done in the wave (WaveDone, its work
 // ref, its log entry and output files), as a task done before a crash.
 // A result is checked against its work before it is taken (Check); one
-// that fails the check, or is missing, is said on w and left out: the
-// landing then fails that task as a failed task job. planRel is the plan's
-// path in the repository.
-func (c Carrier) Gather(ctx context.Context, st *runstate.State, planRel string, w io.Writer) error {
+// that fails the check, or is missing, is left out, and the landing then
+// fails that task as a failed task job. planRel is the plan's path in the
+// repository. It returns what it made of each task of the wave.
+func (c Carrier) Gather(ctx context.Context, st *runstate.State, planRel string) ([]Taken, error) {
+	var out []Taken
 	for _, id := range st.Wave {
-		task := string(id)
+		tk := Taken{Task: string(id)}
 		if slices.Contains(st.WaveDone, id) {
 			continue
 		}
-		res, err := c.Repo.Refs().Resolve(ctx, ResultRef(st.RunID, task))
+		res, err := c.Repo.Refs().Resolve(ctx, ResultRef(st.RunID, tk.Task))
 		if err != nil || res == "" {
-			fmt.Fprintf(w, "planx: %s: its task job published no result\n", task)
+			tk.Why = "its task job published no result"
+			out = append(out, tk)
 			continue
 		}
-		lt, files, err := c.result(ctx, res)
+		lt, files, job, err := c.result(ctx, res)
 		if err == nil {
-			err = c.Check(ctx, st, planRel, task, res, lt)
+			err = c.Check(ctx, st, planRel, tk.Task, res, lt)
 		}
 		if err != nil {
-			fmt.Fprintf(w, "planx: %s: its task job's result is not taken: %v\n", task, err)
+			tk.Why = "its task job's result is not taken: " + err.Error()
+			out = append(out, tk)
 			continue
 		}
-		entry := st.Log.TaskByID(task)
+		entry := st.Log.TaskByID(tk.Task)
 		if entry == nil {
-			return fmt.Errorf("%w: %s is in the wave but has no log entry in the run's state", gitops.ErrRepoState, task)
+			return nil, fmt.Errorf("%w: %s is in the wave but has no log entry in the run's state", gitops.ErrRepoState, tk.Task)
 		}
 		if err := writeFiles(c.Repo.PlanxDir(), files); err != nil {
-			return err
+			return nil, err
 		}
 		*entry = *lt
 		st.WaveDone = append(st.WaveDone, id)
-		fmt.Fprintf(w, "planx: %s: its task job's result is taken (work %s)\n", task, gitops.SHA(res).Short())
+		tk.Wall, tk.Cost, tk.Log = job.Wall, lt.Cost, lt
+		if tk.Work, err = c.Repo.Refs().Resolve(ctx, WorkRef(st.RunID, tk.Task)); err != nil {
+			return nil, err
+		}
+		out = append(out, tk)
 	}
-	return st.Save(c.Repo)
+	return out, st.Save(c.Repo)
 }
 
-// result reads a result commit: its log entry and its output files.
-func (c Carrier) result(ctx context.Context, res gitops.SHA) (*execlog.Task, map[string][]byte, error) {
+// job is what a task job says of itself beside its log entry (job.json).
+type job struct {
+	Wall time.Duration `json:"wall"`
+}
+
+// result reads a result commit: its log entry, its output files and what
+// the job said of itself.
+func (c Carrier) result(ctx context.Context, res gitops.SHA) (*execlog.Task, map[string][]byte, job, error) {
+	var jb job
 	tree, err := c.Repo.Objects().TreeOf(ctx, res)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, jb, err
 	}
 	files, err := c.Repo.Objects().Files(ctx, tree)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, jb, err
 	}
 	var lt execlog.Task
 	if err := json.Unmarshal(files["entry.json"], &lt); err != nil {
-		return nil, nil, fmt.Errorf("its log entry: %w", err)
+		return nil, nil, jb, fmt.Errorf("its log entry: %w", err)
+	}
+	if b, ok := files["job.json"]; ok {
+		if err := json.Unmarshal(b, &jb); err != nil {
+			return nil, nil, jb, fmt.Errorf("its job.json: %w", err)
+		}
 	}
 	delete(files, "entry.json")
+	delete(files, "job.json")
 	for rel := range files {
 		if !strings.HasPrefix(rel, "runs/") {
 			delete(files, rel)
 		}
 	}
-	return &lt, files, nil
+	return &lt, files, jb, nil
 }
 
 // Check holds a task job's result to what the landing can see for itself,
