@@ -165,7 +165,11 @@ func runCILand(ctx context.Context, o ciRunOptions, stdio *IO) error {
 		if st.WaveNumber != o.Wave {
 			return fmt.Errorf("%w: wave %d is in flight, not wave %d", errUsage, st.WaveNumber, o.Wave)
 		}
-		taken, err := c.Gather(ctx, st, st.PlanPath)
+		want, err := taskGates(c.Repo.Root, st)
+		if err != nil {
+			return err
+		}
+		taken, err := c.Gather(ctx, st, st.PlanPath, want)
 		if err != nil {
 			return err
 		}

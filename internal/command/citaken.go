@@ -3,11 +3,39 @@ package command
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/run/handoff"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/planparse"
 )
+
+// taskGates are, by task, the gates its own run in its slot must have
+// passed: those it selects of the run's pinned gates, the final ones
+// aside (they run on the integrated tree) and the fixers (which change
+// the work rather than judge it), as the plan at the run's tip says.
+func taskGates(root string, st *runstate.State) (func(string) []string, error) {
+	plan, err := planparse.ParseFile(filepath.Join(root, filepath.FromSlash(st.PlanPath)), planparse.Options{Format: planparse.Format(st.Options.Format)})
+	if err != nil {
+		return nil, err
+	}
+	return func(task string) []string {
+		t := plan.Task(planparse.TaskID(task))
+		if t == nil || st.Pinned == nil {
+			return nil
+		}
+		var names []string
+		for _, g := range gates.Select(st.Pinned.Gates, t.Gates, false) {
+			if !g.Fix {
+				names = append(names, g.Name)
+			}
+		}
+		return names
+	}, nil
+}
 
 // sayTaken says what the landing of wave made of each task job's result:
 // a line each on stdout, and on GitHub Actions a table in the job's

@@ -90,8 +90,9 @@ type Taken struct {
 // A result is checked against its work before it is taken (Check); one
 // that fails the check, or is missing, is left out, and the landing then
 // fails that task as a failed task job. planRel is the plan's path in the
-// repository. It returns what it made of each task of the wave.
-func (c Carrier) Gather(ctx context.Context, st *runstate.State, planRel string) ([]Taken, error) {
+// repository, gates the names of the gates a task's own run must have
+// passed. It returns what it made of each task of the wave.
+func (c Carrier) Gather(ctx context.Context, st *runstate.State, planRel string, gates func(task string) []string) ([]Taken, error) {
 	var out []Taken
 	for _, id := range st.Wave {
 		tk := Taken{Task: string(id)}
@@ -106,7 +107,7 @@ func (c Carrier) Gather(ctx context.Context, st *runstate.State, planRel string)
 		}
 		lt, files, job, err := c.result(ctx, res)
 		if err == nil {
-			err = c.Check(ctx, st, planRel, tk.Task, res, lt)
+			err = c.Check(ctx, st, Claim{PlanRel: planRel, Task: tk.Task, Result: res, Entry: lt, Gates: gates(tk.Task)})
 		}
 		if err != nil {
 			tk.Why = "its task job's result is not taken: " + err.Error()
@@ -167,50 +168,79 @@ func (c Carrier) result(ctx context.Context, res gitops.SHA) (*execlog.Task, map
 	return &lt, files, jb, nil
 }
 
+// Claim is a task job's result as the landing checks it.
+type Claim struct {
+	PlanRel string     // the plan's path: planx writes it, never a task
+	Task    string     // the task the result is for
+	Result  gitops.SHA // its result commit
+	Entry   *execlog.Task
+	Gates   []string // the gates the task's own run must have passed
+}
+
 // Check holds a task job's result to what the landing can see for itself,
-// before anything of it is taken: its result commit sits on its work,
-// which is one commit on the wave's base; the files that work changes are
-// exactly those its entry lists, none of them the plan or the run's log
+// before anything of it is taken (verify's rules, as far as a result
+// not yet committed has them): its result commit sits on its work, which
+// is one commit on the wave's base; the work changes something, exactly
+// the files its entry lists, none of them the plan or the run's log
 // (planx writes those itself at integration); its entry is the task's,
-// not failed, and records every gate it ran as passed. The gates then run
-// again on the combined tree (the wave's integration gate).
-func (c Carrier) Check(ctx context.Context, st *runstate.State, planRel, task string, res gitops.SHA, lt *execlog.Task) error {
-	work, err := c.Repo.Refs().Resolve(ctx, WorkRef(st.RunID, task))
-	if err != nil || work == "" {
-		return fmt.Errorf("no work ref %s", WorkRef(st.RunID, task))
-	}
-	parents, err := c.Repo.Refs().Resolve(ctx, string(res)+"^1")
-	if err != nil || parents != work {
-		return fmt.Errorf("the result is not on the task's work %s", work.Short())
-	}
-	base, err := c.Repo.Refs().Resolve(ctx, string(work)+"^1")
-	if err != nil || base != st.WaveBase {
-		return fmt.Errorf("the work %s is not a commit on the wave's base %s", work.Short(), st.WaveBase.Short())
-	}
-	if second, err := c.Repo.Refs().Resolve(ctx, string(work)+"^2"); err == nil && second != "" {
-		return fmt.Errorf("the work %s is a merge", work.Short())
-	}
-	changed, err := c.Repo.History().ChangedFiles(ctx, base, work)
+// not failed, and records every gate the task selects as passed. The
+// gates then run again on the combined tree (the wave's integration gate).
+func (c Carrier) Check(ctx context.Context, st *runstate.State, cl Claim) error {
+	work, err := c.commitsOn(ctx, st, cl)
 	if err != nil {
 		return err
 	}
+	changed, err := c.Repo.History().ChangedFiles(ctx, st.WaveBase, work)
+	if err != nil {
+		return err
+	}
+	if len(changed) == 0 {
+		return fmt.Errorf("the work %s changes nothing", work.Short())
+	}
 	for _, f := range changed {
-		if f == planRel || f == st.Log.Path {
+		if f == cl.PlanRel || f == st.Log.Path {
 			return fmt.Errorf("the work changes %s, which planx writes itself", f)
 		}
 	}
 	slices.Sort(changed)
-	listed := slices.Sorted(slices.Values(lt.Files))
-	if !slices.Equal(changed, listed) {
+	if listed := slices.Sorted(slices.Values(cl.Entry.Files)); !slices.Equal(changed, listed) {
 		return fmt.Errorf("the work changes %v, its log entry says %v", changed, listed)
 	}
-	if lt.ID != task || lt.Status == record.TaskFailed || lt.Failure != "" {
+	lt := cl.Entry
+	if lt.ID != cl.Task || lt.Status == record.TaskFailed || lt.Failure != "" {
 		return fmt.Errorf("its log entry is %s's, %s", lt.ID, lt.Status)
 	}
+	passed := map[string]bool{}
 	for _, g := range lt.Gates {
 		if !g.Passed {
 			return fmt.Errorf("its gate %s did not pass", g.Name)
 		}
+		passed[g.Name] = true
+	}
+	for _, g := range cl.Gates {
+		if !passed[g] {
+			return fmt.Errorf("its log entry records no pass of its gate %s", g)
+		}
 	}
 	return nil
+}
+
+// commitsOn checks the result's commits: the result on the task's work,
+// the work one commit (not a merge) on the wave's base. It returns the
+// work.
+func (c Carrier) commitsOn(ctx context.Context, st *runstate.State, cl Claim) (gitops.SHA, error) {
+	work, err := c.Repo.Refs().Resolve(ctx, WorkRef(st.RunID, cl.Task))
+	if err != nil || work == "" {
+		return "", fmt.Errorf("no work ref %s", WorkRef(st.RunID, cl.Task))
+	}
+	if on, err := c.Repo.Refs().Resolve(ctx, string(cl.Result)+"^1"); err != nil || on != work {
+		return "", fmt.Errorf("the result is not on the task's work %s", work.Short())
+	}
+	if base, err := c.Repo.Refs().Resolve(ctx, string(work)+"^1"); err != nil || base != st.WaveBase {
+		return "", fmt.Errorf("the work %s is not a commit on the wave's base %s", work.Short(), st.WaveBase.Short())
+	}
+	if second, err := c.Repo.Refs().Resolve(ctx, string(work)+"^2"); err == nil && second != "" {
+		return "", fmt.Errorf("the work %s is a merge", work.Short())
+	}
+	return work, nil
 }
