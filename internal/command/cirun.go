@@ -66,7 +66,7 @@ func (o ciRunOptions) carrier(ctx context.Context) (handoff.Carrier, error) {
 }
 
 // handedOff is a job's end: a run handed off to the next wave's jobs is
-// no failure.
+// no failure. (A stop at a manual task is one in CI: inCI.)
 func handedOff(err error) error {
 	if errors.Is(err, executor.ErrHandedOff) {
 		return nil
@@ -92,9 +92,9 @@ func runCIStart(ctx context.Context, o ciRunOptions, stdio *IO) error {
 	}
 	_, err = executor.Run(ctx, executor.Options{PlanPath: o.Plan, Dir: o.Dir, Jobs: max(o.Jobs, 2), HandOff: true, Output: o.out.output(stdio)})
 	if perr := publishRun(ctx, c); perr != nil {
-		return errors.Join(handedOff(err), perr)
+		return errors.Join(inCI(true, handedOff(err)), perr)
 	}
-	return handedOff(err)
+	return inCI(true, handedOff(err))
 }
 
 // publishRun publishes the run as it is now: handed off or stopped, its
@@ -179,7 +179,7 @@ func runCILand(ctx context.Context, o ciRunOptions, stdio *IO) error {
 	}
 	_, err = executor.Resume(ctx, executor.ResumeOptions{Dir: o.Dir, Landing: true, HandOff: true, Output: o.out.output(stdio)})
 	if perr := publishRun(ctx, c); perr != nil {
-		return errors.Join(handedOff(err), perr)
+		return errors.Join(inCI(true, handedOff(err)), perr)
 	}
-	return handedOff(err)
+	return inCI(true, handedOff(err))
 }
