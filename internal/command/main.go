@@ -133,7 +133,7 @@ func commands(stdio *IO, g *globalOptions) []*cli.Command {
 		newStatusCmd(stdio, g),
 		newUnlockCmd(stdio, g),
 		newPruneCmd(stdio, g),
-		newLogCmd(stdio, g), newShowCmd(stdio, g), newVerifyCmd(stdio, g), newHookCmd(stdio, g),
+		newLogCmd(stdio, g), newShowCmd(stdio, g), newVerifyCmd(stdio, g), newHookCmd(stdio, g), newCICmd(stdio, g),
 		newApproveCmd(stdio, g),
 		newDemoCmd(stdio, g),
 		newVersionCmd(stdio),

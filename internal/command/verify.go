@@ -121,6 +121,15 @@ func runVerify(ctx context.Context, o verifyOptions, stdio *IO) error {
 	} else {
 		writeVerifyText(stdio.Out, rep)
 	}
+	if gh := githubOf(stdio); gh != nil {
+		// The verdict's exit code wins over a summary that could not be
+		// written; that one is said all the same.
+		if gerr := gh.report(ctx, repo, rep); gerr != nil && err == nil {
+			return gerr
+		} else if gerr != nil {
+			fmt.Fprintln(stdio.Err, "planx:", gerr)
+		}
+	}
 	return err
 }
 

@@ -28,7 +28,7 @@ func Groups() []Group {
 			"adv_hiding", "adv_parent", "adv_runner"}},
 		{"advtests", []string{"adv_weaken", "adv_py", "adv_pytest", "adv_stale", "adv_evidence", "adv_records",
 			"adv_replace", "adv_snapshot", "adv_task", "honest"}},
-		{"check", []string{"space", "sandbox", "review", "ignored", "hint", "verify", "baseline", "plan", "config",
+		{"check", []string{"ci", "space", "sandbox", "review", "ignored", "hint", "verify", "baseline", "plan", "config",
 			"log", "history", "cli", "risk", "task", "hook", "ids", "approve", "ux", "demo", "validate"}},
 	}
 }

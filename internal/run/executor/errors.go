@@ -24,4 +24,7 @@ var (
 	// ErrAgentMissing reports agent tasks with no agent configured, or an
 	// agent whose program is not installed; found before the rollback commit.
 	ErrAgentMissing = execute.ErrAgentMissing
+	// ErrHandedOff reports a run stopped before a parallel wave, handed
+	// off to CI jobs (Options.HandOff): not a failure.
+	ErrHandedOff = errors.New("handed off: the wave runs in CI jobs")
 )

@@ -57,6 +57,15 @@ type Options struct {
 	// Jobs is how many tasks of a parallel wave run at once, each in its
 	// own linked work tree; 0 or 1 runs every task in turn in the work tree.
 	Jobs int
+	// HandOff stops the run where a parallel wave would start, its state
+	// saved as that wave in flight with no task done (what a kill there
+	// leaves), and returns ErrHandedOff: the wave's tasks then run on
+	// other machines (planx ci task) and its landing resumes the run
+	// (planx ci land). Waves of one task still run here, in the work tree.
+	HandOff bool
+	// landing is a resume that lands a handed-off wave: a task of it with
+	// no work (its task job published none) fails instead of running here.
+	landing bool
 
 	progress.Output
 	Now func() time.Time

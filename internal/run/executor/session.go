@@ -23,6 +23,11 @@ type ResumeOptions struct {
 	// Repin takes the gates and settings from .planx.yaml as the person
 	// edited it while the run was stopped (resume only; repin.go).
 	Repin bool
+	// HandOff stops at the next parallel wave (Options.HandOff).
+	HandOff bool
+	// Landing lands a handed-off wave: its tasks without work fail, none
+	// runs here (planx ci land).
+	Landing bool
 	progress.Output
 }
 
@@ -43,7 +48,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
 		Optional: st.Options.Optional, Topic: st.Options.Topic,
 		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn, Jobs: st.Options.Jobs,
-		Output: ro.Output, pinned: st.Pinned,
+		Output: ro.Output, pinned: st.Pinned, HandOff: ro.HandOff, landing: ro.Landing,
 	}
 	r, err := prepare(ctx, o)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/recovery"
@@ -44,6 +45,27 @@ func (r *runner) waves(tasks []*planparse.Task) [][]*planparse.Task {
 	return waves
 }
 
+// number is the wave w's number in the run: its place among the waves of
+// every task the run set out to run, whatever a stop and a resume left of
+// them, so that its Planx-Wave trailer is the one an uninterrupted run
+// writes (a resume cuts the tasks left into waves afresh); at when w
+// starts none of those waves.
+func (l *waveLoop) number(w []*planparse.Task, at int) int {
+	r := l.r
+	all := make([]*planparse.Task, 0, len(r.st.ToRun))
+	for _, id := range r.st.ToRun {
+		if t := r.Task(id); t != nil {
+			all = append(all, t)
+		}
+	}
+	for i, x := range r.waves(all) {
+		if x[0].ID == w[0].ID {
+			return i + 1
+		}
+	}
+	return at
+}
+
 // run runs tasks wave by wave, then completes the run.
 func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
 	r := l.r
@@ -68,7 +90,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 			}
 		}
 		if len(w) > 1 {
-			if err := l.wave(ctx, w, wi+1, last, &n, len(tasks)); err != nil {
+			if err := l.wave(ctx, w, l.number(w, wi+1), last, &n, len(tasks)); err != nil {
 				return res, err
 			}
 			continue
@@ -104,6 +126,13 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 	wv.isolate(w)
 	if err := r.st.Save(r.repo); err != nil {
 		return err
+	}
+	if r.o.HandOff {
+		// Saved as a wave in flight with nothing done: each task job
+		// takes it from here, the landing resumes it.
+		r.out.Println("planx: wave %d: %s handed off to CI jobs, one per task, from %s",
+			wv.number, strings.Join(wavepkg.Names(w), " "), wv.base.Short())
+		return ErrHandedOff
 	}
 	r.out.Println("planx: wave %d: %s at once (--jobs %d), each in its own work tree from %s",
 		wv.number, strings.Join(wavepkg.Names(w), " "), max(r.o.Jobs, 1), wv.base.Short())
@@ -158,6 +187,11 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 		n++
 		r.out.TaskStart(n, len(r.st.ToRun), it.T)
 		if !slices.Contains(r.st.WaveDone, it.T.ID) || !wavepkg.Recover(ctx, r.repo, r.st.RunID, it) {
+			if r.o.landing {
+				// Its task job published no work: it fails here as it
+				// failed there, and nothing runs it on the landing's runner.
+				it.Fail = &outcome.Failure{What: "its CI task job published no result the landing could take (the job failed, was cancelled or did not run, or its result did not hold up: see its log and the landing's)"}
+			}
 			continue // not done, or no work kept after all: run it again
 		}
 		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.T.ID, it.Work.Short())

@@ -52,7 +52,9 @@ func (f Flight) Exec(ctx context.Context) {
 	ran := map[*Task]bool{}
 	var todo []int
 	for i, t := range f.Tasks {
-		if t.Work != "" {
+		if t.Work != "" || t.Fail != nil {
+			// Done before a crash, or failed before the wave flew (a CI
+			// task job that published no work): not run here.
 			*f.entry(t) = t.Own
 		} else {
 			ran[t] = true

@@ -206,7 +206,11 @@ func (l *Landing) Settle(ld Landed) *Task {
 			continue
 		}
 		t.Log.Status, t.Log.Commit = record.TaskFailed, ""
-		t.Fail.What += "; its work is kept in the work tree " + Rel(l.Repo, t.Dir)
+		if _, err := os.Stat(t.Dir); err == nil || t.Work != "" {
+			// (Finish checks a task's work out there again.) A task that
+			// ran elsewhere, a CI job's, has none here to keep.
+			t.Fail.What += "; its work is kept in the work tree " + Rel(l.Repo, t.Dir)
+		}
 		if first == nil {
 			first = t
 			continue
