@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // checkArg refuses values git would read as options; refs and revs come from
@@ -17,13 +18,16 @@ func checkArg(what, v string) error {
 }
 
 // Refs reads and moves the repository's refs.
-type Refs struct{ g *runner }
+type Refs struct {
+	g      *runner
+	common string // the common git directory, where List may reuse a listing ("": it asks git)
+}
 
 // Refs returns the repository's refs.
-func (r *Repo) Refs() Refs { return Refs{&r.runner} }
+func (r *Repo) Refs() Refs { return Refs{g: &r.runner, common: r.CommonDir} }
 
 // refs is Refs for the other types that share the runner.
-func (g *runner) refs() Refs { return Refs{g} }
+func (g *runner) refs() Refs { return Refs{g: g} }
 
 // Update points ref at newSHA, recording reason in the reflog. With oldSHA
 // != "" it is a compare-and-swap: the update happens only if ref is at oldSHA
@@ -116,6 +120,14 @@ func (rs Refs) List(ctx context.Context, prefix string) (map[string]SHA, error) 
 	if err := checkArg("ref prefix", prefix); err != nil {
 		return nil, err
 	}
+	// The stamp is taken before git lists: a ref written meanwhile
+	// changes the next stamp (refseen.go).
+	stamp, stamped := refsStamp(rs.common, prefix, time.Now())
+	if stamped {
+		if refs, ok := rs.g.seen.reuse(prefix, stamp); ok {
+			return refs, nil
+		}
+	}
 	out, err := rs.g.run(ctx, nil, true, "for-each-ref", "--format=%(objectname) %(refname)", prefix)
 	if err != nil {
 		return nil, err
@@ -125,6 +137,9 @@ func (rs Refs) List(ctx context.Context, prefix string) (map[string]SHA, error) 
 		if sha, name, ok := strings.Cut(line, " "); ok {
 			refs[name] = SHA(sha)
 		}
+	}
+	if stamped {
+		rs.g.seen.keep(prefix, stamp, refs)
 	}
 	return refs, nil
 }

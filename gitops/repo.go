@@ -52,7 +52,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("open %s: not a directory", dir)
 	}
-	g := runner{dir: abs, env: baseEnv(), retry: defaultLockRetry()}
+	g := runner{dir: abs, env: baseEnv(), retry: defaultLockRetry(), seen: &seenRefs{}}
 	// Looked up once: exec.Command would search PATH again for each of the
 	// several git processes a task needs.
 	g.git, _ = exec.LookPath("git")

@@ -106,6 +106,9 @@ type runner struct {
 	started func(pgid int)
 	pinned  []string // -c key=value pairs given to every command (Config.Pin)
 	hooks   bool     // the command runs the user's hooks (see interruptible)
+	// seen are ref listings kept while the refs' files are unchanged
+	// (refseen.go), shared by the runners copied from this one.
+	seen *seenRefs
 }
 
 func (g *runner) gitPath() string {
