@@ -93,7 +93,7 @@ func (tu *turn) try(ctx context.Context, a round) error {
 		baseForm = tu.baseFormTests()
 	}
 	tu.gatesPassed, err = tu.at.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: base, Outputs: tu.Outputs,
-		BaseForm: baseForm, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.at.fresh(tu)},
+		Apart: tu.Apart, BaseForm: baseForm, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.at.fresh(tu)},
 		a.last || kind == planparse.KindGates, already)
 	tu.at.putBackIgnored(t)
 	if err != nil {
@@ -125,6 +125,9 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	tu.Watch = w
 	tu.Rejudged, tu.Left = false, nil // a new attempt: its own work is judged
+	// and what it changes of a person's edits is told against the tree
+	// they were found in.
+	tu.Hand.Resumed, tu.Hand.Attempt = false, nil
 	if kind == planparse.KindAgent {
 		at.watched(tu)
 	}
