@@ -57,6 +57,12 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 		// on the same tree need not run them again.
 		r.keeper().Book().RecordGatesPassed(context.WithoutCancel(ctx), t, lt)
 	}
+	if err != nil && ctx.Err() == nil {
+		// The stop is the commit's (a hook refused it), whatever phase a
+		// shell task saved: a person's fix after it is the commit's
+		// (verify.Belongs).
+		r.st.Phase = runstate.PhaseCommit
+	}
 	return sha, err
 }
 

@@ -127,7 +127,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	tu.Rejudged, tu.Left = false, nil // a new attempt: its own work is judged
 	// and what it changes of a person's edits is told against the tree
 	// they were found in.
-	tu.Hand.Resumed, tu.Hand.Attempt = false, nil
+	tu.Hand.Resumed = false
 	if kind == planparse.KindAgent {
 		at.watched(tu)
 	}

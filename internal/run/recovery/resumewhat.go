@@ -21,8 +21,9 @@ type stopped struct {
 	retry  bool   // --retry
 	inSlot bool   // a wave task's attempt, done in a slot of its own
 	// changed: the attempt changed files; edited: a person changed files
-	// since the stop.
-	changed, edited bool
+	// since the stop; hand: some of those belong to the task
+	// (verify.Belongs), so that its work is in the tree.
+	changed, edited, hand bool
 }
 
 // resumeWith is what resume does with a stopped attempt.
@@ -40,7 +41,7 @@ const (
 	restartPartial  // stopped mid-step: partial output dropped, the task runs again
 	verifyCompleted // crashed after its executor finished: the work is complete
 	verifyFixed     // a failure with work in the tree: verified and gated again
-	rerunEmpty      // a failure that left nothing: the task runs again
+	rerunEmpty      // a failure that left nothing of the task's: the task runs again
 )
 
 // whatResumeDoes decides, from the stop alone, what resume does with it.
@@ -60,7 +61,7 @@ func whatResumeDoes(s stopped) resumeWith {
 		return restartPartial
 	case s.phase != runstate.PhaseExecute && s.status != record.RunFailed:
 		return verifyCompleted
-	case s.changed || s.edited:
+	case s.changed || s.hand:
 		return verifyFixed
 	}
 	return rerunEmpty
@@ -80,21 +81,25 @@ func ReuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 	if err != nil {
 		return false, verify.Hand{}, err
 	}
-	do := whatResumeDoes(stopped{kind: kind, status: st.Status, phase: st.Phase, retry: retry, inSlot: inSlot,
-		changed: len(d.Changed) > 0, edited: len(d.Edited) > 0})
-	if do == refuseEdits {
-		return false, verify.Hand{}, stops.RefuseOverEdits(t.ID, d)
-	}
 	edited, staged, err := stops.PersonEdits(ctx, d, expect)
 	if err != nil {
 		return false, verify.Hand{}, err
 	}
-	// Run again, the task's new attempt is judged against the tree the
-	// person's edits were found in; resumed, against what the stopped
-	// attempt changed.
-	rerun := verify.Hand{Edited: edited, Staged: staged, At: d.Now()}
+	// Run again, what the task's new attempt changed of the person's edits
+	// is told against the tree they were found in.
+	rerun := verify.Hand{Edited: edited, Staged: staged, Attempt: d.Changed, At: d.Now()}
 	resumed := verify.Hand{Edited: edited, Staged: staged, Attempt: d.Changed, Resumed: true, At: d.Now(),
 		AtCommit: st.Phase == runstate.PhaseCommit && st.Status == record.RunFailed}
+	if kind == planparse.KindManual {
+		// The person is a manual task's executor: all their edits are its.
+		resumed.Attempt = edited
+	}
+	hand := handOwns(t, resumed)
+	do := whatResumeDoes(stopped{kind: kind, status: st.Status, phase: st.Phase, retry: retry, inSlot: inSlot,
+		changed: len(d.Changed) > 0, edited: len(d.Edited) > 0, hand: hand})
+	if do == refuseEdits {
+		return false, verify.Hand{}, stops.RefuseOverEdits(t.ID, d)
+	}
 	if err := stops.KeepStagedApart(ctx, ""); err != nil {
 		return false, verify.Hand{}, err
 	}
@@ -115,21 +120,21 @@ func ReuseAttempt(ctx context.Context, stops attempt.Records, st *runstate.State
 		log.Resolve(string(t.ID), "retried: `planx resume --retry` ran the task again")
 		return false, rerun, stops.Discard(ctx, d, true)
 	case verifyPerson:
-		// The person is a manual task's executor: all their edits are its.
-		resumed.Attempt = edited
 		return true, resumed, nil
 	case restartPartial:
 		noteResumed(st, t, d, true, false)
 		return false, rerun, stops.Discard(ctx, d, true)
 	case verifyCompleted:
-		noteResumed(st, t, d, false, handOwns(t, resumed))
+		noteResumed(st, t, d, false, hand)
 		return true, resumed, nil
 	case verifyFixed:
-		noteResumed(st, t, d, false, handOwns(t, resumed))
+		noteResumed(st, t, d, false, hand)
 		return true, resumed, nil
 	}
 	noteResumed(st, t, d, true, false)
-	return false, rerun, nil
+	// The person's edits, none of them the task's, are kept under a ref
+	// before it runs again over them.
+	return false, rerun, stops.Discard(ctx, d, true)
 }
 
 // handOwns says whether any of a person's edits h go into t's commit.

@@ -63,12 +63,12 @@ type Hand struct {
 	Edited []string
 	// Staged are those of Edited the person had staged.
 	Staged []string
-	// Attempt are the paths the stopped attempt changed when its work is
-	// resumed as it stands; nil when the task runs again, whose changes to
-	// Edited are told against At.
+	// Attempt are the paths the stopped attempt changed: a person's edit
+	// of one is a fix of the task's work, whether that work is resumed as
+	// it stands or the task runs again.
 	Attempt []string
-	// Resumed: the work is the stopped attempt's (Attempt holds what it
-	// changed).
+	// Resumed: the work in the tree is the stopped attempt's; else the
+	// task ran again, and what it changed of Edited is told against At.
 	Resumed bool
 	// At is a commit of the work tree holding the person's edits as they
 	// were found.
