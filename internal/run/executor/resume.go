@@ -48,6 +48,11 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
 	}
 	if len(r.st.Wave) > 0 {
+		// The wave's tasks run in work trees of their own; the tasks after
+		// it, in this one, with the person's edits.
+		if err := r.findHand(ctx); err != nil {
+			return nil, err
+		}
 		return (&waveLoop{r: r}).resume(ctx, tasks)
 	}
 	first := tasks[0]
