@@ -41,7 +41,8 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err := tu.attempts(ctx, last, already); err != nil {
 		return "", err
 	}
-	if r.hand.Any() {
+	if r.hand.Any() && (tu.kind != planparse.KindManual || r.st.Finished[t.ID] != "") {
+		// (A manual task's work is all a person's: Planx-Executor says so.)
 		recovery.NoteHand(r.st, t, tu.HandOwn)
 	}
 	if err := tu.setPhase(runstate.PhaseCommit); err != nil {
