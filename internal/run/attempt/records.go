@@ -215,10 +215,11 @@ func (s Records) PersonEdits(ctx context.Context, d Delta, expect gitops.SHA) (e
 }
 
 // EditsNow are a person's edits in the work tree when no attempt is
-// stopped (a stop between tasks): every path that differs from expect,
-// planx's last commit, planx's own files aside; staged those of them
-// staged; at a commit of the tree holding them (none when there is none).
-func (s Records) EditsNow(ctx context.Context, expect gitops.SHA) (edited, staged []string, at gitops.SHA, err error) {
+// stopped (a stop between tasks, a skip): every path that differs from
+// expect, planx's last commit, planx's own files aside; staged those of
+// them staged, less planx's (paths it staged itself); at a commit of the
+// tree holding them (none when there is none).
+func (s Records) EditsNow(ctx context.Context, expect gitops.SHA, planx ...string) (edited, staged []string, at gitops.SHA, err error) {
 	changes, err := s.Repo.Status(ctx)
 	if err != nil {
 		return nil, nil, "", err
@@ -229,7 +230,7 @@ func (s Records) EditsNow(ctx context.Context, expect gitops.SHA) (edited, stage
 	if edited = s.notOwn(edited); len(edited) == 0 {
 		return nil, nil, "", nil
 	}
-	if staged, err = s.stagedOf(ctx, edited, nil); err != nil {
+	if staged, err = s.stagedOf(ctx, edited, planx); err != nil {
 		return nil, nil, "", err
 	}
 	at, err = s.Repo.Commits().Snapshot(ctx, fmt.Sprintf("planx: work tree at a recovery of run %s\n\n%s: %s\n", s.State.RunID, record.TrailerRun, s.State.RunID), expect)
@@ -260,3 +261,21 @@ func (s Records) stagedOf(ctx context.Context, among, planx []string) ([]string,
 
 // Now is the commit of the work tree Compare recorded.
 func (d Delta) Now() gitops.SHA { return d.now }
+
+// AdoptApart makes a person's edits that a resumed attempt leaves apart
+// (not the task's) part of the tree the attempt started from, as they are
+// in at (the tree they were found in): should it stop again, a later
+// recovery takes them for the person's, never for the attempt's work, and
+// --retry never puts them back as the attempt's.
+func (s Records) AdoptApart(ctx context.Context, apart []string, at gitops.SHA) error {
+	if len(apart) == 0 || at == "" || s.State.AttemptPre == "" {
+		return nil
+	}
+	pre, err := s.Repo.Objects().TreeFromBase(ctx, s.State.AttemptPre, at, apart,
+		fmt.Sprintf("planx: work tree before %s of run %s, with a person's edits apart\n", s.State.Current, s.State.RunID))
+	if err != nil {
+		return fmt.Errorf("record a person's edits apart from the attempt: %w", err)
+	}
+	s.State.AttemptPre = pre
+	return nil
+}

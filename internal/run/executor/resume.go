@@ -88,9 +88,10 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 
 // findHand notes a person's edits in the work tree when no attempt of a
 // task is resumed (a stop between tasks, a skip): the tasks that run next
-// commit of them only what belongs to them (runner.hand).
-func (r *runner) findHand(ctx context.Context) error {
-	edited, staged, at, err := r.books().stops().EditsNow(ctx, r.expect)
+// commit of them only what belongs to them (runner.hand). staged are paths
+// planx staged itself (a skipped attempt's), not the person's say.
+func (r *runner) findHand(ctx context.Context, staged ...string) error {
+	edited, staged, at, err := r.books().stops().EditsNow(ctx, r.expect, staged...)
 	if err != nil {
 		return err
 	}
@@ -133,6 +134,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}
+	var attempted []string // what the attempt changed, which planx staged for its gates
 	if len(r.st.Wave) == 0 {
 		// (Inside a wave the attempt ran in a slot: the user's work tree
 		// holds nothing of it to discard.)
@@ -143,13 +145,14 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if err := r.books().stops().Discard(ctx, d, false); err != nil {
 			return nil, err
 		}
+		attempted = d.Changed
 	}
 	// The attempt's deletions and overwrites of the user's ignored files
 	// are taken back with it (a kill mid-task left them unchecked).
 	r.ignored = r.checks().CheckIgnored(t)
 	// What a person changed since the stop stays: the next task starts from
 	// it, and commits of it only what belongs to it.
-	if err := r.findHand(ctx); err != nil {
+	if err := r.findHand(ctx, attempted...); err != nil {
 		return nil, err
 	}
 	changes, err := r.repo.Status(ctx)

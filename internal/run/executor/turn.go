@@ -67,6 +67,13 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// The files the gates run are protected: read once per run, from its base.
 	c.Rules.Reached = tu.r.keeper().Reach(ctx, tu.r.expect)
 	files, err := tu.Verify(ctx, c, t, kind, tu.at.mark())
+	if already && len(tu.Apart) > 0 {
+		// The resumed attempt's start takes in the person's edits it left
+		// apart, which a stop after this must not count as its work.
+		if aerr := tu.r.books().stops().AdoptApart(ctx, tu.Apart, tu.Hand.At); aerr != nil {
+			return aerr
+		}
+	}
 	if kind == planparse.KindAgent && ctx.Err() == nil {
 		tu.at.judged(tu, c, err)
 	}
