@@ -30,7 +30,10 @@ func newResumeCmd(stdio *IO, g *globalOptions) *cli.Command {
 		Description: describe(`resume continues a run that stopped at a failed or manual task, like git rebase --continue.
 What is done is read from git. The stopped task's work in the tree is verified, gated and
 committed as it stands (you fixed it or did it by hand): none of its steps runs again, so after a
-failed step do the steps that did not run by hand (the stop names them). After an interrupt in
+failed step do the steps that did not run by hand (the stop names them). Of the files you changed
+after the stop, a task's commit takes only those that belong to it: its attempt changed them, it
+declares them, you staged them (git add), or the stop was its commit; the others stay in the work
+tree, uncommitted, out of its gates, and are named. After an interrupt in
 the middle of a step the output is partial and the task runs again. With --retry what its
 attempt changed is discarded and the task runs again. Then the remaining tasks run. The commit
 says how the task was finished (Planx-Finished).

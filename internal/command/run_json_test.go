@@ -61,6 +61,7 @@ func TestRunJSONEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	gittest.WriteFile(t, dir, "good.txt", "fixed by hand\n")
+	gittest.Git(t, dir, "add", "good.txt") // a new file no task declares: staged, it is T002's
 	got = events(t, s, ExitOK, "resume", "--json", "-C", dir)
 	want = []string{"task_start:T002:", "gate:T002:", "task_end:T002:done", "run_end::completed"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {

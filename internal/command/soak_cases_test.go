@@ -53,8 +53,7 @@ var (
 // soakModes are the soak's kinds of trial. The switch PLANX_SOAK_UNFIXED
 // (a comma-separated list of the unfixed names below, or "all") turns on
 // the checks whose fix is not in yet, so that the soak stays green until
-// it is: "hand-edits-apart" (a hand fix after a stop is not committed as
-// the task's work, Why 7; see soakResume) and "hand-after-kill" (a hand
+// it is: "hand-after-kill" (a hand
 // fix after a SIGKILL mid-step: resume, which found no snapshot of the
 // stop, takes it for the attempt's and discards it from the work tree,
 // keeping it under the stop's ref; Why 4) and "ignored-wave-race" (a
@@ -87,21 +86,6 @@ func soakModes() []soakMode {
 func soakUnfixed(name string) bool {
 	on := strings.Split(os.Getenv("PLANX_SOAK_UNFIXED"), ",")
 	return slices.Contains(on, name) || slices.Contains(on, "all")
-}
-
-// soakHandLess is an outcome less what says whether the person's hand
-// fix (soakHand) was committed: its files' lines in the tree of HEAD and
-// in status. Their bytes (fileHashes) stay.
-func soakHandLess(outcome string) string {
-	var out []string
-	for _, line := range strings.Split(strings.Replace(outcome, "\nstatus: ", "\nstatus:\n", 1), "\n") {
-		if line != "" && !slices.ContainsFunc([]string{"keep.txt", "hand.txt"}, func(p string) bool {
-			return strings.HasSuffix(line, "\t"+p) || (len(line) == 3+len(p) && strings.HasSuffix(line, " "+p))
-		}) {
-			out = append(out, line)
-		}
-	}
-	return strings.Join(out, "\n")
 }
 
 // soakBigWavePlan has a wave whose tasks write 400 files each, so that

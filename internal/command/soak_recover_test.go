@@ -119,12 +119,6 @@ func soakResume(t *testing.T, planx string, mode soakMode, sig syscall.Signal, s
 		return fmt.Sprintf("%s then resume: %v\n%s\n%s", sig, err, out, o)
 	}
 	got := soakOutcome(t, dir)
-	if hand && !soakUnfixed("hand-edits-apart") {
-		// Until a person's edits after a stop are committed only when
-		// they belong to the task (issue 38 Why 7), resume may commit
-		// them with it: their bytes must be there all the same.
-		got, want = soakHandLess(got), soakHandLess(want)
-	}
 	if got != want {
 		history := func(o string) string { h, _, _ := strings.Cut(o, "status:"); return h }
 		if history(got) != history(want) {

@@ -193,3 +193,89 @@ func (s Records) RefuseOverEdits(id planparse.TaskID, d Delta) error {
 		"  `planx skip` skips the task keeping them, `planx abort` ends the run",
 		gitops.ErrRepoState, id, s.State.Status, textsafe.List(d.Edited), d.ref)
 }
+
+// PersonEdits are the paths of the tree now (d's) that a person changed and
+// the stopped attempt d did not leave as they are: edited since the stop,
+// or left in the tree before the attempt started (an edit an earlier task
+// of the run kept out of its commit). Planx's own files aside. staged are
+// those of them the person staged (the attempt's own paths, which planx
+// stages for the gates, are not counted).
+func (s Records) PersonEdits(ctx context.Context, d Delta, expect gitops.SHA) (edited, staged []string, err error) {
+	all, err := s.Repo.History().ChangedFiles(ctx, expect, d.now)
+	if err != nil {
+		return nil, nil, fmt.Errorf("compare the work tree with %s: %w", expect.Short(), err)
+	}
+	for _, p := range s.notOwn(all) {
+		if !slices.Contains(d.Changed, p) || slices.Contains(d.Edited, p) {
+			edited = append(edited, p)
+		}
+	}
+	staged, err = s.stagedOf(ctx, edited, d.Changed)
+	return edited, staged, err
+}
+
+// EditsNow are a person's edits in the work tree when no attempt is
+// stopped (a stop between tasks, a skip): every path that differs from
+// expect, planx's last commit, planx's own files aside; staged those of
+// them staged, less planx's (paths it staged itself); at a commit of the
+// tree holding them (none when there is none).
+func (s Records) EditsNow(ctx context.Context, expect gitops.SHA, planx ...string) (edited, staged []string, at gitops.SHA, err error) {
+	changes, err := s.Repo.Status(ctx)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	for _, c := range changes {
+		edited = append(edited, c.Path)
+	}
+	if edited = s.notOwn(edited); len(edited) == 0 {
+		return nil, nil, "", nil
+	}
+	if staged, err = s.stagedOf(ctx, edited, planx); err != nil {
+		return nil, nil, "", err
+	}
+	at, err = s.Repo.Commits().Snapshot(ctx, fmt.Sprintf("planx: work tree at a recovery of run %s\n\n%s: %s\n", s.State.RunID, record.TrailerRun, s.State.RunID), expect)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("record the work tree at a recovery: %w", err)
+	}
+	return edited, staged, at, nil
+}
+
+// stagedOf are the paths of among that are staged in the index, less
+// those planx staged itself (planx's).
+func (s Records) stagedOf(ctx context.Context, among, planx []string) ([]string, error) {
+	if len(among) == 0 {
+		return nil, nil
+	}
+	changes, err := s.Repo.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var staged []string
+	for _, c := range changes {
+		if c.Index != '.' && c.Index != '?' && slices.Contains(among, c.Path) && !slices.Contains(planx, c.Path) {
+			staged = append(staged, c.Path)
+		}
+	}
+	return staged, nil
+}
+
+// Now is the commit of the work tree Compare recorded.
+func (d Delta) Now() gitops.SHA { return d.now }
+
+// AdoptApart makes a person's edits that a resumed attempt leaves apart
+// (not the task's) part of the tree the attempt started from, as they are
+// in at (the tree they were found in): should it stop again, a later
+// recovery takes them for the person's, never for the attempt's work, and
+// --retry never puts them back as the attempt's.
+func (s Records) AdoptApart(ctx context.Context, apart []string, at gitops.SHA) error {
+	if len(apart) == 0 || at == "" || s.State.AttemptPre == "" {
+		return nil
+	}
+	pre, err := s.Repo.Objects().TreeFromBase(ctx, s.State.AttemptPre, at, apart,
+		fmt.Sprintf("planx: work tree before %s of run %s, with a person's edits apart\n", s.State.Current, s.State.RunID))
+	if err != nil {
+		return fmt.Errorf("record a person's edits apart from the attempt: %w", err)
+	}
+	s.State.AttemptPre = pre
+	return nil
+}

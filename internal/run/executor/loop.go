@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	"github.com/planx-dev/planx/planparse"
@@ -36,18 +37,32 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if already {
 		tu.Resume(verify.WatchFileOf(r.repo, r.st.RunID).Load(t.ID))
 	}
+	tu.Hand = r.hand
 	if err := tu.attempts(ctx, last, already); err != nil {
 		return "", err
+	}
+	if r.hand.Any() && (tu.kind != planparse.KindManual || r.st.Finished[t.ID] != "") {
+		// (A manual task's work is all a person's: Planx-Executor says so.)
+		recovery.NoteHand(r.st, t, tu.HandOwn)
 	}
 	if err := tu.setPhase(runstate.PhaseCommit); err != nil {
 		return "", err
 	}
 	r.out.Phase(t.ID, "commit")
 	sha, err := r.commit(ctx, t, lt, last, tu.Folded, tu.Warnings)
+	if err == nil {
+		r.hand = r.hand.Left(tu.Apart)
+	}
 	if err != nil && tu.gatesPassed {
 		// Stopped after its gates passed (a commit hook refused): a resume
 		// on the same tree need not run them again.
 		r.keeper().Book().RecordGatesPassed(context.WithoutCancel(ctx), t, lt)
+	}
+	if err != nil && ctx.Err() == nil {
+		// The stop is the commit's (a hook refused it), whatever phase a
+		// shell task saved: a person's fix after it is the commit's
+		// (verify.Belongs).
+		r.st.Phase = runstate.PhaseCommit
 	}
 	return sha, err
 }

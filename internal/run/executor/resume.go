@@ -48,6 +48,11 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return finish(ctx, r.books(), r.head.SHA, r.Plan.Topic, r.o.NoVerify, r.keeper().Final)
 	}
 	if len(r.st.Wave) > 0 {
+		// The wave's tasks run in work trees of their own; the tasks after
+		// it, in this one, with the person's edits.
+		if err := r.findHand(ctx); err != nil {
+			return nil, err
+		}
 		return (&waveLoop{r: r}).resume(ctx, tasks)
 	}
 	first := tasks[0]
@@ -63,10 +68,12 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 			r.st.Failed = what
 			return nil, r.books().stop(first, record.RunFailed, what, "", ErrTaskFailed)
 		}
-		already, err = recovery.ReuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry, inSlot)
+		already, r.hand, err = recovery.ReuseAttempt(ctx, r.books().stops(), r.st, r.log, first, r.Executor(first), r.expect, ro.Retry, inSlot)
 		if err != nil {
 			return nil, err
 		}
+	} else if err := r.findHand(ctx); err != nil {
+		return nil, err
 	}
 	if !already {
 		changes, err := r.repo.Status(ctx)
@@ -77,6 +84,19 @@ func Resume(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	}
 	r.out.Println("planx: resuming run %s of %s at %s (%s left)", r.st.RunID, r.st.PlanPath, first.DisplayID(), textsafe.Count(len(tasks), "task"))
 	return r.goOn(ctx, tasks, first.ID == r.st.Current, already)
+}
+
+// findHand notes a person's edits in the work tree when no attempt of a
+// task is resumed (a stop between tasks, a skip): the tasks that run next
+// commit of them only what belongs to them (runner.hand). staged are paths
+// planx staged itself (a skipped attempt's), not the person's say.
+func (r *runner) findHand(ctx context.Context, staged ...string) error {
+	edited, staged, at, err := r.books().stops().EditsNow(ctx, r.expect, staged...)
+	if err != nil {
+		return err
+	}
+	r.hand = verify.Hand{Edited: edited, Staged: staged, At: at}
+	return nil
 }
 
 // goOn runs the tasks left after a stop outside a wave the way the run
@@ -114,6 +134,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	if err := r.books().stops().KeepStagedApart(ctx, ""); err != nil {
 		return nil, err
 	}
+	var attempted []string // what the attempt changed, which planx staged for its gates
 	if len(r.st.Wave) == 0 {
 		// (Inside a wave the attempt ran in a slot: the user's work tree
 		// holds nothing of it to discard.)
@@ -124,11 +145,16 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		if err := r.books().stops().Discard(ctx, d, false); err != nil {
 			return nil, err
 		}
+		attempted = d.Changed
 	}
 	// The attempt's deletions and overwrites of the user's ignored files
 	// are taken back with it (a kill mid-task left them unchecked).
 	r.ignored = r.checks().CheckIgnored(t)
-	// What a person changed since the stop stays: the next task starts from it.
+	// What a person changed since the stop stays: the next task starts from
+	// it, and commits of it only what belongs to it.
+	if err := r.findHand(ctx, attempted...); err != nil {
+		return nil, err
+	}
 	changes, err := r.repo.Status(ctx)
 	if err != nil {
 		return nil, err

@@ -48,8 +48,12 @@ type runner struct {
 	preChecks []execlog.Check
 	fault     fault.Hook // PLANX_FAULT, for the crash tests
 	dirty     []string   // paths dirty before the next task starts (clean after a commit)
-	head      gitops.Head
-	expect    gitops.SHA // where HEAD must be when a task ends: planx's last commit
+	// hand are a person's edits after the stop a resume found, not yet
+	// shown to be a task's: each task run in the work tree commits those
+	// that belong to it (verify.Belongs) and leaves the rest for the next.
+	hand   verify.Hand
+	head   gitops.Head
+	expect gitops.SHA // where HEAD must be when a task ends: planx's last commit
 	land.CommitPath
 	ignored []string // ignored entries that existed when the run (or resume) started
 	// survey is the preflight's one git status of the work tree;

@@ -67,6 +67,13 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// The files the gates run are protected: read once per run, from its base.
 	c.Rules.Reached = tu.r.keeper().Reach(ctx, tu.r.expect)
 	files, err := tu.Verify(ctx, c, t, kind, tu.at.mark())
+	if already && len(tu.Apart) > 0 {
+		// The resumed attempt's start takes in the person's edits it left
+		// apart, which a stop after this must not count as its work.
+		if aerr := tu.r.books().stops().AdoptApart(ctx, tu.Apart, tu.Hand.At); aerr != nil {
+			return aerr
+		}
+	}
 	if kind == planparse.KindAgent && ctx.Err() == nil {
 		tu.at.judged(tu, c, err)
 	}
@@ -93,7 +100,7 @@ func (tu *turn) try(ctx context.Context, a round) error {
 		baseForm = tu.baseFormTests()
 	}
 	tu.gatesPassed, err = tu.at.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: base, Outputs: tu.Outputs,
-		BaseForm: baseForm, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.at.fresh(tu)},
+		Apart: tu.Apart, BaseForm: baseForm, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.at.fresh(tu)},
 		a.last || kind == planparse.KindGates, already)
 	tu.at.putBackIgnored(t)
 	if err != nil {
@@ -125,6 +132,9 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	tu.Watch = w
 	tu.Rejudged, tu.Left = false, nil // a new attempt: its own work is judged
+	// and what it changes of a person's edits is told against the tree
+	// they were found in.
+	tu.Hand.Resumed = false
 	if kind == planparse.KindAgent {
 		at.watched(tu)
 	}

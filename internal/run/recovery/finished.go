@@ -55,26 +55,53 @@ func NoteFinished(st *runstate.State, t *planparse.Task, how string) {
 }
 
 // resumedHow is how resume finishes the stopped attempt d: rerun says the
-// task runs again, else its work in the tree is committed; "" when the note
-// would add nothing (a task stopped before it wrote anything).
-func resumedHow(st *runstate.State, d attempt.Delta, rerun bool) string {
+// task runs again, else its work in the tree is committed, by hand when
+// some of a person's edits since the stop go with it (hand); "" when the
+// note would add nothing (a task stopped before it wrote anything).
+func resumedHow(d attempt.Delta, rerun, hand bool) string {
 	switch {
 	case rerun && len(d.Changed) == 0:
 		return "" // nothing of the stopped attempt to tell of
 	case rerun:
 		return "by running it again"
-	case len(d.Edited) > 0:
+	case hand:
 		return "by hand"
 	}
 	// Committed unchanged: a failure that passed this time (a hook that
-	// now allows it, a flaky gate), or steps that had finished.
+	// now allows it, a flaky gate), steps that had finished, or a person's
+	// edits that all stay out of the commit.
 	return "as it was left"
 }
 
 // noteResumed notes how resume finishes t's stopped attempt d (see
 // resumedHow), when that says something.
-func noteResumed(st *runstate.State, t *planparse.Task, d attempt.Delta, rerun bool) {
-	if how := resumedHow(st, d, rerun); how != "" {
+func noteResumed(st *runstate.State, t *planparse.Task, d attempt.Delta, rerun, hand bool) {
+	if how := resumedHow(d, rerun, hand); how != "" {
 		NoteFinished(st, t, how)
 	}
+}
+
+// handMade is how a Planx-Finished note names the files a person changed
+// by hand that the task's commit holds.
+const handMade = "; hand-made: "
+
+// NoteHand adds to t's Planx-Finished note the files of the commit a
+// person changed by hand after the stop (verify.Attempt.HandOwn), in place
+// of those an earlier attempt of t noted. A task with no note yet (it ran
+// after the stop) gets one that says so.
+func NoteHand(st *runstate.State, t *planparse.Task, files []string) {
+	how, _, _ := strings.Cut(st.Finished[t.ID], handMade)
+	if len(files) == 0 {
+		if how != "" {
+			st.Finished[t.ID] = how
+		}
+		return
+	}
+	if st.Finished == nil {
+		st.Finished = map[planparse.TaskID]string{}
+	}
+	if how == "" {
+		how = "after a stop, with a person's edits"
+	}
+	st.Finished[t.ID] = how + handMade + strings.Join(files, ", ")
 }

@@ -15,8 +15,9 @@ import (
 
 // The next steps at a stop. Each one says what the command it names does,
 // as ReuseAttempt (resumewhat.go) decides it: after a failure, `planx resume`
-// verifies, gates and commits the work tree as it stands and runs no step
-// again (the person's fix is the rest of the task); after an interrupt in
+// verifies, gates and commits the task's work as it stands and runs no step
+// again (the person's fix is the rest of the task; of their edits, those
+// verify.Belongs gives the task); after an interrupt in
 // the middle of a step the output is partial, so it runs the task again;
 // `--retry` always runs it again. The run's output, `planx status` and the
 // execution log say the same (one text, here), and hint_*.txtar run the
@@ -39,7 +40,7 @@ func StoppedNext(st *runstate.State, status record.RunStatus, t *planparse.Task)
 		}
 		return fmt.Sprintf("%s had run when the interrupt came; `planx resume` verifies, gates and commits its work as it stands; %s; %s", id, again, others)
 	}
-	commits := "`planx resume` verifies, gates and commits the work tree as it stands, without running the task again"
+	commits := "`planx resume` verifies, gates and commits its work as it stands (your edits of its files included; `git add` a file of yours it neither wrote nor declares to include it), without running the task again"
 	if step, n, exit, ok := FailedStep(st.Log, t); ok && st.Phase == runstate.PhaseExecute {
 		left := "it was the last"
 		if step < n {

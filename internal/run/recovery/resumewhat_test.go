@@ -29,8 +29,10 @@ func TestWhatResumeDoes(t *testing.T) {
 		{"a manual task in a slot waiting is the person's", stopped{kind: manual, status: record.RunWaiting, phase: exec, inSlot: true}, verifyPerson},
 		{"a manual task retried", stopped{kind: manual, status: record.RunWaiting, phase: exec, retry: true}, retryAfresh},
 		{"crashed after its executor finished", stopped{kind: agent, status: record.RunInterrupted, phase: verify, changed: true}, verifyCompleted},
-		{"a failure fixed by hand", stopped{kind: agent, status: record.RunFailed, phase: verify, changed: true, edited: true}, verifyFixed},
-		{"a failure whose work a person made", stopped{kind: shell, status: record.RunFailed, phase: exec, edited: true}, verifyFixed},
+		{"a failure fixed by hand", stopped{kind: agent, status: record.RunFailed, phase: verify, changed: true, edited: true, hand: true}, verifyFixed},
+		{"a failure whose work a person made", stopped{kind: shell, status: record.RunFailed, phase: exec, edited: true, hand: true}, verifyFixed},
+		{"a failure that left nothing, a person's edits not the task's", stopped{kind: shell, status: record.RunFailed, phase: exec, edited: true}, rerunEmpty},
+		{"a refused commit fixed by hand", stopped{kind: shell, status: record.RunFailed, phase: runstate.PhaseCommit, changed: true, edited: true, hand: true}, verifyFixed},
 		{"a failure that left nothing", stopped{kind: shell, status: record.RunFailed, phase: exec}, rerunEmpty},
 		{"a failure retried", stopped{kind: shell, status: record.RunFailed, phase: verify, changed: true, retry: true}, retryAfresh},
 	} {

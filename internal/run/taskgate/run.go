@@ -39,6 +39,10 @@ type Task struct {
 	Ignored []string
 	// ChangesDeps: the task changed a dependency manifest (freshDeps).
 	ChangesDeps bool
+	// Apart are a person's edits the task's staging left out
+	// (verify.Attempt.Apart): they stay unstaged, and the gates judge the
+	// staged tree without them, in a clean checkout.
+	Apart []string
 	// Fresh: the work tree holds exactly the staged tree, nothing else
 	// (a slot checked out clean for the task, which left no untracked or
 	// ignored file beside its work): its gates' clean checkout would be
@@ -82,7 +86,7 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 		if err := k.runGateSet(ctx, t, lt, k.Repo.Root, "", []gates.Gate{g}, nil); err != nil { // a fixer is no test
 			return false, err
 		}
-		if err := k.recordFix(ctx, t, lt); err != nil {
+		if err := k.recordFix(ctx, t, lt, tk.Apart...); err != nil {
 			return false, err
 		}
 	}
@@ -105,7 +109,7 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 	if err := k.runChecks(ctx, tk, key, torun); err != nil {
 		return false, err
 	}
-	settled := k.checkSettled
+	settled := func(ctx context.Context, t *planparse.Task) error { return k.checkSettled(ctx, t, tk.Apart...) }
 	if here, _ := k.inPlace(tk); here {
 		settled = k.settledHere
 	}
@@ -240,6 +244,12 @@ func (k *Keeper) runIn(ctx context.Context, tk Task, key gitops.SHA, sel []gates
 	clean, links := false, false
 	if len(sel) > 0 {
 		clean, links = cleanGates(k.GatesIn, tk.Kind)
+	}
+	if len(sel) > 0 && len(tk.Apart) > 0 && !clean {
+		// A person's edits stay in the work tree, not the task's: the
+		// gates judge the task's tree, a checkout of what is staged, with
+		// the work tree's ignored entries as the work tree has them.
+		clean, links = true, true
 	}
 	if here, links := k.inPlace(tk); here && clean {
 		return k.runHere(ctx, tk, key, sel, links, judge)

@@ -20,11 +20,12 @@ import (
 
 // recordFix stages what the fixer gate just run changed and lists the
 // paths on its result, for the log and the commit's Planx-Fixed trailers.
-func (k *Keeper) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.Task) error {
+// apart are a person's edits the task's staging left out, which stay so.
+func (k *Keeper) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.Task, apart ...string) error {
 	if msg := k.Reaper.Detached(); msg != "" {
 		hall.Warn(k.Desk, t.ID, msg)
 	}
-	paths, ok, err := k.Repo.Index().StageAgain(ctx, k.unstaged()...)
+	paths, ok, err := k.Repo.Index().StageAgain(ctx, append(k.unstaged(), apart...)...)
 	if err != nil {
 		return fmt.Errorf("stage the changes of fixer gates of %s: %w", t.ID, err)
 	}
@@ -41,12 +42,13 @@ func (k *Keeper) recordFix(ctx context.Context, t *planparse.Task, lt *execlog.T
 
 // checkSettled fails the task when anything changed the work tree since
 // its work was staged (after verify, or after the fixers): the commit must
-// hold exactly the tree the gates passed on.
-func (k *Keeper) checkSettled(ctx context.Context, t *planparse.Task) error {
+// hold exactly the tree the gates passed on. apart are a person's edits
+// the task's staging left out, which stay so.
+func (k *Keeper) checkSettled(ctx context.Context, t *planparse.Task, apart ...string) error {
 	if msg := k.Reaper.Detached(); msg != "" {
 		hall.Warn(k.Desk, t.ID, msg)
 	}
-	paths, ok, err := k.Repo.Index().StageAgain(ctx, k.unstaged()...)
+	paths, ok, err := k.Repo.Index().StageAgain(ctx, append(k.unstaged(), apart...)...)
 	if err != nil {
 		return fmt.Errorf("stage %s after its gates: %w", t.ID, err)
 	}

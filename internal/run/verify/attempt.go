@@ -44,6 +44,12 @@ type Attempt struct {
 	// (execute.AgentEnd): what else changed meanwhile is a person's, not
 	// the task's. nil when unknown (no space, a resumed attempt).
 	Wrote []string
+	// Hand are a person's edits after a stop that a resume found in the
+	// work tree; Verify splits them (Belongs): HandOwn go into the task's
+	// commit, Apart stay unstaged, out of its gates and commit.
+	Hand    Hand
+	HandOwn []string
+	Apart   []string
 }
 
 // Verify stages the task's work and checks with git, never with the
@@ -75,7 +81,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 		return nil, err
 	}
 	a.Outputs = outputs
-	files, err := c.stage(ctx, t, kind, a.Wrote)
+	files, err := a.stage(ctx, c, t, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +136,10 @@ func (a *Attempt) gitDir(ctx context.Context, c Tree, t *planparse.Task) error {
 
 // stage stages everything in one scan of the work tree per task (every
 // ignore rule honoured) and returns the paths the task changed: git add
-// says what it staged.
-func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind, wrote []string) ([]string, error) {
+// says what it staged. A person's edits that are not the task's (an agent
+// in a task space did not write them; a resume's rule says so) are staged
+// again without, and stay in the work tree.
+func (a *Attempt) stage(ctx context.Context, c Tree, t *planparse.Task, kind planparse.Kind) ([]string, error) {
 	except, err := c.planEdit(t, kind)
 	if err != nil {
 		return nil, err
@@ -141,7 +149,14 @@ func (c Tree) stage(ctx context.Context, t *planparse.Task, kind planparse.Kind,
 	if err != nil {
 		return nil, fmt.Errorf("verify %s: %w", t.ID, err)
 	}
-	if others := c.othersEdits(t, changed, wrote); len(others) > 0 {
+	a.HandOwn, a.Apart = nil, nil
+	if a.Hand.Any() && c.PersonEdits {
+		if a.HandOwn, a.Apart, err = c.split(ctx, t, a.Hand); err != nil {
+			return nil, err
+		}
+	}
+	others := append(c.othersEdits(t, changed, a.Wrote), a.Apart...)
+	if len(others) > 0 {
 		// Staged with the rest: staged again without them.
 		if changed, err = c.Repo.Index().StageChanges(ctx, c.Base, append(except, others...)...); err != nil {
 			return nil, fmt.Errorf("verify %s: %w", t.ID, err)
