@@ -123,8 +123,25 @@ func (b *builder) headingTask(i int, lbl, title, mark string) *Task {
 	if strings.Contains(title, "✅") || strings.Contains(low, "**complete**") || strings.HasSuffix(low, "(done)") {
 		t.Status = StatusDone
 	}
+	title, t.Parallel = parallelMark(title)
 	t.Title = cleanTitle(title)
 	return t
+}
+
+// parallelMark reads the [P] a heading's title begins or ends with ("###
+// T002 [P]: Two", "### T002: Two [P]"), as a checklist line's [P] right
+// after its ID: the task may share a wave. It returns the title without it.
+func parallelMark(title string) (string, bool) {
+	t := strings.TrimSpace(title)
+	switch {
+	case len(t) >= 3 && strings.EqualFold(t[:3], "[P]"):
+		t = strings.TrimLeft(t[3:], " \t:.-–—")
+	case len(t) >= 3 && strings.EqualFold(t[len(t)-3:], "[P]"):
+		t = strings.TrimSpace(t[:len(t)-3])
+	default:
+		return title, false
+	}
+	return t, true
 }
 
 var statusSuffixRe = regexp.MustCompile(`(?i)\s*[-–—]?\s*\**\s*(?:complete|completed|done)\s*\**\s*$`)

@@ -438,3 +438,25 @@ func TestSpecKitWithRunFences(t *testing.T) {
 		t.Errorf("planx checklist with run fences: %s", p.Format)
 	}
 }
+
+// A heading's [P], right after the ID or at the end of the title, marks
+// the task parallel as a checklist line's does, and leaves the title; a
+// [P] inside a title is the title's; Parallel: no still wins.
+func TestHeadingParallelMark(t *testing.T) {
+	src := "---\ntitle: x\n---\n" +
+		"### T001 [P]: One\n\n### T002: [p] Two\n\n### T003: Three [P]\n\n### T004: Four [P] and more\n\n" +
+		"### T005: Five\n\n### T006 [P]: Six\nParallel: no\n"
+	p := mustParse(t, "plan.md", src, Options{})
+	want := []struct {
+		title    string
+		parallel bool
+	}{{"One", true}, {"Two", true}, {"Three", true}, {"Four [P] and more", false}, {"Five", false}, {"Six", false}}
+	if len(p.Tasks) != len(want) {
+		t.Fatalf("tasks %s", ids(p.Tasks))
+	}
+	for i, w := range want {
+		if got := p.Tasks[i]; got.Title != w.title || got.Parallel != w.parallel {
+			t.Errorf("%s: title %q parallel %v, want %q %v", got.ID, got.Title, got.Parallel, w.title, w.parallel)
+		}
+	}
+}
