@@ -75,6 +75,9 @@ type Hand struct {
 	At gitops.SHA
 	// AtCommit: the stop was at the task's commit (HandEdits.AtCommit).
 	AtCommit bool
+	// Carried: the edits a task before this one of the resume left apart
+	// (Left).
+	Carried bool
 }
 
 // Any says whether there are edits to judge.
@@ -86,7 +89,7 @@ func (h Hand) Left(apart []string) Hand {
 	if len(apart) == 0 {
 		return Hand{}
 	}
-	return Hand{Edited: apart, At: h.At}
+	return Hand{Edited: apart, At: h.At, Carried: true}
 }
 
 // split applies the rule to t's work in the tree, changed the paths
@@ -108,7 +111,9 @@ func (c Tree) split(ctx context.Context, t *planparse.Task, h Hand) (own, apart 
 		}
 	}
 	own, apart = Belongs(HandEdits{Attempt: attempt, Declared: t.Files, Edited: h.Edited, Staged: h.Staged, AtCommit: h.AtCommit})
-	if len(apart) > 0 {
+	// Said once, at the task the resume went on with: the tasks after it
+	// leave the same edits apart, which the person knows by then.
+	if len(apart) > 0 && !h.Carried {
 		c.warn(t.ID, fmt.Sprintf("changed by hand after the stop, not %s's (its attempt did not change them, it does not declare them, they were not staged): %s; left in the work tree, uncommitted, out of %s's gates and commit (not the task's: stage it with git add before resuming to include it)",
 			t.ID, strings.Join(apart, ", "), t.ID))
 	}
