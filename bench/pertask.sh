@@ -13,7 +13,7 @@ set -euo pipefail
 tasks=${1:-2000}
 window=200
 [[ $tasks =~ ^[1-9][0-9]*$ ]] && [ "$tasks" -ge $((2 * window)) ] ||
-	{ echo "usage: bash bench/pertask.sh [TASKS >= $((2 * window))]" >&2; exit 2; }
+	{ echo "usage: bash bench/pertask.sh [TASKS >= $((2 * window))] [--gc]" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/planx-pertask.XXXXXX")
@@ -25,7 +25,14 @@ export GIT_CONFIG_GLOBAL="$HOME/.gitconfig" GIT_CONFIG_NOSYSTEM=1
 export LC_ALL=C TZ=UTC NO_COLOR=1 GIT_TERMINAL_PROMPT=0 CI=
 unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
 mkdir -p "$HOME"
-printf '[user]\n\tname = Planx Bench\n\temail = bench@planx.invalid\n[init]\n\tdefaultBranch = main\n' >"$GIT_CONFIG_GLOBAL"
+# git's automatic gc is off, as in run.sh: a 2,000-task run writes enough
+# loose objects (about 7 per task: the task's file, the plan, the log, their
+# trees, the commit) that git commit starts `gc --auto` from about the
+# 950th task on, whose repack then runs detached, beside the tasks that
+# follow, and is counted as theirs. --gc leaves it on, to see it.
+gc=0
+[ "${2:-}" = --gc ] && gc=6700
+printf '[user]\n\tname = Planx Bench\n\temail = bench@planx.invalid\n[init]\n\tdefaultBranch = main\n[gc]\n\tauto = %s\n[maintenance]\n\tauto = %s\n' "$gc" "$([ "$gc" = 0 ] && echo false || echo true)" >"$GIT_CONFIG_GLOBAL"
 
 repo=$tmp/repo
 mkdir -p "$repo" && cd "$repo"
@@ -46,7 +53,7 @@ n=$(wc -l <"$tmp/stamps")
 [ "$n" = "$tasks" ] || { echo "pertask.sh: $n of $tasks tasks committed" >&2; exit 1; }
 
 echo "planx per-task cost over a $tasks-task run, $(date -u +%FT%TZ), $(nproc) CPUs, $(git --version)"
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo NA)"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo NA); git gc.auto=$gc"
 awk -v n="$tasks" -v w="$window" '
 	{ t[NR] = $1 }
 	END {
