@@ -76,7 +76,11 @@ func (e *HookError) Unwrap() error { return e.err }
 // intact. An explicit mode also overrides a user's commit.cleanup=strip.
 func (cm Commits) Commit(ctx context.Context, message string, opts CommitOptions) (SHA, error) {
 	r := cm.r
-	args := []string{"commit", "-q", "--cleanup=whitespace", "-F", "-"}
+	// git commit would start the repository's automatic maintenance (gc
+	// --auto) after any commit once loose objects pile up, and its repack
+	// would run beside the tasks that follow: a run leaves it to its end
+	// instead (Maintain), as its plumbing commits do.
+	args := []string{"-c", "maintenance.auto=false", "-c", "gc.auto=0", "commit", "-q", "--cleanup=whitespace", "-F", "-"}
 	if opts.AllowEmpty {
 		args = append(args, "--allow-empty")
 	}
@@ -207,4 +211,13 @@ func (cm Commits) hookFailure(ctx context.Context, ge *GitError, stdout []byte, 
 		he.Hook = suspects[0]
 	}
 	return he
+}
+
+// Maintain runs the repository's automatic maintenance once (git
+// maintenance run --auto: what git commit runs after a commit, by the
+// user's maintenance settings), at the end of a run's commits: a gc it
+// starts goes on detached, as after git commit.
+func (cm Commits) Maintain(ctx context.Context) error {
+	_, err := cm.r.run(ctx, nil, false, "maintenance", "run", "--auto", "--quiet")
+	return err
 }

@@ -3,6 +3,7 @@ package gitops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -201,5 +202,42 @@ func TestCommitCancelled(t *testing.T) {
 	cancel()
 	if _, err := r.Commits().Commit(ctx, "m", CommitOptions{AllowEmpty: true}); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+// A run's git commit starts no automatic maintenance, however low the
+// repository sets gc.auto: Maintain runs it once, by the repository's
+// settings (here synchronous, to be seen).
+func TestCommitLeavesMaintenanceToMaintain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, dir := newRepo(t)
+	gittest.Git(t, dir, "config", "gc.auto", "1")
+	gittest.Git(t, dir, "config", "gc.autoDetach", "false")
+	// gc --auto counts loose objects in objects/17 only: enough of them
+	// that two land there.
+	for i := 0; i < 2000; i++ {
+		gittest.WriteFile(t, dir, fmt.Sprintf("loose/%d", i), fmt.Sprint(i))
+	}
+	gittest.Git(t, dir, "add", "loose")
+	packs := func() int {
+		m, _ := filepath.Glob(filepath.Join(r.CommonDir, "objects", "pack", "*.pack"))
+		return len(m)
+	}
+	for i, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		gittest.WriteFile(t, dir, name, name)
+		gittest.Git(t, dir, "add", name)
+		if _, err := r.Commits().Commit(ctx, "commit "+name, CommitOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if n := packs(); n != 0 {
+			t.Fatalf("commit %d started git's gc: %d packs", i+1, n)
+		}
+	}
+	if err := r.Commits().Maintain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := packs(); n == 0 {
+		t.Error("Maintain did not run the gc gc.auto=1 asks for")
 	}
 }
