@@ -92,7 +92,28 @@ func (s slot) checks() verify.Tree {
 // keeper runs the task's gates in the slot: they record nothing while
 // the wave runs (its records are written once all its tasks have ended)
 // and speak under the wave's lock.
-func (s slot) keeper() *taskgate.Keeper { return s.wv.r.keeper().InSlot(s.repo, s.wv.mu) }
+func (s slot) keeper() *taskgate.Keeper {
+	k := s.wv.r.keeper().InSlot(s.repo, s.wv.mu)
+	k.Own = s.own
+	return k
+}
+
+// own gives a checkout of task t (its slot, a clean checkout for its
+// gates) its own copy of the user's ignored data the run keeps
+// (verify.OwnIgnored), so that what the task does to it never reaches
+// the user's files nor the wave's other tasks; settle says what the task
+// deleted or changed there, keeps its version aside as the serial path
+// does, and moves the files it added to the user's work tree, under the
+// wave's lock.
+func (s slot) own(t *planparse.Task, dir string, entries []string) (rest []string, settle func()) {
+	r := s.wv.r
+	o, rest := verify.OwnIgnored(r.repo.Root, verify.KeptDir(r.repo), dir, entries)
+	return rest, func() {
+		for _, msg := range verify.SettleOwn(o, verify.AsideDir(r.repo, r.st.RunID, string(t.ID)), s.locked) {
+			hall.Warn(hall.InWave(r.desk(), s.wv.mu), t.ID, msg)
+		}
+	}
+}
 
 // execOptions are the run's execOptions in the slot: its processes print
 // under the wave's lock, and record no pid (the wave's tasks run at once)
@@ -141,16 +162,13 @@ func (s slot) fresh(tu *turn) bool {
 // ignored are the user's work tree's, which furnish gave the slot.
 func (s slot) ignored(*turn) []string { return s.wv.r.ignored }
 
-// putBackIgnored puts back the user's ignored files that a step or a gate
-// of the task deleted through the slot's links to them (rm -rf data/
-// empties the directory the link names), from the run's copy, saying so,
-// as the serial path does in the work tree.
-// The run's list of ignored entries is left as it is: the wave's tasks
-// read it while they run, and the work tree's own check after the wave
-// (the integration gate's, or the next serial task's) brings it up to date.
-func (s slot) putBackIgnored(t *planparse.Task) {
-	s.locked(func() { s.wv.r.checks().CheckIgnored(t) })
-}
+// putBackIgnored has nothing to put back: the slot and its gates'
+// checkouts got their own copy of the user's data (own), settled as each
+// is done with it, and a put-back into the user's work tree here would
+// refill a directory another task of the wave may be emptying through a
+// link. The work tree's own check after the wave (the integration gate's,
+// or the next serial task's) brings the run's list of entries up to date.
+func (s slot) putBackIgnored(*planparse.Task) {}
 
 // A wave task that failed runs again in the user's work tree on resume:
 // no watch is kept to judge its slot's work again.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -40,7 +39,7 @@ type Slot struct {
 	dir  string     // the checkout
 	sha  gitops.SHA // the commit checked out
 	pool *wavepkg.Pool
-	made []gaterun.Link // the links into the work tree, until unlink
+	undo func() // takes back the links into the work tree (furnishDir)
 	done bool
 	// spent: the checkout is of a commit no task's work can be at (a
 	// staged tree, never the wave's base), so what its gates left there
@@ -66,14 +65,15 @@ func (k *Keeper) Checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA
 	if err != nil {
 		return nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
-	return &Slot{dir: dir, sha: sha, pool: pool, made: gaterun.LinkIgnored(k.userRoot(), dir, links)}, nil
+	return &Slot{dir: dir, sha: sha, pool: pool, undo: k.furnishDir(t, dir, links)}, nil
 }
 
 // unlink removes the links into the work tree: before anything else is
 // done in the checkout, so that nothing follows them.
 func (u *Slot) unlink() {
-	gaterun.UnlinkIgnored(u.made)
-	u.made = nil
+	if u.undo != nil {
+		u.undo()
+	}
 }
 
 // Release gives the slot back, once, the links first, so that nothing

@@ -1,0 +1,173 @@
+package verify
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/planx-dev/planx/internal/judge"
+)
+
+// A wave's tasks run at once, each in its own slot. A link from a slot to
+// the user's ignored data (data/, local.env) would let one task's step or
+// gate delete or overwrite files the others read, and a put-back in the
+// user's work tree after one task would refill a directory another is
+// emptying. So a wave task's checkouts get the user's data that the run
+// keeps (KeepIgnored) as their own copy, taken from that copy: whatever a
+// task does to it stays in its slot, and the user's files are never
+// written by it. What the task deleted or changed there is said and its
+// version kept aside, as the serial path does; what it added (a new file
+// in data/) goes to the user's work tree, where the serial path would have
+// left it. The files over keep_ignored, which planx holds no copy of, and
+// what is not the user's data (build outputs, dependency environments) are
+// linked as before: a copy of them would cost what an install costs.
+
+// Own is the copy of the user's kept ignored data in one checkout
+// (OwnIgnored), until Settle.
+type Own struct {
+	root, kept, dir string
+	entries         []string // the entries copied, relative
+	files           []string // the kept files copied, relative, in path order
+}
+
+// OwnIgnored gives the checkout dir its own copy of the entries (relative
+// to the user's work tree root) that hold files the run kept in kept: the
+// kept files are copied from there, the rest of such an entry (a file
+// over the limit, a build output) is linked file by file. It returns the
+// copy and the entries it did not copy, which the caller links.
+func OwnIgnored(root, kept, dir string, entries []string) (*Own, []string) {
+	o := &Own{root: root, kept: kept, dir: dir}
+	var rest []string
+	for _, e := range entries {
+		rel := strings.TrimSuffix(e, "/")
+		if !filepath.IsLocal(filepath.FromSlash(rel)) || !fileExists(relJoin(kept, rel)) ||
+			!fileExists(relJoin(root, rel)) || fileExists(relJoin(dir, rel)) {
+			rest = append(rest, e)
+			continue
+		}
+		o.entries = append(o.entries, rel)
+		o.copyEntry(rel)
+	}
+	slices.Sort(o.files)
+	return o, rest
+}
+
+// copyEntry copies the entry rel into the checkout (see OwnIgnored). A
+// file that cannot be copied is linked, as it was before copies.
+func (o *Own) copyEntry(rel string) {
+	src := relJoin(o.root, rel)
+	_ = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		r, _ := filepath.Rel(o.root, p)
+		r = filepath.ToSlash(r)
+		dst := relJoin(o.dir, r)
+		switch {
+		case d.IsDir() && p != src && (d.Name() == ".git" || judge.BuildOutput(r+"/")):
+			_ = os.Symlink(p, dst)
+			return filepath.SkipDir
+		case d.IsDir():
+			return os.MkdirAll(dst, 0o755)
+		}
+		if k, err := os.Lstat(relJoin(o.kept, r)); err == nil && k.Mode().IsRegular() && d.Type().IsRegular() &&
+			copyFile(relJoin(o.kept, r), dst) == nil {
+			o.files = append(o.files, r)
+			return nil
+		}
+		_ = os.Remove(dst) // what a failed copy left
+		_ = os.Symlink(p, dst)
+		return nil
+	})
+}
+
+// Settle settles the copy as the task left it, and removes it: a kept
+// file the task deleted or changed is said (the task's version moved
+// under aside, as PutBack does in the user's work tree); a new file it
+// wrote under a copied entry is moved to the user's work tree when
+// nothing is at its path there, else kept under aside too. Call it under
+// the wave's lock: it writes the user's work tree. It returns what the
+// task deleted or changed, in path order, and the new files it moved.
+func (o *Own) Settle(aside string) (back []Back, moved []string, err error) {
+	for _, rel := range o.files {
+		b, changed, perr := putBackOne(o.dir, relJoin(o.kept, rel), rel, aside)
+		if perr != nil {
+			err = errors.Join(err, fmt.Errorf("settle %s: %w", rel, perr))
+		}
+		if changed {
+			back = append(back, b)
+		}
+	}
+	for _, e := range o.entries {
+		m, b, merr := o.moveNew(e, aside)
+		moved, back = append(moved, m...), append(back, b...)
+		err = errors.Join(err, merr)
+		if rerr := os.RemoveAll(relJoin(o.dir, e)); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("remove the copy of %s: %w", e, rerr))
+		}
+	}
+	slices.SortFunc(back, func(a, b Back) int { return strings.Compare(a.Path, b.Path) })
+	return back, moved, err
+}
+
+// moveNew moves the regular files the task added under the copied entry
+// e to the user's work tree, or under aside when something is at that
+// path there (said as an overwrite: the user's stays).
+func (o *Own) moveNew(e, aside string) (moved []string, back []Back, err error) {
+	_ = filepath.WalkDir(relJoin(o.dir, e), func(p string, d fs.DirEntry, werr error) error {
+		if werr != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		r, _ := filepath.Rel(o.dir, p)
+		r = filepath.ToSlash(r)
+		if _, found := slices.BinarySearch(o.files, r); found {
+			return nil
+		}
+		to := relJoin(o.root, r)
+		if blocker, _ := blocking(o.root, r); blocker == "" && !fileExists(to) {
+			if merr := moveTo(p, to); merr == nil {
+				moved = append(moved, r)
+				return nil
+			}
+		}
+		if merr := moveAside(o.dir, r, aside); merr != nil {
+			err = errors.Join(err, fmt.Errorf("keep %s aside: %w", r, merr))
+			return nil
+		}
+		back = append(back, Back{Path: r, Aside: r})
+		return nil
+	})
+	return moved, back, err
+}
+
+// moveTo moves the file from to to, making to's directories.
+func moveTo(from, to string) error {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(from, to); err == nil {
+		return nil
+	}
+	if err := copyFile(from, to); err != nil { // another file system
+		return err
+	}
+	return os.Remove(from)
+}
+
+// SettleOwn settles the copy o (Own.Settle) under lock, with what the
+// task left in place of the user's files kept under aside
+// (AsideDir(run, task)), and returns what to say.
+func SettleOwn(o *Own, aside string, lock func(func())) []string {
+	var back []Back
+	var err error
+	lock(func() { back, _, err = o.Settle(aside) })
+	msgs := describeBack(back, "the task", aside, true)
+	if err != nil {
+		msgs = append(msgs, fmt.Sprintf("planx could not settle the task's copy of your ignored files (%v); yours were not touched", err))
+	}
+	return msgs
+}
