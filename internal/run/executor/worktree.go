@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -94,25 +95,12 @@ func (s slot) checks() verify.Tree {
 // and speak under the wave's lock.
 func (s slot) keeper() *taskgate.Keeper {
 	k := s.wv.r.keeper().InSlot(s.repo, s.wv.mu)
-	k.Own = s.own
-	return k
-}
-
-// own gives a checkout of task t (its slot, a clean checkout for its
-// gates) its own copy of the user's ignored data the run keeps
-// (verify.OwnIgnored), so that what the task does to it never reaches
-// the user's files nor the wave's other tasks; settle says what the task
-// deleted or changed there, keeps its version aside as the serial path
-// does, and moves the files it added to the user's work tree, under the
-// wave's lock.
-func (s slot) own(t *planparse.Task, dir string, entries []string) (rest []string, settle func()) {
+	// The task's checkouts (its slot, its gates') get their own copy of
+	// the user's data the run keeps, so that what the task does to it
+	// never reaches the user's files nor the wave's other tasks.
 	r := s.wv.r
-	o, rest := verify.OwnIgnored(r.repo.Root, verify.KeptDir(r.repo), dir, entries)
-	return rest, func() {
-		for _, msg := range verify.SettleOwn(o, verify.AsideDir(r.repo, r.st.RunID, string(t.ID)), s.locked) {
-			hall.Warn(hall.InWave(r.desk(), s.wv.mu), t.ID, msg)
-		}
-	}
+	k.Kept = &gaterun.Kept{Root: r.repo.Root, Dir: verify.KeptDir(r.repo), Aside: verify.AsideDir(r.repo, r.st.RunID, "")}
+	return k
 }
 
 // execOptions are the run's execOptions in the slot: its processes print
@@ -163,7 +151,7 @@ func (s slot) fresh(tu *turn) bool {
 func (s slot) ignored(*turn) []string { return s.wv.r.ignored }
 
 // putBackIgnored has nothing to put back: the slot and its gates'
-// checkouts got their own copy of the user's data (own), settled as each
+// checkouts got their own copy of the user's data (keeper), settled as each
 // is done with it, and a put-back into the user's work tree here would
 // refill a directory another task of the wave may be emptying through a
 // link. The work tree's own check after the wave (the integration gate's,

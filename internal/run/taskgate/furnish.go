@@ -28,24 +28,5 @@ func (k *Keeper) Furnish(ctx context.Context, t *planparse.Task, dir string, ign
 		}
 		installed = envs
 	}
-	return installed, k.furnishDir(t, dir, gaterun.Linkable(ignored, installed...)), nil
-}
-
-// furnishDir gives the checkout dir, where task t's executor or gates are
-// about to run, the user's ignored entries: a link to each (LinkIgnored),
-// or, in a wave (Own), its own copy of the user's data. The func returned
-// takes them back, once, before anything checks the checkout: git would
-// take a link for a new file, and nothing may follow one afterwards.
-func (k *Keeper) furnishDir(t *planparse.Task, dir string, entries []string) (undo func()) {
-	settle := func() {}
-	if k.Own != nil {
-		entries, settle = k.Own(t, dir, entries)
-	}
-	made := gaterun.LinkIgnored(k.userRoot(), dir, entries)
-	return func() {
-		gaterun.UnlinkIgnored(made)
-		made = nil
-		settle()
-		settle = func() {}
-	}
+	return installed, furnish(k, t, dir, gaterun.Linkable(ignored, installed...)).undo, nil
 }

@@ -73,12 +73,11 @@ type Keeper struct {
 	Pool *wavepkg.Pool
 	// Spaces are the judge's spaces (gaterun.Spaces), nil for none.
 	Spaces *gaterun.Spaces
-	// Own, when set (a wave task's keeper), gives the checkout dir of
-	// task t its own copy of those of the user's ignored entries it
-	// copies (verify.OwnIgnored), rather than links into the work tree
-	// the wave's other tasks share; it returns the entries left to link
-	// and what settles the copy once the checkout is done with them.
-	Own func(t *planparse.Task, dir string, entries []string) (rest []string, settle func())
+	// Kept, when set (a wave task's keeper), is where the run keeps the
+	// user's ignored data: the task's checkouts get their own copy of it
+	// rather than links into the work tree the wave's other tasks share
+	// (furniture).
+	Kept *gaterun.Kept
 
 	reached gaterun.Reach    // read on first use (Reach)
 	reports *gaterun.Reports // the run's test reports by commit (Reports)

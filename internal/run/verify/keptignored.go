@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
@@ -99,63 +98,12 @@ func (c Tree) CheckIgnored(t *planparse.Task) []string {
 // (who did it: "the task", or "the run" at its end); ok is false when a
 // file could not be put back.
 func putBack(repo *gitops.Repo, aside, who string) (msgs []string, ok bool) {
-	back, err := PutBack(repo.Root, KeptDir(repo), aside)
-	msgs = describeBack(back, who, aside, false)
+	back, err := gaterun.PutBack(repo.Root, KeptDir(repo), aside)
+	msgs = gaterun.DescribeBack(back, who, aside, false)
 	if err != nil {
 		msgs = append(msgs, fmt.Sprintf("planx could not put back every ignored file (%v); its copies stay in %s", err, KeptDir(repo)))
 	}
 	return msgs, err == nil
-}
-
-// describeBack says what who did to the user's ignored files (back, what
-// stood in their place kept under aside): in the user's work tree, where
-// planx put its copy back, or (own) in a wave task's own copy of them
-// (Own), where the user's were never touched.
-func describeBack(back []Back, who, aside string, own bool) (msgs []string) {
-	var deleted, over []string
-	yours := map[string][]string{}
-	for _, b := range back {
-		switch {
-		case b.Aside == "":
-			deleted = append(deleted, b.Path)
-		case b.Aside == b.Path:
-			over = append(over, b.Path)
-		default:
-			if len(yours[b.Aside]) == 0 {
-				over = append(over, b.Aside)
-			}
-			yours[b.Aside] = append(yours[b.Aside], b.Path)
-		}
-	}
-	where, fixed := "", "; planx put them back from its copy: "
-	if own {
-		where, fixed = " in its own copy of them (a wave task's work tree gets one)", "; yours were not touched: "
-	}
-	if len(deleted) > 0 {
-		msgs = append(msgs, fmt.Sprintf("%s deleted %d ignored file(s) that no commit holds%s%s%s",
-			who, len(deleted), where, fixed, textsafe.List(deleted)))
-	}
-	if len(over) == 0 {
-		return msgs
-	}
-	slices.Sort(over)
-	named := make([]string, len(over))
-	for i, p := range over {
-		named[i] = p
-		if ps := yours[p]; len(ps) > 0 {
-			named[i] += " (yours: " + textsafe.List(ps) + ")"
-		}
-	}
-	theirs := "the task's"
-	if who != "the task" {
-		theirs = "the version found"
-	}
-	kept := "planx put back yours from its copy and kept"
-	if own {
-		kept = "yours were not touched, and planx kept"
-	}
-	return append(msgs, fmt.Sprintf("%s overwrote %d ignored path(s) that no commit holds%s; %s %s in %s: %s",
-		who, len(over), where, kept, theirs, aside, strings.Join(named, ", ")))
 }
 
 // EndIgnored settles the run's ignored files as it ends (completed,

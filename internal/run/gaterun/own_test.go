@@ -1,4 +1,4 @@
-package verify
+package gaterun
 
 import (
 	"os"
@@ -11,8 +11,8 @@ import (
 )
 
 // ownFixture is a user's work tree with ignored data (one file over the
-// limit, a build output inside data/), the run's copy of it, and a
-// checkout given its own copy (OwnIgnored).
+// limit, a build output inside data/, a dependency environment), the
+// run's copy of it, and a checkout given its own copy (OwnIgnored).
 func ownFixture(t *testing.T) (root, kept, dir string, o *Own, rest []string) {
 	t.Helper()
 	root, kept, dir = t.TempDir(), t.TempDir(), t.TempDir()
@@ -22,11 +22,14 @@ func ownFixture(t *testing.T) (root, kept, dir string, o *Own, rest []string) {
 	gittest.WriteFile(t, root, "data/big.bin", "0123456789abcdef")
 	gittest.WriteFile(t, root, "data/__pycache__/m.pyc", "bytecode")
 	gittest.WriteFile(t, root, "node_modules/x/index.js", "x\n")
-	entries := []string{"data/", "local.env", "node_modules/"}
-	if left := KeepIgnored(root, kept, entries, []string{"node_modules/"}, 14); len(left) != 1 || left[0].Path != "data/big.bin" {
-		t.Fatalf("left %v, want data/big.bin", left)
+	// What verify.KeepIgnored keeps of it under a limit of 14 bytes: not
+	// the build output, the dependency environment nor data/big.bin.
+	for _, p := range []string{"local.env", "data/a.csv", "data/sub/b.csv"} {
+		if err := CopyFile(filepath.Join(root, p), filepath.Join(kept, p)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	o, rest = OwnIgnored(root, kept, dir, entries)
+	o, rest = OwnIgnored(root, kept, dir, []string{"data/", "local.env", "node_modules/"})
 	return root, kept, dir, o, rest
 }
 
@@ -85,7 +88,7 @@ func TestOwnSettle(t *testing.T) {
 			t.Errorf("%s still in the checkout after Settle", p)
 		}
 	}
-	msgs := describeBack(back, "the task", aside, true)
+	msgs := DescribeBack(back, "the task", aside, true)
 	if len(msgs) != 2 || !strings.Contains(msgs[0], "deleted 1 ignored file(s)") || !strings.Contains(msgs[0], "yours were not touched: data/sub/b.csv") ||
 		!strings.Contains(msgs[1], "kept the task's in "+aside+": local.env") {
 		t.Errorf("said %q", msgs)

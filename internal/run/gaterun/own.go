@@ -1,4 +1,4 @@
-package verify
+package gaterun
 
 import (
 	"errors"
@@ -44,8 +44,8 @@ func OwnIgnored(root, kept, dir string, entries []string) (*Own, []string) {
 	var rest []string
 	for _, e := range entries {
 		rel := strings.TrimSuffix(e, "/")
-		if !filepath.IsLocal(filepath.FromSlash(rel)) || !fileExists(relJoin(kept, rel)) ||
-			!fileExists(relJoin(root, rel)) || fileExists(relJoin(dir, rel)) {
+		if !filepath.IsLocal(filepath.FromSlash(rel)) || !exists(relPath(kept, rel)) ||
+			!exists(relPath(root, rel)) || exists(relPath(dir, rel)) {
 			rest = append(rest, e)
 			continue
 		}
@@ -59,14 +59,14 @@ func OwnIgnored(root, kept, dir string, entries []string) (*Own, []string) {
 // copyEntry copies the entry rel into the checkout (see OwnIgnored). A
 // file that cannot be copied is linked, as it was before copies.
 func (o *Own) copyEntry(rel string) {
-	src := relJoin(o.root, rel)
+	src := relPath(o.root, rel)
 	_ = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
 		r, _ := filepath.Rel(o.root, p)
 		r = filepath.ToSlash(r)
-		dst := relJoin(o.dir, r)
+		dst := relPath(o.dir, r)
 		switch {
 		case d.IsDir() && p != src && (d.Name() == ".git" || judge.BuildOutput(r+"/")):
 			_ = os.Symlink(p, dst)
@@ -74,8 +74,8 @@ func (o *Own) copyEntry(rel string) {
 		case d.IsDir():
 			return os.MkdirAll(dst, 0o755)
 		}
-		if k, err := os.Lstat(relJoin(o.kept, r)); err == nil && k.Mode().IsRegular() && d.Type().IsRegular() &&
-			copyFile(relJoin(o.kept, r), dst) == nil {
+		if k, err := os.Lstat(relPath(o.kept, r)); err == nil && k.Mode().IsRegular() && d.Type().IsRegular() &&
+			CopyFile(relPath(o.kept, r), dst) == nil {
 			o.files = append(o.files, r)
 			return nil
 		}
@@ -94,7 +94,7 @@ func (o *Own) copyEntry(rel string) {
 // task deleted or changed, in path order, and the new files it moved.
 func (o *Own) Settle(aside string) (back []Back, moved []string, err error) {
 	for _, rel := range o.files {
-		b, changed, perr := putBackOne(o.dir, relJoin(o.kept, rel), rel, aside)
+		b, changed, perr := putBackOne(o.dir, relPath(o.kept, rel), rel, aside)
 		if perr != nil {
 			err = errors.Join(err, fmt.Errorf("settle %s: %w", rel, perr))
 		}
@@ -106,7 +106,7 @@ func (o *Own) Settle(aside string) (back []Back, moved []string, err error) {
 		m, b, merr := o.moveNew(e, aside)
 		moved, back = append(moved, m...), append(back, b...)
 		err = errors.Join(err, merr)
-		if rerr := os.RemoveAll(relJoin(o.dir, e)); rerr != nil {
+		if rerr := os.RemoveAll(relPath(o.dir, e)); rerr != nil {
 			err = errors.Join(err, fmt.Errorf("remove the copy of %s: %w", e, rerr))
 		}
 	}
@@ -118,7 +118,7 @@ func (o *Own) Settle(aside string) (back []Back, moved []string, err error) {
 // e to the user's work tree, or under aside when something is at that
 // path there (said as an overwrite: the user's stays).
 func (o *Own) moveNew(e, aside string) (moved []string, back []Back, err error) {
-	_ = filepath.WalkDir(relJoin(o.dir, e), func(p string, d fs.DirEntry, werr error) error {
+	_ = filepath.WalkDir(relPath(o.dir, e), func(p string, d fs.DirEntry, werr error) error {
 		if werr != nil || !d.Type().IsRegular() {
 			return nil
 		}
@@ -127,8 +127,8 @@ func (o *Own) moveNew(e, aside string) (moved []string, back []Back, err error) 
 		if _, found := slices.BinarySearch(o.files, r); found {
 			return nil
 		}
-		to := relJoin(o.root, r)
-		if blocker, _ := blocking(o.root, r); blocker == "" && !fileExists(to) {
+		to := relPath(o.root, r)
+		if blocker, _ := blocking(o.root, r); blocker == "" && !exists(to) {
 			if merr := moveTo(p, to); merr == nil {
 				moved = append(moved, r)
 				return nil
@@ -152,22 +152,26 @@ func moveTo(from, to string) error {
 	if err := os.Rename(from, to); err == nil {
 		return nil
 	}
-	if err := copyFile(from, to); err != nil { // another file system
+	if err := CopyFile(from, to); err != nil { // another file system
 		return err
 	}
 	return os.Remove(from)
 }
 
-// SettleOwn settles the copy o (Own.Settle) under lock, with what the
-// task left in place of the user's files kept under aside
-// (AsideDir(run, task)), and returns what to say.
-func SettleOwn(o *Own, aside string, lock func(func())) []string {
-	var back []Back
-	var err error
-	lock(func() { back, _, err = o.Settle(aside) })
-	msgs := describeBack(back, "the task", aside, true)
-	if err != nil {
-		msgs = append(msgs, fmt.Sprintf("planx could not settle the task's copy of your ignored files (%v); yours were not touched", err))
-	}
-	return msgs
+// exists says something is at path p (a dangling link too).
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
+
+// Kept is where a run keeps the user's ignored data, as a wave task's
+// checkouts are handed it (taskgate.Keeper.Kept): the user's work tree,
+// the run's copy of the files (verify.KeptDir) and the directory under
+// which what a task left in their place goes, one directory per task
+// (verify.AsideDir).
+type Kept struct {
+	Root, Dir, Aside string
+}
+
+// AsideOf is where task id's versions of the user's files go.
+func (k Kept) AsideOf(id string) string { return filepath.Join(k.Aside, id) }
