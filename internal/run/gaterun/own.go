@@ -12,19 +12,20 @@ import (
 	"github.com/planx-dev/planx/internal/judge"
 )
 
-// A wave's tasks run at once, each in its own slot. A link from a slot to
-// the user's ignored data (data/, local.env) would let one task's step or
-// gate delete or overwrite files the others read, and a put-back in the
-// user's work tree after one task would refill a directory another is
+// A wave's tasks run at once, each in its own slot. A link from a slot
+// to the user's ignored data (data/, local.env) would let one task's step
+// or gate delete or overwrite files the others read, and a put-back in
+// the user's work tree after one task would refill a directory another is
 // emptying. So a wave task's checkouts get the user's data that the run
-// keeps (KeepIgnored) as their own copy, taken from that copy: whatever a
-// task does to it stays in its slot, and the user's files are never
-// written by it. What the task deleted or changed there is said and its
-// version kept aside, as the serial path does; what it added (a new file
-// in data/) goes to the user's work tree, where the serial path would have
-// left it. The files over keep_ignored, which planx holds no copy of, and
-// what is not the user's data (build outputs, dependency environments) are
-// linked as before: a copy of them would cost what an install costs.
+// keeps (verify.KeepIgnored) as their own copy, taken from that copy:
+// whatever a task does to it stays in its slot, and the user's files are
+// never written by it. What the task deleted or changed there is said and
+// its version kept aside, as the serial path does; what it added (a new
+// file in data/) goes to the user's work tree, where the serial path
+// would have left it. The files over keep_ignored, which planx holds no
+// copy of, and what is not the user's data (build outputs, dependency
+// environments) are linked as before: a copy of them would cost what an
+// install costs.
 
 // Own is the copy of the user's kept ignored data in one checkout
 // (OwnIgnored), until Settle.
