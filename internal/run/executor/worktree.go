@@ -151,11 +151,12 @@ func (s slot) fresh(tu *turn) bool {
 func (s slot) ignored(*turn) []string { return s.wv.r.ignored }
 
 // putBackIgnored has nothing to put back: the slot and its gates'
-// checkouts got their own copy of the user's data (keeper), settled as each
-// is done with it, and a put-back into the user's work tree here would
-// refill a directory another task of the wave may be emptying through a
-// link. The work tree's own check after the wave (the integration gate's,
-// or the next serial task's) brings the run's list of entries up to date.
+// checkouts got their own copy of the user's data (keeper), settled as
+// each is done with it, and no put-back into the user's work tree runs
+// while the wave's other tasks read it (one refilled a directory another
+// task was emptying). The work tree's own check after the wave (the
+// integration gate's, or the next serial task's) brings the run's list
+// of entries up to date.
 func (s slot) putBackIgnored(*planparse.Task) {}
 
 // A wave task that failed runs again in the user's work tree on resume:

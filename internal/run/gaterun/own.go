@@ -39,7 +39,8 @@ type Own struct {
 // to the user's work tree root) that hold files the run kept in kept: the
 // kept files are copied from there, the rest of such an entry (a file
 // over the limit, a build output) is linked file by file. It returns the
-// copy and the entries it did not copy, which the caller links.
+// copy (nil when no entry was copied) and the entries it did not copy,
+// which the caller links.
 func OwnIgnored(root, kept, dir string, entries []string) (*Own, []string) {
 	o := &Own{root: root, kept: kept, dir: dir}
 	var rest []string
@@ -52,6 +53,9 @@ func OwnIgnored(root, kept, dir string, entries []string) (*Own, []string) {
 		}
 		o.entries = append(o.entries, rel)
 		o.copyEntry(rel)
+	}
+	if len(o.entries) == 0 {
+		return nil, rest
 	}
 	slices.Sort(o.files)
 	return o, rest

@@ -115,3 +115,15 @@ func TestOwnSettleTaken(t *testing.T) {
 		t.Errorf("aside: %q", b)
 	}
 }
+
+// Where the run keeps nothing (keep_ignored below 0, or nothing of the
+// user's), every entry is left to be linked, as before copies.
+func TestOwnIgnoredNothingKept(t *testing.T) {
+	t.Parallel()
+	root, dir := t.TempDir(), t.TempDir()
+	gittest.WriteFile(t, root, "local.env", "KEY=1\n")
+	o, rest := OwnIgnored(root, filepath.Join(t.TempDir(), "none"), dir, []string{"local.env"})
+	if o != nil || !slices.Equal(rest, []string{"local.env"}) {
+		t.Errorf("own %v, left to link %v; want none and local.env", o, rest)
+	}
+}

@@ -68,7 +68,8 @@ func (k *Keeper) Checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA
 	return &Slot{dir: dir, sha: sha, pool: pool, made: furnish(k, t, dir, links)}, nil
 }
 
-// unlink removes the links into the work tree: before anything else is
+// unlink removes the links into the work tree, and settles a wave task's
+// own copy of the user's data (furnished.undo): before anything else is
 // done in the checkout, so that nothing follows them.
 func (u *Slot) unlink() { u.made.undo() }
 

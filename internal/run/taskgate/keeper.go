@@ -76,7 +76,7 @@ type Keeper struct {
 	// Kept, when set (a wave task's keeper), is where the run keeps the
 	// user's ignored data: the task's checkouts get their own copy of it
 	// rather than links into the work tree the wave's other tasks share
-	// (furniture).
+	// (furnish).
 	Kept *gaterun.Kept
 
 	reached gaterun.Reach    // read on first use (Reach)
