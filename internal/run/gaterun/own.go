@@ -77,7 +77,20 @@ func (o *Own) copyEntry(rel string) {
 			_ = os.Symlink(p, dst)
 			return filepath.SkipDir
 		case d.IsDir():
-			return os.MkdirAll(dst, 0o755)
+			// The user's permissions (a private data/ stays private),
+			// and the owner's own, to fill it and remove it.
+			perm := fs.FileMode(0o755)
+			if fi, err := d.Info(); err == nil {
+				perm = fi.Mode().Perm() | 0o700
+			}
+			if p == src {
+				_ = os.MkdirAll(filepath.Dir(dst), 0o755) // (an entry in an untracked directory)
+			}
+			if os.Mkdir(dst, perm) != nil {
+				_ = os.Symlink(p, dst)
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		if k, err := os.Lstat(relPath(o.kept, r)); err == nil && k.Mode().IsRegular() && d.Type().IsRegular() &&
 			CopyFile(relPath(o.kept, r), dst) == nil {

@@ -22,6 +22,9 @@ func ownFixture(t *testing.T) (root, kept, dir string, o *Own, rest []string) {
 	gittest.WriteFile(t, root, "data/big.bin", "0123456789abcdef")
 	gittest.WriteFile(t, root, "data/__pycache__/m.pyc", "bytecode")
 	gittest.WriteFile(t, root, "node_modules/x/index.js", "x\n")
+	if err := os.Chmod(filepath.Join(root, "data", "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	// What verify.KeepIgnored keeps of it under a limit of 14 bytes: not
 	// the build output, the dependency environment nor data/big.bin.
 	for _, p := range []string{"local.env", "data/a.csv", "data/sub/b.csv"} {
@@ -46,6 +49,9 @@ func TestOwnIgnoredCopies(t *testing.T) {
 		if fi, err := os.Lstat(filepath.Join(dir, p)); err != nil || !fi.Mode().IsRegular() {
 			t.Errorf("%s in the checkout: %v (%v), want a regular file", p, fi, err)
 		}
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "data", "sub")); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the copy of the private data/sub: %v (%v), want mode 0700", fi, err)
 	}
 	for _, p := range []string{"data/big.bin", "data/__pycache__"} {
 		if fi, err := os.Lstat(filepath.Join(dir, p)); err != nil || fi.Mode()&os.ModeSymlink == 0 {
