@@ -56,11 +56,7 @@ var (
 // it is: "hand-after-kill" (a hand
 // fix after a SIGKILL mid-step: resume, which found no snapshot of the
 // stop, takes it for the attempt's and discards it from the work tree,
-// keeping it under the stop's ref; Why 4) and "ignored-wave-race" (a
-// wave task empties data/ through its slot's link while another task's
-// check of ignored files puts them back into it: rm -rf fails on a
-// directory being filled again, and the put-back is named as the other
-// task's deletion).
+// keeping it under the stop's ref; Why 4).
 func soakModes() []soakMode {
 	all := []soakMode{
 		{name: "serial", plan: soakPlan, args: []string{"run", "plan.md"}, sigs: soakAll},
@@ -68,8 +64,7 @@ func soakModes() []soakMode {
 		{name: "bigwave", plan: soakBigWavePlan, args: soakWaveArgs, sigs: soakAll, span: true, landing: true},
 		{name: "agentwave", plan: soakAgentPlan, args: soakWaveArgs, sigs: soakHupKill, extra: soakAgent, span: true},
 		{name: "ignored", plan: soakIgnoredPlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true, lost: []string{"big.bin"}},
-		{name: "ignored-wave", plan: soakIgnoredWavePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true, lost: []string{"big.bin"},
-			unfixed: "ignored-wave-race"},
+		{name: "ignored-wave", plan: soakIgnoredWavePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true, lost: []string{"big.bin"}},
 		{name: "ignored-overwrite", plan: soakOverwritePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true},
 		{name: "linked-worktrees", plan: soakAgentPlan, args: soakWaveArgs, sigs: soakHupKill, extra: soakAgent, span: true, linked: true},
 	}
@@ -125,7 +120,8 @@ const soakIgnoredPlan = "---\ntopic: soak\n---\n" +
 	"- [ ] T004 [P] Add d\n  ```sh run\n  echo d >> d.txt\n  ```\n"
 
 // soakIgnoredWavePlan is soakIgnoredPlan with data/ emptied by a task of
-// the wave, in its slot, through the link to the user's directory.
+// the wave, in its slot, which holds its own copy of the user's data
+// (verify.OwnIgnored) while the wave's other tasks run beside it.
 var soakIgnoredWavePlan = strings.Replace(soakIgnoredPlan, "T002 Empty data", "T002 [P] Empty data", 1)
 
 // soakOverwritePlan's tasks overwrite the user's ignored data and replace

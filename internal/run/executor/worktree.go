@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -92,7 +93,15 @@ func (s slot) checks() verify.Tree {
 // keeper runs the task's gates in the slot: they record nothing while
 // the wave runs (its records are written once all its tasks have ended)
 // and speak under the wave's lock.
-func (s slot) keeper() *taskgate.Keeper { return s.wv.r.keeper().InSlot(s.repo, s.wv.mu) }
+func (s slot) keeper() *taskgate.Keeper {
+	k := s.wv.r.keeper().InSlot(s.repo, s.wv.mu)
+	// The task's checkouts (its slot, its gates') get their own copy of
+	// the user's data the run keeps, so that what the task does to it
+	// never reaches the user's files nor the wave's other tasks.
+	r := s.wv.r
+	k.Kept = &gaterun.Kept{Root: r.repo.Root, Dir: verify.KeptDir(r.repo), Aside: verify.AsideDir(r.repo, r.st.RunID, "")}
+	return k
+}
 
 // execOptions are the run's execOptions in the slot: its processes print
 // under the wave's lock, and record no pid (the wave's tasks run at once)
@@ -141,16 +150,14 @@ func (s slot) fresh(tu *turn) bool {
 // ignored are the user's work tree's, which furnish gave the slot.
 func (s slot) ignored(*turn) []string { return s.wv.r.ignored }
 
-// putBackIgnored puts back the user's ignored files that a step or a gate
-// of the task deleted through the slot's links to them (rm -rf data/
-// empties the directory the link names), from the run's copy, saying so,
-// as the serial path does in the work tree.
-// The run's list of ignored entries is left as it is: the wave's tasks
-// read it while they run, and the work tree's own check after the wave
-// (the integration gate's, or the next serial task's) brings it up to date.
-func (s slot) putBackIgnored(t *planparse.Task) {
-	s.locked(func() { s.wv.r.checks().CheckIgnored(t) })
-}
+// putBackIgnored has nothing to put back: the slot and its gates'
+// checkouts got their own copy of the user's data (keeper), settled as
+// each is done with it, and no put-back into the user's work tree runs
+// while the wave's other tasks read it (one refilled a directory another
+// task was emptying). The work tree's own check after the wave (the
+// integration gate's, or the next serial task's) brings the run's list
+// of entries up to date.
+func (s slot) putBackIgnored(*planparse.Task) {}
 
 // A wave task that failed runs again in the user's work tree on resume:
 // no watch is kept to judge its slot's work again.

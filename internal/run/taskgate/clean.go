@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/gitops"
-	"github.com/planx-dev/planx/internal/run/gaterun"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -40,7 +39,7 @@ type Slot struct {
 	dir  string     // the checkout
 	sha  gitops.SHA // the commit checked out
 	pool *wavepkg.Pool
-	made []gaterun.Link // the links into the work tree, until unlink
+	made *furnished // the user's ignored entries it was given, until unlink
 	done bool
 	// spent: the checkout is of a commit no task's work can be at (a
 	// staged tree, never the wave's base), so what its gates left there
@@ -66,15 +65,13 @@ func (k *Keeper) Checkout(ctx context.Context, t *planparse.Task, sha gitops.SHA
 	if err != nil {
 		return nil, fmt.Errorf("%s of %s in a clean worktree: %w", label, t.ID, err)
 	}
-	return &Slot{dir: dir, sha: sha, pool: pool, made: gaterun.LinkIgnored(k.userRoot(), dir, links)}, nil
+	return &Slot{dir: dir, sha: sha, pool: pool, made: furnish(k, t, dir, links)}, nil
 }
 
-// unlink removes the links into the work tree: before anything else is
+// unlink removes the links into the work tree, and settles a wave task's
+// own copy of the user's data (furnished.undo): before anything else is
 // done in the checkout, so that nothing follows them.
-func (u *Slot) unlink() {
-	gaterun.UnlinkIgnored(u.made)
-	u.made = nil
-}
+func (u *Slot) unlink() { u.made.undo() }
 
 // Release gives the slot back, once, the links first, so that nothing
 // follows them. A spent slot goes back as the gates left it (its next Take

@@ -28,9 +28,5 @@ func (k *Keeper) Furnish(ctx context.Context, t *planparse.Task, dir string, ign
 		}
 		installed = envs
 	}
-	made := gaterun.LinkIgnored(k.userRoot(), dir, gaterun.Linkable(ignored, installed...))
-	return installed, func() {
-		gaterun.UnlinkIgnored(made)
-		made = nil
-	}, nil
+	return installed, furnish(k, t, dir, gaterun.Linkable(ignored, installed...)).undo, nil
 }

@@ -37,13 +37,13 @@ func (k *Keeper) runHere(ctx context.Context, tk Task, key gitops.SHA, sel []gat
 	if err != nil {
 		return fmt.Errorf("the staged tree of %s: %w", tk.T.ID, err)
 	}
-	var made []gaterun.Link
+	var made *furnished
 	if links {
 		subs, _ := k.Repo.Index().Submodules(ctx)
-		made = gaterun.LinkIgnored(k.userRoot(), dir, append(gaterun.Linkable(tk.Ignored), subs...))
+		made = furnish(k, tk.T, dir, append(gaterun.Linkable(tk.Ignored), subs...))
 	}
 	err = k.runGateSet(ctx, tk.T, tk.Log, dir, key, sel, judge)
-	gaterun.UnlinkIgnored(made)
+	made.undo()
 	if err != nil {
 		return err
 	}

@@ -73,6 +73,11 @@ type Keeper struct {
 	Pool *wavepkg.Pool
 	// Spaces are the judge's spaces (gaterun.Spaces), nil for none.
 	Spaces *gaterun.Spaces
+	// Kept, when set (a wave task's keeper), is where the run keeps the
+	// user's ignored data: the task's checkouts get their own copy of it
+	// rather than links into the work tree the wave's other tasks share
+	// (furnish).
+	Kept *gaterun.Kept
 
 	reached gaterun.Reach    // read on first use (Reach)
 	reports *gaterun.Reports // the run's test reports by commit (Reports)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/run/gaterun"
 )
 
 // The user's own ignored files are kept up to the limit, build outputs and
@@ -38,8 +39,8 @@ func TestKeepIgnored(t *testing.T) {
 	if gone := Gone(root, entries); !slices.Equal(gone, []string{"local.env", "out/"}) {
 		t.Errorf("gone %v, want local.env and out/", gone)
 	}
-	back, err := PutBack(root, kept, t.TempDir())
-	if err != nil || !slices.Equal(back, []Back{{Path: "local.env"}}) {
+	back, err := gaterun.PutBack(root, kept, t.TempDir())
+	if err != nil || !slices.Equal(back, []gaterun.Back{{Path: "local.env"}}) {
 		t.Errorf("put back %v (%v), want local.env", back, err)
 	}
 	if b, err := os.ReadFile(filepath.Join(root, "local.env")); err != nil || string(b) != "KEY=1\n" {
@@ -66,8 +67,8 @@ func TestPutBackOverwritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	gittest.WriteFile(t, root, "data", "a file\n")
-	back, err := PutBack(root, kept, aside)
-	want := []Back{{Path: "data/a.csv", Aside: "data"}, {Path: "local.env", Aside: "local.env"}}
+	back, err := gaterun.PutBack(root, kept, aside)
+	want := []gaterun.Back{{Path: "data/a.csv", Aside: "data"}, {Path: "local.env", Aside: "local.env"}}
 	if err != nil || !slices.Equal(back, want) {
 		t.Errorf("put back %v (%v), want %v", back, err, want)
 	}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
@@ -99,42 +98,8 @@ func (c Tree) CheckIgnored(t *planparse.Task) []string {
 // (who did it: "the task", or "the run" at its end); ok is false when a
 // file could not be put back.
 func putBack(repo *gitops.Repo, aside, who string) (msgs []string, ok bool) {
-	back, err := PutBack(repo.Root, KeptDir(repo), aside)
-	var deleted, over []string
-	yours := map[string][]string{}
-	for _, b := range back {
-		switch {
-		case b.Aside == "":
-			deleted = append(deleted, b.Path)
-		case b.Aside == b.Path:
-			over = append(over, b.Path)
-		default:
-			if len(yours[b.Aside]) == 0 {
-				over = append(over, b.Aside)
-			}
-			yours[b.Aside] = append(yours[b.Aside], b.Path)
-		}
-	}
-	if len(deleted) > 0 {
-		msgs = append(msgs, fmt.Sprintf("%s deleted %d ignored file(s) that no commit holds; planx put them back from its copy: %s",
-			who, len(deleted), textsafe.List(deleted)))
-	}
-	if len(over) > 0 {
-		slices.Sort(over)
-		named := make([]string, len(over))
-		for i, p := range over {
-			named[i] = p
-			if ps := yours[p]; len(ps) > 0 {
-				named[i] += " (yours: " + textsafe.List(ps) + ")"
-			}
-		}
-		theirs := "the task's"
-		if who != "the task" {
-			theirs = "the version found"
-		}
-		msgs = append(msgs, fmt.Sprintf("%s overwrote %d ignored path(s) that no commit holds; planx put back yours from its copy and kept %s in %s: %s",
-			who, len(over), theirs, aside, strings.Join(named, ", ")))
-	}
+	back, err := gaterun.PutBack(repo.Root, KeptDir(repo), aside)
+	msgs = gaterun.DescribeBack(back, who, aside, false)
 	if err != nil {
 		msgs = append(msgs, fmt.Sprintf("planx could not put back every ignored file (%v); its copies stay in %s", err, KeptDir(repo)))
 	}
