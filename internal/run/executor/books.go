@@ -120,6 +120,11 @@ func (b books) complete(ctx context.Context, res *Result) (*Result, error) {
 	if err := b.repo.Index().Sync(context.WithoutCancel(ctx)); err != nil {
 		return res, err
 	}
+	// The run's commits left git's automatic maintenance to here
+	// (gitops.Commits.Maintain): one pass, before the run's end is
+	// recorded, so that a stop during it leaves a run resume completes. A
+	// failure of it is git's to report another time.
+	_ = b.repo.Commits().Maintain(context.WithoutCancel(ctx))
 	// The run's count, not this command's: after a resume or a skip the
 	// tasks committed before it are the run's too.
 	if err := endFinished(ctx, b, len(b.st.ToRun)-len(b.st.Skipped)); err != nil {

@@ -69,10 +69,6 @@ func (l *waveLoop) number(w []*planparse.Task, at int) int {
 // run runs tasks wave by wave, then completes the run.
 func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, error) {
 	r := l.r
-	// The run's commits leave git's automatic maintenance to here, one
-	// pass when the loop ends however it ends (gitops.Commits.Maintain);
-	// a failure of it is git's to report another time.
-	defer func() { _ = r.repo.Commits().Maintain(context.WithoutCancel(ctx)) }()
 	if l.res == nil {
 		l.res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	}
