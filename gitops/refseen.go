@@ -3,6 +3,7 @@ package gitops
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,7 +107,7 @@ func (s *seenRefs) reuse(prefix, stamp string) (map[string]SHA, bool) {
 	if !ok || l.stamp != stamp {
 		return nil, false
 	}
-	return copyRefs(l.refs), true
+	return maps.Clone(l.refs), true
 }
 
 // keep keeps refs as the listing of prefix under stamp.
@@ -119,13 +120,5 @@ func (s *seenRefs) keep(prefix, stamp string, refs map[string]SHA) {
 	if s.seen == nil {
 		s.seen = map[string]listing{}
 	}
-	s.seen[prefix] = listing{stamp: stamp, refs: copyRefs(refs)}
-}
-
-func copyRefs(refs map[string]SHA) map[string]SHA {
-	out := make(map[string]SHA, len(refs))
-	for k, v := range refs {
-		out[k] = v
-	}
-	return out
+	s.seen[prefix] = listing{stamp: stamp, refs: maps.Clone(refs)}
 }

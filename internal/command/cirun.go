@@ -113,11 +113,7 @@ func publishRun(ctx context.Context, c handoff.Carrier) error {
 // runCITask runs one task of the wave in flight as the wave runs it
 // locally, in a slot of this clone, and publishes its result.
 func runCITask(ctx context.Context, o ciRunOptions, stdio *IO) error {
-	c, err := o.carrier(ctx)
-	if err != nil {
-		return err
-	}
-	st, err := c.Restore(ctx)
+	c, st, err := o.restored(ctx)
 	if err != nil {
 		return err
 	}
@@ -153,11 +149,7 @@ func runCITask(ctx context.Context, o ciRunOptions, stdio *IO) error {
 // a result fails there), goes on to the next parallel wave and publishes
 // the run and the branch.
 func runCILand(ctx context.Context, o ciRunOptions, stdio *IO) error {
-	c, err := o.carrier(ctx)
-	if err != nil {
-		return err
-	}
-	st, err := c.Restore(ctx)
+	c, st, err := o.restored(ctx)
 	if err != nil {
 		return err
 	}
@@ -182,4 +174,15 @@ func runCILand(ctx context.Context, o ciRunOptions, stdio *IO) error {
 		return errors.Join(inCI(true, handedOff(err)), perr)
 	}
 	return inCI(true, handedOff(err))
+}
+
+// restored is the carrier of the CI run and its state, restored into this
+// clone from the remote.
+func (o ciRunOptions) restored(ctx context.Context) (handoff.Carrier, *runstate.State, error) {
+	c, err := o.carrier(ctx)
+	if err != nil {
+		return c, nil, err
+	}
+	st, err := c.Restore(ctx)
+	return c, st, err
 }
