@@ -28,6 +28,9 @@ func soakPhase(dir string) string {
 	}
 	_ = json.NewDecoder(bytes.NewReader(b)).Decode(&st) // the state's first value
 	phase := cmp.Or(st.Phase, "between tasks")
+	if soakUnbased(dir) {
+		phase = "before the rollback commit"
+	}
 	if len(st.Wave) > 0 {
 		phase = "wave " + phase
 	}

@@ -1,7 +1,9 @@
 package command
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -83,10 +85,13 @@ func TestSoak(t *testing.T) {
 }
 
 // soakWant is what an uninterrupted run of a mode gives, then with the
-// person's hand fix made after it, and how long it took.
+// person's hand fix made after it, and how long it took; handFirst is what
+// it gives when the hand fix came before it: a run stopped before its
+// rollback commit had not begun, and its resume takes the person's edits
+// as work from before the run, as a run started then would.
 type soakWant struct {
-	outcome, hand string
-	took          time.Duration
+	outcome, hand, handFirst string
+	took                     time.Duration
 }
 
 // soakUninterrupted runs mode's plan without a stop and returns its
@@ -100,6 +105,12 @@ func soakUninterrupted(t *testing.T, planx string, mode soakMode) soakWant {
 	w := soakWant{outcome: soakOutcome(t, dir), took: time.Since(start)}
 	soakHand(t, dir)
 	w.hand = soakOutcome(t, dir)
+	dir, _ = soakRepoFor(t, mode)
+	soakHand(t, dir)
+	if out, err := planxIn(planx, dir, mode.args...); err != nil {
+		t.Fatalf("uninterrupted %s run after a hand fix: %v\n%s", mode.name, err, out)
+	}
+	w.handFirst = soakOutcome(t, dir)
 	return w
 }
 
@@ -179,7 +190,10 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, mode soakMode, hand bo
 		return soakOther(t, planx, other, otherErr, dir)
 	}
 	w := want.outcome
-	if hand {
+	switch {
+	case hand && soakUnbased(dir):
+		w = want.handFirst
+	case hand:
 		w = want.hand
 	}
 	msg := soakRecover(t, planx, rng, mode, sig, hand, dir, before, w, want.outcome, out.String(), c)
@@ -342,4 +356,22 @@ func soakEnded(dir string) bool {
 	}
 	m, _ := filepath.Glob(filepath.Join(dir, ".git", "planx", "runs", "*", "finished.json"))
 	return len(m) > 0
+}
+
+// soakUnbased says the run in dir stopped before its rollback commit: its
+// state is saved, its base is not, and HEAD is no rollback commit (made,
+// not yet recorded: resume adopts it).
+func soakUnbased(dir string) bool {
+	if subject, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%s").Output(); err != nil || strings.HasPrefix(string(subject), "rollback:") {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ".git", "planx", "state.json"))
+	if err != nil {
+		return false
+	}
+	var st struct {
+		Base string `json:"base"`
+	}
+	_ = json.NewDecoder(bytes.NewReader(b)).Decode(&st) // the state's first value
+	return st.Base == ""
 }

@@ -111,6 +111,13 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		// to skip; say what the run said when it stopped.
 		rep.Next = wavepkg.Next(true, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
 		return rep, fmt.Errorf("%w: run %s stopped inside a parallel wave (%s)", record.ErrTaskFailed, st.RunID, rep.Status)
+	case st.Base == "":
+		// Stopped while it made its rollback commit: no task began.
+		if !live {
+			rep.Reason = "planx stopped (interrupted, killed or crashed) before its rollback commit"
+		}
+		rep.Next = NotStartedNext
+		return rep, fmt.Errorf("%w: run %s stopped before its rollback commit (%s)", record.ErrTaskFailed, st.RunID, rep.Status)
 	case rep.Status == record.RunWaiting:
 		rep.Next = statusNext(st, repo, plan, rep.Status)
 	default:
