@@ -91,7 +91,10 @@ func TestSoak(t *testing.T) {
 // as work from before the run, as a run started then would.
 type soakWant struct {
 	outcome, hand, handFirst string
-	took                     time.Duration
+	// beforeHand is the pre-run state with the hand fix made: what an
+	// abort of a run stopped before its rollback commit leaves after one.
+	beforeHand string
+	took       time.Duration
 }
 
 // soakUninterrupted runs mode's plan without a stop and returns its
@@ -107,6 +110,7 @@ func soakUninterrupted(t *testing.T, planx string, mode soakMode) soakWant {
 	w.hand = soakOutcome(t, dir)
 	dir, _ = soakRepoFor(t, mode)
 	soakHand(t, dir)
+	w.beforeHand = preRunState(t, dir)
 	if out, err := planxIn(planx, dir, mode.args...); err != nil {
 		t.Fatalf("uninterrupted %s run after a hand fix: %v\n%s", mode.name, err, out)
 	}
@@ -189,14 +193,7 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, mode soakMode, hand bo
 		}
 		return soakOther(t, planx, other, otherErr, dir)
 	}
-	w := want.outcome
-	switch {
-	case hand && soakUnbased(dir):
-		w = want.handFirst
-	case hand:
-		w = want.hand
-	}
-	msg := soakRecover(t, planx, rng, mode, sig, hand, dir, before, w, want.outcome, out.String(), c)
+	msg := soakRecover(t, planx, rng, mode, sig, hand, dir, before, want, out.String(), c)
 	if msg == "" {
 		msg = soakOther(t, planx, other, otherErr, dir)
 	}
