@@ -78,8 +78,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := u.keepTraces(ctx, o.Head, base, res); err != nil {
 		return nil, err
 	}
-	if err := u.editedSinceStop(ctx, o.StopTree, res); err != nil {
-		return nil, err
+	// Without a rollback commit the work tree is left as it is (it is the
+	// work from before the run, a person's edits since included): nothing
+	// is taken out of it to name.
+	if base != "" {
+		if err := u.editedSinceStop(ctx, o.StopTree, res); err != nil {
+			return nil, err
+		}
 	}
 	if err := u.keepWave(ctx, res); err != nil {
 		return nil, err
