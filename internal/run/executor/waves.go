@@ -30,6 +30,9 @@ type waveLoop struct {
 	// a wave: that task runs alone, as it did, and already says its work is
 	// in the tree (loop's resumeFirst).
 	stopped, already bool
+	// counted are the tasks numbered ([n/total]) before run's: a resumed
+	// wave's, so that the tasks after it go on counting where it left.
+	counted int
 }
 
 // waves are the waves tasks run in: --jobs 1 makes each task a wave of
@@ -78,7 +81,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 		waves = append([][]*planparse.Task{tasks[:1]}, r.waves(tasks[1:])...)
 	}
 	wavepkg.WarnCost(r.out, r.repo, r.PostCommit, waves)
-	n := 0
+	n, total := l.counted, l.counted+len(tasks)
 	for wi, w := range waves {
 		last := wi == len(waves)-1
 		if n > 0 {
@@ -90,14 +93,14 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 			}
 		}
 		if len(w) > 1 {
-			if err := l.wave(ctx, w, l.number(w, wi+1), last, &n, len(tasks)); err != nil {
+			if err := l.wave(ctx, w, l.number(w, wi+1), last, &n, total); err != nil {
 				return res, err
 			}
 			continue
 		}
 		t := w[0]
 		n++
-		r.out.TaskStart(n, len(tasks), t)
+		r.out.TaskStart(n, total, t)
 		sha, err := r.runTask(ctx, t, last, l.already && n == 1)
 		if err != nil {
 			return res, r.stopTask(ctx, t, err, res)
@@ -179,13 +182,15 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 		return l.run(ctx, rest)
 	}
 	r.out.Println("planx: resuming run %s of %s in a parallel wave (%s left)", r.st.RunID, r.st.PlanPath, textsafe.Count(len(tasks), "task"))
-	n := len(r.st.ToRun) - len(tasks)
+	// Numbered as a resume outside a wave numbers its tasks: of the tasks
+	// left.
+	n := 0
 	l.res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	wv := l.newWave(r.expect, r.st.WaveNumber, len(rest) == 0)
 	wv.isolate(inWave)
 	for _, it := range wv.its {
 		n++
-		r.out.TaskStart(n, len(r.st.ToRun), it.T)
+		r.out.TaskStart(n, len(tasks), it.T)
 		if !slices.Contains(r.st.WaveDone, it.T.ID) || !wavepkg.Recover(ctx, r.repo, r.st.RunID, it) {
 			if r.o.landing {
 				// Its task job published no work: it fails here as it
@@ -207,6 +212,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	if err := wv.fly(ctx); err != nil {
 		return l.res, err
 	}
+	l.counted = n
 	return l.run(ctx, rest)
 }
 
