@@ -187,6 +187,12 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	n := 0
 	l.res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	wv := l.newWave(r.expect, r.st.WaveNumber, len(rest) == 0)
+	begun := map[planparse.TaskID]bool{} // read before isolate starts each entry afresh
+	for _, t := range inWave {
+		if lt := r.log.TaskByID(string(t.ID)); lt != nil && len(lt.Commands) > 0 {
+			begun[t.ID] = true
+		}
+	}
 	wv.isolate(inWave)
 	for _, it := range wv.its {
 		n++
@@ -197,7 +203,13 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 				// failed there, and nothing runs it on the landing's runner.
 				it.Fail = &outcome.Failure{What: "its CI task job published no result the landing could take (the job failed, was cancelled or did not run, or its result did not hold up: see its log and the landing's)"}
 			}
-			continue // not done, or no work kept after all: run it again
+			// Not done, or no work kept after all: run it again, and its
+			// commit says so when its stopped attempt had begun its steps,
+			// as a serial task's does.
+			if begun[it.T.ID] && r.st.Finished[it.T.ID] == "" {
+				recovery.NoteFinished(r.st, it.T, "by running it again")
+			}
+			continue
 		}
 		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.T.ID, it.Work.Short())
 	}
