@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -99,28 +100,34 @@ func makeDir(args []*syntax.Word) (dir string, opaque bool) {
 	return dir, false
 }
 
-// MakefileList reads the makefiles make says it read from the output of a
-// MakeCall's Query: the words of every MAKEFILE_LIST line of its data base
-// (make prints one per pass: before it restarts for a remade makefile, and
-// after), in order, each once. A makefile that prints such a line of its
-// own can add names, never take make's away. found is false when the
-// output has no such line: make stopped before it printed its data base.
-func MakefileList(r io.Reader) (files []string, found bool) {
-	seen := map[string]bool{}
+// MakefileList reads what make says it read from the output of a
+// MakeCall's Query: the words of every MAKEFILE_LIST line of its data
+// bases, in order, each once, and the directories (CURDIR) they were read
+// in. make prints a data base per pass (before it restarts for a remade
+// makefile, and after) and per sub-make a recipe starts ($(MAKE) lines run
+// under -q too); a sub-make's names are relative to its own CURDIR, and
+// which base a name belongs to is not told apart: the caller reads each
+// name in each directory. A makefile that prints such lines of its own can
+// add names, never take make's away. found is false when the output has
+// no MAKEFILE_LIST line: make stopped before it printed its data base.
+func MakefileList(r io.Reader) (files, dirs []string, found bool) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MAKEFILE_LIST := ")
+		line := sc.Text()
+		if d, ok := strings.CutPrefix(line, "CURDIR := "); ok && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+		rest, ok := strings.CutPrefix(line, "MAKEFILE_LIST := ")
 		if !ok {
 			continue
 		}
 		found = true
 		for _, f := range strings.Fields(rest) {
-			if !seen[f] {
-				seen[f] = true
+			if !slices.Contains(files, f) {
 				files = append(files, f)
 			}
 		}
 	}
-	return files, found
+	return files, dirs, found
 }

@@ -35,6 +35,8 @@ func TestMakeCalls(t *testing.T) {
 
 func TestMakefileList(t *testing.T) {
 	out := `# GNU Make 4.3
+CURDIR := /planx-judge/repo/sub
+MAKEFILE_LIST := Makefile
 CURDIR := /planx-judge/repo
 # makefile
 MAKEFILE_LIST := Makefile mk/gen.mk
@@ -43,11 +45,14 @@ MAKEFILE_LIST := GNUmakefile
 # makefile
 MAKEFILE_LIST := Makefile mk/gen.mk .gen.mk
 `
-	files, found := MakefileList(strings.NewReader(out))
+	files, dirs, found := MakefileList(strings.NewReader(out))
 	if want := []string{"Makefile", "mk/gen.mk", "GNUmakefile", ".gen.mk"}; !found || !slices.Equal(files, want) {
 		t.Errorf("MakefileList = %q, %v; want %q, true", files, found, want)
 	}
-	if files, found := MakefileList(strings.NewReader("Makefile:3: *** missing separator.  Stop.\n")); found || files != nil {
+	if want := []string{"/planx-judge/repo/sub", "/planx-judge/repo"}; !slices.Equal(dirs, want) {
+		t.Errorf("MakefileList's directories = %q, want %q", dirs, want)
+	}
+	if files, _, found := MakefileList(strings.NewReader("Makefile:3: *** missing separator.  Stop.\n")); found || files != nil {
 		t.Errorf("MakefileList of a failed parse = %q, %v; want nothing, false", files, found)
 	}
 }

@@ -103,30 +103,41 @@ func (tr TestRuns) makeReads(ctx context.Context, c gitops.SHA, gs []gates.Gate,
 	}
 	files = []string{}
 	for i, res := range results {
-		list, found := makefileList(res.OutputPath)
+		list, curdirs, found := makefileList(res.OutputPath)
 		if !found {
 			return nil, missing, nil
 		}
+		// A name is read in the call's directory, and in each CURDIR make
+		// printed (a sub-make's are its own): every reading is kept.
+		subs := []string{dirs[i]}
+		for _, d := range curdirs {
+			if sub, ok := tr.inCheckout(dir, ".", d); ok {
+				subs = append(subs, sub)
+			}
+		}
 		for _, f := range list {
-			if p, ok := tr.inCheckout(dir, dirs[i], f); ok && !slices.Contains(files, p) {
-				files = append(files, p)
+			for _, sub := range subs {
+				if p, ok := tr.inCheckout(dir, sub, f); ok && !slices.Contains(files, p) {
+					files = append(files, p)
+				}
 			}
 		}
 	}
 	return files, missing, nil
 }
 
-// makefileList reads MAKEFILE_LIST from the output file of a query.
-func makefileList(out string) ([]string, bool) {
+// makefileList reads MAKEFILE_LIST and CURDIR from the output file of a
+// query (testreport.MakefileList).
+func makefileList(out string) (files, dirs []string, found bool) {
 	f, err := os.Open(out)
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
 	defer f.Close()
 	return testreport.MakefileList(f)
 }
 
-// inCheckout is the path in the checkout dir of a makefile make named f,
+// inCheckout is the path in the checkout dir of a file make named f,
 // reading in sub (a path relative to the checkout): relative to sub, or
 // absolute under the checkout as the query saw it (judgeAt in the judge's
 // space, dir without one). ok is false for a file outside the checkout.
@@ -135,8 +146,12 @@ func (tr TestRuns) inCheckout(dir, sub, f string) (string, bool) {
 		p := path.Join(sub, f)
 		return p, p != ".." && !strings.HasPrefix(p, "../")
 	}
+	f = path.Clean(f)
 	for _, root := range []string{judgeAt(tr.Gates.Home), filepath.ToSlash(dir)} {
-		if rel, ok := strings.CutPrefix(path.Clean(f), root+"/"); ok {
+		if f == root {
+			return ".", true
+		}
+		if rel, ok := strings.CutPrefix(f, root+"/"); ok {
 			return rel, true
 		}
 	}
