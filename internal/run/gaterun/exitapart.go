@@ -79,11 +79,11 @@ func (tr TestRuns) ExitCodesApart(ctx context.Context, gs []gates.Gate, tests, u
 
 // makeSaid says which files a make gate's run apart puts back: the test
 // files, and the makefiles make reads that the task changed undeclared
-// (or, why being set, every file it changed undeclared).
+// (or, why being set, every file but code it changed undeclared).
 func makeSaid(tests, mk []string, why string) string {
 	var b strings.Builder
 	if why != "" {
-		fmt.Fprintf(&b, "%s, so every file the task changed without declaring it is: %s", why, strings.Join(mk, ", "))
+		fmt.Fprintf(&b, "%s, so every file but code the task changed without declaring it is: %s", why, strings.Join(mk, ", "))
 	} else {
 		fmt.Fprintf(&b, "make reads %s, which the task changed without declaring", strings.Join(mk, ", "))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -31,10 +32,14 @@ import (
 // with what it found put back too until make reads no more of them, and,
 // for those the task deleted, at the base. Where make cannot be asked (a
 // word of its call known only at run time, a data base it did not print)
-// every one of undeclared is returned, and why says so.
+// every one of undeclared that is not code is returned, and why says so.
 func (tr TestRuns) makeWorld(ctx context.Context, gs []gates.Gate, put, undeclared []string) (read []string, why string, err error) {
-	if len(undeclared) == 0 || !runsMake(gs) {
+	qs, ok := makeQueries(gs)
+	if len(undeclared) == 0 || len(qs) == 0 {
 		return nil, "", nil
+	}
+	if !ok {
+		return notCode(undeclared), "planx cannot ask make which makefiles it reads (a word of its command known only at run time, or a directory it cannot place)", nil
 	}
 	var gone []string
 	for i := 0; i <= len(undeclared); i++ {
@@ -42,12 +47,12 @@ func (tr TestRuns) makeWorld(ctx context.Context, gs []gates.Gate, put, undeclar
 		if err != nil {
 			return nil, "", err
 		}
-		files, missing, err := tr.makeReads(ctx, c, gs, undeclared)
+		files, missing, err := tr.makeReads(ctx, c, qs, undeclared)
 		if err != nil {
 			return nil, "", err
 		}
 		if files == nil {
-			return undeclared, "planx could not ask make which makefiles it reads", nil
+			return notCode(undeclared), "make printed no data base to read its makefiles from", nil
 		}
 		if i == 0 {
 			gone = missing
@@ -59,12 +64,12 @@ func (tr TestRuns) makeWorld(ctx context.Context, gs []gates.Gate, put, undeclar
 		read = append(read, add...)
 	}
 	if len(gone) > 0 {
-		files, _, err := tr.makeReads(ctx, tr.Base, gs, nil)
+		files, _, err := tr.makeReads(ctx, tr.Base, qs, nil)
 		if err != nil {
 			return nil, "", err
 		}
 		if files == nil {
-			return undeclared, "planx could not ask make which makefiles it reads at the base", nil
+			return notCode(undeclared), "make printed no data base to read its makefiles from at the base", nil
 		}
 		read = append(read, newOf(gone, files, read)...)
 	}
@@ -72,11 +77,34 @@ func (tr TestRuns) makeWorld(ctx context.Context, gs []gates.Gate, put, undeclar
 	return read, "", nil
 }
 
-// makeReads checks commit c out and asks make, for each make call of gs,
-// which makefiles it reads there: their paths in the checkout, nil when a
-// call cannot be asked or did not say; and which of check the checkout
-// does not have.
-func (tr TestRuns) makeReads(ctx context.Context, c gitops.SHA, gs []gates.Gate, check []string) (files, missing []string, err error) {
+// makeQuery is a gate's make call as the judge asks it: the query, run as
+// a gate, and the directory make reads in, relative to the checkout.
+type makeQuery struct {
+	gate gates.Gate
+	dir  string
+}
+
+// makeQueries are the queries of the make calls of gs; ok is false when
+// one cannot be asked (testreport.MakeCall.Opaque, or a directory outside
+// the checkout).
+func makeQueries(gs []gates.Gate) (qs []makeQuery, ok bool) {
+	ok = true
+	for _, g := range gs {
+		for i, mc := range testreport.MakeCalls(g.Command) {
+			if mc.Opaque || mc.Dir == ".." || strings.HasPrefix(mc.Dir, "../") {
+				ok = false
+			}
+			qs = append(qs, makeQuery{dir: mc.Dir,
+				gate: gates.Gate{Name: fmt.Sprintf("%s-makefiles-%d", g.Name, i+1), Command: mc.Query, Timeout: g.Timeout}})
+		}
+	}
+	return qs, ok
+}
+
+// makeReads checks commit c out and runs qs there: the makefiles make
+// read, by their paths in the checkout, nil when a query did not say; and
+// which of check the checkout does not have.
+func (tr TestRuns) makeReads(ctx context.Context, c gitops.SHA, qs []makeQuery, check []string) (files, missing []string, err error) {
 	dir, release, err := tr.Checkout(ctx, c, "judge-make")
 	if err != nil {
 		return nil, nil, err
@@ -85,21 +113,17 @@ func (tr TestRuns) makeReads(ctx context.Context, c gitops.SHA, gs []gates.Gate,
 	// checkout they ran in is not the one the gate runs in.
 	defer release()
 	missing = missingIn(dir, check)
-	var qs []gates.Gate
-	var dirs []string
-	for _, g := range gs {
-		for i, mc := range testreport.MakeCalls(g.Command) {
-			if mc.Opaque || mc.Dir == ".." || strings.HasPrefix(mc.Dir, "../") {
-				return nil, missing, nil
-			}
-			qs = append(qs, gates.Gate{Name: fmt.Sprintf("%s-makefiles-%d", g.Name, i+1), Command: mc.Query, Timeout: g.Timeout})
-			dirs = append(dirs, mc.Dir)
-		}
+	run := make([]gates.Gate, len(qs))
+	for i, q := range qs {
+		run[i] = q.gate
 	}
 	id := planparse.TaskID(string(tr.Task.ID) + "-judge-make")
-	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: qs, Track: true})
+	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: run, Track: true})
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(results) < len(qs) {
+		return nil, missing, nil
 	}
 	files = []string{}
 	for i, res := range results {
@@ -109,7 +133,7 @@ func (tr TestRuns) makeReads(ctx context.Context, c gitops.SHA, gs []gates.Gate,
 		}
 		// A name is read in the call's directory, and in each CURDIR make
 		// printed (a sub-make's are its own): every reading is kept.
-		subs := []string{dirs[i]}
+		subs := []string{qs[i].dir}
 		for _, d := range curdirs {
 			if sub, ok := tr.inCheckout(dir, ".", d); ok {
 				subs = append(subs, sub)
@@ -147,7 +171,11 @@ func (tr TestRuns) inCheckout(dir, sub, f string) (string, bool) {
 		return p, p != ".." && !strings.HasPrefix(p, "../")
 	}
 	f = path.Clean(f)
-	for _, root := range []string{judgeAt(tr.Gates.Home), filepath.ToSlash(dir)} {
+	roots := []string{judgeAt(tr.Gates.Home), filepath.ToSlash(dir)}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		roots = append(roots, filepath.ToSlash(real)) // make's CURDIR is the real path
+	}
+	for _, root := range roots {
 		if f == root {
 			return ".", true
 		}
@@ -158,9 +186,16 @@ func (tr TestRuns) inCheckout(dir, sub, f string) (string, bool) {
 	return "", false
 }
 
-// runsMake says a gate of gs runs make, as its command shows it.
-func runsMake(gs []gates.Gate) bool {
-	return slices.ContainsFunc(gs, func(g gates.Gate) bool { return len(testreport.MakeCalls(g.Command)) > 0 })
+// notCode are the paths of ps that are not code (judge.IsCode): what
+// make could read as a makefile, when it cannot be asked which it read.
+func notCode(ps []string) []string {
+	var out []string
+	for _, p := range ps {
+		if !judge.IsCode(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // missingIn are the paths of ps that dir does not have.

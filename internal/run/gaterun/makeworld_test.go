@@ -3,6 +3,7 @@ package gaterun
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/planx-dev/planx/gates"
 )
@@ -34,13 +35,26 @@ func TestInCheckout(t *testing.T) {
 	}
 }
 
-func TestRunsMakeAndNewOf(t *testing.T) {
-	if !runsMake([]gates.Gate{{Name: "lint", Command: "go vet ./..."}, {Name: "test", Command: "V=1 make -s test"}}) {
-		t.Error("runsMake: a gate running make is not seen")
+func TestMakeQueries(t *testing.T) {
+	qs, ok := makeQueries([]gates.Gate{{Name: "lint", Command: "go vet ./..."}, {Name: "test", Command: "V=1 make -s -C lib test", Timeout: time.Minute}})
+	want := []makeQuery{{dir: "lib", gate: gates.Gate{Name: "test-makefiles-1", Command: "V=1 make -p -q -s -C lib test", Timeout: time.Minute}}}
+	if !ok || !slices.Equal(qs, want) {
+		t.Errorf("makeQueries = %+v, %v; want %+v, true", qs, ok, want)
 	}
-	if runsMake([]gates.Gate{{Name: "test", Command: "./ci/test.sh"}}) {
-		t.Error("runsMake: a script is taken for make")
+	if qs, _ := makeQueries([]gates.Gate{{Name: "test", Command: "./ci/test.sh"}}); len(qs) != 0 {
+		t.Errorf("makeQueries of a script = %+v, want none", qs)
 	}
+	for _, cmd := range []string{"make -C $DIR test", "make -C ../up test"} {
+		if qs, ok := makeQueries([]gates.Gate{{Name: "test", Command: cmd}}); ok || len(qs) != 1 {
+			t.Errorf("makeQueries(%q) = %+v, %v; want one that cannot be asked", cmd, qs, ok)
+		}
+	}
+	if got, want := notCode([]string{"GNUmakefile", "lib.go", ".local/rules", "sub.sh"}), []string{"GNUmakefile", ".local/rules", "sub.sh"}; !slices.Equal(got, want) {
+		t.Errorf("notCode = %q, want %q", got, want)
+	}
+}
+
+func TestNewOf(t *testing.T) {
 	got := newOf([]string{"GNUmakefile", "mk/a.mk", "notes.md", "sub.sh"}, []string{"Makefile", "GNUmakefile", "mk/a.mk"}, []string{"mk/a.mk"})
 	if want := []string{"GNUmakefile"}; !slices.Equal(got, want) {
 		t.Errorf("newOf = %q, want %q", got, want)
