@@ -204,7 +204,8 @@ func hidden(ctx context.Context, tk Task, tr gaterun.TestRuns, tgs []gaterun.Tes
 // code alone runs with as the base has them. Not the data or scripts the
 // task left undeclared: such a gate often checks the task's output itself
 // (a file made, a script that runs), which a test reads only in its own
-// test files.
+// test files. A make gate's makefiles among them are found by asking make
+// (ExitCodesApart, from Task.Undeclared).
 func testFiles(paths []string) []string {
 	var out []string
 	for _, p := range paths {
