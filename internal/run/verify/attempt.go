@@ -90,6 +90,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 			Hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
 	}
 	w := c.Work(t, kind, files)
+	w.Hand = a.HandOwn
 	if err := w.Judge(ctx, c.Protect(files)); err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 		return nil, err
 	}
 	if len(outside) > 0 {
-		a.Warnings = append(a.Warnings, c.Outside(t, outside))
+		a.Warnings = append(a.Warnings, c.Outside(t, outside, a.HandOwn))
 	}
 	return files, nil
 }
