@@ -59,7 +59,12 @@ func (l *Landing) advance(ctx context.Context, id planparse.TaskID, tip gitops.S
 	if err := l.Repo.Landing().Tree(ctx, l.Base, tip); err != nil {
 		// git refuses (a local change in the way) before it writes a
 		// file, and planx never stops a git midway: nothing to take back.
-		return errors.Join(err, l.Repo.Refs().Delete(context.WithoutCancel(ctx), ref))
+		// A person's change made since clear looked is named as there.
+		err = errors.Join(err, l.Repo.Refs().Delete(context.WithoutCancel(ctx), ref))
+		if way, werr := l.inTheWay(ctx, tip); werr != nil || len(way) > 0 {
+			return errors.Join(werr, l.refuse(way))
+		}
+		return err
 	}
 	l.Fault.At("after-read-tree")
 	ctx = context.WithoutCancel(ctx)
@@ -84,30 +89,18 @@ func (l *Landing) advance(ctx context.Context, id planparse.TaskID, tip gitops.S
 	return nil
 }
 
-// clear makes sure that the landing writes over nothing of a person's.
-// A commit of theirs that took the branch while the wave ran stops it
-// (the wave lands on that commit when the run goes on). A path the
-// landing writes that holds a person's change (edited, staged, or an
-// untracked file where the wave adds one) stops it the first time, naming
-// the paths and touching nothing (the stop is a failure: exit 3); the
-// landing of that wave after the stop, told so, keeps the person's bytes
-// under a ref, names it, and puts those paths back as the base has them
-// for git to write the wave's.
+// clear makes sure that the landing writes over nothing of a person's
+// (inTheWay). What is in its way stops it the first time, naming the
+// paths and touching nothing (refuse); the landing of that wave after the
+// stop, told so, keeps the person's bytes under a ref, names it, and puts
+// those paths back as the base has them for git to write the wave's. An
+// ignored file is never landed over: a ref cannot keep it.
 func (l *Landing) clear(ctx context.Context, id planparse.TaskID, tip gitops.SHA) error {
-	head, err := l.Repo.Refs().Resolve(ctx, "HEAD")
-	if err != nil {
-		return fmt.Errorf("read the branch before wave %d lands: %w", l.Number, err)
-	}
-	if head != l.Base {
-		return fmt.Errorf("%w: a commit planx did not make (git log %s..%s) took the branch while wave %d ran; nothing of the wave is on it or in the work tree yet, and `planx resume` lands the wave on it",
-			gitops.ErrHeadMoved, l.Base.Short(), head.Short(), l.Number)
-	}
-	way, err := l.Repo.Landing().InTheWay(ctx, l.Base, tip)
+	way, err := l.inTheWay(ctx, tip)
 	if err != nil || len(way) == 0 {
 		return err
 	}
-	runs := record.RunRef(l.State.RunID, "kept/")
-	var ignored []string // a ref keeps no ignored file: those stay in the way
+	var ignored []string
 	for _, p := range way {
 		if ig, err := l.Repo.Index().Ignored(ctx, p); err != nil {
 			return err
@@ -121,10 +114,7 @@ func (l *Landing) clear(ctx context.Context, id planparse.TaskID, tip gitops.SHA
 			Hint: "move it away, then `planx resume` lands the wave; `planx abort` ends the run"}
 	}
 	if len(l.State.WaveInTheWay) == 0 {
-		l.State.WaveInTheWay = way
-		return &outcome.Failure{What: fmt.Sprintf("wave %d did not land: your changes to %s (in your work tree, not committed) are in its way, since its tasks change them too; planx changed neither them nor the branch",
-			l.Number, textsafe.List(way)),
-			Hint: fmt.Sprintf("`planx resume` keeps your version under %s<n>, names it, and lands the wave over it; to keep your change in the work tree instead, commit or stash it first (`git stash -u`), then `planx resume`; `planx abort` ends the run", runs)}
+		return l.refuse(way)
 	}
 	snap, err := l.Repo.Commits().Snapshot(ctx, fmt.Sprintf("planx: work tree before wave %d lands over a person's changes\n\n%s: %s\n", l.Number, record.TrailerRun, l.State.RunID), l.Base)
 	if err != nil {
@@ -137,6 +127,37 @@ func (l *Landing) clear(ctx context.Context, id planparse.TaskID, tip gitops.SHA
 	hall.Warn(l.Desk, id, fmt.Sprintf("kept %s: changed in your work tree, where wave %d lands: your bytes are at %s (`git checkout %s -- %s` gets them back)",
 		textsafe.List(way), l.Number, kept, kept, way[0]))
 	return l.Repo.RestorePaths(ctx, l.Base, way)
+}
+
+// inTheWay is what of a person's stands in the way of landing tip: a
+// commit of theirs that took the branch while the wave ran (an error: the
+// wave lands on it when the run goes on), or the paths the landing writes
+// that hold a change of theirs (edited, staged, or an untracked file where
+// the wave adds one; gitops.Landing.InTheWay).
+func (l *Landing) inTheWay(ctx context.Context, tip gitops.SHA) ([]string, error) {
+	head, err := l.Repo.Refs().Resolve(ctx, "HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("read the branch before wave %d lands: %w", l.Number, err)
+	}
+	if head != l.Base {
+		return nil, fmt.Errorf("%w: a commit planx did not make (git log %s..%s) took the branch while wave %d ran; nothing of the wave is on it or in the work tree yet, and `planx resume` lands the wave on it",
+			gitops.ErrHeadMoved, l.Base.Short(), head.Short(), l.Number)
+	}
+	return l.Repo.Landing().InTheWay(ctx, l.Base, tip)
+}
+
+// refuse stops the landing at a person's changes in its way (a failure:
+// exit 3), recording them in the run's state so that the landing of the
+// wave after the stop keeps them and lands over them (clear).
+func (l *Landing) refuse(way []string) error {
+	if len(way) == 0 {
+		return nil
+	}
+	l.State.WaveInTheWay = way
+	return &outcome.Failure{What: fmt.Sprintf("wave %d did not land: your changes to %s (in your work tree, not committed) are in its way, since its tasks change them too; planx changed neither them nor the branch",
+		l.Number, textsafe.List(way)),
+		Hint: fmt.Sprintf("`planx resume` keeps your version under %s<n>, names it, and lands the wave over it; to keep your change in the work tree instead, commit or stash it first (`git stash -u`), then `planx resume`; `planx abort` ends the run",
+			record.RunRef(l.State.RunID, "kept/"))}
 }
 
 // Unland finishes with a landing of the run runID that a stop cut (its
