@@ -96,7 +96,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 			land.NoteGates(ctx, r.repo, r.out, it.T, it.Log, ld.Commits[i], ld.Trees[i])
 		}
 	}
-	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber, r.st.WaveInTheWay = nil, "", nil, 0, nil
 	first := l.Settle(ld)
 	l.Finish(ctx)
 	if first == nil {
