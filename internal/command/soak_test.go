@@ -73,10 +73,10 @@ func TestSoak(t *testing.T) {
 		c.modes[mode.name]++
 	}
 	t.Logf("soak %s: %d interrupted (%s; %d finished before the signal; %d with a hand fix after the stop); by phase: %s; "+
-		"resumes %d/%d identical to an uninterrupted run (%d refused over a hand fix, then --retry); aborts %d/%d identical to the pre-run state (index marks and ignored files included); "+
+		"resumes %d/%d identical to an uninterrupted run (%d refused over a hand fix, then --retry; %d stopped a wave's landing at a hand fix, then landed over it keeping it); aborts %d/%d identical to the pre-run state (index marks and ignored files included); "+
 		"wedged (resume or abort failed) %d; wrong commits %d; stale git locks (index.lock, ref locks) %d; planx work trees left registered %d; lost bytes %d",
 		budget, c.runs, c.tally(), c.early, c.hand, soakList(c.phases),
-		c.resumeOK, c.resumes, c.retried, c.abortOK, c.aborts, c.wedged, c.wrong, c.staleLock, c.worktrees, c.lost)
+		c.resumeOK, c.resumes, c.retried, c.over, c.abortOK, c.aborts, c.wedged, c.wrong, c.staleLock, c.worktrees, c.lost)
 	for _, f := range c.failures {
 		t.Error(f)
 	}
@@ -86,7 +86,11 @@ func TestSoak(t *testing.T) {
 // person's hand fix made after it, and how long it took.
 type soakWant struct {
 	outcome, hand string
-	took          time.Duration
+	// over is the outcome with the hand fix made after the run, less its
+	// edit of keep.txt: a wave landed over that edit, keeping it under a
+	// ref, since the landing found it in its way.
+	over string
+	took time.Duration
 }
 
 // soakUninterrupted runs mode's plan without a stop and returns its
@@ -98,16 +102,18 @@ func soakUninterrupted(t *testing.T, planx string, mode soakMode) soakWant {
 		t.Fatalf("uninterrupted %s run: %v\n%s", mode.name, err, out)
 	}
 	w := soakWant{outcome: soakOutcome(t, dir), took: time.Since(start)}
+	soakHandNew(t, dir)
+	w.over = soakOutcome(t, dir)
 	soakHand(t, dir)
 	w.hand = soakOutcome(t, dir)
 	return w
 }
 
 type soakCounts struct {
-	runs, early, hand, retried, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost, wedged, wrong int
-	sig                                                                                                       map[syscall.Signal]int
-	modes, phases                                                                                             map[string]int
-	failures                                                                                                  []string
+	runs, early, hand, retried, over, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost, wedged, wrong int
+	sig                                                                                                             map[syscall.Signal]int
+	modes, phases                                                                                                   map[string]int
+	failures                                                                                                        []string
 }
 
 // tally is the trials by mode and by signal.
@@ -178,11 +184,7 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, mode soakMode, hand bo
 		}
 		return soakOther(t, planx, other, otherErr, dir)
 	}
-	w := want.outcome
-	if hand {
-		w = want.hand
-	}
-	msg := soakRecover(t, planx, rng, mode, sig, hand, dir, before, w, want.outcome, out.String(), c)
+	msg := soakRecover(t, planx, rng, mode, sig, hand, dir, before, want, out.String(), c)
 	if msg == "" {
 		msg = soakOther(t, planx, other, otherErr, dir)
 	}
