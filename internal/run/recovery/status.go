@@ -109,7 +109,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		// done tasks integrated, the others run again), and there is no
 		// one task's attempt in the work tree to commit as it stands or
 		// to skip; say what the run said when it stopped.
-		rep.Next = wavepkg.Next(true, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
+		rep.Next = wavepkg.Next(true, st.WaveInTheWay, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
 		return rep, fmt.Errorf("%w: run %s stopped inside a parallel wave (%s)", record.ErrTaskFailed, st.RunID, rep.Status)
 	case rep.Status == record.RunWaiting:
 		rep.Next = statusNext(st, repo, plan, rep.Status)
