@@ -61,8 +61,14 @@ func (l *Landing) advance(ctx context.Context, id planparse.TaskID, tip gitops.S
 		// file, and planx never stops a git midway: nothing to take back.
 		// A person's change made since clear looked is named as there.
 		err = errors.Join(err, l.Repo.Refs().Delete(context.WithoutCancel(ctx), ref))
-		if way, werr := l.inTheWay(ctx, tip); werr != nil || len(way) > 0 {
-			return errors.Join(werr, l.refuse(way))
+		way, werr := l.inTheWay(ctx, tip)
+		switch {
+		case errors.Is(werr, gitops.ErrHeadMoved):
+			return werr
+		case werr != nil:
+			return errors.Join(err, werr)
+		case len(way) > 0:
+			return l.refuse(way)
 		}
 		return err
 	}
