@@ -96,7 +96,7 @@ func (wv *wave) integrate(ctx context.Context) error {
 			r.out.TaskDone(it.T, ld.Commits[i])
 			land.NoteGates(ctx, r.repo, r.out, it.T, it.Log, ld.Commits[i], ld.Trees[i])
 		}
-		if err := r.handBeside(ctx, wv.number); err != nil {
+		if err := wv.handBeside(ctx); err != nil {
 			return r.stopTask(ctx, ld.Tasks[len(ld.Tasks)-1].T, err, wv.res)
 		}
 	}
@@ -119,12 +119,13 @@ func (wv *wave) integrate(ctx context.Context) error {
 }
 
 // handBeside finds what a person changed in the work tree while the wave
-// number ran, beside the files it landed (its landing stops at a change to
-// one of them): theirs, as after a stop, so that the tasks after the wave
+// ran, beside the files it landed (its landing stops at a change to one
+// of them): theirs, as after a stop, so that the tasks after the wave
 // commit of it only what belongs to them (runner.hand), and start with it
 // recorded as there before them (runner.dirty). Edits a resume found
 // before the wave are not found again.
-func (r *runner) handBeside(ctx context.Context, number int) error {
+func (wv *wave) handBeside(ctx context.Context) error {
+	r := wv.r
 	changes, err := r.repo.Status(ctx)
 	if err != nil {
 		return err
@@ -136,6 +137,6 @@ func (r *runner) handBeside(ctx context.Context, number int) error {
 	if err := r.findHand(ctx); err != nil {
 		return err
 	}
-	r.hand.When = fmt.Sprintf("while wave %d ran", number)
+	r.hand.When = fmt.Sprintf("while wave %d ran", wv.number)
 	return nil
 }
