@@ -75,10 +75,10 @@ func TestSoak(t *testing.T) {
 		c.modes[mode.name]++
 	}
 	t.Logf("soak %s: %d interrupted (%s; %d finished before the signal; %d with a hand fix after the stop); by phase: %s; "+
-		"resumes %d/%d identical to an uninterrupted run (%d refused over a hand fix, then --retry); aborts %d/%d identical to the pre-run state (index marks and ignored files included); "+
+		"resumes %d/%d identical to an uninterrupted run (%d refused over a hand fix, then --retry; %d stopped a wave's landing at a hand fix, then landed over it keeping it); aborts %d/%d identical to the pre-run state (index marks and ignored files included); "+
 		"wedged (resume or abort failed) %d; wrong commits %d; stale git locks (index.lock, ref locks) %d; planx work trees left registered %d; lost bytes %d",
 		budget, c.runs, c.tally(), c.early, c.hand, soakList(c.phases),
-		c.resumeOK, c.resumes, c.retried, c.abortOK, c.aborts, c.wedged, c.wrong, c.staleLock, c.worktrees, c.lost)
+		c.resumeOK, c.resumes, c.retried, c.over, c.abortOK, c.aborts, c.wedged, c.wrong, c.staleLock, c.worktrees, c.lost)
 	for _, f := range c.failures {
 		t.Error(f)
 	}
@@ -90,11 +90,20 @@ func TestSoak(t *testing.T) {
 // rollback commit had not begun, and its resume takes the person's edits
 // as work from before the run, as a run started then would.
 type soakWant struct {
+<<<<<<< HEAD
 	outcome, hand, handFirst string
 	// beforeHand is the pre-run state with the hand fix made: what an
 	// abort of a run stopped before its rollback commit leaves after one.
 	beforeHand string
 	took       time.Duration
+=======
+	outcome, hand string
+	// over is the outcome with the hand fix made after the run, less its
+	// edit of keep.txt: a wave landed over that edit, keeping it under a
+	// ref, since the landing found it in its way.
+	over string
+	took time.Duration
+>>>>>>> h-landwave
 }
 
 // soakUninterrupted runs mode's plan without a stop and returns its
@@ -106,6 +115,8 @@ func soakUninterrupted(t *testing.T, planx string, mode soakMode) soakWant {
 		t.Fatalf("uninterrupted %s run: %v\n%s", mode.name, err, out)
 	}
 	w := soakWant{outcome: soakOutcome(t, dir), took: time.Since(start)}
+	soakHandNew(t, dir)
+	w.over = soakOutcome(t, dir)
 	soakHand(t, dir)
 	w.hand = soakOutcome(t, dir)
 	dir, _ = soakRepoFor(t, mode)
@@ -119,10 +130,10 @@ func soakUninterrupted(t *testing.T, planx string, mode soakMode) soakWant {
 }
 
 type soakCounts struct {
-	runs, early, hand, retried, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost, wedged, wrong int
-	sig                                                                                                       map[syscall.Signal]int
-	modes, phases                                                                                             map[string]int
-	failures                                                                                                  []string
+	runs, early, hand, retried, over, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost, wedged, wrong int
+	sig                                                                                                             map[syscall.Signal]int
+	modes, phases                                                                                                   map[string]int
+	failures                                                                                                        []string
 }
 
 // tally is the trials by mode and by signal.

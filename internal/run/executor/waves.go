@@ -122,7 +122,7 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 		r.out.TaskStart(*n, total, t)
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", runstate.PhaseExecute
-	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = wavepkg.IDs(w), wv.base, nil, wv.number
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber, r.st.WaveInTheWay = wavepkg.IDs(w), wv.base, nil, wv.number, nil
 	if err := waveAttempt(ctx, r.books().stops(), r.log, w[0], r.expect); err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	r.o.Jobs = max(r.o.Jobs, 2)
 	if len(inWave) == 0 {
 		// The wave landed before the stop.
-		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
+		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber, r.st.WaveInTheWay = nil, "", nil, 0, nil
 		return l.run(ctx, rest)
 	}
 	r.out.Println("planx: resuming run %s of %s in a parallel wave (%s left)", r.st.RunID, r.st.PlanPath, textsafe.Count(len(tasks), "task"))

@@ -103,5 +103,5 @@ func WaveNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
 	if st == nil {
 		return ""
 	}
-	return wavepkg.Next(len(st.Wave) > 0, repo, st.RunID, t.ID)
+	return wavepkg.Next(len(st.Wave) > 0, st.WaveInTheWay, repo, st.RunID, t.ID)
 }

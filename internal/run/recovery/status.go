@@ -109,7 +109,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		// done tasks integrated, the others run again), and there is no
 		// one task's attempt in the work tree to commit as it stands or
 		// to skip; say what the run said when it stopped.
-		rep.Next = wavepkg.Next(true, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
+		rep.Next = wavepkg.Next(true, st.WaveInTheWay, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
 		return rep, stoppedf("run %s stopped inside a parallel wave (%s)", st.RunID, rep.Status)
 	case st.Base == "":
 		// Stopped while it made its rollback commit: no task began.

@@ -41,6 +41,10 @@ type Result struct {
 	// Edited are paths a person changed after the run stopped, taken out
 	// of the work tree with the rest and kept under WorkRef.
 	Edited []string
+	// InTheWay are the paths of a person's that the landing of the wave in
+	// flight stopped on (changed while the wave ran), taken out with the
+	// rest and kept under WorkRef.
+	InTheWay []string
 	// KeptConfig says the person's edit of .planx.yaml made after the
 	// stop is left in the work tree, for the next run.
 	KeptConfig bool
