@@ -41,17 +41,11 @@ func soakPhase(dir string) string {
 }
 
 // soakRecover resumes or aborts the run stopped in dir, after the hand fix
-<<<<<<< HEAD
-// when hand says so, and checks the outcome against wants; it returns what
-// went wrong, or "". A hand fix after a stop before the rollback commit is
-// work from before the run: resume takes it as a run started after it
-// would, abort leaves it.
-func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig syscall.Signal, hand bool, dir, before string, wants soakWant, out string, c *soakCounts) string {
-=======
 // when hand says so, and checks the outcome against want's; it returns
-// what went wrong, or "".
+// what went wrong, or "". A hand fix after a stop before the rollback
+// commit is work from before the run: resume takes it as a run started
+// after it would, abort leaves it.
 func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig syscall.Signal, hand bool, dir, before string, want soakWant, out string, c *soakCounts) string {
->>>>>>> h-landwave
 	locks := gitLocks(dir)
 	if sig == syscall.SIGKILL {
 		// A git commit in flight outlives a killed planx; it finishes.
@@ -76,16 +70,9 @@ func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig 
 	}
 	if hand && sig == syscall.SIGKILL && !soakUnfixed("hand-after-kill") {
 		hand = false
-<<<<<<< HEAD
 	}
-	want := wants.outcome
-	switch {
-	case hand && soakUnbased(dir):
-		want, before = wants.handFirst, wants.beforeHand
-	case hand:
-		want = wants.hand
-=======
->>>>>>> h-landwave
+	if hand && soakUnbased(dir) {
+		want.hand, before = want.handFirst, want.beforeHand
 	}
 	if hand {
 		c.hand++

@@ -90,20 +90,15 @@ func TestSoak(t *testing.T) {
 // rollback commit had not begun, and its resume takes the person's edits
 // as work from before the run, as a run started then would.
 type soakWant struct {
-<<<<<<< HEAD
 	outcome, hand, handFirst string
-	// beforeHand is the pre-run state with the hand fix made: what an
-	// abort of a run stopped before its rollback commit leaves after one.
-	beforeHand string
-	took       time.Duration
-=======
-	outcome, hand string
 	// over is the outcome with the hand fix made after the run, less its
 	// edit of keep.txt: a wave landed over that edit, keeping it under a
 	// ref, since the landing found it in its way.
 	over string
-	took time.Duration
->>>>>>> h-landwave
+	// beforeHand is the pre-run state with the hand fix made: what an
+	// abort of a run stopped before its rollback commit leaves after one.
+	beforeHand string
+	took       time.Duration
 }
 
 // soakUninterrupted runs mode's plan without a stop and returns its

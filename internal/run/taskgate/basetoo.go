@@ -25,11 +25,16 @@ import (
 // against the base already (testjudge.go); acceptance commands are the
 // task's own definition of done, not run on the base.
 
-// onBaseToo returns err, a task's gate failure, saying whether the failed
-// gate fails on the task's base too; err unchanged when it cannot tell.
-func (k *Keeper) onBaseToo(ctx context.Context, tk Task, sel []gates.Gate, err error) error {
+// onBaseToo returns err, the gate failure of task tk of the run k keeps
+// the gates of, saying whether the failed gate fails on the task's base
+// too; err unchanged when it cannot tell, and in a wave's slot or a run
+// with a baseline, which ran the gates on the base already.
+func onBaseToo(ctx context.Context, k *Keeper, tk Task, sel []gates.Gate, err error) error {
+	if k.BaselineOn || k.slot {
+		return err
+	}
 	var fail *outcome.Failure
-	if !errors.As(err, &fail) || k.BaselineOn || k.slot || tk.Kind == planparse.KindAgent || tk.Base == "" || ctx.Err() != nil {
+	if !errors.As(err, &fail) || tk.Kind == planparse.KindAgent || tk.Base == "" || ctx.Err() != nil {
 		return err
 	}
 	g, ok := failedGate(tk.Log, sel)

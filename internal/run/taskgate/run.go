@@ -110,7 +110,7 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 		torun = append(torun, g)
 	}
 	if err := k.runChecks(ctx, tk, key, torun); err != nil {
-		return false, k.onBaseToo(ctx, tk, torun, err)
+		return false, onBaseToo(ctx, k, tk, torun, err)
 	}
 	settled := func(ctx context.Context, t *planparse.Task) error { return k.checkSettled(ctx, t, tk.Apart...) }
 	if here, _ := k.inPlace(tk); here {
