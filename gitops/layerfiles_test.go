@@ -1,0 +1,59 @@
+package gitops
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/planx-dev/planx/internal/gittest"
+)
+
+// ChangedSince names the paths a person changed against a commit, and
+// CommitFiles keeps a layer's version of paths on top of it.
+func TestLayerFiles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r, dir := newRepo(t)
+	gittest.WriteFile(t, dir, "same.txt", "same\n")
+	gittest.WriteFile(t, dir, "edited.txt", "before\n")
+	gittest.WriteFile(t, dir, "gone.txt", "gone\n")
+	gittest.Git(t, dir, "add", "-A")
+	gittest.Git(t, dir, "commit", "-q", "-m", "base")
+	base := SHA(gittest.Git(t, dir, "rev-parse", "HEAD"))
+	gittest.WriteFile(t, dir, "edited.txt", "after\n")
+	gittest.WriteFile(t, dir, "new.txt", "new\n")
+	if err := os.Remove(filepath.Join(dir, "gone.txt")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.ChangedSince(ctx, base, []string{"same.txt", "edited.txt", "gone.txt", "new.txt", "never.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"edited.txt", "gone.txt", "new.txt"}; !slices.Equal(got, want) {
+		t.Errorf("ChangedSince = %q, want %q", got, want)
+	}
+
+	layer := t.TempDir()
+	if err := os.WriteFile(filepath.Join(layer, "run.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("same.txt", filepath.Join(layer, "link")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := r.Objects().CommitFiles(ctx, base, layer, []string{"run.sh", "link"}, []string{"same.txt"}, "kept\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gittest.Git(t, dir, "ls-tree", "-r", "--format=%(objectmode) %(path)", string(c)); got != "100644 edited.txt\n100644 gone.txt\n120000 link\n100755 run.sh" {
+		t.Errorf("kept tree:\n%s", got)
+	}
+	if got := gittest.Git(t, dir, "rev-parse", string(c)+"^"); got != string(base) {
+		t.Errorf("kept commit's parent = %s, want %s", got, base)
+	}
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "M edited.txt\n D gone.txt\n?? new.txt" && got != " M edited.txt\n D gone.txt\n?? new.txt" {
+		t.Errorf("the work tree or index changed:\n%s", got)
+	}
+	fsck(t, dir)
+}
