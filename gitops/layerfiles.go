@@ -19,24 +19,25 @@ import (
 // the task's version of paths planx does not take out (CommitFiles).
 
 // ChangedSince returns those of paths (repo-relative, slash-separated)
-// whose file in the work tree differs from rev's, sorted: present in one and not
+// whose file in the work tree (the repository's, whose objects o are)
+// differs from rev's, sorted: present in one and not
 // the other, a symbolic link in one and a file in the other, or other
 // content (with the path's clean filters, as git add sees it). The index
 // and the work tree are only read.
-func (r *Repo) ChangedSince(ctx context.Context, rev SHA, paths []string) ([]string, error) {
+func (o Objects) ChangedSince(ctx context.Context, rev SHA, paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
 	if err := checkArg("revision", string(rev)); err != nil {
 		return nil, err
 	}
-	inRev, err := r.Objects().entries(ctx, rev, paths)
+	inRev, err := o.entries(ctx, rev, paths)
 	if err != nil {
 		return nil, err
 	}
 	var changed, files []string
 	for _, p := range paths {
-		fi, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(p)))
+		fi, err := os.Lstat(filepath.Join(o.g.dir, filepath.FromSlash(p)))
 		was, had := inRev[p]
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || err == nil && fi.IsDir():
@@ -48,11 +49,11 @@ func (r *Repo) ChangedSince(ctx context.Context, rev SHA, paths []string) ([]str
 		case !had || (fi.Mode()&fs.ModeSymlink != 0) != (was.mode == "120000"):
 			changed = append(changed, p)
 		case fi.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(filepath.Join(r.Root, filepath.FromSlash(p)))
+			target, err := os.Readlink(filepath.Join(o.g.dir, filepath.FromSlash(p)))
 			if err != nil {
 				return nil, err
 			}
-			out, err := r.run(ctx, []byte(target), true, "hash-object", "--no-filters", "--stdin")
+			out, err := o.g.run(ctx, []byte(target), true, "hash-object", "--no-filters", "--stdin")
 			if err != nil {
 				return nil, fmt.Errorf("compare %s with %s: %w", p, rev.Short(), err)
 			}
@@ -67,7 +68,7 @@ func (r *Repo) ChangedSince(ctx context.Context, rev SHA, paths []string) ([]str
 		slices.Sort(changed)
 		return changed, nil
 	}
-	out, err := r.run(ctx, []byte(strings.Join(files, "\n")+"\n"), true, "hash-object", "--stdin-paths")
+	out, err := o.g.run(ctx, []byte(strings.Join(files, "\n")+"\n"), true, "hash-object", "--stdin-paths")
 	if err != nil {
 		return nil, fmt.Errorf("compare %d file(s) with %s: %w", len(files), rev.Short(), err)
 	}

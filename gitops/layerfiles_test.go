@@ -27,7 +27,7 @@ func TestLayerFiles(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "gone.txt")); err != nil {
 		t.Fatal(err)
 	}
-	got, err := r.ChangedSince(ctx, base, []string{"same.txt", "edited.txt", "gone.txt", "new.txt", "never.txt"})
+	got, err := r.Objects().ChangedSince(ctx, base, []string{"same.txt", "edited.txt", "gone.txt", "new.txt", "never.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}

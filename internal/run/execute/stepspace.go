@@ -127,7 +127,7 @@ func (o Options) takeSteps(ctx context.Context, t *planparse.Task, sp *space.Spa
 	slices.Sort(end.Wrote)
 	var both []string
 	if o.Start != "" && o.Repo != nil && len(end.Wrote) > 0 {
-		if both, err = o.Repo.ChangedSince(ctx, o.Start, end.Wrote); err != nil {
+		if both, err = o.Repo.Objects().ChangedSince(ctx, o.Start, end.Wrote); err != nil {
 			return end, fmt.Errorf("%s: what a person changed while its steps ran: %w", t.ID, err)
 		}
 	}

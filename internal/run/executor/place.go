@@ -209,18 +209,19 @@ func (w workTree) putBackIgnored(t *planparse.Task) {
 	w.r.ignored = w.r.checks().CheckIgnored(t)
 }
 
-// stepSpace names in the run state, before task t's attempt starts, the
-// task space its steps will run in (execute.StepSpaces): where the
-// platform has spaces, a shell task's steps that are about to run. The
-// state is saved with it when the attempt begins (workTree.begin).
-func (r *runner) stepSpace(t *planparse.Task, already bool) error {
-	if already || r.Executor(t) != planparse.KindShell || len(t.Steps) == 0 || !r.jail.StepSpaces() {
+// nameStepSpace names in the run state st, before task t's attempt
+// starts in the work tree root, the task space its steps will run in
+// (execute.StepSpaces): where jail finds spaces, a shell task's steps
+// that are about to run (kind is t's executor). The state is saved with
+// it when the attempt begins (workTree.begin).
+func nameStepSpace(st *runstate.State, jail *execute.Jail, kind planparse.Kind, t *planparse.Task, root string, already bool) error {
+	if already || kind != planparse.KindShell || len(t.Steps) == 0 || !jail.StepSpaces() {
 		return nil
 	}
-	dir, err := execute.StepSpaceDir(r.st.RunID, t.ID, r.repo.Root)
+	dir, err := execute.StepSpaceDir(st.RunID, t.ID, root)
 	if err != nil {
 		return fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
-	r.st.AttemptSpace = dir
+	st.AttemptSpace = dir
 	return nil
 }
