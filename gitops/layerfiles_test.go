@@ -4,14 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
-// ChangedSince names the paths a person changed against a commit, and
-// CommitFiles keeps a layer's version of paths on top of it.
+// CommitFiles keeps a layer's version of paths on top of a commit,
+// touching neither the index nor the work tree.
 func TestLayerFiles(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -22,19 +21,6 @@ func TestLayerFiles(t *testing.T) {
 	gittest.Git(t, dir, "add", "-A")
 	gittest.Git(t, dir, "commit", "-q", "-m", "base")
 	base := SHA(gittest.Git(t, dir, "rev-parse", "HEAD"))
-	gittest.WriteFile(t, dir, "edited.txt", "after\n")
-	gittest.WriteFile(t, dir, "new.txt", "new\n")
-	if err := os.Remove(filepath.Join(dir, "gone.txt")); err != nil {
-		t.Fatal(err)
-	}
-	got, err := r.Objects().ChangedSince(ctx, base, []string{"same.txt", "edited.txt", "gone.txt", "new.txt", "never.txt"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"edited.txt", "gone.txt", "new.txt"}; !slices.Equal(got, want) {
-		t.Errorf("ChangedSince = %q, want %q", got, want)
-	}
-
 	layer := t.TempDir()
 	if err := os.WriteFile(filepath.Join(layer, "run.sh"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -52,7 +38,7 @@ func TestLayerFiles(t *testing.T) {
 	if got := gittest.Git(t, dir, "rev-parse", string(c)+"^"); got != string(base) {
 		t.Errorf("kept commit's parent = %s, want %s", got, base)
 	}
-	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "M edited.txt\n D gone.txt\n?? new.txt" && got != " M edited.txt\n D gone.txt\n?? new.txt" {
+	if got := gittest.Git(t, dir, "status", "--porcelain"); got != "" {
 		t.Errorf("the work tree or index changed:\n%s", got)
 	}
 	fsck(t, dir)

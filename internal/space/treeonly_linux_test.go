@@ -11,14 +11,15 @@ import (
 )
 
 // A space over the work tree only: the program's writes in the work tree
-// land in its layer, its writes elsewhere reach the machine as they are
+// land in its layer, its writes elsewhere (and in the work tree's .git)
+// reach the machine as they are
 // (a fifo the user's script shares included), it sees only its own
 // processes, and none of them outlives it.
 func TestTreeOnly(t *testing.T) {
 	available(t)
 	tmp := t.TempDir()
 	tree, outside := filepath.Join(tmp, "tree"), filepath.Join(tmp, "outside")
-	for _, d := range []string{tree, outside} {
+	for _, d := range []string{tree, filepath.Join(tree, ".git"), outside} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +39,7 @@ func TestTreeOnly(t *testing.T) {
 	}
 	defer s.Close()
 	token := "planx-space-treeonly-" + itoa(os.Getpid())
-	script := `echo after > a.txt && echo new > b.txt && echo out > "$1/written" &&
+	script := `echo after > a.txt && echo new > b.txt && echo out > "$1/written" && echo git > .git/written &&
 	echo through > "$1/fifo" &
 	( setsid sleep 300 "$0" & ) ; ls /proc | grep -c '^[0-9]' > procs.txt; wait`
 	reader := make(chan string, 1)
@@ -56,6 +57,9 @@ func TestTreeOnly(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(tree, "a.txt")); string(b) != "before\n" {
 		t.Errorf("the real a.txt = %q, want it untouched", b)
+	}
+	if b, err := os.ReadFile(filepath.Join(tree, ".git", "written")); err != nil || string(b) != "git\n" {
+		t.Errorf("the write in .git = %q, %v; want it in the real .git", b, err)
 	}
 	if b, err := os.ReadFile(filepath.Join(outside, "written")); err != nil || string(b) != "out\n" {
 		t.Errorf("the write outside the work tree = %q, %v; want it on the machine", b, err)

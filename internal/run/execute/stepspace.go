@@ -2,12 +2,14 @@ package execute
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
@@ -20,8 +22,9 @@ import (
 // A serial task's steps run in a task space over the user's work tree
 // where the platform has one: a light one (space.Options.TreeOnly), whose
 // only layer is the work tree's; everything else the steps write (caches,
-// files and fifos their scripts share outside the repository) reaches the
-// machine as without a space. Their processes live in the space's PID
+// files and fifos their scripts share outside the repository, the
+// repository's .git: commits, stashes) reaches the machine as without a
+// space. Their processes live in the space's PID
 // namespace, whose first process dies with planx: a killed planx leaves
 // no step writing. All the task's steps run in the one space, in order,
 // each seeing the earlier ones' writes; when they end (passed, failed or
@@ -101,15 +104,12 @@ type StepsEnd struct {
 	// Wrote are the work tree's paths the steps wrote or deleted in their
 	// task space (sorted); nil when they ran in the work tree itself.
 	Wrote []string
-	// Tip is the commit HEAD named in the space when a step committed
-	// there ("" otherwise): its objects are in the repository, and its
-	// commits are folded into the task's.
-	Tip string
 }
 
 // takeSteps takes the steps' change out of their space sp into the work
-// tree: every path they wrote or deleted, but those a person changed there
-// since the attempt started (o.Start), which keep the person's version;
+// tree: every path they wrote or deleted, but planx's own files (o.Own)
+// and those a person changed there while they ran, which keep the
+// person's version;
 // the task's version of those is kept under a ref and the task fails,
 // naming them. The space is then closed; its state directory stays,
 // marked, until the run ends.
@@ -125,27 +125,69 @@ func (o Options) takeSteps(ctx context.Context, t *planparse.Task, sp *space.Spa
 	}
 	end.Wrote = slices.Concat([]string{}, cs.Written, cs.Deleted)
 	slices.Sort(end.Wrote)
-	var both []string
-	if o.Start != "" && o.Repo != nil && len(end.Wrote) > 0 {
-		if both, err = o.Repo.Objects().ChangedSince(ctx, o.Start, end.Wrote); err != nil {
-			return end, fmt.Errorf("%s: what a person changed while its steps ran: %w", t.ID, err)
-		}
+	both, err := o.touched(ctx, cs)
+	if err != nil {
+		return end, fmt.Errorf("%s: what a person changed while its steps ran: %w", t.ID, err)
 	}
 	if err := os.WriteFile(filepath.Join(o.StepSpace, applyingFile), nil, 0o600); err != nil {
 		return end, fmt.Errorf("%s: %w", t.ID, err)
 	}
-	if _, err := sp.ApplyHolding(o.Dir, func(rel string) bool { return underAny(rel, both) }); err != nil {
+	// planx's own files (the execution log) are planx's to write.
+	hold := func(rel string) bool { return underAny(rel, both) || slices.Contains(o.Own, rel) }
+	if _, err := sp.ApplyHolding(o.Dir, hold); err != nil {
 		return end, fmt.Errorf("%s: take the steps' work out of their task space: %w", t.ID, err)
-	}
-	if tip, err := adoptCommits(sp, o.Repo); err != nil {
-		return end, fmt.Errorf("%s: the commits its steps made: %w", t.ID, err)
-	} else {
-		end.Tip = tip
 	}
 	if len(both) > 0 {
 		return end, o.keepBoth(ctx, t, sp, cs, both)
 	}
 	return end, nil
+}
+
+// touched are the paths of the steps' change cs that a person changed in
+// the work tree while they ran: a file whose inode changed since the
+// space was opened (its target file's change time, on the same kernel
+// clock; an edit in the same tick counts, so that none is lost), or that
+// is gone from the work tree though the tree the attempt started from
+// (o.Start) had it.
+func (o Options) touched(ctx context.Context, cs space.ChangeSet) ([]string, error) {
+	fi, err := os.Stat(filepath.Join(o.StepSpace, targetFile))
+	if err != nil {
+		return nil, err
+	}
+	opened := changeTimeOf(fi)
+	var both, gone []string
+	for _, p := range slices.Concat(cs.Written, cs.Deleted) {
+		fi, err := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(p)))
+		switch {
+		case err == nil && changeTimeOf(fi) >= opened:
+			both = append(both, p)
+		case errors.Is(err, fs.ErrNotExist) && !slices.Contains(cs.Deleted, p):
+			gone = append(gone, p)
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			return nil, err
+		}
+	}
+	if len(gone) > 0 && o.Start != "" && o.Repo != nil {
+		had, err := o.Repo.Objects().InTree(ctx, o.Start, gone)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range gone {
+			if had[p] {
+				both = append(both, p)
+			}
+		}
+	}
+	slices.Sort(both)
+	return both, nil
+}
+
+// changeTimeOf is fi's change time (0 when the platform does not say).
+func changeTimeOf(fi fs.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return changeTime(st)
+	}
+	return 0
 }
 
 // keepBoth keeps the steps' version of the paths a person changed too
@@ -175,24 +217,6 @@ func (o Options) keepBoth(ctx context.Context, t *planparse.Task, sp *space.Spac
 		Hint: fmt.Sprintf("`git diff %s -- %s` shows the task's version against yours (`git checkout %s -- %s` takes it); merge them, then `planx resume`",
 			ref, both[0], ref, both[0]),
 	}
-}
-
-// adoptCommits takes the objects of commits made in the space sp into the
-// repository and returns where HEAD ended there ("" when it did not move).
-func adoptCommits(sp *space.Space, repo *gitops.Repo) (string, error) {
-	if repo == nil {
-		return "", nil
-	}
-	layer := gitops.LayerOf(repo, sp.UpperOf)
-	head, herr := layer.Head()
-	now, err := gitops.LayerOf(repo, func(string) (string, bool) { return "", false }).Head()
-	if herr != nil || err != nil || head == now {
-		return "", nil
-	}
-	if _, err := layer.AdoptObjects(); err != nil {
-		return "", err
-	}
-	return string(head), nil
 }
 
 // underAny reports whether p is one of paths or lies under one.

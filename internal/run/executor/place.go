@@ -96,7 +96,7 @@ func (w workTree) keeper() *taskgate.Keeper          { return w.r.keeper() }
 func (w workTree) execOptions() execute.Options {
 	// The steps run in the task space the run state names (stepSpace).
 	o := w.r.execOptions()
-	o.StepSpace, o.Start = w.r.st.AttemptSpace, w.r.st.AttemptPre
+	o.StepSpace, o.Start, o.Own = w.r.st.AttemptSpace, w.r.st.AttemptPre, []string{w.r.log.Path}
 	return o
 }
 func (w workTree) fault() fault.Hook  { return w.r.fault }

@@ -144,7 +144,7 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 		end, err = execute.Steps(ctx, t, lt, at.execOptions())
 		// In a task space the steps' change is known: what else changed
 		// meanwhile is a person's.
-		tu.SpaceTip, tu.Wrote = gitops.SHA(end.Tip), end.Wrote
+		tu.Wrote = end.Wrote
 	case planparse.KindAgent:
 		err = tu.agent(ctx, n, feedback)
 	case planparse.KindManual:
