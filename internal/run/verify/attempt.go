@@ -155,7 +155,11 @@ func (a *Attempt) stage(ctx context.Context, c Tree, t *planparse.Task, kind pla
 			return nil, err
 		}
 	}
-	others := append(c.othersEdits(t, kind, changed, a.Wrote), a.Apart...)
+	// A person's edits the rule gave to the task, or left apart already,
+	// are not judged again by what the executor wrote.
+	judged := slices.Concat(a.HandOwn, a.Apart)
+	unjudged := slices.DeleteFunc(slices.Clone(changed), func(p string) bool { return slices.Contains(judged, p) })
+	others := append(c.othersEdits(t, kind, unjudged, a.Wrote), a.Apart...)
 	if len(others) > 0 {
 		// Staged with the rest: staged again without them.
 		if changed, err = c.Repo.Index().StageChanges(ctx, c.Base, append(except, others...)...); err != nil {
