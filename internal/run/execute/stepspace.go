@@ -157,6 +157,9 @@ func (o Options) touched(ctx context.Context, cs space.ChangeSet) ([]string, err
 	opened := changeTimeOf(fi)
 	var both, gone []string
 	for _, p := range slices.Concat(cs.Written, cs.Deleted) {
+		if slices.Contains(o.Own, p) {
+			continue // planx's, never taken out
+		}
 		fi, err := os.Lstat(filepath.Join(o.Dir, filepath.FromSlash(p)))
 		switch {
 		case err == nil && changeTimeOf(fi) >= opened:
