@@ -206,7 +206,7 @@ func (o Options) keepBoth(ctx context.Context, t *planparse.Task, sp *space.Spac
 		}
 	}
 	msg := fmt.Sprintf("planx: %s's version of paths a person changed while its steps ran\n\n%s: %s\n", t.ID, record.TrailerRun, o.RunID)
-	kept, err := o.Repo.Objects().CommitFiles(ctx, o.Start, upper, written, deleted, msg)
+	kept, _, err := o.Repo.Objects().CommitFiles(ctx, o.Start, upper, written, deleted, msg)
 	if err != nil {
 		return fmt.Errorf("%s: keep its version of %s: %w", t.ID, textsafe.List(both), err)
 	}
@@ -233,7 +233,8 @@ func underAny(p string, paths []string) bool {
 // to take it into the work tree (applyingFile), it finishes that, and
 // applied says so. Otherwise nothing of the steps' work is in the work
 // tree: it is kept as a commit (child of pre) under ref, and paths are
-// what they wrote or deleted. The space is removed either way.
+// what they wrote or deleted (but ignored files, which no commit holds and
+// which go with the space). The space is removed either way.
 func KeepSpace(ctx context.Context, repo *gitops.Repo, dir string, pre gitops.SHA, ref, message string) (paths []string, applied bool, err error) {
 	if _, err := os.Stat(dir); err != nil {
 		return nil, false, nil // killed before the space was made: nothing written
@@ -258,14 +259,20 @@ func KeepSpace(ctx context.Context, repo *gitops.Repo, dir string, pre gitops.SH
 		return nil, false, nil
 	}
 	upper, _ := sp.UpperOf(repo.Root)
-	kept, err := repo.Objects().CommitFiles(ctx, pre, upper, cs.Written, cs.Deleted, message)
+	kept, left, err := repo.Objects().CommitFiles(ctx, pre, upper, cs.Written, cs.Deleted, message)
 	if err != nil {
 		return nil, false, fmt.Errorf("keep the stopped task's work: %w", err)
+	}
+	// Ignored files (a build's output, a local configuration it wrote
+	// over) are in no commit: they go with the space.
+	paths = slices.DeleteFunc(slices.Concat(cs.Written, cs.Deleted), func(p string) bool { return slices.Contains(left, p) })
+	if len(paths) == 0 {
+		return nil, false, nil
 	}
 	if err := repo.Refs().Update(ctx, ref, kept, "", "planx: a killed attempt's work in its task space"); err != nil {
 		return nil, false, err
 	}
-	return slices.Concat(cs.Written, cs.Deleted), false, nil
+	return paths, false, nil
 }
 
 // RemoveSpaces removes what is left of the task spaces of run runID (the
