@@ -38,9 +38,9 @@ func soakPhase(dir string) string {
 }
 
 // soakRecover resumes or aborts the run stopped in dir, after the hand fix
-// when hand says so, and checks the outcome against want (wantClean without
-// the hand fix); it returns what went wrong, or "".
-func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig syscall.Signal, hand bool, dir, before, want, wantClean, out string, c *soakCounts) string {
+// when hand says so (after every signal, SIGKILL included), and checks the
+// outcome against want; it returns what went wrong, or "".
+func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig syscall.Signal, hand bool, dir, before, want, out string, c *soakCounts) string {
 	locks := gitLocks(dir)
 	if sig == syscall.SIGKILL {
 		// A git commit in flight outlives a killed planx; it finishes.
@@ -62,9 +62,6 @@ func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig 
 			c.lost++
 			return fmt.Sprintf("%s before the run started changed the repository:\n%s\nwant\n%s", sig, got, before)
 		}
-	}
-	if hand && sig == syscall.SIGKILL && !soakUnfixed("hand-after-kill") {
-		hand, want = false, wantClean
 	}
 	if hand {
 		c.hand++
