@@ -109,9 +109,8 @@ type StepsEnd struct {
 // takeSteps takes the steps' change out of their space sp into the work
 // tree: every path they wrote or deleted, but planx's own files (o.Own)
 // and those a person changed there while they ran, which keep the
-// person's version;
-// the task's version of those is kept under a ref and the task fails,
-// naming them. The space is then closed; its state directory stays,
+// person's version (the task's is kept under a ref and the task fails,
+// naming them). The space is then closed; its state directory stays,
 // marked, until the run ends.
 func (o Options) takeSteps(ctx context.Context, t *planparse.Task, sp *space.Space) (StepsEnd, error) {
 	var end StepsEnd
