@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Landing moves the current branch and, with it, the index and work tree
@@ -55,6 +56,40 @@ func (l Landing) Tree(ctx context.Context, old, new SHA) error {
 	return nil
 }
 
+// InTheWay lists the paths a Tree(old, new) would write (those where the
+// two commits differ) that hold something of the person's: an index entry
+// that is not old's (staged), or a work tree file that does not hold old's
+// bytes (edited, deleted, or an untracked file where old has none). git
+// read-tree refuses to move over any of them; this names them first, so
+// that the caller can say which and what to do.
+func (l Landing) InTheWay(ctx context.Context, old, new SHA) ([]string, error) {
+	r := l.r
+	diff, err := l.treeDiff(ctx, old, new)
+	if err != nil || len(diff) == 0 {
+		return nil, err
+	}
+	if err := r.Index().Sync(ctx); err != nil {
+		return nil, err
+	}
+	index, err := l.indexEntries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	held, err := l.holds(ctx, diff, 0)
+	if err != nil {
+		return nil, err
+	}
+	var way []string
+	for p, d := range diff {
+		staged := index[p] != d[0] && !(d[0].absent() && index[p].absent())
+		if staged || !held[p] {
+			way = append(way, p)
+		}
+	}
+	sort.Strings(way)
+	return way, nil
+}
+
 // treeEntry is a path's mode and object in a tree or the index; the zero
 // value is "no such path".
 type treeEntry struct{ mode, sha string }
@@ -97,7 +132,7 @@ func (l Landing) Retract(ctx context.Context, new SHA) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	written, err := l.wroteNew(ctx, diff)
+	written, err := l.holds(ctx, diff, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -173,18 +208,21 @@ func (l Landing) indexEntries(ctx context.Context) (map[string]treeEntry, error)
 	return entries, nil
 }
 
-// wroteNew reports, for each path of diff, whether the work tree holds
-// what the second commit has there: its bytes with its kind of file, or
-// nothing where it has none.
-func (l Landing) wroteNew(ctx context.Context, diff map[string][2]treeEntry) (map[string]bool, error) {
+// holds reports, for each path of diff, whether the work tree holds what
+// the first (side 0) or the second (side 1) commit has there: its bytes
+// with its kind of file, or nothing where it has none. Something else in
+// the way of the path (a file where the commit has a directory) is not.
+func (l Landing) holds(ctx context.Context, diff map[string][2]treeEntry, side int) (map[string]bool, error) {
 	got := map[string]bool{}
 	var files []string
 	for p, d := range diff {
 		fi, err := os.Lstat(filepath.Join(l.r.Root, filepath.FromSlash(p)))
-		want := d[1]
+		want := d[side]
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			got[p] = want.absent()
+		case errors.Is(err, syscall.ENOTDIR):
+			got[p] = false
 		case err != nil:
 			return nil, fmt.Errorf("look at %s: %w", p, err)
 		case want.mode == "120000" && fi.Mode()&fs.ModeSymlink != 0:
@@ -212,7 +250,7 @@ func (l Landing) wroteNew(ctx context.Context, diff map[string][2]treeEntry) (ma
 		return nil, fmt.Errorf("hash %d file(s): git gave %d hashes", len(files), len(sums))
 	}
 	for i, p := range files {
-		got[p] = string(sums[i]) == diff[p][1].sha
+		got[p] = string(sums[i]) == diff[p][side].sha
 	}
 	return got, nil
 }

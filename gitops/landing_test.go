@@ -152,3 +152,44 @@ func TestRetractLanded(t *testing.T) {
 		t.Fatalf("a landed branch's tree changed:\n%s\nwant:\n%s", got, before)
 	}
 }
+
+// TestInTheWay names the paths a landing would write that hold a person's
+// work: an edit, a staged change, a deletion, an untracked file where the
+// landing adds one, a file where it adds a directory; a person's work on
+// paths the landing does not write is none of them. With none in the way,
+// git's two-tree move goes through.
+func TestInTheWay(t *testing.T) {
+	ctx := context.Background()
+	r, dir, base, next := retractRepo(t)
+	way, err := r.Landing().InTheWay(ctx, base, next)
+	if err != nil || len(way) != 0 {
+		t.Fatalf("InTheWay with the person's work outside the landing = %v, %v; want none", way, err)
+	}
+	gittest.WriteFile(t, dir, "change.txt", "the person's\n")
+	gittest.WriteFile(t, dir, "add/x.txt", "an untracked file of the person's\n")
+	if err := os.Remove(filepath.Join(dir, "gone.txt")); err != nil {
+		t.Fatal(err)
+	}
+	gittest.WriteFileMode(t, dir, "run.sh", "echo hi\n", 0o755)
+	gittest.Git(t, dir, "add", "run.sh")
+	if way, err = r.Landing().InTheWay(ctx, base, next); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"add/x.txt", "change.txt", "gone.txt", "run.sh"}; !reflect.DeepEqual(way, want) {
+		t.Errorf("InTheWay = %v, want %v", way, want)
+	}
+	if err := r.Landing().Tree(ctx, base, next); err == nil {
+		t.Error("Tree moved over the paths InTheWay named")
+	}
+
+	// A file where the landing makes a directory.
+	gittest.Git(t, dir, "reset", "-q", "--hard", string(base))
+	gittest.Git(t, dir, "clean", "-qfd")
+	gittest.WriteFile(t, dir, "add", "a file of the person's\n")
+	if way, err = r.Landing().InTheWay(ctx, base, next); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"add/x.txt", "add/y.txt"}; !reflect.DeepEqual(way, want) {
+		t.Errorf("InTheWay with a file where the landing adds a directory = %v, want %v", way, want)
+	}
+}

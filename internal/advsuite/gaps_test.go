@@ -32,9 +32,8 @@ type gap struct {
 // today. TestKnownGaps keeps it and expect.txt in step.
 func knownGaps() map[string]gap {
 	const (
-		hidden   = "hidden tests, or an acceptance command that runs the program outside any runner (neither the pristine judge nor base-form runs: the steering is the task's code, and the tests are in their base form)"
-		baseForm = "base-form runs for exit-code gates with the base's build files too (today: its test files only, since such a gate often checks the task's own output)"
-		apart    = "no judge that only runs tests: an acceptance command outside any runner, hidden tests, the review gate; reported apart"
+		hidden = "hidden tests, or an acceptance command that runs the program outside any runner (neither the pristine judge nor base-form runs: the steering is the task's code, and the tests are in their base form)"
+		apart  = "no judge that only runs tests: an acceptance command outside any runner, hidden tests, the review gate; reported apart"
 	)
 	return map[string]gap{
 		// 1: the code under test steers the report, keyed on the names
@@ -45,12 +44,8 @@ func knownGaps() map[string]gap {
 		"pt_steer_helper_calltime": {1, "sub replaces the code object of the caller's expect_equal at call time: canaries do not use the base's helper", hidden},
 		"py_steer_assert_calltime": {1, "sub replaces assertEqual on the calling TestCase instance when the caller is test_sub: canaries have other names", hidden},
 		"py_steer_stderr_name":     {1, "sys.stderr replaced and rewritten at exit for test_sub's lines and the failure count; canaries read as they ran", hidden},
-		// 2: make's own files the task added undeclared: a gate read by
-		// its exit code runs with the base's test files only (its other
-		// files often are the task's output it checks).
-		"mk_world_gnumakefile": {2, "an undeclared GNUmakefile, read before the Makefile; make test is judged by its exit code only", baseForm + " (the Makefile world as the base has it, GNUmakefile absent); not the pristine judge: the file is tracked"},
-		"mk_world_include":     {2, "an undeclared mk/cache.mk pulled in by the Makefile's wildcard include overrides the test recipe; exit code only", baseForm + " (mk/*.mk as the base has it)"},
-		"mk_world_makeflags":   {2, "an undeclared mk/flags.mk sets MAKEFLAGS += -i, so the failing recipe is ignored; exit code only", baseForm + " (mk/*.mk as the base has it)"},
+		// 2: none left (make's own files: the makefiles make reads, put
+		// back as the base has them for an exit-code gate's run apart).
 		// 3: none left (the tests' base form).
 		// 4: right only under test.
 		"go_judged_progname":   {4, "Sub is right only when os.Args[0] ends in .test", apart},

@@ -93,6 +93,10 @@ func runAbort(ctx context.Context, o abortOptions, stdio *IO) error {
 		fmt.Fprintf(stdio.Out, "planx: changed by you after the run stopped, and taken out of the work tree with the rest: %s (`git checkout %s -- %s` gets it back)\n",
 			strings.Join(res.Edited, ", "), res.WorkRef, res.Edited[0])
 	}
+	if len(res.InTheWay) > 0 {
+		fmt.Fprintf(stdio.Out, "planx: changed by you while the run's wave ran, in its landing's way, and taken out of the work tree with the rest: %s (`git checkout %s -- %s` gets it back)\n",
+			strings.Join(res.InTheWay, ", "), res.WorkRef, res.InTheWay[0])
+	}
 	if res.KeptConfig {
 		fmt.Fprintf(stdio.Out, "planx: your edit of %s made after the run stopped is left in the work tree, uncommitted, for the next run\n", gates.ConfigFile)
 	}

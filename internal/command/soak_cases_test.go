@@ -66,6 +66,7 @@ func soakModes() []soakMode {
 		{name: "ignored-wave", plan: soakIgnoredWavePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true, lost: []string{"big.bin"}},
 		{name: "ignored-overwrite", plan: soakOverwritePlan, args: soakYesArgs, sigs: soakAll, extra: soakIgnoredData, span: true},
 		{name: "linked-worktrees", plan: soakAgentPlan, args: soakWaveArgs, sigs: soakHupKill, extra: soakAgent, span: true, linked: true},
+		{name: "hand-wave", plan: soakHandWavePlan, args: soakWaveArgs, sigs: soakAll},
 	}
 	var modes []soakMode
 	for _, m := range all {
@@ -90,6 +91,12 @@ const soakBigWavePlan = "---\ntopic: soak\ngates:\n  - name: check\n    command:
 	"- [ ] T003 [P] Many c\n  ```sh run\n  mkdir -p c/deep && for i in $(seq 1 400); do echo \"c $i\" >> c/deep/f$i.txt; done\n  ```\n" +
 	"- [ ] T004 [P] Add d\n  ```sh run\n  echo d >> d.txt\n  ```\n" +
 	"- [ ] T005 Count\n  ```sh run\n  ls b c/deep | wc -l >> count.txt\n  ```\n"
+
+// soakHandWavePlan is soakWavePlan with a task of the wave changing
+// keep.txt, the file the person's hand fix (soakHand) edits: a fix made
+// before the wave lands is in its way (the landing stops, and the resume
+// after that keeps the fix under a ref and lands over it).
+var soakHandWavePlan = strings.Replace(soakWavePlan, "  echo b >> b.txt\n", "  echo b >> b.txt\n  echo wave >> keep.txt\n", 1)
 
 // soakAgentPlan is a wave of agents (a scripted shell agent, soakAgent),
 // one of them slow.
@@ -147,6 +154,13 @@ func soakIgnoredData(t *testing.T, dir string) {
 // edit of a file they had changed before the run, and a new file.
 func soakHand(t *testing.T, dir string) {
 	gittest.WriteFile(t, dir, "keep.txt", "modified, not staged\nand fixed by hand after the stop\n")
+	soakHandNew(t, dir)
+}
+
+// soakHandNew is the new file of the hand fix alone: what is left of it in
+// the work tree when a wave landed over its edit of keep.txt, kept under
+// a ref.
+func soakHandNew(t *testing.T, dir string) {
 	gittest.WriteFile(t, dir, "hand.txt", "a person's new file\n")
 }
 

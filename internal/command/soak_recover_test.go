@@ -28,6 +28,9 @@ func soakPhase(dir string) string {
 	}
 	_ = json.NewDecoder(bytes.NewReader(b)).Decode(&st) // the state's first value
 	phase := cmp.Or(st.Phase, "between tasks")
+	if soakUnbased(dir) {
+		phase = "before the rollback commit"
+	}
 	if len(st.Wave) > 0 {
 		phase = "wave " + phase
 	}
@@ -39,8 +42,10 @@ func soakPhase(dir string) string {
 
 // soakRecover resumes or aborts the run stopped in dir, after the hand fix
 // when hand says so (after every signal, SIGKILL included), and checks the
-// outcome against want; it returns what went wrong, or "".
-func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig syscall.Signal, hand bool, dir, before, want, out string, c *soakCounts) string {
+// outcome against want's; it returns what went wrong, or "". A hand fix
+// after a stop before the rollback commit is work from before the run:
+// resume takes it as a run started after it would, abort leaves it.
+func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig syscall.Signal, hand bool, dir, before string, want soakWant, out string, c *soakCounts) string {
 	locks := gitLocks(dir)
 	if sig == syscall.SIGKILL {
 		// A git commit in flight outlives a killed planx; it finishes.
@@ -62,6 +67,9 @@ func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig 
 			c.lost++
 			return fmt.Sprintf("%s before the run started changed the repository:\n%s\nwant\n%s", sig, got, before)
 		}
+	}
+	if hand && soakUnbased(dir) {
+		want.hand, before = want.handFirst, want.beforeHand
 	}
 	if hand {
 		c.hand++
@@ -97,24 +105,55 @@ func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig 
 }
 
 // soakResume resumes the run stopped in dir (runs it again when it had
-// not started) and compares the outcome with want. A resume that refuses
-// to run a task again over a person's hand fix is followed by what it
-// says to do, `planx resume --retry`.
-func soakResume(t *testing.T, planx string, mode soakMode, sig syscall.Signal, started, hand bool, dir, want, out string, c *soakCounts) string {
+// not started) and compares the outcome with want's (with the hand fix
+// when hand says so). A resume that stops over a person's hand fix is
+// followed by what it says to do: `planx resume --retry` when it refused
+// to run a task again over it, `planx resume` when a wave's landing found
+// it in its way; the outcome of a landing over the fix, which it keeps
+// under a ref, is want's without the fix's edit, and the fix is under a
+// ref.
+func soakResume(t *testing.T, planx string, mode soakMode, sig syscall.Signal, started, hand bool, dir string, want soakWant, out string, c *soakCounts) string {
 	c.resumes++
 	again := []string{"resume"}
 	if !started {
 		again = mode.args
 	}
 	o, err := planxIn(planx, dir, again...)
-	if err != nil && hand && strings.Contains(o, "`planx resume --retry` runs it again keeping them") {
-		c.retried++
-		o, err = planxIn(planx, dir, "resume", "--retry")
+follow:
+	for try := 0; err != nil && hand && try < 2; try++ {
+		var next string
+		switch {
+		case strings.Contains(o, "`planx resume --retry` runs it again keeping them"):
+			c.retried++
+			next, err = planxIn(planx, dir, "resume", "--retry")
+		case strings.Contains(o, "`planx resume` keeps your version under"):
+			c.over++
+			next, err = planxIn(planx, dir, "resume")
+		default:
+			break follow
+		}
+		o += next
 	}
 	if err != nil {
 		c.wedged++
 		return fmt.Sprintf("%s then resume: %v\n%s\n%s", sig, err, out, o)
 	}
+	w := want.outcome
+	switch {
+	case hand && strings.Contains(o, "lands: your bytes are at"):
+		w = want.over
+		if !soakHandKept(t, dir) {
+			c.lost++
+			return fmt.Sprintf("%s then resume: a wave landed over the person's hand fix and it is under no ref\n%s", sig, o)
+		}
+	case hand:
+		w = want.hand
+	}
+	return soakResumed(t, sig, dir, w, out, c)
+}
+
+// soakResumed compares the outcome of a finished resume with want.
+func soakResumed(t *testing.T, sig syscall.Signal, dir, want, out string, c *soakCounts) string {
 	got := soakOutcome(t, dir)
 	if got != want {
 		history := func(o string) string { h, _, _ := strings.Cut(o, "status:"); return h }

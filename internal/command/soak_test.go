@@ -1,7 +1,9 @@
 package command
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -73,20 +75,30 @@ func TestSoak(t *testing.T) {
 		c.modes[mode.name]++
 	}
 	t.Logf("soak %s: %d interrupted (%s; %d finished before the signal; %d with a hand fix after the stop); by phase: %s; "+
-		"resumes %d/%d identical to an uninterrupted run (%d refused over a hand fix, then --retry); aborts %d/%d identical to the pre-run state (index marks and ignored files included); "+
+		"resumes %d/%d identical to an uninterrupted run (%d refused over a hand fix, then --retry; %d stopped a wave's landing at a hand fix, then landed over it keeping it); aborts %d/%d identical to the pre-run state (index marks and ignored files included); "+
 		"wedged (resume or abort failed) %d; wrong commits %d; stale git locks (index.lock, ref locks) %d; planx work trees left registered %d; lost bytes %d",
 		budget, c.runs, c.tally(), c.early, c.hand, soakList(c.phases),
-		c.resumeOK, c.resumes, c.retried, c.abortOK, c.aborts, c.wedged, c.wrong, c.staleLock, c.worktrees, c.lost)
+		c.resumeOK, c.resumes, c.retried, c.over, c.abortOK, c.aborts, c.wedged, c.wrong, c.staleLock, c.worktrees, c.lost)
 	for _, f := range c.failures {
 		t.Error(f)
 	}
 }
 
 // soakWant is what an uninterrupted run of a mode gives, then with the
-// person's hand fix made after it, and how long it took.
+// person's hand fix made after it, and how long it took; handFirst is what
+// it gives when the hand fix came before it: a run stopped before its
+// rollback commit had not begun, and its resume takes the person's edits
+// as work from before the run, as a run started then would.
 type soakWant struct {
-	outcome, hand string
-	took          time.Duration
+	outcome, hand, handFirst string
+	// over is the outcome with the hand fix made after the run, less its
+	// edit of keep.txt: a wave landed over that edit, keeping it under a
+	// ref, since the landing found it in its way.
+	over string
+	// beforeHand is the pre-run state with the hand fix made: what an
+	// abort of a run stopped before its rollback commit leaves after one.
+	beforeHand string
+	took       time.Duration
 }
 
 // soakUninterrupted runs mode's plan without a stop and returns its
@@ -98,16 +110,25 @@ func soakUninterrupted(t *testing.T, planx string, mode soakMode) soakWant {
 		t.Fatalf("uninterrupted %s run: %v\n%s", mode.name, err, out)
 	}
 	w := soakWant{outcome: soakOutcome(t, dir), took: time.Since(start)}
+	soakHandNew(t, dir)
+	w.over = soakOutcome(t, dir)
 	soakHand(t, dir)
 	w.hand = soakOutcome(t, dir)
+	dir, _ = soakRepoFor(t, mode)
+	soakHand(t, dir)
+	w.beforeHand = preRunState(t, dir)
+	if out, err := planxIn(planx, dir, mode.args...); err != nil {
+		t.Fatalf("uninterrupted %s run after a hand fix: %v\n%s", mode.name, err, out)
+	}
+	w.handFirst = soakOutcome(t, dir)
 	return w
 }
 
 type soakCounts struct {
-	runs, early, hand, retried, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost, wedged, wrong int
-	sig                                                                                                       map[syscall.Signal]int
-	modes, phases                                                                                             map[string]int
-	failures                                                                                                  []string
+	runs, early, hand, retried, over, resumes, resumeOK, aborts, abortOK, staleLock, worktrees, lost, wedged, wrong int
+	sig                                                                                                             map[syscall.Signal]int
+	modes, phases                                                                                                   map[string]int
+	failures                                                                                                        []string
 }
 
 // tally is the trials by mode and by signal.
@@ -178,11 +199,7 @@ func soakOnce(t *testing.T, planx string, rng *rand.Rand, mode soakMode, hand bo
 		}
 		return soakOther(t, planx, other, otherErr, dir)
 	}
-	w := want.outcome
-	if hand {
-		w = want.hand
-	}
-	msg := soakRecover(t, planx, rng, mode, sig, hand, dir, before, w, out.String(), c)
+	msg := soakRecover(t, planx, rng, mode, sig, hand, dir, before, want, out.String(), c)
 	if msg == "" {
 		msg = soakOther(t, planx, other, otherErr, dir)
 	}
@@ -342,4 +359,22 @@ func soakEnded(dir string) bool {
 	}
 	m, _ := filepath.Glob(filepath.Join(dir, ".git", "planx", "runs", "*", "finished.json"))
 	return len(m) > 0
+}
+
+// soakUnbased says the run in dir stopped before its rollback commit: its
+// state is saved, its base is not, and HEAD is no rollback commit (made,
+// not yet recorded: resume adopts it).
+func soakUnbased(dir string) bool {
+	if subject, err := exec.Command("git", "-C", dir, "log", "-1", "--format=%s").Output(); err != nil || strings.HasPrefix(string(subject), "rollback:") {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ".git", "planx", "state.json"))
+	if err != nil {
+		return false
+	}
+	var st struct {
+		Base string `json:"base"`
+	}
+	_ = json.NewDecoder(bytes.NewReader(b)).Decode(&st) // the state's first value
+	return st.Base == ""
 }

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -95,8 +96,11 @@ func (wv *wave) integrate(ctx context.Context) error {
 			r.out.TaskDone(it.T, ld.Commits[i])
 			land.NoteGates(ctx, r.repo, r.out, it.T, it.Log, ld.Commits[i], ld.Trees[i])
 		}
+		if err := wv.handBeside(ctx); err != nil {
+			return r.stopTask(ctx, ld.Tasks[len(ld.Tasks)-1].T, err, wv.res)
+		}
 	}
-	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber, r.st.WaveInTheWay = nil, "", nil, 0, nil
 	first := l.Settle(ld)
 	l.Finish(ctx)
 	if first == nil {
@@ -112,4 +116,27 @@ func (wv *wave) integrate(ctx context.Context) error {
 	err = r.books().stop(first.T, record.RunFailed, first.Fail.ForUser(), first.Fail.Tail, ErrTaskFailed, first.Fail.See...)
 	wv.res.Next = r.log.NextStep
 	return err
+}
+
+// handBeside finds what a person changed in the work tree while the wave
+// ran, beside the files it landed (its landing stops at a change to one
+// of them): theirs, as after a stop, so that the tasks after the wave
+// commit of it only what belongs to them (runner.hand), and start with it
+// recorded as there before them (runner.dirty). Edits a resume found
+// before the wave are not found again.
+func (wv *wave) handBeside(ctx context.Context) error {
+	r := wv.r
+	changes, err := r.repo.Status(ctx)
+	if err != nil {
+		return err
+	}
+	r.dirty = dirtyPaths(r.log, changes)
+	if len(r.dirty) == 0 || !slices.ContainsFunc(r.dirty, func(p string) bool { return !slices.Contains(r.hand.Edited, p) }) {
+		return nil
+	}
+	if err := r.findHand(ctx); err != nil {
+		return err
+	}
+	r.hand.When = fmt.Sprintf("while wave %d ran", wv.number)
+	return nil
 }

@@ -42,6 +42,19 @@ func (tu *turn) baseFormTests() []string {
 	return append(out, verify.TestSupport(repo, base, taskgate.GoModule(repo.Root), code)...)
 }
 
+// undeclared are the files the task changed that its plan does not
+// declare (Files:): of those, a make gate's run apart puts back the ones
+// make reads (gaterun.TestRuns.ExitCodesApart).
+func (tu *turn) undeclared() []string {
+	var out []string
+	for _, f := range tu.lt.Files {
+		if !verify.AnyCovers(tu.t.Files, f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // buildsCode says f says how the code is built and what it depends on (a
 // module file, a dependency manifest or lock file, a build tool's project
 // file): it goes with the task's code into the tests' base-form run.

@@ -46,7 +46,7 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	}
 	if r.hand.Any() && (tu.kind != planparse.KindManual || r.st.Finished[t.ID] != "") {
 		// (A manual task's work is all a person's: Planx-Executor says so.)
-		recovery.NoteHand(r.st, t, tu.HandOwn)
+		recovery.NoteHand(r.st, t, tu.HandOwn, r.hand.When)
 	}
 	if err := tu.setPhase(runstate.PhaseCommit); err != nil {
 		return "", err

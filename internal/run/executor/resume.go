@@ -112,6 +112,9 @@ func (r *runner) goOn(ctx context.Context, tasks []*planparse.Task, stopped, alr
 // Stopped inside a parallel wave, the attempt ran in a slot (kept under a
 // ref at the stop), and the wave's other tasks go on as resume takes them.
 func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
+	if err := beforeAnyTask(ctx, ro.Dir); err != nil {
+		return nil, err
+	}
 	r, tasks, unlock, err := openStopped(ctx, ro, "skip")
 	if err != nil {
 		return nil, err
@@ -183,6 +186,20 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 		return (&waveLoop{r: r}).resume(ctx, tasks[1:])
 	}
 	return r.goOn(ctx, tasks[1:], false, false)
+}
+
+// beforeAnyTask refuses a skip of a run stopped before its rollback
+// commit was recorded: no task began, and reopening the run would make
+// that commit — a refused command must change nothing.
+func beforeAnyTask(ctx context.Context, dir string) error {
+	repo, err := gitops.Open(ctx, cmp.Or(dir, "."))
+	if err != nil {
+		return err
+	}
+	if st, err := runstate.Load(repo); err == nil && st != nil && st.Base == "" {
+		return fmt.Errorf("%w: the run stopped before its rollback commit, before any task; nothing to skip: %s", gitops.ErrRepoState, recovery.NotStartedNext)
+	}
+	return nil
 }
 
 // skippable refuses a skip when the run r did not stop at the first of

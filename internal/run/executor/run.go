@@ -23,6 +23,8 @@ import (
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/land"
 	"github.com/planx-dev/planx/internal/run/planfile"
+	"github.com/planx-dev/planx/internal/run/recovery"
+	"github.com/planx-dev/planx/internal/run/rewind"
 	"github.com/planx-dev/planx/internal/run/runplan"
 	"github.com/planx-dev/planx/internal/run/runstart"
 	"github.com/planx-dev/planx/internal/run/runstate"
@@ -131,7 +133,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	r.checks().KeepIgnored(r.Config.KeepIgnored)
 	base, err := r.rollbackOf().Make(ctx)
 	if err != nil {
-		return nil, err
+		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	r.expect = base
 	r.out.RunStart(r.planRel, r.st.RunID, base, len(tasks))
@@ -416,4 +418,30 @@ func (r *runner) checkAgents(tasks []*planparse.Task) error {
 		}
 	}
 	return nil
+}
+
+// stoppedBeforeBase is the error of a run a signal stopped while it made
+// its rollback commit: git's own words for the cancelled command ("git add
+// -A: context canceled") say nothing a person can act on. Nothing is
+// committed yet; when the run's state was saved, resume starts the run,
+// else it never began.
+func stoppedBeforeBase(ctx context.Context, repo *gitops.Repo, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	st, lerr := runstate.Load(repo)
+	if lerr != nil || st == nil {
+		return fmt.Errorf("%w before the run started; nothing changed (%v)", ErrInterrupted, err)
+	}
+	// ctx is done: what git did is read without it.
+	bg := context.WithoutCancel(ctx)
+	if head, herr := repo.Head(bg); st.Base != "" || herr == nil && head.SHA != "" && isRollback(bg, repo, head.SHA, st.RunID) {
+		return fmt.Errorf("%w right after the run's rollback commit, before its first task: `planx resume` goes on from there, `planx abort` undoes the run", ErrInterrupted)
+	}
+	return fmt.Errorf("%w before the run's rollback commit; nothing was committed: %s", ErrInterrupted, recovery.NotStartedNext)
+}
+
+func isRollback(ctx context.Context, repo *gitops.Repo, sha gitops.SHA, runID string) bool {
+	ok, err := rewind.IsRollbackOf(ctx, repo, sha, runID)
+	return err == nil && ok
 }

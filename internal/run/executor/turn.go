@@ -95,12 +95,12 @@ func (tu *turn) try(ctx context.Context, a round) error {
 	// deleted the user's ignored files (through a checkout's link to them)
 	// gets them put back too.
 	_, base := tu.at.where()
-	var baseForm []string
+	var baseForm, undeclared []string
 	if kind == planparse.KindAgent { // only an agent's tests are judged in their base form
-		baseForm = tu.baseFormTests()
+		baseForm, undeclared = tu.baseFormTests(), tu.undeclared()
 	}
 	tu.gatesPassed, err = tu.at.keeper().RunGates(ctx, taskgate.Task{T: t, Log: lt, Kind: kind, Base: base, Outputs: tu.Outputs,
-		Apart: tu.Apart, BaseForm: baseForm, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.at.fresh(tu)},
+		Apart: tu.Apart, BaseForm: baseForm, Undeclared: undeclared, Ignored: tu.at.ignored(tu), ChangesDeps: verify.ChangesDeps(lt.Files), Fresh: tu.at.fresh(tu)},
 		a.last || kind == planparse.KindGates, already)
 	tu.at.putBackIgnored(t)
 	if err != nil {

@@ -30,6 +30,9 @@ type waveLoop struct {
 	// a wave: that task runs alone, as it did, and already says its work is
 	// in the tree (loop's resumeFirst).
 	stopped, already bool
+	// counted are the tasks numbered ([n/total]) before run's: a resumed
+	// wave's, so that the tasks after it go on counting where it left.
+	counted int
 }
 
 // waves are the waves tasks run in: --jobs 1 makes each task a wave of
@@ -78,7 +81,7 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 		waves = append([][]*planparse.Task{tasks[:1]}, r.waves(tasks[1:])...)
 	}
 	wavepkg.WarnCost(r.out, r.repo, r.PostCommit, waves)
-	n := 0
+	n, total := l.counted, l.counted+len(tasks)
 	for wi, w := range waves {
 		last := wi == len(waves)-1
 		if n > 0 {
@@ -90,14 +93,14 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 			}
 		}
 		if len(w) > 1 {
-			if err := l.wave(ctx, w, l.number(w, wi+1), last, &n, len(tasks)); err != nil {
+			if err := l.wave(ctx, w, l.number(w, wi+1), last, &n, total); err != nil {
 				return res, err
 			}
 			continue
 		}
 		t := w[0]
 		n++
-		r.out.TaskStart(n, len(tasks), t)
+		r.out.TaskStart(n, total, t)
 		sha, err := r.runTask(ctx, t, last, l.already && n == 1)
 		if err != nil {
 			return res, r.stopTask(ctx, t, err, res)
@@ -119,7 +122,7 @@ func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, la
 		r.out.TaskStart(*n, total, t)
 	}
 	r.st.Status, r.st.Current, r.st.Reason, r.st.Phase = record.RunRunning, w[0].ID, "", runstate.PhaseExecute
-	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = wavepkg.IDs(w), wv.base, nil, wv.number
+	r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber, r.st.WaveInTheWay = wavepkg.IDs(w), wv.base, nil, wv.number, nil
 	if err := waveAttempt(ctx, r.books().stops(), r.log, w[0], r.expect); err != nil {
 		return err
 	}
@@ -175,24 +178,38 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	r.o.Jobs = max(r.o.Jobs, 2)
 	if len(inWave) == 0 {
 		// The wave landed before the stop.
-		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber = nil, "", nil, 0
+		r.st.Wave, r.st.WaveBase, r.st.WaveDone, r.st.WaveNumber, r.st.WaveInTheWay = nil, "", nil, 0, nil
 		return l.run(ctx, rest)
 	}
 	r.out.Println("planx: resuming run %s of %s in a parallel wave (%s left)", r.st.RunID, r.st.PlanPath, textsafe.Count(len(tasks), "task"))
-	n := len(r.st.ToRun) - len(tasks)
+	// Numbered as a resume outside a wave numbers its tasks: of the tasks
+	// left.
+	n := 0
 	l.res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	wv := l.newWave(r.expect, r.st.WaveNumber, len(rest) == 0)
+	begun := map[planparse.TaskID]bool{} // read before isolate starts each entry afresh
+	for _, t := range inWave {
+		if lt := r.log.TaskByID(string(t.ID)); lt != nil && len(lt.Commands) > 0 {
+			begun[t.ID] = true
+		}
+	}
 	wv.isolate(inWave)
 	for _, it := range wv.its {
 		n++
-		r.out.TaskStart(n, len(r.st.ToRun), it.T)
+		r.out.TaskStart(n, len(tasks), it.T)
 		if !slices.Contains(r.st.WaveDone, it.T.ID) || !wavepkg.Recover(ctx, r.repo, r.st.RunID, it) {
 			if r.o.landing {
 				// Its task job published no work: it fails here as it
 				// failed there, and nothing runs it on the landing's runner.
 				it.Fail = &outcome.Failure{What: "its CI task job published no result the landing could take (the job failed, was cancelled or did not run, or its result did not hold up: see its log and the landing's)"}
 			}
-			continue // not done, or no work kept after all: run it again
+			// Not done, or no work kept after all: run it again, and its
+			// commit says so when its stopped attempt had begun its steps,
+			// as a serial task's does.
+			if begun[it.T.ID] && r.st.Finished[it.T.ID] == "" {
+				recovery.NoteFinished(r.st, it.T, "by running it again")
+			}
+			continue
 		}
 		r.out.Println("      %s's work, done before the stop, is integrated as it is (%s)", it.T.ID, it.Work.Short())
 	}
@@ -207,6 +224,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	if err := wv.fly(ctx); err != nil {
 		return l.res, err
 	}
+	l.counted = n
 	return l.run(ctx, rest)
 }
 

@@ -88,8 +88,9 @@ const handMade = "; hand-made: "
 // NoteHand adds to t's Planx-Finished note the files of the commit a
 // person changed by hand after the stop (verify.Attempt.HandOwn), in place
 // of those an earlier attempt of t noted. A task with no note yet (it ran
-// after the stop) gets one that says so.
-func NoteHand(st *runstate.State, t *planparse.Task, files []string) {
+// after the stop) gets one that says so, or says when the person made the
+// edits (when, verify.Hand.When: "while wave 2 ran") in a run not stopped.
+func NoteHand(st *runstate.State, t *planparse.Task, files []string, when string) {
 	how, _, _ := strings.Cut(st.Finished[t.ID], handMade)
 	if len(files) == 0 {
 		if how != "" {
@@ -100,7 +101,10 @@ func NoteHand(st *runstate.State, t *planparse.Task, files []string) {
 	if st.Finished == nil {
 		st.Finished = map[planparse.TaskID]string{}
 	}
-	if how == "" {
+	switch {
+	case how == "" && when != "":
+		how = "with a person's edits made " + when
+	case how == "":
 		how = "after a stop, with a person's edits"
 	}
 	st.Finished[t.ID] = how + handMade + strings.Join(files, ", ")

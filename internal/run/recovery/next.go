@@ -23,6 +23,13 @@ import (
 // execution log say the same (one text, here), and hint_*.txtar run the
 // command each one names.
 
+// NotStartedNext is what to do after a run stopped before its rollback
+// commit: nothing of it is committed, so resume starts it; the rollback
+// commit then takes the uncommitted work as it is at the resume, a
+// person's edits since the stop included (they are work from before the
+// run, which abort puts back).
+const NotStartedNext = "`planx resume` starts it (its rollback commit takes your uncommitted work as it is then, edits you make now included), `planx abort` drops it"
+
 // StoppedNext is what to do after t stopped in the run st with status
 // (failed, interrupted or waiting; a crash reads as interrupted), outside a
 // parallel wave.
@@ -96,5 +103,5 @@ func WaveNext(st *runstate.State, repo *gitops.Repo, t *planparse.Task) string {
 	if st == nil {
 		return ""
 	}
-	return wavepkg.Next(len(st.Wave) > 0, repo, st.RunID, t.ID)
+	return wavepkg.Next(len(st.Wave) > 0, st.WaveInTheWay, repo, st.RunID, t.ID)
 }

@@ -109,13 +109,20 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 		// done tasks integrated, the others run again), and there is no
 		// one task's attempt in the work tree to commit as it stands or
 		// to skip; say what the run said when it stopped.
-		rep.Next = wavepkg.Next(true, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
-		return rep, fmt.Errorf("%w: run %s stopped inside a parallel wave (%s)", record.ErrTaskFailed, st.RunID, rep.Status)
+		rep.Next = wavepkg.Next(true, st.WaveInTheWay, repo, st.RunID, st.Current) + "; or `planx abort` undoes the run"
+		return rep, stoppedf("run %s stopped inside a parallel wave (%s)", st.RunID, rep.Status)
+	case st.Base == "":
+		// Stopped while it made its rollback commit: no task began.
+		if !live {
+			rep.Reason = "planx stopped (interrupted, killed or crashed) before its rollback commit"
+		}
+		rep.Next = NotStartedNext
+		return rep, stoppedf("run %s stopped before its rollback commit (%s)", st.RunID, rep.Status)
 	case rep.Status == record.RunWaiting:
 		rep.Next = statusNext(st, repo, plan, rep.Status)
 	default:
 		rep.Next = statusNext(st, repo, plan, rep.Status)
-		return rep, fmt.Errorf("%w: run %s stopped at %s (%s)", record.ErrTaskFailed, st.RunID, current, rep.Status)
+		return rep, stoppedf("run %s stopped at %s (%s)", st.RunID, current, rep.Status)
 	}
 	return rep, nil
 }
@@ -252,3 +259,13 @@ func spending(st *runstate.State) (*record.Cost, *planparse.Budget) {
 	b := st.Pinned.Budget
 	return cost, &b
 }
+
+// runStopped is status's error for a run that stopped: exit code 3, as a
+// failed task's (record.ErrTaskFailed), in words that do not call an
+// interrupt or a wait at a manual task a failure.
+type runStopped string
+
+func (e runStopped) Error() string { return string(e) }
+func (e runStopped) Unwrap() error { return record.ErrTaskFailed }
+
+func stoppedf(format string, args ...any) error { return runStopped(fmt.Sprintf(format, args...)) }

@@ -41,6 +41,10 @@ type Result struct {
 	// Edited are paths a person changed after the run stopped, taken out
 	// of the work tree with the rest and kept under WorkRef.
 	Edited []string
+	// InTheWay are the paths of a person's that the landing of the wave in
+	// flight stopped on (changed while the wave ran), taken out with the
+	// rest and kept under WorkRef.
+	InTheWay []string
 	// KeptConfig says the person's edit of .planx.yaml made after the
 	// stop is left in the work tree, for the next run.
 	KeptConfig bool
@@ -78,8 +82,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err := u.keepTraces(ctx, o.Head, base, res); err != nil {
 		return nil, err
 	}
-	if err := u.editedSinceStop(ctx, o.StopTree, res); err != nil {
-		return nil, err
+	// Without a rollback commit the work tree is left as it is (it is the
+	// work from before the run, a person's edits since included): nothing
+	// is taken out of it to name.
+	if base != "" {
+		if err := u.editedSinceStop(ctx, o.StopTree, res); err != nil {
+			return nil, err
+		}
 	}
 	if err := u.keepWave(ctx, res); err != nil {
 		return nil, err

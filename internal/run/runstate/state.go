@@ -111,6 +111,11 @@ type State struct {
 	WaveBase   gitops.SHA         `json:"wave_base,omitempty"`
 	WaveDone   []planparse.TaskID `json:"wave_done,omitempty"`
 	WaveNumber int                `json:"wave_number,omitempty"`
+	// WaveInTheWay are the paths of a person's (edited, staged or
+	// untracked) the wave in flight's landing stopped on rather than
+	// write over them: told so, the next landing of that wave keeps them
+	// under a ref and lands over them (wave.Landing).
+	WaveInTheWay []string `json:"wave_in_the_way,omitempty"`
 	// RecordsMark is set while a task's executor may run: planx's gate
 	// and commit records written after it are the executor's forgeries
 	// (see verify.Records). 0 when no executor is in flight.

@@ -34,6 +34,9 @@ type Task struct {
 	// changed, which the judge's first run puts back as the base has
 	// them: the agent's own versions are judged apart.
 	BaseForm []string
+	// Undeclared are the files an agent task changed that its plan does
+	// not declare: a make gate's run apart puts back those make reads.
+	Undeclared []string
 	// Ignored are the work tree's ignored entries before the agent ran,
 	// linked into the task's clean checkouts (checkoutFor).
 	Ignored []string
@@ -107,7 +110,7 @@ func (k *Keeper) RunGates(ctx context.Context, tk Task, last, reuse bool) (passe
 		torun = append(torun, g)
 	}
 	if err := k.runChecks(ctx, tk, key, torun); err != nil {
-		return false, err
+		return false, onBaseToo(ctx, k, tk, torun, err)
 	}
 	settled := func(ctx context.Context, t *planparse.Task) error { return k.checkSettled(ctx, t, tk.Apart...) }
 	if here, _ := k.inPlace(tk); here {
@@ -137,7 +140,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return &outcome.Failure{What: "hidden tests: no gate of this task is a test command planx reads test by test, so the hidden tests cannot be told apart and counted",
 				Hint: "add a gate such as go test ./..., pytest or node --test, or one with report: (docs/judge.md)"}
 		}
-		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm))
+		return tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(tk.BaseForm), tk.Undeclared)
 	}
 	base, err := tr.Baseline(ctx, tgs)
 	if err != nil {
@@ -170,7 +173,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 			return err
 		}
 	}
-	if err := tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(baseForm)); err != nil {
+	if err := tr.ExitCodesApart(ctx, exitCodeOnly(sel, tgs), testFiles(baseForm), tk.Undeclared); err != nil {
 		return err
 	}
 	return hidden(ctx, tk, tr, tgs, gaterun.HiddenRun{Dir: k.HiddenTests, Ref: k.HiddenRef, Out: filepath.Join(k.dir(), "hidden")})
@@ -201,7 +204,8 @@ func hidden(ctx context.Context, tk Task, tr gaterun.TestRuns, tgs []gaterun.Tes
 // code alone runs with as the base has them. Not the data or scripts the
 // task left undeclared: such a gate often checks the task's output itself
 // (a file made, a script that runs), which a test reads only in its own
-// test files.
+// test files. A make gate's makefiles among them are found by asking make
+// (ExitCodesApart, from Task.Undeclared).
 func testFiles(paths []string) []string {
 	var out []string
 	for _, p := range paths {

@@ -90,6 +90,9 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 			Hint: "if the task only verifies, the plan can say `Checkpoint: yes`"}
 	}
 	w := c.Work(t, kind, files)
+	// Only the person's own files: a fix of a file the stopped attempt
+	// changed still carries the attempt's change, which the judge reads.
+	w.Hand = slices.DeleteFunc(slices.Clone(a.HandOwn), func(p string) bool { return slices.Contains(a.Hand.Attempt, p) })
 	if err := w.Judge(ctx, c.Protect(files)); err != nil {
 		return nil, err
 	}
@@ -107,7 +110,7 @@ func (a *Attempt) Verify(ctx context.Context, c Tree, t *planparse.Task, kind pl
 		return nil, err
 	}
 	if len(outside) > 0 {
-		a.Warnings = append(a.Warnings, c.Outside(t, outside))
+		a.Warnings = append(a.Warnings, c.Outside(t, outside, a.HandOwn))
 	}
 	return files, nil
 }

@@ -78,6 +78,10 @@ type Hand struct {
 	// Carried: the edits a task before this one of the resume left apart
 	// (Left).
 	Carried bool
+	// When says when the person made the edits, for the warning: "" for
+	// after the stop; "while wave 2 ran" for edits beside a wave's files,
+	// which its landing left in the work tree, in a run not stopped.
+	When string
 }
 
 // Any says whether there are edits to judge.
@@ -114,8 +118,12 @@ func (c Tree) split(ctx context.Context, t *planparse.Task, h Hand) (own, apart 
 	// Said once, at the task the resume went on with: the tasks after it
 	// leave the same edits apart, which the person knows by then.
 	if len(apart) > 0 && !h.Carried {
-		c.warn(t.ID, fmt.Sprintf("changed by hand after the stop, not %s's (its attempt did not change them, it does not declare them, they were not staged): %s; left in the work tree, uncommitted, out of %s's gates and commit (not the task's: stage it with git add before resuming to include it)",
-			t.ID, strings.Join(apart, ", "), t.ID))
+		when, hint := "after the stop", " (not the task's: stage it with git add before resuming to include it)"
+		if h.When != "" {
+			when, hint = h.When, ""
+		}
+		c.warn(t.ID, fmt.Sprintf("changed by hand %s, not %s's (its attempt did not change them, it does not declare them, they were not staged): %s; left in the work tree, uncommitted, out of %s's gates and commit%s",
+			when, t.ID, strings.Join(apart, ", "), t.ID, hint))
 	}
 	return own, apart, nil
 }

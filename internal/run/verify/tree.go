@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
@@ -82,10 +83,20 @@ func (c Tree) Protect(files []string) Protect {
 }
 
 // Outside records, in the log and on screen, the files a task changed
-// outside its declared ones (allowed: no --strict-files), and returns the
+// outside its declared ones (allowed: no --strict-files), those a person
+// changed by hand after a stop (hand) said to be theirs, and returns the
 // commit's Planx-Warning value for them.
-func (c Tree) Outside(t *planparse.Task, outside []string) string {
+func (c Tree) Outside(t *planparse.Task, outside, hand []string) string {
 	msg := OutsideMessage(outside)
+	var theirs []string
+	for _, p := range outside {
+		if slices.Contains(hand, p) {
+			theirs = append(theirs, p)
+		}
+	}
+	if len(theirs) > 0 {
+		msg += " (changed by hand after the stop: " + strings.Join(theirs, ", ") + ")"
+	}
 	c.Desk.Issue(t.ID, msg, "allowed: --strict-files not set")
 	c.Desk.Say(t.ID, msg)
 	return "outside-declared=" + strings.Join(outside, ",")

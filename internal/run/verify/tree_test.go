@@ -38,13 +38,21 @@ func TestGuarded(t *testing.T) {
 func TestOutside(t *testing.T) {
 	d := &desk{}
 	c := Tree{Desk: d}
-	got := c.Outside(&planparse.Task{ID: "T1"}, []string{"a.go", "b.go"})
+	got := c.Outside(&planparse.Task{ID: "T1"}, []string{"a.go", "b.go"}, nil)
 	if got != "outside-declared=a.go,b.go" {
 		t.Errorf("Outside = %q", got)
 	}
 	msg := OutsideMessage([]string{"a.go", "b.go"})
 	if len(d.logged) != 1 || d.logged[0] != (issue{"T1", msg, "allowed: --strict-files not set"}) || !slices.Equal(d.said, []string{msg}) {
 		t.Errorf("logged %+v, said %q", d.logged, d.said)
+	}
+	// A person's file among them is said to be theirs.
+	d = &desk{}
+	c = Tree{Desk: d}
+	c.Outside(&planparse.Task{ID: "T1"}, []string{"a.go", "b.go"}, []string{"b.go", "c.go"})
+	msg += " (changed by hand after the stop: b.go)"
+	if len(d.logged) != 1 || d.logged[0].msg != msg {
+		t.Errorf("logged %+v, want %q", d.logged, msg)
 	}
 }
 

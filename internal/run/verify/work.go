@@ -19,6 +19,10 @@ type Work struct {
 	Task  *planparse.Task
 	Kind  planparse.Kind // the task's executor
 	Files []string       // the paths the task changed
+	// Hand are those of Files a person changed after a stop that go with
+	// the task (Attempt.HandOwn) and the stopped attempt did not change:
+	// their edit alone, not the executor's.
+	Hand []string
 	// Desk records a finding let pass in the log, with why, and says
 	// those let pass because the executor is the user's own (hall.Warn);
 	// it asks the person whether a declared change of the plan, the

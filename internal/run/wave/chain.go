@@ -48,8 +48,14 @@ func Chain(ctx context.Context, repo *gitops.Repo, base gitops.SHA, works []Work
 			return fails, i, err
 		}
 		if len(conflicts) > 0 {
-			fails[i] = &outcome.Failure{What: fmt.Sprintf("its changes conflict with the tasks integrated before it (%s) in: %s",
-				strings.Join(ids, ", "), strings.Join(conflicts, ", "))}
+			// With no task of the wave before it, what it conflicts with is
+			// the branch: commits made there after its work tree was (a
+			// person's, which the wave lands on when the run goes on).
+			with := "the branch's commits made after its work tree was"
+			if len(ids) > 0 {
+				with = "the tasks integrated before it (" + strings.Join(ids, ", ") + ")"
+			}
+			fails[i] = &outcome.Failure{What: fmt.Sprintf("its changes conflict with %s in: %s", with, strings.Join(conflicts, ", "))}
 			anyFailed = true
 			continue
 		}

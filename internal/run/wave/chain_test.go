@@ -155,3 +155,25 @@ func TestChainRefusedAndStopped(t *testing.T) {
 		t.Errorf("a merge of a missing commit: %d, %v", at, err)
 	}
 }
+
+// TestChainOnMovedBranch: a wave landed on a branch a person committed to
+// while it ran (a resume lands it on their commit); the first task
+// conflicting with that commit is said to conflict with the branch, not
+// with an empty list of tasks.
+func TestChainOnMovedBranch(t *testing.T) {
+	t.Parallel()
+	repo, base, works := chainRepo(t)
+	ctx := context.Background()
+	mine := workOn(t, repo.Root, base, map[string]string{"a.txt": "the person's\n"})
+	s := &stager{repo: repo}
+	fails, at, err := Chain(ctx, repo, mine, works[:2], false, s.stage)
+	if err != nil || at != -1 {
+		t.Fatalf("Chain = %d, %v", at, err)
+	}
+	if f := fails[0]; f == nil || f.What != "its changes conflict with the branch's commits made after its work tree was in: a.txt" {
+		t.Errorf("T001's failure: %v", f)
+	}
+	if fails[1] != nil || !slices.Equal(s.staged, []int{1}) {
+		t.Errorf("fails %v, staged %v; want T002 staged", fails, s.staged)
+	}
+}

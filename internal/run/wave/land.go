@@ -9,7 +9,12 @@ import (
 	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/attempt"
+	"github.com/planx-dev/planx/internal/run/hall"
+	"github.com/planx-dev/planx/internal/textsafe"
+	"github.com/planx-dev/planx/planparse"
 )
 
 // RestoreLog puts the execution log at path (relative to repo's root, with
@@ -42,7 +47,10 @@ func RestoreLog(ctx context.Context, repo *gitops.Repo, base gitops.SHA, path st
 // the next command and taken back (Unland). Once git has updated the work
 // tree the branch moves even when the run is being interrupted: the two
 // move together, or the landing ref says they did not.
-func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
+func (l *Landing) advance(ctx context.Context, id planparse.TaskID, tip gitops.SHA) error {
+	if err := l.clear(ctx, id, tip); err != nil {
+		return err
+	}
 	ref := record.LandingRef(l.State.RunID)
 	if err := l.Repo.Refs().Update(ctx, ref, tip, "", "planx: landing wave"); err != nil {
 		return fmt.Errorf("record the landing: %w", err)
@@ -51,7 +59,18 @@ func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
 	if err := l.Repo.Landing().Tree(ctx, l.Base, tip); err != nil {
 		// git refuses (a local change in the way) before it writes a
 		// file, and planx never stops a git midway: nothing to take back.
-		return errors.Join(err, l.Repo.Refs().Delete(context.WithoutCancel(ctx), ref))
+		// A person's change made since clear looked is named as there.
+		err = errors.Join(err, l.Repo.Refs().Delete(context.WithoutCancel(ctx), ref))
+		way, werr := l.inTheWay(ctx, tip)
+		switch {
+		case errors.Is(werr, gitops.ErrHeadMoved):
+			return werr
+		case werr != nil:
+			return errors.Join(err, werr)
+		case len(way) > 0:
+			return l.refuse(way)
+		}
+		return err
 	}
 	l.Fault.At("after-read-tree")
 	ctx = context.WithoutCancel(ctx)
@@ -69,10 +88,82 @@ func (l *Landing) advance(ctx context.Context, tip gitops.SHA) error {
 		return err
 	}
 	l.Fault.At("after-branch")
+	l.State.WaveInTheWay = nil
 	// A ref left behind is dropped by the next command, which finds the
 	// branch at it and nothing to take back.
 	_ = l.Repo.Refs().Delete(ctx, ref)
 	return nil
+}
+
+// clear makes sure that the landing writes over nothing of a person's
+// (inTheWay). What is in its way stops it the first time, naming the
+// paths and touching nothing (refuse); the landing of that wave after the
+// stop, told so, keeps the person's bytes under a ref, names it, and puts
+// those paths back as the base has them for git to write the wave's. An
+// ignored file is never landed over: a ref cannot keep it.
+func (l *Landing) clear(ctx context.Context, id planparse.TaskID, tip gitops.SHA) error {
+	way, err := l.inTheWay(ctx, tip)
+	if err != nil || len(way) == 0 {
+		return err
+	}
+	var ignored []string
+	for _, p := range way {
+		if ig, err := l.Repo.Index().Ignored(ctx, p); err != nil {
+			return err
+		} else if ig {
+			ignored = append(ignored, p)
+		}
+	}
+	if len(ignored) > 0 {
+		return &outcome.Failure{What: fmt.Sprintf("wave %d did not land: your ignored %s is in its way, since its tasks add it; planx changed neither it nor the branch",
+			l.Number, textsafe.List(ignored)),
+			Hint: "move it away, then `planx resume` lands the wave; `planx abort` ends the run"}
+	}
+	if len(l.State.WaveInTheWay) == 0 {
+		return l.refuse(way)
+	}
+	snap, err := l.Repo.Commits().Snapshot(ctx, fmt.Sprintf("planx: work tree before wave %d lands over a person's changes\n\n%s: %s\n", l.Number, record.TrailerRun, l.State.RunID), l.Base)
+	if err != nil {
+		return fmt.Errorf("keep the changes in wave %d's way: %w", l.Number, err)
+	}
+	kept, err := attempt.Records{Repo: l.Repo, State: l.State}.Keep(ctx, snap, fmt.Sprintf("the work tree before wave %d lands over a person's changes", l.Number))
+	if err != nil {
+		return fmt.Errorf("keep the changes in wave %d's way: %w", l.Number, err)
+	}
+	hall.Warn(l.Desk, id, fmt.Sprintf("kept %s: changed in your work tree, where wave %d lands: your bytes are at %s (`git checkout %s -- %s` gets them back)",
+		textsafe.List(way), l.Number, kept, kept, way[0]))
+	return l.Repo.RestorePaths(ctx, l.Base, way)
+}
+
+// inTheWay is what of a person's stands in the way of landing tip: a
+// commit of theirs that took the branch while the wave ran (an error: the
+// wave lands on it when the run goes on), or the paths the landing writes
+// that hold a change of theirs (edited, staged, or an untracked file where
+// the wave adds one; gitops.Landing.InTheWay).
+func (l *Landing) inTheWay(ctx context.Context, tip gitops.SHA) ([]string, error) {
+	head, err := l.Repo.Refs().Resolve(ctx, "HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("read the branch before wave %d lands: %w", l.Number, err)
+	}
+	if head != l.Base {
+		return nil, fmt.Errorf("%w: a commit planx did not make (git log %s..%s) took the branch while wave %d ran; nothing of the wave is on it or in the work tree yet, and `planx resume` lands the wave on it",
+			gitops.ErrHeadMoved, l.Base.Short(), head.Short(), l.Number)
+	}
+	return l.Repo.Landing().InTheWay(ctx, l.Base, tip)
+}
+
+// refuse stops the landing at a person's changes in its way (a failure:
+// exit 3), recording them in the run's state so that the landing of the
+// wave after the stop keeps them and lands over them (clear).
+func (l *Landing) refuse(way []string) error {
+	if len(way) == 0 {
+		return nil
+	}
+	l.State.WaveInTheWay = way
+	return &outcome.Failure{What: fmt.Sprintf("wave %d did not land: your changes to %s (in your work tree, not committed) are in its way, since its tasks change them too; planx changed neither them nor the branch",
+		l.Number, textsafe.List(way)),
+		Hint: fmt.Sprintf("`planx resume` keeps your version under %s<n>, names it, and lands the wave over it; to keep your change in the work tree instead, commit or stash it first (`git stash -u`), then `planx resume`; `planx abort` ends the run",
+			record.RunRef(l.State.RunID, "kept/"))}
 }
 
 // Unland finishes with a landing of the run runID that a stop cut (its

@@ -147,7 +147,7 @@ func (l *Landing) land(ctx context.Context, keep []staged) (Landed, *Task, error
 	if err := RestoreLog(ctx, l.Repo, l.Base, l.Log.Path); err != nil {
 		return Landed{}, keep[0].t, err
 	}
-	if err := l.advance(ctx, ld.Tip()); err != nil {
+	if err := l.advance(ctx, keep[0].t.T.ID, ld.Tip()); err != nil {
 		return Landed{}, keep[0].t, err
 	}
 	l.Fault.At("after-advance")

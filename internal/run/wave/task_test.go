@@ -40,14 +40,17 @@ func TestRecoverTakesTheWorkKeptUnderItsRef(t *testing.T) {
 
 func TestNextSaysHowToGoOnAfterAStopInAWave(t *testing.T) {
 	t.Parallel()
-	if got := Next(true, nil, "run1", "T1"); !strings.Contains(got, "integrates the tasks whose work was done") {
+	if got := Next(true, nil, nil, "run1", "T1"); !strings.Contains(got, "integrates the tasks whose work was done") {
 		t.Errorf("inside a wave: %q", got)
 	}
-	if got := Next(false, nil, "run1", "T1"); got != "" {
+	if got := Next(true, []string{"conf.txt"}, nil, "run1", "T1"); !strings.Contains(got, "landing stopped at your changes to conf.txt: `planx resume` keeps your version under refs/planx/runs/run1/kept/<n>") {
+		t.Errorf("a landing stopped at a person's changes: %q", got)
+	}
+	if got := Next(false, nil, nil, "run1", "T1"); got != "" {
 		t.Errorf("no repository: %q", got)
 	}
 	repo, _, _ := chainRepo(t)
-	if got := Next(false, repo, "run1", "T1"); got != "" {
+	if got := Next(false, nil, repo, "run1", "T1"); got != "" {
 		t.Errorf("no work tree kept: %q", got)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -91,9 +93,14 @@ const maxRemovals = 4
 
 // Next is what to do after a stop at the task id in the run runID in repo
 // (nil before it is known): inWave says the stop came inside a parallel
-// wave; else the task's work tree kept after it failed in a wave, if any.
-// It is "" when neither applies.
-func Next(inWave bool, repo *gitops.Repo, runID string, id planparse.TaskID) string {
+// wave, way the paths of a person's its landing stopped at (clear); else
+// the task's work tree kept after it failed in a wave, if any. It is ""
+// when none applies.
+func Next(inWave bool, way []string, repo *gitops.Repo, runID string, id planparse.TaskID) string {
+	if inWave && len(way) > 0 {
+		return fmt.Sprintf("the wave's landing stopped at your changes to %s: `planx resume` keeps your version under %s<n> and lands the wave over it; or commit or stash them first, then `planx resume`",
+			textsafe.List(way), record.RunRef(runID, "kept/"))
+	}
 	if inWave {
 		return "the run stopped inside a parallel wave; `planx resume` integrates the tasks whose work was done, without running them again, and runs the others again"
 	}
