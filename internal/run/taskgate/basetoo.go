@@ -46,25 +46,23 @@ func onBaseToo(ctx context.Context, k *Keeper, tk Task, sel []gates.Gate, err er
 		return err
 	}
 	defer wt.Release(ctx)
-	t := &planparse.Task{ID: baselineID, Title: "baseline"}
+	t := &planparse.Task{ID: tk.T.ID + "-base", Title: tk.T.Title}
 	// Exec, not Run: no line of its own beside the task's gates, only
-	// the fact, in the failure.
+	// the fact, under the failure (not in its one line, which the log,
+	// the stop and Planx-Finished quote).
 	results, rerr := k.GateRun().Exec(ctx, gaterun.Spec{Task: t, Dir: wt.dir, Gates: []gates.Gate{g}, Track: true})
 	if rerr != nil || ctx.Err() != nil || len(results) != 1 {
 		return err
 	}
-	at := fmt.Sprintf("on the commit %s started from (%s)", tk.T.ID, tk.Base.Short())
+	at := fmt.Sprintf("on the commit %s started from (%s), gate %s", tk.T.ID, tk.Base.Short(), g.Name)
 	if r := results[0]; r.Passed {
-		fail.What += fmt.Sprintf("; it passed %s", at)
+		fail.See = append(fail.See, at+" passed")
 	} else {
-		fail.What += fmt.Sprintf("; it failed %s too (exit %d)", at, r.ExitCode)
-		if r.OutputPath != "" {
-			p := r.OutputPath
-			if rel, err := filepath.Rel(k.Repo.Root, p); err == nil {
-				p = rel
-			}
-			fail.See = append(fail.See, "its output there: "+p)
+		p := r.OutputPath
+		if rel, err := filepath.Rel(k.Repo.Root, p); err == nil {
+			p = rel
 		}
+		fail.See = append(fail.See, fmt.Sprintf("%s failed too (exit %d): %s", at, r.ExitCode, p))
 	}
 	return err
 }
