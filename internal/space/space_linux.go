@@ -343,3 +343,19 @@ func Probe() error {
 	}
 	return nil
 }
+
+// HoldsMounts reports whether a mount point lies beneath the directory
+// dir (symbolic links resolved): the kernel refuses an overlay over it in
+// a user namespace, so a space over it cannot be set up.
+func HoldsMounts(dir string) bool {
+	root, err := realDir(dir)
+	if err != nil {
+		return false
+	}
+	mounts, err := mountPoints()
+	if err != nil {
+		return false
+	}
+	b := builder{mounts: mounts}
+	return b.holdsMounts(root)
+}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // A space over the work tree only: the program's writes in the work tree
@@ -79,5 +81,28 @@ func TestTreeOnly(t *testing.T) {
 	}
 	if ws, err := s.Outside(); err != nil || len(ws) != 0 {
 		t.Errorf("Outside = %v, %v; want nothing (written through)", ws, err)
+	}
+}
+
+// HoldsMounts sees a mount point beneath a directory (root only: the test
+// mounts one).
+func TestHoldsMounts(t *testing.T) {
+	tree := t.TempDir()
+	sub := filepath.Join(tree, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if HoldsMounts(tree) {
+		t.Fatal("HoldsMounts of a plain directory")
+	}
+	if err := unix.Mount("tmpfs", sub, "tmpfs", 0, "size=4k"); err != nil {
+		t.Skipf("mount a tmpfs: %v", err)
+	}
+	defer unix.Unmount(sub, unix.MNT_DETACH)
+	if !HoldsMounts(tree) {
+		t.Error("HoldsMounts missed the tmpfs beneath the directory")
+	}
+	if HoldsMounts(sub) {
+		t.Error("HoldsMounts counted the directory's own mount")
 	}
 }

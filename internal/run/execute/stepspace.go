@@ -39,12 +39,14 @@ import (
 // was killed finds there what the steps wrote, which never reached the
 // work tree (RecoverSpaces).
 
-// StepSpaces reports whether the run's serial steps get a task space:
-// spaces are available (the agents' probe: not `sandbox: off`, not
-// `sandbox: {space: false}` nor capped) and the steps are not confined by
-// denial instead (`sandbox: {steps: true}`).
-func (j *Jail) StepSpaces() bool {
-	return j != nil && !j.cfg.Steps && j.hasSpaces()
+// StepSpaces reports whether the run's serial steps in the work tree root
+// get a task space: spaces are available (the agents' probe: not
+// `sandbox: off`, not `sandbox: {space: false}` nor capped), the steps are
+// not confined by denial instead (`sandbox: {steps: true}`), and the work
+// tree holds no mount point (no overlay can be made over it: its steps
+// run in it as without spaces).
+func (j *Jail) StepSpaces(root string) bool {
+	return j != nil && !j.cfg.Steps && j.hasSpaces() && !space.HoldsMounts(root)
 }
 
 // StepSpaceDir is where the task space of task id's steps over the work

@@ -215,7 +215,7 @@ func (w workTree) putBackIgnored(t *planparse.Task) {
 // that are about to run (kind is t's executor). The state is saved with
 // it when the attempt begins (workTree.begin).
 func nameStepSpace(st *runstate.State, jail *execute.Jail, kind planparse.Kind, t *planparse.Task, root string, already bool) error {
-	if already || kind != planparse.KindShell || len(t.Steps) == 0 || !jail.StepSpaces() {
+	if already || kind != planparse.KindShell || len(t.Steps) == 0 || !jail.StepSpaces(root) {
 		return nil
 	}
 	dir, err := execute.StepSpaceDir(st.RunID, t.ID, root)
