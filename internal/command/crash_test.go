@@ -109,16 +109,20 @@ func TestSIGTERMExits130(t *testing.T) {
 	gittest.Setenv(t)
 	planx := planxBinary(t)
 	dir := gittest.Init(t)
-	gittest.WriteFile(t, dir, "plan.md", "---\ntopic: term\n---\n- [ ] T001 Slow\n  ```sh run\n  echo start > a.txt\n  touch started\n  sleep 30\n  ```\n")
+	// The step says it started outside the work tree: it runs in a task
+	// space over it, whose writes reach it when the steps end.
+	gittest.WriteFile(t, dir, "plan.md", "---\ntopic: term\n---\n- [ ] T001 Slow\n  ```sh run\n  echo start > a.txt\n  touch \"$TMPDIR/started\"\n  sleep 30\n  ```\n")
+	sync := t.TempDir()
 	cmd := exec.Command(planx, "run", "plan.md")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TMPDIR="+sync)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; ; i++ {
-		if _, err := os.Stat(filepath.Join(dir, "started")); err == nil {
+		if _, err := os.Stat(filepath.Join(sync, "started")); err == nil {
 			break
 		}
 		if i > 200 {

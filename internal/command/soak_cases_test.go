@@ -51,11 +51,11 @@ var (
 )
 
 // soakModes are the soak's kinds of trial. The switch PLANX_SOAK_UNFIXED
-// (a comma-separated list of the unfixed names below, or "all") turns on
-// the checks whose fix is not in yet, so that the soak stays green until
-// it is: "hand-after-kill" (a hand fix after a SIGKILL mid-step: resume,
-// which found no snapshot of the stop, takes it for the attempt's and
-// discards it from the work tree, keeping it under the stop's ref; Why 4).
+// (a comma-separated list of the unfixed names of the modes, or "all")
+// turns on the checks whose fix is not in yet, so that the soak stays
+// green until it is (none at the moment: a hand fix after a SIGKILL
+// mid-step, once such a switch, is checked always since a serial task's
+// steps run in a task space).
 func soakModes() []soakMode {
 	all := []soakMode{
 		{name: "serial", plan: soakPlan, args: []string{"run", "plan.md"}, sigs: soakAll},

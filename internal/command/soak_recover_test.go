@@ -41,10 +41,10 @@ func soakPhase(dir string) string {
 }
 
 // soakRecover resumes or aborts the run stopped in dir, after the hand fix
-// when hand says so, and checks the outcome against want's; it returns
-// what went wrong, or "". A hand fix after a stop before the rollback
-// commit is work from before the run: resume takes it as a run started
-// after it would, abort leaves it.
+// when hand says so (after every signal, SIGKILL included), and checks the
+// outcome against want's; it returns what went wrong, or "". A hand fix
+// after a stop before the rollback commit is work from before the run:
+// resume takes it as a run started after it would, abort leaves it.
 func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig syscall.Signal, hand bool, dir, before string, want soakWant, out string, c *soakCounts) string {
 	locks := gitLocks(dir)
 	if sig == syscall.SIGKILL {
@@ -67,9 +67,6 @@ func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig 
 			c.lost++
 			return fmt.Sprintf("%s before the run started changed the repository:\n%s\nwant\n%s", sig, got, before)
 		}
-	}
-	if hand && sig == syscall.SIGKILL && !soakUnfixed("hand-after-kill") {
-		hand = false
 	}
 	if hand && soakUnbased(dir) {
 		want.hand, before = want.handFirst, want.beforeHand

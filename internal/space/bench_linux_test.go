@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// BenchmarkOpen makes a space over a work tree, runs true in it, reads
+// BenchmarkOpen makes a space over a work tree (the whole machine's, and
+// the work tree's only: TreeOnly, a task's steps'), runs true in it, reads
 // its (empty) change set and removes it: the cost must not grow with the
 // number of files in the tree.
 func BenchmarkOpen(b *testing.B) {
@@ -29,23 +30,30 @@ func BenchmarkOpen(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				s, err := Open(Options{Root: tree, Dir: filepath.Join(base, "space")})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := s.Run(context.Background(), exec.Command("true")); err != nil {
-					b.Fatal(err)
-				}
-				cs, err := s.Changes()
-				if err != nil || !cs.Empty() {
-					b.Fatalf("changes of true: %+v, %v", cs, err)
-				}
-				if err := s.Close(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		for _, treeOnly := range []bool{false, true} {
+			b.Run(fmt.Sprintf("files=%d/tree-only=%v", n, treeOnly), func(b *testing.B) {
+				openRunClose(b, tree, filepath.Join(base, "space"), treeOnly)
+			})
+		}
+	}
+}
+
+// openRunClose is one round of BenchmarkOpen, b.N times.
+func openRunClose(b *testing.B, tree, dir string, treeOnly bool) {
+	for i := 0; i < b.N; i++ {
+		s, err := Open(Options{Root: tree, Dir: dir, TreeOnly: treeOnly})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Run(context.Background(), exec.Command("true")); err != nil {
+			b.Fatal(err)
+		}
+		cs, err := s.Changes()
+		if err != nil || !cs.Empty() {
+			b.Fatalf("changes of true: %+v, %v", cs, err)
+		}
+		if err := s.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

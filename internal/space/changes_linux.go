@@ -38,6 +38,9 @@ func (s *Space) GitChanges() (ChangeSet, error) {
 // points), sorted by path. In a layer, files merely opened for writing and
 // left as they were are listed too.
 func (s *Space) Outside() ([]Write, error) {
+	if s.treeOnly {
+		return nil, nil // written through: nothing to list
+	}
 	layers, err := os.ReadDir(s.layersDir())
 	if err != nil {
 		return nil, err

@@ -22,10 +22,17 @@
 // the helper exits and the kernel kills every process left in the
 // namespace, however it detached (setsid, double fork).
 //
+// A space made with Options.TreeOnly is lighter: the helper mounts only
+// the work tree's overlay, over the real directory at its own path, binds
+// the real .git directory over the overlay's, and mounts a fresh /proc,
+// without a new root: everything outside the work tree, and its .git, is
+// the machine itself, read and written through.
+//
 // What a space guarantees:
 //   - files and directories outside the space's state directory are as
 //     they were: every write, creation, deletion, rename and chmod lands in
-//     an upper layer;
+//     an upper layer (with TreeOnly: those in the work tree but its .git
+//     directory; a write elsewhere reaches the machine);
 //   - no process started in the space outlives the program;
 //   - Changes reads only the work tree's upper layer: its cost grows with
 //     what the task changed, not with the size of the tree.

@@ -123,6 +123,9 @@ func (b *builder) build() error {
 	if err := unix.Mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
+	if b.spec.TreeOnly {
+		return b.treeOnly()
+	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return fmt.Errorf("working directory: %w", err)
@@ -190,6 +193,45 @@ func (b *builder) build() error {
 			return err
 		}
 		b.warnings = append(b.warnings, fmt.Sprintf("working directory %s: %v; started in /", wd, err))
+	}
+	return nil
+}
+
+// treeOnly makes the lighter space (helperSpec.TreeOnly): the work
+// tree's overlay mounted over the real directory at its own path, with
+// the real .git directory bound over the overlay's (the program's git
+// works on the repository itself), and a /proc of the PID namespace's own
+// over the real one, so that the program's ps and kill see only its
+// processes. No new root: the rest of the machine is written through.
+func (b *builder) treeOnly() error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
+	root := b.spec.Root
+	// The real .git, held open to be bound over the overlay's.
+	git := -1
+	if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
+		if git, err = unix.Open(filepath.Join(root, ".git"), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err != nil {
+			return fmt.Errorf("the work tree's .git: %w", err)
+		}
+		defer unix.Close(git)
+	}
+	if err := overlay(root, filepath.Join(b.spec.Dir, "tree", "u"), filepath.Join(b.spec.Dir, "tree", "w"), root); err != nil {
+		return fmt.Errorf("the work tree: %w", err)
+	}
+	if git >= 0 {
+		if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", git), filepath.Join(root, ".git"), "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind the work tree's .git: %w", err)
+		}
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mount /proc: %w", err)
+	}
+	// The working directory still names the directory beneath the new
+	// mount: entered again, it is the overlay's.
+	if err := os.Chdir(wd); err != nil {
+		return fmt.Errorf("working directory %s: %w", wd, err)
 	}
 	return nil
 }

@@ -18,6 +18,9 @@ func Open(Options) (*Space, error) { return nil, ErrUnsupported }
 // Probe fails: only Linux has task spaces.
 func Probe() error { return ErrUnsupported }
 
+// HoldsMounts is false: only Linux has task spaces.
+func HoldsMounts(string) bool { return false }
+
 // Main is the helper; only Linux has one.
 func Main(args []string, stderr io.Writer) int {
 	fmt.Fprintln(stderr, "planx space: no helper on this platform")

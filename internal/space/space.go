@@ -39,6 +39,16 @@ type Options struct {
 	// read: each is an empty, read-only directory in the space (hidden
 	// tests the judge adds to its own checkout only).
 	Hide []string
+	// TreeOnly makes a lighter space: only the work tree is layered (an
+	// overlay at its own path, as always), but for its .git directory,
+	// which is the real one, written through as the rest of the machine
+	// is (no pivot into a root of layers, no private /dev); /proc is fresh
+	// for the PID namespace. For a plan's own steps, which may write
+	// outside the repository (caches, files and fifos the user's scripts
+	// share) and use git (commit, stash) as they do without a space.
+	// Persist, At and Hide are then refused; Outside and GitChanges list
+	// nothing.
+	TreeOnly bool
 }
 
 // ChangeSet is what a task changed under a directory, as paths relative to

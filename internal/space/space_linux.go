@@ -33,6 +33,8 @@ type Space struct {
 	// hide are covered by an empty directory in the space (Options.Hide).
 	hide []string
 	at   string // where the program sees root (Options.At), or ""
+	// treeOnly: only the work tree is layered (Options.TreeOnly).
+	treeOnly bool
 
 	mu       sync.Mutex
 	warnings []string
@@ -73,7 +75,10 @@ func Open(o Options) (*Space, error) {
 			return nil, fmt.Errorf("space: At %s exists on the machine", o.At)
 		}
 	}
-	s := &Space{root: root, dir: dir, exe: exe, layout: layout(dir), at: o.At}
+	if o.TreeOnly && (o.At != "" || len(o.Persist) > 0 || len(o.Hide) > 0) {
+		return nil, errors.New("space: a space over the work tree only takes neither At, Persist nor Hide")
+	}
+	s := &Space{root: root, dir: dir, exe: exe, layout: layout(dir), at: o.At, treeOnly: o.TreeOnly}
 	for _, p := range o.Persist {
 		if r, err := filepath.EvalSymlinks(p); err == nil && filepath.IsAbs(r) {
 			s.persist = append(s.persist, r)
@@ -162,6 +167,8 @@ type helperSpec struct {
 	Persist []string `json:"persist,omitempty"`
 	Hide    []string `json:"hide,omitempty"`
 	At      string   `json:"at,omitempty"`
+	// TreeOnly: mount the work tree's overlay in place, nothing else.
+	TreeOnly bool `json:"tree_only,omitempty"`
 }
 
 // status is what the helper reports, in the state directory, once the
@@ -181,7 +188,7 @@ func (s *Space) Wrap(cmd *exec.Cmd) error {
 	if cmd.Err != nil {
 		return nil // the program was not found: Start reports it
 	}
-	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist, At: s.at, Hide: s.hide})
+	spec, err := json.Marshal(helperSpec{Root: s.root, Dir: s.dir, Program: cmd.Path, Persist: s.persist, At: s.at, Hide: s.hide, TreeOnly: s.treeOnly})
 	if err != nil {
 		return err
 	}
@@ -335,4 +342,20 @@ func Probe() error {
 		return fmt.Errorf("%w: %s", err, out.String())
 	}
 	return nil
+}
+
+// HoldsMounts reports whether a mount point lies beneath the directory
+// dir (symbolic links resolved): the kernel refuses an overlay over it in
+// a user namespace, so a space over it cannot be set up.
+func HoldsMounts(dir string) bool {
+	root, err := realDir(dir)
+	if err != nil {
+		return false
+	}
+	mounts, err := mountPoints()
+	if err != nil {
+		return false
+	}
+	b := builder{mounts: mounts}
+	return b.holdsMounts(root)
 }

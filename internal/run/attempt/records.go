@@ -40,6 +40,7 @@ type Records struct {
 // (its work already in the tree) keeps the start of the one it resumes, so
 // that a later --retry can still discard what that one left.
 func (s Records) Begin(ctx context.Context, t *planparse.Task, resumed bool, expect gitops.SHA, dirty bool) error {
+	s.State.AttemptSpace = "" // the executor's runner says where the new one runs
 	if resumed && s.State.AttemptPre != "" {
 		s.State.AttemptStop, s.State.StopRef = "", ""
 		return nil

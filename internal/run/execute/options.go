@@ -39,6 +39,16 @@ type Options struct {
 	Fault                    fault.Hook // the crash tests' "during-step" point
 	Pids                     Pids       // where the running child is recorded; zero: nowhere
 	Jail                     *Jail      // nil: steps run unconfined (agents need one)
+	// StepSpace, when set, is the state directory of the task space the
+	// task's steps run in (stepspace.go): the serial path's, where the
+	// platform has spaces; "" runs them in Dir itself.
+	StepSpace string
+	// Start is the commit of the work tree as the attempt found it
+	// (runstate.State.AttemptPre): what a person changed since is theirs.
+	Start gitops.SHA
+	// Own are planx's own files in Dir (the execution log): a step's write
+	// of one in its task space is not taken out.
+	Own []string
 	// HiddenTests is the hidden tests' directory ("" for none): an agent's
 	// or reviewer's space hides it, and the outputs of the judge's runs
 	// with them (HiddenOut), and refuses to run where it has no space.

@@ -41,8 +41,9 @@ func CleanOrphans(p Pids, out *progress.Progress) {
 // tree or the slot where the resumed run does the task again, and that
 // commit takes their late writes. Run it under the lock, after
 // CleanOrphans (which lets a git commit in flight finish), before a resumed
-// or aborted run touches anything. Then the work agents left in task spaces
-// planx never took out is taken into their work trees (RecoverSpaces).
+// or aborted run touches anything. Then the work left in task spaces
+// planx never took out is recovered: the stopped attempt's (KeepSpace),
+// then the others' (RecoverSpaces).
 func CleanRun(runID string, out *progress.Progress) {
 	if runID == "" {
 		return
@@ -50,5 +51,4 @@ func CleanRun(runID string, out *progress.Progress) {
 	if killed := proc.KillMarked(runMark(runID)); len(killed) > 0 {
 		out.Println("planx: killed %d processes the stopped run left running: %s", len(killed), strings.Join(killed, ", "))
 	}
-	RecoverSpaces(runID, out)
 }

@@ -1,8 +1,11 @@
 package execute
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -14,15 +17,52 @@ import (
 
 // Steps runs a task's marked steps in order with `bash -e`, o.Dir as cwd,
 // recording each in the task's log entry lt; the first failing step fails
-// the task. The serial loop and a wave's slot run steps through it alike.
-func Steps(ctx context.Context, t *planparse.Task, lt *execlog.Task, o Options) error {
-	start := time.Now()
+// the task. With o.StepSpace they run in a task space over o.Dir, whose
+// change is taken into o.Dir when they end (stepspace.go). The serial loop
+// and a wave's slot run steps through it alike.
+func Steps(ctx context.Context, t *planparse.Task, lt *execlog.Task, o Options) (StepsEnd, error) {
 	lt.Commands = lt.Commands[:0]
 	wrap, jailEnv, done, err := o.Jail.steps(t, lt, o.Dir, filepath.Join(o.OutDir, "agent"))
 	if err != nil {
-		return err
+		return StepsEnd{}, err
 	}
 	defer done()
+	sp, err := o.openStepSpace(t)
+	if err != nil {
+		return StepsEnd{}, err
+	}
+	if sp == nil {
+		return StepsEnd{}, o.runSteps(ctx, t, lt, wrap, jailEnv)
+	}
+	err = o.runSteps(ctx, t, lt, sp.Wrap, jailEnv)
+	// The steps' work reaches the work tree however they ended: a failed
+	// task's is where the person fixes it.
+	end, terr := o.takeSteps(context.WithoutCancel(ctx), t, sp)
+	return end, o.stepsErr(t, err, terr)
+}
+
+// stepsErr is how a task's steps ended (err) together with what taking
+// their work out of their space found (terr): a failure of each is said,
+// and one that is not a failure (a space that could not be read) wins.
+func (o Options) stepsErr(t *planparse.Task, err, terr error) error {
+	var f, g *outcome.Failure
+	switch {
+	case terr == nil:
+		return err
+	case err == nil || !errors.As(terr, &g):
+		return cmp.Or(terr, err)
+	case errors.As(err, &f):
+		f.What += "; and " + g.What
+		f.Hint = cmp.Or(g.Hint, f.Hint)
+		return err
+	}
+	o.Out.Warn(t.ID, g.What+"; "+g.Hint) // interrupted: the stop says the rest
+	return err
+}
+
+// runSteps runs t's steps in order, each through wrap (nil: as they are).
+func (o Options) runSteps(ctx context.Context, t *planparse.Task, lt *execlog.Task, wrap func(*exec.Cmd) error, jailEnv []string) error {
+	start := time.Now()
 	env := append(o.env(t.ID), jailEnv...)
 	for i, s := range t.Steps {
 		name := fmt.Sprintf("step %d/%d", i+1, len(t.Steps))

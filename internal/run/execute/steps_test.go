@@ -39,7 +39,7 @@ func TestStepsStopAtTheFirstFailure(t *testing.T) {
 	o := options(t, &out)
 	tk := task(`pwd > where; echo "$PLANX_TASK_ID $PLANX_REPO $PLANX_RUN_ID ${PLANX_WORKTREE-none}" > vars`, "exit 3", "touch never")
 	lt := &execlog.Task{Commands: []execlog.Command{{Name: "stale"}}}
-	err := Steps(context.Background(), tk, lt, o)
+	_, err := Steps(context.Background(), tk, lt, o)
 	f := outcome.As(err)
 	if f == nil || f.What != "step 2/3 (plan line 11) failed with exit code 3" {
 		t.Fatalf("err = %v", err)
@@ -70,7 +70,7 @@ func TestStepsInASlot(t *testing.T) {
 	o.Slot, o.Shared = true, &sync.Mutex{}
 	o.Out.Together(true)
 	lt := &execlog.Task{}
-	if err := Steps(context.Background(), task(`echo "$PLANX_WORKTREE" > wt`), lt, o); err != nil {
+	if _, err := Steps(context.Background(), task(`echo "$PLANX_WORKTREE" > wt`), lt, o); err != nil {
 		t.Fatal(err)
 	}
 	wt, _ := os.ReadFile(filepath.Join(o.Dir, "wt"))
@@ -93,7 +93,7 @@ func TestStepsTimeOut(t *testing.T) {
 	o.TaskTimeout = 200 * time.Millisecond
 	dir := t.TempDir()
 	o.Pids = PidsIn(dir)
-	err := Steps(context.Background(), task("sleep 5"), &execlog.Task{}, o)
+	_, err := Steps(context.Background(), task("sleep 5"), &execlog.Task{}, o)
 	if f := outcome.As(err); f == nil || !strings.HasPrefix(f.What, "step 1/1 (plan line 10) timed out after") {
 		t.Fatalf("err = %v", err)
 	}

@@ -30,6 +30,9 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	if err := r.books().stops().Begin(ctx, t, already, r.expect, len(r.dirty) > 0); err != nil {
 		return "", err
 	}
+	if err := nameStepSpace(r.st, r.jail, r.Executor(t), t, r.repo.Root, already); err != nil {
+		return "", err
+	}
 	tu, err := r.newTurn(ctx, r.serial(), t, lt)
 	if err != nil {
 		return "", err

@@ -24,7 +24,7 @@ func checkPinned(b books, pf *planfile.File, plan *planparse.Plan, expect gitops
 	}
 	// Nothing of next has run: its attempt starts (and would be discarded)
 	// at planx's last commit.
-	b.st.AttemptPre, b.st.AttemptStop, b.st.StopRef = expect, "", ""
+	b.st.AttemptPre, b.st.AttemptStop, b.st.StopRef, b.st.AttemptSpace = expect, "", "", ""
 	b.st.Phase = runstate.PhaseExecute
 	b.logTask(next)
 	what := fmt.Sprintf("%s changed during the run; stopped before %s", b.planRel, next.ID)

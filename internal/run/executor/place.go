@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/planx-dev/planx/gitops"
@@ -92,10 +93,15 @@ func (r *runner) serial() place { return workTree{r: r, base: r.expect} }
 func (w workTree) where() (*gitops.Repo, gitops.SHA) { return w.r.repo, w.base }
 func (w workTree) checks() verify.Tree               { return w.r.checks() }
 func (w workTree) keeper() *taskgate.Keeper          { return w.r.keeper() }
-func (w workTree) execOptions() execute.Options      { return w.r.execOptions() }
-func (w workTree) fault() fault.Hook                 { return w.r.fault }
-func (w workTree) locked(f func())                   { f() }
-func (w workTree) mark() records.Mark                { return w.r.st.RecordsMark }
+func (w workTree) execOptions() execute.Options {
+	// The steps run in the task space the run state names (stepSpace).
+	o := w.r.execOptions()
+	o.StepSpace, o.Start, o.Own = w.r.st.AttemptSpace, w.r.st.AttemptPre, []string{w.r.log.Path}
+	return o
+}
+func (w workTree) fault() fault.Hook  { return w.r.fault }
+func (w workTree) locked(f func())    { f() }
+func (w workTree) mark() records.Mark { return w.r.st.RecordsMark }
 
 // begin saves which task runs and how far it is before it runs, and
 // marks planx's records before an agent.
@@ -201,4 +207,21 @@ func (w workTree) ignored(tu *turn) []string {
 // removed (verify.Tree.CheckIgnored).
 func (w workTree) putBackIgnored(t *planparse.Task) {
 	w.r.ignored = w.r.checks().CheckIgnored(t)
+}
+
+// nameStepSpace names in the run state st, before task t's attempt
+// starts in the work tree root, the task space its steps will run in
+// (execute.StepSpaces): where jail finds spaces, a shell task's steps
+// that are about to run (kind is t's executor). The state is saved with
+// it when the attempt begins (workTree.begin).
+func nameStepSpace(st *runstate.State, jail *execute.Jail, kind planparse.Kind, t *planparse.Task, root string, already bool) error {
+	if already || kind != planparse.KindShell || len(t.Steps) == 0 || !jail.StepSpaces(root) {
+		return nil
+	}
+	dir, err := execute.StepSpaceDir(st.RunID, t.ID, root)
+	if err != nil {
+		return fmt.Errorf("%s: task space: %w", t.ID, err)
+	}
+	st.AttemptSpace = dir
+	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -59,8 +58,9 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	r.st, r.log = st, st.Log
-	execute.CleanOrphans(r.pids(), r.out)
-	execute.CleanRun(st.RunID, r.out)
+	if err := recovery.CleanRun(ctx, repo, st, r.out); err != nil {
+		return nil, nil, err
+	}
 	recovery.WarnHeldPlan(repo, st, r.out)
 	r.ignored = verify.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	if st.Status != record.RunRunning {

@@ -140,7 +140,11 @@ func (tu *turn) execute(ctx context.Context, n int, feedback string) error {
 	}
 	switch kind {
 	case planparse.KindShell:
-		err = execute.Steps(ctx, t, lt, at.execOptions())
+		var end execute.StepsEnd
+		end, err = execute.Steps(ctx, t, lt, at.execOptions())
+		// In a task space the steps' change is known: what else changed
+		// meanwhile is a person's.
+		tu.Wrote = end.Wrote
 	case planparse.KindAgent:
 		err = tu.agent(ctx, n, feedback)
 	case planparse.KindManual:

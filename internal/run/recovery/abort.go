@@ -11,7 +11,6 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/run/attempt"
-	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/handconfig"
 	"github.com/planx-dev/planx/internal/run/land"
 	"github.com/planx-dev/planx/internal/run/rewind"
@@ -54,8 +53,9 @@ func Abort(ctx context.Context, ao AbortOptions) (*rewind.Result, error) {
 		return nil, ErrNoRun
 	}
 	out := progress.New(ao.Output)
-	execute.CleanOrphans(execute.PidsIn(repo.PlanxDir()), out)
-	execute.CleanRun(st.RunID, out)
+	if err := CleanRun(ctx, repo, st, out); err != nil {
+		return nil, err
+	}
 	WarnHeldPlan(repo, st, out)
 	if err := land.Unland(ctx, repo, out); err != nil {
 		return nil, err

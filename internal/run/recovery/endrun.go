@@ -5,6 +5,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
@@ -19,6 +20,7 @@ import (
 // and the end of a finished run all end it so.
 func EndRun(repo *gitops.Repo, st *runstate.State, out *progress.Progress) error {
 	wavepkg.DropRunWorktrees(repo, runstate.RunsElsewhere(repo))
+	execute.RemoveSpaces(st.RunID)
 	task := cmp.Or(st.Current, planparse.TaskID("end"))
 	for _, msg := range verify.EndIgnored(repo, st.RunID, string(task)) {
 		out.Warn(task, msg)

@@ -81,6 +81,13 @@ type State struct {
 	AttemptStop gitops.SHA `json:"attempt_stop,omitempty"`
 	StopRef     string     `json:"stop_ref,omitempty"`
 	Stops       int        `json:"stops,omitempty"`
+	// AttemptSpace is the state directory of the task space the current
+	// attempt's executor runs in over the work tree, set before it starts:
+	// what it writes is in the space's layer until planx takes it into the
+	// work tree, so that after a crash the work tree's changes since
+	// AttemptPre are a person's, and the layer's are the attempt's (see
+	// recovery.RecoverSpace). "" when the executor runs in the work tree.
+	AttemptSpace string `json:"attempt_space,omitempty"`
 	// HandConfig is the digest of .planx.yaml as a person left it after a
 	// stop: their edit, which no task commit takes (package handconfig).
 	HandConfig string       `json:"hand_config,omitempty"`

@@ -158,7 +158,11 @@ func (a *Attempt) stage(ctx context.Context, c Tree, t *planparse.Task, kind pla
 			return nil, err
 		}
 	}
-	others := append(c.othersEdits(t, changed, a.Wrote), a.Apart...)
+	// A person's edits the rule gave to the task, or left apart already,
+	// are not judged again by what the executor wrote.
+	judged := slices.Concat(a.HandOwn, a.Apart)
+	unjudged := slices.DeleteFunc(slices.Clone(changed), func(p string) bool { return slices.Contains(judged, p) })
+	others := append(c.othersEdits(t, kind, unjudged, a.Wrote), a.Apart...)
 	if len(others) > 0 {
 		// Staged with the rest: staged again without them.
 		if changed, err = c.Repo.Index().StageChanges(ctx, c.Base, append(except, others...)...); err != nil {
@@ -178,12 +182,12 @@ func (a *Attempt) stage(ctx context.Context, c Tree, t *planparse.Task, kind pla
 	return files, nil
 }
 
-// othersEdits are the changed paths an agent that ran in a task space
-// did not write (wrote), other than planx's own files and those already
+// othersEdits are the changed paths an executor (an agent, a shell task's
+// steps) that ran in a task space did not write (wrote), other than planx's own files and those already
 // changed when the task started (c.Dirty): a person's edits made while it
 // ran, which stay in the work tree, reported, out of the task's commit.
 // Only where a person edits (c.PersonEdits).
-func (c Tree) othersEdits(t *planparse.Task, changed, wrote []string) []string {
+func (c Tree) othersEdits(t *planparse.Task, kind planparse.Kind, changed, wrote []string) []string {
 	if wrote == nil || !c.PersonEdits {
 		return nil
 	}
@@ -195,8 +199,12 @@ func (c Tree) othersEdits(t *planparse.Task, changed, wrote []string) []string {
 		others = append(others, p)
 	}
 	if len(others) > 0 {
-		c.warn(t.ID, fmt.Sprintf("changed while %s's agent ran, but not by it (it ran in a task space, which says what it wrote): %s; left in the work tree, uncommitted, out of %s's commit",
-			t.ID, strings.Join(others, ", "), t.ID))
+		who := "agent ran, but not by it (it ran in a task space, which says what it wrote)"
+		if kind != planparse.KindAgent {
+			who = "steps ran, but not by them (they ran in a task space, which says what they wrote)"
+		}
+		c.warn(t.ID, fmt.Sprintf("changed while %s's %s: %s; left in the work tree, uncommitted, out of %s's commit",
+			t.ID, who, strings.Join(others, ", "), t.ID))
 	}
 	return others
 }

@@ -1,0 +1,66 @@
+package recovery
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/execute"
+	"github.com/planx-dev/planx/internal/run/runstate"
+	"github.com/planx-dev/planx/internal/textsafe"
+)
+
+// CleanRun readies a stopped run st for resume, skip or abort, under the
+// lock, before anything else touches the work tree: it kills what the
+// run's processes left running (execute.CleanOrphans, execute.CleanRun),
+// keeps apart what the stopped attempt wrote in its task space
+// (RecoverSpace), then takes in what the run's other spaces hold (an
+// agent's in a wave's slot: execute.RecoverSpaces).
+func CleanRun(ctx context.Context, repo *gitops.Repo, st *runstate.State, out *progress.Progress) error {
+	execute.CleanOrphans(execute.PidsIn(repo.PlanxDir()), out)
+	execute.CleanRun(st.RunID, out)
+	if err := RecoverSpace(ctx, repo, st, out); err != nil {
+		return err
+	}
+	execute.RecoverSpaces(st.RunID, out)
+	return nil
+}
+
+// RecoverSpace settles the task space the stopped attempt's steps ran in
+// (st.AttemptSpace) when planx was killed before it took their work out:
+// that work never reached the work tree, so it is kept under a stop ref
+// (named, with the command that gets it back), and the attempt's stop is
+// its start: every change in the work tree since the attempt started is a
+// person's, which resume, skip and abort keep as such (verify.Belongs
+// decides whether it goes into the task's commit). When planx had begun
+// to take the work out, it finishes that, and the stop is the work tree as
+// found (attempt.Records.Compare), as after a crash without a space.
+func RecoverSpace(ctx context.Context, repo *gitops.Repo, st *runstate.State, out *progress.Progress) error {
+	dir := st.AttemptSpace
+	if dir == "" {
+		return nil
+	}
+	st.AttemptSpace = ""
+	if st.AttemptStop != "" || st.AttemptPre == "" {
+		// A recorded stop: the steps' work was taken out before it.
+		_ = os.RemoveAll(dir)
+		return nil
+	}
+	ref := record.RunRef(st.RunID, fmt.Sprintf("stops/%d-%s", st.Stops+1, st.Current))
+	msg := fmt.Sprintf("planx: what %s's killed attempt wrote in its task space\n\n%s: %s\n", st.Current, record.TrailerRun, st.RunID)
+	paths, applied, err := execute.KeepSpace(ctx, repo, dir, st.AttemptPre, ref, msg)
+	if err != nil || applied {
+		return err
+	}
+	st.AttemptStop = st.AttemptPre
+	if len(paths) > 0 {
+		st.Stops++
+		st.StopRef = ref
+		out.Println("planx: %s was stopped while its steps ran in a task space: what they wrote (%s) never reached the work tree; it is kept at %s (`git checkout %s -- %s` gets it back); the work tree's changes since the task started are yours",
+			st.Current, textsafe.List(paths), ref, ref, paths[0])
+	}
+	return nil
+}
