@@ -41,6 +41,13 @@ func StoppedNext(st *runstate.State, status record.RunStatus, t *planparse.Task)
 	}
 	again := fmt.Sprintf("`planx resume --retry` runs %s again from the start", id)
 	if status == record.RunInterrupted {
+		if st.Phase == runstate.PhaseExecute && st.AttemptSpace != "" && st.AttemptStop == "" && st.AttemptPre != "" {
+			// planx died while the steps ran in their task space: their
+			// writes are there, not in the work tree (RecoverSpace).
+			return fmt.Sprintf("%s stopped without a word (killed or crashed) while its steps ran in a task space: what they wrote never reached the work tree "+
+				"(the next command keeps it under a ref and says how to get it back); `planx resume` runs %s again from the start, "+
+				"your edits in the work tree kept as yours; %s", id, id, others)
+		}
 		if st.Phase == runstate.PhaseExecute {
 			return fmt.Sprintf("what %s wrote before the interrupt is left in the work tree; `planx resume` runs %s again from the start over it "+
 				"(a file you change first makes it refuse: then %s keeping your change); %s", id, id, "`planx resume --retry` runs it again", others)
