@@ -57,7 +57,13 @@ func Assess(t *planparse.Task, executor string, cmds []Command) Assessment {
 func (rp Repo) Assess(t *planparse.Task, executor string, cmds []Command) Assessment {
 	_, all := rp.Task(t)
 	for _, c := range cmds {
-		_, fs := rp.classify(c.Code, c.Kind == KindGate)
+		cr := rp
+		if c.Kind == KindAgent {
+			// An agent's command line runs the agent, in its own space: a
+			// script it names is the agent's program, not the plan's steps.
+			cr.Script = nil
+		}
+		_, fs := cr.classify(c.Code, c.Kind == KindGate)
 		for _, f := range fs {
 			f.Source, f.Line = c.Label(), c.Line
 			all = append(all, f)

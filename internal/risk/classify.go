@@ -22,6 +22,11 @@ func Classify(script string) (Level, []Finding) { return Repo{}.Classify(script)
 
 // Repo is what an assessment knows of the repository the plan runs in.
 type Repo struct {
+	// Script returns the content of the repository's file at the clean
+	// relative path p, a script a step or gate runs, read so that what
+	// it does is judged too; ok false when there is none to read. nil:
+	// scripts are judged by their names alone.
+	Script func(p string) (content string, ok bool)
 	// Ignored reports whether deleting the clean relative path p takes
 	// files git ignores (p is one, or holds one): bytes no commit holds,
 	// which git cannot give back. nil: nothing is known.
@@ -39,7 +44,7 @@ func (rp Repo) Classify(script string) (Level, []Finding) { return rp.classify(s
 // classify judges script, a gate's command when gate is set: a gate
 // checks the tree; deleting a file git tracks is never its job.
 func (rp Repo) classify(script string, gate bool) (Level, []Finding) {
-	st := &shared{downloaded: map[string]bool{}, ignored: rp.Ignored, tracked: rp.Tracked, gate: gate}
+	st := &shared{downloaded: map[string]bool{}, ignored: rp.Ignored, tracked: rp.Tracked, gate: gate, readScript: rp.Script}
 	a := &analyzer{shared: st, src: script}
 	a.script(script, 0)
 	return finish(st.findings)
@@ -56,6 +61,7 @@ type shared struct {
 	ignored    func(string) bool
 	tracked    func(string) bool
 	gate       bool // the script is a gate's command
+	readScript func(p string) (string, bool)
 }
 
 // analyzer reads one script: the step itself, or a script nested in it
@@ -67,6 +73,10 @@ type analyzer struct {
 	depth   int
 	cwd     string // where relative paths resolve: "" is the repository root (see where)
 	seen    map[*syntax.BinaryCmd]bool
+	// via is the repository's script file this analyzer reads, run by
+	// the command at the step's line viaLine ("" for the step itself).
+	via     string
+	viaLine int
 }
 
 // site is the command being judged: its line and its text for the finding.
@@ -78,6 +88,16 @@ type site struct {
 }
 
 func (a *analyzer) report(l Level, rule string, s site, what string) {
+	if a.via != "" && uncertain(rule, what) {
+		// A script file is written for many callers: its arguments and
+		// variables are its inputs. Read for what it does for certain;
+		// unread, it was judged by its name, and is no worse for it.
+		return
+	}
+	if a.via != "" {
+		a.findings = append(a.findings, Finding{Level: l, Line: a.viaLine, Rule: rule, Detail: a.viaDetail(s.line, what+": "+s.text)})
+		return
+	}
 	a.findings = append(a.findings, Finding{Level: l, Line: s.line, Rule: rule, Detail: what + ": " + s.text})
 }
 
@@ -283,7 +303,7 @@ func (a *analyzer) nested(s site, src string, line int) {
 		a.report(HIGH, "dynamic-code", s, "nests scripts too deep to follow")
 		return
 	}
-	n := &analyzer{shared: a.shared, depth: a.depth + 1, cwd: a.cwd}
+	n := &analyzer{shared: a.shared, depth: a.depth + 1, cwd: a.cwd, via: a.via, viaLine: a.viaLine}
 	n.script(src, line-1)
 }
 

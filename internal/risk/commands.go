@@ -82,6 +82,9 @@ func (a *analyzer) command(s site, args []arg) {
 		a.interpreter(s, name, args)
 	default:
 		a.tools(s, name, args)
+		if runsFile(args[0].s) && !a.downloaded[path.Clean(args[0].s)] {
+			a.scriptFile(s, args[0])
+		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,8 +36,27 @@ func (s *Setup) riskRepo(ctx context.Context) risk.Repo {
 	if s.Repo != nil {
 		rp.Ignored = deletesUserData(s.ignored(ctx, s.Repo))
 		rp.Tracked = func(p string) bool { return holdsAny(p, s.tracked(ctx, s.Repo)) }
+		rp.Script = scriptIn(s.Repo.Root)
 	}
 	return rp
+}
+
+// maxScript bounds the size of a script the rating reads: a larger file
+// is no script a step runs by hand, and is judged by its name.
+const maxScript = 256 << 10
+
+// scriptIn reads the repository's regular files under root for the risk
+// rating, as the work tree holds them.
+func scriptIn(root string) func(p string) (string, bool) {
+	return func(p string) (string, bool) {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		fi, err := os.Lstat(full)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxScript {
+			return "", false
+		}
+		b, err := os.ReadFile(full)
+		return string(b), err == nil
+	}
 }
 
 // deletesUserData reports whether deleting the repository path p (a glob
