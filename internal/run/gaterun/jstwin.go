@@ -13,12 +13,12 @@ import (
 // nodeTwin is the twin of the node test id (its title, nested titles
 // joined by " > ") under the token tok: the first test file that calls
 // test, it or describe with the outermost title, copied into its own
-// directory as planxtwin-<tok>.test<ext>, each title of id prefixed with
-// tok, and each relative import of a helper (helperFile) pointed at a
+// directory as planxtwin-<tok>.test<ext>, each literal title of a test,
+// it or describe call prefixed with tok, and each relative import of a helper (helperFile) pointed at a
 // copy of it under a fresh name. Identifiers are not renamed. It is empty
 // when no file has the title.
 func (c *Canaries) nodeTwin(dir, id, tok string) twinFiles {
-	titles := strings.Split(id, " > ")
+	first := titleCall(strings.Split(id, " > ")[0])
 	var rel string
 	var src []byte
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -36,7 +36,7 @@ func (c *Canaries) nodeTwin(dir, id, tok string) twinFiles {
 		if !d.Type().IsRegular() || !isRunnerTest(d.Name(), r, "node") {
 			return nil
 		}
-		if b, err := os.ReadFile(p); err == nil && titleCall(titles[0]).Match(b) {
+		if b, err := os.ReadFile(p); err == nil && first.Match(b) {
 			rel, src = r, b
 		}
 		return nil
@@ -44,14 +44,9 @@ func (c *Canaries) nodeTwin(dir, id, tok string) twinFiles {
 	if rel == "" {
 		return twinFiles{}
 	}
-	text := string(src)
-	for _, t := range titles {
-		text = titleCall(t).ReplaceAllStringFunc(text, func(m string) string {
-			q := m[len(m)-1:]
-			at := strings.LastIndex(m[:len(m)-1], q)
-			return m[:at+1] + tok + " " + t + q
-		})
-	}
+	// Every literal title of the copy is prefixed, not only id's: the
+	// file's other tests are copies too, and are known by the token.
+	text := anyTitle.ReplaceAllString(string(src), "${0}"+tok+" ")
 	at := path.Dir(rel)
 	files := map[string]string{}
 	j := 0
@@ -80,6 +75,10 @@ func (c *Canaries) nodeTwin(dir, id, tok string) twinFiles {
 // jsImport matches a relative module specifier after from, import( or
 // require(: the words before it, the quote, the specifier.
 var jsImport = regexp.MustCompile(`(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)(['"])(\.\.?/[^'"\n]+)['"]`)
+
+// anyTitle matches the opening of a test, it, describe or suite call up to
+// the quote of its literal title.
+var anyTitle = regexp.MustCompile(`\b(?:test|it|describe|suite)(?:\.\w+)?\(\s*['"` + "`" + `]`)
 
 // titleCall matches a call of node:test's test, it, describe or suite
 // (test.skip, it.only … too) whose first argument is the literal title.
