@@ -24,11 +24,16 @@ type Twin struct {
 	Place string
 }
 
-// TwinToken is the word every name of twin k of a run with nonce carries:
-// a test ID holding it is that twin.
+// TwinToken is the word the names of twin k of a run with nonce carry:
+// the test itself is test_<token> (Python) or titled "<token> …" (node);
+// the other tests of its file's copy carry TwinCopy.
 func TwinToken(nonce string, k int) string {
 	return fmt.Sprintf("Planxtwin%s_%d_", nonce, k)
 }
+
+// TwinCopy is the word a node twin puts before the titles of the other
+// tests of its file's copy: they are taken out of the report, not judged.
+func TwinCopy(nonce string) string { return "Planxtwin" + nonce + "_copy" }
 
 // WithTwins takes the twins of a run with nonce out of rep and records,
 // in rep.Twins, each original reported passed whose twin is not (failed,
@@ -59,7 +64,7 @@ func WithTwins(rep Report, nonce string, twins []Twin) Report {
 		tok := TwinToken(nonce, tw.K)
 		state := "missing"
 		for _, c := range copies {
-			if !strings.Contains(c.ID, tok) {
+			if !twinOwn(c.ID, tok) {
 				continue
 			}
 			if state = outcomeWord(c.Outcome); c.Outcome != Pass {
@@ -72,6 +77,27 @@ func WithTwins(rep Report, nonce string, twins []Twin) Report {
 		}
 	}
 	return out
+}
+
+// twinOwn says whether id is the twin test of token tok itself, not a
+// copy of another test of its file (whose IDs hold the run's mark too):
+// node's innermost title starts with tok, Python's test function is
+// test_<tok> (a parameter suffix aside).
+func twinOwn(id, tok string) bool {
+	title := id
+	if i := strings.LastIndex(id, " > "); i >= 0 {
+		title = id[i+len(" > "):]
+	}
+	if strings.HasPrefix(title, tok) {
+		return true
+	}
+	if strings.HasSuffix(id, "]") {
+		if i := strings.LastIndex(id, "["); i >= 0 {
+			id = id[:i]
+		}
+	}
+	name := id[strings.LastIndexAny(id, ".:")+1:]
+	return strings.HasPrefix(name, "test_"+tok)
 }
 
 func twinState(s string) string {

@@ -27,6 +27,16 @@ func TestWithTwins(t *testing.T) {
 			[]Twin{{0, "m.test_sub", "."}}, ""},
 		{"canaries absent there: nothing said", []Test{{ID: "sub.test_sub", Outcome: Pass}},
 			[]Twin{{0, "sub.test_sub", "sub"}}, ""},
+		// the copies of the file's other tests are taken out, not judged
+		{"other copies", []Test{{ID: "m.T.test_sub", Outcome: Pass}, {ID: "test_" + tw0 + ".T" + tw0 + ".test_" + tw0, Outcome: Pass},
+			{ID: "test_" + tw0 + ".T" + tw0 + ".test_skipped", Outcome: Skip}, {ID: TwinCopy(nonce) + " other", Outcome: Fail},
+			{ID: tw0 + " suite > " + TwinCopy(nonce) + " other", Outcome: Skip}},
+			[]Twin{{0, "m.T.test_sub", "."}}, ""},
+		{"node twin nested", []Test{{ID: "suite > sub", Outcome: Pass}, {ID: tw0 + " suite > " + tw0 + " sub", Outcome: Fail},
+			{ID: tw0 + " suite > " + TwinCopy(nonce) + " other", Outcome: Pass}},
+			[]Twin{{0, "suite > sub", "."}}, "reported failed"},
+		{"pytest parameters", []Test{{ID: "m.test_sub[1.5]", Outcome: Pass}, {ID: "test_" + tw0 + ".test_" + tw0 + "[1.5]", Outcome: Pass}},
+			[]Twin{{0, "m.test_sub[1.5]", "."}}, ""},
 		// _1_ is not _10_: twin 1 passed, twin 10's failure is not its.
 		{"numbers apart", []Test{{ID: "a", Outcome: Pass}, {ID: tw1 + " a", Outcome: Pass}, {ID: TwinToken(nonce, 10) + " b", Outcome: Fail}},
 			[]Twin{{1, "a", "."}}, ""},

@@ -8,13 +8,17 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/planx-dev/planx/internal/testreport"
 )
 
 // nodeTwin is the twin of the node test id (its title, nested titles
 // joined by " > ") under the token tok: the first test file that calls
 // test, it or describe with the outermost title, copied into its own
-// directory as planxtwin-<tok>.test<ext>, each literal title of a test,
-// it or describe call prefixed with tok, and each relative import of a helper (helperFile) pointed at a
+// directory as planxtwin-<tok>.test<ext>, each title of id prefixed with
+// tok and every other literal title of a test, it or describe call with
+// testreport.TwinCopy (the file's other tests, copied with it, are known
+// by it and taken out of the report), and each relative import of a helper (helperFile) pointed at a
 // copy of it under a fresh name. Identifiers are not renamed. It is empty
 // when no file has the title.
 func (c *Canaries) nodeTwin(dir, id, tok string) twinFiles {
@@ -44,9 +48,14 @@ func (c *Canaries) nodeTwin(dir, id, tok string) twinFiles {
 	if rel == "" {
 		return twinFiles{}
 	}
-	// Every literal title of the copy is prefixed, not only id's: the
-	// file's other tests are copies too, and are known by the token.
-	text := anyTitle.ReplaceAllString(string(src), "${0}"+tok+" ")
+	text := string(src)
+	for _, t := range strings.Split(id, " > ") {
+		text = titleCall(t).ReplaceAllStringFunc(text, func(m string) string {
+			at := len(m) - len(t) - 1 // after the opening quote
+			return m[:at] + tok + " " + m[at:]
+		})
+	}
+	text = copyTitles(text, tok, testreport.TwinCopy(c.nonce))
 	at := path.Dir(rel)
 	files := map[string]string{}
 	j := 0
@@ -79,6 +88,22 @@ var jsImport = regexp.MustCompile(`(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*
 // anyTitle matches the opening of a test, it, describe or suite call up to
 // the quote of its literal title.
 var anyTitle = regexp.MustCompile(`\b(?:test|it|describe|suite)(?:\.\w+)?\(\s*['"` + "`" + `]`)
+
+// copyTitles inserts mark before every literal title of text that does
+// not already start with the twin's token tok.
+func copyTitles(text, tok, mark string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range anyTitle.FindAllStringIndex(text, -1) {
+		b.WriteString(text[last:m[1]])
+		last = m[1]
+		if !strings.HasPrefix(text[m[1]:], tok) {
+			b.WriteString(mark + " ")
+		}
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
 
 // titleCall matches a call of node:test's test, it, describe or suite
 // (test.skip, it.only … too) whose first argument is the literal title.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/planx-dev/planx/internal/testreport"
 )
 
 func TestPyRename(t *testing.T) {
@@ -90,7 +92,7 @@ func TestNodeTwin(t *testing.T) {
 	c := NewCanaries([]string{"calc.js"})
 	tw := c.nodeTwin(dir, "sub", "TOK")
 	test := tw.files["planxtwin-tok.test.js"]
-	for _, want := range []string{"test('TOK sub', () => {", "test('TOK sub more'", "op('sub')",
+	for _, want := range []string{"test('TOK sub', () => {", "test('" + testreport.TwinCopy(c.nonce) + " sub more'", "op('sub')",
 		"from './planxtwin-tokh0.js'", "from './calc.js'"} {
 		if !strings.Contains(test, want) {
 			t.Errorf("twin lacks %q:\n%s", want, test)
