@@ -64,7 +64,7 @@ func WithTwins(rep Report, nonce string, twins []Twin) Report {
 		tok := TwinToken(nonce, tw.K)
 		state := "missing"
 		for _, c := range copies {
-			if !twinOwn(c.ID, tok) {
+			if !twinOwn(c.ID, tok) || ParamSuffix(c.ID) != ParamSuffix(tw.Orig) {
 				continue
 			}
 			if state = outcomeWord(c.Outcome); c.Outcome != Pass {
@@ -91,13 +91,21 @@ func twinOwn(id, tok string) bool {
 	if strings.HasPrefix(title, tok) {
 		return true
 	}
-	if strings.HasSuffix(id, "]") {
-		if i := strings.LastIndex(id, "["); i >= 0 {
-			id = id[:i]
-		}
-	}
+	id = strings.TrimSuffix(id, ParamSuffix(id))
 	name := id[strings.LastIndexAny(id, ".:")+1:]
 	return strings.HasPrefix(name, "test_"+tok)
+}
+
+// ParamSuffix is the parameter suffix ("[1-2]") that ends a parametrized
+// test's ID, or "": a pytest twin's parameters are its original's.
+func ParamSuffix(id string) string {
+	if !strings.HasSuffix(id, "]") {
+		return ""
+	}
+	if i := strings.LastIndex(id, "["); i >= 0 {
+		return id[i:]
+	}
+	return ""
 }
 
 func twinState(s string) string {

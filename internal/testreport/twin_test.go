@@ -37,6 +37,11 @@ func TestWithTwins(t *testing.T) {
 			[]Twin{{0, "suite > sub", "."}}, "reported failed"},
 		{"pytest parameters", []Test{{ID: "m.test_sub[1.5]", Outcome: Pass}, {ID: "test_" + tw0 + ".test_" + tw0 + "[1.5]", Outcome: Pass}},
 			[]Twin{{0, "m.test_sub[1.5]", "."}}, ""},
+		{"pytest parameters apart", []Test{{ID: "m.test_sub[1]", Outcome: Pass}, {ID: "m.test_sub[2]", Outcome: Fail},
+			{ID: "test_" + tw0 + ".test_" + tw0 + "[1]", Outcome: Pass}, {ID: "test_" + tw0 + ".test_" + tw0 + "[2]", Outcome: Fail}},
+			[]Twin{{0, "m.test_sub[1]", "."}, {0, "m.test_sub[2]", "."}}, ""},
+		{"pytest parameter steered", []Test{{ID: "m.test_sub[1]", Outcome: Pass}, {ID: "test_" + tw0 + ".test_" + tw0 + "[1]", Outcome: Fail}},
+			[]Twin{{0, "m.test_sub[1]", "."}}, "m.test_sub[1] is reported passed"},
 		// _1_ is not _10_: twin 1 passed, twin 10's failure is not its.
 		{"numbers apart", []Test{{ID: "a", Outcome: Pass}, {ID: tw1 + " a", Outcome: Pass}, {ID: TwinToken(nonce, 10) + " b", Outcome: Fail}},
 			[]Twin{{1, "a", "."}}, ""},

@@ -38,7 +38,11 @@ func (c *Canaries) pyTwin(dir, id, tok string) twinFiles {
 	if err != nil {
 		return twinFiles{}
 	}
-	names := map[string]string{rest[len(rest)-1]: "test_" + tok}
+	fn := rest[len(rest)-1]
+	if !regexp.MustCompile(`(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+` + regexp.QuoteMeta(fn) + `[ \t]*\(`).Match(src) {
+		return twinFiles{} // defined elsewhere (a base class, a generated test): not copied
+	}
+	names := map[string]string{fn: "test_" + tok}
 	if len(rest) == 2 {
 		names[rest[0]] = "Test" + tok
 	}

@@ -25,7 +25,13 @@ type twinFiles struct {
 // find by its ID gets none; Go tests get none (docs/judge.md says why).
 func (c *Canaries) plantTwins(dir string, tg TestGate, lang string) error {
 	c.twins[tg.Name] = nil
+	planted := map[string]testreport.Twin{} // by ID without parameters: one twin runs them all
 	for _, id := range c.fix[tg.Name] {
+		bare := strings.TrimSuffix(id, testreport.ParamSuffix(id))
+		if tw, ok := planted[bare]; ok {
+			c.twins[tg.Name] = append(c.twins[tg.Name], testreport.Twin{K: tw.K, Orig: id, Place: tw.Place})
+			continue
+		}
 		k := c.ntwins
 		tok := testreport.TwinToken(c.nonce, k)
 		var tw twinFiles
@@ -42,7 +48,8 @@ func (c *Canaries) plantTwins(dir string, tg TestGate, lang string) error {
 			return err
 		}
 		c.ntwins++
-		c.twins[tg.Name] = append(c.twins[tg.Name], testreport.Twin{K: k, Orig: id, Place: tw.place})
+		planted[bare] = testreport.Twin{K: k, Orig: id, Place: tw.place}
+		c.twins[tg.Name] = append(c.twins[tg.Name], planted[bare])
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
 )
 
@@ -100,5 +101,27 @@ func TestNodeTwin(t *testing.T) {
 	}
 	if _, ok := tw.files["planxtwin-tokh0.js"]; !ok || len(tw.files) != 2 {
 		t.Errorf("files %v, want the twin and its helper's copy", tw.files)
+	}
+}
+
+func TestPlantTwinsParameters(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"test_ops.py": "import pytest\n\n\n@pytest.mark.parametrize('a', [1, 2])\ndef test_sub(a):\n    pass\n",
+	})
+	c := NewCanaries(nil)
+	c.fix = map[string][]string{"test": {"test_ops.test_sub[1]", "test_ops.test_sub[2]", "test_ops.test_gone"}}
+	c.places["test"] = []string{"."}
+	tg := TestGate{Gate: gates.Gate{Name: "test"}}
+	if err := c.plantTwins(dir, tg, "python"); err != nil {
+		t.Fatal(err)
+	}
+	// one file runs both parameters; the test whose file is gone has none
+	if len(c.files) != 1 || len(c.twins["test"]) != 2 || c.twins["test"][0].K != c.twins["test"][1].K {
+		t.Errorf("files %v, twins %+v: want one twin file standing for both parameters", c.files, c.twins["test"])
+	}
+	c.remove(0)
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the twin was not removed: %v", entries)
 	}
 }
