@@ -44,8 +44,12 @@ func (c *Canaries) plantTwins(dir string, tg TestGate, lang string) error {
 		if tw.files == nil || !slices.Contains(c.places[tg.Name], tw.place) {
 			continue
 		}
-		if err := c.writeTwin(dir, tw); err != nil {
+		wrote, err := c.writeTwin(dir, tw)
+		if err != nil {
 			return err
+		}
+		if !wrote {
+			continue
 		}
 		c.ntwins++
 		planted[bare] = testreport.Twin{K: k, Orig: id, Place: tw.place}
@@ -54,9 +58,9 @@ func (c *Canaries) plantTwins(dir string, tg TestGate, lang string) error {
 	return nil
 }
 
-// writeTwin writes tw's files; one that is there already (which a fresh
-// name never is) leaves the twin out.
-func (c *Canaries) writeTwin(dir string, tw twinFiles) error {
+// writeTwin writes tw's files and says whether it did: one that is there
+// already (which a fresh name never is) leaves the twin out.
+func (c *Canaries) writeTwin(dir string, tw twinFiles) (bool, error) {
 	names := make([]string, 0, len(tw.files))
 	for rel := range tw.files {
 		names = append(names, rel)
@@ -65,17 +69,17 @@ func (c *Canaries) writeTwin(dir string, tw twinFiles) error {
 	for _, rel := range names {
 		f := filepath.Join(dir, filepath.FromSlash(rel))
 		if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
-			return nil
+			return false, nil
 		}
 	}
 	for _, rel := range names {
 		f := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.WriteFile(f, []byte(tw.files[rel]), 0o644); err != nil {
-			return err
+			return false, err
 		}
 		c.files = append(c.files, f)
 	}
-	return nil
+	return true, nil
 }
 
 // helperFile says whether rel (relative to dir, with slashes) is a test
