@@ -134,8 +134,9 @@ var keptRe = regexp.MustCompile(`; its work is kept in the work tree \S+`)
 
 // waveWhy is a refusal in a wave as it would read alone.
 func waveWhy(w string) string {
-	return canaryRe.ReplaceAllString(keptRe.ReplaceAllString(w, ""), "Planxcanary…")
+	return canaryRe.ReplaceAllString(keptRe.ReplaceAllString(w, ""), "Planx…")
 }
 
-// canaryRe is the name of a run's canaries, drawn afresh for each run.
-var canaryRe = regexp.MustCompile(`Planxcanary[0-9a-f]+p[0-9]+`)
+// canaryRe is the name of a run's canaries or twins, drawn afresh for
+// each run.
+var canaryRe = regexp.MustCompile(`Planx(?:canary[0-9a-f]+p[0-9]+|twin[0-9a-f]+_[0-9]+_)`)

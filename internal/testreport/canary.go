@@ -184,7 +184,7 @@ func CanaryProblems(base, now Report) []string {
 			out = append(out, fmt.Sprintf("the canary tests planx added in %s did not come out as written (%s)", placeName(p), st))
 		}
 	}
-	return out
+	return append(out, now.Twins...)
 }
 
 func placeName(p string) string {

@@ -61,6 +61,9 @@ type Report struct {
 	// the judge's canary tests there came out (canary.go); nil when none
 	// were planted.
 	Canaries map[string]string `json:",omitempty"`
+	// Twins are the tests the task must fix reported passed whose twins
+	// (twin.go) were not, each said in a sentence.
+	Twins []string `json:",omitempty"`
 }
 
 // Count returns how many tests came to o.

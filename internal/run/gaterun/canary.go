@@ -31,6 +31,10 @@ type Canaries struct {
 	// on those names to change how they are reported changes its own
 	// canaries' reports with them.
 	namesakes []string
+	fix       map[string][]string          // by gate name: the IDs of the tests the task must fix, which get twins
+	twins     map[string][]testreport.Twin // by gate name: the twins planted
+	changed   map[string]bool              // the task's changed files, which a twin never copies
+	ntwins    int                          // twins numbered so far (testreport.TwinToken)
 }
 
 // Named returns c with canaries named as the tests that failed at the
@@ -38,10 +42,14 @@ type Canaries struct {
 func (c *Canaries) Named(base map[string]testreport.Report) *Canaries {
 	seen := map[string]bool{}
 	var names []string
-	for _, rep := range base {
+	c.fix = map[string][]string{}
+	for gate, rep := range base {
 		for _, t := range rep.Tests {
 			if t.Outcome != testreport.Fail {
 				continue
+			}
+			if len(c.fix[gate]) < maxNamesakes {
+				c.fix[gate] = append(c.fix[gate], t.ID)
 			}
 			n := pyName(t.ID)
 			if n != "" && !seen[n] {
@@ -86,8 +94,10 @@ const maxCanaryPlaces = 200
 func NewCanaries(changed []string) *Canaries {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b) // never fails on Linux or macOS (crypto/rand)
-	c := &Canaries{nonce: hex.EncodeToString(b), places: map[string][]string{}}
+	c := &Canaries{nonce: hex.EncodeToString(b), places: map[string][]string{},
+		twins: map[string][]testreport.Twin{}, changed: map[string]bool{}}
 	for _, f := range changed {
+		c.changed[f] = true
 		switch path.Ext(f) {
 		case ".js", ".mjs", ".cjs":
 			if !judge.IsTestFile(f) {
@@ -144,6 +154,10 @@ func (c *Canaries) Plant(dir string, tg TestGate) (remove func(), err error) {
 		c.files = append(c.files, f)
 	}
 	c.places[tg.Name] = places
+	if err := c.plantTwins(dir, tg, lang); err != nil {
+		c.remove(first)
+		return nil, fmt.Errorf("twins of gate %s: %w", tg.Name, err)
+	}
 	return func() { c.remove(first) }, nil
 }
 
@@ -169,7 +183,8 @@ func (c *Canaries) Check(gate string, rep testreport.Report) testreport.Report {
 	if c == nil {
 		return rep
 	}
-	return testreport.WithCanaries(rep, c.nonce, c.places[gate])
+	rep = testreport.WithCanaries(rep, c.nonce, c.places[gate])
+	return testreport.WithTwins(rep, c.nonce, c.twins[gate])
 }
 
 // Prepare is, for gates.RunOptions, the planting around each of tgs that
