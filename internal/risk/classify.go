@@ -95,7 +95,7 @@ func (a *analyzer) report(l Level, rule string, s site, what string) {
 		return
 	}
 	if a.via != "" {
-		a.findings = append(a.findings, Finding{Level: l, Line: a.viaLine, Rule: rule, Detail: a.viaDetail(s.line, what+": "+s.text)})
+		a.findings = append(a.findings, Finding{Level: l, Line: a.viaLine, Rule: rule, Detail: viaDetail(a.via, s.line, what+": "+s.text)})
 		return
 	}
 	a.findings = append(a.findings, Finding{Level: l, Line: s.line, Rule: rule, Detail: what + ": " + s.text})

@@ -82,9 +82,7 @@ func (a *analyzer) command(s site, args []arg) {
 		a.interpreter(s, name, args)
 	default:
 		a.tools(s, name, args)
-		if runsFile(args[0].s) && !a.downloaded[path.Clean(args[0].s)] {
-			a.scriptFile(s, args[0])
-		}
+		ranAsProgram(a, s, args[0])
 	}
 }
 

@@ -36,7 +36,7 @@ func (a *analyzer) interpreter(s site, name string, args []arg) {
 	if len(f.operands) > 0 && a.downloaded[path.Clean(f.operands[0].s)] {
 		a.report(CRITICAL, "run-downloaded", s, name+" runs a file it downloaded")
 	} else if isShell(name) && len(f.operands) > 0 {
-		a.scriptFile(s, f.operands[0])
+		followScript(a, s, f.operands[0])
 	}
 	if !isShell(name) || !interpreterReadsStdin(name, args) || s.stmt == nil {
 		return
@@ -105,7 +105,7 @@ func (a *analyzer) source(s site, args []arg) {
 	} else if args[1].dyn && !strings.HasPrefix(args[1].s, "$PWD/") {
 		a.report(HIGH, "dynamic-code", s, "sources a file only known at run time")
 	} else {
-		a.scriptFile(s, args[1])
+		followScript(a, s, args[1])
 	}
 }
 

@@ -14,9 +14,9 @@ import (
 // task writes before it runs is not there to read, and is judged as
 // before, by its name.
 
-// scriptFile judges the repository's shell script p, run by the command at
-// s, when Repo.Script can read it.
-func (a *analyzer) scriptFile(s site, p arg) {
+// followScript judges, for a, the repository's shell script p, run by the
+// command at s, when Repo.Script can read it.
+func followScript(a *analyzer, s site, p arg) {
 	if a.readScript == nil || p.dyn || p.s == "" || p.s == "-" || where(p.s, a.cwd) != inRepo {
 		return
 	}
@@ -37,10 +37,18 @@ func (a *analyzer) scriptFile(s site, p arg) {
 	n.script(src, 0)
 }
 
-// viaDetail is a finding's detail in a script file read for the command
-// at the step's line: which file and line it is in.
-func (a *analyzer) viaDetail(line int, detail string) string {
-	return fmt.Sprintf("%s (%s, line %d)", detail, a.via, line)
+// viaDetail is a finding's detail in the script file via, read for the
+// command at the step's line: which file and line it is in.
+func viaDetail(via string, line int, detail string) string {
+	return fmt.Sprintf("%s (%s, line %d)", detail, via, line)
+}
+
+// ranAsProgram follows, for a, the command name p run as a program when
+// it is a path to a file of the repository other than one it downloaded.
+func ranAsProgram(a *analyzer, s site, p arg) {
+	if runsFile(p.s) && !a.downloaded[path.Clean(p.s)] {
+		followScript(a, s, p)
+	}
 }
 
 // shellScript reports whether src, the file at p, is a shell script: a
