@@ -68,7 +68,9 @@ func soakRecover(t *testing.T, planx string, rng *rand.Rand, mode soakMode, sig 
 			return fmt.Sprintf("%s before the run started changed the repository:\n%s\nwant\n%s", sig, got, before)
 		}
 	}
-	if hand && soakUnbased(dir) {
+	if hand && (!started || soakUnbased(dir)) {
+		// Not begun (run again), or stopped before its rollback commit
+		// (resumed): the fix is work from before the run.
 		want.hand, before = want.handFirst, want.beforeHand
 	}
 	if hand {

@@ -95,20 +95,22 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer lk.Release()
+	// A signal before the run's first task is said as what it is, not as
+	// the git command it cancelled (stoppedBeforeBase).
 	r.early = runstart.StartSurvey(ctx, r.repo)
 	defer r.early.Wait()
 	sel, done, err := selectTasks(ctx, r.pf, r.repo, r.Setup, r.o)
 	if r.done = done; err != nil {
-		return nil, err
+		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	tasks := sel.Run
 	head, survey, pre, err := r.admit(ctx, sel)
 	if err != nil {
-		return nil, err
+		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	r.head, r.survey, r.preChecks = head, survey, pre
 	if err := r.checkAgents(tasks); err != nil {
-		return nil, err
+		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	sel.Report(r.out)
 	if len(tasks) == 0 {
@@ -117,18 +119,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	// Risky steps need consent before anything changes.
 	if err := r.consent(ctx, tasks, runstart.StaleAsk(r.o.ask(), func() { r.survey = nil }), r.out.Writer()); err != nil {
-		return nil, err
+		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	if r.log, r.st, err = newRecord(ctx, r.repo, o, r.o.Jobs, r.Setup, r.planRel, r.pinned, head, tasks); err != nil {
-		return nil, err
+		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
-		return nil, err
+		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	r.ignored = verify.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
 	at := taskgate.Base{Head: head, Clean: r.survey != nil && len(r.survey.Changes) == 0, Ignored: r.ignored}
 	if err := r.keeper().Baseline(ctx, at, &r.preChecks); err != nil {
-		return nil, err
+		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	r.checks().KeepIgnored(r.Config.KeepIgnored)
 	base, err := r.rollbackOf().Make(ctx)
@@ -431,7 +433,7 @@ func stoppedBeforeBase(ctx context.Context, repo *gitops.Repo, err error) error 
 	}
 	st, lerr := runstate.Load(repo)
 	if lerr != nil || st == nil {
-		return fmt.Errorf("%w before the run started; nothing changed (%v)", ErrInterrupted, err)
+		return fmt.Errorf("%w before the run started; nothing changed: `planx run` starts it again", ErrInterrupted)
 	}
 	// ctx is done: what git did is read without it.
 	bg := context.WithoutCancel(ctx)
