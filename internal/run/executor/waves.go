@@ -187,9 +187,14 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 	n := 0
 	l.res = &Result{RunID: r.st.RunID, LogPath: r.log.Path, Base: string(r.st.Base)}
 	wv := l.newWave(r.expect, r.st.WaveNumber, len(rest) == 0)
-	begun := map[planparse.TaskID]bool{} // read before isolate starts each entry afresh
+	// Which of them had begun, read before isolate starts each entry
+	// afresh: a step the log records; after a crash, which records no
+	// step of a wave, every task of a wave no wider than --jobs, all
+	// started at once.
+	begun := map[planparse.TaskID]bool{}
+	crashed := r.st.Status == record.RunRunning
 	for _, t := range inWave {
-		if lt := r.log.TaskByID(string(t.ID)); lt != nil && len(lt.Commands) > 0 {
+		if lt := r.log.TaskByID(string(t.ID)); lt != nil && len(lt.Commands) > 0 || crashed && r.st.Options.Jobs >= len(r.st.Wave) {
 			begun[t.ID] = true
 		}
 	}
