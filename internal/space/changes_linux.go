@@ -365,7 +365,7 @@ func (s *Space) ApplyHolding(dst string, held func(rel string) bool) (kept []str
 		if inGit(g) || hold(g) {
 			continue
 		}
-		if err := removeAll(filepath.Join(dst, filepath.FromSlash(g))); err != nil {
+		if err := RemoveAll(filepath.Join(dst, filepath.FromSlash(g))); err != nil {
 			return kept, fmt.Errorf("space: apply: %w", err)
 		}
 	}
@@ -401,7 +401,7 @@ func copyOut(upper, p, dst string) error {
 		return err
 	}
 	if old, err := os.Lstat(to); err == nil && old.IsDir() {
-		if err := removeAll(to); err != nil {
+		if err := RemoveAll(to); err != nil {
 			return err
 		}
 	}

@@ -22,7 +22,7 @@ func TestAsOtherUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer removeAll(dir)
+	defer RemoveAll(dir)
 	home := filepath.Join(dir, "home")
 	if err := os.Mkdir(home, 0o755); err != nil {
 		t.Fatal(err)

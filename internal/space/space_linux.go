@@ -294,29 +294,12 @@ func (s *Space) Close() error {
 	defer s.mu.Unlock()
 	var first error
 	for _, d := range []string{filepath.Join(s.dir, "tree"), s.layersDir(), s.skeleton(), s.statusPath(), filepath.Join(s.dir, "skeleton.json")} {
-		if err := removeAll(d); err != nil && first == nil {
+		if err := RemoveAll(d); err != nil && first == nil {
 			first = err
 		}
 	}
 	_ = os.Remove(s.dir) // only if Open made it or nothing else is in it
 	return first
-}
-
-// removeAll removes p like os.RemoveAll, first making its directories
-// writable: a layer holds what the program made read-only (the Go module
-// cache) and the kernel's work directories (mode 0). WalkDir calls the
-// function on a directory before it reads it.
-func removeAll(p string) error {
-	if err := os.RemoveAll(p); err == nil {
-		return nil
-	}
-	_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			_ = os.Chmod(q, 0o700)
-		}
-		return nil
-	})
-	return os.RemoveAll(p)
 }
 
 // Probe reports whether spaces work here: it runs /bin/true in one over
@@ -326,7 +309,7 @@ func Probe() error {
 	if err != nil {
 		return err
 	}
-	defer removeAll(tmp)
+	defer RemoveAll(tmp)
 	if err := os.Mkdir(filepath.Join(tmp, "tree"), 0o755); err != nil {
 		return err
 	}

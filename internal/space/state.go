@@ -2,6 +2,7 @@ package space
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -38,4 +39,21 @@ func StateParent(dir string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no directory for its layers outside the work tree %s", dir)
+}
+
+// RemoveAll removes p like os.RemoveAll, first making its directories
+// writable: a space's layer holds what a program made read-only (the Go
+// module cache) and the kernel's overlay work directories (mode 0).
+// WalkDir calls the function on a directory before it reads it.
+func RemoveAll(p string) error {
+	if err := os.RemoveAll(p); err == nil {
+		return nil
+	}
+	_ = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(q, 0o700)
+		}
+		return nil
+	})
+	return os.RemoveAll(p)
 }

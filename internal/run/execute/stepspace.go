@@ -70,7 +70,7 @@ func (o Options) openStepSpace(t *planparse.Task) (*space.Space, error) {
 	if o.StepSpace == "" {
 		return nil, nil
 	}
-	if err := removeAll(o.StepSpace); err != nil {
+	if err := space.RemoveAll(o.StepSpace); err != nil {
 		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
 	if err := os.MkdirAll(o.StepSpace, 0o700); err != nil {
@@ -84,21 +84,6 @@ func (o Options) openStepSpace(t *planparse.Task) (*space.Space, error) {
 		return nil, fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
 	return sp, nil
-}
-
-// removeAll removes a space's state directory, making what the kernel
-// left mode 0 (an overlay's work directory) removable first.
-func removeAll(dir string) error {
-	if err := os.RemoveAll(dir); err == nil {
-		return nil
-	}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			_ = os.Chmod(p, 0o700)
-		}
-		return nil
-	})
-	return os.RemoveAll(dir)
 }
 
 // StepsEnd is what planx took from a task's steps besides their outcome.
@@ -240,7 +225,7 @@ func KeepSpace(ctx context.Context, repo *gitops.Repo, dir string, pre gitops.SH
 	if _, err := os.Stat(dir); err != nil {
 		return nil, false, nil // killed before the space was made: nothing written
 	}
-	defer removeAll(dir)
+	defer space.RemoveAll(dir)
 	sp, err := space.Open(space.Options{Root: repo.Root, Dir: dir, TreeOnly: true})
 	if err != nil {
 		return nil, false, fmt.Errorf("the stopped task's space %s: %w", dir, err)
@@ -285,7 +270,7 @@ func RemoveSpaces(runID string) {
 	for _, parent := range space.StateCandidates() {
 		dirs, _ := filepath.Glob(filepath.Join(parent, runID+"-*"))
 		for _, d := range dirs {
-			_ = removeAll(d)
+			_ = space.RemoveAll(d)
 		}
 	}
 }
