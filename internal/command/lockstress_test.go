@@ -15,11 +15,14 @@ import (
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
-// lockPlan's one step waits until the test creates the file release (outside
-// the work tree, where no resume can mistake it for the step's output), so
-// the winner holds the run lock until every other contender has answered.
-func lockPlan(release string) string {
-	return "---\ntopic: lock\n---\n- [ ] T001 Wait\n  ```sh run\n  touch started\n" +
+// lockPlan's one step says it started by the file started and waits until
+// the test creates the file release, both outside the work tree (where no
+// resume can mistake them for the step's output, and where a step in a
+// task space writes through: its writes in the work tree reach it only
+// when it ends), so the winner holds the run lock until every other
+// contender has answered.
+func lockPlan(started, release string) string {
+	return "---\ntopic: lock\n---\n- [ ] T001 Wait\n  ```sh run\n  touch '" + started + "'\n" +
 		"  while [ ! -f '" + release + "' ]; do sleep 0.02; done\n  echo a > a.txt\n  ```\n"
 }
 
@@ -56,8 +59,9 @@ func TestLockStress(t *testing.T) {
 
 func lockTrial(t *testing.T, planx string, n int, stale bool) error {
 	dir := gittest.Init(t)
-	release := filepath.Join(t.TempDir(), "release")
-	gittest.WriteFile(t, dir, "plan.md", lockPlan(release))
+	outside := t.TempDir()
+	started, release := filepath.Join(outside, "started"), filepath.Join(outside, "release")
+	gittest.WriteFile(t, dir, "plan.md", lockPlan(started, release))
 	command := "run"
 	if stale {
 		// A planx killed outright while it holds the lock, its step still running.
@@ -66,12 +70,12 @@ func lockTrial(t *testing.T, planx string, n int, stale bool) error {
 		if err := first.Start(); err != nil {
 			return err
 		}
-		if err := waitFile(filepath.Join(dir, "started"), 20*time.Second); err != nil {
+		if err := waitFile(started, 20*time.Second); err != nil {
 			return err
 		}
 		_ = first.Process.Signal(syscall.SIGKILL)
 		_ = first.Wait()
-		_ = os.Remove(filepath.Join(dir, "started"))
+		_ = os.Remove(started)
 		command = "resume"
 	}
 	type result struct {
