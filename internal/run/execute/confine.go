@@ -35,6 +35,7 @@ type Jail struct {
 	// Task spaces (space.go): probed once, at the first agent.
 	spaceProbed, spaceOK bool
 	spaceErr             error
+	warm                 chan error // the probe Warm started, if it did
 }
 
 // NewJail is the confinement .planx.yaml asks for (cfg), keeping the git

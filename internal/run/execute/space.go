@@ -25,18 +25,45 @@ import (
 // nothing else it wrote reaches the user. Where spaces are refused, the
 // jail confines by denial (confine.go).
 
-// spaces reports whether the run's agents get task spaces, probing once.
-// Call with j.mu held.
+// spaces reports whether the run's agents get task spaces, probing once
+// (or taking the probe Warm started). Call with j.mu held.
 func (j *Jail) spaces() bool {
 	if !j.spaceProbed {
 		j.spaceProbed = true
-		mode, err := sandbox.ParseMode(j.cfg.Mode)
-		if err == nil && mode != sandbox.Off && !j.cfg.NoSpace && !sandbox.SpacesCapped() {
+		if j.warm == nil && j.spacesAllowed() {
 			j.spaceErr = space.Probe()
+			j.spaceOK = j.spaceErr == nil
+		}
+		if j.warm != nil {
+			j.spaceErr = <-j.warm
 			j.spaceOK = j.spaceErr == nil
 		}
 	}
 	return j.spaceOK
+}
+
+// spacesAllowed reports whether the run's settings let its tasks have
+// spaces at all (not `sandbox: off`, `sandbox: {space: false}` nor capped).
+func (j *Jail) spacesAllowed() bool {
+	mode, err := sandbox.ParseMode(j.cfg.Mode)
+	return err == nil && mode != sandbox.Off && !j.cfg.NoSpace && !sandbox.SpacesCapped()
+}
+
+// Warm starts the probe for task spaces in the background, so that the
+// run's first task does not wait for it: a probe makes a space and ends
+// it, tens of milliseconds the rollback commit can overlap.
+func (j *Jail) Warm() {
+	if j == nil {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.spaceProbed || j.warm != nil || !j.spacesAllowed() {
+		return
+	}
+	warm := make(chan error, 1)
+	j.warm = warm
+	go func() { warm <- space.Probe() }()
 }
 
 // hasSpaces reports whether the run's agents (and reviewers) get task

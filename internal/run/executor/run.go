@@ -339,7 +339,8 @@ func readPlan(o Options, planAbs, rel string) (*planparse.Plan, error) {
 
 // arm readies a prepared runner to execute tasks: planx becomes the
 // subreaper of what they detach, the crash tests' fault point
-// (PLANX_FAULT) is read and the jail is made (probed at its first use).
+// (PLANX_FAULT) is read and the jail is made (its task spaces probed in
+// the background from now on, the rest at its first use).
 // Status, Assess and a dry run execute nothing and do none of it.
 func (r *runner) arm() {
 	r.reaper = execute.StartReaper()
@@ -347,6 +348,7 @@ func (r *runner) arm() {
 	// The first agent to meet the sandbox may be one of a wave's: its
 	// warning goes under the lock the wave's tasks share.
 	r.jail = execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, hall.InWave(r.desk(), &r.shared))
+	r.jail.Warm()
 }
 
 // sameRepository refuses a plan that lies in another work tree than the
