@@ -394,14 +394,21 @@ func overlay(lower, upper, work, target string) error {
 			return err
 		}
 	}
-	// A volatile overlay marks its work directory so that it is not
-	// mounted again; the work directory is the kernel's scratch, so a
-	// space run again (the next step of a task) starts it afresh.
+	// A volatile overlay marks its work directory (work/incompat/volatile)
+	// so that it is not mounted again; the work directory is the kernel's
+	// scratch, so a space run again (the next step of a task) starts it
+	// afresh.
 	if err := os.RemoveAll(filepath.Join(work, "work")); err != nil {
 		return err
 	}
 	opts := "lowerdir=" + escapeOpt(lower) + ",upperdir=" + escapeOpt(upper) + ",workdir=" + escapeOpt(work) + ",userxattr,volatile"
 	if err := unix.Mount("overlay", target, "overlay", 0, opts); err != nil {
+		return fmt.Errorf("overlay %s on %s: %w", lower, target, err)
+	}
+	// The mark is read only when mounting: gone now, it leaves the state
+	// directory as a plain overlay would (work/work empty, which planx
+	// removes without entering it: the kernel makes it mode 0).
+	if err := os.RemoveAll(filepath.Join(work, "work", "incompat")); err != nil {
 		return fmt.Errorf("overlay %s on %s: %w", lower, target, err)
 	}
 	return nil

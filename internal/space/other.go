@@ -16,7 +16,7 @@ type Space struct{}
 func Open(Options) (*Space, error) { return nil, ErrUnsupported }
 
 // Probe fails: only Linux has task spaces.
-func Probe() error { return ErrUnsupported }
+func Probe(string) error { return ErrUnsupported }
 
 // HoldsMounts is false: only Linux has task spaces.
 func HoldsMounts(string) bool { return false }

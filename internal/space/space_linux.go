@@ -303,9 +303,20 @@ func (s *Space) Close() error {
 }
 
 // Probe reports whether spaces work here: it runs /bin/true in one over
-// an empty directory. The error says what the kernel refused.
-func Probe() error {
-	tmp, err := os.MkdirTemp("", "planx-space-probe-")
+// an empty directory. The error says what the kernel refused. Its scratch
+// is made where the layers of spaces over the work tree near go
+// (StateParent), never inside it, so that a probe running beside a task
+// (Jail.Warm) writes nothing the task's checks would see; with near "",
+// in the temporary directory.
+func Probe(near string) error {
+	parent := ""
+	if near != "" {
+		var err error
+		if parent, err = StateParent(near); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.MkdirTemp(parent, "planx-space-probe-")
 	if err != nil {
 		return err
 	}

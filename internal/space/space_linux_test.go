@@ -21,7 +21,7 @@ import (
 // be made (user namespaces or overlays in them refused).
 func available(t testing.TB) {
 	t.Helper()
-	if err := Probe(); err != nil {
+	if err := Probe(""); err != nil {
 		t.Skipf("no task spaces here: %v", err)
 	}
 }

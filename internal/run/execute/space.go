@@ -31,7 +31,7 @@ func (j *Jail) spaces() bool {
 	if !j.spaceProbed {
 		j.spaceProbed = true
 		if j.warm == nil && j.spacesAllowed() {
-			j.spaceErr = space.Probe()
+			j.spaceErr = space.Probe("")
 			j.spaceOK = j.spaceErr == nil
 		}
 		if j.warm != nil {
@@ -51,8 +51,9 @@ func (j *Jail) spacesAllowed() bool {
 
 // Warm starts the probe for task spaces in the background, so that the
 // run's first task does not wait for it: a probe makes a space and ends
-// it, tens of milliseconds the rollback commit can overlap.
-func (j *Jail) Warm() {
+// it, tens of milliseconds the rollback commit can overlap. root is the
+// run's work tree: the probe writes nothing under it.
+func (j *Jail) Warm(root string) {
 	if j == nil {
 		return
 	}
@@ -63,7 +64,7 @@ func (j *Jail) Warm() {
 	}
 	warm := make(chan error, 1)
 	j.warm = warm
-	go func() { warm <- space.Probe() }()
+	go func() { warm <- space.Probe(root) }()
 }
 
 // hasSpaces reports whether the run's agents (and reviewers) get task

@@ -24,7 +24,7 @@ import (
 // in the work tree, the task's is kept under a ref, and the task fails
 // naming it.
 func TestStepsInASpace(t *testing.T) {
-	if err := space.Probe(); err != nil {
+	if err := space.Probe(""); err != nil {
 		t.Skipf("no task spaces here: %v", err)
 	}
 	ctx := context.Background()

@@ -348,7 +348,7 @@ func (r *runner) arm() {
 	// The first agent to meet the sandbox may be one of a wave's: its
 	// warning goes under the lock the wave's tasks share.
 	r.jail = execute.NewJail(r.Config.Sandbox, []string{r.repo.GitDir, r.repo.CommonDir}, hall.InWave(r.desk(), &r.shared))
-	r.jail.Warm()
+	r.jail.Warm(r.repo.Root)
 }
 
 // sameRepository refuses a plan that lies in another work tree than the

@@ -52,7 +52,7 @@ func (s *Spaces) open(dir, home string, id planparse.TaskID, out *progress.Progr
 	if s == nil {
 		return nil, func() {}, nil
 	}
-	s.once.Do(func() { s.err = space.Probe() })
+	s.once.Do(func() { s.err = space.Probe("") })
 	if s.err != nil {
 		s.said.Do(func() {
 			out.Println("planx: the judge's runs have no space of their own here (%v): they run in their checkouts as they are", s.err)
