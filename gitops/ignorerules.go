@@ -88,62 +88,28 @@ func defaultExcludesFile() string {
 	return ""
 }
 
-// maxWalk bounds the entries IgnoredUnder reads below new directories that
-// the rules do not ignore as a whole; past it a directory counts as not
-// ignored.
-const maxWalk = 20000
-
-// IgnoredUnder returns those of paths (repo-relative, a directory ending
-// in '/', as IgnoredFiles lists them) that rules ignore: a file the rules
-// ignore, a directory they ignore, or one every file below which they
-// ignore (git lists a directory whose files are all ignored as one entry).
-// git answers, in a scratch repository that holds only the rules and the
-// paths' names: the work tree's own rules may have changed since the rules
-// were read.
-func (ix Index) IgnoredUnder(ctx context.Context, rules IgnoreRules, paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		return nil, nil
-	}
-	s, err := newScratch(ctx, ix.r.git, rules)
-	if err != nil {
-		return nil, fmt.Errorf("ignore rules: %w", err)
-	}
-	defer os.RemoveAll(s.dir)
-	ok, err := s.ignored(ctx, paths)
-	if err != nil {
-		return nil, err
-	}
-	budget := maxWalk
-	var out []string
-	for _, p := range paths {
-		if !ok[p] && strings.HasSuffix(p, "/") {
-			if ok[p], err = s.wholly(ctx, ix.r.Root, p, &budget); err != nil {
-				return nil, err
-			}
-		}
-		if ok[p] {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
-// scratch is a repository that holds ignore rules and empty files and
-// directories named as the paths it is asked about.
-type scratch struct {
+// IgnoreScratch is a scratch repository that holds ignore rules and empty
+// files and directories named as the paths it is asked about: git answers
+// there which paths the rules ignore, whatever the work tree's own rules
+// say now. Close removes it.
+type IgnoreScratch struct {
 	g   runner
 	dir string
 }
 
-// newScratch makes a scratch repository in a new temporary directory (the
-// caller removes it) holding rules: the .gitignore files at their paths,
-// info/exclude, and the global rules, which its git is pointed at.
-func newScratch(ctx context.Context, git string, rules IgnoreRules) (*scratch, error) {
+// Close removes the scratch repository.
+func (s *IgnoreScratch) Close() { _ = os.RemoveAll(s.dir) }
+
+// NewIgnoreScratch makes a scratch repository in a new temporary directory
+// (the caller closes it) holding rules: the .gitignore files at their
+// paths, info/exclude, and the global rules, which its git is pointed at.
+// It runs the git r runs.
+func NewIgnoreScratch(ctx context.Context, r *Repo, rules IgnoreRules) (*IgnoreScratch, error) {
 	dir, err := os.MkdirTemp("", "planx-ignore-")
 	if err != nil {
 		return nil, err
 	}
-	s := &scratch{g: runner{git: git, dir: dir, env: baseEnv(), retry: defaultLockRetry()}, dir: dir}
+	s := &IgnoreScratch{g: runner{git: r.git, dir: dir, env: baseEnv(), retry: defaultLockRetry()}, dir: dir}
 	if _, err := s.g.run(ctx, nil, false, "init", "-q"); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
@@ -169,10 +135,10 @@ func newScratch(ctx context.Context, git string, rules IgnoreRules) (*scratch, e
 	return s, nil
 }
 
-// ignored asks git which of paths the rules ignore. The names are made as
+// Ignored asks git which of paths the rules ignore. The names are made as
 // empty files and directories first (a rule ending in '/' matches a
 // directory only); what cannot be made is asked about as it is.
-func (s *scratch) ignored(ctx context.Context, paths []string) (map[string]bool, error) {
+func (s *IgnoreScratch) Ignored(ctx context.Context, paths []string) (map[string]bool, error) {
 	var stdin []byte
 	for _, p := range paths {
 		if !scratchPath(p) {
@@ -203,47 +169,6 @@ func (s *scratch) ignored(ctx context.Context, paths []string) (map[string]bool,
 		}
 	}
 	return ok, nil
-}
-
-// wholly reports whether the rules ignore every file below the directory
-// dir of the work tree at root, reading it a level at a time, at most
-// *budget entries in all.
-func (s *scratch) wholly(ctx context.Context, root, dir string, budget *int) (bool, error) {
-	level := []string{dir}
-	for len(level) > 0 {
-		var next []string
-		for _, d := range level {
-			entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(d)))
-			if err != nil {
-				return false, nil
-			}
-			for _, e := range entries {
-				if *budget--; *budget < 0 {
-					return false, nil
-				}
-				p := d + e.Name()
-				if e.IsDir() {
-					p += "/"
-				}
-				next = append(next, p)
-			}
-		}
-		ok, err := s.ignored(ctx, next)
-		if err != nil {
-			return false, err
-		}
-		level = level[:0]
-		for _, p := range next {
-			switch {
-			case ok[p]:
-			case strings.HasSuffix(p, "/"):
-				level = append(level, p)
-			default:
-				return false, nil
-			}
-		}
-	}
-	return true, nil
 }
 
 // scratchPath reports whether p names a place inside a work tree and

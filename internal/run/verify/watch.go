@@ -186,7 +186,7 @@ func (w Work) newIgnored(ctx context.Context, h Hiding) (bad, outputs []string, 
 	}
 	var old []string
 	if h.Watch.Rules != nil {
-		if old, err = w.Repo.Index().IgnoredUnder(ctx, *h.Watch.Rules, fresh); err != nil {
+		if old, err = ignoredUnder(ctx, w.Repo, *h.Watch.Rules, fresh); err != nil {
 			return nil, nil, err
 		}
 	} else {
@@ -250,7 +250,7 @@ func (w Work) selfIgnored(ctx context.Context, before *gitops.IgnoreRules, dirs 
 			rules.Files = map[string]string{}
 		}
 		rules.Files[d+".gitignore"] = string(own)
-		ok, err := w.Repo.Index().IgnoredUnder(ctx, rules, []string{d})
+		ok, err := ignoredUnder(ctx, w.Repo, rules, []string{d})
 		if err != nil {
 			return nil, err
 		}
