@@ -88,14 +88,6 @@ func (l Landing) ResetIndex(ctx context.Context, rev SHA, paths []string) error 
 	return err
 }
 
-// RestoreFiles writes paths into the work tree as commit rev has them (git
-// restore -q --source=rev --worktree), leaving the index alone.
-func (l Landing) RestoreFiles(ctx context.Context, rev SHA, paths []string) error {
-	_, err := l.r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
-		"restore", "-q", "--source="+string(rev), "--worktree", "--pathspec-from-file=-", "--pathspec-file-nul")
-	return err
-}
-
 // RemoveFiles deletes work-tree files (repo-relative) and the directories
 // that deleting them leaves empty; a file already gone is fine.
 func (l Landing) RemoveFiles(paths []string) error { return l.r.removeFiles(paths) }

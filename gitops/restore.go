@@ -32,6 +32,15 @@ func (r *Repo) Discard(ctx context.Context, inHead, created []string) error {
 	return r.removeFiles(created)
 }
 
+// RestoreFiles writes paths (repo-relative, each in commit rev) into the
+// work tree as rev has them (git restore -q --source=rev --worktree),
+// leaving the index and its flags alone.
+func (r *Repo) RestoreFiles(ctx context.Context, rev SHA, paths []string) error {
+	_, err := r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
+		"restore", "-q", "--source="+string(rev), "--worktree", "--pathspec-from-file=-", "--pathspec-file-nul")
+	return err
+}
+
 // removeFiles deletes work-tree files (repo-relative), and the directories
 // that deleting them leaves empty; a file already gone is fine.
 func (r *Repo) removeFiles(paths []string) error {

@@ -104,19 +104,20 @@ func retract(ctx context.Context, repo *gitops.Repo, new gitops.SHA) ([]string, 
 			inHead = append(inHead, p)
 		}
 	}
-	return putBack(ctx, l, head, staged, inHead, created)
+	return putBack(ctx, repo, head, staged, inHead, created)
 }
 
 // putBack is retract's writes: the index entries of staged as head has
 // them, the files of inHead from head, and created removed.
-func putBack(ctx context.Context, l gitops.Landing, head gitops.SHA, staged, inHead, created []string) ([]string, error) {
+func putBack(ctx context.Context, repo *gitops.Repo, head gitops.SHA, staged, inHead, created []string) ([]string, error) {
+	l := repo.Landing()
 	if len(staged) > 0 {
 		if err := l.ResetIndex(ctx, head, staged); err != nil {
 			return nil, fmt.Errorf("put back the index of %d path(s): %w", len(staged), err)
 		}
 	}
 	if len(inHead) > 0 {
-		if err := l.RestoreFiles(ctx, head, inHead); err != nil {
+		if err := repo.RestoreFiles(ctx, head, inHead); err != nil {
 			return nil, fmt.Errorf("put back %d file(s) from %s: %w", len(inHead), head.Short(), err)
 		}
 	}
