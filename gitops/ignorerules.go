@@ -11,69 +11,53 @@ import (
 	"strings"
 )
 
-// IgnoreRules are the ignore rules in force at one moment, by their text:
-// every .gitignore in the work tree git reads, info/exclude and the file
-// core.excludesFile names. Kept before a task runs, they tell the ignored
-// files the task left that rules older than it ignore (a build's bin/, a
-// test run's __pycache__/) from those only a rule the task wrote ignores.
-type IgnoreRules struct {
-	Files      map[string]string `json:"files,omitempty"`   // a .gitignore's repo-relative path → its text
-	Exclude    string            `json:"exclude,omitempty"` // info/exclude
-	Global     string            `json:"global,omitempty"`  // core.excludesFile, or $XDG_CONFIG_HOME/git/ignore
-	IgnoreCase bool              `json:"ignore_case,omitempty"`
+// IgnoreSources are where the ignore rules in force now are read from:
+// a task that writes one changes what git ignores.
+type IgnoreSources struct {
+	Files      []string // the .gitignore files git reads, repo-relative
+	Exclude    string   // info/exclude, absolute
+	Global     string   // core.excludesFile, or where git looks when it is unset ("" for nowhere)
+	IgnoreCase bool     // core.ignoreCase
 }
 
-// IgnoreRules reads the rules in force now. A .gitignore that is itself
-// ignored is not read (it is rare, and missing it can only make more files
-// look newly ignored, never fewer). cleaned says the work tree is known to
-// hold no untracked file (a checkout just cleaned): the .gitignore files
-// are then the index's, and no directory is walked for others.
-func (ix Index) IgnoreRules(ctx context.Context, cleaned bool) (IgnoreRules, error) {
-	rules := IgnoreRules{Files: map[string]string{}}
+// IgnoreSources lists where git reads the ignore rules in force now. A
+// .gitignore that is itself ignored is not listed. cleaned says the work
+// tree is known to hold no untracked file (a checkout just cleaned): the
+// .gitignore files are then the index's, and no directory is walked for
+// others.
+func (c Config) IgnoreSources(ctx context.Context, cleaned bool) (IgnoreSources, error) {
+	src := IgnoreSources{Exclude: filepath.Join(c.commonDir, "info", "exclude")}
 	list := []string{"ls-files", "-z", "--cached"}
 	if !cleaned {
 		list = append(list, "--others", "--exclude-standard")
 	}
-	out, err := ix.r.run(ctx, nil, true, append(list, "--", ":(glob)**/.gitignore")...)
+	out, err := c.g.run(ctx, nil, true, append(list, "--", ":(glob)**/.gitignore")...)
 	if err != nil {
-		return rules, fmt.Errorf("list ignore files: %w", err)
+		return src, fmt.Errorf("list ignore files: %w", err)
 	}
 	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" {
-			continue
-		}
-		// A tracked .gitignore deleted from the work tree is no rule.
-		if b, err := os.ReadFile(filepath.Join(ix.r.Root, filepath.FromSlash(p))); err == nil {
-			rules.Files[p] = string(b)
+		if p != "" {
+			src.Files = append(src.Files, p)
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(ix.r.CommonDir, "info", "exclude")); err == nil {
-		rules.Exclude = string(b)
-	}
-	out, err = ix.r.run(ctx, nil, true, "config", "-z", "--path", "--get-regexp", `^core\.(excludesfile|ignorecase)$`)
+	out, err = c.g.run(ctx, nil, true, "config", "-z", "--path", "--get-regexp", `^core\.(excludesfile|ignorecase)$`)
 	var ge *GitError
 	if err != nil && !(errors.As(err, &ge) && ge.ExitCode == 1) { // 1: none set
-		return rules, fmt.Errorf("read git config: %w", err)
+		return src, fmt.Errorf("read git config: %w", err)
 	}
-	global := ""
 	for _, rec := range strings.Split(string(out), "\x00") {
 		key, value, hasValue := strings.Cut(rec, "\n")
 		switch key {
 		case "core.excludesfile":
-			global = value
+			src.Global = value
 		case "core.ignorecase":
-			rules.IgnoreCase, _ = parseBool(value, hasValue)
+			src.IgnoreCase, _ = parseBool(value, hasValue)
 		}
 	}
-	if global == "" {
-		global = defaultExcludesFile()
+	if src.Global == "" {
+		src.Global = defaultExcludesFile()
 	}
-	if global != "" {
-		if b, err := os.ReadFile(global); err == nil {
-			rules.Global = string(b)
-		}
-	}
-	return rules, nil
+	return src, nil
 }
 
 // defaultExcludesFile is where git looks for global ignore rules when
@@ -101,10 +85,11 @@ type IgnoreScratch struct {
 func (s *IgnoreScratch) Close() { _ = os.RemoveAll(s.dir) }
 
 // NewIgnoreScratch makes a scratch repository in a new temporary directory
-// (the caller closes it) holding rules: the .gitignore files at their
-// paths, info/exclude, and the global rules, which its git is pointed at.
-// It runs the git r runs.
-func NewIgnoreScratch(ctx context.Context, r *Repo, rules IgnoreRules) (*IgnoreScratch, error) {
+// (the caller closes it) holding rules: files (a .gitignore's
+// repo-relative path to its text) at their paths, exclude as
+// info/exclude, and global, which its git is pointed at as
+// core.excludesFile. It runs the git r runs.
+func NewIgnoreScratch(ctx context.Context, r *Repo, files map[string]string, exclude, global string, ignoreCase bool) (*IgnoreScratch, error) {
 	dir, err := os.MkdirTemp("", "planx-ignore-")
 	if err != nil {
 		return nil, err
@@ -115,14 +100,14 @@ func NewIgnoreScratch(ctx context.Context, r *Repo, rules IgnoreRules) (*IgnoreS
 		return nil, err
 	}
 	s.g.pinned = []string{"-c", "core.excludesFile=" + filepath.Join(dir, ".git", "planx-global-ignore"),
-		"-c", fmt.Sprintf("core.ignoreCase=%t", rules.IgnoreCase)}
-	files := map[string]string{".git/info/exclude": rules.Exclude, ".git/planx-global-ignore": rules.Global}
-	for p, text := range rules.Files {
+		"-c", fmt.Sprintf("core.ignoreCase=%t", ignoreCase)}
+	put := map[string]string{".git/info/exclude": exclude, ".git/planx-global-ignore": global}
+	for p, text := range files {
 		if scratchPath(p) && path.Base(p) == ".gitignore" {
-			files[p] = text
+			put[p] = text
 		}
 	}
-	for p, text := range files {
+	for p, text := range put {
 		f := filepath.Join(dir, filepath.FromSlash(p))
 		if err = os.MkdirAll(filepath.Dir(f), 0o755); err == nil {
 			err = os.WriteFile(f, []byte(text), 0o644)

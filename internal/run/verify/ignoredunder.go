@@ -10,6 +10,47 @@ import (
 	"github.com/planx-dev/planx/gitops"
 )
 
+// IgnoreRules are the ignore rules in force at one moment, by their text:
+// every .gitignore in the work tree git reads, info/exclude and the file
+// core.excludesFile names. Kept before a task runs, they tell the ignored
+// files the task left that rules older than it ignore (a build's bin/, a
+// test run's __pycache__/) from those only a rule the task wrote ignores.
+type IgnoreRules struct {
+	Files      map[string]string `json:"files,omitempty"`   // a .gitignore's repo-relative path → its text
+	Exclude    string            `json:"exclude,omitempty"` // info/exclude
+	Global     string            `json:"global,omitempty"`  // core.excludesFile, or $XDG_CONFIG_HOME/git/ignore
+	IgnoreCase bool              `json:"ignore_case,omitempty"`
+}
+
+// readIgnoreRules reads the rules in force now, from where git reads them
+// (gitops.Config.IgnoreSources; cleaned: a checkout just cleaned, whose
+// .gitignore files are the index's). A .gitignore that is itself ignored
+// is not read (it is rare, and missing it can only make more files look
+// newly ignored, never fewer).
+func readIgnoreRules(ctx context.Context, repo *gitops.Repo, cleaned bool) (IgnoreRules, error) {
+	rules := IgnoreRules{Files: map[string]string{}}
+	src, err := repo.Config().IgnoreSources(ctx, cleaned)
+	if err != nil {
+		return rules, err
+	}
+	for _, p := range src.Files {
+		// A tracked .gitignore deleted from the work tree is no rule.
+		if b, err := os.ReadFile(filepath.Join(repo.Root, filepath.FromSlash(p))); err == nil {
+			rules.Files[p] = string(b)
+		}
+	}
+	if b, err := os.ReadFile(src.Exclude); err == nil {
+		rules.Exclude = string(b)
+	}
+	rules.IgnoreCase = src.IgnoreCase
+	if src.Global != "" {
+		if b, err := os.ReadFile(src.Global); err == nil {
+			rules.Global = string(b)
+		}
+	}
+	return rules, nil
+}
+
 // maxWalk bounds the entries ignoredUnder reads below new directories that
 // the rules do not ignore as a whole; past it a directory counts as not
 // ignored.
@@ -22,11 +63,11 @@ const maxWalk = 20000
 // git answers, in a scratch repository that holds only the rules and the
 // paths' names: the work tree's own rules may have changed since the rules
 // were read.
-func ignoredUnder(ctx context.Context, repo *gitops.Repo, rules gitops.IgnoreRules, paths []string) ([]string, error) {
+func ignoredUnder(ctx context.Context, repo *gitops.Repo, rules IgnoreRules, paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
-	s, err := gitops.NewIgnoreScratch(ctx, repo, rules)
+	s, err := gitops.NewIgnoreScratch(ctx, repo, rules.Files, rules.Exclude, rules.Global, rules.IgnoreCase)
 	if err != nil {
 		return nil, fmt.Errorf("ignore rules: %w", err)
 	}

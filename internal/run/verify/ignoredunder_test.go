@@ -2,6 +2,8 @@ package verify
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -25,7 +27,7 @@ func TestIgnoredUnder(t *testing.T) {
 	gittest.WriteFile(t, dir, "pkg/a.py", "x = 1\n")
 	gittest.Commit(t, dir, "base")
 	gittest.WriteFile(t, dir, ".git/info/exclude", "*.scratch\n")
-	before, err := r.Index().IgnoreRules(ctx, false)
+	before, err := readIgnoreRules(ctx, r, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +56,44 @@ func TestIgnoredUnder(t *testing.T) {
 	}
 
 	// A watch an executor rewrote cannot make planx write outside the scratch.
-	bad := gitops.IgnoreRules{Files: map[string]string{"../../escape/.gitignore": "*\n", ".git/hooks/.gitignore": "*\n"}}
+	bad := IgnoreRules{Files: map[string]string{"../../escape/.gitignore": "*\n", ".git/hooks/.gitignore": "*\n"}}
 	if got, err := ignoredUnder(ctx, r, bad, []string{"../x", "mul.lib.sh"}); err != nil || len(got) != 0 {
 		t.Fatalf("ignoredUnder(bad rules) = %q, %v", got, err)
+	}
+}
+
+// readIgnoreRules reads the rules in force: every .gitignore git reads,
+// info/exclude, and from the index alone in a tree just cleaned.
+func TestReadIgnoreRules(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := gittest.Init(t)
+	r, err := gitops.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gittest.WriteFile(t, dir, ".gitignore", "/bin/\n*.egg-info/\nnode_modules/.cache/\n*.local\n")
+	gittest.WriteFile(t, dir, "pkg/.gitignore", "__pycache__/\n")
+	gittest.WriteFile(t, dir, "pkg/a.py", "x = 1\n")
+	gittest.Commit(t, dir, "base")
+	gittest.WriteFile(t, dir, ".git/info/exclude", "*.scratch\n")
+	before, err := readIgnoreRules(ctx, r, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before.Files) != 2 || before.Exclude != "*.scratch\n" {
+		t.Fatalf("rules read: %+v", before)
+	}
+	// In a tree with no untracked file, the index's .gitignore files are
+	// all there is; an untracked one is read only by the walk.
+	if cleaned, err := readIgnoreRules(ctx, r, true); err != nil || !reflect.DeepEqual(cleaned, before) {
+		t.Fatalf("rules read from the index: %+v, %v; walked: %+v", cleaned, err, before)
+	}
+	gittest.WriteFile(t, dir, "new/.gitignore", "*.tmp\n")
+	if walked, err := readIgnoreRules(ctx, r, false); err != nil || walked.Files["new/.gitignore"] != "*.tmp\n" {
+		t.Fatalf("the walk missed an untracked .gitignore: %+v, %v", walked, err)
+	}
+	if err := os.Remove(filepath.Join(dir, "new/.gitignore")); err != nil {
+		t.Fatal(err)
 	}
 }
