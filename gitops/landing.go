@@ -80,18 +80,6 @@ func (l Landing) Refresh(ctx context.Context) error {
 	return err
 }
 
-// ResetIndex makes the index entries of paths what commit rev has (git
-// reset -q rev -- paths), leaving the work tree alone.
-func (l Landing) ResetIndex(ctx context.Context, rev SHA, paths []string) error {
-	_, err := l.r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
-		"reset", "-q", string(rev), "--pathspec-from-file=-", "--pathspec-file-nul")
-	return err
-}
-
-// RemoveFiles deletes work-tree files (repo-relative) and the directories
-// that deleting them leaves empty; a file already gone is fine.
-func (l Landing) RemoveFiles(paths []string) error { return l.r.removeFiles(paths) }
-
 // Diff maps each path where commits a and b differ to its entries in a
 // and b.
 func (l Landing) Diff(ctx context.Context, a, b SHA) (map[string][2]TreeEntry, error) {

@@ -132,7 +132,7 @@ func (l *Landing) clear(ctx context.Context, id planparse.TaskID, tip gitops.SHA
 	}
 	hall.Warn(l.Desk, id, fmt.Sprintf("kept %s: changed in your work tree, where wave %d lands: your bytes are at %s (`git checkout %s -- %s` gets them back)",
 		textsafe.List(way), l.Number, kept, kept, way[0]))
-	return l.Repo.RestorePaths(ctx, l.Base, way)
+	return attempt.RestorePaths(ctx, l.Repo, l.Base, way)
 }
 
 // inTheWay is what of a person's stands in the way of landing tip: a

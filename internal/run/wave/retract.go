@@ -110,9 +110,8 @@ func retract(ctx context.Context, repo *gitops.Repo, new gitops.SHA) ([]string, 
 // putBack is retract's writes: the index entries of staged as head has
 // them, the files of inHead from head, and created removed.
 func putBack(ctx context.Context, repo *gitops.Repo, head gitops.SHA, staged, inHead, created []string) ([]string, error) {
-	l := repo.Landing()
 	if len(staged) > 0 {
-		if err := l.ResetIndex(ctx, head, staged); err != nil {
+		if err := repo.ResetIndex(ctx, head, staged); err != nil {
 			return nil, fmt.Errorf("put back the index of %d path(s): %w", len(staged), err)
 		}
 	}
@@ -121,10 +120,10 @@ func putBack(ctx context.Context, repo *gitops.Repo, head gitops.SHA, staged, in
 			return nil, fmt.Errorf("put back %d file(s) from %s: %w", len(inHead), head.Short(), err)
 		}
 	}
-	if err := l.RemoveFiles(created); err != nil {
+	if err := repo.RemoveFiles(created); err != nil {
 		return nil, err
 	}
-	_ = l.Refresh(ctx)
+	_ = repo.Landing().Refresh(ctx)
 	back := append(inHead, created...)
 	sort.Strings(back)
 	return back, nil
