@@ -8,10 +8,10 @@ import (
 )
 
 // Landing moves the current branch and, with it, the index and work tree
-// to a descendant commit, and reads and writes what taking back such a
-// move needs (the two commits' differences, the index's entries, paths
-// put back): which of a person's paths are in a landing's way, and what
-// of a cut landing to take back, is the wave's to judge.
+// to a descendant commit, and reads what judging such a move needs (the
+// two commits' differences, the index's entries, the work tree's files'
+// ids): which of a person's paths are in a landing's way, and what of a
+// cut landing to take back, is the wave's to judge.
 type Landing struct{ r *Repo }
 
 // Landing returns the repository's landings.
