@@ -9,45 +9,6 @@ import (
 	"strings"
 )
 
-// RestorePaths makes each path's work-tree content what commit src has
-// (removing the paths src does not have) and its index entry what HEAD has,
-// so a restored path shows as an unstaged change, as it was before. Other
-// paths are never touched. Paths go through stdin: names with spaces,
-// newlines or glob characters reach git literally.
-func (r *Repo) RestorePaths(ctx context.Context, src SHA, paths []string) error {
-	if len(paths) == 0 {
-		return nil
-	}
-	if err := checkArg("object id", string(src)); err != nil {
-		return err
-	}
-	inSrc, err := r.Objects().TreePaths(ctx, src)
-	if err != nil {
-		return fmt.Errorf("restore from %s: %w", src.Short(), err)
-	}
-	var present, absent []string
-	for _, p := range paths {
-		if inSrc[p] {
-			present = append(present, p)
-		} else {
-			absent = append(absent, p)
-		}
-	}
-	// The index first: a path HEAD does not have leaves the index, so
-	// removing it below leaves nothing staged behind.
-	if _, err := r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
-		"reset", "-q", "HEAD", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-		return fmt.Errorf("restore the index of %d path(s): %w", len(paths), err)
-	}
-	if len(present) > 0 {
-		if _, err := r.write(ctx, nulList(present), "-c", "core.literalPathspecs=true",
-			"restore", "--source="+string(src), "--worktree", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-			return fmt.Errorf("restore %d path(s) from %s: %w", len(present), src.Short(), err)
-		}
-	}
-	return r.removeFiles(absent)
-}
-
 // Save records the index as it stands (what is staged, not the work
 // tree) as a commit whose parent is parent ("" for none). The index itself
 // is not changed.
@@ -86,39 +47,13 @@ func (ix Index) Load(ctx context.Context, rev SHA) error {
 	return nil
 }
 
-// IndexMarks are what an index holds beyond the tree write-tree records:
-// entries flagged assume-unchanged or skip-worktree, and intent-to-add
-// entries (git add -N), which write-tree leaves out.
-type IndexMarks struct {
-	AssumeUnchanged []string `json:"assume_unchanged,omitempty"`
-	SkipWorktree    []string `json:"skip_worktree,omitempty"`
-	IntentToAdd     []string `json:"intent_to_add,omitempty"`
-}
-
-// Empty reports whether there is no mark.
-func (m IndexMarks) Empty() bool {
-	return len(m.AssumeUnchanged)+len(m.SkipWorktree)+len(m.IntentToAdd) == 0
-}
-
-// MarksOf reads HiddenEntries' list and the intent-to-add paths into marks.
-func MarksOf(hidden, intentToAdd []string) IndexMarks {
-	m := IndexMarks{IntentToAdd: intentToAdd}
-	for _, h := range hidden {
-		if p, ok := strings.CutSuffix(h, " (assume-unchanged)"); ok {
-			m.AssumeUnchanged = append(m.AssumeUnchanged, p)
-		} else if p, ok := strings.CutSuffix(h, " (skip-worktree)"); ok {
-			m.SkipWorktree = append(m.SkipWorktree, p)
-		}
-	}
-	return m
-}
-
-// PutMarks sets the marks on the index again: the flags on the entries
-// that are in it, and the intent-to-add entries for the files that exist
-// and are not tracked. The work tree is not touched.
-func (ix Index) PutMarks(ctx context.Context, m IndexMarks) error {
+// PutMarks sets what an index holds beyond its tree on it again: the
+// assume-unchanged and skip-worktree flags on the entries that are in it,
+// and the intent-to-add entries for the files that exist and are not
+// tracked. The work tree is not touched.
+func (ix Index) PutMarks(ctx context.Context, assumeUnchanged, skipWorktree, intentToAdd []string) error {
 	var ita []string
-	for _, p := range m.IntentToAdd {
+	for _, p := range intentToAdd {
 		if _, err := os.Lstat(filepath.Join(ix.r.Root, filepath.FromSlash(p))); err == nil {
 			ita = append(ita, p)
 		}
@@ -133,7 +68,7 @@ func (ix Index) PutMarks(ctx context.Context, m IndexMarks) error {
 	for _, f := range []struct {
 		flag  string
 		paths []string
-	}{{"--assume-unchanged", m.AssumeUnchanged}, {"--skip-worktree", m.SkipWorktree}} {
+	}{{"--assume-unchanged", assumeUnchanged}, {"--skip-worktree", skipWorktree}} {
 		if len(f.paths) == 0 {
 			continue
 		}
@@ -142,35 +77,5 @@ func (ix Index) PutMarks(ctx context.Context, m IndexMarks) error {
 		}
 	}
 	ix.r.clean = nil
-	return nil
-}
-
-// RestoreWorktree writes paths into the work tree as commit src has them,
-// leaving the index and its flags alone. Paths src does not have are left
-// as they are.
-func (r *Repo) RestoreWorktree(ctx context.Context, src SHA, paths []string) error {
-	if len(paths) == 0 {
-		return nil
-	}
-	if err := checkArg("object id", string(src)); err != nil {
-		return err
-	}
-	in, err := r.Objects().InTree(ctx, src, paths)
-	if err != nil {
-		return err
-	}
-	var present []string
-	for _, p := range paths {
-		if in[p] {
-			present = append(present, p)
-		}
-	}
-	if len(present) == 0 {
-		return nil
-	}
-	if _, err := r.write(ctx, nulList(present), "-c", "core.literalPathspecs=true",
-		"restore", "--source="+string(src), "--worktree", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-		return fmt.Errorf("restore %d path(s) from %s: %w", len(present), src.Short(), err)
-	}
 	return nil
 }

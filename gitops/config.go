@@ -2,7 +2,6 @@ package gitops
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -71,54 +70,12 @@ func (c Config) CommitterIdent(ctx context.Context) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// CheckIdentity fails, wrapping ErrRepoState, when git cannot say who
-// authors or commits (no user.name or user.email it accepts): found before
-// a run changes anything rather than at its rollback commit. It asks git
-// var, which applies git commit's own rules and environment.
-func (c Config) CheckIdentity(ctx context.Context) error {
-	for _, v := range []string{"GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"} {
-		_, err := c.g.run(ctx, nil, true, "var", v)
-		var ge *GitError
-		if errors.As(err, &ge) && ctx.Err() == nil {
-			why := "no identity"
-			for _, l := range strings.Split(ge.Stderr, "\n") {
-				if l = strings.TrimSpace(l); strings.HasPrefix(l, "fatal:") {
-					why = strings.TrimSpace(strings.TrimPrefix(l, "fatal:"))
-				}
-			}
-			return fmt.Errorf("%w: git does not know who you are (%s), and every task is a commit; set it, then run again:\n  git config --global user.name \"Your Name\"\n  git config --global user.email you@example.com\n(omit --global to set it for this repository only)",
-				ErrRepoState, why)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// CheckSigning fails, wrapping ErrRepoState, when the repository wants its
-// commits signed (commit.gpgSign) and signing does not work: found before a
-// run changes anything rather than at its rollback commit. It signs one
-// commit of the empty tree that nothing references.
-func (c Config) CheckSigning(ctx context.Context) error {
-	s, err := c.Settings(ctx)
-	if err != nil || !s.Sign {
-		return err // unset or false: nothing is signed
-	}
-	tree, err := c.g.emptyTree(ctx)
-	if err != nil {
-		return err
-	}
-	// -S signs as git commit would with commit.gpgSign (user.signingKey,
-	// gpg.format and gpg.program honoured).
-	_, err = c.g.run(ctx, []byte("planx: signing check\n"), false, "commit-tree", "-S", string(tree), "-F", "-")
-	var ge *GitError
-	if errors.As(err, &ge) && ctx.Err() == nil {
-		why, _, _ := strings.Cut(ge.Stderr, "\n")
-		return fmt.Errorf("%w: commit.gpgSign is set but signing a commit fails (%s); fix signing (`git commit --allow-empty -m test` shows the same error) or turn it off for this repository (git config commit.gpgSign false)",
-			ErrRepoState, why)
-	}
-	return err
+// Var is what git var prints for name (GIT_AUTHOR_IDENT,
+// GIT_COMMITTER_IDENT, ...), trimmed: git commit's own rules and
+// environment applied. A name git cannot answer is a *GitError.
+func (c Config) Var(ctx context.Context, name string) (string, error) {
+	out, err := c.g.run(ctx, nil, true, "var", name)
+	return strings.TrimSpace(string(out)), err
 }
 
 // Identity reads user.name and user.email as git config --get would (the

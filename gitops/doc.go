@@ -9,7 +9,8 @@
 // tests use the same CLI as oracle.
 //
 // Repo is a work tree opened by Open: its HEAD, status, and what moves HEAD
-// and the work tree together (the resets, Discard). Each other concern
+// and the work tree together (the resets, Discard) or puts paths back
+// (ResetIndex, RestoreFiles, RemoveFiles). Each other concern
 // is a small value type reached from a Repo, holding the repository's git
 // runner and the paths it needs, cheap to make at each call:
 //
@@ -28,10 +29,13 @@
 //   - Worktrees (Repo.Worktrees): linked work trees for verification and
 //     parallel tasks.
 //   - Landing (Repo.Landing): the branch, index and work tree moved
-//     together to a descendant commit (Advance), and such a move a stop
-//     cut taken back (Retract).
-//   - Config (Repo.Config): config, hooks, identity and signing, and
-//     pinning settings for a run.
+//     together to a descendant commit (Advance, Tree), and the reads a
+//     landing is judged by (Diff, IndexEntries, HashFiles).
+//   - Config (Repo.Config): config, hooks, identity and signing, where
+//     git reads its ignore rules, and pinning settings for a run.
+//
+// What planx builds on these lives with the idea it serves, calling them
+// (docs/architecture.md names where).
 //
 // Pin (Config) changes every later command of the Repo, whichever type
 // runs it: they share one runner.

@@ -11,69 +11,53 @@ import (
 	"strings"
 )
 
-// IgnoreRules are the ignore rules in force at one moment, by their text:
-// every .gitignore in the work tree git reads, info/exclude and the file
-// core.excludesFile names. Kept before a task runs, they tell the ignored
-// files the task left that rules older than it ignore (a build's bin/, a
-// test run's __pycache__/) from those only a rule the task wrote ignores.
-type IgnoreRules struct {
-	Files      map[string]string `json:"files,omitempty"`   // a .gitignore's repo-relative path → its text
-	Exclude    string            `json:"exclude,omitempty"` // info/exclude
-	Global     string            `json:"global,omitempty"`  // core.excludesFile, or $XDG_CONFIG_HOME/git/ignore
-	IgnoreCase bool              `json:"ignore_case,omitempty"`
+// IgnoreSources are where the ignore rules in force now are read from:
+// a task that writes one changes what git ignores.
+type IgnoreSources struct {
+	Files      []string // the .gitignore files git reads, repo-relative
+	Exclude    string   // info/exclude, absolute
+	Global     string   // core.excludesFile, or where git looks when it is unset ("" for nowhere)
+	IgnoreCase bool     // core.ignoreCase
 }
 
-// IgnoreRules reads the rules in force now. A .gitignore that is itself
-// ignored is not read (it is rare, and missing it can only make more files
-// look newly ignored, never fewer). cleaned says the work tree is known to
-// hold no untracked file (a checkout just cleaned): the .gitignore files
-// are then the index's, and no directory is walked for others.
-func (ix Index) IgnoreRules(ctx context.Context, cleaned bool) (IgnoreRules, error) {
-	rules := IgnoreRules{Files: map[string]string{}}
+// IgnoreSources lists where git reads the ignore rules in force now. A
+// .gitignore that is itself ignored is not listed. cleaned says the work
+// tree is known to hold no untracked file (a checkout just cleaned): the
+// .gitignore files are then the index's, and no directory is walked for
+// others.
+func (c Config) IgnoreSources(ctx context.Context, cleaned bool) (IgnoreSources, error) {
+	src := IgnoreSources{Exclude: filepath.Join(c.commonDir, "info", "exclude")}
 	list := []string{"ls-files", "-z", "--cached"}
 	if !cleaned {
 		list = append(list, "--others", "--exclude-standard")
 	}
-	out, err := ix.r.run(ctx, nil, true, append(list, "--", ":(glob)**/.gitignore")...)
+	out, err := c.g.run(ctx, nil, true, append(list, "--", ":(glob)**/.gitignore")...)
 	if err != nil {
-		return rules, fmt.Errorf("list ignore files: %w", err)
+		return src, fmt.Errorf("list ignore files: %w", err)
 	}
 	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" {
-			continue
-		}
-		// A tracked .gitignore deleted from the work tree is no rule.
-		if b, err := os.ReadFile(filepath.Join(ix.r.Root, filepath.FromSlash(p))); err == nil {
-			rules.Files[p] = string(b)
+		if p != "" {
+			src.Files = append(src.Files, p)
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(ix.r.CommonDir, "info", "exclude")); err == nil {
-		rules.Exclude = string(b)
-	}
-	out, err = ix.r.run(ctx, nil, true, "config", "-z", "--path", "--get-regexp", `^core\.(excludesfile|ignorecase)$`)
+	out, err = c.g.run(ctx, nil, true, "config", "-z", "--path", "--get-regexp", `^core\.(excludesfile|ignorecase)$`)
 	var ge *GitError
 	if err != nil && !(errors.As(err, &ge) && ge.ExitCode == 1) { // 1: none set
-		return rules, fmt.Errorf("read git config: %w", err)
+		return src, fmt.Errorf("read git config: %w", err)
 	}
-	global := ""
 	for _, rec := range strings.Split(string(out), "\x00") {
 		key, value, hasValue := strings.Cut(rec, "\n")
 		switch key {
 		case "core.excludesfile":
-			global = value
+			src.Global = value
 		case "core.ignorecase":
-			rules.IgnoreCase, _ = parseBool(value, hasValue)
+			src.IgnoreCase, _ = parseBool(value, hasValue)
 		}
 	}
-	if global == "" {
-		global = defaultExcludesFile()
+	if src.Global == "" {
+		src.Global = defaultExcludesFile()
 	}
-	if global != "" {
-		if b, err := os.ReadFile(global); err == nil {
-			rules.Global = string(b)
-		}
-	}
-	return rules, nil
+	return src, nil
 }
 
 // defaultExcludesFile is where git looks for global ignore rules when
@@ -88,75 +72,42 @@ func defaultExcludesFile() string {
 	return ""
 }
 
-// maxWalk bounds the entries IgnoredUnder reads below new directories that
-// the rules do not ignore as a whole; past it a directory counts as not
-// ignored.
-const maxWalk = 20000
-
-// IgnoredUnder returns those of paths (repo-relative, a directory ending
-// in '/', as IgnoredFiles lists them) that rules ignore: a file the rules
-// ignore, a directory they ignore, or one every file below which they
-// ignore (git lists a directory whose files are all ignored as one entry).
-// git answers, in a scratch repository that holds only the rules and the
-// paths' names: the work tree's own rules may have changed since the rules
-// were read.
-func (ix Index) IgnoredUnder(ctx context.Context, rules IgnoreRules, paths []string) ([]string, error) {
-	if len(paths) == 0 {
-		return nil, nil
-	}
-	s, err := newScratch(ctx, ix.r.git, rules)
-	if err != nil {
-		return nil, fmt.Errorf("ignore rules: %w", err)
-	}
-	defer os.RemoveAll(s.dir)
-	ok, err := s.ignored(ctx, paths)
-	if err != nil {
-		return nil, err
-	}
-	budget := maxWalk
-	var out []string
-	for _, p := range paths {
-		if !ok[p] && strings.HasSuffix(p, "/") {
-			if ok[p], err = s.wholly(ctx, ix.r.Root, p, &budget); err != nil {
-				return nil, err
-			}
-		}
-		if ok[p] {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
-// scratch is a repository that holds ignore rules and empty files and
-// directories named as the paths it is asked about.
-type scratch struct {
+// IgnoreScratch is a scratch repository that holds ignore rules and empty
+// files and directories named as the paths it is asked about: git answers
+// there which paths the rules ignore, whatever the work tree's own rules
+// say now. Close removes it.
+type IgnoreScratch struct {
 	g   runner
 	dir string
 }
 
-// newScratch makes a scratch repository in a new temporary directory (the
-// caller removes it) holding rules: the .gitignore files at their paths,
-// info/exclude, and the global rules, which its git is pointed at.
-func newScratch(ctx context.Context, git string, rules IgnoreRules) (*scratch, error) {
+// Close removes the scratch repository.
+func (s *IgnoreScratch) Close() { _ = os.RemoveAll(s.dir) }
+
+// NewIgnoreScratch makes a scratch repository in a new temporary directory
+// (the caller closes it) holding rules: files (a .gitignore's
+// repo-relative path to its text) at their paths, exclude as
+// info/exclude, and global, which its git is pointed at as
+// core.excludesFile. It runs the git r runs.
+func NewIgnoreScratch(ctx context.Context, r *Repo, files map[string]string, exclude, global string, ignoreCase bool) (*IgnoreScratch, error) {
 	dir, err := os.MkdirTemp("", "planx-ignore-")
 	if err != nil {
 		return nil, err
 	}
-	s := &scratch{g: runner{git: git, dir: dir, env: baseEnv(), retry: defaultLockRetry()}, dir: dir}
+	s := &IgnoreScratch{g: runner{git: r.git, dir: dir, env: baseEnv(), retry: defaultLockRetry()}, dir: dir}
 	if _, err := s.g.run(ctx, nil, false, "init", "-q"); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
 	s.g.pinned = []string{"-c", "core.excludesFile=" + filepath.Join(dir, ".git", "planx-global-ignore"),
-		"-c", fmt.Sprintf("core.ignoreCase=%t", rules.IgnoreCase)}
-	files := map[string]string{".git/info/exclude": rules.Exclude, ".git/planx-global-ignore": rules.Global}
-	for p, text := range rules.Files {
+		"-c", fmt.Sprintf("core.ignoreCase=%t", ignoreCase)}
+	put := map[string]string{".git/info/exclude": exclude, ".git/planx-global-ignore": global}
+	for p, text := range files {
 		if scratchPath(p) && path.Base(p) == ".gitignore" {
-			files[p] = text
+			put[p] = text
 		}
 	}
-	for p, text := range files {
+	for p, text := range put {
 		f := filepath.Join(dir, filepath.FromSlash(p))
 		if err = os.MkdirAll(filepath.Dir(f), 0o755); err == nil {
 			err = os.WriteFile(f, []byte(text), 0o644)
@@ -169,10 +120,10 @@ func newScratch(ctx context.Context, git string, rules IgnoreRules) (*scratch, e
 	return s, nil
 }
 
-// ignored asks git which of paths the rules ignore. The names are made as
+// Ignored asks git which of paths the rules ignore. The names are made as
 // empty files and directories first (a rule ending in '/' matches a
 // directory only); what cannot be made is asked about as it is.
-func (s *scratch) ignored(ctx context.Context, paths []string) (map[string]bool, error) {
+func (s *IgnoreScratch) Ignored(ctx context.Context, paths []string) (map[string]bool, error) {
 	var stdin []byte
 	for _, p := range paths {
 		if !scratchPath(p) {
@@ -203,47 +154,6 @@ func (s *scratch) ignored(ctx context.Context, paths []string) (map[string]bool,
 		}
 	}
 	return ok, nil
-}
-
-// wholly reports whether the rules ignore every file below the directory
-// dir of the work tree at root, reading it a level at a time, at most
-// *budget entries in all.
-func (s *scratch) wholly(ctx context.Context, root, dir string, budget *int) (bool, error) {
-	level := []string{dir}
-	for len(level) > 0 {
-		var next []string
-		for _, d := range level {
-			entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(d)))
-			if err != nil {
-				return false, nil
-			}
-			for _, e := range entries {
-				if *budget--; *budget < 0 {
-					return false, nil
-				}
-				p := d + e.Name()
-				if e.IsDir() {
-					p += "/"
-				}
-				next = append(next, p)
-			}
-		}
-		ok, err := s.ignored(ctx, next)
-		if err != nil {
-			return false, err
-		}
-		level = level[:0]
-		for _, p := range next {
-			switch {
-			case ok[p]:
-			case strings.HasSuffix(p, "/"):
-				level = append(level, p)
-			default:
-				return false, nil
-			}
-		}
-	}
-	return true, nil
 }
 
 // scratchPath reports whether p names a place inside a work tree and

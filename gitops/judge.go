@@ -3,11 +3,7 @@ package gitops
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -117,43 +113,4 @@ func (ix Index) StagedCommit(ctx context.Context, parent SHA) (SHA, error) {
 		return "", fmt.Errorf("record the staged tree: %w", err)
 	}
 	return SHA(strings.TrimSpace(string(out))), nil
-}
-
-// Entries is the number of entries in the index (0 when there is no
-// index or it cannot be read): the index header holds it, so no git runs.
-func (ix Index) Entries() int {
-	f, err := os.Open(ix.path())
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	var h [12]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil || string(h[:4]) != "DIRC" {
-		return 0
-	}
-	return int(binary.BigEndian.Uint32(h[8:12]))
-}
-
-// GlobalConfigFiles are the user's git files every git command of planx
-// reads: the global config ($GIT_CONFIG_GLOBAL, else ~/.gitconfig) and the
-// XDG config, ignore and attributes files. A task that changes one changes
-// how git hooks, ignores and filters for the rest of the run.
-func GlobalConfigFiles() []string {
-	home, _ := os.UserHomeDir()
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" && home != "" {
-		xdg = filepath.Join(home, ".config")
-	}
-	var out []string
-	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
-		out = append(out, g)
-	} else if home != "" {
-		out = append(out, filepath.Join(home, ".gitconfig"))
-	}
-	if xdg != "" {
-		for _, f := range []string{"config", "ignore", "attributes"} {
-			out = append(out, filepath.Join(xdg, "git", f))
-		}
-	}
-	return out
 }

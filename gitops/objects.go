@@ -80,6 +80,9 @@ func (o Objects) InTree(ctx context.Context, rev SHA, paths []string) (map[strin
 // TreePaths lists every file (blob, symlink, submodule) of a commit's tree:
 // the files git tracks there.
 func (o Objects) TreePaths(ctx context.Context, rev SHA) (map[string]bool, error) {
+	if err := checkArg("revision", string(rev)); err != nil {
+		return nil, err
+	}
 	out, err := o.g.run(ctx, nil, true, "ls-tree", "-r", "-z", "--name-only", "--full-tree", string(rev))
 	if err != nil {
 		return nil, err

@@ -53,6 +53,11 @@ func (o Objects) EmptyTree(ctx context.Context) (SHA, error) {
 	return SHA(strings.TrimSpace(string(out))), nil
 }
 
+// EmptyTreeID is the id of the empty tree (SHA-1 or SHA-256, as the
+// repository's), not written to the object store: git knows that tree
+// without it.
+func (o Objects) EmptyTreeID(ctx context.Context) (SHA, error) { return o.g.emptyTree(ctx) }
+
 // Files are the regular files of tree, path to content, each read with
 // cat-file: for the small trees planx writes itself (a run's records
 // carried between machines), not for a project's tree.

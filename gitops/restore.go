@@ -29,12 +29,30 @@ func (r *Repo) Discard(ctx context.Context, inHead, created []string) error {
 		"rm", "-q", "--cached", "--ignore-unmatch", "-r", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 		return fmt.Errorf("unstage %d created path(s): %w", len(created), err)
 	}
-	return r.removeFiles(created)
+	return r.RemoveFiles(created)
 }
 
-// removeFiles deletes work-tree files (repo-relative), and the directories
+// ResetIndex makes the index entries of paths (repo-relative) what commit
+// rev has (git reset -q rev -- paths), leaving the work tree alone: a
+// path rev does not have leaves the index.
+func (r *Repo) ResetIndex(ctx context.Context, rev SHA, paths []string) error {
+	_, err := r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
+		"reset", "-q", string(rev), "--pathspec-from-file=-", "--pathspec-file-nul")
+	return err
+}
+
+// RestoreFiles writes paths (repo-relative, each in commit rev) into the
+// work tree as rev has them (git restore -q --source=rev --worktree),
+// leaving the index and its flags alone.
+func (r *Repo) RestoreFiles(ctx context.Context, rev SHA, paths []string) error {
+	_, err := r.write(ctx, nulList(paths), "-c", "core.literalPathspecs=true",
+		"restore", "-q", "--source="+string(rev), "--worktree", "--pathspec-from-file=-", "--pathspec-file-nul")
+	return err
+}
+
+// RemoveFiles deletes work-tree files (repo-relative), and the directories
 // that deleting them leaves empty; a file already gone is fine.
-func (r *Repo) removeFiles(paths []string) error {
+func (r *Repo) RemoveFiles(paths []string) error {
 	for _, p := range paths {
 		abs := filepath.Join(r.Root, filepath.FromSlash(p))
 		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {

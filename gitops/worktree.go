@@ -2,9 +2,7 @@ package gitops
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,65 +80,21 @@ func (w Worktrees) Remove(ctx context.Context, dir string) error {
 	return nil
 }
 
-// ForgetMissing removes the registrations of the linked work trees under
-// root whose directory is gone (deleted behind git's back, or by a crash
-// halfway through a removal): git would refuse to add a work tree at such
-// a path again ("missing but already registered"), and lists it as
-// prunable. Unlike git worktree prune it touches nothing outside root: a
-// person's own work trees, on a disk not mounted now, stay registered. It
-// returns the paths it forgot.
-func (w Worktrees) ForgetMissing(ctx context.Context, root string) ([]string, error) {
+// List lists the paths of the repository's work trees as git has them
+// registered (git worktree list), the main one first; a registered work
+// tree whose directory is gone is listed too.
+func (w Worktrees) List(ctx context.Context) ([]string, error) {
 	out, err := w.g.run(ctx, nil, true, "worktree", "list", "--porcelain", "-z")
 	if err != nil {
 		return nil, fmt.Errorf("list worktrees: %w", err)
 	}
-	roots := []string{filepath.Clean(root)}
-	if real, ok := realPath(root); ok && real != roots[0] {
-		roots = append(roots, real)
-	}
-	var forgot []string
+	var paths []string
 	for _, field := range strings.Split(string(out), "\x00") {
-		p, ok := strings.CutPrefix(field, "worktree ")
-		if !ok || !within(p, roots) {
-			continue
-		}
-		if _, err := os.Lstat(p); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err := w.Remove(ctx, p); err != nil {
-			return forgot, err
-		}
-		forgot = append(forgot, p)
-	}
-	return forgot, nil
-}
-
-// within reports whether p is strictly below one of roots.
-func within(p string, roots []string) bool {
-	for _, r := range roots {
-		if strings.HasPrefix(filepath.Clean(p), r+string(filepath.Separator)) {
-			return true
+		if p, ok := strings.CutPrefix(field, "worktree "); ok {
+			paths = append(paths, p)
 		}
 	}
-	return false
-}
-
-// realPath is p with its symbolic links resolved, as git records a work
-// tree's path, resolving the longest part of p that exists.
-func realPath(p string) (string, bool) {
-	p = filepath.Clean(p)
-	rest := ""
-	for {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(real, rest), true
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return "", false
-		}
-		rest = filepath.Join(filepath.Base(p), rest)
-		p = parent
-	}
+	return paths, nil
 }
 
 // absIn resolves a path git printed relative to the work tree root.

@@ -3,63 +3,12 @@ package gitops
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/planx-dev/planx/internal/gittest"
 )
-
-// TestForgetMissing deletes linked work trees behind git's back, as a crash
-// during a removal leaves them, and checks with git worktree list that
-// ForgetMissing forgets exactly those under its root: git then adds a work
-// tree at the same path again, and one elsewhere stays registered.
-func TestForgetMissing(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	r, dir := newRepo(t)
-	base := SHA(gittest.Commit(t, dir, "base"))
-	root := filepath.Join(r.CommonDir, "planx", "worktrees")
-	gone := filepath.Join(root, "run", "slot1")
-	kept := filepath.Join(root, "run", "slot2")
-	elsewhere := filepath.Join(t.TempDir(), "mine")
-	for _, d := range []string{gone, kept, elsewhere} {
-		if err := os.MkdirAll(filepath.Dir(d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Worktrees().Add(ctx, d, base); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, d := range []string{gone, elsewhere} {
-		if err := os.RemoveAll(d); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := r.Worktrees().AddEmpty(ctx, gone, base); err == nil || !strings.Contains(err.Error(), "missing but already registered") {
-		t.Fatalf("git worktree add over a deleted work tree: %v, want git's refusal", err)
-	}
-	forgot, err := r.Worktrees().ForgetMissing(ctx, root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if real, _ := filepath.EvalSymlinks(filepath.Dir(gone)); !reflect.DeepEqual(forgot, []string{filepath.Join(real, "slot1")}) {
-		t.Fatalf("forgot %q, want only %s", forgot, gone)
-	}
-	list := gittest.Git(t, dir, "worktree", "list", "--porcelain")
-	if strings.Contains(list, "slot1") || !strings.Contains(list, "slot2") || !strings.Contains(list, "mine") {
-		t.Fatalf("git worktree list after ForgetMissing:\n%s", list)
-	}
-	if err := r.Worktrees().AddEmpty(ctx, gone, base); err != nil {
-		t.Fatalf("add again where a work tree was forgotten: %v", err)
-	}
-	if again, err := r.Worktrees().ForgetMissing(ctx, root); err != nil || len(again) != 0 {
-		t.Fatalf("second ForgetMissing: %q, %v; want nothing to forget", again, err)
-	}
-	fsck(t, dir)
-}
 
 // Runs in several work trees of one repository add slots named alike
 // (slot1 under each pool) at once: git names their administrative

@@ -140,7 +140,7 @@ func (s Records) Discard(ctx context.Context, d Delta, rerun bool) error {
 			drop = append(drop, p)
 		}
 	}
-	if err := s.Repo.RestorePaths(ctx, d.pre, drop); err != nil {
+	if err := RestorePaths(ctx, s.Repo, d.pre, drop); err != nil {
 		return fmt.Errorf("discard the attempt: %w", err)
 	}
 	if len(drop) > 0 {

@@ -161,7 +161,7 @@ func (b *Rollback) saveMarks(ctx context.Context) error {
 			ita = append(ita, c.Path)
 		}
 	}
-	m := gitops.MarksOf(b.State.Hidden, ita)
+	m := runstate.MarksOf(b.State.Hidden, ita)
 	if m.Empty() {
 		return nil
 	}

@@ -2,6 +2,7 @@ package rewind
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/planx-dev/planx/gitops"
 )
@@ -58,9 +59,35 @@ func (u *rewind) restoreMarks(ctx context.Context) error {
 		return nil
 	}
 	if u.st.OrigHidden != "" {
-		if err := u.repo.RestoreWorktree(ctx, u.st.OrigHidden, m.AssumeUnchanged); err != nil {
+		if err := restoreWorktree(ctx, u.repo, u.st.OrigHidden, m.AssumeUnchanged); err != nil {
 			return err
 		}
 	}
-	return u.repo.Index().PutMarks(ctx, *m)
+	return u.repo.Index().PutMarks(ctx, m.AssumeUnchanged, m.SkipWorktree, m.IntentToAdd)
+}
+
+// restoreWorktree writes paths into the work tree as commit src has them,
+// leaving the index and its flags alone. Paths src does not have are left
+// as they are.
+func restoreWorktree(ctx context.Context, repo *gitops.Repo, src gitops.SHA, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	in, err := repo.Objects().InTree(ctx, src, paths)
+	if err != nil {
+		return err
+	}
+	var present []string
+	for _, p := range paths {
+		if in[p] {
+			present = append(present, p)
+		}
+	}
+	if len(present) == 0 {
+		return nil
+	}
+	if err := repo.RestoreFiles(ctx, src, present); err != nil {
+		return fmt.Errorf("restore %d path(s) from %s: %w", len(present), src.Short(), err)
+	}
+	return nil
 }

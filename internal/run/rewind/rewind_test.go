@@ -43,7 +43,7 @@ func read(t *testing.T, dir, name string) string {
 // startRun records what a run's start records of the work in progress (the
 // index, the assume-unchanged files' bytes) and makes its rollback commit
 // of everything, as the executor's rollback does.
-func startRun(t *testing.T, repo *gitops.Repo, one gitops.SHA, marks gitops.IndexMarks) *runstate.State {
+func startRun(t *testing.T, repo *gitops.Repo, one gitops.SHA, marks runstate.IndexMarks) *runstate.State {
 	t.Helper()
 	ctx := context.Background()
 	st := &runstate.State{RunID: "r1", Branch: "main", OrigHead: one, OrigMarks: &marks}
@@ -78,7 +78,7 @@ func TestRunPutsBackThePreRunState(t *testing.T) {
 	gittest.WriteFile(t, dir, "new.txt", "new\n")
 	gittest.Git(t, dir, "update-index", "--assume-unchanged", "c.txt")
 	gittest.WriteFile(t, dir, "c.txt", "c hidden\n")
-	st := startRun(t, repo, one, gitops.IndexMarks{AssumeUnchanged: []string{"c.txt"}})
+	st := startRun(t, repo, one, runstate.IndexMarks{AssumeUnchanged: []string{"c.txt"}})
 
 	// The run: a task commit, then a half-done task's files.
 	gittest.WriteFile(t, dir, "a.txt", "task\n")
@@ -133,7 +133,7 @@ func TestRunNamesTheEditsSinceTheStop(t *testing.T) {
 	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
-	st := startRun(t, repo, one, gitops.IndexMarks{})
+	st := startRun(t, repo, one, runstate.IndexMarks{})
 	st.PlanPath = "plan.md"
 	gittest.WriteFile(t, dir, "a.txt", "task\n")
 	gittest.WriteFile(t, dir, "plan.md", "- [x] T001\n")
@@ -174,7 +174,7 @@ func TestRollbackAt(t *testing.T) {
 	t.Parallel()
 	repo, dir, one := repoAt(t)
 	ctx := context.Background()
-	st := startRun(t, repo, one, gitops.IndexMarks{})
+	st := startRun(t, repo, one, runstate.IndexMarks{})
 	u := &rewind{repo: repo, st: st}
 	if got := u.rollbackAt(ctx, gitops.Head{SHA: st.Base}); got != st.Base {
 		t.Errorf("rollbackAt(the rollback commit) = %q, want %s", got, st.Base)

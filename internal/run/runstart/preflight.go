@@ -43,11 +43,11 @@ func Preflight(ctx context.Context, repo *gitops.Repo, early *Early, c Checks) (
 		return head, nil, nil, fmt.Errorf("%w: HEAD is detached; check out a branch (git switch -c NAME) or pass --allow-detached", gitops.ErrRepoState)
 	}
 	checks = append(checks, execlog.Check{Name: "HEAD on a branch", OK: true, Detail: cmp.Or(head.Branch, "detached (--allow-detached)")})
-	if err := repo.Config().CheckIdentity(ctx); err != nil {
+	if err := checkIdentity(ctx, repo); err != nil {
 		return head, nil, nil, err
 	}
 	checks = append(checks, execlog.Check{Name: "git identity (user.name, user.email)", OK: true})
-	if err := repo.Config().CheckSigning(ctx); err != nil {
+	if err := checkSigning(ctx, repo); err != nil {
 		return head, nil, nil, err
 	}
 	// A sparse checkout holds part of the tree: a task writing outside its

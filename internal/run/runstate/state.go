@@ -49,8 +49,8 @@ type State struct {
 	// under refs/planx/runs/<id>/hidden, holds the work-tree bytes of the
 	// assume-unchanged files, which git add does not see. Abort puts both
 	// back.
-	OrigMarks  *gitops.IndexMarks `json:"orig_marks,omitempty"`
-	OrigHidden gitops.SHA         `json:"orig_hidden,omitempty"`
+	OrigMarks  *IndexMarks `json:"orig_marks,omitempty"`
+	OrigHidden gitops.SHA  `json:"orig_hidden,omitempty"`
 	// Kept numbers the refs under refs/planx/runs/<id>/kept/: bytes a
 	// person wrote after a stop that a recovery command was about to drop
 	// or write over (see keep.go).

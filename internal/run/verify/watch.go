@@ -28,7 +28,7 @@ type Watch struct {
 	Ignored []string          `json:"ignored,omitempty"`
 	// Rules are the ignore rules before the executor ran (agents only;
 	// nil in a watch an older planx saved).
-	Rules *gitops.IgnoreRules `json:"rules,omitempty"`
+	Rules *IgnoreRules `json:"rules,omitempty"`
 	// Resumed: loaded on resume, when the log was rewritten since.
 	Resumed bool `json:"-"`
 }
@@ -45,7 +45,7 @@ func StartWatch(ctx context.Context, repo *gitops.Repo, logPath string, agent bo
 		if w.Ignored, err = repo.Index().IgnoredFiles(ctx); err != nil {
 			return nil, err
 		}
-		rules, err := repo.Index().IgnoreRules(ctx, false)
+		rules, err := readIgnoreRules(ctx, repo, false)
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +62,7 @@ func StartFreshWatch(ctx context.Context, repo *gitops.Repo, logPath string) (*W
 	w := &Watch{}
 	b, _ := os.ReadFile(relJoin(repo.Root, logPath))
 	w.Log = sha256.Sum256(b)
-	rules, err := repo.Index().IgnoreRules(ctx, true)
+	rules, err := readIgnoreRules(ctx, repo, true)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func (w Work) newIgnored(ctx context.Context, h Hiding) (bad, outputs []string, 
 	}
 	var old []string
 	if h.Watch.Rules != nil {
-		if old, err = w.Repo.Index().IgnoredUnder(ctx, *h.Watch.Rules, fresh); err != nil {
+		if old, err = ignoredUnder(ctx, w.Repo, *h.Watch.Rules, fresh); err != nil {
 			return nil, nil, err
 		}
 	} else {
@@ -231,7 +231,7 @@ func (w Work) newIgnored(ctx context.Context, h Hiding) (bad, outputs []string, 
 // ignore (and, with the gates in the work tree, seen as those are).
 // Without the rules from before the task (a watch an older planx saved)
 // there is none.
-func (w Work) selfIgnored(ctx context.Context, before *gitops.IgnoreRules, dirs []string) ([]string, error) {
+func (w Work) selfIgnored(ctx context.Context, before *IgnoreRules, dirs []string) ([]string, error) {
 	if before == nil {
 		return nil, nil
 	}
@@ -250,7 +250,7 @@ func (w Work) selfIgnored(ctx context.Context, before *gitops.IgnoreRules, dirs 
 			rules.Files = map[string]string{}
 		}
 		rules.Files[d+".gitignore"] = string(own)
-		ok, err := w.Repo.Index().IgnoredUnder(ctx, rules, []string{d})
+		ok, err := ignoredUnder(ctx, w.Repo, rules, []string{d})
 		if err != nil {
 			return nil, err
 		}

@@ -132,14 +132,14 @@ func (l *Landing) clear(ctx context.Context, id planparse.TaskID, tip gitops.SHA
 	}
 	hall.Warn(l.Desk, id, fmt.Sprintf("kept %s: changed in your work tree, where wave %d lands: your bytes are at %s (`git checkout %s -- %s` gets them back)",
 		textsafe.List(way), l.Number, kept, kept, way[0]))
-	return l.Repo.RestorePaths(ctx, l.Base, way)
+	return attempt.RestorePaths(ctx, l.Repo, l.Base, way)
 }
 
 // inTheWay is what of a person's stands in the way of landing tip: a
 // commit of theirs that took the branch while the wave ran (an error: the
 // wave lands on it when the run goes on), or the paths the landing writes
 // that hold a change of theirs (edited, staged, or an untracked file where
-// the wave adds one; gitops.Landing.InTheWay).
+// the wave adds one; pathsInTheWay).
 func (l *Landing) inTheWay(ctx context.Context, tip gitops.SHA) ([]string, error) {
 	head, err := l.Repo.Refs().Resolve(ctx, "HEAD")
 	if err != nil {
@@ -149,7 +149,7 @@ func (l *Landing) inTheWay(ctx context.Context, tip gitops.SHA) ([]string, error
 		return nil, fmt.Errorf("%w: a commit planx did not make (git log %s..%s) took the branch while wave %d ran; nothing of the wave is on it or in the work tree yet, and `planx resume` lands the wave on it",
 			gitops.ErrHeadMoved, l.Base.Short(), head.Short(), l.Number)
 	}
-	return l.Repo.Landing().InTheWay(ctx, l.Base, tip)
+	return pathsInTheWay(ctx, l.Repo, l.Base, tip)
 }
 
 // refuse stops the landing at a person's changes in its way (a failure:
@@ -169,7 +169,7 @@ func (l *Landing) refuse(way []string) error {
 // Unland finishes with a landing of the run runID that a stop cut (its
 // landing ref is left): when the branch did not reach the landing's commit,
 // what the landing wrote to the index and work tree is taken back
-// (gitops.Landing.Retract), so that the wave lands again from where the branch
+// (retract), so that the wave lands again from where the branch
 // is, as after a stop before its landing; then the ref goes. It returns
 // the paths it put back (none when there was no cut landing).
 func Unland(ctx context.Context, repo *gitops.Repo, runID string) ([]string, error) {
@@ -178,7 +178,7 @@ func Unland(ctx context.Context, repo *gitops.Repo, runID string) ([]string, err
 	if err != nil || tip == "" {
 		return nil, err
 	}
-	back, err := repo.Landing().Retract(ctx, tip)
+	back, err := retract(ctx, repo, tip)
 	if err != nil {
 		return nil, fmt.Errorf("take back the cut landing of %s: %w", tip.Short(), err)
 	}

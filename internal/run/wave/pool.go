@@ -73,7 +73,7 @@ func Slots(repo *gitops.Repo) []string {
 // slot must be kept before (DropSlots). git's entries for slots a crash
 // deleted behind its back are forgotten.
 func CleanSlots(repo *gitops.Repo) {
-	_, _ = repo.Worktrees().ForgetMissing(context.Background(), PoolDir(repo))
+	_, _ = forgetMissing(context.Background(), repo, PoolDir(repo))
 	eachAtOnce(usedSlots(repo), func(dir string) {
 		if cleanSlot(dir) != nil {
 			RemoveWorktree(repo, dir)
@@ -186,6 +186,6 @@ func Prunable(repo *gitops.Repo, inProgress bool) []string {
 func RemovePool(repo *gitops.Repo, root string) error {
 	dirs, _ := listSlots(root)
 	eachAtOnce(dirs, func(dir string) { RemoveWorktree(repo, dir) })
-	_, _ = repo.Worktrees().ForgetMissing(context.Background(), root)
+	_, _ = forgetMissing(context.Background(), repo, root)
 	return os.RemoveAll(root)
 }

@@ -54,7 +54,7 @@ func NewPool(repo *gitops.Repo) *Pool {
 
 // load takes in the slots earlier runs left in the pool's directory.
 func (s *Pool) load(ctx context.Context) {
-	_, _ = s.repo.Worktrees().ForgetMissing(ctx, s.root)
+	_, _ = forgetMissing(ctx, s.repo, s.root)
 	dirs, n := listSlots(s.root)
 	s.mu.Lock()
 	defer s.mu.Unlock()

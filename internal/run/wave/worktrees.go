@@ -85,7 +85,7 @@ func DropRunWorktrees(repo *gitops.Repo, busy map[string]bool) {
 		_ = os.Remove(filepath.Join(root, run.Name()))
 	}
 	// What a crash deleted without telling git (git lists it as prunable).
-	_, _ = repo.Worktrees().ForgetMissing(context.Background(), root)
+	_, _ = forgetMissing(context.Background(), repo, root)
 }
 
 // maxRemovals bounds the work trees removed at once.

@@ -1,4 +1,4 @@
-package gitops
+package wave
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
 )
 
@@ -16,21 +17,25 @@ import (
 // executable), leaves HEAD at base with a person's work around (a change
 // and a staged file outside the landing, an ignored file), and returns
 // the two commits.
-func retractRepo(t *testing.T) (*Repo, string, SHA, SHA) {
-	r, dir := newRepo(t)
+func retractRepo(t *testing.T) (*gitops.Repo, string, gitops.SHA, gitops.SHA) {
+	dir := gittest.Init(t)
+	r, err := gitops.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	gittest.WriteFile(t, dir, ".gitignore", "*.local\n")
 	gittest.WriteFile(t, dir, "keep.txt", "committed\n")
 	gittest.WriteFile(t, dir, "change.txt", "old\n")
 	gittest.WriteFile(t, dir, "gone.txt", "to be deleted\n")
 	gittest.WriteFile(t, dir, "run.sh", "echo hi\n")
-	base := SHA(gittest.Commit(t, dir, "base"))
+	base := gitops.SHA(gittest.Commit(t, dir, "base"))
 	gittest.WriteFile(t, dir, "change.txt", "new\n")
 	gittest.Git(t, dir, "rm", "-q", "gone.txt")
 	gittest.WriteFile(t, dir, "add/x.txt", "x\n")
 	gittest.WriteFile(t, dir, "add/y.txt", "y\n")
 	gittest.WriteFileMode(t, dir, "run.sh", "echo hi\n", 0o755)
 	gittest.Git(t, dir, "add", "-A")
-	next := SHA(gittest.Commit(t, dir, "landing"))
+	next := gitops.SHA(gittest.Commit(t, dir, "landing"))
 	gittest.Git(t, dir, "reset", "-q", "--hard", string(base))
 	gittest.WriteFile(t, dir, "keep.txt", "the person's change\n")
 	gittest.WriteFile(t, dir, "staged.txt", "staged\n")
@@ -69,7 +74,7 @@ func TestRetractAfterReadTree(t *testing.T) {
 	if err := r.Landing().Tree(ctx, base, next); err != nil {
 		t.Fatal(err)
 	}
-	back, err := r.Landing().Retract(ctx, next)
+	back, err := retract(ctx, r, next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +94,7 @@ func TestRetractAfterReadTree(t *testing.T) {
 	if got := gittest.Git(t, dir, "status", "--porcelain"); got != " M keep.txt\nA  staged.txt" {
 		t.Errorf("status after the landing made again: %q", got)
 	}
-	fsck(t, dir)
+	gittest.Git(t, dir, "fsck", "--strict", "--no-progress")
 }
 
 // A git cut midway (some files written, the index not yet) leaves files a
@@ -109,7 +114,7 @@ func TestRetractMidway(t *testing.T) {
 	if err := r.Landing().Tree(ctx, base, next); err == nil {
 		t.Fatal("git wrote over the cut landing's files: the test shows nothing")
 	}
-	back, err := r.Landing().Retract(ctx, next)
+	back, err := retract(ctx, r, next)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +138,7 @@ func TestRetractMidway(t *testing.T) {
 	if err := r.Landing().Advance(ctx, base, next, "again"); err != nil {
 		t.Fatal(err)
 	}
-	fsck(t, dir)
+	gittest.Git(t, dir, "fsck", "--strict", "--no-progress")
 }
 
 // With the branch at the landing's commit there is nothing to take back.
@@ -145,25 +150,25 @@ func TestRetractLanded(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := treeState(t, dir)
-	if back, err := r.Landing().Retract(ctx, next); err != nil || back != nil {
-		t.Fatalf("Retract on a landed branch: %v %v", back, err)
+	if back, err := retract(ctx, r, next); err != nil || back != nil {
+		t.Fatalf("retract on a landed branch: %v %v", back, err)
 	}
 	if got := treeState(t, dir); got != before {
 		t.Fatalf("a landed branch's tree changed:\n%s\nwant:\n%s", got, before)
 	}
 }
 
-// TestInTheWay names the paths a landing would write that hold a person's
+// TestPathsInTheWay names the paths a landing would write that hold a person's
 // work: an edit, a staged change, a deletion, an untracked file where the
 // landing adds one, a file where it adds a directory; a person's work on
 // paths the landing does not write is none of them. With none in the way,
 // git's two-tree move goes through.
-func TestInTheWay(t *testing.T) {
+func TestPathsInTheWay(t *testing.T) {
 	ctx := context.Background()
 	r, dir, base, next := retractRepo(t)
-	way, err := r.Landing().InTheWay(ctx, base, next)
+	way, err := pathsInTheWay(ctx, r, base, next)
 	if err != nil || len(way) != 0 {
-		t.Fatalf("InTheWay with the person's work outside the landing = %v, %v; want none", way, err)
+		t.Fatalf("pathsInTheWay with the person's work outside the landing = %v, %v; want none", way, err)
 	}
 	gittest.WriteFile(t, dir, "change.txt", "the person's\n")
 	gittest.WriteFile(t, dir, "add/x.txt", "an untracked file of the person's\n")
@@ -172,24 +177,24 @@ func TestInTheWay(t *testing.T) {
 	}
 	gittest.WriteFileMode(t, dir, "run.sh", "echo hi\n", 0o755)
 	gittest.Git(t, dir, "add", "run.sh")
-	if way, err = r.Landing().InTheWay(ctx, base, next); err != nil {
+	if way, err = pathsInTheWay(ctx, r, base, next); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"add/x.txt", "change.txt", "gone.txt", "run.sh"}; !reflect.DeepEqual(way, want) {
-		t.Errorf("InTheWay = %v, want %v", way, want)
+		t.Errorf("pathsInTheWay = %v, want %v", way, want)
 	}
 	if err := r.Landing().Tree(ctx, base, next); err == nil {
-		t.Error("Tree moved over the paths InTheWay named")
+		t.Error("Tree moved over the paths pathsInTheWay named")
 	}
 
 	// A file where the landing makes a directory.
 	gittest.Git(t, dir, "reset", "-q", "--hard", string(base))
 	gittest.Git(t, dir, "clean", "-qfd")
 	gittest.WriteFile(t, dir, "add", "a file of the person's\n")
-	if way, err = r.Landing().InTheWay(ctx, base, next); err != nil {
+	if way, err = pathsInTheWay(ctx, r, base, next); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"add/x.txt", "add/y.txt"}; !reflect.DeepEqual(way, want) {
-		t.Errorf("InTheWay with a file where the landing adds a directory = %v, want %v", way, want)
+		t.Errorf("pathsInTheWay with a file where the landing adds a directory = %v, want %v", way, want)
 	}
 }
