@@ -1,0 +1,17 @@
+// Package admit prepares a run and decides, before anything changes,
+// whether it may start. Prepare reads a run's options into a Prepared
+// run: the repository and the plan they name, the plan's settings pinned
+// (a resumed run's as it pinned them) and the options' defaults taken
+// from them. The checks a run passes before its rollback commit are
+// here, each one function the run and its dry run both call: no stopped
+// run in the way, the tasks selected (Select) and a plan the run would
+// misread refused, the preflight's checks, the agents that must start,
+// the hidden tests' directory, the consent to risky steps and the start
+// of the run's records.
+//
+// What a run would do is said from a Prepared run without doing it: the
+// dry run (Prepared.DryRun), the risk of every command a plan's approval
+// binds (Assess) and the waves a CI workflow is written from (Waves). The
+// run itself, its runner and everything that changes the repository are
+// package executor's, which makes its runner from a Prepared run.
+package admit
