@@ -11,7 +11,7 @@ import (
 	"github.com/planx-dev/planx/internal/approval"
 	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/internal/risk"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/admit"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/urfave/cli/v3"
@@ -90,7 +90,7 @@ type approveReport struct {
 
 // runApprove is `planx approve` without the flag parsing.
 func runApprove(ctx context.Context, o approveOptions, stdio *IO) error {
-	as, err := executor.Assess(ctx, executor.Options{PlanPath: o.Path, Dir: o.Dir, Format: o.Format})
+	as, err := admit.Assess(ctx, admit.Options{PlanPath: o.Path, Dir: o.Dir, Format: o.Format})
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/ghflow"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/admit"
 	"github.com/urfave/cli/v3"
 )
 
@@ -76,7 +76,7 @@ plan changes. It needs contents: write. See docs/ci.md.`,
 }
 
 func runCIGitHub(ctx context.Context, o ciGitHubOptions, stdio *IO) error {
-	w, err := executor.Waves(ctx, executor.Options{PlanPath: o.Plan, Dir: o.Dir, Optional: o.Optional, Jobs: 2})
+	w, err := admit.Waves(ctx, admit.Options{PlanPath: o.Plan, Dir: o.Dir, Optional: o.Optional, Jobs: 2})
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,7 @@
 // parallel waves out over runners (planx ci github): a start job, then per
 // wave a matrix job with one entry per task and a landing job that needs
 // it, the next wave needing the landing before it. It is given the waves as
-// plain task IDs (the run's own computation, executor.Waves) and knows no
+// plain task IDs (the run's own computation, admit.Waves) and knows no
 // plan, repository or run: text in, YAML out.
 package ghflow
 

@@ -23,9 +23,9 @@ func (d desk) Issue(id planparse.TaskID, msg, resolution string) {
 func (d desk) Say(id planparse.TaskID, msg string) { d.r.out.Warn(id, msg) }
 
 func (d desk) Ask(question string) bool {
-	ask := d.r.o.ask()
+	ask := d.r.o.Ask()
 	return ask != nil && ask(question)
 }
 
 func (d desk) Save() error    { return d.r.books().save() }
-func (d desk) Now() time.Time { return d.r.o.now() }
+func (d desk) Now() time.Time { return d.r.o.NowUTC() }

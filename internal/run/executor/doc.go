@@ -1,9 +1,10 @@
-// Package executor orchestrates a run: Run, Resume, Skip, Assess and the
-// dry run. Its parts below report through the run's desk
-// (desk.go, package hall). It prepares a run (the plan and its settings,
-// pinned in the run state; which tasks run, decided by package runplan;
-// the preflight and the run's new records, package runstart; the rollback
-// commit, package land), then takes each task
+// Package executor orchestrates a run: Run, Resume, Skip and a CI job's
+// task (RunTask). Its parts below report through the run's desk
+// (desk.go, package hall). It makes its runner from a run package admit
+// prepared (the plan and its settings, pinned in the run state; the dry
+// run is admit's), passes admit's checks (which tasks run, decided by
+// package runplan; the preflight and the run's new records, package
+// runstart), makes the rollback commit (package land), then takes each task
 // through one path (turn.go: execute, verify, the judge's checks, the
 // gates) in its place (place.go). There is one loop (waves.go): the run
 // is a sequence of waves, and with --jobs 1 each wave is one task; a wave

@@ -18,7 +18,7 @@ import (
 // may get several attempts, each told why the previous one failed.
 func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already bool) (gitops.SHA, error) {
 	lt := r.books().logTask(t)
-	lt.Status, lt.Started, lt.Failure = record.TaskRunning, r.o.now(), ""
+	lt.Status, lt.Started, lt.Failure = record.TaskRunning, r.o.NowUTC(), ""
 	lt.Attempts++
 	r.st.Status, r.st.Current, r.st.Reason = record.RunRunning, t.ID, ""
 	if !already {
@@ -73,5 +73,5 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
 
 func (r *runner) issue(id planparse.TaskID, what string) execlog.Issue {
-	return execlog.Issue{Task: string(id), What: what, Time: r.o.now()}
+	return execlog.Issue{Task: string(id), What: what, Time: r.o.NowUTC()}
 }

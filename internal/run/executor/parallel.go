@@ -34,7 +34,7 @@ type wave struct {
 func (wv *wave) isolate(w []*planparse.Task) {
 	r := wv.r
 	its := make([]*wavepkg.Task, len(w))
-	now := r.o.now()
+	now := r.o.NowUTC()
 	for i, t := range w {
 		lt := r.books().logTask(t)
 		lt.Status, lt.Started, lt.Failure, lt.Executor = record.TaskRunning, now, "", string(r.Executor(t))

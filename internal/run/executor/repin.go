@@ -44,7 +44,7 @@ func (r *runner) noteHandConfig(ctx context.Context, repin bool) error {
 	if so.Attempts == 0 {
 		r.o.Attempts = max(cfg.Attempts, 1)
 	}
-	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(r.st.Current), What: what, Time: r.o.now(), Resolution: "accepted: `planx resume --repin`"})
+	r.log.Issues = append(r.log.Issues, execlog.Issue{Task: string(r.st.Current), What: what, Time: r.o.NowUTC(), Resolution: "accepted: `planx resume --repin`"})
 	r.out.Println("planx: %s", what)
 	return nil
 }

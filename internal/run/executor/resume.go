@@ -168,7 +168,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	r.st.SkipPending = append(r.st.SkipPending, t.ID)
 	r.st.Current, r.st.Phase = "", ""
 	lt := r.books().logTask(t)
-	lt.Status, lt.Finished = record.TaskSkipped, r.o.now()
+	lt.Status, lt.Finished = record.TaskSkipped, r.o.NowUTC()
 	r.log.Resolve(string(t.ID), "skipped: `planx skip` discarded the attempt")
 	skip := r.issue(t.ID, "skipped by `planx skip`")
 	skip.Resolution = "skipped"

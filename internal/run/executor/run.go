@@ -3,22 +3,15 @@ package executor
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/planx-dev/planx/execlog"
-	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/progress"
-	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/admit"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/land"
@@ -78,17 +71,24 @@ type runner struct {
 	// shared guards the run's log and output while a wave's tasks run at
 	// once (the wave's lock).
 	shared sync.Mutex
+	// landing is a resume that lands a handed-off wave: a task of it with
+	// no work (its task job published none) fails instead of running here.
+	landing bool
 }
 
 // Run executes a plan: preflight, rollback commit, then each pending task.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	r, err := prepare(ctx, o)
+	p, err := admit.Prepare(ctx, o, nil)
 	if err != nil {
 		return nil, err
 	}
 	if o.DryRun {
-		return r.dryRun(ctx)
+		if err := p.DryRun(ctx); err != nil {
+			return nil, err
+		}
+		return &Result{Status: record.RunDryRun}, nil
 	}
+	r := newRunner(p)
 	r.arm()
 	lk, err := runstate.Acquire(r.repo, "run")
 	if err != nil {
@@ -99,7 +99,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// the git command it cancelled (stoppedBeforeBase).
 	r.early = runstart.StartSurvey(ctx, r.repo)
 	defer r.early.Wait()
-	sel, done, err := selectTasks(ctx, r.pf, r.repo, r.Setup, r.o)
+	sel, done, err := admit.Select(ctx, r.pf, r.repo, r.Setup, r.o)
 	if r.done = done; err != nil {
 		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
@@ -118,7 +118,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return &Result{Status: record.RunCompleted}, nil
 	}
 	// Risky steps need consent before anything changes.
-	if err := r.consent(ctx, tasks, runstart.StaleAsk(r.o.ask(), func() { r.survey = nil }), r.out.Writer()); err != nil {
+	if err := p.Consent(ctx, tasks, runstart.StaleAsk(r.o.Ask(), func() { r.survey = nil }), r.out.Writer()); err != nil {
 		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
 	if r.log, r.st, err = newRecord(ctx, r.repo, o, r.o.Jobs, r.Setup, r.planRel, r.pinned, head, tasks); err != nil {
@@ -154,16 +154,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // preflight; then it accepts the drifted tasks' new text (--accept-text),
 // whose commits move HEAD but not the tree. It returns the preflight's.
 func (r *runner) admit(ctx context.Context, sel *runplan.Selection) (gitops.Head, *gitops.Survey, []execlog.Check, error) {
-	if err := refuseStoppedRun(r.repo); err != nil {
+	if err := admit.RefuseStoppedRun(r.repo); err != nil {
 		return gitops.Head{}, nil, nil, err
 	}
 	if len(sel.Drift) > 0 && !r.o.AcceptText {
 		return gitops.Head{}, nil, nil, sel.DriftError(r.planRel, r.o.PlanPath)
 	}
-	if err := cmp.Or(refuseMisread(r.Setup, r.planRel, sel.Run), r.findHidden(ctx)); err != nil {
+	if err := cmp.Or(admit.RefuseMisread(r.Setup, r.planRel, sel.Run), r.findHidden(ctx)); err != nil {
 		return gitops.Head{}, nil, nil, err
 	}
-	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, preflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
+	head, survey, pre, err := runstart.Preflight(ctx, r.repo, r.early, admit.PreflightChecks(r.o, r.Setup, r.planRel, r.reaper.Note))
 	if err != nil {
 		return gitops.Head{}, nil, nil, err
 	}
@@ -191,34 +191,12 @@ func (r *runner) planWarnings() {
 	}
 }
 
-// preflightChecks are what the preflight checks of a run of setup's plan
-// (at planRel) as o asks.
-func preflightChecks(o Options, setup *runplan.Setup, planRel, reaperNote string) runstart.Checks {
-	return runstart.Checks{AllowDetached: o.AllowDetached, RequireClean: o.RequireClean, AllowUntrackedSecrets: o.AllowUntrackedSecrets,
-		Plan: setup.Plan, PlanRel: planRel, Gates: setup.Gates, ReaperNote: reaperNote}
-}
-
-// refuseStoppedRun refuses a new run while the last one stopped part-way:
-// its state is what resume, skip and abort recover from, and a new run
-// would overwrite it.
-func refuseStoppedRun(repo *gitops.Repo) error {
-	prev, err := runstate.Load(repo)
-	if err != nil {
-		return err
-	}
-	if prev != nil && prev.Status != record.RunCompleted {
-		return fmt.Errorf("%w: a run of %s stopped at %s (%s); continue it with `planx resume`, see it with `planx status`",
-			ErrRunInProgress, prev.PlanPath, prev.Current, prev.Status)
-	}
-	return nil
-}
-
 // newRecord starts the run's two records, the execution log and the run
 // state, for running tasks of setup's plan (at planRel, pinned as pinned)
 // from head, as o (the options as given; jobs as the run takes them) says.
 func newRecord(ctx context.Context, repo *gitops.Repo, o Options, jobs int, setup *runplan.Setup, planRel string, pinned *runstate.Pinned,
 	head gitops.Head, tasks []*planparse.Task) (*execlog.Log, *runstate.State, error) {
-	st, err := runstart.NewRecord(ctx, repo, recordStart(o, jobs, setup, planRel, pinned, head, tasks))
+	st, err := runstart.NewRecord(ctx, repo, admit.RecordStart(o, jobs, setup, planRel, pinned, head, tasks))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -227,114 +205,10 @@ func newRecord(ctx context.Context, repo *gitops.Repo, o Options, jobs int, setu
 	return st.Log, st, nil
 }
 
-// recordStart is what the run's records start from (a dry run checks it too).
-func recordStart(o Options, jobs int, setup *runplan.Setup, planRel string, pinned *runstate.Pinned, head gitops.Head, tasks []*planparse.Task) runstart.Start {
-	return runstart.Start{
-		Started: o.now(), LogDir: cmp.Or(o.LogDir, setup.Config.LogDir, "memory-bank/execute"),
-		Plan: setup.Plan, PlanRel: planRel, Pinned: pinned, Head: head, Tasks: tasks,
-		Options: runstate.SavedOptions{All: o.All, NoVerify: o.NoVerify, StepTimeout: o.StepTimeout,
-			TaskTimeout: o.TaskTimeout, FlagGates: o.Gates, Format: string(o.Format),
-			Agent: o.Agent, Attempts: o.Attempts, StrictFiles: o.StrictFiles, GatesIn: o.GatesIn,
-			Optional: o.Optional, Topic: o.Topic, Jobs: jobs},
-	}
-}
-
-// ask returns how to put a yes/no question to the person at the terminal,
-// or nil when there is nobody to ask (no terminal, CI mode, JSON output).
-func (o Options) ask() func(string) bool {
-	if !o.Terminal || o.JSON || o.In == nil {
-		return nil
-	}
-	return func(q string) bool { return prompt.YesNo(o.In, o.Out, q) }
-}
-
-// prepare opens the repository, parses and validates the plan and merges the gates.
-func prepare(ctx context.Context, o Options) (*runner, error) {
-	if o.Out == nil {
-		o.Out = io.Discard
-	}
-	planAbs := o.PlanPath
-	if !filepath.IsAbs(planAbs) && o.Dir != "" {
-		planAbs = filepath.Join(o.Dir, planAbs)
-	}
-	planAbs, err := filepath.Abs(planAbs)
-	if err != nil {
-		return nil, fmt.Errorf("plan %s: %w", o.PlanPath, err)
-	}
-	dir := o.Dir
-	if dir == "" {
-		dir = filepath.Dir(planAbs)
-	}
-	repo, err := gitops.Open(ctx, dir)
-	if err != nil && !(o.DryRun && errors.Is(err, gitops.ErrRepoState)) {
-		return nil, err
-	}
-	// A dry run outside a repository still shows the plan: it reads
-	// .planx.yaml beside it and says that a run needs git.
-	root, rel := dir, filepath.ToSlash(o.PlanPath)
-	if repo != nil {
-		root = repo.Root
-		rel, err = repo.Rel(planAbs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-			return nil, fmt.Errorf("%w: plan %s is outside the repository %s; move it into the repository or use -C", gitops.ErrRepoState, o.PlanPath, repo.Root)
-		}
-		if o.Dir == "" {
-			if err := sameRepository(ctx, repo, o.PlanPath, rel); err != nil {
-				return nil, err
-			}
-		}
-	}
-	plan, err := readPlan(o, planAbs, rel)
-	if err != nil {
-		return nil, err
-	}
-	j := o.pinned
-	if j == nil {
-		if j, err = runstate.PinNow(ctx, repo, root, plan, o.Gates); err != nil {
-			return nil, err
-		}
-	} else if err := gates.CheckTasks(j.Gates, plan); err != nil {
-		return nil, err
-	}
-	var paths land.CommitPath
-	if repo != nil {
-		j.Apply(repo)
-		if paths, err = land.ChooseCommitPath(ctx, repo, o.NoVerify); err != nil {
-			return nil, err
-		}
-	}
-	cfg := j.Config
-	if o.StepTimeout == 0 {
-		o.StepTimeout = cfg.StepTimeout
-	}
-	if o.TaskTimeout == 0 {
-		o.TaskTimeout = cfg.TaskTimeout
-	}
-	if o.Jobs == 0 {
-		o.Jobs = cfg.Jobs
-	}
-	if o.Attempts == 0 {
-		o.Attempts = max(cfg.Attempts, 1)
-	}
-	gs := j.Gates
-	return &runner{
-		o: o, repo: repo, planRel: rel, pf: planfile.New(planAbs, rel, plan),
-		Setup:  &runplan.Setup{Plan: plan, Config: cfg, Gates: gs, AgentFlag: o.Agent, GateFlags: o.Gates, Repo: repo},
-		pinned: j, out: progress.New(o.Output), CommitPath: paths,
-	}, nil
-}
-
-// readPlan parses the plan at planAbs, rel in the repository, and refuses
-// one with errors (planfile.Read); --topic names it for the agents.
-func readPlan(o Options, planAbs, rel string) (*planparse.Plan, error) {
-	plan, err := planfile.Read(planAbs, rel, o.Format)
-	if err != nil {
-		return nil, err
-	}
-	if o.Topic != "" {
-		plan.Topic = o.Topic
-	}
-	return plan, nil
+// newRunner is the runner of the run p prepared.
+func newRunner(p *admit.Prepared) *runner {
+	return &runner{o: p.O, repo: p.Repo, planRel: p.PlanRel, pf: p.PF, Setup: p.Setup, pinned: p.Pinned,
+		out: progress.New(p.O.Output), CommitPath: p.Paths}
 }
 
 // arm readies a prepared runner to execute tasks: planx becomes the
@@ -351,77 +225,22 @@ func (r *runner) arm() {
 	r.jail.Warm(r.repo.Root)
 }
 
-// sameRepository refuses a plan that lies in another work tree than the
-// one planx was started in (another repository, a linked work tree of
-// this one, a submodule): the run would make its rollback and task
-// commits there, not where the person typed the command. Started outside
-// any work tree, planx runs in the plan's.
-func sameRepository(ctx context.Context, repo *gitops.Repo, planPath, rel string) error {
-	here, err := gitops.Open(ctx, ".")
-	if err != nil || here.Root == repo.Root {
-		return nil
-	}
-	return fmt.Errorf("%w: plan %s is in the repository %s, not in %s where planx was started; "+
-		"a run commits in the plan's repository: cd %s && planx run %s (or planx -C %s run %s)",
-		gitops.ErrRepoState, planPath, repo.Root, here.Root, repo.Root, rel, repo.Root, rel)
-}
-
-// refuseMisread refuses, before anything changes, a plan the run would
-// misread (runplan.RefuseUnrunnable) and a review gate whose reviewer is
-// the agent that does the tasks (runplan.RefuseSameReviewer).
-func refuseMisread(setup *runplan.Setup, planRel string, run []*planparse.Task) error {
-	if err := setup.RefuseUnrunnable(planRel, run); err != nil {
-		return err
-	}
-	return setup.RefuseSameReviewer()
-}
-
 // findHidden checks the hidden tests' directory (hidden_tests:) where the
 // run (or its resume) starts: outside the repository, there, and when it
 // names a ref of a repository, that ref's files readable.
 func (r *runner) findHidden(ctx context.Context) error {
-	dir, err := r.Config.HiddenDir(r.repo.Root, r.repo.CommonDir)
-	if err == nil && dir != "" && r.Config.HiddenRef != "" {
-		err = checkHiddenRef(ctx, dir, r.Config.HiddenRef)
-	}
+	dir, err := admit.HiddenDir(ctx, r.Config, r.repo)
 	if err != nil {
-		return fmt.Errorf("%w: %v", planparse.ErrInvalid, err)
+		return err
 	}
 	r.hidden = dir
 	return nil
 }
 
-// checkHiddenRef exports ref of the repository at dir once, to a scratch
-// directory, to know before anything changes that it can be.
-func checkHiddenRef(ctx context.Context, dir, ref string) error {
-	tmp, err := os.MkdirTemp("", "planx-hidden-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	files, err := gitops.ExportTree(ctx, dir, ref, tmp)
-	if err == nil && len(files) == 0 {
-		err = fmt.Errorf("hidden_tests: %s of %s holds no file", ref, dir)
-	}
-	return err
-}
-
 // checkAgents refuses, before the rollback commit, a run whose agent
-// tasks could not start, or whose reviewer (review:) could not
-// (execute.CheckAgent).
+// tasks could not start, or whose reviewer could not (admit.CheckAgents).
 func (r *runner) checkAgents(tasks []*planparse.Task) error {
-	if !slices.ContainsFunc(tasks, func(t *planparse.Task) bool { return r.Executor(t) == planparse.KindAgent }) {
-		return nil
-	}
-	if err := execute.CheckAgent(r.AgentSpec(), r.repo.Root, r.jail); err != nil {
-		return err
-	}
-	if rv := r.Config.Review; rv.On() {
-		if err := execute.CheckAgent(rv.Agent, r.repo.Root, r.jail); err != nil {
-			return fmt.Errorf("review: the reviewer of .planx.yaml: %w", err)
-		}
-	}
-	return nil
+	return admit.CheckAgents(r.Setup, r.repo.Root, r.jail, tasks)
 }
 
 // stoppedBeforeBase is the error of a run a signal stopped while it made

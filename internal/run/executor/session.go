@@ -7,6 +7,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/admit"
 	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -47,12 +48,14 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,
 		Optional: st.Options.Optional, Topic: st.Options.Topic,
 		NoCache: ro.NoCache, GatesIn: st.Options.GatesIn, Jobs: st.Options.Jobs,
-		Output: ro.Output, pinned: st.Pinned, HandOff: ro.HandOff, landing: ro.Landing,
+		Output: ro.Output, HandOff: ro.HandOff,
 	}
-	r, err := prepare(ctx, o)
+	p, err := admit.Prepare(ctx, o, st.Pinned)
 	if err != nil {
 		return nil, nil, err
 	}
+	r := newRunner(p)
+	r.landing = ro.Landing
 	r.arm()
 	if err := r.findHidden(ctx); err != nil {
 		return nil, nil, err

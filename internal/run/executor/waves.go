@@ -203,7 +203,7 @@ func (l *waveLoop) resume(ctx context.Context, tasks []*planparse.Task) (*Result
 		n++
 		r.out.TaskStart(n, len(tasks), it.T)
 		if !slices.Contains(r.st.WaveDone, it.T.ID) || !wavepkg.Recover(ctx, r.repo, r.st.RunID, it) {
-			if r.o.landing {
+			if r.landing {
 				// Its task job published no work: it fails here as it
 				// failed there, and nothing runs it on the landing's runner.
 				it.Fail = &outcome.Failure{What: "its CI task job published no result the landing could take (the job failed, was cancelled or did not run, or its result did not hold up: see its log and the landing's)"}

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/canary"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -72,7 +73,7 @@ func (tr TestRuns) Hidden(ctx context.Context, tgs []TestGate, h HiddenRun) (map
 	id := planparse.TaskID(string(tr.Task.ID) + "-hidden")
 	run, _ := TestGates(GatesOf(tgs), h.Out, string(id))
 	tr.Gates.Out.Println("      hidden tests: %s with %d hidden file(s) added", strings.Join(Names(run), ", "), len(added))
-	cn := NewCanaries(tr.Changed)
+	cn := canary.New(tr.Changed)
 	o := tr.Gates
 	o.OutDir = h.Out
 	results, err := o.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(run), Track: true, Canaries: cn, TestGates: run,

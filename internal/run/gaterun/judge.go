@@ -9,6 +9,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/canary"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/planparse"
@@ -36,7 +37,7 @@ type Grader struct {
 //
 // own says the run holds the agent's own test changes, already graded
 // without them by TestRuns.Apart: this run then only has to pass.
-func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testreport.Report, results []gates.Result, own bool, cn *Canaries) Judgement {
+func (gr Grader) JudgeTests(dir string, tgs []TestGate, base map[string]testreport.Report, results []gates.Result, own bool, cn *canary.Set) Judgement {
 	jd := Judgement{tests: map[string]string{}, known: map[string][]string{}, vetoed: map[string]string{}, fixed: map[string][]string{}}
 	opt := testreport.Options{Declared: gr.Declared.Group}
 	for i := range results {
@@ -157,7 +158,7 @@ func (d DeclaredTests) Group(group string) bool {
 // JudgeApart grades the run of tgs on the task's tree with paths (test
 // files it did not declare) as the base has them, in dir. The summaries
 // it returns are the task's Planx-Tests; a failing grade fails the task.
-func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testreport.Report, results []gates.Result, paths []string, cn *Canaries) (map[string]string, error) {
+func (gr Grader) JudgeApart(dir string, run []TestGate, base map[string]testreport.Report, results []gates.Result, paths []string, cn *canary.Set) (map[string]string, error) {
 	summaries := map[string]string{}
 	opt := testreport.Options{Declared: gr.Declared.Group}
 	for i, res := range results {

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/proc"
 	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/canary"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/testreport"
@@ -62,8 +63,8 @@ type Spec struct {
 	// (JudgeTests): it may fail a gate that exited 0.
 	Grade *Grading
 	// Canaries, when set, are planted in Dir around each of TestGates as
-	// it runs (canary.go).
-	Canaries  *Canaries
+	// it runs (package canary).
+	Canaries  *canary.Set
 	TestGates []TestGate
 }
 
@@ -99,7 +100,7 @@ func (o Options) Exec(ctx context.Context, s Spec) ([]gates.Result, error) {
 	if s.Track {
 		ro.Started = o.Pids.Started()
 	}
-	ro.Prepare = s.Canaries.Prepare(s.Dir, s.TestGates)
+	ro.Prepare = s.Canaries.Prepare(s.Dir, canaryGates(s.TestGates))
 	spaces := o.Spaces
 	if o.Home == "" || sameDir(s.Dir, o.Home) {
 		spaces = nil
@@ -181,7 +182,7 @@ type Grading struct {
 // judge reads results of tgs in dir (cn: the canaries planted there, nil
 // for none), marking the gates graded apart whose run with the task's own
 // tests passed too.
-func (g *Grading) judge(dir string, tgs []TestGate, results []gates.Result, cn *Canaries) Judgement {
+func (g *Grading) judge(dir string, tgs []TestGate, results []gates.Result, cn *canary.Set) Judgement {
 	jd := g.Grader.JudgeTests(dir, tgs, g.Base, results, g.Apart != nil, cn)
 	for name, s := range g.Apart {
 		jd.tests[name] = s + "; own tests pass"

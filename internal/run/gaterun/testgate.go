@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gates"
+	"github.com/planx-dev/planx/internal/run/canary"
 	"github.com/planx-dev/planx/internal/testreport"
 )
 
@@ -211,6 +212,15 @@ func Names(tgs []TestGate) []string {
 	out := make([]string, len(tgs))
 	for i, tg := range tgs {
 		out[i] = tg.Name
+	}
+	return out
+}
+
+// canaryGates are tgs as their canaries know them (canary.Gate).
+func canaryGates(tgs []TestGate) []canary.Gate {
+	out := make([]canary.Gate, len(tgs))
+	for i, tg := range tgs {
+		out[i] = canary.Gate{Name: tg.Name, Lang: canary.Lang(tg.kind, tg.Declared())}
 	}
 	return out
 }

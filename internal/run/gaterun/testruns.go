@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/run/canary"
 	"github.com/planx-dev/planx/internal/testreport"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -54,7 +55,7 @@ func (tr TestRuns) Baseline(ctx context.Context, tgs []TestGate) (map[string]tes
 	id := planparse.TaskID(string(tr.Task.ID) + "-base")
 	bases, _ := TestGates(GatesOf(missing), tr.Gates.OutDir, string(id))
 	tr.Gates.Out.Println("      baseline: %s on the base commit %s", strings.Join(Names(bases), ", "), base.Short())
-	cn := NewCanaries(tr.Changed)
+	cn := canary.New(tr.Changed)
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(bases), Track: true,
 		Canaries: cn, TestGates: bases,
 		Begin: func(g gates.Gate) { tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" at the base") }})
@@ -100,7 +101,7 @@ type judgeRun struct {
 	dir     string
 	run     []TestGate
 	results []gates.Result
-	cn      *Canaries
+	cn      *canary.Set
 }
 
 // runWith runs tgs on the task's tree (as staged) with paths as the base
@@ -118,7 +119,7 @@ func (tr TestRuns) runWith(ctx context.Context, tgs []TestGate, paths []string, 
 	id := planparse.TaskID(string(tr.Task.ID) + "-" + how.label)
 	run, _ := TestGates(GatesOf(tgs), tr.Gates.OutDir, string(id))
 	tr.Gates.Out.Println("      "+how.say, strings.Join(Names(run), ", "))
-	cn := NewCanaries(tr.Changed).Named(how.base)
+	cn := canary.New(tr.Changed).Named(how.base)
 	results, err := tr.Gates.Exec(ctx, Spec{Task: tr.Task, ID: id, Dir: dir, Gates: Adjusted(run), Track: true,
 		Canaries: cn, TestGates: run,
 		Begin: func(g gates.Gate) { tr.Gates.Out.Phase(tr.Task.ID, "gate "+textsafe.Line(g.Name)+" "+how.phase) }})

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/canary"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
@@ -162,7 +163,7 @@ func (k *Keeper) runChecks(ctx context.Context, tk Task, key gitops.SHA, sel []g
 		}
 	}
 	var last gaterun.Judgement
-	err = k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: gaterun.NewCanaries(tk.Log.Files).Named(base),
+	err = k.runIn(ctx, tk, key, run, &tested{tgs: tgs, canaries: canary.New(tk.Log.Files).Named(base),
 		grade: &gaterun.Grading{Grader: tr.Grader, Base: base, Apart: judged}, last: &last})
 	if err != nil {
 		return err
@@ -233,7 +234,7 @@ func exitCodeOnly(sel []gates.Gate, tgs []gaterun.TestGate) []gates.Gate {
 // their grading; last takes what the grading read of the run.
 type tested struct {
 	tgs      []gaterun.TestGate
-	canaries *gaterun.Canaries
+	canaries *canary.Set
 	grade    *gaterun.Grading
 	last     *gaterun.Judgement
 }

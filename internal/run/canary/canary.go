@@ -1,4 +1,4 @@
-package gaterun
+package canary
 
 import (
 	"crypto/rand"
@@ -16,12 +16,12 @@ import (
 	"github.com/planx-dev/planx/internal/testreport"
 )
 
-// Canaries are the canary tests of one judge run (testreport's canary.go
+// Set is the canary tests of one judge run (testreport's canary.go
 // says what they prove): written into the judge's checkout just before a
 // test gate runs, under names drawn at that moment, and removed when it
 // ends. The work tree never holds them, so the judged code cannot know or
 // name them in advance.
-type Canaries struct {
+type Set struct {
 	nonce   string
 	sources []string            // the task's changed JavaScript sources, which node canaries import
 	places  map[string][]string // by gate name: the directories planted, relative to the checkout
@@ -39,7 +39,7 @@ type Canaries struct {
 
 // Named returns c with canaries named as the tests that failed at the
 // base in base (their Python method names): the tests a task must fix.
-func (c *Canaries) Named(base map[string]testreport.Report) *Canaries {
+func (c *Set) Named(base map[string]testreport.Report) *Set {
 	seen := map[string]bool{}
 	var names []string
 	c.fix = map[string][]string{}
@@ -89,12 +89,12 @@ func pyName(id string) string {
 // it, the first ones in walk order stand for the rest.
 const maxCanaryPlaces = 200
 
-// NewCanaries are the canaries of one judge run of a task whose changed
+// New is the canaries of one judge run of a task whose changed
 // files (relative to the repository) are changed.
-func NewCanaries(changed []string) *Canaries {
+func New(changed []string) *Set {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b) // never fails on Linux or macOS (crypto/rand)
-	c := &Canaries{nonce: hex.EncodeToString(b), places: map[string][]string{},
+	c := &Set{nonce: hex.EncodeToString(b), places: map[string][]string{},
 		twins: map[string][]testreport.Twin{}, changed: map[string]bool{}}
 	for _, f := range changed {
 		c.changed[f] = true
@@ -108,17 +108,17 @@ func NewCanaries(changed []string) *Canaries {
 	return c
 }
 
-// canaryLang is the language of tg's runner, whose canaries it runs, or ""
-// for a runner planx cannot add a test to (a declared JUnit report: any
-// language).
-func canaryLang(tg TestGate) string {
-	switch tg.kind {
+// Lang is the language of the canaries a runner of report kind kind
+// (testreport's kinds) runs, or "" for a runner planx cannot add a test to
+// (a declared JUnit report, declared: any language).
+func Lang(kind string, declared bool) string {
+	switch kind {
 	case testreport.KindGoJSON:
 		return "go"
 	case testreport.KindUnittest:
 		return "python"
 	case testreport.KindJUnit:
-		if !tg.Declared() {
+		if !declared {
 			return "python" // pytest, the one JUnit runner planx adjusts
 		}
 	case testreport.KindTAP:
@@ -127,11 +127,17 @@ func canaryLang(tg TestGate) string {
 	return ""
 }
 
+// Gate is a test gate as its canaries know it: its name, and the language
+// of its runner (Lang).
+type Gate struct {
+	Name, Lang string
+}
+
 // Plant writes the canaries of tg's runner into dir (the checkout the
 // gate runs in) and returns how to take them out again. A runner with no
 // canaries gets none.
-func (c *Canaries) Plant(dir string, tg TestGate) (remove func(), err error) {
-	lang := canaryLang(tg)
+func (c *Set) Plant(dir string, tg Gate) (remove func(), err error) {
+	lang := tg.Lang
 	if c == nil || lang == "" {
 		return func() {}, nil
 	}
@@ -154,7 +160,7 @@ func (c *Canaries) Plant(dir string, tg TestGate) (remove func(), err error) {
 		c.files = append(c.files, f)
 	}
 	c.places[tg.Name] = places
-	if err := c.plantTwins(dir, tg, lang); err != nil {
+	if err := c.plantTwins(dir, tg.Name, lang); err != nil {
 		c.remove(first)
 		return nil, fmt.Errorf("twins of gate %s: %w", tg.Name, err)
 	}
@@ -163,7 +169,7 @@ func (c *Canaries) Plant(dir string, tg TestGate) (remove func(), err error) {
 
 // remove takes out the files written from index first on, and what a
 // Python runner compiled of them.
-func (c *Canaries) remove(first int) {
+func (c *Set) remove(first int) {
 	for _, f := range c.files[first:] {
 		_ = os.Remove(f)
 		if strings.HasSuffix(f, ".py") {
@@ -179,7 +185,7 @@ func (c *Canaries) remove(first int) {
 
 // Check takes the canaries of gate out of rep and records how they came
 // out (testreport.WithCanaries). A gate that got none is returned as read.
-func (c *Canaries) Check(gate string, rep testreport.Report) testreport.Report {
+func (c *Set) Check(gate string, rep testreport.Report) testreport.Report {
 	if c == nil {
 		return rep
 	}
@@ -189,12 +195,12 @@ func (c *Canaries) Check(gate string, rep testreport.Report) testreport.Report {
 
 // Prepare is, for gates.RunOptions, the planting around each of tgs that
 // runs in dir.
-func (c *Canaries) Prepare(dir string, tgs []TestGate) func(g gates.Gate) (func(), error) {
+func (c *Set) Prepare(dir string, tgs []Gate) func(g gates.Gate) (func(), error) {
 	if c == nil {
 		return nil
 	}
 	return func(g gates.Gate) (func(), error) {
-		j := slices.IndexFunc(tgs, func(tg TestGate) bool { return tg.Name == g.Name })
+		j := slices.IndexFunc(tgs, func(tg Gate) bool { return tg.Name == g.Name })
 		if j < 0 {
 			return func() {}, nil
 		}

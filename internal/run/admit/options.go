@@ -1,14 +1,12 @@
-package executor
+package admit
 
 import (
 	"io"
 	"time"
 
 	"github.com/planx-dev/planx/internal/progress"
-	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/prompt"
 	"github.com/planx-dev/planx/internal/run/runplan"
-	"github.com/planx-dev/planx/internal/run/runstate"
-	"github.com/planx-dev/planx/internal/run/taskgate"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -45,9 +43,9 @@ type Options struct {
 	Attempts              int      // how many times an agent may try a task (default 1)
 	StrictFiles           bool     // changes outside a task's declared files fail it
 	NoCache               bool     // run every gate even when it passed on the same tree before
-	// GatesIn says where the (non-fixing) gates run: GatesClean, a clean
-	// checkout of exactly the staged tree (a slot of the run); GatesTree,
-	// the work tree; "" chooses (see taskgate's cleanGates).
+	// GatesIn says where the (non-fixing) gates run: taskgate.GatesClean, a
+	// clean checkout of exactly the staged tree (a slot of the run);
+	// taskgate.GatesTree, the work tree; "" chooses (see taskgate's cleanGates).
 	GatesIn string
 	// Yes consents to HIGH and CRITICAL steps without asking; without it
 	// they need a confirmation on a terminal or a recorded approval.
@@ -59,39 +57,28 @@ type Options struct {
 	Jobs int
 	// HandOff stops the run where a parallel wave would start, its state
 	// saved as that wave in flight with no task done (what a kill there
-	// leaves), and returns ErrHandedOff: the wave's tasks then run on
+	// leaves), and returns executor.ErrHandedOff: the wave's tasks then run on
 	// other machines (planx ci task) and its landing resumes the run
 	// (planx ci land). Waves of one task still run here, in the work tree.
 	HandOff bool
-	// landing is a resume that lands a handed-off wave: a task of it with
-	// no work (its task job published none) fails instead of running here.
-	landing bool
 
 	progress.Output
 	Now func() time.Time
-
-	pinned *runstate.Pinned // the pinned judge of a run being resumed
 }
 
-// Where gates run (Options.GatesIn).
-const (
-	GatesClean = taskgate.GatesClean
-	GatesTree  = taskgate.GatesTree
-)
-
-func (o *Options) now() time.Time {
+// NowUTC is the time now in UTC, by Now when it is set.
+func (o *Options) NowUTC() time.Time {
 	if o.Now != nil {
 		return o.Now().UTC()
 	}
 	return time.Now().UTC()
 }
 
-// Result summarises a run (or a resume) for the caller.
-type Result struct {
-	RunID   string
-	LogPath string // repo-relative
-	Base    string // rollback commit
-	Done    []planparse.TaskID
-	Status  record.RunStatus
-	Next    string // what to do next, when the run stopped
+// Ask returns how to put a yes/no question to the person at the terminal,
+// or nil when there is nobody to ask (no terminal, CI mode, JSON output).
+func (o Options) Ask() func(string) bool {
+	if !o.Terminal || o.JSON || o.In == nil {
+		return nil
+	}
+	return func(q string) bool { return prompt.YesNo(o.In, o.Out, q) }
 }

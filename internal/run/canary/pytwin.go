@@ -1,4 +1,4 @@
-package gaterun
+package canary
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // directory (helperFile) copied under a fresh name, the imports and the
 // helpers' top-level names renamed in both. It is empty when the file is
 // not found.
-func (c *Canaries) pyTwin(dir, id, tok string) twinFiles {
+func (c *Set) pyTwin(dir, id, tok string) twinFiles {
 	if i := strings.IndexByte(id, '['); i >= 0 {
 		id = id[:i]
 	}

@@ -1,4 +1,4 @@
-package executor
+package admit
 
 import (
 	"context"
@@ -22,10 +22,10 @@ type Assessment struct {
 // Assess reads the plan and configuration the way Run would and judges every
 // command it would run: steps, gates, acceptance commands, the agent.
 func Assess(ctx context.Context, o Options) (*Assessment, error) {
-	r, err := prepare(ctx, o)
+	p, err := Prepare(ctx, o, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Assessment{Repo: r.repo, PlanRel: r.planRel, Plan: r.Plan,
-		Tasks: r.Assess(ctx, r.Plan.Order()), Subject: r.Subject()}, nil
+	return &Assessment{Repo: p.Repo, PlanRel: p.PlanRel, Plan: p.Plan,
+		Tasks: p.Assess(ctx, p.Plan.Order()), Subject: p.Subject()}, nil
 }

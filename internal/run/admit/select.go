@@ -1,4 +1,4 @@
-package executor
+package admit
 
 import (
 	"context"
@@ -9,11 +9,11 @@ import (
 	"github.com/planx-dev/planx/planparse"
 )
 
-// selectTasks reads from git which tasks are done and which changed since
+// Select reads from git which tasks are done and which changed since
 // their commit, and lets setup choose what the run executes
 // (runplan.Setup.Select); it returns the choice and the done tasks, those
 // ticked by hand included.
-func selectTasks(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setup *runplan.Setup, o Options) (*runplan.Selection, map[planparse.TaskID]bool, error) {
+func Select(ctx context.Context, pf *planfile.File, repo *gitops.Repo, setup *runplan.Setup, o Options) (*runplan.Selection, map[planparse.TaskID]bool, error) {
 	done, stale, err := pf.Done(ctx, repo, setup.Plan)
 	if err != nil {
 		return nil, nil, err

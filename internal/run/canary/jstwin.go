@@ -1,4 +1,4 @@
-package gaterun
+package canary
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ import (
 // by it and taken out of the report), and each relative import of a helper (helperFile) pointed at a
 // copy of it under a fresh name. Identifiers are not renamed. It is empty
 // when no file has the title.
-func (c *Canaries) nodeTwin(dir, id, tok string) twinFiles {
+func (c *Set) nodeTwin(dir, id, tok string) twinFiles {
 	first := titleCall(strings.Split(id, " > ")[0])
 	var rel string
 	var src []byte

@@ -1,4 +1,4 @@
-package gaterun
+package canary
 
 import (
 	"errors"
@@ -19,17 +19,17 @@ type twinFiles struct {
 	place string
 }
 
-// plantTwins writes, for each test of gate tg the task must fix (Named),
-// a twin (testreport's twin.go) into dir, where lang's runner finds it:
-// Python (unittest and pytest) and node. A test whose source planx cannot
+// plantTwins writes, for each test of the gate named gate the task must
+// fix (Named), a twin (testreport's twin.go) into dir, where lang's runner
+// finds it: Python (unittest and pytest) and node. A test whose source planx cannot
 // find by its ID gets none; Go tests get none (docs/judge.md says why).
-func (c *Canaries) plantTwins(dir string, tg TestGate, lang string) error {
-	c.twins[tg.Name] = nil
+func (c *Set) plantTwins(dir, gate, lang string) error {
+	c.twins[gate] = nil
 	planted := map[string]testreport.Twin{} // by ID without parameters: one twin runs them all
-	for _, id := range c.fix[tg.Name] {
+	for _, id := range c.fix[gate] {
 		bare := strings.TrimSuffix(id, testreport.ParamSuffix(id))
 		if tw, ok := planted[bare]; ok {
-			c.twins[tg.Name] = append(c.twins[tg.Name], testreport.Twin{K: tw.K, Orig: id, Place: tw.Place})
+			c.twins[gate] = append(c.twins[gate], testreport.Twin{K: tw.K, Orig: id, Place: tw.Place})
 			continue
 		}
 		k := c.ntwins
@@ -41,7 +41,7 @@ func (c *Canaries) plantTwins(dir string, tg TestGate, lang string) error {
 		case "node":
 			tw = c.nodeTwin(dir, id, tok)
 		}
-		if tw.files == nil || !slices.Contains(c.places[tg.Name], tw.place) {
+		if tw.files == nil || !slices.Contains(c.places[gate], tw.place) {
 			continue
 		}
 		wrote, err := c.writeTwin(dir, tw)
@@ -53,14 +53,14 @@ func (c *Canaries) plantTwins(dir string, tg TestGate, lang string) error {
 		}
 		c.ntwins++
 		planted[bare] = testreport.Twin{K: k, Orig: id, Place: tw.place}
-		c.twins[tg.Name] = append(c.twins[tg.Name], planted[bare])
+		c.twins[gate] = append(c.twins[gate], planted[bare])
 	}
 	return nil
 }
 
 // writeTwin writes tw's files and says whether it did: one that is there
 // already (which a fresh name never is) leaves the twin out.
-func (c *Canaries) writeTwin(dir string, tw twinFiles) (bool, error) {
+func (c *Set) writeTwin(dir string, tw twinFiles) (bool, error) {
 	names := make([]string, 0, len(tw.files))
 	for rel := range tw.files {
 		names = append(names, rel)
@@ -87,7 +87,7 @@ func (c *Canaries) writeTwin(dir string, tw twinFiles) (bool, error) {
 // checkout, not a test file by the runner's conventions, and not one the
 // task changed (the code under test is never copied: the twin runs
 // against the same code as the original), nor pytest's conftest.py.
-func (c *Canaries) helperFile(dir, rel, lang string) bool {
+func (c *Set) helperFile(dir, rel, lang string) bool {
 	if rel == "" || path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") || c.changed[rel] ||
 		isRunnerTest(path.Base(rel), rel, lang) || path.Base(rel) == "conftest.py" {
 		return false

@@ -1,4 +1,4 @@
-package executor
+package admit
 
 import (
 	"context"
@@ -22,19 +22,19 @@ type Waved struct {
 // changes nothing.
 func Waves(ctx context.Context, o Options) (*Waved, error) {
 	o.DryRun = true
-	r, err := prepare(ctx, o)
+	p, err := Prepare(ctx, o, nil)
 	if err != nil {
 		return nil, err
 	}
-	if r.repo == nil {
+	if p.Repo == nil {
 		return nil, fmt.Errorf("%w: %s is not in a git repository: a workflow runs a plan of a repository", gitops.ErrRepoState, o.PlanPath)
 	}
-	sel, _, err := selectTasks(ctx, r.pf, r.repo, r.Setup, r.o)
+	sel, _, err := Select(ctx, p.PF, p.Repo, p.Setup, p.O)
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseMisread(r.Setup, r.planRel, sel.Run); err != nil {
+	if err := RefuseMisread(p.Setup, p.PlanRel, sel.Run); err != nil {
 		return nil, err
 	}
-	return &Waved{PlanRel: r.planRel, Waves: r.Waves(sel.Run)}, nil
+	return &Waved{PlanRel: p.PlanRel, Waves: p.Waves(sel.Run)}, nil
 }

@@ -1,4 +1,4 @@
-package gaterun
+package canary
 
 import (
 	"os"
@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/testreport"
 )
 
@@ -59,7 +58,7 @@ func TestPyTwin(t *testing.T) {
 		"tests/testutil.py": "def check_equal(case, got, want):\n    assert got == want\n",
 		"tests/calc.py":     "def sub(a, b):\n    return a - b\n",
 	})
-	c := NewCanaries([]string{"tests/calc.py"})
+	c := New([]string{"tests/calc.py"})
 	tw := c.pyTwin(dir, "tests.test_ops.TestSub.test_sub[1-2]", "TOK")
 	if tw.place != "tests" {
 		t.Errorf("place %q, want tests", tw.place)
@@ -90,7 +89,7 @@ func TestNodeTwin(t *testing.T) {
 		"testutil.js": "export function expectEqual(got, want) {}\n",
 		"calc.js":     "export function sub(a, b) { return a - b; }\n",
 	})
-	c := NewCanaries([]string{"calc.js"})
+	c := New([]string{"calc.js"})
 	tw := c.nodeTwin(dir, "sub", "TOK")
 	test := tw.files["planxtwin-tok.test.js"]
 	for _, want := range []string{"test('TOK sub', () => {", "test('" + testreport.TwinCopy(c.nonce) + " sub more'", "op('sub')",
@@ -109,11 +108,10 @@ func TestPlantTwinsParameters(t *testing.T) {
 	writeTree(t, dir, map[string]string{
 		"test_ops.py": "import pytest\n\n\n@pytest.mark.parametrize('a', [1, 2])\ndef test_sub(a):\n    pass\n",
 	})
-	c := NewCanaries(nil)
+	c := New(nil)
 	c.fix = map[string][]string{"test": {"test_ops.test_sub[1]", "test_ops.test_sub[2]", "test_ops.test_gone"}}
 	c.places["test"] = []string{"."}
-	tg := TestGate{Gate: gates.Gate{Name: "test"}}
-	if err := c.plantTwins(dir, tg, "python"); err != nil {
+	if err := c.plantTwins(dir, "test", "python"); err != nil {
 		t.Fatal(err)
 	}
 	// one file runs both parameters; the test whose file is gone has none

@@ -1,4 +1,4 @@
-package gaterun
+package canary
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ const canaryMessage = "planx canary: this test must fail"
 // its text): CanaryFails tests that fail, each by another assertion form
 // of the language's runner (code under test that patched one of them
 // does not escape the others), and one that passes.
-func (c *Canaries) canary(dir, p, lang string, i int) (name, body string, err error) {
+func (c *Set) canary(dir, p, lang string, i int) (name, body string, err error) {
 	token := testreport.CanaryToken(c.nonce, i)
 	switch lang {
 	case "go":
@@ -101,7 +101,7 @@ class %[1]s(unittest.TestCase):
 // nodeCanary runs in a process of its own, as every test file of node
 // --test does: it imports the task's changed sources first, so that code
 // that changes how tests are reported when it is loaded runs here too.
-func (c *Canaries) nodeCanary(dir, token string) string {
+func (c *Set) nodeCanary(dir, token string) string {
 	var imports []string
 	for _, s := range c.sources {
 		u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(s)))}
