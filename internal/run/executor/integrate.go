@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/aside"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/land"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
@@ -54,7 +55,7 @@ func (wv *wave) Gate(ctx context.Context, gt *planparse.Task, dir string, tasks 
 	// A gate that deleted the user's ignored files through the
 	// checkout's links gets them put back, as a task's gates do.
 	unfurnish()
-	r.ignored = r.checks().CheckIgnored(gt)
+	r.ignored = aside.Check(r.repo, r.st.RunID, r.ignored, r.desk(), gt)
 	if err == nil && errors.As(out.Failure, &f) {
 		return nil, f, nil
 	}

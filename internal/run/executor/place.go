@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger/records"
+	"github.com/planx-dev/planx/internal/run/aside"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/taskgate"
@@ -204,9 +205,9 @@ func (w workTree) ignored(tu *turn) []string {
 }
 
 // putBackIgnored puts back the user's ignored files an executor or a gate
-// removed (verify.Tree.CheckIgnored).
+// removed (aside.Check).
 func (w workTree) putBackIgnored(t *planparse.Task) {
-	w.r.ignored = w.r.checks().CheckIgnored(t)
+	w.r.ignored = aside.Check(w.r.repo, w.r.st.RunID, w.r.ignored, w.r.desk(), t)
 }
 
 // nameStepSpace names in the run state st, before task t's attempt

@@ -13,6 +13,7 @@ import (
 	"github.com/planx-dev/planx/internal/ledger"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/aside"
 	"github.com/planx-dev/planx/internal/run/land"
 	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/rewind"
@@ -152,7 +153,7 @@ func Skip(ctx context.Context, ro ResumeOptions) (*Result, error) {
 	}
 	// The attempt's deletions and overwrites of the user's ignored files
 	// are taken back with it (a kill mid-task left them unchecked).
-	r.ignored = r.checks().CheckIgnored(t)
+	r.ignored = aside.Check(r.repo, r.st.RunID, r.ignored, r.desk(), t)
 	// What a person changed since the stop stays: the next task starts from
 	// it, and commits of it only what belongs to it.
 	if err := r.findHand(ctx, attempted...); err != nil {

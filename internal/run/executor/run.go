@@ -12,6 +12,7 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/admit"
+	"github.com/planx-dev/planx/internal/run/aside"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/land"
@@ -127,12 +128,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if r.st.Hidden, r.st.HiddenTooMany, err = verify.HiddenBaseline(ctx, r.repo); err != nil {
 		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
-	r.ignored = verify.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
+	r.ignored = aside.Note(ctx, r.repo, r.survey, r.ignored)
 	at := taskgate.Base{Head: head, Clean: r.survey != nil && len(r.survey.Changes) == 0, Ignored: r.ignored}
 	if err := r.keeper().Baseline(ctx, at, &r.preChecks); err != nil {
 		return nil, stoppedBeforeBase(ctx, r.repo, err)
 	}
-	r.checks().KeepIgnored(r.Config.KeepIgnored)
+	aside.Keep(r.repo, r.ignored, r.Config.KeepIgnored, r.desk())
 	base, err := r.rollbackOf().Make(ctx)
 	if err != nil {
 		return nil, stoppedBeforeBase(ctx, r.repo, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/admit"
+	"github.com/planx-dev/planx/internal/run/aside"
 	"github.com/planx-dev/planx/internal/run/recovery"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/run/verify"
@@ -65,14 +66,14 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 		return nil, nil, err
 	}
 	recovery.WarnHeldPlan(repo, st, r.out)
-	r.ignored = verify.NoteIgnored(ctx, r.repo, r.survey, r.ignored)
+	r.ignored = aside.Note(ctx, r.repo, r.survey, r.ignored)
 	if st.Status != record.RunRunning {
 		// After a recorded stop each task's changes to the user's ignored
 		// files were put back: what differs from planx's copy now is the
 		// person's (a fixed local.env), to keep, never to put back. Found
 		// running (a crash), it may be the killed task's: the next check
 		// puts it back.
-		r.checks().KeepIgnored(r.Config.KeepIgnored)
+		aside.Keep(r.repo, r.ignored, r.Config.KeepIgnored, r.desk())
 	}
 	adopt := func(ctx context.Context, head gitops.Head) error {
 		r.head = head // the rollback commit, if made now, is made on it

@@ -11,6 +11,7 @@ import (
 	"github.com/planx-dev/planx/internal/fault"
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
+	"github.com/planx-dev/planx/internal/run/aside"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 	"github.com/planx-dev/planx/internal/run/hall"
@@ -99,7 +100,7 @@ func (s slot) keeper() *taskgate.Keeper {
 	// the user's data the run keeps, so that what the task does to it
 	// never reaches the user's files nor the wave's other tasks.
 	r := s.wv.r
-	k.Kept = &gaterun.Kept{Root: r.repo.Root, Dir: verify.KeptDir(r.repo), Aside: verify.AsideDir(r.repo, r.st.RunID, "")}
+	k.Kept = &gaterun.Kept{Root: r.repo.Root, Dir: aside.KeptDir(r.repo), Aside: aside.Dir(r.repo, r.st.RunID, "")}
 	return k
 }
 

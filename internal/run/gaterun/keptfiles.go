@@ -15,7 +15,7 @@ import (
 	"github.com/planx-dev/planx/internal/textsafe"
 )
 
-// The run's copy of the user's ignored files (verify.KeepIgnored) is put
+// The run's copy of the user's ignored files (aside.Copy) is put
 // back file by file: into the user's work tree after a task
 // (verify.Tree.CheckIgnored), or into a wave task's own copy of them
 // (Own.Settle). These are the file operations both use.

@@ -17,7 +17,7 @@ import (
 // or gate delete or overwrite files the others read, and a put-back in
 // the user's work tree after one task would refill a directory another is
 // emptying. So a wave task's checkouts get the user's data that the run
-// keeps (verify.KeepIgnored) as their own copy, taken from that copy:
+// keeps (aside.Copy) as their own copy, taken from that copy:
 // whatever a task does to it stays in its slot, and the user's files are
 // never written by it. What the task deleted or changed there is said and
 // its version kept aside, as the serial path does; what it added (a new

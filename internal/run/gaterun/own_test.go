@@ -25,7 +25,7 @@ func ownFixture(t *testing.T) (root, kept, dir string, o *Own, rest []string) {
 	if err := os.Chmod(filepath.Join(root, "data", "sub"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	// What verify.KeepIgnored keeps of it under a limit of 14 bytes: not
+	// What aside.Copy keeps of it under a limit of 14 bytes: not
 	// the build output, the dependency environment nor data/big.bin.
 	for _, p := range []string{"local.env", "data/a.csv", "data/sub/b.csv"} {
 		if err := CopyFile(filepath.Join(root, p), filepath.Join(kept, p)); err != nil {

@@ -5,9 +5,9 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
+	"github.com/planx-dev/planx/internal/run/aside"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
-	"github.com/planx-dev/planx/internal/run/verify"
 	wavepkg "github.com/planx-dev/planx/internal/run/wave"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -22,7 +22,7 @@ func EndRun(repo *gitops.Repo, st *runstate.State, out *progress.Progress) error
 	wavepkg.DropRunWorktrees(repo, runstate.RunsElsewhere(repo))
 	execute.RemoveSpaces(st.RunID)
 	task := cmp.Or(st.Current, planparse.TaskID("end"))
-	for _, msg := range verify.EndIgnored(repo, st.RunID, string(task)) {
+	for _, msg := range aside.End(repo, st.RunID, string(task)) {
 		out.Warn(task, msg)
 	}
 	return runstate.Remove(repo)

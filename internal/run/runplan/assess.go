@@ -62,7 +62,7 @@ func scriptIn(root string) func(p string) (string, bool) {
 // deletesUserData reports whether deleting the repository path p (a glob
 // maybe) takes one of the ignored entries that are the user's own data:
 // not a build output, cache or installed dependency, which a build makes
-// again (verify.Tree.KeepIgnored keeps the same ones).
+// again (aside.Keep keeps the same ones).
 func deletesUserData(entries []string) func(p string) bool {
 	var data []string
 	for _, e := range entries {

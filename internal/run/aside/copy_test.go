@@ -1,4 +1,4 @@
-package verify
+package aside
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 
 // The user's own ignored files are kept up to the limit, build outputs and
 // dependency environments never; what a task deletes comes back.
-func TestKeepIgnored(t *testing.T) {
+func TestCopy(t *testing.T) {
 	t.Parallel()
 	root, kept := t.TempDir(), t.TempDir()
 	gittest.WriteFile(t, root, "local.env", "KEY=1\n")
@@ -21,7 +21,7 @@ func TestKeepIgnored(t *testing.T) {
 	gittest.WriteFile(t, root, "out/app", "binary\n")
 	gittest.WriteFile(t, root, "node_modules/x/index.js", "x\n")
 	entries := []string{"data/", "local.env", "node_modules/", "out/"}
-	left := KeepIgnored(root, kept, entries, []string{"node_modules/"}, 12)
+	left := Copy(root, kept, entries, []string{"node_modules/"}, 12)
 	if len(left) != 1 || left[0].Path != "data/big.bin" || left[0].Size != 10 {
 		t.Errorf("left %v, want data/big.bin (over the limit)", left)
 	}
@@ -58,7 +58,7 @@ func TestPutBackOverwritten(t *testing.T) {
 	gittest.WriteFile(t, root, "data/a.csv", "1,2\n")
 	gittest.WriteFile(t, root, "keep.txt", "same\n")
 	gittest.WriteFile(t, root, "big.bin", "0123456789")
-	left := KeepIgnored(root, kept, []string{"data/", "keep.txt", "local.env", "big.bin"}, nil, 15)
+	left := Copy(root, kept, []string{"data/", "keep.txt", "local.env", "big.bin"}, nil, 15)
 	if len(left) != 1 || left[0].Path != "big.bin" {
 		t.Fatalf("left %v, want big.bin", left)
 	}

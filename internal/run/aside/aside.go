@@ -1,4 +1,4 @@
-package verify
+package aside
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/run/gaterun"
+	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -24,10 +25,10 @@ import (
 // dependencies, which a build makes again) into the git directory when it
 // starts, up to keep_ignored: bytes, and after each task's executor and
 // gates puts back any it deleted or changed, saying so. What the task left
-// in their place is kept under the run's directory (AsideDir): a step may
+// in their place is kept under the run's directory (Dir): a step may
 // regenerate ignored output on purpose. The copies are plain files, never
 // objects: a secret in local.env must not reach a commit, a ref or a push.
-// They go when the run ends (EndIgnored), once every file is back; the
+// They go when the run ends (End), once every file is back; the
 // files over the limit a task deleted or changed are named then.
 
 // defaultKeepIgnored is keep_ignored's default: what a run keeps of the
@@ -40,57 +41,59 @@ func KeptDir(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "
 // leftFile lists the ignored files the run did not keep (Left).
 func leftFile(repo *gitops.Repo) string { return filepath.Join(repo.PlanxDir(), "ignored-left.json") }
 
-// AsideDir is where the run keeps what task (or "end", what the run's
+// Dir is where the run keeps what task (or "end", what the run's
 // end found) left in place of the user's ignored files. It is the run's
 // output, kept after the run like its log, until `planx prune`.
-func AsideDir(repo *gitops.Repo, runID, task string) string {
+func Dir(repo *gitops.Repo, runID, task string) string {
 	return filepath.Join(runstate.RunDir(repo, runID), "ignored", task)
 }
 
-// KeepIgnored keeps the user's ignored files as the run starts (see
-// above), up to limit bytes (keep_ignored: 0 for the default, below 0 for
-// none).
-func (c Tree) KeepIgnored(limit int64) {
-	dst := KeptDir(c.Repo)
+// Keep keeps the user's ignored files (the entries ignored) as the run
+// in repo's work tree starts (see above), up to limit bytes
+// (keep_ignored: 0 for the default, below 0 for none); desk hears which
+// it did not keep.
+func Keep(repo *gitops.Repo, ignored []string, limit int64, desk hall.Desk) {
+	dst := KeptDir(repo)
 	_ = os.RemoveAll(dst) // an earlier run's, which a crash left
 	switch {
 	case limit < 0:
-		_ = os.Remove(leftFile(c.Repo))
+		_ = os.Remove(leftFile(repo))
 		return
 	case limit == 0:
 		limit = defaultKeepIgnored
 	}
-	left := KeepIgnored(c.Repo.Root, dst, c.Ignored, gaterun.DepEnvs(c.Repo.Root, c.Ignored), limit)
+	left := Copy(repo.Root, dst, ignored, gaterun.DepEnvs(repo.Root, ignored), limit)
 	if len(left) == 0 {
-		_ = os.Remove(leftFile(c.Repo))
+		_ = os.Remove(leftFile(repo))
 		return
 	}
 	if b, err := json.Marshal(left); err == nil {
-		_ = os.WriteFile(leftFile(c.Repo), b, 0o600) // torn by a crash: nothing is named at the end
+		_ = os.WriteFile(leftFile(repo), b, 0o600) // torn by a crash: nothing is named at the end
 	}
 	paths := make([]string, len(left))
 	for i, l := range left {
 		paths[i] = l.Path
 	}
-	c.warn("", fmt.Sprintf("%d ignored file(s) are not kept (over keep_ignored: %d bytes, or unreadable), and a task that deletes them loses them: %s",
+	hall.Warn(desk, "", fmt.Sprintf("%d ignored file(s) are not kept (over keep_ignored: %d bytes, or unreadable), and a task that deletes them loses them: %s",
 		len(left), limit, textsafe.List(paths)))
 }
 
-// CheckIgnored puts back the kept ignored files task t deleted or
-// changed, and warns about them and the other ignored entries it made
-// disappear. It returns the ignored entries that still exist.
-func (c Tree) CheckIgnored(t *planparse.Task) []string {
-	msgs, _ := putBack(c.Repo, AsideDir(c.Repo, c.RunID, string(t.ID)), "the task")
+// Check puts back the kept ignored files task t of run runID deleted or
+// changed, and warns desk about them and the other ignored entries (of
+// ignored, those the run knew) it made disappear. It returns the ignored
+// entries that still exist.
+func Check(repo *gitops.Repo, runID string, ignored []string, desk hall.Desk, t *planparse.Task) []string {
+	msgs, _ := putBack(repo, Dir(repo, runID, string(t.ID)), "the task")
 	for _, msg := range msgs {
-		c.warn(t.ID, msg)
+		hall.Warn(desk, t.ID, msg)
 	}
-	gone := Gone(c.Repo.Root, c.Ignored)
+	gone := Gone(repo.Root, ignored)
 	if len(gone) == 0 {
-		return c.Ignored
+		return ignored
 	}
-	c.warn(t.ID, fmt.Sprintf("the task removed %d ignored path(s) that no commit holds (git clean -x? git stash -a? `git stash list` may have them): %s",
+	hall.Warn(desk, t.ID, fmt.Sprintf("the task removed %d ignored path(s) that no commit holds (git clean -x? git stash -a? `git stash list` may have them): %s",
 		len(gone), textsafe.List(gone)))
-	return slices.DeleteFunc(c.Ignored, func(p string) bool { return slices.Contains(gone, p) })
+	return slices.DeleteFunc(ignored, func(p string) bool { return slices.Contains(gone, p) })
 }
 
 // putBack puts back the kept files the work tree lacks or has changed,
@@ -106,17 +109,17 @@ func putBack(repo *gitops.Repo, aside, who string) (msgs []string, ok bool) {
 	return msgs, err == nil
 }
 
-// EndIgnored settles the run's ignored files as it ends (completed,
+// End settles the run's ignored files as it ends (completed,
 // skipped to its end or aborted, also after a crash mid-task): it puts
 // back what is missing or changed, as after a task (what stood there
-// goes under AsideDir(runID, task)), names the files over the limit that
+// goes under Dir(runID, task)), names the files over the limit that
 // are gone or changed, and drops the copies once every file is back. It
 // returns what to say.
-func EndIgnored(repo *gitops.Repo, runID, task string) []string {
+func End(repo *gitops.Repo, runID, task string) []string {
 	if _, err := os.Stat(KeptDir(repo)); errors.Is(err, fs.ErrNotExist) {
 		return lostMessage(repo)
 	}
-	msgs, ok := putBack(repo, AsideDir(repo, runID, task), "the run")
+	msgs, ok := putBack(repo, Dir(repo, runID, task), "the run")
 	msgs = append(msgs, lostMessage(repo)...)
 	if ok {
 		_ = os.RemoveAll(KeptDir(repo))
@@ -148,10 +151,10 @@ func lostMessage(repo *gitops.Repo) []string {
 		len(lost), textsafe.List(named))}
 }
 
-// NoteIgnored returns the ignored entries that exist now, as the
+// Note returns the ignored entries that exist now, as the
 // preflight's survey saw them when it is still current (non-nil); was
 // when git cannot list them.
-func NoteIgnored(ctx context.Context, repo *gitops.Repo, survey *gitops.Survey, was []string) []string {
+func Note(ctx context.Context, repo *gitops.Repo, survey *gitops.Survey, was []string) []string {
 	if survey != nil {
 		return survey.Ignored
 	}

@@ -1,4 +1,4 @@
-package verify
+package aside
 
 import (
 	"errors"
@@ -16,12 +16,12 @@ import (
 // deletes them (git clean -fdx), stashes them (git stash -a) or writes
 // over them (echo oops > local.env) would take bytes nothing else holds.
 // The run copies the user's own into the git directory as it starts
-// (KeepIgnored) and puts back those a task deleted or changed (gaterun.PutBack),
+// (Keep) and puts back those a task deleted or changed (gaterun.PutBack),
 // keeping the task's version aside: a step may regenerate ignored output
 // on purpose. The copies are plain files, never objects: a secret in
 // local.env must not reach a commit, a ref or a push.
 
-// Left is an ignored file KeepIgnored did not keep, as it was then: a
+// Left is an ignored file Copy did not keep, as it was then: a
 // task that deletes or changes it is named when the run ends (Lost).
 type Left struct {
 	Path  string `json:"path"`
@@ -29,14 +29,14 @@ type Left struct {
 	MTime int64  `json:"mtime"` // unix nanoseconds
 }
 
-// KeepIgnored copies into dst the regular files under the ignored entries
+// Copy copies into dst the regular files under the ignored entries
 // of the work tree at root that are the user's own data: not build
 // outputs (BuildOutput), not the dependency environments envs (a build
 // makes those again), in path order while their sizes add up to at most
 // limit. Each copy has its original's modification time, which tells an
 // untouched file without reading it. It returns the files it did not
 // keep: over the limit, or unreadable.
-func KeepIgnored(root, dst string, entries, envs []string, limit int64) (left []Left) {
+func Copy(root, dst string, entries, envs []string, limit int64) (left []Left) {
 	paths, left := keepable(root, entries, envs, limit)
 	for _, p := range paths {
 		if err := gaterun.CopyFile(relJoin(root, p), relJoin(dst, p)); err != nil {
@@ -116,3 +116,6 @@ func keepable(root string, entries, skip []string, limit int64) (keep []string, 
 	}
 	return keep, left
 }
+
+// relJoin is the path of p, slash-separated and relative to root.
+func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
