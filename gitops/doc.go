@@ -4,7 +4,7 @@
 // Today a few do, on the per-task fast path where a child process per
 // question costs the most: HEAD and its commit (HeadNow, Commits.headCommit), a
 // commit's tree and a tree without some paths (Objects.TreeOf,
-// Objects.TreeWithout) and the tree entries a splice replaces (splice.go).
+// Objects.TreeWithout) and the tree entries a splice replaces.
 // Every other read uses the CLI: one parser of git's output per fact, and the
 // tests use the same CLI as oracle.
 //

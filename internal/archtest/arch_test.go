@@ -138,7 +138,7 @@ func TestImportTable(t *testing.T) {
 			}
 		}
 		for _, d := range p.deps {
-			if d == "internal/run/executor" || d == "internal/command" {
+			if d == "internal/run/drive" || d == "internal/command" {
 				t.Errorf("%s depends on %s: only cmd/planx and internal/command may", p.path, d)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/internal/approval"
 	"github.com/planx-dev/planx/internal/record"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/drive"
 	"github.com/planx-dev/planx/internal/run/handoff"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/planparse"
@@ -68,7 +68,7 @@ func (o ciRunOptions) carrier(ctx context.Context) (handoff.Carrier, error) {
 // handedOff is a job's end: a run handed off to the next wave's jobs is
 // no failure. (A stop at a manual task is one in CI: inCI.)
 func handedOff(err error) error {
-	if errors.Is(err, executor.ErrHandedOff) {
+	if errors.Is(err, drive.ErrHandedOff) {
 		return nil
 	}
 	return err
@@ -90,7 +90,7 @@ func runCIStart(ctx context.Context, o ciRunOptions, stdio *IO) error {
 	if err := c.Repo.Remote(o.Remote).Fetch(ctx, "+"+approval.RefPrefix+"*:"+approval.RefPrefix+"*"); err != nil {
 		return err
 	}
-	_, err = executor.Run(ctx, executor.Options{PlanPath: o.Plan, Dir: o.Dir, Jobs: max(o.Jobs, 2), HandOff: true, Output: o.out.output(stdio)})
+	_, err = drive.Run(ctx, drive.Options{PlanPath: o.Plan, Dir: o.Dir, Jobs: max(o.Jobs, 2), HandOff: true, Output: o.out.output(stdio)})
 	if perr := publishRun(ctx, c); perr != nil {
 		return errors.Join(inCI(true, handedOff(err)), perr)
 	}
@@ -125,12 +125,12 @@ func runCITask(ctx context.Context, o ciRunOptions, stdio *IO) error {
 		return nil
 	}
 	began := time.Now()
-	_, err = executor.RunTask(ctx, executor.ResumeOptions{Dir: o.Dir, Output: o.out.output(stdio)}, id)
+	_, err = drive.RunTask(ctx, drive.ResumeOptions{Dir: o.Dir, Output: o.out.output(stdio)}, id)
 	wall := time.Since(began)
-	if errors.Is(err, executor.ErrNotInWave) {
+	if errors.Is(err, drive.ErrNotInWave) {
 		return fmt.Errorf("%w: %w", errUsage, err)
 	}
-	if errors.Is(err, executor.ErrTaskFailed) {
+	if errors.Is(err, drive.ErrTaskFailed) {
 		if perr := c.PublishFailed(ctx, st, o.Task); perr != nil {
 			return errors.Join(err, perr)
 		}
@@ -169,7 +169,7 @@ func runCILand(ctx context.Context, o ciRunOptions, stdio *IO) error {
 			return err
 		}
 	}
-	_, err = executor.Resume(ctx, executor.ResumeOptions{Dir: o.Dir, Landing: true, HandOff: true, Output: o.out.output(stdio)})
+	_, err = drive.Resume(ctx, drive.ResumeOptions{Dir: o.Dir, Landing: true, HandOff: true, Output: o.out.output(stdio)})
 	if perr := publishRun(ctx, c); perr != nil {
 		return errors.Join(inCI(true, handedOff(err)), perr)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/drive"
 	"github.com/urfave/cli/v3"
 )
 
@@ -90,7 +90,7 @@ func runDemo(ctx context.Context, o demoOptions, stdio *IO) error {
 		return fmt.Errorf("demo: %w", err)
 	}
 	fmt.Fprintf(stdio.Out, "planx demo: throwaway repository %s\n$ planx run %s\n\n", dir, demoPlanPath)
-	res, err := executor.Run(ctx, executor.Options{
+	res, err := drive.Run(ctx, drive.Options{
 		PlanPath: planAbs, Dir: dir,
 		Output: progress.Output{Out: stdio.Out, Err: stdio.Err, Terminal: stdio.Terminal,
 			Color: stdio.Terminal && os.Getenv("NO_COLOR") == ""},

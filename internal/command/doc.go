@@ -7,8 +7,8 @@
 //
 // Conventions a shell user relies on live here: usage errors (unknown
 // command or flag, wrong arguments) are one line on stderr with a
-// suggestion and a hint, exit 2 (usage.go); -C DIR is global, like git's;
+// suggestion and a hint, exit 2; -C DIR is global, like git's;
 // every command's help has a description and examples, from which
-// docs/cli.md and the man page docs/planx.1 are generated (docs_test.go).
-// Exit codes are mapped in one place, exit.go.
+// docs/cli.md and the man page docs/planx.1 are generated (a test checks they are current).
+// Exit codes are mapped in one place.
 package command

@@ -22,7 +22,7 @@ import (
 //     heading of that file (of the document itself for [text](#anchor));
 //   - a word holding a "/" that starts with a top-level entry of the
 //     repository (`go test ./internal/command`, `.ci/run`, docs/judge.md) or
-//     ends in .go or .txtar (internal/run/executor/commitpath.go), resolved
+//     ends in .go or .txtar (internal/run/drive/commitpath.go), resolved
 //     from the root (and, for a chapter of docs/, from docs/ when it does not
 //     start with a top-level entry);
 //   - in an inline code span, also a word that starts with the name of a
@@ -112,7 +112,7 @@ func (r docRef) check(root string) string {
 // repoNames are the names a path of this repository starts with: its
 // top-level entries (but .git), and the names of the Go package directories
 // under internal/, for a path written from a package's old place
-// (`executor/commitpath.go` for internal/run/executor/commitpath.go).
+// (`executor/commitpath.go` for internal/run/drive/commitpath.go).
 type repoNames struct{ top, pkgs map[string]bool }
 
 func readRepoNames(root string) (repoNames, error) {

@@ -9,7 +9,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/approval"
 	"github.com/planx-dev/planx/internal/review"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/drive"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/urfave/cli/v3"
 )
@@ -52,7 +52,7 @@ var errWaitingCI = errors.New("waiting for a person in CI")
 
 // inCI turns a stop at a manual task into a failure in CI mode.
 func inCI(ci bool, err error) error {
-	if ci && errors.Is(err, executor.ErrManual) {
+	if ci && errors.Is(err, drive.ErrManual) {
 		return fmt.Errorf("%w: %w", errWaitingCI, err)
 	}
 	return err
@@ -65,7 +65,7 @@ func exitCode(err error) int {
 		return ExitOK
 	case errors.Is(err, errWaitingCI):
 		return ExitWaitingCI
-	case errors.Is(err, executor.ErrManual):
+	case errors.Is(err, drive.ErrManual):
 		// Like `git rebase -i` stopping at "edit": the run is healthy and waits.
 		return ExitOK
 	case errors.Is(err, errUsage):
@@ -76,9 +76,9 @@ func exitCode(err error) int {
 	// no usage error.
 	case cliExit(err):
 		return ExitUsage
-	case errors.Is(err, executor.ErrInterrupted), errors.Is(err, context.Canceled):
+	case errors.Is(err, drive.ErrInterrupted), errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.Is(err, executor.ErrDrift):
+	case errors.Is(err, drive.ErrDrift):
 		return ExitDrift
 	// A plan edited since `planx approve` is no longer the text a person
 	// accepted: drift, like a committed task whose text changed.
@@ -91,7 +91,7 @@ func exitCode(err error) int {
 		return ExitNotApproved
 	// The agent named by --agent, the plan or .planx.yaml cannot start: a
 	// setting to correct before anything ran, like a bad flag value.
-	case errors.Is(err, executor.ErrAgentMissing):
+	case errors.Is(err, drive.ErrAgentMissing):
 		return ExitUsage
 	// A run id prefix that names several runs: like git refusing an
 	// ambiguous short hash, the argument needs more of the id.
@@ -102,9 +102,9 @@ func exitCode(err error) int {
 	case errors.Is(err, planparse.ErrInvalid), errors.Is(err, planparse.ErrUnreadable):
 		return ExitPlanInvalid
 	case errors.Is(err, gitops.ErrRepoState), errors.Is(err, gitops.ErrLocked),
-		errors.Is(err, gitops.ErrHeadMoved), errors.Is(err, executor.ErrRunInProgress):
+		errors.Is(err, gitops.ErrHeadMoved), errors.Is(err, drive.ErrRunInProgress):
 		return ExitRepoState
-	case errors.Is(err, executor.ErrTaskFailed):
+	case errors.Is(err, drive.ErrTaskFailed):
 		return ExitTaskFailed
 	default:
 		return ExitInternal

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/internal/review"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/drive"
 	"github.com/planx-dev/planx/internal/run/runplan"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -42,7 +42,7 @@ func TestFlagsBindToOptions(t *testing.T) {
 		"--log-dir", "logs", "--agent", "claude", "--attempts", "3", "--strict-files", "--no-cache", "-y", "--require-approval",
 		"--only", "T001,1.2", "--from", "T001", "--to", "T004", "--phase", "setup", "--ci", "--json", "plan.md")
 	want := runOptions{
-		exec: executor.Options{PlanPath: "plan.md", Dir: dir, All: true, RequireClean: true, AllowDetached: true,
+		exec: drive.Options{PlanPath: "plan.md", Dir: dir, All: true, RequireClean: true, AllowDetached: true,
 			NoVerify: true, DryRun: true, StepTimeout: 5 * time.Minute, TaskTimeout: time.Hour,
 			Gates: []string{"a=x", "b=y"}, LogDir: "logs", Agent: "claude", Attempts: 3, StrictFiles: true,
 			NoCache: true, Yes: true, RequireApproval: true,
@@ -86,10 +86,10 @@ func TestFlagsBindToOptions(t *testing.T) {
 		(approveOptions{Path: "p.md", Yes: true, Check: true, out: outputOptions{ci: true}}); !reflect.DeepEqual(got, want) {
 		t.Errorf("approve options:\n got %+v\nwant %+v", got, want)
 	}
-	if got := parse(t, "-C", dir, "resume", "--retry", "--accept-drift", "--no-cache").(executor.ResumeOptions); got.Dir != dir || !got.Retry || !got.AcceptDrift || !got.NoCache {
+	if got := parse(t, "-C", dir, "resume", "--retry", "--accept-drift", "--no-cache").(drive.ResumeOptions); got.Dir != dir || !got.Retry || !got.AcceptDrift || !got.NoCache {
 		t.Errorf("resume options: %+v", got)
 	}
-	if got := parse(t, "skip").(executor.ResumeOptions); got.Retry || got.AcceptDrift || got.Dir != "" {
+	if got := parse(t, "skip").(drive.ResumeOptions); got.Retry || got.AcceptDrift || got.Dir != "" {
 		t.Errorf("skip options: %+v", got)
 	}
 	if got, want := parse(t, "unlock", "--force"), (unlockOptions{force: true}); !reflect.DeepEqual(got, want) {

@@ -3,7 +3,7 @@ package command
 import (
 	"context"
 
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/drive"
 	"github.com/urfave/cli/v3"
 )
 
@@ -17,8 +17,8 @@ type resumeOptions struct {
 }
 
 // executor returns the options the executor takes for a run in dir.
-func (o resumeOptions) executor(dir string, stdio *IO) executor.ResumeOptions {
-	return executor.ResumeOptions{Dir: dir, AcceptDrift: o.acceptDrift, Retry: o.retry, NoCache: o.noCache, Repin: o.repin, Output: o.out.output(stdio)}
+func (o resumeOptions) executor(dir string, stdio *IO) drive.ResumeOptions {
+	return drive.ResumeOptions{Dir: dir, AcceptDrift: o.acceptDrift, Retry: o.retry, NoCache: o.noCache, Repin: o.repin, Output: o.out.output(stdio)}
 }
 
 func newResumeCmd(stdio *IO, g *globalOptions) *cli.Command {
@@ -60,8 +60,8 @@ re-pinned.`,
 	}
 }
 
-func runResume(ctx context.Context, o executor.ResumeOptions, _ *IO) error {
-	_, err := executor.Resume(ctx, o)
+func runResume(ctx context.Context, o drive.ResumeOptions, _ *IO) error {
+	_, err := drive.Resume(ctx, o)
 	return err
 }
 

@@ -6,14 +6,14 @@ import (
 	"os"
 
 	"github.com/planx-dev/planx/internal/progress"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/drive"
 	"github.com/planx-dev/planx/planparse"
 	"github.com/urfave/cli/v3"
 )
 
 // runOptions are `planx run`'s flags and argument, bound by newRunCmd.
 type runOptions struct {
-	exec       executor.Options
+	exec       drive.Options
 	format     string
 	out        outputOptions
 	cleanGates bool // --clean-gates, when set: exec.GatesIn
@@ -66,7 +66,7 @@ the work tree; planx resume, skip and abort continue like git rebase.`,
 				e.Baseline = &o.baseline
 			}
 			if cmd.IsSet("clean-gates") {
-				e.GatesIn = map[bool]string{true: executor.GatesClean, false: executor.GatesTree}[o.cleanGates]
+				e.GatesIn = map[bool]string{true: drive.GatesClean, false: drive.GatesTree}[o.cleanGates]
 			}
 			return inCI(o.out.isCI(), dispatch(ctx, g, *o, stdio, runRun))
 		},
@@ -115,7 +115,7 @@ func runRun(ctx context.Context, o runOptions, stdio *IO) error {
 	o.exec.Format = planparse.Format(o.format)
 	o.exec.In = stdio.In
 	o.exec.Output = o.out.output(stdio)
-	_, err := executor.Run(ctx, o.exec)
+	_, err := drive.Run(ctx, o.exec)
 	return err
 }
 

@@ -3,7 +3,7 @@ package command
 import (
 	"context"
 
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/drive"
 	"github.com/urfave/cli/v3"
 )
 
@@ -27,7 +27,7 @@ trailer, and the remaining tasks run.`,
 	}
 }
 
-func runSkip(ctx context.Context, o executor.ResumeOptions, _ *IO) error {
-	_, err := executor.Skip(ctx, o)
+func runSkip(ctx context.Context, o drive.ResumeOptions, _ *IO) error {
+	_, err := drive.Skip(ctx, o)
 	return err
 }

@@ -1,5 +1,5 @@
 // Package record is the run record: the contract between the code that
-// writes a run into git (executor) and the code that reads it back from
+// writes a run into git (package drive) and the code that reads it back from
 // history (review, planx log/show/verify). It holds the commit trailer
 // keys and their parser (ParseTrailers, git's own rules for a commit
 // message's trailer block), the run and task statuses, the format of the

@@ -12,7 +12,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/gittest"
 	"github.com/planx-dev/planx/internal/progress"
-	"github.com/planx-dev/planx/internal/run/executor"
+	"github.com/planx-dev/planx/internal/run/drive"
 )
 
 // benchRun makes a repository holding one real planx run of n tasks (the
@@ -39,7 +39,7 @@ func benchRunGate(b *testing.B, n int, gate string) *gitops.Repo {
 	gittest.WriteFile(b, dir, "plan.md", plan.String())
 	gittest.Commit(b, dir, "initial")
 	ctx := context.Background()
-	res, err := executor.Run(ctx, executor.Options{PlanPath: filepath.Join(dir, "plan.md"), Output: progress.Output{Out: io.Discard}})
+	res, err := drive.Run(ctx, drive.Options{PlanPath: filepath.Join(dir, "plan.md"), Output: progress.Output{Out: io.Discard}})
 	if err != nil || len(res.Done) != n {
 		b.Fatalf("run: %v (%d of %d tasks done)", err, len(res.Done), n)
 	}

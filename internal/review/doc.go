@@ -5,7 +5,7 @@
 // works on a fresh clone, in CI and inside a pre-push hook. To tell the
 // commits planx made and gated from rewrites (amend, rebase, cherry-pick,
 // copied trailers) it also reads planx's local records (records.MadeCommit,
-// records.GateRecord; see evidence.go); a clone without them reports each
+// records.GateRecord); a clone without them reports each
 // commit as gated elsewhere, not re-verified here.
 //
 // A run is its rollback commit (Planx-Rollback: true) plus the task commits
@@ -19,7 +19,7 @@
 // changes besides the plan and the execution log; that it is the commit planx
 // made or has a tree with passing gate records; that its gate note belongs
 // to it. --rerun-gates re-runs gates per commit in a temporary worktree with
-// trusted definitions (regate.go) and records them by tree. Its error wraps the
+// trusted definitions and records them by tree. Its error wraps the
 // sentinel that gives planx's exit code: planparse.ErrInvalid (4) for a plan
 // that no longer parses, record.ErrTaskFailed (3) for failed gates and
 // unproven commits, record.ErrDrift (6) for changed or removed tasks, in

@@ -14,5 +14,5 @@
 // dry run (Prepared.DryRun), the risk of every command a plan's approval
 // binds (Assess) and the waves a CI workflow is written from (Waves). The
 // run itself, its runner and everything that changes the repository are
-// package executor's, which makes its runner from a Prepared run.
+// package drive's, which makes its runner from a Prepared run.
 package admit

@@ -57,7 +57,7 @@ type Options struct {
 	Jobs int
 	// HandOff stops the run where a parallel wave would start, its state
 	// saved as that wave in flight with no task done (what a kill there
-	// leaves), and returns executor.ErrHandedOff: the wave's tasks then run on
+	// leaves), and returns drive.ErrHandedOff: the wave's tasks then run on
 	// other machines (planx ci task) and its landing resumes the run
 	// (planx ci land). Waves of one task still run here, in the work tree.
 	HandOff bool

@@ -20,7 +20,7 @@ import (
 func WorkRef(runID, task string) string { return record.RunRef(runID, "work/"+task) }
 
 // PublishTask pushes task's result as this clone's run has it after
-// executor.RunTask: its work (the work ref) and its result commit, on the
+// drive.RunTask: its work (the work ref) and its result commit, on the
 // work, holding its log entry, its output files (the run's output
 // directory's files named after it) and the job's time for it, wall. Nothing else of the clone travels:
 // its gate records stay here, the landing does not take a runner's word.
@@ -63,7 +63,7 @@ func (c Carrier) PublishTask(ctx context.Context, st *runstate.State, task strin
 func KeptRef(runID, task string) string { return record.RunRef(runID, "worktrees/"+task) }
 
 // PublishFailed pushes what the work tree task failed in held, kept under
-// KeptRef by executor.RunTask, so that the person (and planx abort, which
+// KeptRef by drive.RunTask, so that the person (and planx abort, which
 // lists it) finds it after the runner is gone. Nothing else of the failure
 // travels: its landing job fails the task.
 func (c Carrier) PublishFailed(ctx context.Context, st *runstate.State, task string) error {

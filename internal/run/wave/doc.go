@@ -19,5 +19,5 @@
 // through callbacks. What only the run can do comes through one
 // interface, Runner: a task's turn in a slot (execute, verify, judge,
 // gates: the serial path's own) and the gates on a combined tree. Which
-// tasks form a wave, and the run's stop, stay in executor.
+// tasks form a wave, and the run's stop, stay in package drive.
 package wave
