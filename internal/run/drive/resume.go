@@ -269,7 +269,7 @@ func openRun(ctx context.Context, ro ResumeOptions, command string) (*runner, *r
 		lk.Release()
 		return nil, nil, nil, err
 	}
-	return r, h, lk.Release, nil
+	return r, h, func() { r.jail.Settle(); lk.Release() }, nil
 }
 
 // finish ends a run with nothing left to execute. When the log or a skip is

@@ -91,6 +91,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	r := newRunner(p)
 	r.arm()
+	defer r.jail.Settle()
 	lk, err := runstate.Acquire(r.repo, "run")
 	if err != nil {
 		return nil, err

@@ -34,7 +34,7 @@ type ResumeOptions struct {
 
 // reopen loads a stopped run: state, plan, gates, and what git has of it.
 // The caller holds the lock.
-func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, *recovery.History, error) {
+func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (_ *runner, _ *recovery.History, err error) {
 	st, err := runstate.Load(repo)
 	if err != nil {
 		return nil, nil, err
@@ -58,6 +58,11 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (*runner, 
 	r := newRunner(p)
 	r.landing = ro.Landing
 	r.arm()
+	defer func() {
+		if err != nil {
+			r.jail.Settle()
+		}
+	}()
 	if err := r.findHidden(ctx); err != nil {
 		return nil, nil, err
 	}

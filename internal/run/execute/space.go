@@ -49,6 +49,19 @@ func (j *Jail) spacesAllowed() bool {
 	return err == nil && mode != sandbox.Off && !j.cfg.NoSpace && !sandbox.SpacesCapped()
 }
 
+// Settle waits for the probe Warm started, if no task took its answer:
+// a run that ends before its first task leaves no probe behind.
+func (j *Jail) Settle() {
+	if j == nil {
+		return
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.warm != nil {
+		j.spaces()
+	}
+}
+
 // Warm starts the probe for task spaces in the background, so that the
 // run's first task does not wait for it: a probe makes a space and ends
 // it, tens of milliseconds the rollback commit can overlap. root is the
