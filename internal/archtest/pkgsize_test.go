@@ -99,17 +99,8 @@ func oversize(lines, big map[string]int) []string {
 func packageLines(t *testing.T, root string) map[string]int {
 	t.Helper()
 	lines := map[string]int{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); name == ".git" || name == "testdata" || name == "memory-bank" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+	err := walkGo(root, func(path string) error {
+		if strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
 		b, err := os.ReadFile(path)
@@ -124,4 +115,24 @@ func packageLines(t *testing.T, root string) map[string]int {
 		t.Fatal(err)
 	}
 	return lines
+}
+
+// walkGo calls fn with every Go file of the module under root, test
+// files included: not those of .git, test data or plans.
+func walkGo(root string, fn func(path string) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); name == ".git" || name == "testdata" || name == "memory-bank" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		return fn(path)
+	})
 }
