@@ -476,3 +476,16 @@ func copyFile(src, dst string, mode fs.FileMode) error {
 	}
 	return out.Close()
 }
+
+// Layer is what the upper layer of the work tree holds, compared with
+// nothing: every file written, whether or not the work tree holds the same
+// bytes by now (after planx took them out, it does). Deletions are not
+// listed: a whiteout is told from a deletion only against the lower layer.
+func (s *Space) Layer() (ChangeSet, error) {
+	empty, err := os.MkdirTemp("", "planx-space-empty-")
+	if err != nil {
+		return ChangeSet{}, err
+	}
+	defer os.Remove(empty)
+	return diff(s.treeUpper(), empty, func(rel string) bool { return !inGit(rel) })
+}

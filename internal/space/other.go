@@ -65,3 +65,6 @@ func (s *Space) ApplyHolding(string, func(string) bool) ([]string, error) { retu
 
 // Close does nothing.
 func (s *Space) Close() error { return nil }
+
+// Layer fails: only Linux has task spaces.
+func (s *Space) Layer() (ChangeSet, error) { return ChangeSet{}, ErrUnsupported }

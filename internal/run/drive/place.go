@@ -223,6 +223,11 @@ func nameStepSpace(st *runstate.State, jail *execute.Jail, kind planparse.Kind, 
 	if err != nil {
 		return fmt.Errorf("%s: task space: %w", t.ID, err)
 	}
+	if st.AttemptSpace != "" && st.AttemptSpace != dir {
+		// The last attempt's end is recorded (committed or stopped): what
+		// its steps wrote is no longer needed apart.
+		execute.DropSpace(st.AttemptSpace)
+	}
 	st.AttemptSpace = dir
 	return nil
 }

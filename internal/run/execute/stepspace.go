@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -101,7 +102,10 @@ type StepsEnd struct {
 // marked, until the run ends.
 func (o Options) takeSteps(ctx context.Context, t *planparse.Task, sp *space.Space) (StepsEnd, error) {
 	var end StepsEnd
-	defer sp.Close()
+	// The space is not closed: its upper layer says what the steps wrote
+	// until the attempt's end is recorded, for a recovery after planx is
+	// killed before that (KeepSpace). Its state directory goes when the
+	// next attempt is named, when the run ends, or at that recovery.
 	if err := sp.SetupError(); err != nil {
 		return end, fmt.Errorf("%s: the steps' task space: %w", t.ID, err)
 	}
@@ -221,45 +225,75 @@ func underAny(p string, paths []string) bool {
 // tree: it is kept as a commit (child of pre) under ref, and paths are
 // what they wrote or deleted (but ignored files, which no commit holds and
 // which go with the space). The space is removed either way.
-func KeepSpace(ctx context.Context, repo *gitops.Repo, dir string, pre gitops.SHA, ref, message string) (paths []string, applied bool, err error) {
+func KeepSpace(ctx context.Context, repo *gitops.Repo, dir string, pre gitops.SHA, ref, message string) (paths, taken []string, err error) {
 	if _, err := os.Stat(dir); err != nil {
-		return nil, false, nil // killed before the space was made: nothing written
+		return nil, nil, nil // killed before the space was made: nothing written
 	}
 	defer space.RemoveAll(dir)
 	sp, err := space.Open(space.Options{Root: repo.Root, Dir: dir, TreeOnly: true})
 	if err != nil {
-		return nil, false, fmt.Errorf("the stopped task's space %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("the stopped task's space %s: %w", dir, err)
 	}
 	defer sp.Close()
-	cs, err := sp.Changes()
-	if err != nil {
-		return nil, false, fmt.Errorf("the stopped task's space %s: %w", dir, err)
+	_, aerr := os.Stat(filepath.Join(dir, applyingFile))
+	read := sp.Changes
+	if aerr == nil {
+		// Taken out, wholly or in part: the work tree may hold the steps'
+		// bytes already, which Changes would not list.
+		read = sp.Layer
 	}
-	if _, err := os.Stat(filepath.Join(dir, applyingFile)); err == nil {
-		if err := sp.Apply(repo.Root); err != nil {
-			return nil, true, fmt.Errorf("take the stopped task's work out of its space %s: %w", dir, err)
-		}
-		return nil, true, nil
+	cs, err := read()
+	if err != nil {
+		return nil, nil, fmt.Errorf("the stopped task's space %s: %w", dir, err)
 	}
 	if cs.Empty() {
-		return nil, false, nil
+		return nil, nil, nil
 	}
 	upper, _ := sp.UpperOf(repo.Root)
+	if _, err := os.Stat(filepath.Join(dir, applyingFile)); err == nil {
+		taken = takenOut(repo.Root, upper, cs)
+	}
 	kept, left, err := repo.Objects().CommitFiles(ctx, pre, upper, cs.Written, cs.Deleted, message)
 	if err != nil {
-		return nil, false, fmt.Errorf("keep the stopped task's work: %w", err)
+		return nil, nil, fmt.Errorf("keep the stopped task's work: %w", err)
 	}
 	// Ignored files (a build's output, a local configuration it wrote
 	// over) are in no commit: they go with the space.
 	paths = slices.DeleteFunc(slices.Concat(cs.Written, cs.Deleted), func(p string) bool { return slices.Contains(left, p) })
 	if len(paths) == 0 {
-		return nil, false, nil
+		return nil, taken, nil
 	}
 	if err := repo.Refs().Update(ctx, ref, kept, "", "planx: a killed attempt's work in its task space"); err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
-	return paths, false, nil
+	return paths, taken, nil
 }
+
+// takenOut are the paths of the steps' change cs that planx had taken
+// into the work tree at root when it was killed: a written file the work
+// tree holds byte for byte as the upper layer does, a deleted path the
+// work tree lacks. A file holding another version is a person's (edited
+// after the kill) and is never taken back.
+func takenOut(root, upper string, cs space.ChangeSet) []string {
+	var taken []string
+	for _, p := range cs.Written {
+		a, err1 := os.ReadFile(filepath.Join(upper, filepath.FromSlash(p)))
+		b, err2 := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err1 == nil && err2 == nil && bytes.Equal(a, b) {
+			taken = append(taken, p)
+		}
+	}
+	for _, p := range cs.Deleted {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+			taken = append(taken, p)
+		}
+	}
+	return taken
+}
+
+// DropSpace removes the state directory of a step space whose attempt's
+// end is recorded.
+func DropSpace(dir string) { _ = space.RemoveAll(dir) }
 
 // RemoveSpaces removes what is left of the task spaces of run runID (the
 // state directories of its steps' spaces, kept until the run ends).

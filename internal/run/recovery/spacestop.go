@@ -8,6 +8,7 @@ import (
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
+	"github.com/planx-dev/planx/internal/run/attempt"
 	"github.com/planx-dev/planx/internal/run/execute"
 	"github.com/planx-dev/planx/internal/run/runstate"
 	"github.com/planx-dev/planx/internal/textsafe"
@@ -44,23 +45,34 @@ func RecoverSpace(ctx context.Context, repo *gitops.Repo, st *runstate.State, ou
 		return nil
 	}
 	st.AttemptSpace = ""
-	if st.AttemptStop != "" || st.AttemptPre == "" {
-		// A recorded stop: the steps' work was taken out before it.
+	if st.AttemptStop != "" || st.AttemptPre == "" || st.Phase == runstate.PhaseCommit {
+		// A recorded stop: the steps' work was taken out before it; or a
+		// commit under way, which holds that work.
 		_ = os.RemoveAll(dir)
 		return nil
 	}
 	ref := record.RunRef(st.RunID, fmt.Sprintf("stops/%d-%s", st.Stops+1, st.Current))
 	msg := fmt.Sprintf("planx: what %s's killed attempt wrote in its task space\n\n%s: %s\n", st.Current, record.TrailerRun, st.RunID)
-	paths, applied, err := execute.KeepSpace(ctx, repo, dir, st.AttemptPre, ref, msg)
-	if err != nil || applied {
+	paths, taken, err := execute.KeepSpace(ctx, repo, dir, st.AttemptPre, ref, msg)
+	if err != nil {
 		return err
+	}
+	// Killed while (or after) planx took the steps' work into the work
+	// tree: what it took goes back as the attempt found it, so that, as
+	// when it had not begun, the work tree holds only a person's changes.
+	if err := attempt.RestorePaths(ctx, repo, st.AttemptPre, taken); err != nil {
+		return fmt.Errorf("put back what %s's killed attempt took into the work tree: %w", st.Current, err)
 	}
 	st.AttemptStop = st.AttemptPre
 	if len(paths) > 0 {
 		st.Stops++
 		st.StopRef = ref
-		out.Println("planx: %s was stopped while its steps ran in a task space: what they wrote (%s) never reached the work tree; it is kept at %s (`git checkout %s -- %s` gets it back); the work tree's changes since the task started are yours",
-			st.Current, textsafe.List(paths), ref, ref, paths[0])
+		where := "never reached the work tree"
+		if len(taken) > 0 {
+			where = "was taken back out of the work tree, where planx had begun to put it"
+		}
+		out.Println("planx: %s was stopped while its steps ran in a task space: what they wrote (%s) %s; it is kept at %s (`git checkout %s -- %s` gets it back); the work tree's changes since the task started are yours",
+			st.Current, textsafe.List(paths), where, ref, ref, paths[0])
 	}
 	return nil
 }
