@@ -98,8 +98,8 @@ type StepsEnd struct {
 // tree: every path they wrote or deleted, but planx's own files (o.Own)
 // and those a person changed there while they ran, which keep the
 // person's version (the task's is kept under a ref and the task fails,
-// naming them). The space is then closed; its state directory stays,
-// marked, until the run ends.
+// naming them). The space stays, marked as applying, until the
+// attempt's end is recorded.
 func (o Options) takeSteps(ctx context.Context, t *planparse.Task, sp *space.Space) (StepsEnd, error) {
 	var end StepsEnd
 	// The space is not closed: its upper layer says what the steps wrote

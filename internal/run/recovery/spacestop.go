@@ -3,7 +3,6 @@ package recovery
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/progress"
@@ -45,10 +44,15 @@ func RecoverSpace(ctx context.Context, repo *gitops.Repo, st *runstate.State, ou
 		return nil
 	}
 	st.AttemptSpace = ""
-	if st.AttemptStop != "" || st.AttemptPre == "" || st.Phase == runstate.PhaseCommit {
+	done, err := committed(ctx, repo, st)
+	if err != nil {
+		return err
+	}
+	if st.AttemptStop != "" || st.AttemptPre == "" || st.Phase == runstate.PhaseCommit || done {
 		// A recorded stop: the steps' work was taken out before it; or a
-		// commit under way, which holds that work.
-		_ = os.RemoveAll(dir)
+		// commit under way or made, which holds that work (the state is
+		// saved before the commit, not after: git's word decides).
+		execute.DropSpace(dir)
 		return nil
 	}
 	ref := record.RunRef(st.RunID, fmt.Sprintf("stops/%d-%s", st.Stops+1, st.Current))
@@ -75,4 +79,23 @@ func RecoverSpace(ctx context.Context, repo *gitops.Repo, st *runstate.State, ou
 			st.Current, textsafe.List(paths), where, ref, ref, paths[0])
 	}
 	return nil
+}
+
+// committed says whether git has the commit of st's current task in the
+// run's history (from its rollback commit to HEAD): killed after that
+// commit, before the state said so.
+func committed(ctx context.Context, repo *gitops.Repo, st *runstate.State) (bool, error) {
+	if st.Base == "" || st.Current == "" {
+		return false, nil
+	}
+	head, err := repo.Head(ctx)
+	if err != nil {
+		return false, err
+	}
+	h, err := ReadHistory(ctx, repo, st.RunID, st.Current, st.Base, head.SHA)
+	if err != nil {
+		return false, err
+	}
+	_, ok := h.Commits[st.Current]
+	return ok, nil
 }
