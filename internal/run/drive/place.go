@@ -7,6 +7,7 @@ import (
 
 	"github.com/planx-dev/planx/gitops"
 	"github.com/planx-dev/planx/internal/fault"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/run/aside"
 	"github.com/planx-dev/planx/internal/run/execute"
@@ -119,7 +120,7 @@ func (w workTree) begin(tu *turn, already bool) error {
 	// it commits or stops, and after a crash resume rewrites the log from
 	// the state.
 	save := r.books().save
-	if _, err := os.Stat(relJoin(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
+	if _, err := os.Stat(fsutil.Under(r.repo.Root, r.log.Path)); err == nil && tu.cheapRedo {
 		save = func() error { return r.st.Save(r.repo) }
 	}
 	// An agent's work is guarded (verify.Records); a shell task's steps
@@ -216,17 +217,15 @@ func (w workTree) putBackIgnored(t *planparse.Task) {
 // that are about to run (kind is t's executor). The state is saved with
 // it when the attempt begins (workTree.begin).
 func nameStepSpace(st *runstate.State, jail *execute.Jail, kind planparse.Kind, t *planparse.Task, root string, already bool) error {
+	// The last attempt's end is recorded (committed or stopped): what its
+	// steps wrote is no longer needed apart.
+	execute.DropStepSpaces(st.RunID, "")
 	if already || kind != planparse.KindShell || len(t.Steps) == 0 || !jail.StepSpaces(root) {
 		return nil
 	}
 	dir, err := execute.StepSpaceDir(st.RunID, t.ID, root)
 	if err != nil {
 		return fmt.Errorf("%s: task space: %w", t.ID, err)
-	}
-	if st.AttemptSpace != "" && st.AttemptSpace != dir {
-		// The last attempt's end is recorded (committed or stopped): what
-		// its steps wrote is no longer needed apart.
-		execute.DropSpace(st.AttemptSpace)
 	}
 	st.AttemptSpace = dir
 	return nil

@@ -151,7 +151,8 @@ const targetFile = "target"
 
 // RecoverSpaces takes into their work trees what the agents of run runID
 // left in task spaces that planx, killed, never took out (their processes
-// died with it), as if they had written there, and removes the spaces: the
+// died with it), as if they had written there, and removes the spaces (and
+// what is left of earlier attempts' step spaces, never read again): the
 // recovery that follows (resume, skip, abort) then finds the work where it
 // finds a crashed step's, and keeps it.
 func RecoverSpaces(runID string, out *progress.Progress) {
@@ -167,6 +168,13 @@ func RecoverSpaces(runID string, out *progress.Progress) {
 }
 
 func recoverSpace(state string, out *progress.Progress) {
+	if isStepSpace(state) {
+		// The stopped attempt's own (st.AttemptSpace) was settled before
+		// (recovery.RecoverSpace): any other is an earlier attempt's,
+		// whose work was taken out when it ended.
+		_ = space.RemoveAll(state)
+		return
+	}
 	b, err := os.ReadFile(filepath.Join(state, targetFile))
 	target := string(b)
 	if err != nil || !filepath.IsAbs(target) {

@@ -57,7 +57,7 @@ func StepSpaceDir(runID string, id planparse.TaskID, dir string) (string, error)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(parent, runID+"-"+string(id)+"-steps"), nil
+	return filepath.Join(parent, runID+"-"+string(id)+stepsSuffix), nil
 }
 
 // applyingFile, in a step space's state directory, says planx began to
@@ -294,6 +294,31 @@ func takenOut(root, upper string, cs space.ChangeSet) []string {
 // DropSpace removes the state directory of a step space whose attempt's
 // end is recorded.
 func DropSpace(dir string) { _ = space.RemoveAll(dir) }
+
+// stepsSuffix ends the name of a step space's state directory
+// (StepSpaceDir), which an agent's never does.
+const stepsSuffix = "-steps"
+
+// isStepSpace reports whether the state directory dir is a step space's.
+func isStepSpace(dir string) bool { return strings.HasSuffix(dir, stepsSuffix) }
+
+// DropStepSpaces removes the state directories of run runID's step spaces
+// but keep: the attempts they served have ended on record (a commit, a
+// stop), and their upper layers — kept after their work was taken out,
+// for a recovery (KeepSpace) — must not be read again as work not taken.
+func DropStepSpaces(runID, keep string) {
+	if runID == "" {
+		return
+	}
+	for _, parent := range space.StateCandidates() {
+		dirs, _ := filepath.Glob(filepath.Join(parent, runID+"-*"+stepsSuffix))
+		for _, d := range dirs {
+			if d != keep {
+				_ = space.RemoveAll(d)
+			}
+		}
+	}
+}
 
 // RemoveSpaces removes what is left of the task spaces of run runID (the
 // state directories of its steps' spaces, kept until the run ends).
