@@ -56,5 +56,5 @@ func (r *runner) judgeSpaces() *gaterun.Spaces {
 	if r.Config.Sandbox.NoSpace || sandbox.SpacesCapped() {
 		return nil
 	}
-	return gaterun.NewSpaces(r.st.RunID)
+	return gaterun.NewSpaces(r.st.RunID, r.jail.SpaceProbe())
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/planx-dev/planx/internal/agent"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/internal/sandbox"
+	"github.com/planx-dev/planx/internal/space"
 	"github.com/planx-dev/planx/planparse"
 )
 
@@ -32,17 +33,16 @@ type Jail struct {
 	err    error
 	probed bool
 	warned bool
-	// Task spaces (space.go): probed once, at the first agent.
-	spaceProbed, spaceOK bool
-	spaceErr             error
-	warm                 chan error // the probe Warm started, if it did
+	// Task spaces (space.go): probed once, in the background from Warm or
+	// at the first task that asks; the judge's spaces share the answer.
+	spaceProbe *space.Prober
 }
 
 // NewJail is the confinement .planx.yaml asks for (cfg), keeping the git
 // directories readOnly; desk is warned once when it is weaker than asked
 // (nil: nobody is).
 func NewJail(cfg gates.Sandbox, readOnly []string, desk hall.Desk) *Jail {
-	return &Jail{cfg: cfg, readOnly: readOnly, desk: desk}
+	return &Jail{cfg: cfg, readOnly: readOnly, desk: desk, spaceProbe: space.NewProber("")}
 }
 
 // Probe finds the run's confinement once: what the platform allows under

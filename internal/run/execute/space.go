@@ -28,18 +28,7 @@ import (
 // spaces reports whether the run's agents get task spaces, probing once
 // (or taking the probe Warm started). Call with j.mu held.
 func (j *Jail) spaces() bool {
-	if !j.spaceProbed {
-		j.spaceProbed = true
-		if j.warm == nil && j.spacesAllowed() {
-			j.spaceErr = space.Probe("")
-			j.spaceOK = j.spaceErr == nil
-		}
-		if j.warm != nil {
-			j.spaceErr = <-j.warm
-			j.spaceOK = j.spaceErr == nil
-		}
-	}
-	return j.spaceOK
+	return j.spacesAllowed() && j.spaceProbe.Err() == nil
 }
 
 // spacesAllowed reports whether the run's settings let its tasks have
@@ -49,35 +38,48 @@ func (j *Jail) spacesAllowed() bool {
 	return err == nil && mode != sandbox.Off && !j.cfg.NoSpace && !sandbox.SpacesCapped()
 }
 
-// Settle waits for the probe Warm started, if no task took its answer:
-// a run that ends before its first task leaves no probe behind.
+// Settle waits for the probe Warm started: a run that ends before its
+// first task leaves no probe behind.
 func (j *Jail) Settle() {
 	if j == nil {
 		return
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.warm != nil {
-		j.spaces()
+	if j.spaceProbe.Started() {
+		_ = j.spaceProbe.Err()
 	}
 }
 
 // Warm starts the probe for task spaces in the background, so that the
 // run's first task does not wait for it: a probe makes a space and ends
 // it, tens of milliseconds the rollback commit can overlap. root is the
-// run's work tree: the probe writes nothing under it.
+// run's work tree: the probe writes nothing under it (whoever probes
+// later, the judge's spaces with the agents' spaces turned off, too).
 func (j *Jail) Warm(root string) {
 	if j == nil {
 		return
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.spaceProbed || j.warm != nil || !j.spacesAllowed() {
+	if j.spaceProbe.Started() {
 		return
 	}
-	warm := make(chan error, 1)
-	j.warm = warm
-	go func() { warm <- space.Probe(root) }()
+	j.spaceProbe = space.NewProber(root)
+	if j.spacesAllowed() {
+		j.spaceProbe.Start()
+	}
+}
+
+// SpaceProbe is the run's one probe for spaces, for the judge's spaces
+// (gaterun.Spaces) to share.
+func (j *Jail) SpaceProbe() *space.Prober {
+	if j == nil {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.spaceProbe
 }
 
 // hasSpaces reports whether the run's agents (and reviewers) get task

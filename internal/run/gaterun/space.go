@@ -26,13 +26,19 @@ import (
 // Spaces opens the judge's spaces of a run; a nil *Spaces opens none.
 type Spaces struct {
 	runID string
-	once  sync.Once
-	err   error // why the platform has none (space.Probe)
+	probe *space.Prober // the run's one probe (why the platform has none)
 	said  sync.Once
 }
 
-// NewSpaces is the judge's spaces of run runID.
-func NewSpaces(runID string) *Spaces { return &Spaces{runID: runID} }
+// NewSpaces is the judge's spaces of run runID, asking probe (shared with
+// the run's agents: execute.Jail.SpaceProbe) whether the platform has any;
+// nil probes on its own.
+func NewSpaces(runID string, probe *space.Prober) *Spaces {
+	if probe == nil {
+		probe = space.NewProber("")
+	}
+	return &Spaces{runID: runID, probe: probe}
+}
 
 // judgeAt is where a checkout is seen in the judge's space: a directory
 // of its own at the root, named as the user's work tree home is, so that
@@ -52,10 +58,9 @@ func (s *Spaces) open(dir, home string, id planparse.TaskID, out *progress.Progr
 	if s == nil {
 		return nil, func() {}, nil
 	}
-	s.once.Do(func() { s.err = space.Probe("") })
-	if s.err != nil {
+	if perr := s.probe.Err(); perr != nil {
 		s.said.Do(func() {
-			out.Println("planx: the judge's runs have no space of their own here (%v): they run in their checkouts as they are", s.err)
+			out.Println("planx: the judge's runs have no space of their own here (%v): they run in their checkouts as they are", perr)
 		})
 		return nil, func() {}, nil
 	}
