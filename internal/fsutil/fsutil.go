@@ -70,3 +70,7 @@ func write(path string, data []byte, perm os.FileMode, sync bool) error {
 	ok = true
 	return nil
 }
+
+// Under is the path on disk of rel, a path relative to the directory root
+// with forward slashes (as git and planx's records name files).
+func Under(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }

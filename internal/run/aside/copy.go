@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/run/gaterun"
 )
@@ -39,8 +40,8 @@ type Left struct {
 func Copy(root, dst string, entries, envs []string, limit int64) (left []Left) {
 	paths, left := keepable(root, entries, envs, limit)
 	for _, p := range paths {
-		if err := gaterun.CopyFile(relJoin(root, p), relJoin(dst, p)); err != nil {
-			fi, _ := os.Lstat(relJoin(root, p))
+		if err := gaterun.CopyFile(fsutil.Under(root, p), fsutil.Under(dst, p)); err != nil {
+			fi, _ := os.Lstat(fsutil.Under(root, p))
 			left = append(left, leftOf(p, fi))
 		}
 	}
@@ -51,7 +52,7 @@ func Copy(root, dst string, entries, envs []string, limit int64) (left []Left) {
 func Gone(root string, entries []string) []string {
 	var gone []string
 	for _, p := range entries {
-		if _, err := os.Lstat(relJoin(root, strings.TrimSuffix(p, "/"))); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(fsutil.Under(root, strings.TrimSuffix(p, "/"))); errors.Is(err, fs.ErrNotExist) {
 			gone = append(gone, p)
 		}
 	}
@@ -63,7 +64,7 @@ func Gone(root string, entries []string) []string {
 func Lost(root string, left []Left) []Left {
 	var lost []Left
 	for _, l := range left {
-		fi, err := os.Lstat(relJoin(root, l.Path))
+		fi, err := os.Lstat(fsutil.Under(root, l.Path))
 		if err != nil || !fi.Mode().IsRegular() || leftOf(l.Path, fi) != l {
 			lost = append(lost, l)
 		}
@@ -88,7 +89,7 @@ func keepable(root string, entries, skip []string, limit int64) (keep []string, 
 		if judge.BuildOutput(e) || slices.Contains(skip, e) {
 			continue
 		}
-		base := relJoin(root, strings.TrimSuffix(e, "/"))
+		base := fsutil.Under(root, strings.TrimSuffix(e, "/"))
 		_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
@@ -118,4 +119,3 @@ func keepable(root string, entries, skip []string, limit int64) (keep []string, 
 }
 
 // relJoin is the path of p, slash-separated and relative to root.
-func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

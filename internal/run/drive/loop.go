@@ -2,7 +2,6 @@ package drive
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/planx-dev/planx/execlog"
 	"github.com/planx-dev/planx/gitops"
@@ -69,8 +68,6 @@ func (r *runner) runTask(ctx context.Context, t *planparse.Task, last, already b
 	}
 	return sha, err
 }
-
-func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
 
 func (r *runner) issue(id planparse.TaskID, what string) execlog.Issue {
 	return execlog.Issue{Task: string(id), What: what, Time: r.o.NowUTC()}

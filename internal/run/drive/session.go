@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/progress"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/admit"
@@ -43,7 +44,7 @@ func reopen(ctx context.Context, repo *gitops.Repo, ro ResumeOptions) (_ *runner
 		return nil, nil, recovery.ErrNoRun
 	}
 	o := Options{
-		PlanPath: relJoin(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
+		PlanPath: fsutil.Under(repo.Root, st.PlanPath), Dir: repo.Root, Format: planparse.Format(st.Options.Format),
 		All: st.Options.All, NoVerify: st.Options.NoVerify, StepTimeout: st.Options.StepTimeout,
 		TaskTimeout: st.Options.TaskTimeout, Gates: st.Options.FlagGates,
 		Agent: st.Options.Agent, Attempts: st.Options.Attempts, StrictFiles: st.Options.StrictFiles,

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/run/handconfig"
 	"github.com/planx-dev/planx/internal/run/runstate"
 )
@@ -34,7 +34,7 @@ func configToKeep(ctx context.Context, repo *gitops.Repo, st *runstate.State, he
 	if err != nil {
 		return nil, err
 	}
-	p := relJoin(repo.Root, gates.ConfigFile)
+	p := fsutil.Under(repo.Root, gates.ConfigFile)
 	if handconfig.Holds(repo.Root, st) {
 		edited = true
 	}
@@ -58,7 +58,7 @@ func configToKeep(ctx context.Context, repo *gitops.Repo, st *runstate.State, he
 // putBack writes the person's .planx.yaml into the rewound work tree, an
 // uncommitted change again.
 func (c *personsConfig) putBack(root string) error {
-	p := relJoin(root, gates.ConfigFile)
+	p := fsutil.Under(root, gates.ConfigFile)
 	if c.gone {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("keep your deletion of %s: %w", gates.ConfigFile, err)
@@ -72,4 +72,3 @@ func (c *personsConfig) putBack(root string) error {
 }
 
 // relJoin is the repository-relative, slash-separated path p under root.
-func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planx-dev/planx/gates"
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/run/handconfig"
 	"github.com/planx-dev/planx/internal/run/planfile"
@@ -132,7 +133,7 @@ func Status(ctx context.Context, dir string) (*StatusReport, error) {
 // run that pinned none). Status reads it with the run's judge, not today's
 // .planx.yaml: it says what the run will do.
 func runPlan(ctx context.Context, repo *gitops.Repo, st *runstate.State) (*planfile.File, *planparse.Plan, error) {
-	abs := relJoin(repo.Root, st.PlanPath)
+	abs := fsutil.Under(repo.Root, st.PlanPath)
 	plan, err := planfile.Read(abs, st.PlanPath, planparse.Format(st.Options.Format))
 	if err != nil {
 		return nil, nil, err

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/textsafe"
 	"github.com/planx-dev/planx/planparse"
@@ -55,7 +56,7 @@ func OutsideMessage(outside []string) string {
 func declaredProblems(root string, t *planparse.Task, files []string) ([]string, error) {
 	var problems []string
 	for _, f := range t.Files {
-		fi, err := os.Lstat(relJoin(root, f.Path))
+		fi, err := os.Lstat(fsutil.Under(root, f.Path))
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("verify %s: %w", t.ID, err)

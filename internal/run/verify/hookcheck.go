@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 )
 
 // fileState is what a file looked like before the commit hooks ran: its
@@ -54,10 +55,10 @@ func (a fileState) same(b fileState) bool {
 func SnapshotCommit(root string, files, own []string) CommitFiles {
 	s := CommitFiles{}
 	for _, p := range files {
-		s[p] = stateOf(relJoin(root, p), false)
+		s[p] = stateOf(fsutil.Under(root, p), false)
 	}
 	for _, p := range own {
-		s[p] = stateOf(relJoin(root, p), true)
+		s[p] = stateOf(fsutil.Under(root, p), true)
 	}
 	return s
 }
@@ -76,7 +77,7 @@ func SnapshotCommit(root string, files, own []string) CommitFiles {
 func (before CommitFiles) HookLeftovers(ctx context.Context, repo *gitops.Repo) []string {
 	var touched []string
 	for p, b := range before {
-		if !b.same(stateOf(relJoin(repo.Root, p), b.content != nil)) {
+		if !b.same(stateOf(fsutil.Under(repo.Root, p), b.content != nil)) {
 			touched = append(touched, p)
 		}
 	}

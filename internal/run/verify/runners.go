@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/ledger/records"
 	"github.com/planx-dev/planx/internal/outcome"
 )
@@ -203,7 +204,7 @@ func runnerPath(root, p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}
-	return relJoin(root, p)
+	return fsutil.Under(root, p)
 }
 
 // contentPrint is the SHA-256 of the file's bytes, "" when it cannot be read.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/judge"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/run/hall"
@@ -38,7 +39,7 @@ type Watch struct {
 // and the ignore rules too.
 func StartWatch(ctx context.Context, repo *gitops.Repo, logPath string, agent bool) (*Watch, error) {
 	w := &Watch{}
-	b, _ := os.ReadFile(relJoin(repo.Root, logPath))
+	b, _ := os.ReadFile(fsutil.Under(repo.Root, logPath))
 	w.Log = sha256.Sum256(b)
 	if agent {
 		var err error
@@ -60,7 +61,7 @@ func StartWatch(ctx context.Context, repo *gitops.Repo, logPath string, agent bo
 // ignore rules from the index, without walking the tree twice.
 func StartFreshWatch(ctx context.Context, repo *gitops.Repo, logPath string) (*Watch, error) {
 	w := &Watch{}
-	b, _ := os.ReadFile(relJoin(repo.Root, logPath))
+	b, _ := os.ReadFile(fsutil.Under(repo.Root, logPath))
 	w.Log = sha256.Sum256(b)
 	rules, err := readIgnoreRules(ctx, repo, true)
 	if err != nil {

@@ -2,9 +2,9 @@ package verify
 
 import (
 	"os"
-	"path/filepath"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/run/hall"
 	"github.com/planx-dev/planx/planparse"
 )
@@ -31,9 +31,7 @@ type Work struct {
 }
 
 // path is p, a repository path, in the work tree.
-func (w Work) path(p string) string { return relJoin(w.Root, p) }
-
-func relJoin(root, p string) string { return filepath.Join(root, filepath.FromSlash(p)) }
+func (w Work) path(p string) string { return fsutil.Under(w.Root, p) }
 
 func fileExists(p string) bool {
 	_, err := os.Lstat(p)
