@@ -55,4 +55,19 @@ func (p *Prober) Started() bool {
 	return p.started
 }
 
-func (p *Prober) run() { p.err = Probe(p.near) }
+// run probes, or takes a probe that passed before over the same state
+// directory (probecache.go).
+func (p *Prober) run() {
+	parent := ""
+	if p.near != "" {
+		if parent, p.err = StateParent(p.near); p.err != nil {
+			return
+		}
+		if probeRemembered(parent) {
+			return
+		}
+	}
+	if p.err = Probe(p.near); p.err == nil && parent != "" {
+		rememberProbe(parent)
+	}
+}

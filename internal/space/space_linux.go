@@ -278,6 +278,7 @@ func (s *Space) SetupError() error {
 	}
 	s.warnings = st.Warnings
 	if st.Error != "" {
+		forgetProbes() // the machine no longer lets spaces be made as it did
 		return errors.New("space: " + st.Error)
 	}
 	return nil
