@@ -7,29 +7,33 @@ import (
 )
 
 // Group is a set of scenarios run by one test package, chosen by name:
-// a prefix "adv_go" takes adv_go.txtar and adv_go_*.txtar.
+// a prefix "adv_go" takes adv_go.txtar and adv_go_*.txtar. A scenario
+// two prefixes take belongs to the longer one's group ("parallel_land"
+// beside "parallel").
 type Group struct {
 	Name     string   // the package's directory under internal/command/scenarios
 	Prefixes []string // the name prefixes of the scenarios it runs
 }
 
 // Groups is the one table of which package runs which scenarios. Their
-// sizes follow what the scenarios take (measured as a whole run under
-// load, the real toolchains' adv_ and judge_ scenarios are two thirds of
-// it), so that each binary stays well under go test's default ten-minute
-// limit on two cores; a new scenario whose name no prefix takes fails
-// TestEveryScriptRunsOnce until it is placed here.
+// sizes follow what the scenarios take (the real toolchains' adv_ and
+// judge_ scenarios are long; under the race detector every planx the
+// others run is instrumented), so that no binary runs much past four
+// minutes under the race detector on two cores; a new scenario whose name
+// no prefix takes fails TestEveryScriptRunsOnce until it is placed here.
 func Groups() []Group {
 	return []Group{
-		{"run", []string{"run", "recover", "resume", "undo", "prune"}},
-		{"parallel", []string{"parallel", "agent"}},
+		{"run", []string{"run"}},
+		{"recover", []string{"recover", "resume", "undo", "prune"}},
+		{"parallel", []string{"parallel"}},
+		{"agents", []string{"agent", "parallel_agents", "parallel_land"}},
 		{"judge", []string{"judge"}},
 		{"advrunners", []string{"adv_go", "adv_gate", "adv_dep", "adv_cargo", "adv_rust", "adv_jvm", "adv_kill",
 			"adv_hiding", "adv_parent", "adv_runner"}},
 		{"advtests", []string{"adv_weaken", "adv_py", "adv_pytest", "adv_stale", "adv_evidence", "adv_records",
 			"adv_replace", "adv_snapshot", "adv_task", "honest"}},
-		{"check", []string{"ci", "space", "sandbox", "review", "ignored", "hint", "verify", "baseline", "plan", "config",
-			"log", "history", "cli", "risk", "task", "hook", "ids", "approve", "ux", "demo", "validate"}},
+		{"check", []string{"ci", "hint", "baseline", "plan", "config", "cli", "task", "ids", "approve", "ux", "demo", "validate"}},
+		{"guard", []string{"space", "sandbox", "review", "ignored", "verify", "log", "history", "risk", "hook"}},
 	}
 }
 
@@ -39,23 +43,27 @@ func matches(file, p string) bool {
 	return name == p || strings.HasPrefix(name, p+"_")
 }
 
-// groupOf is the group with the one prefix that takes file, and an error
-// when no prefix or more than one does (two groups, or "adv" beside
-// "adv_go", would run it twice).
+// groupOf is the group of the longest prefix that takes file, and an
+// error when no prefix does or two groups name that prefix (the scenario
+// would run twice).
 func groupOf(groups []Group, file string) (string, error) {
 	var in []string
+	best := ""
 	for _, g := range groups {
 		for _, p := range g.Prefixes {
-			if matches(file, p) {
-				in = append(in, g.Name+":"+p)
+			if !matches(file, p) || len(p) < len(best) {
+				continue
 			}
+			if len(p) > len(best) {
+				best, in = p, nil
+			}
+			in = append(in, g.Name)
 		}
 	}
 	if len(in) != 1 {
-		return "", fmt.Errorf("%s is taken by %d prefixes %v of scenarios.Groups, want 1", filepath.Base(file), len(in), in)
+		return "", fmt.Errorf("%s is taken by %d groups %v of scenarios.Groups with prefix %q, want 1", filepath.Base(file), len(in), in, best)
 	}
-	name, _, _ := strings.Cut(in[0], ":")
-	return name, nil
+	return in[0], nil
 }
 
 // files are the scenarios in dir that the group name runs.

@@ -82,20 +82,25 @@ func checkGroupPackage(t *testing.T, name string) {
 	}
 }
 
-// TestGroupOf: a scenario no prefix takes, or two do, is an error naming it.
+// TestGroupOf: a scenario is the group's of the longest prefix that takes
+// it; none, or one prefix in two groups, is an error naming it.
 func TestGroupOf(t *testing.T) {
 	groups := []Group{{"a", []string{"run", "plan", "adv_go"}}, {"b", []string{"log", "plan", "adv"}}}
 	for file, want := range map[string]string{
 		"run_basic.txtar": "a", "dir/log_x.txtar": "b", "run.txtar": "a", "adv_py.txtar": "b",
-		"plan_x.txtar": "error: 2 prefixes", "adv_go_init.txtar": "error: 2 prefixes",
+		"plan_x.txtar": "error: 2 prefixes", "adv_go_init.txtar": "a",
 		"undo_x.txtar": "error: 0 prefixes", "running_x.txtar": "error: 0 prefixes", "adv_gox.txtar": "b",
 	} {
 		got, err := groupOf(groups, file)
 		if err != nil {
 			got = "error: " + strings.Fields(strings.SplitN(err.Error(), " is taken by ", 2)[1])[0] + " prefixes"
+			if !strings.Contains(err.Error(), file) {
+				t.Errorf("groupOf(%s): %v does not name it", file, err)
+			}
 		}
 		if got != want {
 			t.Errorf("groupOf(%s) = %q, want %q", file, got, want)
 		}
 	}
 }
+

@@ -37,8 +37,13 @@ func Run(t *testing.T) {
 // agent_) again with the commit path large repositories get (write-tree,
 // commit-tree, update-ref, the plan and the log spliced into the tree):
 // the test repositories are small, so Run sees git commit, which small
-// ones get.
+// ones get. -short (the inner loop, and the race detector's pass in CI)
+// leaves it out: the same scenarios ran once, and the plumbing path has
+// unit tests (gitops, land); the full run takes both paths.
 func RunPlumbing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the scenarios ran through git commit; go test without -short runs them through plumbing too")
+	}
 	files := groupFiles(t, "run", "recover", "agent")
 	if len(files) == 0 {
 		t.Skip("no scenario of this group commits again through plumbing")
