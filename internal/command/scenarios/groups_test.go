@@ -103,4 +103,3 @@ func TestGroupOf(t *testing.T) {
 		}
 	}
 }
-
