@@ -141,7 +141,7 @@ for rep in $(seq "$reps"); do
 	if [ "$(subjects serial)" != "$(subjects par)" ]; then echo "FAIL: commit order differs" >&2; exit 1; fi
 	if [ "$(subjects par)" != "$want" ]; then echo "FAIL: not 12 task commits in plan order" >&2; subjects par >&2; exit 1; fi
 	printf 'files=%s rep %s/%s  --jobs 1: %ss  --jobs %s: %ss  ratio %s (target <= 0.40)\n' "$files" "$rep" "$reps" "$serial" "$jobs" "$par" \
-		"$(echo "scale=2; $par / $serial" | bc)"
+		"$(echo "scale=3; $par / $serial" | bc)"
 	if [ -n "$again" ]; then
 		first=$(tree par)
 		cp "$scratch/par.out" "$scratch/par.first.out"
@@ -149,7 +149,7 @@ for rep in $(seq "$reps"); do
 		par2=$(wall par "$jobs")
 		if [ "$(tree par)" != "$first" ] || [ "$(subjects par)" != "$want" ]; then echo "FAIL: the second run differs" >&2; exit 1; fi
 		printf 'files=%s rep %s/%s  --jobs %s again on the same copy (warm slots): %ss  ratio %s to --jobs 1; worktree_setup ran %s time(s) in the first run, %s in the second (skipped %s)\n' \
-			"$files" "$rep" "$reps" "$jobs" "$par2" "$(echo "scale=2; $par2 / $serial" | bc)" \
+			"$files" "$rep" "$reps" "$jobs" "$par2" "$(echo "scale=3; $par2 / $serial" | bc)" \
 			"$(setups "$scratch/par.first.out")" "$(setups "$scratch/par.out")" "$(grep -c 'already ran in this slot' "$scratch/par.out" || true)"
 	fi
 	serials+=("$serial") pars+=("$par")
@@ -157,6 +157,6 @@ done
 if [ "$reps" -gt 1 ]; then
 	ms=$(printf '%s\n' "${serials[@]}" | median) mp=$(printf '%s\n' "${pars[@]}" | median)
 	printf 'files=%s medians of %s  --jobs 1: %ss  --jobs %s: %ss  ratio %s (target <= 0.40)\n' "$files" "$reps" "$ms" "$jobs" "$mp" \
-		"$(echo "scale=2; $mp / $ms" | bc)"
+		"$(echo "scale=3; $mp / $ms" | bc)"
 fi
 echo "same final tree (log aside), 12 task commits in plan order: ok"
