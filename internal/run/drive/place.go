@@ -219,7 +219,7 @@ func (w workTree) putBackIgnored(t *planparse.Task) {
 func nameStepSpace(st *runstate.State, jail *execute.Jail, kind planparse.Kind, t *planparse.Task, root string, already bool) error {
 	// The last attempt's end is recorded (committed or stopped): what its
 	// steps wrote is no longer needed apart.
-	execute.DropStepSpaces(st.RunID, "")
+	execute.DropStepSpaces(st.RunID)
 	if already || kind != planparse.KindShell || len(t.Steps) == 0 || !jail.StepSpaces(root) {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/planx-dev/planx/gitops"
+	"github.com/planx-dev/planx/internal/fsutil"
 	"github.com/planx-dev/planx/internal/outcome"
 	"github.com/planx-dev/planx/internal/record"
 	"github.com/planx-dev/planx/internal/space"
@@ -236,8 +237,9 @@ func KeepSpace(ctx context.Context, repo *gitops.Repo, dir string, pre gitops.SH
 	}
 	defer sp.Close()
 	_, aerr := os.Stat(filepath.Join(dir, applyingFile))
+	applying := aerr == nil
 	read := sp.Changes
-	if aerr == nil {
+	if applying {
 		// Taken out, wholly or in part: the work tree may hold the steps'
 		// bytes already, which Changes would not list.
 		read = sp.Layer
@@ -250,7 +252,7 @@ func KeepSpace(ctx context.Context, repo *gitops.Repo, dir string, pre gitops.SH
 		return nil, nil, nil
 	}
 	upper, _ := sp.UpperOf(repo.Root)
-	if _, err := os.Stat(filepath.Join(dir, applyingFile)); err == nil {
+	if applying {
 		taken = takenOut(repo.Root, upper, cs)
 	}
 	kept, left, err := repo.Objects().CommitFiles(ctx, pre, upper, cs.Written, cs.Deleted, message)
@@ -277,14 +279,14 @@ func KeepSpace(ctx context.Context, repo *gitops.Repo, dir string, pre gitops.SH
 func takenOut(root, upper string, cs space.ChangeSet) []string {
 	var taken []string
 	for _, p := range cs.Written {
-		a, err1 := os.ReadFile(filepath.Join(upper, filepath.FromSlash(p)))
-		b, err2 := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		a, err1 := os.ReadFile(fsutil.Under(upper, p))
+		b, err2 := os.ReadFile(fsutil.Under(root, p))
 		if err1 == nil && err2 == nil && bytes.Equal(a, b) {
 			taken = append(taken, p)
 		}
 	}
 	for _, p := range cs.Deleted {
-		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(fsutil.Under(root, p)); errors.Is(err, fs.ErrNotExist) {
 			taken = append(taken, p)
 		}
 	}
@@ -302,20 +304,18 @@ const stepsSuffix = "-steps"
 // isStepSpace reports whether the state directory dir is a step space's.
 func isStepSpace(dir string) bool { return strings.HasSuffix(dir, stepsSuffix) }
 
-// DropStepSpaces removes the state directories of run runID's step spaces
-// but keep: the attempts they served have ended on record (a commit, a
+// DropStepSpaces removes the state directories of run runID's step
+// spaces: the attempts they served have ended on record (a commit, a
 // stop), and their upper layers — kept after their work was taken out,
 // for a recovery (KeepSpace) — must not be read again as work not taken.
-func DropStepSpaces(runID, keep string) {
+func DropStepSpaces(runID string) {
 	if runID == "" {
 		return
 	}
 	for _, parent := range space.StateCandidates() {
 		dirs, _ := filepath.Glob(filepath.Join(parent, runID+"-*"+stepsSuffix))
 		for _, d := range dirs {
-			if d != keep {
-				_ = space.RemoveAll(d)
-			}
+			_ = space.RemoveAll(d)
 		}
 	}
 }

@@ -44,11 +44,14 @@ func RecoverSpace(ctx context.Context, repo *gitops.Repo, st *runstate.State, ou
 		return nil
 	}
 	st.AttemptSpace = ""
-	done, err := committed(ctx, repo, st)
-	if err != nil {
-		return err
+	ended := st.AttemptStop != "" || st.AttemptPre == "" || st.Phase == runstate.PhaseCommit
+	if !ended {
+		var err error
+		if ended, err = committed(ctx, repo, st); err != nil {
+			return err
+		}
 	}
-	if st.AttemptStop != "" || st.AttemptPre == "" || st.Phase == runstate.PhaseCommit || done {
+	if ended {
 		// A recorded stop: the steps' work was taken out before it; or a
 		// commit under way or made, which holds that work (the state is
 		// saved before the commit, not after: git's word decides).
