@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // A probe that passed is remembered in the directory the spaces' layers
@@ -49,10 +50,24 @@ func probeRemembered(parent string) bool {
 	return err == nil
 }
 
-// rememberProbe notes that a probe passed in parent.
+// markAge is how long a remembered probe stays beside the layers: each
+// build of planx (each test binary too) writes its own mark, and one a
+// day old is most likely an old build's.
+const markAge = 24 * time.Hour
+
+// rememberProbe notes that a probe passed in parent, and removes the marks
+// older than markAge (at worst, a probe runs again).
 func rememberProbe(parent string) {
-	if mark := probeMark(parent); mark != "" {
-		_ = os.WriteFile(mark, nil, 0o600)
+	mark := probeMark(parent)
+	if mark == "" {
+		return
+	}
+	_ = os.WriteFile(mark, nil, 0o600)
+	old, _ := filepath.Glob(filepath.Join(parent, "probe-*.ok"))
+	for _, m := range old {
+		if fi, err := os.Stat(m); err == nil && time.Since(fi.ModTime()) > markAge {
+			_ = os.Remove(m)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // A probe that passed is remembered beside the spaces' layers, for the
@@ -32,6 +33,25 @@ func TestProbeRemembered(t *testing.T) {
 	marks, _ := filepath.Glob(filepath.Join(parent, "probe-*.ok"))
 	if len(marks) != 1 || !probeRemembered(parent) {
 		t.Fatalf("after a probe that passed: marks %v, want one that is remembered", marks)
+	}
+	// An old build's marks: the one two days old goes when a probe is
+	// remembered again, the one an hour old stays.
+	stale, recent := filepath.Join(parent, "probe-0000.ok"), filepath.Join(parent, "probe-0001.ok")
+	for mark, age := range map[string]time.Duration{stale: 48 * time.Hour, recent: time.Hour} {
+		if err := os.WriteFile(mark, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		then := time.Now().Add(-age)
+		if err := os.Chtimes(mark, then, then); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rememberProbe(parent)
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a mark two days old is still there after a probe was remembered")
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Errorf("a mark an hour old was removed: %v", err)
 	}
 	forgetProbes()
 	if probeRemembered(parent) {

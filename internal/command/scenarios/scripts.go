@@ -6,10 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/planx-dev/planx/internal/gittest"
+	"github.com/planx-dev/planx/internal/space"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -109,8 +111,28 @@ func Params(dir string, files []string, extra map[string]string) testscript.Para
 			for k, v := range extra {
 				env.Setenv(k, v)
 			}
+			env.Defer(func() { dropSpaces(env.WorkDir) })
 			return nil
 		},
+	}
+}
+
+// dropSpaces removes the state of the task spaces whose work tree is in
+// the script's directory work: a script that ends with its run stopped
+// leaves its step space for a resume that never comes, and such state
+// lives outside $WORK (in /var/tmp/planx-spaces when $WORK holds the
+// other candidates), where nothing else would remove it.
+func dropSpaces(work string) {
+	for _, parent := range space.StateCandidates() {
+		states, _ := os.ReadDir(parent)
+		for _, st := range states {
+			dir := filepath.Join(parent, st.Name())
+			target, err := os.ReadFile(filepath.Join(dir, "target"))
+			t := string(target)
+			if err == nil && (t == work || strings.HasPrefix(t, work+string(filepath.Separator))) {
+				_ = space.RemoveAll(dir)
+			}
+		}
 	}
 }
 
