@@ -23,7 +23,7 @@ import (
 // wv (Gate).
 func (wv *wave) landing() *wavepkg.Landing {
 	r := wv.r
-	return &wavepkg.Landing{Repo: r.repo, Pool: r.pool, Base: wv.base, Number: wv.number, Last: wv.last,
+	return &wavepkg.Landing{Repo: r.repo, Pool: r.pool, Base: wv.base, Number: wv.number, Last: wv.last, Next: wv.next,
 		Tasks: wv.its, Plan: r.pf.Src, PlanRel: r.planRel, Parsed: r.Plan, Optional: r.o.Optional, Sign: r.Sign, Hooks: wv.hooks, Fault: r.fault,
 		Log: r.log, State: r.st, Done: r.done, Book: r.keeper().Book(), Desk: r.desk(),
 		Gated: len(gates.Select(r.Gates, nil, wv.last)) > 0, Runner: wv}

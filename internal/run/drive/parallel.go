@@ -22,6 +22,7 @@ type wave struct {
 	base   gitops.SHA // the branch's tip the wave's work trees start from
 	number int        // the wave's number in the run, for its trailers and messages
 	last   bool       // the run's last wave: its integration gate runs the final gates too
+	next   int        // how many slots the next wave takes at once (0: none, or unknown)
 	res    *Result    // the run's result, which the wave's landing and stop fill in
 	hooks  wavepkg.Hooks
 	// mu serialises the workers' writes to the run's log, state and

@@ -93,7 +93,11 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 			}
 		}
 		if len(w) > 1 {
-			if err := l.wave(ctx, w, l.number(w, wi+1), last, &n, total); err != nil {
+			next := 0
+			if !last && len(waves[wi+1]) > 1 {
+				next = min(len(waves[wi+1]), max(r.o.Jobs, 1))
+			}
+			if err := l.wave(ctx, w, l.number(w, wi+1), last, next, &n, total); err != nil {
 				return res, err
 			}
 			continue
@@ -113,10 +117,13 @@ func (l *waveLoop) run(ctx context.Context, tasks []*planparse.Task) (*Result, e
 
 // wave runs the tasks of the wave w, the run's number-th, at once, at most
 // Jobs at a time, each in its own work tree made from the branch's tip,
-// then integrates them; n counts the tasks of the run started, of total.
-func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, last bool, n *int, total int) error {
+// then integrates them (next: the slots the next wave takes at once, made
+// ready while its integration gate runs); n counts the tasks of the run
+// started, of total.
+func (l *waveLoop) wave(ctx context.Context, w []*planparse.Task, number int, last bool, next int, n *int, total int) error {
 	r := l.r
 	wv := l.newWave(r.expect, number, last)
+	wv.next = next
 	for _, t := range w {
 		*n++
 		r.out.TaskStart(*n, total, t)

@@ -24,6 +24,9 @@ type Gate struct {
 	IDs     []planparse.TaskID
 	Commits []gitops.SHA // the chain: the task commits staged in plan order, IDs[i]'s at i
 	Desk    hall.Desk    // says that the gates failed on the tip, before the bisection
+	// Next is how many slots the run's next wave takes at once (0: none):
+	// they are checked out at the tip while the gates run (Pool.Prepare).
+	Next int
 }
 
 // CheckFunc runs the gates in dir, where commit i of the chain is checked
@@ -44,6 +47,8 @@ func (g Gate) Run(ctx context.Context, check CheckFunc) (keep int, fail *outcome
 		return 0, nil, err
 	}
 	defer g.Pool.Put(dir)
+	wait := g.Pool.Prepare(ctx, g.Commits[hi], g.Next)
+	defer wait()
 	wt, err := gitops.Open(ctx, dir)
 	if err != nil {
 		return 0, nil, err

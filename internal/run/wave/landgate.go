@@ -21,7 +21,7 @@ func (l *Landing) gate(ctx context.Context, chain []staged) (int, []execlog.Gate
 	if len(chain) == 0 || !l.Gated {
 		return len(chain), nil, nil
 	}
-	g := Gate{Repo: l.Repo, Pool: l.Pool, Ref: record.WaveRef(l.State.RunID), Number: l.Number, Desk: l.Desk}
+	g := Gate{Repo: l.Repo, Pool: l.Pool, Ref: record.WaveRef(l.State.RunID), Number: l.Number, Desk: l.Desk, Next: l.Next}
 	for _, s := range chain {
 		g.IDs, g.Commits = append(g.IDs, s.t.T.ID), append(g.Commits, s.commit)
 	}
@@ -73,6 +73,9 @@ func (l *Landing) seal(ctx context.Context, keep []staged, passed []execlog.Gate
 	c, err := l.Repo.Objects().CommitTree(ctx, s.tree, msg, s.parent, l.Sign)
 	if err != nil {
 		return fmt.Errorf("commit task %s: %w", s.t.T.ID, err)
+	}
+	if l.Pool != nil {
+		l.Pool.Moved(s.commit, c)
 	}
 	s.commit, s.msg = c, msg
 	s.t.Log.Commit = string(c)

@@ -29,6 +29,7 @@ type Landing struct {
 	Base     gitops.SHA      // the branch's tip the wave's work trees start from
 	Number   int             // the wave's number in the run, for its trailers and messages
 	Last     bool            // the run's last wave
+	Next     int             // how many slots the next wave takes at once (0: none): see Gate.Next
 	Tasks    []*Task         // in plan order
 	Plan     []byte          // the plan file as Base has it
 	PlanRel  string          // the plan file, relative to the root, with slashes

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -43,6 +44,9 @@ type Pool struct {
 	// for, the dependency environments), set aside at its next checkout
 	// or when it is given back (Setup).
 	envs map[string]installedSetup
+	// ready are free slots Prepare checked out clean and no one used
+	// since: the commit a Take may have each for without a checkout.
+	ready map[string]gitops.SHA
 }
 
 // NewPool is the pool of the slots of repo's work tree, read from disk at
@@ -112,14 +116,15 @@ func (s *Pool) take(ctx context.Context, rev gitops.SHA) (string, error) {
 	}
 	s.open.Do(func() { s.load(context.WithoutCancel(ctx)) })
 	s.mu.Lock()
-	var dir string
-	if n := len(s.free); n > 0 {
-		dir, s.free = s.free[n-1], s.free[:n-1]
-	} else {
-		s.next++
-		dir = filepath.Join(s.root, fmt.Sprintf("slot%d", s.next))
-	}
+	dir, ready := s.pick(rev)
 	s.mu.Unlock()
+	if ready {
+		// Prepared clean at rev's tree and untouched since: only its HEAD
+		// moves (else it is checked out as any other).
+		if wt, err := gitops.Open(ctx, dir); err == nil && wt.Detach(ctx, rev) == nil {
+			return dir, nil
+		}
+	}
 	// Marked used before it is made or checked out: a run stopped halfway
 	// (git worktree add done, the checkout not) leaves a slot whose index
 	// is empty, which the run's end must clean too (CleanSlots).
@@ -148,6 +153,26 @@ func (s *Pool) take(ctx context.Context, rev gitops.SHA) (string, error) {
 		return "", err
 	}
 	return dir, s.Checkout(ctx, dir, rev)
+}
+
+// pick chooses the slot a Take of rev gets, with s.mu held: a free one
+// Prepare made ready for rev (ready is then true), else the last free one,
+// else a new one.
+func (s *Pool) pick(rev gitops.SHA) (dir string, ready bool) {
+	for i, d := range s.free {
+		if s.ready[d] == rev {
+			s.free = slices.Delete(s.free, i, i+1)
+			delete(s.ready, d)
+			return d, true
+		}
+	}
+	if n := len(s.free); n > 0 {
+		dir, s.free = s.free[n-1], s.free[:n-1]
+		delete(s.ready, dir)
+		return dir, false
+	}
+	s.next++
+	return filepath.Join(s.root, fmt.Sprintf("slot%d", s.next)), false
 }
 
 // emptyWorktree makes a linked work tree at dir at rev without checking it
@@ -179,6 +204,7 @@ func (s *Pool) Put(dir string) {
 	s.setAside(dir)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.ready, dir)
 	s.free = append(s.free, dir)
 }
 
