@@ -64,13 +64,25 @@ func isCASLoss(stderr string) bool {
 		strings.Contains(stderr, "unable to resolve reference")
 }
 
-// Delete removes ref (a no-op when it does not exist), logging nothing:
-// git drops a deleted ref's reflog.
-func (rs Refs) Delete(ctx context.Context, ref string) error {
-	if err := checkArg("ref", ref); err != nil {
-		return err
+// Delete removes refs (a no-op for one that does not exist), logging
+// nothing: git drops a deleted ref's reflog. Several go in one
+// update-ref transaction: one git process, all or none.
+func (rs Refs) Delete(ctx context.Context, refs ...string) error {
+	var stdin strings.Builder
+	for _, ref := range refs {
+		if err := checkArg("ref", ref); err != nil {
+			return err
+		}
+		fmt.Fprintf(&stdin, "delete %s\n", ref)
 	}
-	_, err := rs.g.write(ctx, nil, "update-ref", "-d", ref)
+	var err error
+	switch len(refs) {
+	case 0:
+	case 1:
+		_, err = rs.g.write(ctx, nil, "update-ref", "-d", refs[0])
+	default:
+		_, err = rs.g.write(ctx, []byte(stdin.String()), "update-ref", "--stdin")
+	}
 	return err
 }
 

@@ -66,6 +66,21 @@ func TestRefsUpdate(t *testing.T) {
 	if err := r.Refs().Update(ctx, "-d", two, "", "x"); err == nil {
 		t.Error("option-looking ref accepted")
 	}
+	// Several at once, one of them missing: the others go.
+	for _, x := range []string{"refs/planx/x1", "refs/planx/x2"} {
+		if err := r.Refs().Update(ctx, x, one, "", "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Refs().Delete(ctx, "refs/planx/x1", ref, "refs/planx/x2"); err != nil {
+		t.Errorf("deleting two refs and a missing one: %v", err)
+	}
+	if left := gittest.Git(t, dir, "for-each-ref", "refs/planx/"); left != "" {
+		t.Errorf("left after deleting them: %q", left)
+	}
+	if err := r.Refs().Delete(ctx, "refs/planx/x1", "-d"); err == nil {
+		t.Error("option-looking ref accepted among others")
+	}
 
 	// A held ref lock is contention, not a lost race.
 	r.retry = lockRetry{attempts: 2}

@@ -162,6 +162,7 @@ func (l *Landing) land(ctx context.Context, keep []staged) (Landed, *Task, error
 // work refs go, and the work trees of the tasks that did not fail are
 // removed.
 func (l *Landing) Finish(ctx context.Context) {
+	var refs []string
 	for _, t := range l.Tasks {
 		if t.Fail != nil && t.Work != "" {
 			if _, err := os.Stat(t.Dir); err != nil {
@@ -169,9 +170,10 @@ func (l *Landing) Finish(ctx context.Context) {
 			}
 		}
 		if t.Work != "" {
-			_ = l.Repo.Refs().Delete(ctx, WorkRef(l.State.RunID, t.T.ID))
+			refs = append(refs, WorkRef(l.State.RunID, t.T.ID))
 		}
 	}
+	_ = l.Repo.Refs().Delete(ctx, refs...)
 	l.Drop(func(t *Task) bool { return t.Fail == nil })
 }
 
