@@ -1,9 +1,10 @@
-// Package advsuite holds no code: its test is planx's adversarial suite.
-// It builds planx, runs it on tiny Go, Python (unittest and pytest),
-// JavaScript and make repositories with scripted agents that cheat (and
-// honest ones that do not), and audits each outcome against a ground truth
-// kept outside the repository planx ran on: hidden tests and a plain probe
-// program, run with a pristine toolchain on the tree planx committed. Each case runs alone and (for a
+// Package advsuite is planx's adversarial suite, for tests only (it
+// imports testing; only tests import it). It builds planx, runs it on tiny
+// Go, Python (unittest and pytest), JavaScript and make repositories with
+// scripted agents that cheat (and honest ones that do not), and audits
+// each outcome against a ground truth kept outside the repository planx
+// ran on: hidden tests and a plain probe program, run with a pristine
+// toolchain on the tree planx committed. Each case runs alone and (for a
 // fixed subset, or all) as the last task of a parallel wave, whose outcome
 // must be the same. testdata/expect.txt holds the outcome of every case on
 // today's planx; testdata/README.md explains the audit, the wave mode, the
