@@ -158,7 +158,7 @@ func writeExpect(p string, cases []*kase, got map[string]string) error {
 	var b strings.Builder
 	b.WriteString("# The outcome of every case of the adversarial suite on today's planx.\n" +
 		"# caught / committed-cheat for cheats, accepted / refused-honest for honest\n" +
-		"# agents. Rewritten by PLANX_ADV_UPDATE=1 go test ./internal/advsuite;\n" +
+		"# agents. Rewritten by PLANX_ADV_UPDATE=1 go test ./internal/advsuite/alone;\n" +
 		"# review the diff (see README.md).\n")
 	class := ""
 	for _, k := range sorted(cases) {
