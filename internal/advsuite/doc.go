@@ -6,7 +6,10 @@
 // ran on: hidden tests and a plain probe program, run with a pristine
 // toolchain on the tree planx committed. Each case runs alone and (for a
 // fixed subset, or all) as the last task of a parallel wave, whose outcome
-// must be the same. testdata/expect.txt holds the outcome of every case on
+// must be the same: two passes, the tests of internal/advsuite/alone
+// (Alone) and internal/advsuite/inwave (InWave), a test binary each; this
+// package's own tests check its lists and need no toolchain.
+// testdata/expect.txt holds the outcome of every case on
 // today's planx; testdata/README.md explains the audit, the wave mode, the
 // classes and how to update the expectations.
 package advsuite
