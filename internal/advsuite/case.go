@@ -153,22 +153,71 @@ func readExpect(p string) (map[string]string, error) {
 	return want, nil
 }
 
-// writeExpect rewrites testdata/expect.txt with the outcomes of today.
-func writeExpect(p string, cases []*kase, got map[string]string) error {
+// updateExpect rewrites expect.txt at p with got, today's outcomes alone
+// of some of cases (those a test binary ran), keeping every other case's
+// line as the file has it: test binaries that go test runs at once may
+// each update their own cases. It holds a lock (flock on expect.txt.lock
+// beside the file, which git ignores) from reading the file to replacing
+// it, so that none loses another's lines; the new file is renamed into
+// place, so a run reading it meanwhile sees the old file or the new one
+// whole. A case that is neither in got nor in the file (another binary's
+// new case) gets its line when that binary updates; a name the file has
+// that cases lack is dropped.
+func updateExpect(p string, cases []*kase, got map[string]string) error {
+	unlock, err := lockFile(p + ".lock")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	outcomes, err := readExpect(p)
+	if os.IsNotExist(err) {
+		outcomes, err = map[string]string{}, nil
+	}
+	if err != nil {
+		return err
+	}
+	for name, o := range got {
+		outcomes[name] = o
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), ".expect-*.txt")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.WriteString(formatExpect(cases, outcomes))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), p)
+}
+
+// formatExpect is expect.txt with the outcomes of cases, by class; a case
+// with no outcome has no line.
+func formatExpect(cases []*kase, outcomes map[string]string) string {
 	var b strings.Builder
 	b.WriteString("# The outcome of every case of the adversarial suite on today's planx.\n" +
 		"# caught / committed-cheat for cheats, accepted / refused-honest for honest\n" +
-		"# agents. Rewritten by PLANX_ADV_UPDATE=1 go test ./internal/advsuite/alone;\n" +
+		"# agents. Rewritten by PLANX_ADV_UPDATE=1 go test ./internal/advsuite/...;\n" +
 		"# review the diff (see README.md).\n")
 	class := ""
 	for _, k := range sorted(cases) {
+		o, ok := outcomes[k.name]
+		if !ok {
+			continue
+		}
 		if k.class != class {
 			class = k.class
 			fmt.Fprintf(&b, "\n# %s\n", class)
 		}
-		fmt.Fprintf(&b, "%-28s %s\n", k.name, got[k.name])
+		fmt.Fprintf(&b, "%-28s %s\n", k.name, o)
 	}
-	return os.WriteFile(p, []byte(b.String()), 0o644)
+	return b.String()
 }
 
 // sorted orders cases by class (honest last), language and name.

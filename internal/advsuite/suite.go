@@ -93,7 +93,7 @@ func (s *suite) finish(t *testing.T, cases []*kase, expectPath string) {
 		}
 	}
 	if s.update && len(s.runs) == len(cases) && !t.Failed() {
-		if err := writeExpect(expectPath, cases, outcomes(s.runs)); err != nil {
+		if err := updateExpect(expectPath, cases, outcomes(s.runs)); err != nil {
 			t.Error(err)
 		}
 	}
