@@ -58,7 +58,7 @@ const staticRefusal = "the task weakened the judge"
 // issueTable prints the cases of issue 35's classes by class and
 // language as they came out alone in this run (cheats caught / committed,
 // honest twins accepted / refused), the cheats caught by a check of the
-// tree rather than a run, then the known gaps.
+// tree rather than a run, then the known gaps among cases.
 func issueTable(b *strings.Builder, cases []*kase, alone map[string]caseRun) {
 	type cell struct{ caught, committed, accepted, refused int }
 	cells := map[[2]string]*cell{}
@@ -118,10 +118,12 @@ func issueTable(b *strings.Builder, cases []*kase, alone map[string]caseRun) {
 	gaps := knownGaps()
 	var names []string
 	for name := range gaps {
-		names = append(names, name)
+		if slices.ContainsFunc(cases, func(k *kase) bool { return k.name == name }) {
+			names = append(names, name)
+		}
 	}
 	slices.Sort(names)
-	fmt.Fprintf(b, "known gaps (%d): case, issue class, why; what would close it\n", len(names))
+	fmt.Fprintf(b, "known gaps of these cases (%d): case, issue class, why; what would close it\n", len(names))
 	for _, name := range names {
 		g := gaps[name]
 		fmt.Fprintf(b, "  %-28s %d %s; closes: %s\n", name, g.issue, g.why, g.closes)

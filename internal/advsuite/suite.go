@@ -12,91 +12,78 @@ import (
 	"testing"
 )
 
-// Alone is the test of internal/advsuite/alone, one of the suite's two
-// passes: every case of testdata/agents runs through planx alone
-// (TestAlone/<case>) and is audited (see testdata/README.md); its outcome
-// must be the one testdata/expect.txt records. testdata is the suite's
-// directory of that name, from the test's working directory (go test runs
-// a test in its package's directory: "../testdata"). PLANX_ADV_UPDATE=1
-// rewrites expect.txt with the outcomes of this pass instead;
-// PLANX_ADV_TABLE=<file> also writes the pass's table to file.
-func Alone(t *testing.T, testdata string) { runPass(t, testdata, false) }
-
-// InWave is the test of internal/advsuite/inwave, the other pass: the
-// cases of waveCases (every case with PLANX_ADV_WAVE=all) run as the last
-// task of a parallel wave (TestInWave/<case>); each outcome must be the
-// one expect.txt records for the case alone (or its known difference,
-// waveKnown), with its neighbours landed. PLANX_ADV_TABLE=<file> writes
-// this pass's table to file with .wave before its extension (t.txt:
-// t.wave.txt): go test may run the two passes at once.
-//
-// The two passes were one test binary (TestAdversarial/case/<case>, then
-// TestAdversarial/wave/<case>), which ran 278 s in CI's full pass, over
-// the four minutes or so a binary may take. What the split changed, all
-// of it in this pass, which no longer has the same run's outcomes alone:
-// with PLANX_ADV_UPDATE, each case's outcome in a wave was compared with
-// its outcome alone in that run (sameVerdict), a difference keeping
-// expect.txt from being rewritten; now this pass ignores PLANX_ADV_UPDATE
-// and compares with expect.txt as it does without it (run it after the
-// rewritten file is reviewed). And a case whose outcome in a wave was its
-// outcome alone but whose refusal was not (waveWhy) failed; expect.txt
-// records no refusal, so that check is gone: the tables of the two passes
-// list every refusal, in a wave as it would read alone, to compare.
-func InWave(t *testing.T, testdata string) { runPass(t, testdata, true) }
-
-// runPass runs one pass of the suite: every case alone, or with wave the
-// cases of waveCases in a wave, each a parallel subtest; then it prints
-// the pass's table and, alone with PLANX_ADV_UPDATE, rewrites expect.txt.
-func runPass(t *testing.T, testdata string, wave bool) {
-	tl := setup(t, testdata)
-	cases, err := loadCases(filepath.Join(tl.testdata, "agents"))
+// Adversarial is the test (TestAdversarial) of internal/advsuite/<group>,
+// one of the suite's test binaries (groups): it runs every case of the
+// group's languages in testdata/agents through planx and audits it (see
+// testdata/README.md). The outcome of each must be the one
+// testdata/expect.txt records, alone (TestAdversarial/case/<case>) and as
+// the last task of a parallel wave (TestAdversarial/wave/<case>, the
+// group's cases of waveCases), and a case whose outcome in a wave is its
+// outcome alone must have been refused for the same reason (waveWhy).
+// testdata is the suite's directory of that name, from the test's working
+// directory (go test runs a test in its package's directory:
+// "../testdata"). PLANX_ADV_UPDATE=1 rewrites the group's lines of
+// expect.txt with today's outcomes alone instead (updateExpect keeps the
+// other groups' lines); PLANX_ADV_TABLE=<file> also writes the group's
+// table, to file with the group's name before its extension (t.txt:
+// t.gopt.txt): go test may run the groups at once.
+func Adversarial(t *testing.T, group, testdata string) {
+	g, err := groupNamed(group)
 	if err != nil {
 		t.Fatal(err)
 	}
+	tl := setup(t, testdata)
+	all, err := loadCases(filepath.Join(tl.testdata, "agents"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := g.cases(all)
 	expectPath := filepath.Join(tl.testdata, "expect.txt")
-	s := &suite{tl: tl, wave: wave, update: !wave && os.Getenv("PLANX_ADV_UPDATE") != "",
-		slots: make(chan struct{}, 2), // two cases at a time, whatever the machine
-		runs:  map[string]caseRun{}}
+	s := &suite{tl: tl, update: os.Getenv("PLANX_ADV_UPDATE") != "", slots: make(chan struct{}, 2), // two cases at a time, whatever the machine
+		alone: map[string]caseRun{}, inWave: map[string]caseRun{}}
 	s.want, err = readExpect(expectPath)
 	if err != nil && !(s.update && os.IsNotExist(err)) {
 		t.Fatal(err)
 	}
-	if wave && os.Getenv("PLANX_ADV_UPDATE") != "" {
-		t.Log("PLANX_ADV_UPDATE is the alone pass's (internal/advsuite/alone): this pass checks the waves " +
-			"against expect.txt as it read it now; run it again once the rewritten file is reviewed")
+	// Every case alone before any in a wave: t.Run returns once its
+	// parallel subtests are done, so a case in a wave is compared with its
+	// run alone.
+	t.Run("case", func(t *testing.T) {
+		for _, k := range cases {
+			t.Run(k.name, func(t *testing.T) { s.run(t, k, false) })
+		}
+	})
+	t.Run("wave", func(t *testing.T) {
+		for _, k := range waveCases(cases) {
+			t.Run(k.name, func(t *testing.T) { s.run(t, k, true) })
+		}
+	})
+	table := formatTable(g, cases, s.want, s.alone, s.inWave)
+	t.Log("\n" + table)
+	if p := os.Getenv("PLANX_ADV_TABLE"); p != "" {
+		if err := os.WriteFile(tablePath(p, g.name), []byte(table), 0o644); err != nil {
+			t.Error(err)
+		}
 	}
-	run := cases
-	if wave {
-		run = waveCases(cases)
-	}
-	// After every case's subtest (they are parallel: they run once this
-	// function returns).
-	t.Cleanup(func() { s.finish(t, cases, expectPath) })
-	for _, k := range run {
-		t.Run(k.name, func(t *testing.T) { s.run(t, k) })
+	if s.update {
+		for name, c := range s.inWave {
+			if a, ok := s.alone[name]; ok && !sameVerdict(name, a.outcome, c) {
+				t.Errorf("%s in a wave: %s; alone: %s", name, c.outcome, a.outcome)
+			}
+		}
+		if len(s.alone) == len(cases) && !t.Failed() {
+			if err := updateExpect(expectPath, all, outcomes(s.alone)); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 
-// finish prints the pass's table (and writes it to PLANX_ADV_TABLE) and,
-// updating, rewrites expect.txt with the outcomes alone when every case
-// ran and none failed.
-func (s *suite) finish(t *testing.T, cases []*kase, expectPath string) {
-	table := formatTable(cases, s.want, s.runs, s.wave)
-	t.Log("\n" + table)
-	if p := os.Getenv("PLANX_ADV_TABLE"); p != "" {
-		if s.wave {
-			ext := filepath.Ext(p)
-			p = strings.TrimSuffix(p, ext) + ".wave" + ext
-		}
-		if err := os.WriteFile(p, []byte(table), 0o644); err != nil {
-			t.Error(err)
-		}
-	}
-	if s.update && len(s.runs) == len(cases) && !t.Failed() {
-		if err := updateExpect(expectPath, cases, outcomes(s.runs)); err != nil {
-			t.Error(err)
-		}
-	}
+// tablePath is where PLANX_ADV_TABLE=p has the group named group write
+// its table: p with the group's name before its extension.
+func tablePath(p, group string) string {
+	ext := filepath.Ext(p)
+	return strings.TrimSuffix(p, ext) + "." + group + ext
 }
 
 // outcomes are the outcomes of runs, by case.
@@ -108,32 +95,35 @@ func outcomes(runs map[string]caseRun) map[string]string {
 	return out
 }
 
-// suite is one pass of the suite: the expected outcomes and what each
-// case came to, alone or in a wave.
+// suite is one run of a group: the expected outcomes and what each case
+// came to, alone and in a wave.
 type suite struct {
 	tl     *tools
 	want   map[string]string // expect.txt
-	wave   bool              // the pass runs each case in a wave
-	update bool              // PLANX_ADV_UPDATE, alone: today's outcomes are the expectations
+	update bool              // PLANX_ADV_UPDATE: today's outcomes alone are the expectations
 	slots  chan struct{}     // the cases running at once
 
-	mu   sync.Mutex
-	runs map[string]caseRun
+	mu            sync.Mutex
+	alone, inWave map[string]caseRun
 }
 
 // run runs k alone or in a wave, in parallel with the other cases, and
-// checks its outcome against expect.txt (and, in a wave, what became of
-// its neighbours).
-func (s *suite) run(t *testing.T, k *kase) {
+// checks its outcome against expect.txt (and, in a wave, against its run
+// alone and what became of its neighbours).
+func (s *suite) run(t *testing.T, k *kase, wave bool) {
 	t.Parallel()
 	if why := s.tl.missing[k.lang.needs]; k.lang.needs != "" && why != "" {
 		t.Skipf("%s: the %s cases need %s: %s", k.name, k.lang.name, k.lang.needs, why)
 	}
 	s.slots <- struct{}{}
 	defer func() { <-s.slots }()
-	c := s.tl.runCase(t, k, s.wave)
+	c := s.tl.runCase(t, k, wave)
 	s.mu.Lock()
-	s.runs[k.name] = c
+	if wave {
+		s.inWave[k.name] = c
+	} else {
+		s.alone[k.name] = c
+	}
 	s.mu.Unlock()
 	if testing.Verbose() {
 		t.Logf("%s: %s (%s)\n%s", k.name, c.outcome, k.what, c.log)
@@ -143,16 +133,49 @@ func (s *suite) run(t *testing.T, k *kase) {
 	case s.update:
 	case !ok:
 		t.Errorf("%s: %s, and expect.txt does not name it (%s)", k.name, c.outcome, k.what)
-	case !s.wave && c.outcome != w:
+	case !wave && c.outcome != w:
 		t.Errorf("%s: %s, expect.txt says %s (%s)\n%s", k.name, c.outcome, w, k.what, c.log)
-	case s.wave && !sameVerdict(k.name, w, c):
-		t.Errorf("%s: %s in a wave, %s alone (expect.txt) (%s)\nwhy in the wave: %s\n%s",
-			k.name, c.outcome, w, k.what, c.why, c.log)
+	case wave && !sameVerdict(k.name, w, c):
+		t.Errorf("%s: %s in a wave, %s alone (expect.txt) (%s)\nwhy in the wave: %s\nwhy alone: %s\n%s",
+			k.name, c.outcome, w, k.what, c.why, s.why(k.name), c.log)
 	}
-	if s.wave && c.neighbours != neighboursWant(c) {
+	if a, ok := s.ran(k.name); ok && wave {
+		if wrong := sameRefusal(c, a); wrong != "" {
+			t.Errorf("%s: %s", k.name, wrong)
+		}
+	}
+	if wave && c.neighbours != neighboursWant(c) {
 		t.Errorf("%s in a wave: T001 %s, its neighbours T002 and T003 %s, want %s\n%s",
 			k.name, c.outcome, c.neighbours, neighboursWant(c), c.log)
 	}
+}
+
+// why is why planx failed the case name's task alone in this run of the
+// suite, if it ran and did.
+func (s *suite) why(name string) string {
+	if c, ok := s.ran(name); ok {
+		return c.why
+	}
+	return "(not run alone)"
+}
+
+// ran is the case name's run alone in this run of the suite, if it ran.
+func (s *suite) ran(name string) (caseRun, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.alone[name]
+	return c, ok
+}
+
+// sameRefusal says what is wrong when c, a case's run in a wave, came to
+// its outcome alone (a) but was refused otherwise (once waveWhy takes out
+// what a wave adds): the check that refused it alone did not hold in the
+// slot, and another caught it by chance. "" when nothing is.
+func sameRefusal(c, a caseRun) string {
+	if c.outcome != a.outcome || waveWhy(c.why) == waveWhy(a.why) {
+		return ""
+	}
+	return fmt.Sprintf("%s in a wave as alone, but refused otherwise\nin the wave: %s\nalone: %s\n%s", c.outcome, c.why, a.why, c.log)
 }
 
 // refusal is the reason planx gave for failing a task, from its output.
@@ -166,7 +189,7 @@ func refusal(out string) string {
 }
 
 // setup finds the toolchains and builds planx from the module holding this
-// package, once for every case of a pass; testdata is the suite's.
+// package, once for every case of a group; testdata is the suite's.
 func setup(t *testing.T, testdata string) *tools {
 	t.Helper()
 	if testing.Short() {

@@ -6,55 +6,25 @@ import (
 	"strings"
 )
 
-// formatTable prints a pass's table: each case it runs (every case alone,
-// those of waveCases in a wave) with its language, class, expected outcome
-// and outcome (a ! marks one that differs from the expected one) and, in
-// a wave, what became of the wave's other tasks; then, alone, the counts
-// per class (cheats caught and committed, the hard-coding cheats apart: no
-// judge that runs only the repository's tests can catch them; the honest
-// controls accepted and refused) and issue 35's classes, or, in a wave,
-// the wave mode's count and its known differences; then why planx failed
-// each task it did not commit (in a wave as it would read alone, waveWhy).
-func formatTable(cases []*kase, want map[string]string, runs map[string]caseRun, wave bool) string {
+// formatTable prints g's table: every case of g (case, language, class,
+// expected, the outcome alone, the outcome in a wave and what became of
+// the wave's other tasks; a ! marks an outcome that differs from the
+// expected one), then the counts per class alone: cheats caught and
+// committed, the hard-coding cheats apart (no judge that runs only the
+// repository's tests can catch them), the honest controls accepted and
+// refused; then issue 35's classes, the wave mode's count and its known
+// differences; then why planx failed each task it did not commit.
+func formatTable(g group, cases []*kase, want map[string]string, alone, inWave map[string]caseRun) string {
 	var b strings.Builder
-	if wave {
-		row := "%-28s %-11s %-18s %-16s %-18s %s\n"
-		fmt.Fprintf(&b, row, "case", "language", "class", "expected", "wave", "T002 T003")
-		for _, k := range sorted(waveCases(cases)) {
-			fmt.Fprintf(&b, row, k.name, k.lang.name, k.class, want[k.name], outcomeCell(want[k.name], runs, k.name), runs[k.name].neighbours)
-		}
-		waveSummary(&b, sorted(cases), want, runs)
-		b.WriteString("\nwhy planx failed the task in a wave\n")
-	} else {
-		row := "%-28s %-11s %-18s %-16s %s\n"
-		fmt.Fprintf(&b, row, "case", "language", "class", "expected", "alone")
-		for _, k := range sorted(cases) {
-			fmt.Fprintf(&b, row, k.name, k.lang.name, k.class, want[k.name], outcomeCell(want[k.name], runs, k.name))
-		}
-		classCounts(&b, sorted(cases), runs)
-		issueTable(&b, sorted(cases), runs)
-		b.WriteString("\nwhy planx failed the task alone\n")
-	}
-	for _, k := range sorted(cases) {
-		w := runs[k.name].why
-		if wave {
-			w = waveWhy(w)
-		}
-		if w != "" {
-			fmt.Fprintf(&b, "  %-28s %s\n", k.name, clip(w))
-		}
-	}
-	return b.String()
-}
-
-// classCounts prints the counts per class of the cases' outcomes alone:
-// cheats caught and committed, the hard-coding cheats apart, the honest
-// controls accepted and refused.
-func classCounts(b *strings.Builder, cases []*kase, alone map[string]caseRun) {
+	fmt.Fprintf(&b, "the adversarial suite's group %s (%s)\n", g.name, strings.Join(g.langs, ", "))
+	row := "%-28s %-11s %-18s %-16s %-18s %-18s %s\n"
+	fmt.Fprintf(&b, row, "case", "language", "class", "expected", "alone", "wave", "T002 T003")
 	type count struct{ good, bad int }
 	counts := map[string]*count{}
 	var classes []string
-	for _, k := range cases {
+	for _, k := range sorted(cases) {
+		a, w := outcomeCell(want[k.name], alone, k.name), outcomeCell(want[k.name], inWave, k.name)
+		fmt.Fprintf(&b, row, k.name, k.lang.name, k.class, want[k.name], a, w, inWave[k.name].neighbours)
 		c := counts[k.class]
 		if c == nil {
 			c = &count{}
@@ -72,18 +42,31 @@ func classCounts(b *strings.Builder, cases []*kase, alone map[string]caseRun) {
 	var total count
 	for _, class := range classes {
 		if c := counts[class]; class != hardcodeClass && class != honestClass {
-			fmt.Fprintf(b, "  %-18s %2d / %2d\n", class, c.good, c.bad)
+			fmt.Fprintf(&b, "  %-18s %2d / %2d\n", class, c.good, c.bad)
 			total.good += c.good
 			total.bad += c.bad
 		}
 	}
-	fmt.Fprintf(b, "  %-18s %2d / %2d\n", "all but hardcode", total.good, total.bad)
+	fmt.Fprintf(&b, "  %-18s %2d / %2d\n", "all but hardcode", total.good, total.bad)
 	if c := counts[hardcodeClass]; c != nil {
-		fmt.Fprintf(b, "  %-18s %2d / %2d  (apart: no judge that only runs the repository's tests can catch these)\n", hardcodeClass, c.good, c.bad)
+		fmt.Fprintf(&b, "  %-18s %2d / %2d  (apart: no judge that only runs the repository's tests can catch these)\n", hardcodeClass, c.good, c.bad)
 	}
 	if c := counts[honestClass]; c != nil {
-		fmt.Fprintf(b, "honest controls alone: %d accepted, %d refused\n", c.good, c.bad)
+		fmt.Fprintf(&b, "honest controls alone: %d accepted, %d refused\n", c.good, c.bad)
 	}
+	issueTable(&b, sorted(cases), alone)
+	waveSummary(&b, sorted(cases), want, inWave)
+	b.WriteString("\nwhy planx failed the task (alone; in a wave too when it says otherwise there)\n")
+	for _, k := range sorted(cases) {
+		a, w := alone[k.name].why, inWave[k.name].why
+		if a != "" {
+			fmt.Fprintf(&b, "  %-28s %s\n", k.name, clip(a))
+		}
+		if w != "" && waveWhy(w) != a {
+			fmt.Fprintf(&b, "  %-28s %s\n", k.name+" (wave)", clip(w))
+		}
+	}
+	return b.String()
 }
 
 // outcomeCell is the table's cell of the case name's outcome in runs: the
@@ -123,7 +106,7 @@ func waveSummary(b *strings.Builder, cases []*kase, want map[string]string, inWa
 	if len(inWave) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "\nin a wave (T002 T003 T001 with --jobs 3): %d cases, %d with the outcome alone (expect.txt)", len(inWave), same)
+	fmt.Fprintf(b, "\nin a wave (T002 T003 T001 with --jobs 3): %d cases, %d with the outcome alone", len(inWave), same)
 	if len(differ) > 0 {
 		fmt.Fprintf(b, ", %d not: %s", len(differ), strings.Join(differ, " "))
 	}

@@ -178,8 +178,7 @@ func waveCheats() []string {
 }
 
 // sameVerdict says whether c, the case name's run in a wave, came to
-// want, its outcome alone (expect.txt), or to the outcome of a known
-// difference.
+// want, its outcome alone, or to the outcome of a known difference.
 func sameVerdict(name, want string, c caseRun) bool {
 	if outcome, _ := waveKnown(name); outcome != "" {
 		return c.outcome == outcome
