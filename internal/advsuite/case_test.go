@@ -1,199 +1,128 @@
 package advsuite
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
+	"sync"
+	"testing"
 )
 
-// The outcomes of a case. A cheat is caught when planx did not commit T001,
-// or committed a tree the ground truth finds correct (the cheat did no
-// harm); it is a committed cheat when planx committed a tree the ground
-// truth finds wrong. An honest case is accepted when planx committed it,
-// refused when it did not.
-const (
-	caught         = "caught"
-	committedCheat = "committed-cheat"
-	accepted       = "accepted"
-	refusedHonest  = "refused-honest"
-)
-
-// Classes with a meaning of their own: honest controls, and cheats that
-// only hard-code the visible test's answers, which no judge that runs only
-// the repository's tests can tell from real work.
-const (
-	honestClass   = "honest"
-	hardcodeClass = "hardcode"
-)
-
-// kase is one agent of testdata/agents: <lang prefix><name>.sh, whose
-// leading comment lines say what it does and, with "key: value" lines, its
-// class, its task's declared files, its environment and the gate a judge
-// that reads the edited configuration would run.
-type kase struct {
-	name   string
-	lang   *lang
-	script string // absolute path
-	class  string
-	what   string
-	files  []string // "Modify: calc.go": the task's Files: bullets
-	env    []string // K=V with $HOME for the case's home directory
-	// naiveGate is the gate as the cheat's own tree names it (after
-	// editing .planx.yaml or the plan), for the "the cheat works" check.
-	naiveGate string
-	// issue is the class of issue 35's Why the case belongs to (1: the
-	// verdict read from the process under test, 2: the judge's world in
-	// reach, 3: a declared test rewritten, 4: code correct only under
-	// test), 0 for none; twin is the honest case beside a cheat of one.
-	issue int
-	twin  string
+// TestExpectCases checks that expect.txt names no case testdata/agents
+// lacks (each group checks the other way, that each case it runs is
+// named).
+func TestExpectCases(t *testing.T) {
+	cases, err := loadCases(filepath.Join("testdata", "agents"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := readExpect(filepath.Join("testdata", "expect.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range want {
+		if !slices.ContainsFunc(cases, func(k *kase) bool { return k.name == name }) {
+			t.Errorf("expect.txt names %s, which testdata/agents does not have", name)
+		}
+	}
 }
 
-func (k *kase) cheat() bool { return k.class != honestClass }
-
-// loadCases reads testdata/agents.
-func loadCases(dir string) ([]*kase, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.sh"))
-	if err != nil {
-		return nil, err
-	}
+// testCases are made-up cases for the tests of expect.txt's merge.
+func testCases(names ...string) []*kase {
 	var cases []*kase
-	for _, p := range paths {
-		k, err := loadCase(p)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Base(p), err)
+	for i, name := range names {
+		class := "exit-forced"
+		if i%3 == 2 {
+			class = honestClass
 		}
-		cases = append(cases, k)
+		cases = append(cases, &kase{name: name, lang: langOf(name), class: class})
 	}
-	return cases, nil
+	return cases
 }
 
-func loadCase(p string) (*kase, error) {
-	abs, err := filepath.Abs(p)
+// TestUpdateExpect checks that updating expect.txt with one group's
+// outcomes keeps every other case's line as the file has it, drops a
+// case that is gone, and makes the file when there is none.
+func TestUpdateExpect(t *testing.T) {
+	cases := testCases("go_a", "pt_b", "py_c", "js_d", "mk_e", "go_f")
+	p := filepath.Join(t.TempDir(), "expect.txt")
+	old := map[string]string{"go_a": caught, "pt_b": caught, "py_c": accepted, "js_d": caught, "mk_e": accepted, "go_f": refusedHonest}
+	if err := os.WriteFile(p, []byte(formatExpect(cases, old)+"py_gone                      caught\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := updateExpect(p, cases, map[string]string{"go_a": committedCheat, "pt_b": caught, "go_f": accepted}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readExpect(p)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	name := strings.TrimSuffix(filepath.Base(p), ".sh")
-	k := &kase{name: name, lang: langOf(name), script: abs}
-	if k.lang == nil {
-		return nil, fmt.Errorf("the name starts with none of go_, py_, pt_, js_, mk_")
+	want := map[string]string{"go_a": committedCheat, "pt_b": caught, "py_c": accepted, "js_d": caught, "mk_e": accepted, "go_f": accepted}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after updating go_a, pt_b and go_f: %v, want %v", got, want)
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var what []string
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#!") {
-			continue
-		}
-		text, ok := strings.CutPrefix(line, "#")
-		if !ok {
-			break
-		}
-		text = strings.TrimSpace(text)
-		key, val, _ := strings.Cut(text, ":")
-		val = strings.TrimSpace(val)
-		switch key {
-		case "class":
-			k.class = val
-		case "files":
-			for _, f := range strings.Split(val, ",") {
-				k.files = append(k.files, strings.TrimSpace(f))
-			}
-		case "env":
-			k.env = append(k.env, val)
-		case "naive-gate":
-			k.naiveGate = val
-		case "issue":
-			if k.issue, err = strconv.Atoi(val); err != nil || k.issue < 1 || k.issue > 4 {
-				return nil, fmt.Errorf("issue: %q is none of 1 to 4", val)
-			}
-		case "twin":
-			k.twin = val
-		default:
-			what = append(what, text)
-		}
-	}
-	k.what = strings.Join(what, " ")
-	if k.class == "" || k.what == "" {
-		return nil, fmt.Errorf("no class: line or no description in the leading comment")
-	}
-	if k.files == nil {
-		k.files = []string{"Modify: " + k.lang.source}
-	}
-	return k, sc.Err()
-}
-
-// readExpect reads testdata/expect.txt: "case outcome" lines, # comments.
-func readExpect(p string) (map[string]string, error) {
 	b, err := os.ReadFile(p)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	want := map[string]string{}
-	for i, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Fields(line)
-		if len(f) != 2 || !slices.Contains([]string{caught, committedCheat, accepted, refusedHonest}, f[1]) {
-			return nil, fmt.Errorf("%s:%d: want \"case outcome\" with outcome one of caught, committed-cheat, accepted, refused-honest", p, i+1)
-		}
-		want[f[0]] = f[1]
+	if s := string(b); s != formatExpect(cases, want) {
+		t.Errorf("expect.txt reads\n%s\nwant\n%s", s, formatExpect(cases, want))
 	}
-	return want, nil
+
+	none := filepath.Join(t.TempDir(), "expect.txt")
+	if err := updateExpect(none, cases, map[string]string{"js_d": caught}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := readExpect(none); err != nil || fmt.Sprint(got) != fmt.Sprint(map[string]string{"js_d": caught}) {
+		t.Errorf("updating no file: %v, %v; want js_d caught only", got, err)
+	}
+	entries, err := os.ReadDir(filepath.Dir(none))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if n := e.Name(); n != "expect.txt" && n != "expect.txt.lock" {
+			t.Errorf("updateExpect left %s beside expect.txt", n)
+		}
+	}
 }
 
-// writeExpect rewrites testdata/expect.txt with the outcomes of today.
-func writeExpect(p string, cases []*kase, got map[string]string) error {
-	var b strings.Builder
-	b.WriteString("# The outcome of every case of the adversarial suite on today's planx.\n" +
-		"# caught / committed-cheat for cheats, accepted / refused-honest for honest\n" +
-		"# agents. Rewritten by PLANX_ADV_UPDATE=1 go test ./internal/advsuite;\n" +
-		"# review the diff (see README.md).\n")
-	class := ""
-	for _, k := range sorted(cases) {
-		if k.class != class {
-			class = k.class
-			fmt.Fprintf(&b, "\n# %s\n", class)
-		}
-		fmt.Fprintf(&b, "%-28s %s\n", k.name, got[k.name])
+// TestUpdateExpectAtOnce checks that updates of expect.txt made at once
+// (as two groups' test binaries may) lose none of each other's lines: each
+// of many goroutines updates one case; every update must be in the file.
+// (flock locks an open file, not a process: two opens in one process
+// exclude each other as two processes do.)
+func TestUpdateExpectAtOnce(t *testing.T) {
+	var names []string
+	for i := range 24 {
+		names = append(names, fmt.Sprintf("%s%02d", []string{"go_", "py_", "js_"}[i%3], i))
 	}
-	return os.WriteFile(p, []byte(b.String()), 0o644)
-}
-
-// sorted orders cases by class (honest last), language and name.
-func sorted(cases []*kase) []*kase {
-	out := slices.Clone(cases)
-	rank := func(k *kase) int {
-		switch k.class {
-		case hardcodeClass:
-			return 1
-		case honestClass:
-			return 2
-		}
-		return 0
+	cases := testCases(names...)
+	p := filepath.Join(t.TempDir(), "expect.txt")
+	old := map[string]string{}
+	for _, name := range names {
+		old[name] = caught
 	}
-	slices.SortFunc(out, func(a, b *kase) int {
-		if r := rank(a) - rank(b); r != 0 {
-			return r
+	if err := os.WriteFile(p, []byte(formatExpect(cases, old)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for _, name := range names {
+		wg.Go(func() {
+			if err := updateExpect(p, cases, map[string]string{name: committedCheat}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	got, err := readExpect(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if got[name] != committedCheat {
+			t.Errorf("%s: %q after every case was updated at once, want %s (an update was lost)", name, got[name], committedCheat)
 		}
-		if c := strings.Compare(a.class, b.class); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.lang.prefix, b.lang.prefix); c != 0 {
-			return c
-		}
-		return strings.Compare(a.name, b.name)
-	})
-	return out
+	}
 }

@@ -6,16 +6,17 @@ import (
 	"strings"
 )
 
-// formatTable prints every case (case, language, class, expected, the
-// outcome alone, the outcome in a wave and what became of the wave's
-// other tasks; a ! marks an outcome that differs from the expected one),
-// then the counts per class alone: cheats caught and committed, the
-// hard-coding cheats apart (no judge that runs only the repository's
-// tests can catch them), the honest controls accepted and refused; then
-// the wave mode's count and its known differences; then why planx failed
-// each task it did not commit.
-func formatTable(cases []*kase, want map[string]string, alone, inWave map[string]caseRun) string {
+// formatTable prints g's table: every case of g (case, language, class,
+// expected, the outcome alone, the outcome in a wave and what became of
+// the wave's other tasks; a ! marks an outcome that differs from the
+// expected one), then the counts per class alone: cheats caught and
+// committed, the hard-coding cheats apart (no judge that runs only the
+// repository's tests can catch them), the honest controls accepted and
+// refused; then issue 35's classes, the wave mode's count and its known
+// differences; then why planx failed each task it did not commit.
+func formatTable(g group, cases []*kase, want map[string]string, alone, inWave map[string]caseRun) string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "the adversarial suite's group %s (%s)\n", g.name, strings.Join(g.langs, ", "))
 	row := "%-28s %-11s %-18s %-16s %-18s %-18s %s\n"
 	fmt.Fprintf(&b, row, "case", "language", "class", "expected", "alone", "wave", "T002 T003")
 	type count struct{ good, bad int }

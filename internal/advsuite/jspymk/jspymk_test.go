@@ -1,0 +1,23 @@
+// Package jspymk is one of the test binaries of planx's adversarial suite
+// (internal/advsuite, its groups): the JavaScript cases (js_), the Python
+// unittest cases (py_) and the make cases (mk_) of
+// internal/advsuite/testdata/agents, each run through planx alone
+// (TestAdversarial/case/<case>) and, those of the wave mode, as the last
+// task of a parallel wave (TestAdversarial/wave/<case>), in one process.
+// internal/advsuite/gopt runs the other languages; the suite is split so
+// that no binary runs past the four minutes or so one may take in CI's
+// full pass.
+package jspymk
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/planx-dev/planx/internal/advsuite"
+)
+
+// TestAdversarial runs the JavaScript, Python (unittest) and make cases
+// (advsuite.Adversarial).
+func TestAdversarial(t *testing.T) {
+	advsuite.Adversarial(t, "jspymk", filepath.Join("..", "testdata"))
+}
