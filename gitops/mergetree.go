@@ -128,22 +128,6 @@ func (r *Repo) CheckoutClean(ctx context.Context, rev SHA) error {
 	return nil
 }
 
-// Detach points this (linked) work tree's HEAD at rev, detached, and
-// touches neither its index nor its files: for a work tree checked out
-// clean at a commit with rev's tree (a slot wave.Pool prepared), which is
-// then clean at rev, at the cost of one ref's update instead of a
-// checkout's walk of the tree.
-func (r *Repo) Detach(ctx context.Context, rev SHA) error {
-	if err := checkArg("revision", string(rev)); err != nil {
-		return err
-	}
-	if _, err := r.write(ctx, nil, "update-ref", "--no-deref", "-m", "planx: slot at "+rev.Short(), "HEAD", string(rev)); err != nil {
-		return fmt.Errorf("point HEAD at %s: %w", rev.Short(), err)
-	}
-	r.clean, r.stale = nil, nil
-	return nil
-}
-
 // TreeFromBase returns a commit (child of base) whose tree is tree with
 // each of paths as base has it: put back where base has the path, removed
 // where it does not. A temporary index does the work, so neither the

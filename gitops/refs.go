@@ -86,6 +86,22 @@ func (rs Refs) Delete(ctx context.Context, refs ...string) error {
 	return err
 }
 
+// Detach points this work tree's HEAD at rev, detached, and touches
+// neither its index nor its files: for a work tree checked out clean at a
+// commit with rev's tree (a slot wave.Pool prepared), which is then clean
+// at rev, at the cost of one ref's update instead of a checkout's walk of
+// the tree. What the Repo knows of its index stays true: the tree is the
+// same.
+func (rs Refs) Detach(ctx context.Context, rev SHA) error {
+	if err := checkArg("revision", string(rev)); err != nil {
+		return err
+	}
+	if _, err := rs.g.write(ctx, nil, "update-ref", "--no-deref", "-m", "planx: slot at "+rev.Short(), "HEAD", string(rev)); err != nil {
+		return fmt.Errorf("point HEAD at %s: %w", rev.Short(), err)
+	}
+	return nil
+}
+
 // Resolve returns the commit rev names, or ("", nil) when there is none
 // (unborn HEAD, missing ref, or a rev that is not a commit).
 func (rs Refs) Resolve(ctx context.Context, rev string) (SHA, error) {

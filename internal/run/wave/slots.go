@@ -121,7 +121,7 @@ func (s *Pool) take(ctx context.Context, rev gitops.SHA) (string, error) {
 	if ready {
 		// Prepared clean at rev's tree and untouched since: only its HEAD
 		// moves (else it is checked out as any other).
-		if wt, err := gitops.Open(ctx, dir); err == nil && wt.Detach(ctx, rev) == nil {
+		if wt, err := gitops.Open(ctx, dir); err == nil && wt.Refs().Detach(ctx, rev) == nil {
 			return dir, nil
 		}
 	}
