@@ -90,6 +90,12 @@ func (wv *wave) integrate(ctx context.Context) error {
 	if err != nil {
 		return r.stopTask(ctx, at.T, err, wv.res)
 	}
+	// What the branch holds now is done: a signal from here on must not
+	// record a landed task as stopped, nor leave the notes and the
+	// wave's records half written. The run stops at the next wave (its
+	// tasks start interrupted), or, after the last, completes as the
+	// serial path does after its last commit.
+	ctx = context.WithoutCancel(ctx)
 	if tip := ld.Tip(); tip != "" {
 		r.expect, r.pf.Src, r.dirty = tip, ld.Plan, nil
 		for i, it := range ld.Tasks {
