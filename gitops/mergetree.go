@@ -9,10 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // MergeTrees merges commit theirs into commit ours without touching any
@@ -76,22 +72,23 @@ func (o Objects) CommitTree(ctx context.Context, tree SHA, message string, paren
 }
 
 // TreeWithFiles returns the id of tree with files (repo-relative path to
-// content, regular non-executable files) put in place. Where tree already
-// has each of them as a regular file (a wave's plan and log), the trees
-// leading to them are rebuilt in-process and stored with git mktree, as a
-// commit's splice is (CommitIndexWith): no index of the whole tree is read
-// or written. Else a temporary index does the work. Neither the user's
-// index nor work tree is touched.
+// content, regular non-executable files) put in place, through a temporary
+// index so that neither the user's index nor work tree is touched.
 func (o Objects) TreeWithFiles(ctx context.Context, tree SHA, files map[string][]byte) (SHA, error) {
 	if err := checkArg("tree", string(tree)); err != nil {
 		return "", err
 	}
+	g, done, err := o.scratchIndex(ctx, tree)
+	if err != nil {
+		return "", err
+	}
+	defer done()
 	names := make([]string, 0, len(files))
 	for p := range files {
 		names = append(names, p)
 	}
 	sort.Strings(names)
-	blobs := make(map[string]plumbing.Hash, len(files))
+	var info bytes.Buffer
 	for _, p := range names {
 		if err := checkArg("path", p); err != nil || strings.ContainsAny(p, "\n\x00") {
 			return "", fmt.Errorf("put %q in a tree: unusable path", p)
@@ -100,19 +97,7 @@ func (o Objects) TreeWithFiles(ctx context.Context, tree SHA, files map[string][
 		if err != nil {
 			return "", fmt.Errorf("store %s: %w", p, err)
 		}
-		blobs[p] = plumbing.NewHash(strings.TrimSpace(string(out)))
-	}
-	if sha, err := o.spliceRegular(ctx, tree, blobs); err == nil {
-		return sha, nil
-	}
-	g, done, err := o.scratchIndex(ctx, tree)
-	if err != nil {
-		return "", err
-	}
-	defer done()
-	var info bytes.Buffer
-	for _, p := range names {
-		fmt.Fprintf(&info, "100644 %s\t%s\n", blobs[p], p)
+		fmt.Fprintf(&info, "100644 %s\t%s\n", strings.TrimSpace(string(out)), p)
 	}
 	if _, err := g.run(ctx, info.Bytes(), false, "update-index", "--add", "--index-info"); err != nil {
 		return "", fmt.Errorf("update temporary index: %w", err)
@@ -122,36 +107,6 @@ func (o Objects) TreeWithFiles(ctx context.Context, tree SHA, files map[string][
 		return "", fmt.Errorf("write tree: %w", err)
 	}
 	return SHA(strings.TrimSpace(string(out))), nil
-}
-
-// spliceRegular is tree with blobs in place of the regular files it has at
-// their paths; errNotSpliceable when it lacks one, or has it otherwise
-// than as a regular non-executable file (TreeWithFiles' mode), and an
-// error when go-git cannot read the object store.
-func (o Objects) spliceRegular(ctx context.Context, tree SHA, blobs map[string]plumbing.Hash) (SHA, error) {
-	repo, err := o.inProcess()
-	if err != nil {
-		return "", err
-	}
-	t, err := object.GetTree(repo.Storer, plumbing.NewHash(string(tree)))
-	if err != nil {
-		return "", err
-	}
-	for p := range blobs {
-		e, err := t.FindEntry(p)
-		if err != nil || e.Mode != filemode.Regular {
-			return "", errNotSpliceable
-		}
-	}
-	var trees []*object.Tree
-	root, err := spliceTree(repo.Storer, t.Hash, blobs, &trees)
-	if err != nil {
-		return "", err
-	}
-	if err := o.g.storeTrees(ctx, trees); err != nil {
-		return "", err
-	}
-	return SHA(root.String()), nil
 }
 
 // CheckoutClean puts this (linked) work tree at rev, detached, discarding

@@ -134,8 +134,27 @@ func (cm Commits) splice(ctx context.Context, job *TreeJob, files []string) (SHA
 	if err != nil {
 		return "", err
 	}
-	if err := r.storeTrees(ctx, trees); err != nil {
+	// git mktree stores the trees (children first, so each one's entries
+	// exist) and computes their ids itself: they must match ours.
+	var batch bytes.Buffer
+	for _, t := range trees {
+		for _, e := range t.Entries {
+			fmt.Fprintf(&batch, "%06o %s %s\t%s\x00", uint32(e.Mode), entryType(e.Mode), e.Hash, e.Name)
+		}
+		batch.WriteByte(0)
+	}
+	out, err = r.run(ctx, batch.Bytes(), false, "mktree", "-z", "--batch")
+	if err != nil {
 		return "", err
+	}
+	got := strings.Fields(string(out))
+	if len(got) != len(trees) {
+		return "", fmt.Errorf("git mktree: %d trees for %d", len(got), len(trees))
+	}
+	for i, t := range trees {
+		if got[i] != t.Hash.String() {
+			return "", fmt.Errorf("git mktree stored tree %s where planx computed %s", got[i], t.Hash)
+		}
 	}
 	return SHA(root.String()), nil
 }
@@ -190,33 +209,6 @@ func spliceTree(s storer.EncodedObjectStorer, h plumbing.Hash, edits map[string]
 	nt.Hash = obj.Hash()
 	*out = append(*out, nt)
 	return nt.Hash, nil
-}
-
-// storeTrees stores trees, which spliceTree computed, with git mktree
-// (children first, so that each one's entries exist); git computes their
-// ids itself, and they must match planx's.
-func (g *runner) storeTrees(ctx context.Context, trees []*object.Tree) error {
-	var batch bytes.Buffer
-	for _, t := range trees {
-		for _, e := range t.Entries {
-			fmt.Fprintf(&batch, "%06o %s %s\t%s\x00", uint32(e.Mode), entryType(e.Mode), e.Hash, e.Name)
-		}
-		batch.WriteByte(0)
-	}
-	out, err := g.run(ctx, batch.Bytes(), false, "mktree", "-z", "--batch")
-	if err != nil {
-		return err
-	}
-	got := strings.Fields(string(out))
-	if len(got) != len(trees) {
-		return fmt.Errorf("git mktree: %d trees for %d", len(got), len(trees))
-	}
-	for i, t := range trees {
-		if got[i] != t.Hash.String() {
-			return fmt.Errorf("git mktree stored tree %s where planx computed %s", got[i], t.Hash)
-		}
-	}
-	return nil
 }
 
 func entryType(m filemode.FileMode) string {
